@@ -1,0 +1,251 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { AbsenceTypeRef, CreateAbsenceTypeBody } from '../modules/absence-types/absence-types.schemas.ts';
+import { createAbsenceType } from '../modules/absence-types/absence-types.service.ts';
+import { ApiKey, ApiKeyWithSecret, CreateApiKeyBody } from '../modules/api-keys/api-keys.schemas.ts';
+import {
+  issueApiKey,
+  listCompanyApiKeys,
+  revokeApiKeyAsAdmin,
+} from '../modules/api-keys/api-keys.service.ts';
+import { advanceFakeClock, syncFakeClock } from '../modules/clock/clock.service.ts';
+import { Company, CreateCompanyBody, UpdateCompanyBody } from '../modules/companies/companies.schemas.ts';
+import { changeCompany, createCompany, getCompany } from '../modules/companies/companies.service.ts';
+import { CreateHolidayBody, Holiday } from '../modules/holidays/holidays.schemas.ts';
+import { createHoliday } from '../modules/holidays/holidays.service.ts';
+import { CreateLocationBody, Location } from '../modules/locations/locations.schemas.ts';
+import { createLocation } from '../modules/locations/locations.service.ts';
+import { CreateUnitBody, Unit } from '../modules/units/units.schemas.ts';
+import { createUnit } from '../modules/units/units.service.ts';
+import { IdParams, Instant } from '../platform/common.schemas.ts';
+import type { AppDeps } from '../platform/deps.ts';
+import { ApiError, notFound } from '../platform/errors.ts';
+import { registerOpenApi } from '../platform/openapi.ts';
+import { route } from '../platform/operation.ts';
+import { ListOf, PageQuery } from '../platform/pagination.ts';
+import { safeEqual, sha256 } from '../platform/secrets.ts';
+import { formatInstant } from '../time/clock.ts';
+
+const TAG = 'Admin';
+
+/** The operator surface at /admin/v1, enabled by JORNADA_ADMIN_TOKEN; kept out of the public OpenAPI. */
+export async function adminPlugin(
+  app: FastifyInstance,
+  deps: AppDeps & { adminToken: string },
+): Promise<void> {
+  const expected = sha256(deps.adminToken);
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.access?.scope === 'public') return;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    if (!match?.[1] || !safeEqual(sha256(match[1]), expected)) {
+      throw new ApiError('unauthenticated', 'Send the admin token as "Authorization: Bearer <token>".');
+    }
+  });
+  await registerOpenApi(app, {
+    surface: 'admin',
+    title: 'Jornada admin API',
+    description: 'Operator and dashboard surface of a Jornada deployment. Not part of the public contract.',
+    routePrefix: '/admin/v1/openapi.json',
+  });
+  const admin = { tag: TAG, scope: null, surface: 'admin' } as const;
+  const CompanyParams = IdParams;
+
+  route(
+    app,
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/companies',
+      operationId: 'adminCreateCompany',
+      summary: 'Create a company (with its sandbox)',
+      body: CreateCompanyBody,
+      responses: { 201: { description: 'The company.', schema: Company } },
+    },
+    async (request, reply) => reply.code(201).send(await createCompany(deps.db, deps.clock, request.body)),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/companies/:id',
+      operationId: 'adminGetCompany',
+      summary: 'Get a company or a sandbox',
+      params: CompanyParams,
+      responses: { 200: { description: 'The company.', schema: Company } },
+    },
+    async (request) => getCompany(deps.db, request.params.id),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'PATCH',
+      url: '/admin/v1/companies/:id',
+      operationId: 'adminUpdateCompany',
+      summary: 'Change company fields, service state, key policy and vacation policy',
+      params: CompanyParams,
+      body: UpdateCompanyBody,
+      responses: { 200: { description: 'The company.', schema: Company } },
+    },
+    async (request) => changeCompany(deps.db, deps.clock, request.params.id, request.body),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/companies/:id/api-keys',
+      operationId: 'adminCreateApiKey',
+      summary: 'Issue an API key (live keys act on the company, test keys on its sandbox)',
+      params: CompanyParams,
+      body: CreateApiKeyBody,
+      errors: ['conflict'],
+      responses: { 201: { description: 'The key, with its secret shown once.', schema: ApiKeyWithSecret } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await issueApiKey(deps.db, deps.clock, request.params.id, request.body)),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/companies/:id/api-keys',
+      operationId: 'adminListApiKeys',
+      summary: "List a company's live keys and its sandbox's test keys",
+      params: CompanyParams,
+      querystring: Type.Object(PageQuery, { additionalProperties: false }),
+      responses: { 200: { description: 'A page of keys.', schema: ListOf(ApiKey) } },
+    },
+    async (request) =>
+      listCompanyApiKeys(deps.db, deps.clock, deps.cursors, request.params.id, request.query),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'DELETE',
+      url: '/admin/v1/api-keys/:id',
+      operationId: 'adminRevokeApiKey',
+      summary: 'Revoke a key (reason revoked_by_admin)',
+      params: IdParams,
+      responses: { 204: { description: 'Revoked.', schema: null } },
+    },
+    async (request, reply) => {
+      await revokeApiKeyAsAdmin(deps.db, deps.clock, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/companies/:id/locations',
+      operationId: 'adminCreateLocation',
+      summary: 'Create a location in a company or sandbox',
+      params: CompanyParams,
+      body: CreateLocationBody,
+      responses: { 201: { description: 'The location.', schema: Location } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createLocation(deps.db, deps.clock, request.params.id, request.body)),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/companies/:id/units',
+      operationId: 'adminCreateUnit',
+      summary: 'Create a unit in a company or sandbox',
+      params: CompanyParams,
+      body: CreateUnitBody,
+      responses: { 201: { description: 'The unit.', schema: Unit } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createUnit(deps.db, deps.clock, request.params.id, request.body)),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/companies/:id/absence-types',
+      operationId: 'adminCreateAbsenceType',
+      summary: 'Add a custom absence type',
+      params: CompanyParams,
+      body: CreateAbsenceTypeBody,
+      responses: { 201: { description: 'The absence type.', schema: AbsenceTypeRef } },
+    },
+    async (request, reply) => {
+      await getCompany(deps.db, request.params.id);
+      return reply
+        .code(201)
+        .send(await createAbsenceType(deps.db, deps.clock, request.params.id, request.body));
+    },
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/companies/:id/holidays',
+      operationId: 'adminCreateHoliday',
+      summary: 'Add a company holiday',
+      params: CompanyParams,
+      body: CreateHolidayBody,
+      responses: { 201: { description: 'The holiday.', schema: Holiday } },
+    },
+    async (request, reply) => {
+      await getCompany(deps.db, request.params.id);
+      return reply.code(201).send(await createHoliday(deps.db, deps.clock, request.params.id, request.body));
+    },
+  );
+
+  const ClockView = Type.Object({ now: Instant() });
+  const fakeClock = deps.fakeClock;
+  const requireFakeClock = () => {
+    if (!fakeClock) throw notFound('Route');
+    return fakeClock;
+  };
+  route(
+    app,
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/clock',
+      operationId: 'adminGetClock',
+      summary: "The service's clock (only with JORNADA_FAKE_CLOCK=1)",
+      errors: ['not_found'],
+      responses: { 200: { description: 'Now.', schema: ClockView } },
+    },
+    async () => {
+      const clock = requireFakeClock();
+      await syncFakeClock(deps.db, clock);
+      return { now: formatInstant(clock.now()) };
+    },
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/clock/advance',
+      operationId: 'adminAdvanceClock',
+      summary: 'Move the fake clock forward (only with JORNADA_FAKE_CLOCK=1)',
+      body: Type.Object(
+        { seconds: Type.Number({ exclusiveMinimum: 0, maximum: 10 * 365 * 24 * 3600 }) },
+        { additionalProperties: false },
+      ),
+      errors: ['not_found'],
+      responses: { 200: { description: 'The new now.', schema: ClockView } },
+    },
+    async (request) => {
+      const clock = requireFakeClock();
+      await advanceFakeClock(deps.db, clock, request.body.seconds);
+      return { now: formatInstant(clock.now()) };
+    },
+  );
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { adminPlugin } from './admin/admin.plugin.ts';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { locationsRoutes } from './modules/locations/locations.routes.ts';
+import { organizationRoutes } from './modules/organization/organization.routes.ts';
+import { unitsRoutes } from './modules/units/units.routes.ts';
+import { registerAuth } from './platform/auth.ts';
+import type { AppDeps } from './platform/deps.ts';
+import { ApiError, ERROR_CATALOG, type ErrorCode, registerErrorHandler } from './platform/errors.ts';
+import { registerIdempotency } from './platform/idempotency.ts';
+import { registerOpenApi } from './platform/openapi.ts';
+import { registerValidators } from './platform/validation.ts';
+
+export type BuildOptions = { logger?: FastifyServerOptions['logger'] };
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Registers the platform plugins and the modules. No business logic lives here. */
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    exposeHeadRoutes: false,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  const docsUrl = `${deps.publicUrl}/docs`;
+  registerValidators(app);
+  registerErrorHandler(app, docsUrl);
+
+  // JSON only: other content types are refused (422). An empty JSON body counts as no body.
+  app.removeContentTypeParser('text/plain');
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
+    // The default parser reports through done(); it returns nothing to await.
+    void parseJson(request, body as string, done);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.header('X-Request-Id', request.id);
+    return payload;
+  });
+
+  // Every route, by method, so that a wrong method on a known path answers 405 instead of 404.
+  const known = FindMyWay({ ignoreTrailingSlash: true });
+  app.addHook('onRoute', (routeOptions) => {
+    const methods = Array.isArray(routeOptions.method) ? routeOptions.method : [routeOptions.method];
+    for (const method of methods) {
+      if ((HTTP_METHODS as readonly string[]).includes(method)) {
+        known.on(method as (typeof HTTP_METHODS)[number], routeOptions.url, () => {});
+      }
+    }
+  });
+  const notFoundOrNotAllowed = (method: string, url: string): ApiError => {
+    const path = url.split('?')[0] ?? url;
+    const allowed = HTTP_METHODS.filter((candidate) => candidate !== method && known.find(candidate, path));
+    if (allowed.length > 0) {
+      return new ApiError(
+        'not_found',
+        `${method} is not allowed on ${path}. Allowed: ${allowed.join(', ')}.`,
+        {
+          status: 405,
+          headers: { Allow: allowed.join(', ') },
+        },
+      );
+    }
+    return new ApiError('not_found', `No route ${method} ${path}.`);
+  };
+  app.setNotFoundHandler(async (request) => {
+    throw notFoundOrNotAllowed(request.method, request.url);
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await deps.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' });
+    }
+  });
+  app.get<{ Params: { code: string } }>(
+    '/docs/errors/:code',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const entry = ERROR_CATALOG[request.params.code as ErrorCode];
+      if (!entry) throw new ApiError('not_found', 'Unknown error code.');
+      return reply
+        .type('text/plain; charset=utf-8')
+        .send(`${request.params.code} (HTTP ${entry.status}): ${entry.title}\n\n${entry.about}\n`);
+    },
+  );
+
+  await app.register(
+    async (v1) => {
+      registerAuth(v1, deps);
+      registerIdempotency(v1, deps);
+      await registerOpenApi(v1, {
+        surface: 'public',
+        title: 'Jornada public API',
+        description:
+          'Workforce time and absence data for payroll and HR integrations: employees, check-ins, absences, work summaries, vacation balances, reports and signed webhooks. Errors are RFC 9457 problem+json with a stable `code`.',
+        routePrefix: '/v1/openapi.json',
+      });
+      organizationRoutes(v1, deps);
+      apiKeysRoutes(v1, deps);
+      locationsRoutes(v1, deps);
+      unitsRoutes(v1, deps);
+      v1.setNotFoundHandler(async (request) => {
+        throw notFoundOrNotAllowed(request.method, request.url);
+      });
+    },
+    { prefix: '/v1' },
+  );
+
+  const adminToken = deps.adminToken;
+  if (adminToken !== null) {
+    await app.register(async (admin) => adminPlugin(admin, { ...deps, adminToken }), { prefix: '/admin/v1' });
+  }
+  return app;
+}

@@ -1,0 +1,136 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase, type Role, startService } from './main.ts';
+
+const USAGE = `Usage: jornada <command>
+
+  serve [--role=api|worker|all]   start the API and/or the workers (default all)
+  migrate                         apply database migrations and exit
+  admin <command> [...]           operator commands (a client of /admin/v1):
+      create-company --name N [--timezone TZ] [--seats N]
+      get-company ID
+      update-company ID --json '{"subscription_status":"canceled"}'
+      create-key COMPANY_ID --mode live|test --scopes a,b [--name N] [--expires-in-days N]
+      list-keys COMPANY_ID
+      revoke-key KEY_ID
+      clock | advance-clock SECONDS
+    admin options: --url (default JORNADA_PUBLIC_URL) --token (default JORNADA_ADMIN_TOKEN or <data dir>/admin-token)
+`;
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } });
+  const role = values.role as Role;
+  if (!['api', 'worker', 'all'].includes(role)) throw new ConfigError('--role must be api, worker or all');
+  const service = await startService(loadConfig(), { role });
+  const shutdown = (signal: string) => {
+    process.stderr.write(`${signal} received: draining\n`);
+    service.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+async function migrateCommand(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config, pino({ level: config.logLevel }));
+  await database.close();
+  process.stdout.write('migrations are up to date\n');
+}
+
+async function admin(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      token: { type: 'string' },
+      name: { type: 'string' },
+      timezone: { type: 'string' },
+      seats: { type: 'string' },
+      json: { type: 'string' },
+      mode: { type: 'string' },
+      scopes: { type: 'string' },
+      'expires-in-days': { type: 'string' },
+    },
+  });
+  const config = loadConfig();
+  const base = values.url ?? config.publicUrl;
+  const token =
+    values.token ??
+    config.adminToken ??
+    readFileSync(path.join(config.dataDir, 'admin-token'), 'utf8').trim();
+  const [command, first] = positionals;
+  const need = (value: string | undefined, what: string): string => {
+    if (!value) throw new ConfigError(`admin ${command}: ${what} is required`);
+    return value;
+  };
+  const call = async (method: string, url: string, body?: unknown) => {
+    const response = await fetch(`${base}/admin/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : null,
+    });
+    const text = await response.text();
+    process.stdout.write(`${text === '' ? `HTTP ${response.status}` : text}\n`);
+    if (!response.ok) process.exitCode = 1;
+  };
+  const optionalNumber = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+  switch (command) {
+    case 'create-company':
+      return call('POST', '/companies', {
+        name: need(values.name, '--name'),
+        timezone: values.timezone,
+        seats: optionalNumber(values.seats),
+      });
+    case 'get-company':
+      return call('GET', `/companies/${need(first, 'ID')}`);
+    case 'update-company':
+      return call('PATCH', `/companies/${need(first, 'ID')}`, JSON.parse(need(values.json, '--json')));
+    case 'create-key':
+      return call('POST', `/companies/${need(first, 'COMPANY_ID')}/api-keys`, {
+        mode: need(values.mode, '--mode'),
+        scopes: need(values.scopes, '--scopes').split(','),
+        name: values.name,
+        expires_in_days: optionalNumber(values['expires-in-days']),
+      });
+    case 'list-keys':
+      return call('GET', `/companies/${need(first, 'COMPANY_ID')}/api-keys`);
+    case 'revoke-key':
+      return call('DELETE', `/api-keys/${need(first, 'KEY_ID')}`);
+    case 'clock':
+      return call('GET', '/clock');
+    case 'advance-clock':
+      return call('POST', '/clock/advance', { seconds: Number(need(first, 'SECONDS')) });
+    default:
+      throw new ConfigError(`unknown admin command "${command ?? ''}"\n\n${USAGE}`);
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'serve') return serve(rest);
+  if (command === 'migrate') return migrateCommand();
+  if (command === 'admin') return admin(rest);
+  process.stdout.write(USAGE);
+  if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`jornada: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(
+    `jornada: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+// Dates stay calendar strings (YYYY-MM-DD), bigint counts become numbers, numeric stays exact as a string.
+pg.types.setTypeParser(pg.types.builtins.DATE, (value) => value);
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export type Db = Kysely<Database>;
+export type Tx = Transaction<Database>;
+/** Repository functions take either the pool-backed Db or an open transaction. */
+export type Executor = Db | Tx;
+
+export function createDb(connectionString: string, options: { max?: number } = {}): Db {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
+  // An idle client can lose its connection (database restart); the pool replaces it on the next checkout.
+  pool.on('error', () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

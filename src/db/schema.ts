@@ -1,0 +1,128 @@
+/**
+ * Kysely table types, mirroring src/db/migrations/*.sql. timestamptz columns read as Date (millisecond
+ * precision, matching timestamptz(3)); date columns read as 'YYYY-MM-DD' strings; numeric reads as string.
+ */
+import type { ColumnType } from 'kysely';
+
+type Numeric = ColumnType<string, string | number, string | number>;
+
+export type CompanyStatus = 'active' | 'suspended' | 'archived';
+export type SubscriptionStatus =
+  | 'active'
+  | 'trialing'
+  | 'trial_expired'
+  | 'suspended'
+  | 'canceled'
+  | 'expired'
+  | 'none';
+export type KeyMode = 'live' | 'test';
+
+export type InstanceSettingsTable = { name: string; value: string };
+
+export type CompaniesTable = {
+  id: string;
+  sandbox_of: string | null;
+  name: string;
+  timezone: string;
+  seats: number;
+  default_expiration_days: number | null;
+  max_active_keys: number;
+  company_status: CompanyStatus;
+  subscription_status: SubscriptionStatus;
+  addon_enabled: boolean;
+  vacation_carry_over_max_days: Numeric;
+  vacation_carry_over_expiry: string;
+  active_employee_count: number;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type ApiKeysTable = {
+  id: string;
+  company_id: string;
+  mode: KeyMode;
+  name: string | null;
+  scopes: string[];
+  secret_hash: Buffer;
+  secret_prefix: string;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+  last_used_at: Date | null;
+  last_used_ip: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type RateLimitWindowsTable = {
+  company_id: string;
+  api_key_id: string;
+  window_start: Date;
+  request_count: number;
+};
+
+export type QuotaUsageTable = { company_id: string; month: string; request_count: number };
+
+export type IdempotencyKeysTable = {
+  company_id: string;
+  idempotency_key: string;
+  fingerprint: string;
+  state: 'in_flight' | 'completed';
+  locked_until: Date | null;
+  response_status: number | null;
+  response_headers: ColumnType<Record<string, string> | null, string | null, string | null>;
+  response_body: string | null;
+  created_at: Date;
+  expires_at: Date;
+};
+
+export type LocationsTable = {
+  company_id: string;
+  id: string;
+  name: string;
+  timezone: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type UnitsTable = {
+  company_id: string;
+  id: string;
+  name: string;
+  parent_id: string | null;
+  location_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type AbsenceTypesTable = {
+  company_id: string;
+  id: string;
+  key: string;
+  label: string;
+  built_in: boolean;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type HolidaysTable = {
+  company_id: string;
+  id: string;
+  date: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type Database = {
+  instance_settings: InstanceSettingsTable;
+  companies: CompaniesTable;
+  api_keys: ApiKeysTable;
+  rate_limit_windows: RateLimitWindowsTable;
+  quota_usage: QuotaUsageTable;
+  idempotency_keys: IdempotencyKeysTable;
+  locations: LocationsTable;
+  units: UnitsTable;
+  absence_types: AbsenceTypesTable;
+  holidays: HolidaysTable;
+};

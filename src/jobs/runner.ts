@@ -1,0 +1,47 @@
+import type { Logger } from 'pino';
+
+/**
+ * A background job: `tick` claims and runs due work (rows claimed with FOR UPDATE SKIP LOCKED) and returns how
+ * many items it handled. The runner calls it again at once while there is work, and otherwise every
+ * `idleMilliseconds`. Stopping waits for the tick in progress, so SIGTERM drains jobs.
+ */
+export type Job = {
+  name: string;
+  idleMilliseconds: number;
+  tick: () => Promise<number>;
+};
+
+export type Runner = { stop(): Promise<void> };
+
+export function startJobs(jobs: Job[], log: Logger): Runner {
+  let stopping = false;
+  const wakeups = new Set<() => void>();
+  const sleep = (milliseconds: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        wakeups.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, milliseconds);
+      wakeups.add(wake);
+    });
+  const loops = jobs.map(async (job) => {
+    while (!stopping) {
+      let handled = 0;
+      try {
+        handled = await job.tick();
+      } catch (error) {
+        log.error({ err: error, job: job.name }, 'job tick failed');
+      }
+      if (!stopping && handled === 0) await sleep(job.idleMilliseconds);
+    }
+  });
+  return {
+    async stop() {
+      stopping = true;
+      for (const wake of [...wakeups]) wake();
+      await Promise.all(loops);
+    },
+  };
+}

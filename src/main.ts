@@ -1,0 +1,174 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.ts';
+import { seedDemo } from './bootstrap/demo.ts';
+import type { Config } from './config.ts';
+import { createDb, type Db } from './db/database.ts';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
+import { ensureInstanceSecret } from './db/instance-secret.ts';
+import { migrate } from './db/migrator.ts';
+import { maintenanceJob } from './jobs/maintenance.ts';
+import { type Job, type Runner, startJobs } from './jobs/runner.ts';
+import { syncFakeClock } from './modules/clock/clock.service.ts';
+import type { AppDeps } from './platform/deps.ts';
+import { CursorCodec } from './platform/pagination.ts';
+import { deriveKey } from './platform/secrets.ts';
+import { type Clock, FakeClock, systemClock } from './time/clock.ts';
+
+export type Role = 'api' | 'worker' | 'all';
+
+export type Database = { db: Db; embedded: EmbeddedDatabase | null; close(): Promise<void> };
+
+/** DATABASE_URL when set; otherwise the embedded PostgreSQL in the data dir. Migrations run on open. */
+export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+  const embedded =
+    config.databaseUrl === null
+      ? await startEmbeddedDatabase({
+          dataDir: config.dataDir,
+          log: (message) => log.debug({ postgres: message }),
+        })
+      : null;
+  const db = createDb(embedded?.connectionString ?? (config.databaseUrl as string));
+  try {
+    const { applied } = await migrate(db);
+    if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  } catch (error) {
+    await db.destroy();
+    await embedded?.stop();
+    throw error;
+  }
+  return {
+    db,
+    embedded,
+    async close() {
+      await db.destroy();
+      await embedded?.stop();
+    },
+  };
+}
+
+/** The admin token: the configured one, else the one kept in the data dir (created, and printed, once). */
+async function resolveAdminToken(
+  config: Config,
+  embedded: boolean,
+): Promise<{ token: string | null; created: boolean }> {
+  if (config.adminToken !== null) return { token: config.adminToken, created: false };
+  if (!embedded) return { token: null, created: false };
+  const file = path.join(config.dataDir, 'admin-token');
+  if (existsSync(file)) return { token: (await readFile(file, 'utf8')).trim(), created: false };
+  const token = `jrn_admin_${randomBytes(32).toString('base64url')}`;
+  await writeFile(file, `${token}\n`, { mode: 0o600 });
+  return { token, created: true };
+}
+
+export type RunningService = { app: FastifyInstance | null; deps: AppDeps; stop(): Promise<void> };
+
+export function workerJobs(deps: AppDeps): Job[] {
+  const jobs: Job[] = [maintenanceJob(deps)];
+  const fakeClock = deps.fakeClock;
+  if (fakeClock) {
+    jobs.push({
+      name: 'fake-clock-sync',
+      idleMilliseconds: 1_000,
+      tick: async () => {
+        await syncFakeClock(deps.db, fakeClock);
+        return 0;
+      },
+    });
+  }
+  return jobs;
+}
+
+export async function startService(
+  config: Config,
+  options: { role: Role; print?: (text: string) => void },
+): Promise<RunningService> {
+  const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
+  const log = pino({ level: config.logLevel });
+  const database = await openDatabase(config, log);
+  const { db, embedded } = database;
+
+  const fakeClock = config.fakeClock ? new FakeClock() : null;
+  if (fakeClock) await syncFakeClock(db, fakeClock);
+  const clock: Clock = fakeClock ?? systemClock;
+  const instanceSecret = await ensureInstanceSecret(db);
+  const admin = await resolveAdminToken(config, embedded !== null);
+  const deps: AppDeps = {
+    db,
+    clock,
+    fakeClock,
+    cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
+    instanceSecret,
+    publicUrl: config.publicUrl,
+    adminToken: admin.token,
+    webhooksAllowPrivate: config.webhooksAllowPrivate,
+  };
+
+  let app: FastifyInstance | null = null;
+  let runner: Runner | null = null;
+  try {
+    if (options.role !== 'worker') {
+      app = await buildApp(deps, { logger: { level: config.logLevel } });
+      await app.listen({ port: config.port, host: config.host });
+    }
+    if (options.role !== 'api') runner = startJobs(workerJobs(deps), log);
+  } catch (error) {
+    await app?.close();
+    await database.close();
+    throw error;
+  }
+
+  if (embedded?.created && config.demo) {
+    const demo = await seedDemo(db, clock);
+    print(demoBanner(config, demo, admin.created ? admin.token : null));
+  } else if (admin.created && admin.token) {
+    print(`Admin token (shown once, kept in ${path.join(config.dataDir, 'admin-token')}):\n  ${admin.token}`);
+  }
+  log.info({ role: options.role, url: config.publicUrl, embedded: embedded !== null }, 'jornada started');
+
+  let stopping: Promise<void> | null = null;
+  return {
+    app,
+    deps,
+    stop() {
+      stopping ??= (async () => {
+        // Drain: stop accepting, finish in-flight requests and the job ticks in progress, then the database.
+        await app?.close();
+        await runner?.stop();
+        await database.close();
+        log.info('jornada stopped');
+      })();
+      return stopping;
+    },
+  };
+}
+
+function demoBanner(
+  config: Config,
+  demo: { liveKey: string; testKey: string },
+  adminToken: string | null,
+): string {
+  const lines = [
+    '',
+    '================ Jornada: first start ================',
+    'A demo company was created. These secrets are shown ONCE:',
+    '',
+    `  live API key:  ${demo.liveKey}`,
+    `  test API key:  ${demo.testKey}`,
+  ];
+  if (adminToken) {
+    lines.push(`  admin token:   ${adminToken}`, `  (kept in ${path.join(config.dataDir, 'admin-token')})`);
+  }
+  lines.push(
+    '',
+    'Try it:',
+    `  curl -H "Authorization: Bearer ${demo.testKey}" ${config.publicUrl}/v1/organization`,
+    '======================================================',
+    '',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,78 @@
+import type { Executor } from '../../db/database.ts';
+import { newId } from '../../platform/ids.ts';
+
+export const BUILT_IN_ABSENCE_TYPES = [
+  { key: 'vacation', label: 'Vacation' },
+  { key: 'sick_leave', label: 'Sick leave' },
+] as const;
+
+export type AbsenceTypeRow = {
+  id: string;
+  key: string;
+  label: string;
+  built_in: boolean;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export async function insertBuiltInAbsenceTypes(db: Executor, companyId: string, now: Date): Promise<void> {
+  await db
+    .insertInto('absence_types')
+    .values(
+      BUILT_IN_ABSENCE_TYPES.map((type) => ({
+        company_id: companyId,
+        id: newId(),
+        key: type.key,
+        label: type.label,
+        built_in: true,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .execute();
+}
+
+/** Inserts a custom type; undefined when the key is already taken in this company. */
+export async function insertAbsenceType(
+  db: Executor,
+  companyId: string,
+  input: { key: string; label: string },
+  now: Date,
+): Promise<AbsenceTypeRow | undefined> {
+  return await db
+    .insertInto('absence_types')
+    .values({
+      company_id: companyId,
+      id: newId(),
+      key: input.key,
+      label: input.label,
+      built_in: false,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((conflict) => conflict.columns(['company_id', 'key']).doNothing())
+    .returning(['id', 'key', 'label', 'built_in', 'created_at', 'updated_at'])
+    .executeTakeFirst();
+}
+
+export async function listAbsenceTypes(db: Executor, companyId: string): Promise<AbsenceTypeRow[]> {
+  return await db
+    .selectFrom('absence_types')
+    .select(['id', 'key', 'label', 'built_in', 'created_at', 'updated_at'])
+    .where('company_id', '=', companyId)
+    .orderBy('key')
+    .execute();
+}
+
+export async function findAbsenceTypeByKey(
+  db: Executor,
+  companyId: string,
+  key: string,
+): Promise<AbsenceTypeRow | undefined> {
+  return await db
+    .selectFrom('absence_types')
+    .select(['id', 'key', 'label', 'built_in', 'created_at', 'updated_at'])
+    .where('company_id', '=', companyId)
+    .where('key', '=', key)
+    .executeTakeFirst();
+}

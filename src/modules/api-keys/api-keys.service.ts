@@ -1,0 +1,227 @@
+import { sql } from 'kysely';
+import type { Db, Executor } from '../../db/database.ts';
+import type { KeyMode } from '../../db/schema.ts';
+import { requireScope, type Tenant } from '../../platform/auth.ts';
+import { ApiError, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import type { Scope } from '../../platform/scopes.ts';
+import { randomBase62, sha256 } from '../../platform/secrets.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { findCompany } from '../companies/companies.repo.ts';
+import { loadAccount } from '../companies/companies.service.ts';
+
+export type ApiKeyView = {
+  id: string;
+  name: string | null;
+  mode: KeyMode;
+  company_id: string;
+  scopes: string[];
+  prefix: string;
+  status: 'active' | 'revoked' | 'expired';
+  expires_at: string | null;
+  revoked_at: string | null;
+  revoked_reason: string | null;
+  last_used_at: string | null;
+  last_used_ip: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type RevokeReason = 'revoked_by_api' | 'revoked_by_admin' | 'revoked_by_dashboard' | 'addon_disabled';
+
+const COLUMNS = [
+  'id',
+  'name',
+  'mode',
+  'company_id',
+  'scopes',
+  'secret_prefix',
+  'expires_at',
+  'revoked_at',
+  'revoked_reason',
+  'last_used_at',
+  'last_used_ip',
+  'created_at',
+  'updated_at',
+] as const;
+
+type KeyRow = {
+  id: string;
+  name: string | null;
+  mode: KeyMode;
+  company_id: string;
+  scopes: string[];
+  secret_prefix: string;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  revoked_reason: string | null;
+  last_used_at: Date | null;
+  last_used_ip: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const optionalInstant = (value: Date | null) => (value === null ? null : formatInstant(value));
+
+function toView(row: KeyRow, now: Temporal.Instant): ApiKeyView {
+  const expired = row.expires_at !== null && row.expires_at.getTime() <= now.epochMilliseconds;
+  return {
+    id: row.id,
+    name: row.name,
+    mode: row.mode,
+    company_id: row.company_id,
+    scopes: row.scopes,
+    prefix: row.secret_prefix,
+    status: row.revoked_at !== null ? 'revoked' : expired ? 'expired' : 'active',
+    expires_at: optionalInstant(row.expires_at),
+    revoked_at: optionalInstant(row.revoked_at),
+    revoked_reason: row.revoked_reason,
+    last_used_at: optionalInstant(row.last_used_at),
+    last_used_ip: row.last_used_ip,
+    created_at: formatInstant(row.created_at),
+    updated_at: formatInstant(row.updated_at),
+  };
+}
+
+/** A key's secret: `jrn_<mode>_` and 43 base62 characters (256 bits from a CSPRNG). Only its SHA-256 is kept. */
+export function newSecret(mode: KeyMode): string {
+  return `jrn_${mode}_${randomBase62(43)}`;
+}
+
+/**
+ * Issues a key for a company: live keys act on the company, test keys on its sandbox. Honours the account's
+ * default_expiration_days and max_active_keys (counted over live and test keys together).
+ */
+export async function issueApiKey(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  input: { mode: KeyMode; scopes: Scope[]; name?: string | undefined; expires_in_days?: number | undefined },
+): Promise<ApiKeyView & { secret: string }> {
+  const { account, sandbox } = await loadAccount(db, companyId);
+  if (!sandbox) throw new ApiError('conflict', 'The company has no sandbox; re-enable the addon first.');
+  const tenantId = input.mode === 'live' ? account.id : sandbox.id;
+  const now = clock.now();
+  const secret = newSecret(input.mode);
+  return await db.transaction().execute(async (tx) => {
+    // Serialises issuance per account, so concurrent requests cannot exceed max_active_keys.
+    const locked = await findCompany(tx, account.id, { forUpdate: true });
+    if (!locked) throw notFound('Company');
+    const active = await tx
+      .selectFrom('api_keys')
+      .select(sql<number>`count(*)`.as('count'))
+      .where('company_id', 'in', [account.id, sandbox.id])
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', toDate(now))]))
+      .executeTakeFirstOrThrow();
+    if (active.count >= locked.max_active_keys) {
+      throw new ApiError(
+        'conflict',
+        `The company already has ${active.count} active keys (max_active_keys is ${locked.max_active_keys}). Revoke one first.`,
+      );
+    }
+    const days = input.expires_in_days ?? locked.default_expiration_days;
+    const row: KeyRow = {
+      id: newId(),
+      name: input.name ?? null,
+      mode: input.mode,
+      company_id: tenantId,
+      scopes: [...input.scopes],
+      secret_prefix: secret.slice(0, 13),
+      expires_at: days === null ? null : toDate(now.add({ hours: 24 * days })),
+      revoked_at: null,
+      revoked_reason: null,
+      last_used_at: null,
+      last_used_ip: null,
+      created_at: toDate(now),
+      updated_at: toDate(now),
+    };
+    await tx
+      .insertInto('api_keys')
+      .values({ ...row, secret_hash: sha256(secret) })
+      .execute();
+    return { ...toView(row, now), secret };
+  });
+}
+
+export async function listApiKeys(
+  db: Db,
+  clock: Clock,
+  codec: CursorCodec,
+  companyIds: string[],
+  query: { limit?: number | undefined; cursor?: string | undefined; updated_since?: string | undefined },
+): Promise<Page<ApiKeyView>> {
+  const page = await syncPage(
+    db.selectFrom('api_keys').select(COLUMNS).where('company_id', 'in', companyIds),
+    {
+      codec,
+      listing: 'api_keys',
+      limit: query.limit,
+      cursor: query.cursor,
+      updatedSince: query.updated_since,
+    },
+  );
+  const now = clock.now();
+  return mapPage(page, (row) => toView(row, now));
+}
+
+/** Keys of a company as the admin sees them: its live keys and its sandbox's test keys. */
+export async function listCompanyApiKeys(
+  db: Db,
+  clock: Clock,
+  codec: CursorCodec,
+  companyId: string,
+  query: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<ApiKeyView>> {
+  const { account, sandbox } = await loadAccount(db, companyId);
+  return await listApiKeys(db, clock, codec, sandbox ? [account.id, sandbox.id] : [account.id], query);
+}
+
+async function revoke(
+  db: Executor,
+  clock: Clock,
+  where: { companyId?: string; id: string },
+  reason: RevokeReason,
+) {
+  let query = db
+    .updateTable('api_keys')
+    .set({ revoked_at: toDate(clock.now()), revoked_reason: reason, updated_at: toDate(clock.now()) })
+    .where('id', '=', where.id)
+    .where('revoked_at', 'is', null);
+  if (where.companyId !== undefined) query = query.where('company_id', '=', where.companyId);
+  await query.execute();
+}
+
+/**
+ * DELETE /v1/api-keys/{id}: any key may revoke itself; revoking another key of the tenant needs
+ * api_keys:manage. Revoking an already revoked key succeeds again and keeps the first revocation.
+ */
+export async function revokeApiKeyAsTenant(db: Db, clock: Clock, tenant: Tenant, id: string): Promise<void> {
+  if (id !== tenant.apiKeyId) requireScope(tenant, 'api_keys:manage');
+  const key = await db
+    .selectFrom('api_keys')
+    .select('id')
+    .where('company_id', '=', tenant.companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!key) throw notFound('API key');
+  await revoke(db, clock, { companyId: tenant.companyId, id }, 'revoked_by_api');
+}
+
+export async function revokeApiKeyAsAdmin(db: Db, clock: Clock, id: string): Promise<void> {
+  const key = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
+  if (!key) throw notFound('API key');
+  await revoke(db, clock, { id }, 'revoked_by_admin');
+}
+
+/** Addon disable: every key of the account and its sandbox, in the caller's transaction. */
+export async function revokeAllKeys(tx: Executor, clock: Clock, companyIds: string[], reason: RevokeReason) {
+  const now = toDate(clock.now());
+  await tx
+    .updateTable('api_keys')
+    .set({ revoked_at: now, revoked_reason: reason, updated_at: now })
+    .where('company_id', 'in', companyIds)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

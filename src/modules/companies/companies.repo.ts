@@ -1,0 +1,53 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { CompaniesTable } from '../../db/schema.ts';
+
+export type CompanyRow = Selectable<CompaniesTable>;
+
+const COLUMNS = [
+  'id',
+  'sandbox_of',
+  'name',
+  'timezone',
+  'seats',
+  'default_expiration_days',
+  'max_active_keys',
+  'company_status',
+  'subscription_status',
+  'addon_enabled',
+  'vacation_carry_over_max_days',
+  'vacation_carry_over_expiry',
+  'active_employee_count',
+  'created_at',
+  'updated_at',
+] as const;
+
+export async function insertCompany(db: Executor, row: CompanyRow): Promise<void> {
+  await db.insertInto('companies').values(row).execute();
+}
+
+export async function findCompany(
+  db: Executor,
+  companyId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<CompanyRow | undefined> {
+  let query = db.selectFrom('companies').select(COLUMNS).where('id', '=', companyId);
+  if (options.forUpdate) query = query.forUpdate();
+  return await query.executeTakeFirst();
+}
+
+export async function findSandboxOf(db: Executor, companyId: string): Promise<CompanyRow | undefined> {
+  return await db
+    .selectFrom('companies')
+    .select(COLUMNS)
+    .where('sandbox_of', '=', companyId)
+    .executeTakeFirst();
+}
+
+export async function updateCompany(
+  db: Executor,
+  companyId: string,
+  changes: Updateable<CompaniesTable>,
+): Promise<void> {
+  await db.updateTable('companies').set(changes).where('id', '=', companyId).execute();
+}

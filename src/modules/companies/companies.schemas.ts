@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+import { Instant, Nullable, TimeZoneName, Uuid } from '../../platform/common.schemas.ts';
+
+const CompanyStatus = Type.Union([
+  Type.Literal('active'),
+  Type.Literal('suspended'),
+  Type.Literal('archived'),
+]);
+const SubscriptionStatus = Type.Union(
+  ['active', 'trialing', 'trial_expired', 'suspended', 'canceled', 'expired', 'none'].map((value) =>
+    Type.Literal(value),
+  ),
+);
+const CarryOverExpiry = Type.String({
+  pattern: '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
+  description: 'MM-DD',
+});
+
+export const Company = Type.Object({
+  id: Uuid(),
+  name: Type.String(),
+  timezone: Type.String(),
+  sandbox: Type.Boolean({ description: 'True for the sandbox tenant of a company.' }),
+  sandbox_company_id: Nullable(Uuid('The sandbox tenant of a live company.')),
+  sandbox_of: Nullable(Uuid('For a sandbox: the live company it belongs to.')),
+  seats: Type.Integer(),
+  active_employees: Type.Integer(),
+  default_expiration_days: Nullable(Type.Integer()),
+  max_active_keys: Type.Integer(),
+  company_status: CompanyStatus,
+  subscription_status: SubscriptionStatus,
+  addon_enabled: Type.Boolean(),
+  service_active: Type.Boolean(),
+  vacation_carry_over_max_days: Type.Number(),
+  vacation_carry_over_expiry: Type.String(),
+  created_at: Instant(),
+  updated_at: Instant(),
+});
+
+export const CreateCompanyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    timezone: Type.Optional(TimeZoneName()),
+    seats: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateCompanyBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    timezone: Type.Optional(TimeZoneName()),
+    seats: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+    company_status: Type.Optional(CompanyStatus),
+    subscription_status: Type.Optional(SubscriptionStatus),
+    addon_enabled: Type.Optional(Type.Boolean()),
+    default_expiration_days: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 3650 }))),
+    max_active_keys: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
+    vacation_carry_over_max_days: Type.Optional(Type.Number({ minimum: 0, maximum: 365, multipleOf: 0.5 })),
+    vacation_carry_over_expiry: Type.Optional(CarryOverExpiry),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);

@@ -1,0 +1,189 @@
+import type { Db, Executor } from '../../db/database.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { hasActiveService } from '../../platform/service-state.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { canonicalTimeZone } from '../../time/zones.ts';
+import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
+import {
+  type CompanyRow,
+  findCompany,
+  findSandboxOf,
+  insertCompany,
+  updateCompany,
+} from './companies.repo.ts';
+
+export const DEFAULT_TIMEZONE = 'Europe/Madrid';
+export const DEFAULT_SEATS = 50;
+
+export type CompanyView = {
+  id: string;
+  name: string;
+  timezone: string;
+  sandbox: boolean;
+  sandbox_company_id: string | null;
+  sandbox_of: string | null;
+  seats: number;
+  active_employees: number;
+  default_expiration_days: number | null;
+  max_active_keys: number;
+  company_status: CompanyRow['company_status'];
+  subscription_status: CompanyRow['subscription_status'];
+  addon_enabled: boolean;
+  service_active: boolean;
+  vacation_carry_over_max_days: number;
+  vacation_carry_over_expiry: string;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The live company that owns a tenant: itself, or the company a sandbox belongs to. */
+export type Account = { account: CompanyRow; tenant: CompanyRow; sandbox: CompanyRow | undefined };
+
+export function requireTimeZone(name: string, field = 'timezone'): string {
+  const zone = canonicalTimeZone(name);
+  if (zone === null) throw invalid({ [field]: 'is not a known IANA time zone' });
+  return zone;
+}
+
+function validCarryOverExpiry(value: string): boolean {
+  const [month, day] = value.split('-').map(Number);
+  try {
+    Temporal.PlainDate.from({ year: 2024, month: month ?? 0, day: day ?? 0 }, { overflow: 'reject' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Settings and service state are the account's; a sandbox row only contributes its id, name and counts. */
+function toView(tenant: CompanyRow, account: CompanyRow, sandboxId: string | null): CompanyView {
+  return {
+    id: tenant.id,
+    name: tenant.name,
+    timezone: account.timezone,
+    sandbox: tenant.sandbox_of !== null,
+    sandbox_company_id: sandboxId,
+    sandbox_of: tenant.sandbox_of,
+    seats: account.seats,
+    active_employees: tenant.active_employee_count,
+    default_expiration_days: account.default_expiration_days,
+    max_active_keys: account.max_active_keys,
+    company_status: account.company_status,
+    subscription_status: account.subscription_status,
+    addon_enabled: account.addon_enabled,
+    service_active: hasActiveService(account),
+    vacation_carry_over_max_days: Number(account.vacation_carry_over_max_days),
+    vacation_carry_over_expiry: account.vacation_carry_over_expiry,
+    created_at: formatInstant(tenant.created_at),
+    updated_at: formatInstant(tenant.updated_at),
+  };
+}
+
+export async function loadAccount(db: Executor, companyId: string): Promise<Account> {
+  const tenant = await findCompany(db, companyId);
+  if (!tenant) throw notFound('Company');
+  if (tenant.sandbox_of === null) {
+    return { account: tenant, tenant, sandbox: await findSandboxOf(db, tenant.id) };
+  }
+  const account = await findCompany(db, tenant.sandbox_of);
+  if (!account) throw notFound('Company');
+  return { account, tenant, sandbox: tenant };
+}
+
+export async function getCompany(db: Executor, companyId: string): Promise<CompanyView> {
+  const { account, tenant, sandbox } = await loadAccount(db, companyId);
+  return toView(tenant, account, tenant.sandbox_of === null ? (sandbox?.id ?? null) : null);
+}
+
+/** Inserts an empty sandbox tenant for a live company, with its built-in absence types. */
+export async function provisionSandbox(tx: Executor, account: CompanyRow, now: Date): Promise<CompanyRow> {
+  const sandbox: CompanyRow = {
+    ...account,
+    id: newId(),
+    sandbox_of: account.id,
+    name: `${account.name} (sandbox)`,
+    active_employee_count: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertCompany(tx, sandbox);
+  await insertBuiltInAbsenceTypes(tx, sandbox.id, now);
+  return sandbox;
+}
+
+export async function createCompany(
+  db: Db,
+  clock: Clock,
+  input: { name: string; timezone?: string | undefined; seats?: number | undefined },
+): Promise<CompanyView> {
+  const timezone = requireTimeZone(input.timezone ?? DEFAULT_TIMEZONE);
+  const now = toDate(clock.now());
+  const company: CompanyRow = {
+    id: newId(),
+    sandbox_of: null,
+    name: input.name,
+    timezone,
+    seats: input.seats ?? DEFAULT_SEATS,
+    default_expiration_days: null,
+    max_active_keys: 10,
+    company_status: 'active',
+    subscription_status: 'active',
+    addon_enabled: true,
+    vacation_carry_over_max_days: '0',
+    vacation_carry_over_expiry: '03-31',
+    active_employee_count: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  const sandbox = await db.transaction().execute(async (tx) => {
+    await insertCompany(tx, company);
+    await insertBuiltInAbsenceTypes(tx, company.id, now);
+    return await provisionSandbox(tx, company, now);
+  });
+  return toView(company, company, sandbox.id);
+}
+
+export type CompanyChanges = {
+  name?: string | undefined;
+  timezone?: string | undefined;
+  seats?: number | undefined;
+  company_status?: CompanyRow['company_status'] | undefined;
+  subscription_status?: CompanyRow['subscription_status'] | undefined;
+  addon_enabled?: boolean | undefined;
+  default_expiration_days?: number | null | undefined;
+  max_active_keys?: number | undefined;
+  vacation_carry_over_max_days?: number | undefined;
+  vacation_carry_over_expiry?: string | undefined;
+};
+
+/** Admin changes to a company. A sandbox only takes a new name; every setting belongs to its account. */
+export async function changeCompany(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  changes: CompanyChanges,
+): Promise<CompanyView> {
+  if (changes.timezone !== undefined) changes.timezone = requireTimeZone(changes.timezone);
+  if (
+    changes.vacation_carry_over_expiry !== undefined &&
+    !validCarryOverExpiry(changes.vacation_carry_over_expiry)
+  ) {
+    throw invalid({ vacation_carry_over_expiry: 'is not a valid MM-DD date' });
+  }
+  await db.transaction().execute(async (tx) => {
+    const company = await findCompany(tx, companyId, { forUpdate: true });
+    if (!company) throw notFound('Company');
+    const { name, ...settings } = changes;
+    if (company.sandbox_of !== null && Object.values(settings).some((value) => value !== undefined)) {
+      throw invalid(
+        Object.fromEntries(
+          Object.keys(settings).map((field) => [field, 'is set on the live company; a sandbox shares it']),
+        ),
+      );
+    }
+    const row = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    await updateCompany(tx, companyId, { ...row, updated_at: toDate(clock.now()) });
+  });
+  return await getCompany(db, companyId);
+}

@@ -1,0 +1,18 @@
+import type { Db } from '../../db/database.ts';
+import type { Tenant } from '../../platform/auth.ts';
+import { getCompany } from '../companies/companies.service.ts';
+
+export async function getOrganization(db: Db, tenant: Tenant) {
+  const company = await getCompany(db, tenant.companyId);
+  return {
+    id: company.id,
+    name: company.name,
+    timezone: company.timezone,
+    mode: tenant.mode,
+    sandbox: company.sandbox,
+    seats: company.seats,
+    active_employees: company.active_employees,
+    rate_limit_per_minute: tenant.rateLimitPerMinute,
+    monthly_quota: tenant.monthlyQuota,
+  };
+}

@@ -1,0 +1,87 @@
+import type { Db, Executor } from '../../db/database.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { loadAccount } from '../companies/companies.service.ts';
+import { locationExists } from '../locations/locations.service.ts';
+
+export type UnitView = {
+  id: string;
+  name: string;
+  parent_id: string | null;
+  location_id: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+type UnitRow = Omit<UnitView, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+
+const toView = (row: UnitRow): UnitView => ({
+  ...row,
+  created_at: formatInstant(row.created_at),
+  updated_at: formatInstant(row.updated_at),
+});
+
+const selectUnits = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('units')
+    .select(['id', 'name', 'parent_id', 'location_id', 'created_at', 'updated_at'])
+    .where('company_id', '=', companyId);
+
+export async function unitExists(db: Executor, companyId: string, id: string): Promise<boolean> {
+  return (await selectUnits(db, companyId).where('id', '=', id).executeTakeFirst()) !== undefined;
+}
+
+export async function createUnit(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  input: { name: string; parent_id?: string | null | undefined; location_id?: string | null | undefined },
+): Promise<UnitView> {
+  await loadAccount(db, companyId);
+  const errors: Record<string, string> = {};
+  if (input.parent_id && !(await unitExists(db, companyId, input.parent_id))) {
+    errors.parent_id = 'is not a unit of this company';
+  }
+  if (input.location_id && !(await locationExists(db, companyId, input.location_id))) {
+    errors.location_id = 'is not a location of this company';
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  const now = toDate(clock.now());
+  const row: UnitRow = {
+    id: newId(),
+    name: input.name,
+    parent_id: input.parent_id ?? null,
+    location_id: input.location_id ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db
+    .insertInto('units')
+    .values({ company_id: companyId, ...row })
+    .execute();
+  return toView(row);
+}
+
+export async function getUnit(db: Executor, companyId: string, id: string): Promise<UnitView> {
+  const row = await selectUnits(db, companyId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Unit');
+  return toView(row);
+}
+
+export async function listUnits(
+  db: Db,
+  codec: CursorCodec,
+  companyId: string,
+  query: { limit?: number | undefined; cursor?: string | undefined; updated_since?: string | undefined },
+): Promise<Page<UnitView>> {
+  const page = await syncPage(selectUnits(db, companyId), {
+    codec,
+    listing: 'units',
+    limit: query.limit,
+    cursor: query.cursor,
+    updatedSince: query.updated_since,
+  });
+  return mapPage(page, toView);
+}

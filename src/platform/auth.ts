@@ -1,0 +1,173 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.ts';
+import type { KeyMode } from '../db/schema.ts';
+import { type Clock, toDate } from '../time/clock.ts';
+import { admitRequest, findKeyBySecretHash, type KeyRecord, peekUsage } from './auth.repo.ts';
+import { ApiError } from './errors.ts';
+import type { Scope } from './scopes.ts';
+import { sha256 } from './secrets.ts';
+import { hasActiveService, monthlyQuota, RATE_LIMIT_PER_MINUTE } from './service-state.ts';
+
+/** Who is calling: the tenant a key acts on, and the key's limits. */
+export type Tenant = {
+  companyId: string;
+  accountId: string;
+  mode: KeyMode;
+  sandbox: boolean;
+  apiKeyId: string;
+  scopes: ReadonlySet<string>;
+  timezone: string;
+  activeEmployees: number;
+  rateLimitPerMinute: number;
+  monthlyQuota: number;
+};
+
+export type RouteAccess = {
+  /** 'public' routes need no key. Otherwise the scope the key must hold; null means any valid key. */
+  scope: Scope | null | 'public';
+  /** Revocation routes keep working while the company has no active service. */
+  allowInactiveService?: boolean;
+};
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    /** 'never' keeps the response out of the idempotency store (webhook creation returns a secret). */
+    idempotency?: 'store' | 'never';
+  }
+  interface FastifyRequest {
+    tenant: Tenant | null;
+  }
+}
+
+const KEY_PATTERN = /^jrn_(live|test)_[0-9A-Za-z]{40,64}$/;
+
+export function requireTenant(request: FastifyRequest): Tenant {
+  if (!request.tenant) throw new ApiError('unauthenticated', 'An API key is required.');
+  return request.tenant;
+}
+
+function presentedSecret(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+function windowOf(now: Temporal.Instant): { windowStart: Date; resetSeconds: number; month: string } {
+  const seconds = Math.floor(now.epochMilliseconds / 1000);
+  const start = seconds - (seconds % 60);
+  const utc = now.toZonedDateTimeISO('UTC');
+  const month = `${String(utc.year).padStart(4, '0')}-${String(utc.month).padStart(2, '0')}-01`;
+  return { windowStart: new Date(start * 1000), resetSeconds: start + 60, month };
+}
+
+function setUsageHeaders(
+  reply: FastifyReply,
+  tenant: Tenant,
+  windowCount: number,
+  quotaCount: number,
+  reset: number,
+) {
+  reply.header('X-RateLimit-Limit', String(tenant.rateLimitPerMinute));
+  reply.header('X-RateLimit-Remaining', String(Math.max(0, tenant.rateLimitPerMinute - windowCount)));
+  reply.header('X-RateLimit-Reset', String(reset));
+  reply.header('X-Service-Quota-Remaining', String(Math.max(0, tenant.monthlyQuota - quotaCount)));
+}
+
+function toTenant(key: KeyRecord): Tenant {
+  return {
+    companyId: key.company_id,
+    accountId: key.account_id,
+    mode: key.mode,
+    sandbox: key.sandbox,
+    apiKeyId: key.api_key_id,
+    scopes: new Set(key.scopes),
+    timezone: key.timezone,
+    activeEmployees: key.active_employee_count,
+    rateLimitPerMinute: RATE_LIMIT_PER_MINUTE[key.mode],
+    monthlyQuota: monthlyQuota(key.mode, key.active_employee_count),
+  };
+}
+
+/**
+ * Authentication order for every /v1 route that is not public (issue 2):
+ * 401 unauthenticated → 403 addon_disabled → 403 subscription_inactive → 429 rate/quota → 403 invalid_scope.
+ * Runs in onRequest, before the body is read, so refused requests cost no parsing.
+ */
+export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  app.decorateRequest('tenant', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const access: RouteAccess = request.routeOptions.config.access ?? { scope: null };
+    if (access.scope === 'public') return;
+
+    const secret = presentedSecret(request);
+    if (secret === null || !KEY_PATTERN.test(secret)) {
+      throw new ApiError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>".');
+    }
+    const key = await findKeyBySecretHash(deps.db, sha256(secret));
+    const now = deps.clock.now();
+    if (
+      !key ||
+      !secret.startsWith(`jrn_${key.mode}_`) ||
+      key.revoked_at !== null ||
+      (key.expires_at !== null && key.expires_at.getTime() <= now.epochMilliseconds)
+    ) {
+      throw new ApiError('unauthenticated', 'The API key is invalid, revoked or expired.');
+    }
+    const tenant = toTenant(key);
+    const window = windowOf(now);
+    const usageKey = { companyId: tenant.companyId, apiKeyId: tenant.apiKeyId, ...window };
+
+    const refusal = !key.addon_enabled
+      ? new ApiError('addon_disabled', 'The public API addon is not active for this company.')
+      : !hasActiveService(key) && !access.allowInactiveService
+        ? new ApiError('subscription_inactive', 'The company has no active service.')
+        : null;
+    if (refusal) {
+      const usage = await peekUsage(deps.db, usageKey);
+      setUsageHeaders(reply, tenant, usage.window_count, usage.quota_count, window.resetSeconds);
+      throw refusal;
+    }
+
+    const admission = await admitRequest(deps.db, {
+      ...usageKey,
+      rateLimit: tenant.rateLimitPerMinute,
+      quota: tenant.monthlyQuota,
+      now: toDate(now),
+      ip: request.ip,
+    });
+    setUsageHeaders(reply, tenant, admission.window_count, admission.quota_count, window.resetSeconds);
+    if (admission.outcome === 'rate_limited') {
+      const retryAfter = Math.max(1, window.resetSeconds - Math.floor(now.epochMilliseconds / 1000));
+      throw new ApiError(
+        'rate_limited',
+        `Rate limit of ${tenant.rateLimitPerMinute} requests per minute exceeded.`,
+        {
+          headers: { 'Retry-After': String(retryAfter) },
+        },
+      );
+    }
+    if (admission.outcome === 'quota_exceeded') {
+      throw new ApiError(
+        'quota_exceeded',
+        `The monthly quota of ${tenant.monthlyQuota} requests is exhausted.`,
+      );
+    }
+    request.tenant = tenant;
+    if (access.scope !== null && !tenant.scopes.has(access.scope)) {
+      throw new ApiError('invalid_scope', `This operation requires the scope ${access.scope}.`, {
+        errors: { required_scope: access.scope },
+      });
+    }
+  });
+}
+
+/** For operations whose scope depends on the target (e.g. a key may always revoke itself). */
+export function requireScope(tenant: Tenant, scope: Scope): void {
+  if (!tenant.scopes.has(scope)) {
+    throw new ApiError('invalid_scope', `This operation requires the scope ${scope}.`, {
+      errors: { required_scope: scope },
+    });
+  }
+}

@@ -1,0 +1,18 @@
+import { Type } from 'typebox';
+
+export const Uuid = (description?: string) =>
+  Type.String({ format: 'uuid', maxLength: 36, ...(description ? { description } : {}) });
+export const Instant = (description?: string) =>
+  Type.String({ format: 'date-time', ...(description ? { description } : {}) });
+export const CalendarDate = (description?: string) =>
+  Type.String({ format: 'date', maxLength: 10, ...(description ? { description } : {}) });
+export const TimeZoneName = (description?: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: description ?? 'IANA time zone, e.g. Europe/Madrid.',
+  });
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =>
+  Type.Union([schema, Type.Null()]);
+
+export const IdParams = Type.Object({ id: Uuid() }, { additionalProperties: false });

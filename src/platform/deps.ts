@@ -1,0 +1,17 @@
+import type { Db } from '../db/database.ts';
+import type { Clock, FakeClock } from '../time/clock.ts';
+import type { CursorCodec } from './pagination.ts';
+
+/** What route modules may use. Each service takes only the parts it needs. */
+export type AppDeps = {
+  db: Db;
+  clock: Clock;
+  /** Present only when JORNADA_FAKE_CLOCK=1: the admin clock routes move it. */
+  fakeClock: FakeClock | null;
+  cursors: CursorCodec;
+  /** Purpose-specific keys derived from the instance secret. */
+  instanceSecret: Buffer;
+  publicUrl: string;
+  adminToken: string | null;
+  webhooksAllowPrivate: boolean;
+};

@@ -1,0 +1,226 @@
+import type { ErrorObject } from 'ajv';
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** The stable error codes of the public contract (spec, Errors). Clients program against these. */
+export const ERROR_CATALOG = {
+  unauthenticated: {
+    status: 401,
+    title: 'Unauthenticated',
+    about: 'The API key is missing, invalid, revoked or expired.',
+  },
+  invalid_scope: {
+    status: 403,
+    title: 'Invalid scope',
+    about: 'The API key lacks the scope named in errors.required_scope.',
+  },
+  subscription_inactive: {
+    status: 403,
+    title: 'Subscription inactive',
+    about:
+      'The company has no active service: suspended or archived, no subscription, suspended subscription, expired trial, or a canceled or expired subscription.',
+  },
+  addon_disabled: {
+    status: 403,
+    title: 'Addon disabled',
+    about: 'The public API addon is not active for the company.',
+  },
+  validation_failed: {
+    status: 422,
+    title: 'Validation failed',
+    about:
+      'The body or the parameters are invalid. errors maps each field path (email, params.month, query.limit) to a list of messages.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    about: 'The resource does not exist or belongs to another company.',
+  },
+  conflict: {
+    status: 409,
+    title: 'Conflict',
+    about: 'The request conflicts with the current state of the resource.',
+  },
+  idempotency_conflict: {
+    status: 409,
+    title: 'Idempotency conflict',
+    about: 'The Idempotency-Key was already used with a different method, path or body.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limited',
+    about: 'The per-minute limit of the key is exhausted; retry after Retry-After seconds.',
+  },
+  quota_exceeded: {
+    status: 429,
+    title: 'Quota exceeded',
+    about: 'The monthly request quota of the tenant is exhausted.',
+  },
+  billing_required: {
+    status: 402,
+    title: 'Billing required',
+    about: 'The plan does not allow the action, e.g. adding an employee with no free seat.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    about: 'An unexpected error; it has been logged with the request id.',
+  },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
+
+export type ProblemErrors = Record<string, unknown>;
+
+/** An expected failure. Thrown anywhere; turned into problem+json by the one error handler below. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: ProblemErrors | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    detail: string,
+    options: { status?: number; errors?: ProblemErrors; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = options.status ?? ERROR_CATALOG[code].status;
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+}
+
+export const notFound = (what = 'Resource') => new ApiError('not_found', `${what} not found.`);
+
+/** A validation failure on named fields: `invalid({ email: 'is already used' })`. */
+export function invalid(fields: Record<string, string | string[]>, detail?: string): ApiError {
+  const errors: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(fields))
+    errors[field] = Array.isArray(messages) ? messages : [messages];
+  return new ApiError('validation_failed', detail ?? describeFields(errors), { errors });
+}
+
+function describeFields(errors: Record<string, string[]>): string {
+  const first = Object.entries(errors)[0];
+  if (!first) return 'The request is invalid.';
+  const more = Object.keys(errors).length - 1;
+  return `${first[0]} ${first[1][0] ?? 'is invalid'}${more > 0 ? ` (and ${more} more)` : ''}.`;
+}
+
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  code: ErrorCode;
+  detail: string;
+  errors: ProblemErrors;
+};
+
+const PREFIX_BY_CONTEXT: Record<string, string> = {
+  body: '',
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+};
+
+function joinPath(prefix: string, pointer: string, property?: string): string {
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (property !== undefined) parts.push(property);
+  const path = parts.join('.');
+  if (prefix === '') return path === '' ? 'body' : path;
+  return path === '' ? prefix : `${prefix}.${path}`;
+}
+
+/** Ajv errors to `{ "field.path": ["message", …] }`. */
+export function validationErrors(errors: ErrorObject[], context: string): Record<string, string[]> {
+  const prefix = PREFIX_BY_CONTEXT[context] ?? context;
+  const result: Record<string, string[]> = {};
+  const add = (path: string, message: string) => {
+    const list = result[path] ?? [];
+    if (!list.includes(message)) list.push(message);
+    result[path] = list;
+  };
+  for (const error of errors) {
+    const params = error.params as Record<string, unknown>;
+    if (error.keyword === 'required') {
+      add(joinPath(prefix, error.instancePath, String(params.missingProperty)), 'is required');
+    } else if (error.keyword === 'additionalProperties') {
+      add(joinPath(prefix, error.instancePath, String(params.additionalProperty)), 'is not an allowed field');
+    } else if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+      add(joinPath(prefix, error.instancePath), `must be one of: ${params.allowedValues.join(', ')}`);
+    } else {
+      add(joinPath(prefix, error.instancePath), error.message ?? 'is invalid');
+    }
+  }
+  return result;
+}
+
+type ErrorWithValidation = FastifyError & { validation?: ErrorObject[]; validationContext?: string };
+
+/** Maps anything thrown to an ApiError: ours as is, Fastify's request errors to 422/413, the rest to 500. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as ErrorWithValidation;
+  if (fastifyError?.validation) {
+    const errors = validationErrors(fastifyError.validation, fastifyError.validationContext ?? 'body');
+    return new ApiError('validation_failed', describeFields(errors), { errors });
+  }
+  const code = typeof fastifyError?.code === 'string' ? fastifyError.code : '';
+  const status = fastifyError?.statusCode;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
+    return new ApiError('validation_failed', 'The request body is too large (1 MiB at most).', {
+      status: 413,
+      errors: { body: ['is too large'] },
+    });
+  }
+  if (code.startsWith('FST_ERR_CTP_') || (status === 400 && code !== '')) {
+    const message =
+      code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? 'must be sent with Content-Type: application/json'
+        : code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? 'must not be empty when Content-Type is application/json'
+          : 'is not valid JSON';
+    return new ApiError('validation_failed', `The request body ${message}.`, { errors: { body: [message] } });
+  }
+  if (status === 400 && fastifyError instanceof SyntaxError) {
+    return new ApiError('validation_failed', 'The request body is not valid JSON.', {
+      errors: { body: ['is not valid JSON'] },
+    });
+  }
+  return new ApiError(
+    'internal_error',
+    'An internal error occurred. It has been logged with the request id.',
+  );
+}
+
+export function problemBody(error: ApiError, docsUrl: string): Problem {
+  return {
+    type: `${docsUrl}/errors/${error.code}`,
+    title: ERROR_CATALOG[error.code].title,
+    status: error.status,
+    code: error.code,
+    detail: error.message,
+    errors: error.errors ?? {},
+  };
+}
+
+/** The single error handler: everything becomes RFC 9457 problem+json; 5xx internals are logged, never sent. */
+export function registerErrorHandler(app: FastifyInstance, docsUrl: string): void {
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) {
+      request.log.error({ err: error, requestId: request.id }, 'internal error');
+    }
+    if (apiError.headers) reply.headers(apiError.headers);
+    return reply
+      .status(apiError.status)
+      .type('application/problem+json')
+      .send(problemBody(apiError, docsUrl));
+  });
+}

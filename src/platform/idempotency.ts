@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import { type Clock, toDate } from '../time/clock.ts';
+import { ApiError, invalid } from './errors.ts';
+
+const RETENTION_HOURS = 24;
+/** An in-flight record whose request died (process killed) is taken over after this lease. */
+const LEASE_SECONDS = 60;
+const STORED_HEADERS = ['content-type', 'location'];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyKey: string | null;
+  }
+}
+
+function fingerprintOf(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+}
+
+/**
+ * Idempotency-Key on POST, PATCH and DELETE, scoped to the tenant (spec, Idempotency; issue 2). The first
+ * request claims the key atomically (insert … on conflict), so twenty parallel identical requests execute once:
+ * the others see the claim in flight (409 conflict) or, once it completes, the stored response.
+ */
+export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  app.decorateRequest('idempotencyKey', null);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (!['POST', 'PATCH', 'DELETE'].includes(request.method)) return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    const key = Array.isArray(header) ? header[0] : header;
+    if (key === undefined || key.length === 0 || key.length > 255) {
+      throw invalid({ 'header.idempotency-key': 'must be 1 to 255 characters' });
+    }
+    const tenant = request.tenant;
+    if (!tenant || request.routeOptions.config.idempotency === 'never') return;
+
+    const now = deps.clock.now();
+    const fingerprint = fingerprintOf(request);
+    const claimed = await sql<{ claimed: boolean }>`
+      insert into idempotency_keys as i
+        (company_id, idempotency_key, fingerprint, state, locked_until, created_at, expires_at)
+      values (${tenant.companyId}, ${key}, ${fingerprint}, 'in_flight',
+              ${toDate(now.add({ seconds: LEASE_SECONDS }))}, ${toDate(now)},
+              ${toDate(now.add({ hours: RETENTION_HOURS }))})
+      on conflict (company_id, idempotency_key) do update
+        set fingerprint = excluded.fingerprint, state = 'in_flight', locked_until = excluded.locked_until,
+            created_at = excluded.created_at, expires_at = excluded.expires_at,
+            response_status = null, response_headers = null, response_body = null
+        where i.expires_at <= ${toDate(now)}
+           or (i.state = 'in_flight' and i.locked_until <= ${toDate(now)} and i.fingerprint = excluded.fingerprint)
+      returning true as claimed`.execute(deps.db);
+    if (claimed.rows.length > 0) {
+      request.idempotencyKey = key;
+      return;
+    }
+
+    const existing = await deps.db
+      .selectFrom('idempotency_keys')
+      .select(['fingerprint', 'state', 'response_status', 'response_headers', 'response_body'])
+      .where('company_id', '=', tenant.companyId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
+    if (!existing) {
+      throw new ApiError(
+        'conflict',
+        'A request with this Idempotency-Key is being processed; retry shortly.',
+      );
+    }
+    if (existing.fingerprint !== fingerprint) {
+      throw new ApiError(
+        'idempotency_conflict',
+        'This Idempotency-Key was already used with a different method, path or body.',
+      );
+    }
+    if (existing.state === 'in_flight' || existing.response_status === null) {
+      throw new ApiError(
+        'conflict',
+        'A request with this Idempotency-Key is still in flight; retry shortly.',
+      );
+    }
+    reply.headers(existing.response_headers ?? {});
+    reply.header('Idempotent-Replayed', 'true');
+    return reply.code(existing.response_status).send(existing.response_body ?? undefined);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const key = request.idempotencyKey;
+    const tenant = request.tenant;
+    if (key === null || !tenant) return payload;
+    request.idempotencyKey = null;
+    const where = { company_id: tenant.companyId, idempotency_key: key };
+    // Validation failures and server errors are not stored: the client may fix the request and retry.
+    if (
+      reply.statusCode === 422 ||
+      reply.statusCode >= 500 ||
+      (payload !== null && typeof payload !== 'string')
+    ) {
+      await deps.db
+        .deleteFrom('idempotency_keys')
+        .where('company_id', '=', where.company_id)
+        .where('idempotency_key', '=', where.idempotency_key)
+        .execute();
+      return payload;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of STORED_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    await deps.db
+      .updateTable('idempotency_keys')
+      .set({
+        state: 'completed',
+        locked_until: null,
+        response_status: reply.statusCode,
+        response_headers: JSON.stringify(headers),
+        response_body: payload,
+      })
+      .where('company_id', '=', where.company_id)
+      .where('idempotency_key', '=', where.idempotency_key)
+      .execute();
+    return payload;
+  });
+}

@@ -1,0 +1,148 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { Static, TSchema } from 'typebox';
+import type { RouteAccess } from './auth.ts';
+import { ERROR_CATALOG, type ErrorCode } from './errors.ts';
+import { ProblemSchema } from './problem.schema.ts';
+import type { Scope } from './scopes.ts';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export type OperationSpec<
+  P extends TSchema | undefined,
+  Q extends TSchema | undefined,
+  B extends TSchema | undefined,
+> = {
+  method: Method;
+  url: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  /** The scope a key needs; null for any valid key; 'public' for no authentication. */
+  scope: Scope | null | 'public';
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  /** Success responses by status. A null schema means an empty body (204, or a file). */
+  responses: Record<number, { description: string; schema: TSchema | null; contentType?: string }>;
+  /** Error codes this operation can answer besides the ones every authenticated call can. */
+  errors?: ErrorCode[];
+  deprecated?: boolean;
+  allowInactiveService?: boolean;
+  idempotency?: 'store' | 'never';
+  /** Admin routes are authenticated by the admin token, not by API keys. */
+  surface?: 'public' | 'admin';
+};
+
+const AUTHENTICATED_ERRORS: ErrorCode[] = [
+  'unauthenticated',
+  'invalid_scope',
+  'addon_disabled',
+  'subscription_inactive',
+  'rate_limited',
+  'quota_exceeded',
+  'internal_error',
+];
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  401: 'unauthenticated: the key is missing, invalid, revoked or expired.',
+  402: 'billing_required: the plan does not allow the action.',
+  403: 'invalid_scope, addon_disabled or subscription_inactive.',
+  404: 'not_found: the resource does not exist or belongs to another company.',
+  405: 'The method is not allowed on this path.',
+  409: 'conflict or idempotency_conflict.',
+  413: 'validation_failed: the request body is too large.',
+  422: 'validation_failed: errors maps each field path to its messages.',
+  429: 'rate_limited (see Retry-After) or quota_exceeded.',
+  500: 'internal_error.',
+};
+
+/** Route files name full paths (/v1/…); inside a prefixed plugin, the prefix is added back by Fastify. */
+export function localUrl(app: FastifyInstance, url: string): string {
+  return app.prefix !== '' && url.startsWith(app.prefix) ? url.slice(app.prefix.length) : url;
+}
+
+type In<S> = S extends TSchema ? Static<S> : undefined;
+
+export type OperationRequest<P, Q, B> = FastifyRequest<{ Params: In<P>; Querystring: In<Q>; Body: In<B> }>;
+
+/**
+ * Registers one operation: validation, serialization, scope and OpenAPI come from this one declaration, and
+ * the handler's request is typed from the same schemas. Handlers stay thin: one service call.
+ */
+export function route<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+>(
+  app: FastifyInstance,
+  spec: OperationSpec<P, Q, B>,
+  handler: (request: OperationRequest<P, Q, B>, reply: FastifyReply) => Promise<unknown>,
+): void {
+  const { schema, config } = operationOptions(spec);
+  app.route({
+    method: spec.method,
+    url: localUrl(app, spec.url),
+    schema,
+    config,
+    handler: handler as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  });
+}
+
+function operationOptions(
+  spec: OperationSpec<TSchema | undefined, TSchema | undefined, TSchema | undefined>,
+): { schema: FastifySchema; config: { access: RouteAccess; idempotency: 'store' | 'never' } } {
+  const response: Record<string, unknown> = {};
+  for (const [status, success] of Object.entries(spec.responses)) {
+    response[status] =
+      success.schema === null
+        ? { description: success.description, type: 'null' }
+        : {
+            description: success.description,
+            content: { [success.contentType ?? 'application/json']: { schema: success.schema } },
+          };
+  }
+  const codes = new Set<ErrorCode>(spec.errors ?? []);
+  if (spec.scope !== 'public' && spec.surface !== 'admin')
+    for (const code of AUTHENTICATED_ERRORS) codes.add(code);
+  if (spec.surface === 'admin') {
+    codes.add('unauthenticated');
+    codes.add('internal_error');
+  }
+  if (spec.params) codes.add('not_found');
+  if (spec.querystring || spec.body || spec.params) codes.add('validation_failed');
+  if (spec.method !== 'GET' && spec.idempotency !== 'never' && spec.surface !== 'admin') {
+    codes.add('idempotency_conflict');
+  }
+  const statuses = new Set([...codes].map((code) => ERROR_CATALOG[code].status));
+  for (const status of [...statuses].sort()) {
+    response[String(status)] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+      content: { 'application/problem+json': { schema: ProblemSchema } },
+    };
+  }
+
+  const schema: FastifySchema & Record<string, unknown> = {
+    operationId: spec.operationId,
+    summary: spec.summary,
+    tags: [spec.tag],
+    response,
+  };
+  if (spec.description) schema.description = spec.description;
+  if (spec.deprecated) schema.deprecated = true;
+  if (spec.params) schema.params = spec.params;
+  if (spec.querystring) schema.querystring = spec.querystring;
+  if (spec.body) schema.body = spec.body;
+  if (spec.scope === 'public') {
+    schema.security = [];
+  } else if (spec.surface === 'admin') {
+    schema.security = [{ adminToken: [] }];
+  } else {
+    schema.security = [{ apiKey: spec.scope === null ? [] : [spec.scope] }];
+    schema['x-required-scope'] = spec.scope;
+  }
+
+  const access: RouteAccess = { scope: spec.scope };
+  if (spec.allowInactiveService) access.allowInactiveService = true;
+  return { schema, config: { access, idempotency: spec.idempotency ?? 'store' } };
+}

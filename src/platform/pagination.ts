@@ -1,0 +1,197 @@
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { type Static, type TSchema, Type } from 'typebox';
+import { invalid } from './errors.ts';
+import { hmac, safeEqual } from './secrets.ts';
+
+export const DEFAULT_LIMIT = 25;
+export const MAX_LIMIT = 100;
+
+export const PageQuery = {
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      default: DEFAULT_LIMIT,
+      description: 'Page size, 1 to 100.',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 1024, description: 'Opaque; resend meta.next_cursor unchanged.' }),
+  ),
+};
+
+export const UpdatedSinceQuery = {
+  updated_since: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Only records with updated_at after this instant.' }),
+  ),
+};
+
+/** Accepted and ignored on the aggregate listings; removal on 2027-08-27 (spec, Versioning). */
+export const DeprecatedUpdatedSinceQuery = {
+  updated_since: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      deprecated: true,
+      description: 'Accepted and ignored (deprecated, removal on 2027-08-27). Re-query the range instead.',
+    }),
+  ),
+};
+
+export const SUNSET = 'Fri, 27 Aug 2027 00:00:00 GMT';
+
+export function ListOf<T extends TSchema>(item: T) {
+  return Type.Object(
+    {
+      data: Type.Array(item, { maxItems: MAX_LIMIT }),
+      meta: Type.Object({
+        next_cursor: Type.Union([Type.String(), Type.Null()]),
+        has_more: Type.Boolean(),
+      }),
+    },
+    { additionalProperties: false },
+  );
+}
+
+export type Page<T> = { data: T[]; meta: { next_cursor: string | null; has_more: boolean } };
+
+type KeyValue = string | number;
+
+/**
+ * Cursors are `base64url(JSON{listing, key}).base64url(HMAC)`: opaque, tamper-evident, and bound to the
+ * listing and its filters, so a cursor cannot be replayed against another query.
+ */
+export class CursorCodec {
+  readonly #key: Buffer;
+  constructor(key: Buffer) {
+    this.#key = key;
+  }
+
+  #sign(payload: string): string {
+    return hmac(this.#key, payload).subarray(0, 18).toString('base64url');
+  }
+
+  encode(listing: string, key: KeyValue[]): string {
+    const payload = Buffer.from(JSON.stringify({ l: listing, k: key })).toString('base64url');
+    return `${payload}.${this.#sign(payload)}`;
+  }
+
+  decode(listing: string, cursor: string, arity: number): KeyValue[] {
+    const bad = () => invalid({ 'query.cursor': 'is not a valid cursor for this listing' });
+    const [payload, signature, extra] = cursor.split('.');
+    if (!payload || !signature || extra !== undefined) throw bad();
+    if (!safeEqual(Buffer.from(signature), Buffer.from(this.#sign(payload)))) throw bad();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    } catch {
+      throw bad();
+    }
+    const { l, k } = (parsed ?? {}) as { l?: unknown; k?: unknown };
+    if (l !== listing || !Array.isArray(k) || k.length !== arity) throw bad();
+    if (!k.every((value) => typeof value === 'string' || typeof value === 'number')) throw bad();
+    return k as KeyValue[];
+  }
+}
+
+export type SortColumn = { column: string; kind: 'timestamp' | 'text' | 'integer' };
+
+export type KeysetOptions<Row> = {
+  codec: CursorCodec;
+  /** Identifies the listing and every filter that shapes it. */
+  listing: string;
+  sort: SortColumn[];
+  direction?: 'asc' | 'desc';
+  limit: number;
+  cursor?: string | undefined;
+  keyOf: (row: Row) => KeyValue[];
+};
+
+function toSqlValue(value: KeyValue, kind: SortColumn['kind']) {
+  if (kind === 'timestamp') return sql`${new Date(Number(value))}::timestamptz`;
+  if (kind === 'integer') return sql`${Number(value)}::bigint`;
+  return sql`${String(value)}`;
+}
+
+/** Timestamps travel in cursors as epoch milliseconds (columns are timestamptz(3)). */
+export function timestampKey(value: Date): number {
+  return value.getTime();
+}
+
+/**
+ * Keyset pagination: `WHERE (a, b) > (:a, :b) ORDER BY a, b LIMIT n + 1`. Served by an index whose trailing
+ * columns are the sort columns; never OFFSET. A row inserted while a client pages cannot shift the rows that
+ * existed before, because the position is a key, not a count.
+ */
+export async function keysetPage<DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  options: KeysetOptions<Row>,
+): Promise<Page<Row>> {
+  const direction = options.direction ?? 'asc';
+  let q = query;
+  if (options.cursor !== undefined) {
+    const after = options.codec.decode(options.listing, options.cursor, options.sort.length);
+    const columns = sql.join(options.sort.map((s) => sql.ref(s.column)));
+    const values = sql.join(options.sort.map((s, index) => toSqlValue(after[index] as KeyValue, s.kind)));
+    q = q.where(
+      direction === 'asc'
+        ? sql<boolean>`(${columns}) > (${values})`
+        : sql<boolean>`(${columns}) < (${values})`,
+    );
+  }
+  for (const s of options.sort) q = q.orderBy(sql.ref(s.column), direction);
+  const rows = await q.limit(options.limit + 1).execute();
+  const hasMore = rows.length > options.limit;
+  const data = hasMore ? rows.slice(0, options.limit) : rows;
+  const last = data.at(-1);
+  return {
+    data,
+    meta: {
+      next_cursor:
+        hasMore && last !== undefined ? options.codec.encode(options.listing, options.keyOf(last)) : null,
+      has_more: hasMore,
+    },
+  };
+}
+
+export function mapPage<A, B>(page: Page<A>, map: (row: A) => B): Page<B> {
+  return { data: page.data.map(map), meta: page.meta };
+}
+
+export type PageParams = Static<typeof PageQueryObject>;
+const PageQueryObject = Type.Object(PageQuery);
+
+export type SyncListOptions = {
+  codec: CursorCodec;
+  /** Names the listing and its filters; the cursor is bound to it. */
+  listing: string;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  updatedSince?: string | undefined;
+};
+
+/**
+ * The listing order shared by every syncable resource: (updated_at, id) ascending, so `updated_since` and the
+ * cursor are served by one (company_id, updated_at, id) index, and a client that syncs sees each change after
+ * the previous ones. The query must select `updated_at` and `id`.
+ */
+export async function syncPage<DB, TB extends keyof DB, Row extends { updated_at: Date; id: string }>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  options: SyncListOptions,
+  prefix = '',
+): Promise<Page<Row>> {
+  let q = query;
+  if (options.updatedSince !== undefined) {
+    q = q.where(sql<boolean>`${sql.ref(`${prefix}updated_at`)} > ${new Date(options.updatedSince)}`);
+  }
+  return await keysetPage(q, {
+    codec: options.codec,
+    listing: `${options.listing}|since=${options.updatedSince ?? ''}`,
+    sort: [
+      { column: `${prefix}updated_at`, kind: 'timestamp' },
+      { column: `${prefix}id`, kind: 'text' },
+    ],
+    limit: options.limit ?? DEFAULT_LIMIT,
+    cursor: options.cursor,
+    keyOf: (row) => [timestampKey(row.updated_at), row.id],
+  });
+}

@@ -1,0 +1,20 @@
+import type { CompanyStatus, SubscriptionStatus } from '../db/schema.ts';
+
+/** Service is active only for an active company whose subscription is active or trialing. */
+export function hasActiveService(company: {
+  company_status: CompanyStatus;
+  subscription_status: SubscriptionStatus;
+}): boolean {
+  return (
+    company.company_status === 'active' &&
+    (company.subscription_status === 'active' || company.subscription_status === 'trialing')
+  );
+}
+
+export const RATE_LIMIT_PER_MINUTE = { live: 120, test: 30 } as const;
+
+/** Live: 10,000 + 1,000 × active employees, capped at 100,000. Test: 5,000. */
+export function monthlyQuota(mode: 'live' | 'test', activeEmployees: number): number {
+  if (mode === 'test') return 5_000;
+  return Math.min(100_000, 10_000 + 1_000 * activeEmployees);
+}

@@ -1,0 +1,13 @@
+/** True for a time zone the runtime's Temporal knows (IANA names, case-insensitive; fixed offsets are refused). */
+export function canonicalTimeZone(name: string): string | null {
+  if (!/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(name)) return name === 'UTC' ? 'UTC' : null;
+  try {
+    return Temporal.Now.zonedDateTimeISO(name).timeZoneId;
+  } catch {
+    return null;
+  }
+}
+
+export function localDate(instant: Temporal.Instant, timeZone: string): Temporal.PlainDate {
+  return instant.toZonedDateTimeISO(timeZone).toPlainDate();
+}
