@@ -1,0 +1,143 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import type { Db } from '../../src/db/database.ts';
+import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
+import type { AppDeps } from '../../src/platform/deps.ts';
+import { CursorCodec } from '../../src/platform/pagination.ts';
+import { SCOPES, type Scope } from '../../src/platform/scopes.ts';
+import { deriveKey } from '../../src/platform/secrets.ts';
+import { FakeClock } from '../../src/time/clock.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const PUBLIC_URL = 'http://jornada.test';
+
+type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT';
+type RequestOptions = { headers?: Record<string, string>; query?: Record<string, string | number> };
+
+export type Response = LightMyRequestResponse & { body: string };
+
+export type Client = {
+  request(method: Method, url: string, body?: unknown, options?: RequestOptions): Promise<Response>;
+  get(url: string, options?: RequestOptions): Promise<Response>;
+  post(url: string, body?: unknown, options?: RequestOptions): Promise<Response>;
+  patch(url: string, body?: unknown, options?: RequestOptions): Promise<Response>;
+  delete(url: string, options?: RequestOptions): Promise<Response>;
+};
+
+export type TestCompany = {
+  id: string;
+  sandboxId: string;
+  liveKey: string;
+  liveKeyId: string;
+  testKey: string;
+  testKeyId: string;
+  live: Client;
+  test: Client;
+};
+
+export type TestContext = {
+  app: FastifyInstance;
+  db: Db;
+  clock: FakeClock;
+  deps: AppDeps;
+  database: TestDatabase;
+  admin: Client;
+  /** A client sending the given bearer token (or none). */
+  as(token: string | null): Client;
+  /** A company with a live and a test key holding the given scopes (default: all). */
+  createCompany(options?: { name?: string; scopes?: Scope[]; seats?: number; timezone?: string }): Promise<TestCompany>;
+  createKey(companyId: string, mode: 'live' | 'test', scopes: Scope[], extra?: Record<string, unknown>): Promise<{ id: string; secret: string }>;
+  close(): Promise<void>;
+};
+
+function client(app: FastifyInstance, token: string | null): Client {
+  const request = async (method: Method, url: string, body?: unknown, options: RequestOptions = {}) => {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let payload: string | undefined;
+    if (body !== undefined) {
+      payload = typeof body === 'string' ? body : JSON.stringify(body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const query = options.query
+      ? Object.fromEntries(Object.entries(options.query).map(([key, value]) => [key, String(value)]))
+      : undefined;
+    return (await app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}), ...(query ? { query } : {}) })) as Response;
+  };
+  return {
+    request,
+    get: (url, options) => request('GET', url, undefined, options),
+    post: (url, body, options) => request('POST', url, body ?? {}, options),
+    patch: (url, body, options) => request('PATCH', url, body, options),
+    delete: (url, options) => request('DELETE', url, undefined, options),
+  };
+}
+
+/** A real app on a fresh clone of the migrated database, with a fake clock and the admin API enabled. */
+export async function createTestContext(options: { fakeClock?: boolean; adminToken?: string | null } = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const clock = new FakeClock();
+  const instanceSecret = await ensureInstanceSecret(database.db);
+  const deps: AppDeps = {
+    db: database.db,
+    clock,
+    fakeClock: options.fakeClock === false ? null : clock,
+    cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
+    instanceSecret,
+    publicUrl: PUBLIC_URL,
+    adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
+    webhooksAllowPrivate: true,
+  };
+  const app = await buildApp(deps);
+  await app.ready();
+  const admin = client(app, ADMIN_TOKEN);
+
+  const createKey: TestContext['createKey'] = async (companyId, mode, scopes, extra = {}) => {
+    const response = await admin.post(`/admin/v1/companies/${companyId}/api-keys`, { mode, scopes, ...extra });
+    if (response.statusCode !== 201) throw new Error(`createKey failed: ${response.statusCode} ${response.body}`);
+    const key = response.json() as { id: string; secret: string };
+    return { id: key.id, secret: key.secret };
+  };
+
+  let counter = 0;
+  const createCompany: TestContext['createCompany'] = async (companyOptions = {}) => {
+    counter += 1;
+    const response = await admin.post('/admin/v1/companies', {
+      name: companyOptions.name ?? `Company ${counter}`,
+      ...(companyOptions.seats !== undefined ? { seats: companyOptions.seats } : {}),
+      ...(companyOptions.timezone !== undefined ? { timezone: companyOptions.timezone } : {}),
+    });
+    if (response.statusCode !== 201) throw new Error(`createCompany failed: ${response.statusCode} ${response.body}`);
+    const company = response.json() as { id: string; sandbox_company_id: string };
+    const scopes = companyOptions.scopes ?? [...SCOPES];
+    const live = await createKey(company.id, 'live', scopes);
+    const test = await createKey(company.id, 'test', scopes);
+    return {
+      id: company.id,
+      sandboxId: company.sandbox_company_id,
+      liveKey: live.secret,
+      liveKeyId: live.id,
+      testKey: test.secret,
+      testKeyId: test.id,
+      live: client(app, live.secret),
+      test: client(app, test.secret),
+    };
+  };
+
+  return {
+    app,
+    db: database.db,
+    clock,
+    deps,
+    database,
+    admin,
+    as: (token) => client(app, token),
+    createCompany,
+    createKey,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
