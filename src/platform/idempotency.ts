@@ -87,7 +87,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     }
     reply.headers(existing.response_headers ?? {});
     reply.header('Idempotent-Replayed', 'true');
-    return reply.code(existing.response_status).send(existing.response_body ?? undefined);
+    return reply.code(existing.response_status).send(existing.response_body === '' ? undefined : (existing.response_body ?? undefined));
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -96,12 +96,10 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     if (key === null || !tenant) return payload;
     request.idempotencyKey = null;
     const where = { company_id: tenant.companyId, idempotency_key: key };
-    // Validation failures and server errors are not stored: the client may fix the request and retry.
-    if (
-      reply.statusCode === 422 ||
-      reply.statusCode >= 500 ||
-      (payload !== null && typeof payload !== 'string')
-    ) {
+    // An empty response (204) is stored as ''. Validation failures and server errors are not stored: the client
+    // may fix the request and retry.
+    const body = payload === undefined || payload === null ? '' : payload;
+    if (reply.statusCode === 422 || reply.statusCode >= 500 || typeof body !== 'string') {
       await deps.db
         .deleteFrom('idempotency_keys')
         .where('company_id', '=', where.company_id)
@@ -121,7 +119,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
         locked_until: null,
         response_status: reply.statusCode,
         response_headers: JSON.stringify(headers),
-        response_body: payload,
+        response_body: body,
       })
       .where('company_id', '=', where.company_id)
       .where('idempotency_key', '=', where.idempotency_key)
