@@ -48,6 +48,7 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
       },
     };
   }
+  let deprecationHeadersUsed = false;
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item[method] as
@@ -81,12 +82,17 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
         }
         if (code === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
         if (deprecatedParameter && code >= 200 && code < 300) {
+          deprecationHeadersUsed = true;
           for (const name of Object.keys(DEPRECATION_HEADERS))
             headers[name] = { $ref: `#/components/headers/${name}` };
         }
         if (Object.keys(headers).length > 0) response.headers = headers;
       }
     }
+  }
+  if (!deprecationHeadersUsed && components.headers) {
+    const headers = components.headers as Json;
+    for (const name of Object.keys(DEPRECATION_HEADERS)) delete headers[name];
   }
   return document;
 }

@@ -46,8 +46,18 @@ export type TestContext = {
   /** A client sending the given bearer token (or none). */
   as(token: string | null): Client;
   /** A company with a live and a test key holding the given scopes (default: all). */
-  createCompany(options?: { name?: string; scopes?: Scope[]; seats?: number; timezone?: string }): Promise<TestCompany>;
-  createKey(companyId: string, mode: 'live' | 'test', scopes: Scope[], extra?: Record<string, unknown>): Promise<{ id: string; secret: string }>;
+  createCompany(options?: {
+    name?: string;
+    scopes?: Scope[];
+    seats?: number;
+    timezone?: string;
+  }): Promise<TestCompany>;
+  createKey(
+    companyId: string,
+    mode: 'live' | 'test',
+    scopes: Scope[],
+    extra?: Record<string, unknown>,
+  ): Promise<{ id: string; secret: string }>;
   close(): Promise<void>;
 };
 
@@ -63,7 +73,13 @@ function client(app: FastifyInstance, token: string | null): Client {
     const query = options.query
       ? Object.fromEntries(Object.entries(options.query).map(([key, value]) => [key, String(value)]))
       : undefined;
-    return (await app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}), ...(query ? { query } : {}) })) as Response;
+    return (await app.inject({
+      method,
+      url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+      ...(query ? { query } : {}),
+    })) as Response;
   };
   return {
     request,
@@ -75,7 +91,9 @@ function client(app: FastifyInstance, token: string | null): Client {
 }
 
 /** A real app on a fresh clone of the migrated database, with a fake clock and the admin API enabled. */
-export async function createTestContext(options: { fakeClock?: boolean; adminToken?: string | null } = {}): Promise<TestContext> {
+export async function createTestContext(
+  options: { fakeClock?: boolean; adminToken?: string | null } = {},
+): Promise<TestContext> {
   const database = await createTestDatabase();
   const clock = new FakeClock();
   const instanceSecret = await ensureInstanceSecret(database.db);
@@ -94,8 +112,13 @@ export async function createTestContext(options: { fakeClock?: boolean; adminTok
   const admin = client(app, ADMIN_TOKEN);
 
   const createKey: TestContext['createKey'] = async (companyId, mode, scopes, extra = {}) => {
-    const response = await admin.post(`/admin/v1/companies/${companyId}/api-keys`, { mode, scopes, ...extra });
-    if (response.statusCode !== 201) throw new Error(`createKey failed: ${response.statusCode} ${response.body}`);
+    const response = await admin.post(`/admin/v1/companies/${companyId}/api-keys`, {
+      mode,
+      scopes,
+      ...extra,
+    });
+    if (response.statusCode !== 201)
+      throw new Error(`createKey failed: ${response.statusCode} ${response.body}`);
     const key = response.json() as { id: string; secret: string };
     return { id: key.id, secret: key.secret };
   };
@@ -108,7 +131,8 @@ export async function createTestContext(options: { fakeClock?: boolean; adminTok
       ...(companyOptions.seats !== undefined ? { seats: companyOptions.seats } : {}),
       ...(companyOptions.timezone !== undefined ? { timezone: companyOptions.timezone } : {}),
     });
-    if (response.statusCode !== 201) throw new Error(`createCompany failed: ${response.statusCode} ${response.body}`);
+    if (response.statusCode !== 201)
+      throw new Error(`createCompany failed: ${response.statusCode} ${response.body}`);
     const company = response.json() as { id: string; sandbox_company_id: string };
     const scopes = companyOptions.scopes ?? [...SCOPES];
     const live = await createKey(company.id, 'live', scopes);

@@ -10,7 +10,12 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-service-quota-remaining'];
+const RATE_HEADERS = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-service-quota-remaining',
+];
 
 function expectNoRateHeaders(headers: Record<string, unknown>) {
   for (const name of RATE_HEADERS) expect(headers[name]).toBeUndefined();
@@ -49,7 +54,9 @@ describe('authentication', () => {
     const before = await ctx.as(key.secret).get('/v1/organization');
     for (let i = 0; i < 5; i++) await ctx.as(`${key.secret.slice(0, -1)}x`).get('/v1/organization');
     const after = await ctx.as(key.secret).get('/v1/organization');
-    expect(Number(after.headers['x-ratelimit-remaining'])).toBe(Number(before.headers['x-ratelimit-remaining']) - 1);
+    expect(Number(after.headers['x-ratelimit-remaining'])).toBe(
+      Number(before.headers['x-ratelimit-remaining']) - 1,
+    );
   });
 
   it('introspects the tenant of a live and a test key', async () => {
@@ -66,13 +73,23 @@ describe('authentication', () => {
       monthly_quota: 10_000,
     });
     const test = (await company.test.get('/v1/organization')).json();
-    expect(test).toMatchObject({ id: company.sandboxId, mode: 'test', sandbox: true, rate_limit_per_minute: 30, monthly_quota: 5_000 });
+    expect(test).toMatchObject({
+      id: company.sandboxId,
+      mode: 'test',
+      sandbox: true,
+      rate_limit_per_minute: 30,
+      monthly_quota: 5_000,
+    });
   });
 
   it('records last_used_at and last_used_ip', async () => {
     const key = await ctx.createKey(company.id, 'live', ['org:empleados:read']);
     await ctx.as(key.secret).get('/v1/organization');
-    const row = await ctx.db.selectFrom('api_keys').select(['last_used_at', 'last_used_ip']).where('id', '=', key.id).executeTakeFirstOrThrow();
+    const row = await ctx.db
+      .selectFrom('api_keys')
+      .select(['last_used_at', 'last_used_ip'])
+      .where('id', '=', key.id)
+      .executeTakeFirstOrThrow();
     expect(row.last_used_at).not.toBeNull();
     expect(row.last_used_ip).toBe('127.0.0.1');
   });
@@ -81,7 +98,10 @@ describe('authentication', () => {
 describe('service gates', () => {
   it('answers 403 addon_disabled before subscription_inactive, with rate-limit headers', async () => {
     const other = await ctx.createCompany();
-    await ctx.admin.patch(`/admin/v1/companies/${other.id}`, { addon_enabled: false, subscription_status: 'canceled' });
+    await ctx.admin.patch(`/admin/v1/companies/${other.id}`, {
+      addon_enabled: false,
+      subscription_status: 'canceled',
+    });
     const response = await other.live.get('/v1/organization');
     expect(response.statusCode).toBe(403);
     expect(response.json().code).toBe('addon_disabled');
@@ -129,7 +149,10 @@ describe('scopes', () => {
     const key = await ctx.createKey(company.id, 'live', ['org:fichajes:read']);
     const response = await ctx.as(key.secret).get('/v1/locations');
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toMatchObject({ code: 'invalid_scope', errors: { required_scope: 'org:empleados:read' } });
+    expect(response.json()).toMatchObject({
+      code: 'invalid_scope',
+      errors: { required_scope: 'org:empleados:read' },
+    });
     expect(response.headers['x-ratelimit-limit']).toBe('120');
   });
 
@@ -164,7 +187,9 @@ describe('public key management', () => {
     expect(body.data[0]).not.toHaveProperty('secret_hash');
 
     expect((await other.live.delete(`/v1/api-keys/${extra.id}`)).statusCode).toBe(204);
-    const row = (await other.live.get('/v1/api-keys')).json().data.find((key: { id: string }) => key.id === extra.id);
+    const row = (await other.live.get('/v1/api-keys'))
+      .json()
+      .data.find((key: { id: string }) => key.id === extra.id);
     expect(row).toMatchObject({ status: 'revoked', revoked_reason: 'revoked_by_api' });
   });
 

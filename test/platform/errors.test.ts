@@ -10,7 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-function expectProblem(response: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, status: number, code: string) {
+function expectProblem(
+  response: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
+  status: number,
+  code: string,
+) {
   expect(response.statusCode).toBe(status);
   expect(String(response.headers['content-type'])).toMatch(/^application\/problem\+json/);
   const body = response.json() as Record<string, unknown>;
@@ -70,10 +74,18 @@ describe('problem+json errors', () => {
 
   it('validates query parameters under query.*', async () => {
     for (const limit of ['0', '101', 'ten']) {
-      const body = expectProblem(await company.live.get(`/v1/locations?limit=${limit}`), 422, 'validation_failed');
+      const body = expectProblem(
+        await company.live.get(`/v1/locations?limit=${limit}`),
+        422,
+        'validation_failed',
+      );
       expect(Object.keys(body.errors)).toEqual(['query.limit']);
     }
-    const unknown = expectProblem(await company.live.get('/v1/locations?colour=red'), 422, 'validation_failed');
+    const unknown = expectProblem(
+      await company.live.get('/v1/locations?colour=red'),
+      422,
+      'validation_failed',
+    );
     expect(unknown.errors).toEqual({ 'query.colour': ['is not an allowed field'] });
     const badInstant = expectProblem(
       await company.live.get('/v1/locations?updated_since=yesterday'),
@@ -93,7 +105,9 @@ describe('problem+json errors', () => {
     const broken = await createTestContext();
     const other = await broken.createCompany();
     await broken.db.destroy();
-    const response = await other.live.get('/v1/organization', { headers: { 'x-request-id': 'req-500-check' } });
+    const response = await other.live.get('/v1/organization', {
+      headers: { 'x-request-id': 'req-500-check' },
+    });
     const body = expectProblem(response, 500, 'internal_error');
     expect(body.detail).not.toMatch(/pool|sql|select|stack/i);
     expect(response.headers['x-request-id']).toBe('req-500-check');
@@ -111,7 +125,9 @@ describe('operations', () => {
   it('echoes a valid X-Request-Id and generates one otherwise', async () => {
     const echoed = await ctx.as(null).get('/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(echoed.headers['x-request-id']).toBe('abc-123');
-    const generated = await ctx.as(null).get('/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+    const generated = await ctx
+      .as(null)
+      .get('/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -18,10 +18,14 @@ async function freshKey() {
 describe('Idempotency-Key', () => {
   it('replays the stored response for the same key, method, path and body', async () => {
     const key = await freshKey();
-    const first = await company.live.delete(`/v1/api-keys/${key.id}`, { headers: { 'idempotency-key': 'k-replay' } });
+    const first = await company.live.delete(`/v1/api-keys/${key.id}`, {
+      headers: { 'idempotency-key': 'k-replay' },
+    });
     expect(first.statusCode).toBe(204);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const again = await company.live.delete(`/v1/api-keys/${key.id}`, { headers: { 'idempotency-key': 'k-replay' } });
+    const again = await company.live.delete(`/v1/api-keys/${key.id}`, {
+      headers: { 'idempotency-key': 'k-replay' },
+    });
     expect(again.statusCode).toBe(204);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers['x-ratelimit-limit']).toBe('120');
@@ -31,7 +35,9 @@ describe('Idempotency-Key', () => {
     const a = await freshKey();
     const b = await freshKey();
     await company.live.delete(`/v1/api-keys/${a.id}`, { headers: { 'idempotency-key': 'k-conflict' } });
-    const response = await company.live.delete(`/v1/api-keys/${b.id}`, { headers: { 'idempotency-key': 'k-conflict' } });
+    const response = await company.live.delete(`/v1/api-keys/${b.id}`, {
+      headers: { 'idempotency-key': 'k-conflict' },
+    });
     expect(response.statusCode).toBe(409);
     expect(response.json().code).toBe('idempotency_conflict');
     // Nothing executed for b.
@@ -51,26 +57,39 @@ describe('Idempotency-Key', () => {
     const other = await ctx.createCompany();
     const mine = await freshKey();
     const theirs = await ctx.createKey(other.id, 'live', ['org:empleados:read']);
-    expect((await company.live.delete(`/v1/api-keys/${mine.id}`, { headers: { 'idempotency-key': 'shared' } })).statusCode).toBe(204);
-    const response = await other.live.delete(`/v1/api-keys/${theirs.id}`, { headers: { 'idempotency-key': 'shared' } });
+    expect(
+      (await company.live.delete(`/v1/api-keys/${mine.id}`, { headers: { 'idempotency-key': 'shared' } }))
+        .statusCode,
+    ).toBe(204);
+    const response = await other.live.delete(`/v1/api-keys/${theirs.id}`, {
+      headers: { 'idempotency-key': 'shared' },
+    });
     expect(response.statusCode).toBe(204);
     expect(response.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('does not store validation failures', async () => {
-    const bad = await company.live.delete('/v1/api-keys/not-a-uuid', { headers: { 'idempotency-key': 'k-422' } });
+    const bad = await company.live.delete('/v1/api-keys/not-a-uuid', {
+      headers: { 'idempotency-key': 'k-422' },
+    });
     expect(bad.statusCode).toBe(422);
     const key = await freshKey();
-    const good = await company.live.delete(`/v1/api-keys/${key.id}`, { headers: { 'idempotency-key': 'k-422' } });
+    const good = await company.live.delete(`/v1/api-keys/${key.id}`, {
+      headers: { 'idempotency-key': 'k-422' },
+    });
     expect(good.statusCode).toBe(204);
     expect(good.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('stores a 404 and replays it', async () => {
     const missing = '01900000-0000-7000-8000-000000000000';
-    const first = await company.live.delete(`/v1/api-keys/${missing}`, { headers: { 'idempotency-key': 'k-404' } });
+    const first = await company.live.delete(`/v1/api-keys/${missing}`, {
+      headers: { 'idempotency-key': 'k-404' },
+    });
     expect(first.statusCode).toBe(404);
-    const again = await company.live.delete(`/v1/api-keys/${missing}`, { headers: { 'idempotency-key': 'k-404' } });
+    const again = await company.live.delete(`/v1/api-keys/${missing}`, {
+      headers: { 'idempotency-key': 'k-404' },
+    });
     expect(again.statusCode).toBe(404);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers['content-type']).toMatch(/problem\+json/);
@@ -79,7 +98,9 @@ describe('Idempotency-Key', () => {
 
   it('rejects a key longer than 255 characters', async () => {
     const key = await freshKey();
-    const response = await company.live.delete(`/v1/api-keys/${key.id}`, { headers: { 'idempotency-key': 'x'.repeat(256) } });
+    const response = await company.live.delete(`/v1/api-keys/${key.id}`, {
+      headers: { 'idempotency-key': 'x'.repeat(256) },
+    });
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toHaveProperty(['header.idempotency-key']);
   });
@@ -91,7 +112,9 @@ describe('Idempotency-Key', () => {
         company.live.delete(`/v1/api-keys/${key.id}`, { headers: { 'idempotency-key': 'k-burst' } }),
       ),
     );
-    const executed = responses.filter((r) => r.statusCode === 204 && r.headers['idempotent-replayed'] === undefined);
+    const executed = responses.filter(
+      (r) => r.statusCode === 204 && r.headers['idempotent-replayed'] === undefined,
+    );
     const replayed = responses.filter((r) => r.headers['idempotent-replayed'] === 'true');
     const inFlight = responses.filter((r) => r.statusCode === 409);
     expect(executed).toHaveLength(1);
@@ -104,7 +127,9 @@ describe('Idempotency-Key', () => {
     const b = await freshKey();
     await company.live.delete(`/v1/api-keys/${a.id}`, { headers: { 'idempotency-key': 'k-expiry' } });
     ctx.clock.advance(24 * 3600 + 1);
-    const response = await company.live.delete(`/v1/api-keys/${b.id}`, { headers: { 'idempotency-key': 'k-expiry' } });
+    const response = await company.live.delete(`/v1/api-keys/${b.id}`, {
+      headers: { 'idempotency-key': 'k-expiry' },
+    });
     expect(response.statusCode).toBe(204);
     expect(response.headers['idempotent-replayed']).toBeUndefined();
   });
@@ -116,11 +141,19 @@ describe('Idempotency-Key', () => {
     await company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } });
     await ctx.db
       .updateTable('idempotency_keys')
-      .set({ state: 'in_flight', response_status: null, locked_until: new Date(ctx.clock.now().epochMilliseconds + 60_000) })
+      .set({
+        state: 'in_flight',
+        response_status: null,
+        locked_until: new Date(ctx.clock.now().epochMilliseconds + 60_000),
+      })
       .where('idempotency_key', '=', 'k-dead')
       .execute();
-    expect((await company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).json().code).toBe('conflict');
+    expect((await company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).json().code).toBe(
+      'conflict',
+    );
     ctx.clock.advance(61);
-    expect((await company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).statusCode).toBe(204);
+    expect((await company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).statusCode).toBe(
+      204,
+    );
   });
 });

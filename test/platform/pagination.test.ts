@@ -26,7 +26,10 @@ async function pageAll(url: string, limit: number, between?: () => Promise<void>
     if (cursor) query.cursor = cursor;
     const response = await company.live.get(url, { query });
     expect(response.statusCode).toBe(200);
-    const body = response.json() as { data: Array<{ id: string }>; meta: { next_cursor: string | null; has_more: boolean } };
+    const body = response.json() as {
+      data: Array<{ id: string }>;
+      meta: { next_cursor: string | null; has_more: boolean };
+    };
     expect(body.data.length).toBeLessThanOrEqual(limit);
     expect(body.meta.has_more).toBe(body.meta.next_cursor !== null);
     ids.push(...body.data.map((row) => row.id));
@@ -57,7 +60,9 @@ describe('keyset pagination', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const response = await api.get('/v1/locations', { query: cursor ? { limit: 3, cursor } : { limit: 3 } });
+      const response = await api.get('/v1/locations', {
+        query: cursor ? { limit: 3, cursor } : { limit: 3 },
+      });
       const body = response.json();
       seen.push(...body.data.map((row: { id: string }) => row.id));
       cursor = body.meta.next_cursor;

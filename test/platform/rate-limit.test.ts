@@ -67,7 +67,9 @@ describe('monthly quota', () => {
     await ctx.db
       .insertInto('quota_usage')
       .values({ company_id: companyId, month, request_count: used })
-      .onConflict((conflict) => conflict.columns(['company_id', 'month']).doUpdateSet({ request_count: used }))
+      .onConflict((conflict) =>
+        conflict.columns(['company_id', 'month']).doUpdateSet({ request_count: used }),
+      )
       .execute();
   }
 
@@ -91,7 +93,11 @@ describe('monthly quota', () => {
     nextWindow();
     const other = await ctx.createCompany();
     for (let i = 0; i < 35; i++) await other.test.get('/v1/organization');
-    const usage = await ctx.db.selectFrom('quota_usage').select('request_count').where('company_id', '=', other.sandboxId).executeTakeFirstOrThrow();
+    const usage = await ctx.db
+      .selectFrom('quota_usage')
+      .select('request_count')
+      .where('company_id', '=', other.sandboxId)
+      .executeTakeFirstOrThrow();
     expect(usage.request_count).toBe(30);
   });
 
@@ -107,9 +113,17 @@ describe('monthly quota', () => {
 
   it('sizes the live quota by active employees, capped at 100,000', async () => {
     const other = await ctx.createCompany();
-    await ctx.db.updateTable('companies').set({ active_employee_count: 7 }).where('id', '=', other.id).execute();
+    await ctx.db
+      .updateTable('companies')
+      .set({ active_employee_count: 7 })
+      .where('id', '=', other.id)
+      .execute();
     expect((await other.live.get('/v1/organization')).json().monthly_quota).toBe(17_000);
-    await ctx.db.updateTable('companies').set({ active_employee_count: 500 }).where('id', '=', other.id).execute();
+    await ctx.db
+      .updateTable('companies')
+      .set({ active_employee_count: 500 })
+      .where('id', '=', other.id)
+      .execute();
     expect((await other.live.get('/v1/organization')).json().monthly_quota).toBe(100_000);
   });
 });

@@ -1,0 +1,127 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** The real thing: `npm start` on a fresh embedded PostgreSQL, called over HTTP, stopped with SIGTERM. */
+let dataDir: string;
+let port: number;
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address() as net.AddressInfo;
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+type Started = { child: ChildProcess; output: () => string; closed: Promise<void> };
+
+async function start(): Promise<Started> {
+  const child = spawn('npm', ['start'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      JORNADA_DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      DATABASE_URL: '',
+      JORNADA_ADMIN_TOKEN: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group, signalled as a whole like a service manager does
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  // The pipes close only when every process holding them (npm, and the Node server it started) has exited.
+  const closed = new Promise<void>((resolve) => child.stdout?.on('close', () => resolve()));
+  const deadline = Date.now() + 90_000;
+  while (!output.includes('jornada started')) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, output: () => output, closed };
+}
+
+/** SIGTERM to the process group; resolves when the server has drained and exited. */
+async function stop(server: Started): Promise<string> {
+  process.kill(-(server.child.pid as number), 'SIGTERM');
+  await server.closed;
+  return server.output();
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-'));
+  await chmod(dataDir, 0o755);
+  port = await freePort();
+});
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  let liveKey = '';
+  let adminToken = '';
+
+  it('starts on an empty embedded database, prints the demo keys once, and serves HTTP', async () => {
+    const server = await start();
+    try {
+      const output = server.output();
+      liveKey = /live API key:\s+(jrn_live_\S+)/.exec(output)?.[1] ?? '';
+      const testKey = /test API key:\s+(jrn_test_\S+)/.exec(output)?.[1] ?? '';
+      adminToken = /admin token:\s+(\S+)/.exec(output)?.[1] ?? '';
+      expect(liveKey).toMatch(/^jrn_live_/);
+      expect(output).toContain(
+        `curl -H "Authorization: Bearer ${testKey}" http://127.0.0.1:${port}/v1/organization`,
+      );
+      expect((await readFile(path.join(dataDir, 'admin-token'), 'utf8')).trim()).toBe(adminToken);
+
+      const base = `http://127.0.0.1:${port}`;
+      const organization = await fetch(`${base}/v1/organization`, {
+        headers: { authorization: `Bearer ${testKey}` },
+      });
+      expect(organization.status).toBe(200);
+      expect(await organization.json()).toMatchObject({
+        name: 'Demo company (sandbox)',
+        mode: 'test',
+        sandbox: true,
+      });
+      expect(organization.headers.get('x-ratelimit-limit')).toBe('30');
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      const company = await fetch(`${base}/admin/v1/companies`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Made over HTTP' }),
+      });
+      expect(company.status).toBe(201);
+    } finally {
+      const output = await stop(server);
+      expect(output).toContain('SIGTERM received: draining');
+      expect(output).toContain('jornada stopped');
+    }
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  }, 120_000);
+
+  it('reuses the data on a second start and prints no secrets', async () => {
+    const server = await start();
+    try {
+      expect(server.output()).not.toContain('jrn_live_');
+      expect(server.output()).not.toContain('jrn_test_');
+      expect(server.output()).not.toContain(adminToken);
+      const organization = await fetch(`http://127.0.0.1:${port}/v1/organization`, {
+        headers: { authorization: `Bearer ${liveKey}` },
+      });
+      expect(organization.status).toBe(200);
+      expect(await organization.json()).toMatchObject({ name: 'Demo company', mode: 'live' });
+    } finally {
+      expect(await stop(server)).toContain('jornada stopped');
+    }
+  }, 120_000);
+});

@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderOpenApi } from '../scripts/write-openapi.ts';
+import { createTestContext, type TestContext } from './helpers/context.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+type Operation = {
+  operationId?: string;
+  summary?: string;
+  security?: unknown[];
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+};
+
+describe('OpenAPI description', () => {
+  it('is served at /v1/openapi.json without authentication and matches the committed openapi-v1.json', async () => {
+    const response = await ctx.as(null).get('/v1/openapi.json');
+    expect(response.statusCode).toBe(200);
+    const committed = JSON.parse(await readFile('openapi-v1.json', 'utf8'));
+    expect(response.json()).toEqual(committed);
+    const rendered = await renderOpenApi();
+    expect(JSON.parse(rendered.public)).toEqual(committed);
+    expect(JSON.parse(rendered.admin)).toEqual(JSON.parse(await readFile('admin-openapi-v1.json', 'utf8')));
+  });
+
+  it('describes every operation with an id, a summary, its scope, its errors and rate-limit headers', async () => {
+    const document = JSON.parse(await readFile('openapi-v1.json', 'utf8'));
+    expect(document.openapi).toBe('3.1.0');
+    expect(document.info).toMatchObject({ title: 'Jornada public API', version: '1.0.0' });
+    const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
+      ([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+    );
+    expect(operations.length).toBeGreaterThan(5);
+    const ids = new Set<string>();
+    for (const { path, operation } of operations) {
+      expect(operation.operationId).toBeTruthy();
+      expect(ids.has(operation.operationId as string)).toBe(false);
+      ids.add(operation.operationId as string);
+      expect(operation.summary).toBeTruthy();
+      if (path === '/v1/openapi.json') continue;
+      expect(operation.security).toHaveLength(1);
+      for (const status of ['401', '403', '429', '500']) {
+        expect(operation.responses[status]?.content).toHaveProperty(['application/problem+json']);
+      }
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const code = Number(status);
+        if (code === 401 || code >= 500) expect(response.headers?.['X-RateLimit-Limit']).toBeUndefined();
+        else expect(response.headers).toHaveProperty('X-RateLimit-Remaining');
+      }
+      expect(operation.responses['429']?.headers).toHaveProperty('Retry-After');
+    }
+  });
+
+  it('passes redocly lint with no errors', async () => {
+    const run = promisify(execFile);
+    for (const file of ['openapi-v1.json', 'admin-openapi-v1.json']) {
+      const { stdout, stderr } = await run('node_modules/.bin/redocly', ['lint', file, '--format=summary'], {
+        timeout: 60_000,
+      }).catch((error: { stdout: string; stderr: string }) => {
+        throw new Error(`redocly lint ${file} failed:\n${error.stdout}\n${error.stderr}`);
+      });
+      expect(`${stdout}${stderr}`).not.toMatch(/\berror\b.*[1-9]/i);
+    }
+  }, 120_000);
+});

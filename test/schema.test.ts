@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+
+/**
+ * Every index leads with company_id, so each tenant's rows are one contiguous index range and the schema stays
+ * ready for company-sharded (Citus-style) distribution. The exceptions serve cross-tenant machinery and are
+ * documented in docs/architecture.md; a new index must either lead with company_id or be added there and here.
+ */
+const CROSS_TENANT_INDEXES: Record<string, string> = {
+  instance_settings_pkey: 'instance-wide settings, not tenant data',
+  schema_migrations_pkey: 'migration bookkeeping',
+  companies_pkey: 'the tenant table itself: its id is the company id',
+  companies_sandbox_of_key: 'a company id (the sandbox’s account)',
+  api_keys_pkey: 'account table; operator revocation by key id',
+  api_keys_secret_hash_key: 'authentication: the lookup that precedes tenancy',
+  idempotency_keys_expires_at: 'retention sweep across tenants',
+};
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
+
+it('leads every index with company_id, except the documented cross-tenant ones', async () => {
+  const result = await sql<{ name: string; first_column: string }>`
+    select i.relname as name, a.attname as first_column
+    from pg_index x
+    join pg_class i on i.oid = x.indexrelid
+    join pg_class t on t.oid = x.indrelid
+    join pg_namespace n on n.oid = t.relnamespace
+    join pg_attribute a on a.attrelid = t.oid and a.attnum = x.indkey[0]
+    where n.nspname = 'public'`.execute(database.db);
+  expect(result.rows.length).toBeGreaterThan(5);
+  const offenders = result.rows
+    .filter((row) => row.first_column !== 'company_id' && !(row.name in CROSS_TENANT_INDEXES))
+    .map((row) => `${row.name} (${row.first_column})`);
+  expect(offenders).toEqual([]);
+});
