@@ -38,6 +38,16 @@ export const DeprecatedUpdatedSinceQuery = {
 };
 
 export const SUNSET = 'Fri, 27 Aug 2027 00:00:00 GMT';
+/** Announced 12 months before removal (spec, Versioning 4 and 5). */
+const DEPRECATED_AT = Date.parse('2026-08-27T00:00:00Z') / 1000;
+
+/**
+ * The Deprecation (RFC 9745) and Sunset (RFC 8594) headers for a listing that accepts and ignores the
+ * deprecated updated_since; sent when a client uses it.
+ */
+export function deprecatedUpdatedSinceHeaders(updatedSince: string | undefined): Record<string, string> {
+  return updatedSince === undefined ? {} : { Deprecation: `@${DEPRECATED_AT}`, Sunset: SUNSET };
+}
 
 export function ListOf<T extends TSchema>(item: T) {
   return Type.Object(

@@ -20,15 +20,16 @@ async function freePort(): Promise<number> {
 
 type Started = { child: ChildProcess; output: () => string; closed: Promise<void> };
 
-async function start(): Promise<Started> {
+async function start(extraEnv: Record<string, string> = {}, directory = dataDir): Promise<Started> {
   const child = spawn('npm', ['start'], {
     env: {
       ...process.env,
       PORT: String(port),
-      JORNADA_DATA_DIR: dataDir,
+      JORNADA_DATA_DIR: directory,
       LOG_LEVEL: 'info',
       DATABASE_URL: '',
       JORNADA_ADMIN_TOKEN: '',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, signalled as a whole like a service manager does
@@ -122,6 +123,19 @@ describe('npm start', () => {
       expect(await organization.json()).toMatchObject({ name: 'Demo company', mode: 'live' });
     } finally {
       expect(await stop(server)).toContain('jornada stopped');
+    }
+  }, 120_000);
+
+  it('skips the demo company with JORNADA_DEMO=0 but still prints the generated admin token once', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-nodemo-'));
+    await chmod(directory, 0o755);
+    try {
+      const server = await start({ JORNADA_DEMO: '0' }, directory);
+      const output = await stop(server);
+      expect(output).not.toContain('jrn_live_');
+      expect(output).toMatch(/Admin token \(shown once/);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
     }
   }, 120_000);
 });
