@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { AbsenceTypesTable } from '../../db/schema.ts';
 import { newId } from '../../platform/ids.ts';
 
 export const BUILT_IN_ABSENCE_TYPES = [
@@ -6,14 +8,7 @@ export const BUILT_IN_ABSENCE_TYPES = [
   { key: 'sick_leave', label: 'Sick leave' },
 ] as const;
 
-export type AbsenceTypeRow = {
-  id: string;
-  key: string;
-  label: string;
-  built_in: boolean;
-  created_at: Date;
-  updated_at: Date;
-};
+export type AbsenceTypeRow = Omit<Selectable<AbsenceTypesTable>, 'company_id'>;
 
 export async function insertBuiltInAbsenceTypes(db: Executor, companyId: string, now: Date): Promise<void> {
   await db

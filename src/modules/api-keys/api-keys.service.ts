@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db, Executor } from '../../db/database.ts';
-import type { KeyMode } from '../../db/schema.ts';
+import type { ApiKeysTable, KeyMode } from '../../db/schema.ts';
 import { requireScope, type Tenant } from '../../platform/auth.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -46,21 +46,8 @@ const COLUMNS = [
   'updated_at',
 ] as const;
 
-type KeyRow = {
-  id: string;
-  name: string | null;
-  mode: KeyMode;
-  company_id: string;
-  scopes: string[];
-  secret_prefix: string;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  revoked_reason: string | null;
-  last_used_at: Date | null;
-  last_used_ip: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
+/** The stored key as the service sees it: every column but the secret's hash. */
+type KeyRow = Omit<Selectable<ApiKeysTable>, 'secret_hash'>;
 
 const optionalInstant = (value: Date | null) => (value === null ? null : formatInstant(value));
 
