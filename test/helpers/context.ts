@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
 import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
@@ -164,4 +165,18 @@ export async function createTestContext(
       await database.drop();
     },
   };
+}
+
+/**
+ * Registers a test file's beforeAll/afterAll: one app context and one company with every scope. The fields are
+ * filled before the first test runs.
+ */
+export function useCompanyContext(): { ctx: TestContext; company: TestCompany } {
+  const state = {} as { ctx: TestContext; company: TestCompany };
+  beforeAll(async () => {
+    state.ctx = await createTestContext();
+    state.company = await state.ctx.createCompany();
+  });
+  afterAll(() => state.ctx.close());
+  return state;
 }

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestCompany, type TestContext } from '../helpers/context.ts';
+import { describe, expect, it } from 'vitest';
+import { useCompanyContext } from '../helpers/context.ts';
 
-let ctx: TestContext;
-let company: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  company = await ctx.createCompany();
-});
-afterAll(() => ctx.close());
+const env = useCompanyContext();
 
 const RATE_HEADERS = [
   'x-ratelimit-limit',
@@ -24,10 +17,10 @@ function expectNoRateHeaders(headers: Record<string, unknown>) {
 describe('authentication', () => {
   it('refuses a missing, malformed or unknown key with 401 and no rate-limit headers', async () => {
     const attempts = [
-      await ctx.as(null).get('/v1/organization'),
-      await ctx.as('not-a-key').get('/v1/organization'),
-      await ctx.as(`jrn_live_${'A'.repeat(43)}`).get('/v1/organization'),
-      await ctx.as(company.liveKey.replace('jrn_live_', 'jrn_test_')).get('/v1/organization'),
+      await env.ctx.as(null).get('/v1/organization'),
+      await env.ctx.as('not-a-key').get('/v1/organization'),
+      await env.ctx.as(`jrn_live_${'A'.repeat(43)}`).get('/v1/organization'),
+      await env.ctx.as(env.company.liveKey.replace('jrn_live_', 'jrn_test_')).get('/v1/organization'),
     ];
     for (const response of attempts) {
       expect(response.statusCode).toBe(401);
@@ -37,32 +30,34 @@ describe('authentication', () => {
   });
 
   it('refuses a revoked key and an expired key with 401', async () => {
-    const revoked = await ctx.createKey(company.id, 'live', ['org:empleados:read']);
-    expect((await ctx.admin.delete(`/admin/v1/api-keys/${revoked.id}`)).statusCode).toBe(204);
-    expect((await ctx.as(revoked.secret).get('/v1/organization')).statusCode).toBe(401);
+    const revoked = await env.ctx.createKey(env.company.id, 'live', ['org:empleados:read']);
+    expect((await env.ctx.admin.delete(`/admin/v1/api-keys/${revoked.id}`)).statusCode).toBe(204);
+    expect((await env.ctx.as(revoked.secret).get('/v1/organization')).statusCode).toBe(401);
 
-    const expiring = await ctx.createKey(company.id, 'live', ['org:empleados:read'], { expires_in_days: 1 });
-    expect((await ctx.as(expiring.secret).get('/v1/organization')).statusCode).toBe(200);
-    ctx.clock.advance(24 * 3600 + 1);
-    const response = await ctx.as(expiring.secret).get('/v1/organization');
+    const expiring = await env.ctx.createKey(env.company.id, 'live', ['org:empleados:read'], {
+      expires_in_days: 1,
+    });
+    expect((await env.ctx.as(expiring.secret).get('/v1/organization')).statusCode).toBe(200);
+    env.ctx.clock.advance(24 * 3600 + 1);
+    const response = await env.ctx.as(expiring.secret).get('/v1/organization');
     expect(response.statusCode).toBe(401);
     expectNoRateHeaders(response.headers);
   });
 
   it('does not count refused 401s against the limit', async () => {
-    const key = await ctx.createKey(company.id, 'test', ['org:empleados:read']);
-    const before = await ctx.as(key.secret).get('/v1/organization');
-    for (let i = 0; i < 5; i++) await ctx.as(`${key.secret.slice(0, -1)}x`).get('/v1/organization');
-    const after = await ctx.as(key.secret).get('/v1/organization');
+    const key = await env.ctx.createKey(env.company.id, 'test', ['org:empleados:read']);
+    const before = await env.ctx.as(key.secret).get('/v1/organization');
+    for (let i = 0; i < 5; i++) await env.ctx.as(`${key.secret.slice(0, -1)}x`).get('/v1/organization');
+    const after = await env.ctx.as(key.secret).get('/v1/organization');
     expect(Number(after.headers['x-ratelimit-remaining'])).toBe(
       Number(before.headers['x-ratelimit-remaining']) - 1,
     );
   });
 
   it('introspects the tenant of a live and a test key', async () => {
-    const live = (await company.live.get('/v1/organization')).json();
+    const live = (await env.company.live.get('/v1/organization')).json();
     expect(live).toEqual({
-      id: company.id,
+      id: env.company.id,
       name: expect.any(String),
       timezone: 'Europe/Madrid',
       mode: 'live',
@@ -72,9 +67,9 @@ describe('authentication', () => {
       rate_limit_per_minute: 120,
       monthly_quota: 10_000,
     });
-    const test = (await company.test.get('/v1/organization')).json();
+    const test = (await env.company.test.get('/v1/organization')).json();
     expect(test).toMatchObject({
-      id: company.sandboxId,
+      id: env.company.sandboxId,
       mode: 'test',
       sandbox: true,
       rate_limit_per_minute: 30,
@@ -83,9 +78,9 @@ describe('authentication', () => {
   });
 
   it('records last_used_at and last_used_ip', async () => {
-    const key = await ctx.createKey(company.id, 'live', ['org:empleados:read']);
-    await ctx.as(key.secret).get('/v1/organization');
-    const row = await ctx.db
+    const key = await env.ctx.createKey(env.company.id, 'live', ['org:empleados:read']);
+    await env.ctx.as(key.secret).get('/v1/organization');
+    const row = await env.ctx.db
       .selectFrom('api_keys')
       .select(['last_used_at', 'last_used_ip'])
       .where('id', '=', key.id)
@@ -97,8 +92,8 @@ describe('authentication', () => {
 
 describe('service gates', () => {
   it('answers 403 addon_disabled before subscription_inactive, with rate-limit headers', async () => {
-    const other = await ctx.createCompany();
-    await ctx.admin.patch(`/admin/v1/companies/${other.id}`, {
+    const other = await env.ctx.createCompany();
+    await env.ctx.admin.patch(`/admin/v1/companies/${other.id}`, {
       addon_enabled: false,
       subscription_status: 'canceled',
     });
@@ -119,8 +114,8 @@ describe('service gates', () => {
   ];
   for (const [name, change] of inactive) {
     it(`answers 403 subscription_inactive when ${name}, for live and sandbox keys`, async () => {
-      const other = await ctx.createCompany();
-      expect((await ctx.admin.patch(`/admin/v1/companies/${other.id}`, change)).statusCode).toBe(200);
+      const other = await env.ctx.createCompany();
+      expect((await env.ctx.admin.patch(`/admin/v1/companies/${other.id}`, change)).statusCode).toBe(200);
       for (const api of [other.live, other.test]) {
         const response = await api.get('/v1/organization');
         expect(response.statusCode).toBe(403);
@@ -130,14 +125,14 @@ describe('service gates', () => {
   }
 
   it('keeps an active trial working', async () => {
-    const other = await ctx.createCompany();
-    await ctx.admin.patch(`/admin/v1/companies/${other.id}`, { subscription_status: 'trialing' });
+    const other = await env.ctx.createCompany();
+    await env.ctx.admin.patch(`/admin/v1/companies/${other.id}`, { subscription_status: 'trialing' });
     expect((await other.live.get('/v1/organization')).statusCode).toBe(200);
   });
 
   it('lets DELETE /v1/api-keys/{id} revoke while the subscription is inactive', async () => {
-    const other = await ctx.createCompany();
-    await ctx.admin.patch(`/admin/v1/companies/${other.id}`, { subscription_status: 'canceled' });
+    const other = await env.ctx.createCompany();
+    await env.ctx.admin.patch(`/admin/v1/companies/${other.id}`, { subscription_status: 'canceled' });
     expect((await other.live.get('/v1/api-keys')).json().code).toBe('subscription_inactive');
     expect((await other.live.delete(`/v1/api-keys/${other.liveKeyId}`)).statusCode).toBe(204);
     expect((await other.live.get('/v1/organization')).statusCode).toBe(401);
@@ -146,8 +141,8 @@ describe('service gates', () => {
 
 describe('scopes', () => {
   it('answers 403 invalid_scope naming the required scope', async () => {
-    const key = await ctx.createKey(company.id, 'live', ['org:fichajes:read']);
-    const response = await ctx.as(key.secret).get('/v1/locations');
+    const key = await env.ctx.createKey(env.company.id, 'live', ['org:fichajes:read']);
+    const response = await env.ctx.as(key.secret).get('/v1/locations');
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({
       code: 'invalid_scope',
@@ -157,26 +152,26 @@ describe('scopes', () => {
   });
 
   it('lets any key read /v1/organization', async () => {
-    const key = await ctx.createKey(company.id, 'live', ['org:saldos:read']);
-    expect((await ctx.as(key.secret).get('/v1/organization')).statusCode).toBe(200);
+    const key = await env.ctx.createKey(env.company.id, 'live', ['org:saldos:read']);
+    expect((await env.ctx.as(key.secret).get('/v1/organization')).statusCode).toBe(200);
   });
 
   it('lets a key revoke itself without api_keys:manage, but not another key', async () => {
-    const self = await ctx.createKey(company.id, 'live', ['org:saldos:read']);
-    const victim = await ctx.createKey(company.id, 'live', ['org:saldos:read']);
-    const refused = await ctx.as(self.secret).delete(`/v1/api-keys/${victim.id}`);
+    const self = await env.ctx.createKey(env.company.id, 'live', ['org:saldos:read']);
+    const victim = await env.ctx.createKey(env.company.id, 'live', ['org:saldos:read']);
+    const refused = await env.ctx.as(self.secret).delete(`/v1/api-keys/${victim.id}`);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().errors).toEqual({ required_scope: 'api_keys:manage' });
-    expect((await ctx.as(self.secret).delete(`/v1/api-keys/${self.id}`)).statusCode).toBe(204);
-    expect((await ctx.as(self.secret).get('/v1/organization')).statusCode).toBe(401);
-    expect((await ctx.as(victim.secret).get('/v1/organization')).statusCode).toBe(200);
+    expect((await env.ctx.as(self.secret).delete(`/v1/api-keys/${self.id}`)).statusCode).toBe(204);
+    expect((await env.ctx.as(self.secret).get('/v1/organization')).statusCode).toBe(401);
+    expect((await env.ctx.as(victim.secret).get('/v1/organization')).statusCode).toBe(200);
   });
 });
 
 describe('public key management', () => {
   it('lists the tenant keys without secrets and revokes with reason revoked_by_api', async () => {
-    const other = await ctx.createCompany();
-    const extra = await ctx.createKey(other.id, 'live', ['org:saldos:read']);
+    const other = await env.ctx.createCompany();
+    const extra = await env.ctx.createKey(other.id, 'live', ['org:saldos:read']);
     const list = await other.live.get('/v1/api-keys');
     expect(list.statusCode).toBe(200);
     const body = list.json();
@@ -194,8 +189,10 @@ describe('public key management', () => {
   });
 
   it('answers 404 for another tenant’s key, including the same company’s sandbox key', async () => {
-    const other = await ctx.createCompany();
-    expect((await company.live.delete(`/v1/api-keys/${other.liveKeyId}`)).json().code).toBe('not_found');
-    expect((await company.live.delete(`/v1/api-keys/${company.testKeyId}`)).json().code).toBe('not_found');
+    const other = await env.ctx.createCompany();
+    expect((await env.company.live.delete(`/v1/api-keys/${other.liveKeyId}`)).json().code).toBe('not_found');
+    expect((await env.company.live.delete(`/v1/api-keys/${env.company.testKeyId}`)).json().code).toBe(
+      'not_found',
+    );
   });
 });

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestCompany, type TestContext } from '../helpers/context.ts';
+import { describe, expect, it } from 'vitest';
+import { createTestContext, useCompanyContext } from '../helpers/context.ts';
 
-let ctx: TestContext;
-let company: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  company = await ctx.createCompany();
-});
-afterAll(() => ctx.close());
+const env = useCompanyContext();
 
 function expectProblem(
   response: { statusCode: number; headers: Record<string, unknown>; json(): unknown },
@@ -27,24 +20,24 @@ function expectProblem(
 
 describe('problem+json errors', () => {
   it('answers an unknown /v1 route with 404 not_found', async () => {
-    expectProblem(await company.live.get('/v1/nothing-here'), 404, 'not_found');
+    expectProblem(await env.company.live.get('/v1/nothing-here'), 404, 'not_found');
   });
 
   it('answers an unknown route outside /v1 with 404 not_found', async () => {
-    expectProblem(await ctx.as(null).get('/nothing'), 404, 'not_found');
+    expectProblem(await env.ctx.as(null).get('/nothing'), 404, 'not_found');
   });
 
   it('answers a wrong method on a known path with 405 and Allow', async () => {
-    const response = await company.live.request('PUT', '/v1/organization', {});
+    const response = await env.company.live.request('PUT', '/v1/organization', {});
     expectProblem(response, 405, 'not_found');
     expect(response.headers.allow).toBe('GET');
-    const withId = await company.live.post(`/v1/locations/${company.id}`, {});
+    const withId = await env.company.live.post(`/v1/locations/${env.company.id}`, {});
     expectProblem(withId, 405, 'not_found');
   });
 
   it('answers malformed JSON with 422 validation_failed on body', async () => {
-    const key = await ctx.createKey(company.id, 'live', ['api_keys:manage']);
-    const response = await ctx.as(key.secret).request('DELETE', `/v1/api-keys/${key.id}`, '{"broken":', {
+    const key = await env.ctx.createKey(env.company.id, 'live', ['api_keys:manage']);
+    const response = await env.ctx.as(key.secret).request('DELETE', `/v1/api-keys/${key.id}`, '{"broken":', {
       headers: { 'content-type': 'application/json' },
     });
     const body = expectProblem(response, 422, 'validation_failed');
@@ -52,7 +45,7 @@ describe('problem+json errors', () => {
   });
 
   it('answers a body with the wrong Content-Type with 422', async () => {
-    const response = await ctx.admin.request('POST', '/admin/v1/companies', 'name=x', {
+    const response = await env.ctx.admin.request('POST', '/admin/v1/companies', 'name=x', {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     const body = expectProblem(response, 422, 'validation_failed');
@@ -60,13 +53,15 @@ describe('problem+json errors', () => {
   });
 
   it('rejects unknown body fields with per-field errors', async () => {
-    const response = await ctx.admin.post('/admin/v1/companies', { name: 'X', colour: 'red' });
+    const response = await env.ctx.admin.post('/admin/v1/companies', { name: 'X', colour: 'red' });
     const body = expectProblem(response, 422, 'validation_failed');
     expect(body.errors).toEqual({ colour: ['is not an allowed field'] });
   });
 
   it('names nested and missing fields by path', async () => {
-    const response = await ctx.admin.post(`/admin/v1/companies/${company.id}/api-keys`, { scopes: ['nope'] });
+    const response = await env.ctx.admin.post(`/admin/v1/companies/${env.company.id}/api-keys`, {
+      scopes: ['nope'],
+    });
     const body = expectProblem(response, 422, 'validation_failed');
     expect(body.errors.mode).toEqual(['is required']);
     expect(Object.keys(body.errors)).toContain('scopes.0');
@@ -75,20 +70,20 @@ describe('problem+json errors', () => {
   it('validates query parameters under query.*', async () => {
     for (const limit of ['0', '101', 'ten']) {
       const body = expectProblem(
-        await company.live.get(`/v1/locations?limit=${limit}`),
+        await env.company.live.get(`/v1/locations?limit=${limit}`),
         422,
         'validation_failed',
       );
       expect(Object.keys(body.errors)).toEqual(['query.limit']);
     }
     const unknown = expectProblem(
-      await company.live.get('/v1/locations?colour=red'),
+      await env.company.live.get('/v1/locations?colour=red'),
       422,
       'validation_failed',
     );
     expect(unknown.errors).toEqual({ 'query.colour': ['is not an allowed field'] });
     const badInstant = expectProblem(
-      await company.live.get('/v1/locations?updated_since=yesterday'),
+      await env.company.live.get('/v1/locations?updated_since=yesterday'),
       422,
       'validation_failed',
     );
@@ -96,7 +91,11 @@ describe('problem+json errors', () => {
   });
 
   it('validates path parameters under path.*', async () => {
-    const body = expectProblem(await company.live.get('/v1/locations/not-a-uuid'), 422, 'validation_failed');
+    const body = expectProblem(
+      await env.company.live.get('/v1/locations/not-a-uuid'),
+      422,
+      'validation_failed',
+    );
     expect(Object.keys(body.errors)).toEqual(['path.id']);
   });
 
@@ -118,21 +117,21 @@ describe('problem+json errors', () => {
 
 describe('operations', () => {
   it('serves /healthz and /readyz without authentication', async () => {
-    expect((await ctx.as(null).get('/healthz')).json()).toEqual({ status: 'ok' });
-    expect((await ctx.as(null).get('/readyz')).json()).toEqual({ status: 'ready' });
+    expect((await env.ctx.as(null).get('/healthz')).json()).toEqual({ status: 'ok' });
+    expect((await env.ctx.as(null).get('/readyz')).json()).toEqual({ status: 'ready' });
   });
 
   it('echoes a valid X-Request-Id and generates one otherwise', async () => {
-    const echoed = await ctx.as(null).get('/healthz', { headers: { 'x-request-id': 'abc-123' } });
+    const echoed = await env.ctx.as(null).get('/healthz', { headers: { 'x-request-id': 'abc-123' } });
     expect(echoed.headers['x-request-id']).toBe('abc-123');
-    const generated = await ctx
+    const generated = await env.ctx
       .as(null)
       .get('/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
     expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('documents every error code at the problem type address', async () => {
-    const response = await ctx.as(null).get('/docs/errors/rate_limited');
+    const response = await env.ctx.as(null).get('/docs/errors/rate_limited');
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('429');
   });

@@ -1,29 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestCompany, type TestContext } from '../helpers/context.ts';
+import { describe, expect, it } from 'vitest';
+import { useCompanyContext } from '../helpers/context.ts';
 
-let ctx: TestContext;
-let company: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  company = await ctx.createCompany();
-});
-afterAll(() => ctx.close());
+const env = useCompanyContext();
 
 // DELETE /v1/api-keys/{id} is the mutating public route of the platform; later modules reuse the same hooks.
 async function freshKey() {
-  return await ctx.createKey(company.id, 'live', ['org:empleados:read']);
+  return await env.ctx.createKey(env.company.id, 'live', ['org:empleados:read']);
 }
 
 describe('Idempotency-Key', () => {
   it('replays the stored response for the same key, method, path and body', async () => {
     const key = await freshKey();
-    const first = await company.live.delete(`/v1/api-keys/${key.id}`, {
+    const first = await env.company.live.delete(`/v1/api-keys/${key.id}`, {
       headers: { 'idempotency-key': 'k-replay' },
     });
     expect(first.statusCode).toBe(204);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
-    const again = await company.live.delete(`/v1/api-keys/${key.id}`, {
+    const again = await env.company.live.delete(`/v1/api-keys/${key.id}`, {
       headers: { 'idempotency-key': 'k-replay' },
     });
     expect(again.statusCode).toBe(204);
@@ -34,31 +27,31 @@ describe('Idempotency-Key', () => {
   it('answers 409 idempotency_conflict for the same key on another path', async () => {
     const a = await freshKey();
     const b = await freshKey();
-    await company.live.delete(`/v1/api-keys/${a.id}`, { headers: { 'idempotency-key': 'k-conflict' } });
-    const response = await company.live.delete(`/v1/api-keys/${b.id}`, {
+    await env.company.live.delete(`/v1/api-keys/${a.id}`, { headers: { 'idempotency-key': 'k-conflict' } });
+    const response = await env.company.live.delete(`/v1/api-keys/${b.id}`, {
       headers: { 'idempotency-key': 'k-conflict' },
     });
     expect(response.statusCode).toBe(409);
     expect(response.json().code).toBe('idempotency_conflict');
     // Nothing executed for b.
-    expect((await ctx.as(b.secret).get('/v1/organization')).statusCode).toBe(200);
+    expect((await env.ctx.as(b.secret).get('/v1/organization')).statusCode).toBe(200);
   });
 
   it('answers 409 idempotency_conflict for the same key with another body', async () => {
     const key = await freshKey();
     const url = `/v1/api-keys/${key.id}`;
     const headers = { 'idempotency-key': 'k-body', 'content-type': 'application/json' };
-    expect((await company.live.request('DELETE', url, '{}', { headers })).statusCode).toBe(204);
-    const response = await company.live.request('DELETE', url, '{"other":1}', { headers });
+    expect((await env.company.live.request('DELETE', url, '{}', { headers })).statusCode).toBe(204);
+    const response = await env.company.live.request('DELETE', url, '{"other":1}', { headers });
     expect(response.json().code).toBe('idempotency_conflict');
   });
 
   it('scopes keys to the tenant', async () => {
-    const other = await ctx.createCompany();
+    const other = await env.ctx.createCompany();
     const mine = await freshKey();
-    const theirs = await ctx.createKey(other.id, 'live', ['org:empleados:read']);
+    const theirs = await env.ctx.createKey(other.id, 'live', ['org:empleados:read']);
     expect(
-      (await company.live.delete(`/v1/api-keys/${mine.id}`, { headers: { 'idempotency-key': 'shared' } }))
+      (await env.company.live.delete(`/v1/api-keys/${mine.id}`, { headers: { 'idempotency-key': 'shared' } }))
         .statusCode,
     ).toBe(204);
     const response = await other.live.delete(`/v1/api-keys/${theirs.id}`, {
@@ -69,12 +62,12 @@ describe('Idempotency-Key', () => {
   });
 
   it('does not store validation failures', async () => {
-    const bad = await company.live.delete('/v1/api-keys/not-a-uuid', {
+    const bad = await env.company.live.delete('/v1/api-keys/not-a-uuid', {
       headers: { 'idempotency-key': 'k-422' },
     });
     expect(bad.statusCode).toBe(422);
     const key = await freshKey();
-    const good = await company.live.delete(`/v1/api-keys/${key.id}`, {
+    const good = await env.company.live.delete(`/v1/api-keys/${key.id}`, {
       headers: { 'idempotency-key': 'k-422' },
     });
     expect(good.statusCode).toBe(204);
@@ -83,11 +76,11 @@ describe('Idempotency-Key', () => {
 
   it('stores a 404 and replays it', async () => {
     const missing = '01900000-0000-7000-8000-000000000000';
-    const first = await company.live.delete(`/v1/api-keys/${missing}`, {
+    const first = await env.company.live.delete(`/v1/api-keys/${missing}`, {
       headers: { 'idempotency-key': 'k-404' },
     });
     expect(first.statusCode).toBe(404);
-    const again = await company.live.delete(`/v1/api-keys/${missing}`, {
+    const again = await env.company.live.delete(`/v1/api-keys/${missing}`, {
       headers: { 'idempotency-key': 'k-404' },
     });
     expect(again.statusCode).toBe(404);
@@ -98,7 +91,7 @@ describe('Idempotency-Key', () => {
 
   it('rejects a key longer than 255 characters', async () => {
     const key = await freshKey();
-    const response = await company.live.delete(`/v1/api-keys/${key.id}`, {
+    const response = await env.company.live.delete(`/v1/api-keys/${key.id}`, {
       headers: { 'idempotency-key': 'x'.repeat(256) },
     });
     expect(response.statusCode).toBe(422);
@@ -109,7 +102,7 @@ describe('Idempotency-Key', () => {
     const key = await freshKey();
     const responses = await Promise.all(
       Array.from({ length: 20 }, () =>
-        company.live.delete(`/v1/api-keys/${key.id}`, { headers: { 'idempotency-key': 'k-burst' } }),
+        env.company.live.delete(`/v1/api-keys/${key.id}`, { headers: { 'idempotency-key': 'k-burst' } }),
       ),
     );
     const executed = responses.filter(
@@ -125,9 +118,9 @@ describe('Idempotency-Key', () => {
   it('expires after 24 hours', async () => {
     const a = await freshKey();
     const b = await freshKey();
-    await company.live.delete(`/v1/api-keys/${a.id}`, { headers: { 'idempotency-key': 'k-expiry' } });
-    ctx.clock.advance(24 * 3600 + 1);
-    const response = await company.live.delete(`/v1/api-keys/${b.id}`, {
+    await env.company.live.delete(`/v1/api-keys/${a.id}`, { headers: { 'idempotency-key': 'k-expiry' } });
+    env.ctx.clock.advance(24 * 3600 + 1);
+    const response = await env.company.live.delete(`/v1/api-keys/${b.id}`, {
       headers: { 'idempotency-key': 'k-expiry' },
     });
     expect(response.statusCode).toBe(204);
@@ -138,22 +131,22 @@ describe('Idempotency-Key', () => {
     const key = await freshKey();
     const url = `/v1/api-keys/${key.id}`;
     // Simulate a process killed mid-request: the claim exists, no response was ever stored.
-    await company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } });
-    await ctx.db
+    await env.company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } });
+    await env.ctx.db
       .updateTable('idempotency_keys')
       .set({
         state: 'in_flight',
         response_status: null,
-        locked_until: new Date(ctx.clock.now().epochMilliseconds + 60_000),
+        locked_until: new Date(env.ctx.clock.now().epochMilliseconds + 60_000),
       })
       .where('idempotency_key', '=', 'k-dead')
       .execute();
-    expect((await company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).json().code).toBe(
-      'conflict',
-    );
-    ctx.clock.advance(61);
-    expect((await company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).statusCode).toBe(
-      204,
-    );
+    expect(
+      (await env.company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).json().code,
+    ).toBe('conflict');
+    env.ctx.clock.advance(61);
+    expect(
+      (await env.company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).statusCode,
+    ).toBe(204);
   });
 });

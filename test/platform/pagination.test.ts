@@ -1,19 +1,12 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CursorCodec } from '../../src/platform/pagination.ts';
-import { createTestContext, type TestCompany, type TestContext } from '../helpers/context.ts';
+import { useCompanyContext } from '../helpers/context.ts';
 
-let ctx: TestContext;
-let company: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  company = await ctx.createCompany();
-});
-afterAll(() => ctx.close());
+const env = useCompanyContext();
 
 async function addLocation(companyId: string, name: string): Promise<string> {
-  const response = await ctx.admin.post(`/admin/v1/companies/${companyId}/locations`, { name });
+  const response = await env.ctx.admin.post(`/admin/v1/companies/${companyId}/locations`, { name });
   expect(response.statusCode).toBe(201);
   return response.json().id;
 }
@@ -24,7 +17,7 @@ async function pageAll(url: string, limit: number, between?: () => Promise<void>
   do {
     const query: Record<string, string | number> = { limit };
     if (cursor) query.cursor = cursor;
-    const response = await company.live.get(url, { query });
+    const response = await env.company.live.get(url, { query });
     expect(response.statusCode).toBe(200);
     const body = response.json() as {
       data: Array<{ id: string }>;
@@ -43,17 +36,17 @@ describe('keyset pagination', () => {
   it('pages through every row once, in a stable order, with the default and explicit limits', async () => {
     const created: string[] = [];
     for (let i = 0; i < 7; i++) {
-      created.push(await addLocation(company.id, `Site ${i}`));
-      ctx.clock.advance(1);
+      created.push(await addLocation(env.company.id, `Site ${i}`));
+      env.ctx.clock.advance(1);
     }
     expect(await pageAll('/v1/locations', 3)).toEqual(created);
-    const whole = (await company.live.get('/v1/locations')).json();
+    const whole = (await env.company.live.get('/v1/locations')).json();
     expect(whole.data).toHaveLength(7);
     expect(whole.meta).toEqual({ next_cursor: null, has_more: false });
   });
 
   it('never duplicates or skips existing rows when rows are inserted while paging', async () => {
-    const other = await ctx.createCompany();
+    const other = await env.ctx.createCompany();
     const api = other.live;
     const existing: string[] = [];
     for (let i = 0; i < 10; i++) existing.push(await addLocation(other.id, `Existing ${i}`));
@@ -74,19 +67,19 @@ describe('keyset pagination', () => {
   });
 
   it('filters by updated_since (strictly after)', async () => {
-    const other = await ctx.createCompany();
+    const other = await env.ctx.createCompany();
     await addLocation(other.id, 'Old');
-    ctx.clock.advance(10);
-    const since = new Date(ctx.clock.now().epochMilliseconds).toISOString();
-    ctx.clock.advance(1);
+    env.ctx.clock.advance(10);
+    const since = new Date(env.ctx.clock.now().epochMilliseconds).toISOString();
+    env.ctx.clock.advance(1);
     const fresh = await addLocation(other.id, 'New');
     const response = await other.live.get('/v1/locations', { query: { updated_since: since } });
     expect(response.json().data.map((row: { id: string }) => row.id)).toEqual([fresh]);
   });
 
   it('rejects a tampered, foreign or garbage cursor with 422 on query.cursor', async () => {
-    await addLocation(company.id, 'Another');
-    const first = (await company.live.get('/v1/locations', { query: { limit: 1 } })).json();
+    await addLocation(env.company.id, 'Another');
+    const first = (await env.company.live.get('/v1/locations', { query: { limit: 1 } })).json();
     const cursor: string = first.meta.next_cursor;
     const [payload, signature] = cursor.split('.') as [string, string];
     const decoded = JSON.parse(Buffer.from(payload, 'base64url').toString());
@@ -99,7 +92,7 @@ describe('keyset pagination', () => {
       ['/v1/locations', 'garbage'],
       ['/v1/units', unitsCursor],
     ] as const) {
-      const response = await company.live.get(url, { query: { cursor: bad } });
+      const response = await env.company.live.get(url, { query: { cursor: bad } });
       expect(response.statusCode).toBe(422);
       expect(response.json().errors).toEqual({ 'query.cursor': ['is not a valid cursor for this listing'] });
     }
