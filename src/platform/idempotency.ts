@@ -87,9 +87,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     }
     reply.headers(existing.response_headers ?? {});
     reply.header('Idempotent-Replayed', 'true');
-    return reply
-      .code(existing.response_status)
-      .send(existing.response_body === '' ? undefined : (existing.response_body ?? undefined));
+    return reply.code(existing.response_status).send(existing.response_body || undefined); // '' is a stored empty (204) body
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -40,15 +40,13 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
   const components = document.components as Json & { headers?: Json };
   if (surface === 'public') {
     components.headers = {
-      ...Object.fromEntries(Object.entries(RATE_LIMIT_HEADERS).map(([name, header]) => [name, header])),
-      ...DEPRECATION_HEADERS,
+      ...RATE_LIMIT_HEADERS,
       'Retry-After': {
         description: 'Seconds until the rate-limit window resets.',
         schema: { type: 'integer' },
       },
     };
   }
-  let deprecationHeadersUsed = false;
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const method of METHODS) {
       const operation = item[method] as
@@ -82,17 +80,14 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
         }
         if (code === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
         if (deprecatedParameter && code >= 200 && code < 300) {
-          deprecationHeadersUsed = true;
+          // Declared as components only once an operation uses them (an unused component is a lint warning).
+          components.headers = { ...components.headers, ...DEPRECATION_HEADERS };
           for (const name of Object.keys(DEPRECATION_HEADERS))
             headers[name] = { $ref: `#/components/headers/${name}` };
         }
         if (Object.keys(headers).length > 0) response.headers = headers;
       }
     }
-  }
-  if (!deprecationHeadersUsed && components.headers) {
-    const headers = components.headers as Json;
-    for (const name of Object.keys(DEPRECATION_HEADERS)) delete headers[name];
   }
   return document;
 }

@@ -1,5 +1,5 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import { type Static, type TSchema, Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { invalid } from './errors.ts';
 import { hmac, safeEqual } from './secrets.ts';
 
@@ -166,9 +166,6 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
 export function mapPage<A, B>(page: Page<A>, map: (row: A) => B): Page<B> {
   return { data: page.data.map(map), meta: page.meta };
 }
-
-export type PageParams = Static<typeof PageQueryObject>;
-const PageQueryObject = Type.Object(PageQuery);
 
 export type SyncListOptions = {
   codec: CursorCodec;
