@@ -67,8 +67,12 @@ async function resolveAdminToken(
 
 export type RunningService = { app: FastifyInstance | null; deps: AppDeps; stop(): Promise<void> };
 
-export function workerJobs(deps: AppDeps): Job[] {
-  const jobs: Job[] = [maintenanceJob(deps)];
+/**
+ * The background loops of a process. Workers run the jobs; every role follows the shared fake clock, so an
+ * advance made through one API node reaches the others (and the workers) within a second.
+ */
+export function backgroundJobs(deps: AppDeps, role: Role): Job[] {
+  const jobs: Job[] = role === 'api' ? [] : [maintenanceJob(deps)];
   const fakeClock = deps.fakeClock;
   if (fakeClock) {
     jobs.push({
@@ -115,7 +119,8 @@ export async function startService(
       app = await buildApp(deps, { logger: { level: config.logLevel } });
       await app.listen({ port: config.port, host: config.host });
     }
-    if (options.role !== 'api') runner = startJobs(workerJobs(deps), log);
+    const jobs = backgroundJobs(deps, options.role);
+    if (jobs.length > 0) runner = startJobs(jobs, log);
   } catch (error) {
     await app?.close();
     await database.close();
