@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { adminPlugin } from './admin/admin.plugin.ts';
+import { absencesRoutes } from './modules/absences/absences.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
+import { checkInsRoutes } from './modules/check-ins/check-ins.routes.ts';
+import { employeesRoutes } from './modules/employees/employees.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { unitsRoutes } from './modules/units/units.routes.ts';
@@ -114,6 +117,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       apiKeysRoutes(v1, deps);
       locationsRoutes(v1, deps);
       unitsRoutes(v1, deps);
+      employeesRoutes(v1, deps);
+      checkInsRoutes(v1, deps);
+      absencesRoutes(v1, deps);
       v1.setNotFoundHandler(async (request) => {
         throw notFoundOrNotAllowed(request.method, request.url);
       });

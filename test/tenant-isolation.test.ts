@@ -19,31 +19,101 @@ beforeAll(async () => {
   ).json().id;
   ids.unit = (await ctx.admin.post(`/admin/v1/companies/${b.id}/units`, { name: 'B unit' })).json().id;
   ids.apiKey = b.liveKeyId;
+  const employee = (
+    await b.live.post('/v1/employees', { first_name: 'B', last_name: 'B', email: 'b@example.com' })
+  ).json();
+  ids.employee = employee.id;
+  ids.checkIn = (
+    await b.live.post('/v1/check-ins', {
+      employee_id: employee.id,
+      type: 'in',
+      timestamp: ctx.clock.now().subtract({ hours: 1 }).toString({ smallestUnit: 'second' }),
+    })
+  ).json().id;
+  ids.absence = (
+    await b.live.post('/v1/absences', {
+      employee_id: employee.id,
+      type: 'vacation',
+      start_date: employee.hire_date,
+      end_date: employee.hire_date,
+    })
+  ).json().id;
   ids.sandboxLocation = (
     await ctx.admin.post(`/admin/v1/companies/${a.sandboxId}/locations`, { name: 'A test site' })
   ).json().id;
 });
 afterAll(() => ctx.close());
 
-const ROUTES_WITH_IDS: Array<[method: 'GET' | 'DELETE', url: (ids: Record<string, string>) => string]> = [
+type Route = [
+  method: 'GET' | 'DELETE' | 'POST' | 'PATCH',
+  url: (ids: Record<string, string>) => string,
+  body?: unknown,
+];
+
+const ROUTES_WITH_IDS: Route[] = [
   ['GET', (i) => `/v1/locations/${i.location}`],
   ['GET', (i) => `/v1/units/${i.unit}`],
   ['DELETE', (i) => `/v1/api-keys/${i.apiKey}`],
+  ['GET', (i) => `/v1/employees/${i.employee}`],
+  ['PATCH', (i) => `/v1/employees/${i.employee}`, { first_name: 'Taken' }],
+  ['POST', (i) => `/v1/employees/${i.employee}/terminate`, {}],
+  ['GET', (i) => `/v1/check-ins/${i.checkIn}`],
+  ['GET', (i) => `/v1/absences/${i.absence}`],
+  ['POST', (i) => `/v1/absences/${i.absence}/approve`, {}],
+  ['POST', (i) => `/v1/absences/${i.absence}/reject`, {}],
+  ['POST', (i) => `/v1/absences/${i.absence}/cancel`, {}],
 ];
 
-const LISTINGS = ['/v1/locations', '/v1/units', '/v1/api-keys'];
+const LISTINGS = [
+  '/v1/locations',
+  '/v1/units',
+  '/v1/api-keys',
+  '/v1/employees',
+  '/v1/check-ins',
+  '/v1/absences',
+];
 
 describe('tenant isolation', () => {
-  for (const [method, url] of ROUTES_WITH_IDS) {
-    it(`${method} ${url({ location: '{B}', unit: '{B}', apiKey: '{B}' })} answers 404 for another company`, async () => {
-      const response = await a.live.request(method, url(ids));
+  const placeholders = new Proxy({}, { get: () => '{B}' }) as Record<string, string>;
+  for (const [method, url, body] of ROUTES_WITH_IDS) {
+    it(`${method} ${url(placeholders)} answers 404 for another company`, async () => {
+      const response = await a.live.request(method, url(ids), body);
       expect(response.statusCode).toBe(404);
       expect(response.json().code).toBe('not_found');
     });
   }
 
-  it('keeps B’s key alive after A tried to revoke it', async () => {
+  it('leaves B’s resources untouched after A’s attempts', async () => {
     expect((await b.live.get('/v1/organization')).statusCode).toBe(200);
+    expect((await b.live.get(`/v1/employees/${ids.employee}`)).json()).toMatchObject({
+      first_name: 'B',
+      status: 'active',
+    });
+    expect((await b.live.get(`/v1/absences/${ids.absence}`)).json().status).toBe('requested');
+  });
+
+  it('refuses B’s employee as a reference in A’s writes', async () => {
+    const checkIn = await a.live.post('/v1/check-ins', {
+      employee_id: ids.employee,
+      type: 'in',
+      timestamp: ctx.clock.now().toString({ smallestUnit: 'second' }),
+    });
+    expect(checkIn.statusCode).toBe(422);
+    const absence = await a.live.post('/v1/absences', {
+      employee_id: ids.employee,
+      type: 'vacation',
+      start_date: '2026-12-01',
+      end_date: '2026-12-01',
+    });
+    expect(absence.statusCode).toBe(422);
+    const employee = await a.live.post('/v1/employees', {
+      first_name: 'A',
+      last_name: 'A',
+      email: 'a@example.com',
+      location_id: ids.location,
+      unit_id: ids.unit,
+    });
+    expect(Object.keys(employee.json().errors).sort()).toEqual(['location_id', 'unit_id']);
   });
 
   for (const listing of LISTINGS) {

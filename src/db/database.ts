@@ -17,3 +17,9 @@ export function createDb(connectionString: string, options: { max?: number } = {
   pool.on('error', () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
+
+/** The constraint a statement violated, when it failed with the given SQLSTATE (23505: unique violation). */
+export function violatedConstraint(error: unknown, sqlState = '23505'): string | null {
+  const pgError = error as { code?: unknown; constraint?: unknown };
+  return pgError?.code === sqlState && typeof pgError.constraint === 'string' ? pgError.constraint : null;
+}

@@ -114,6 +114,69 @@ export type HolidaysTable = {
   updated_at: Date;
 };
 
+export type EmployeeStatus = 'active' | 'terminated';
+export type CheckInType = 'in' | 'out' | 'break_start' | 'break_end';
+export type CheckInSource = 'api' | 'dashboard' | 'kiosk' | 'import';
+export type AbsenceStatus = 'requested' | 'approved' | 'denied' | 'cancelled';
+
+export type EmployeesTable = {
+  company_id: string;
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  email_key: ColumnType<string, never, never>;
+  external_id: string | null;
+  status: EmployeeStatus;
+  hire_date: string;
+  termination_date: string | null;
+  location_id: string | null;
+  unit_id: string | null;
+  timezone: string | null;
+  /** Minutes per ISO weekday, Monday first. */
+  work_schedule: number[];
+  vacation_days_per_year: Numeric;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type CheckInsTable = {
+  company_id: string;
+  id: string;
+  employee_id: string;
+  type: CheckInType;
+  timestamp: Date;
+  source: CheckInSource;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type AbsencesTable = {
+  company_id: string;
+  id: string;
+  employee_id: string;
+  absence_type_id: string;
+  start_date: string;
+  end_date: string;
+  half_day: boolean;
+  status: AbsenceStatus;
+  days_count: Numeric;
+  note: string | null;
+  denial_reason: string | null;
+  decided_at: Date | null;
+  cancelled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type EventsTable = {
+  company_id: string;
+  id: string;
+  type: string;
+  data: ColumnType<Record<string, unknown>, string, never>;
+  created_at: Date;
+};
+
 export type Database = {
   instance_settings: InstanceSettingsTable;
   companies: CompaniesTable;
@@ -125,4 +188,8 @@ export type Database = {
   units: UnitsTable;
   absence_types: AbsenceTypesTable;
   holidays: HolidaysTable;
+  employees: EmployeesTable;
+  check_ins: CheckInsTable;
+  absences: AbsencesTable;
+  events: EventsTable;
 };

@@ -80,11 +80,20 @@ export function route<
   handler: (request: OperationRequest<P, Q, B>, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const { schema, config } = operationOptions(spec);
+  // A body whose fields are all optional may be left out entirely (POST …/approve with no payload).
+  const bodyOptional = spec.body !== undefined && !(spec.body as { required?: string[] }).required?.length;
   app.route({
     method: spec.method,
     url: localUrl(app, spec.url),
     schema,
     config,
+    ...(bodyOptional
+      ? {
+          preValidation: async (request: FastifyRequest) => {
+            request.body ??= {};
+          },
+        }
+      : {}),
     handler: handler as unknown as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   });
 }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { invalid } from '../../platform/errors.ts';
+import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { Clock } from '../../time/clock.ts';
 import { toDate } from '../../time/clock.ts';
 import { insertAbsenceType, listAbsenceTypes } from './absence-types.repo.ts';
@@ -19,4 +20,26 @@ export async function createAbsenceType(
 
 export async function absenceTypes(db: Db, companyId: string): Promise<AbsenceTypeView[]> {
   return (await listAbsenceTypes(db, companyId)).map((row) => ({ key: row.key, label: row.label }));
+}
+
+export async function listAbsenceTypesPage(
+  db: Db,
+  codec: CursorCodec,
+  companyId: string,
+  query: { limit?: number | undefined; cursor?: string | undefined; updated_since?: string | undefined },
+): Promise<Page<AbsenceTypeView>> {
+  const page = await syncPage(
+    db
+      .selectFrom('absence_types')
+      .select(['id', 'key', 'label', 'updated_at'])
+      .where('company_id', '=', companyId),
+    {
+      codec,
+      listing: 'absence-types',
+      limit: query.limit,
+      cursor: query.cursor,
+      updatedSince: query.updated_since,
+    },
+  );
+  return mapPage(page, (row) => ({ key: row.key, label: row.label }));
 }

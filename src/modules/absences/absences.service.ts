@@ -1,0 +1,316 @@
+import type { Db, Executor, Tx } from '../../db/database.ts';
+import type { AbsenceStatus } from '../../db/schema.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import { absenceDaysCount, daysInRange, yearsOf } from '../../time/calendar.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
+import { findEmployee, type TenantRef } from '../employees/employees.service.ts';
+import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { MAX_ABSENCE_DAYS } from './absences.schemas.ts';
+
+export const VACATION = 'vacation';
+
+export type AbsenceView = {
+  id: string;
+  employee_id: string;
+  type: { key: string; label: string };
+  start_date: string;
+  end_date: string;
+  half_day: boolean;
+  status: AbsenceStatus;
+  days_count: number;
+  note: string | null;
+  denial_reason: string | null;
+  decided_at: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+type AbsenceRow = {
+  id: string;
+  employee_id: string;
+  type_key: string;
+  type_label: string;
+  start_date: string;
+  end_date: string;
+  half_day: boolean;
+  status: AbsenceStatus;
+  days_count: string;
+  note: string | null;
+  denial_reason: string | null;
+  decided_at: Date | null;
+  cancelled_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const toView = (row: AbsenceRow): AbsenceView => ({
+  id: row.id,
+  employee_id: row.employee_id,
+  type: { key: row.type_key, label: row.type_label },
+  start_date: row.start_date,
+  end_date: row.end_date,
+  half_day: row.half_day,
+  status: row.status,
+  days_count: Number(row.days_count),
+  note: row.note,
+  denial_reason: row.denial_reason,
+  decided_at: row.decided_at ? formatInstant(row.decided_at) : null,
+  cancelled_at: row.cancelled_at ? formatInstant(row.cancelled_at) : null,
+  created_at: formatInstant(row.created_at),
+  updated_at: formatInstant(row.updated_at),
+});
+
+const selectAbsences = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('absences')
+    .innerJoin('absence_types', (join) =>
+      join
+        .onRef('absence_types.company_id', '=', 'absences.company_id')
+        .onRef('absence_types.id', '=', 'absences.absence_type_id'),
+    )
+    .select([
+      'absences.id',
+      'absences.employee_id',
+      'absence_types.key as type_key',
+      'absence_types.label as type_label',
+      'absences.start_date',
+      'absences.end_date',
+      'absences.half_day',
+      'absences.status',
+      'absences.days_count',
+      'absences.note',
+      'absences.denial_reason',
+      'absences.decided_at',
+      'absences.cancelled_at',
+      'absences.created_at',
+      'absences.updated_at',
+    ])
+    .where('absences.company_id', '=', companyId);
+
+async function findAbsence(db: Executor, companyId: string, id: string): Promise<AbsenceRow | undefined> {
+  return await selectAbsences(db, companyId).where('absences.id', '=', id).executeTakeFirst();
+}
+
+export async function getAbsence(db: Executor, companyId: string, id: string): Promise<AbsenceView> {
+  const row = await findAbsence(db, companyId, id);
+  if (!row) throw notFound('Absence');
+  return toView(row);
+}
+
+export type ListAbsencesQuery = {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  updated_since?: string | undefined;
+  employee_id?: string | undefined;
+  type?: string | undefined;
+  status?: AbsenceStatus | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+};
+
+/** With from/to, the absences that overlap the inclusive range; combined with any other filter. */
+export async function listAbsences(
+  db: Db,
+  codec: CursorCodec,
+  companyId: string,
+  query: ListAbsencesQuery,
+): Promise<Page<AbsenceView>> {
+  if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
+    throw invalid({ 'query.to': 'must be on or after from' });
+  }
+  let q = selectAbsences(db, companyId);
+  if (query.employee_id !== undefined) q = q.where('absences.employee_id', '=', query.employee_id);
+  if (query.type !== undefined) q = q.where('absence_types.key', '=', query.type);
+  if (query.status !== undefined) q = q.where('absences.status', '=', query.status);
+  if (query.from !== undefined) q = q.where('absences.end_date', '>=', query.from);
+  if (query.to !== undefined) q = q.where('absences.start_date', '<=', query.to);
+  const page = await syncPage(
+    q,
+    {
+      codec,
+      listing: `absences|employee=${query.employee_id ?? ''}|type=${query.type ?? ''}|status=${query.status ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`,
+      limit: query.limit,
+      cursor: query.cursor,
+      updatedSince: query.updated_since,
+    },
+    'absences.',
+  );
+  return mapPage(page, toView);
+}
+
+/** A vacation absence changes the balance (pending or used days) of every year it touches. */
+function balanceEvents(row: { type_key: string; employee_id: string; start_date: string; end_date: string }) {
+  if (row.type_key !== VACATION) return [];
+  return yearsOf(row.start_date, row.end_date).map(
+    (year): PendingEvent => ({
+      type: 'vacation_balance.updated',
+      data: { employee_id: row.employee_id, year },
+    }),
+  );
+}
+
+export async function requestAbsence(
+  db: Db,
+  clock: Clock,
+  tenant: TenantRef,
+  input: {
+    employee_id: string;
+    type: string;
+    start_date: string;
+    end_date: string;
+    half_day?: boolean | undefined;
+    note?: string | null | undefined;
+  },
+): Promise<AbsenceView> {
+  const halfDay = input.half_day ?? false;
+  return await db.transaction().execute(async (tx) => {
+    // Locking the employee serializes this employee's absence requests, so the overlap check below holds.
+    const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
+    const type = await findAbsenceTypeByKey(tx, tenant.companyId, input.type);
+    const errors: Record<string, string> = {};
+    if (!employee) errors.employee_id = 'is not an employee of this company';
+    if (!type) errors.type = 'is not an absence type of this company';
+    if (input.end_date < input.start_date) {
+      errors.end_date = 'must be on or after start_date';
+    } else if (daysInRange(input.start_date, input.end_date) > MAX_ABSENCE_DAYS) {
+      errors.end_date = `must be at most ${MAX_ABSENCE_DAYS} days after start_date, inclusive`;
+    }
+    if (halfDay && input.start_date !== input.end_date) {
+      errors.half_day = 'is only allowed when start_date equals end_date';
+    }
+    if (employee && input.start_date < employee.hire_date) {
+      errors.start_date = `must not be before the employee's hire date (${employee.hire_date})`;
+    }
+    if (employee?.termination_date && input.end_date > employee.termination_date) {
+      errors.end_date ??= `must not be after the employee's termination date (${employee.termination_date})`;
+    }
+    if (!employee || !type || Object.keys(errors).length > 0) throw invalid(errors);
+
+    const overlapping = await tx
+      .selectFrom('absences')
+      .select('id')
+      .where('company_id', '=', tenant.companyId)
+      .where('employee_id', '=', employee.id)
+      .where('status', 'in', ['requested', 'approved'])
+      .where('start_date', '<=', input.end_date)
+      .where('end_date', '>=', input.start_date)
+      .executeTakeFirst();
+    if (overlapping) {
+      throw new ApiError(
+        'conflict',
+        `The range overlaps absence ${overlapping.id} of the same employee, which is requested or approved.`,
+        { errors: { conflicting_absence_id: overlapping.id } },
+      );
+    }
+
+    const holidays = await tx
+      .selectFrom('holidays')
+      .select('date')
+      .where('company_id', '=', tenant.companyId)
+      .where('date', '>=', input.start_date)
+      .where('date', '<=', input.end_date)
+      .execute();
+    const daysCount = absenceDaysCount(
+      { start_date: input.start_date, end_date: input.end_date, half_day: halfDay },
+      employee.work_schedule,
+      new Set(holidays.map((holiday) => holiday.date)),
+    );
+    const at = toDate(clock.now());
+    const row: AbsenceRow = {
+      id: newId(),
+      employee_id: employee.id,
+      type_key: type.key,
+      type_label: type.label,
+      start_date: input.start_date,
+      end_date: input.end_date,
+      half_day: halfDay,
+      status: 'requested',
+      days_count: String(daysCount),
+      note: input.note ?? null,
+      denial_reason: null,
+      decided_at: null,
+      cancelled_at: null,
+      created_at: at,
+      updated_at: at,
+    };
+    const { type_key: _key, type_label: _label, ...columns } = row;
+    await tx
+      .insertInto('absences')
+      .values({ company_id: tenant.companyId, absence_type_id: type.id, ...columns })
+      .execute();
+    await recordEvents(tx, tenant.companyId, at, [
+      {
+        type: 'absence.requested',
+        data: { absence_id: row.id, employee_id: row.employee_id, status: 'requested' },
+      },
+      ...balanceEvents(row),
+    ]);
+    return toView(row);
+  });
+}
+
+type Transition = {
+  to: 'approved' | 'denied' | 'cancelled';
+  from: AbsenceStatus[];
+  event: 'absence.approved' | 'absence.denied' | 'absence.cancelled';
+};
+
+const TRANSITIONS = {
+  approve: { to: 'approved', from: ['requested'], event: 'absence.approved' },
+  reject: { to: 'denied', from: ['requested'], event: 'absence.denied' },
+  cancel: { to: 'cancelled', from: ['requested', 'approved'], event: 'absence.cancelled' },
+} as const satisfies Record<string, Transition>;
+
+export type AbsenceDecision = keyof typeof TRANSITIONS;
+
+/**
+ * Moves an absence from an allowed state with one conditional UPDATE: of concurrent decisions, exactly one
+ * matches the row, and only it writes events. The others find the new state and answer 409.
+ */
+export async function decideAbsence(
+  db: Db,
+  clock: Clock,
+  tenant: TenantRef,
+  id: string,
+  decision: AbsenceDecision,
+  input: { reason?: string | undefined } = {},
+): Promise<AbsenceView> {
+  const transition: Transition = TRANSITIONS[decision];
+  return await db.transaction().execute(async (tx: Tx) => {
+    const at = toDate(clock.now());
+    const changed = await tx
+      .updateTable('absences')
+      .set({
+        status: transition.to,
+        updated_at: at,
+        ...(transition.to === 'cancelled' ? { cancelled_at: at } : { decided_at: at }),
+        ...(transition.to === 'denied' ? { denial_reason: input.reason ?? null } : {}),
+      })
+      .where('company_id', '=', tenant.companyId)
+      .where('id', '=', id)
+      .where('status', 'in', transition.from)
+      .returning('id')
+      .executeTakeFirst();
+    const row = await findAbsence(tx, tenant.companyId, id);
+    if (!row) throw notFound('Absence');
+    if (!changed) {
+      throw new ApiError(
+        'conflict',
+        `The absence is ${row.status}; it can be ${transition.to} only while ${transition.from.join(' or ')}.`,
+        { errors: { status: row.status } },
+      );
+    }
+    await recordEvents(tx, tenant.companyId, at, [
+      {
+        type: transition.event,
+        data: { absence_id: id, employee_id: row.employee_id, status: transition.to },
+      } as PendingEvent,
+      ...balanceEvents(row),
+    ]);
+    return toView(row);
+  });
+}

@@ -1,0 +1,171 @@
+import type { Selectable } from 'kysely';
+import type { Db, Executor } from '../../db/database.ts';
+import type { CheckInSource, CheckInsTable, CheckInType } from '../../db/schema.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import {
+  type CursorCodec,
+  DEFAULT_LIMIT,
+  keysetPage,
+  mapPage,
+  type Page,
+  syncPage,
+  timestampKey,
+} from '../../platform/pagination.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { localDate } from '../../time/zones.ts';
+import { employeeTimeZone, findEmployee, type TenantRef } from '../employees/employees.service.ts';
+import { recordEvents } from '../events/events.service.ts';
+
+/** How far ahead of the service clock a check-in may be stamped (device clock skew). */
+export const FUTURE_TOLERANCE_SECONDS = 5 * 60;
+
+export type CheckInRow = Omit<Selectable<CheckInsTable>, 'company_id'>;
+
+export type CheckInView = {
+  id: string;
+  employee_id: string;
+  type: CheckInType;
+  timestamp: string;
+  source: CheckInSource;
+  created_at: string;
+  updated_at: string;
+};
+
+const toView = (row: CheckInRow): CheckInView => ({
+  id: row.id,
+  employee_id: row.employee_id,
+  type: row.type,
+  timestamp: formatInstant(row.timestamp),
+  source: row.source,
+  created_at: formatInstant(row.created_at),
+  updated_at: formatInstant(row.updated_at),
+});
+
+const selectCheckIns = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('check_ins')
+    .select(['id', 'employee_id', 'type', 'timestamp', 'source', 'created_at', 'updated_at'])
+    .where('company_id', '=', companyId);
+
+export async function getCheckIn(db: Executor, companyId: string, id: string): Promise<CheckInView> {
+  const row = await selectCheckIns(db, companyId).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Check-in');
+  return toView(row);
+}
+
+/** Check-ins are kept at one-second resolution, the resolution of the public instant format. */
+function truncateToSecond(instant: Temporal.Instant): Temporal.Instant {
+  return Temporal.Instant.fromEpochMilliseconds(Math.floor(instant.epochMilliseconds / 1000) * 1000);
+}
+
+export async function recordCheckIn(
+  db: Db,
+  clock: Clock,
+  tenant: TenantRef,
+  input: { employee_id: string; type: CheckInType; timestamp: string },
+  source: CheckInSource = 'api',
+): Promise<CheckInView> {
+  const now = clock.now();
+  const timestamp = truncateToSecond(Temporal.Instant.from(input.timestamp));
+  return await db.transaction().execute(async (tx) => {
+    const employee = await findEmployee(tx, tenant.companyId, input.employee_id);
+    if (!employee) throw invalid({ employee_id: 'is not an employee of this company' });
+
+    if (Temporal.Instant.compare(timestamp, now.add({ seconds: FUTURE_TOLERANCE_SECONDS })) > 0) {
+      throw invalid({ timestamp: 'must not be more than 5 minutes in the future' });
+    }
+    const day = localDate(timestamp, employeeTimeZone(employee, tenant.timezone)).toString();
+    if (day < employee.hire_date) {
+      throw invalid({ timestamp: `must not be before the employee's hire date (${employee.hire_date})` });
+    }
+    if (employee.termination_date !== null && day > employee.termination_date) {
+      throw invalid({
+        timestamp: `must not be after the employee's termination date (${employee.termination_date})`,
+      });
+    }
+
+    const at = toDate(now);
+    const row: CheckInRow = {
+      id: newId(),
+      employee_id: employee.id,
+      type: input.type,
+      timestamp: new Date(timestamp.epochMilliseconds),
+      source,
+      created_at: at,
+      updated_at: at,
+    };
+    const inserted = await tx
+      .insertInto('check_ins')
+      .values({ company_id: tenant.companyId, ...row })
+      .onConflict((conflict) =>
+        conflict.columns(['company_id', 'employee_id', 'timestamp', 'type']).doNothing(),
+      )
+      .returning('id')
+      .executeTakeFirst();
+    if (!inserted) {
+      throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
+    }
+    await recordEvents(tx, tenant.companyId, at, [
+      { type: 'checkin.created', data: { check_in_id: row.id, employee_id: row.employee_id } },
+    ]);
+    return toView(row);
+  });
+}
+
+export type ListCheckInsQuery = {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  updated_since?: string | undefined;
+  employee_id?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+};
+
+/**
+ * Two orders, each served by an index whose trailing columns are the sort key (see docs/decisions/0003):
+ * - the sync order (updated_at, id), by default and whenever updated_since is given;
+ * - the timeline order when from/to is given without updated_since: (timestamp, id) company-wide, or
+ *   (timestamp, type) for one employee, which the duplicate rule makes unique.
+ */
+export async function listCheckIns(
+  db: Db,
+  codec: CursorCodec,
+  companyId: string,
+  query: ListCheckInsQuery,
+): Promise<Page<CheckInView>> {
+  const from = query.from === undefined ? undefined : Temporal.Instant.from(query.from);
+  const to = query.to === undefined ? undefined : Temporal.Instant.from(query.to);
+  if (from && to && Temporal.Instant.compare(to, from) <= 0) {
+    throw invalid({ 'query.to': 'must be after from' });
+  }
+  let q = selectCheckIns(db, companyId);
+  if (query.employee_id !== undefined) q = q.where('employee_id', '=', query.employee_id);
+  if (from) q = q.where('timestamp', '>=', toDate(from));
+  if (to) q = q.where('timestamp', '<', toDate(to));
+  const listing = `check-ins|employee=${query.employee_id ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`;
+
+  if ((from === undefined && to === undefined) || query.updated_since !== undefined) {
+    const page = await syncPage(q, {
+      codec,
+      listing,
+      limit: query.limit,
+      cursor: query.cursor,
+      updatedSince: query.updated_since,
+    });
+    return mapPage(page, toView);
+  }
+  const oneEmployee = query.employee_id !== undefined;
+  const page = await keysetPage(q, {
+    codec,
+    listing: `${listing}|timeline`,
+    sort: [
+      { column: 'timestamp', kind: 'timestamp' },
+      oneEmployee ? { column: 'type', kind: 'text' } : { column: 'id', kind: 'text' },
+    ],
+    limit: query.limit ?? DEFAULT_LIMIT,
+    cursor: query.cursor,
+    keyOf: (row) => [timestampKey(row.timestamp), oneEmployee ? row.type : row.id],
+  });
+  return mapPage(page, toView);
+}

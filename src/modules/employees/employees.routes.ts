@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import { requireTenant } from '../../platform/auth.ts';
+import { IdParams } from '../../platform/common.schemas.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { route } from '../../platform/operation.ts';
+import { ListOf } from '../../platform/pagination.ts';
+import {
+  CreateEmployeeBody,
+  Employee,
+  ListEmployeesQuery,
+  TerminateEmployeeBody,
+  UpdateEmployeeBody,
+} from './employees.schemas.ts';
+import {
+  createEmployee,
+  getEmployee,
+  listEmployees,
+  terminateEmployee,
+  updateEmployee,
+} from './employees.service.ts';
+
+const tag = 'Employees';
+
+export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/employees',
+      operationId: 'listEmployees',
+      summary: 'List employees',
+      tag,
+      scope: 'org:empleados:read',
+      querystring: ListEmployeesQuery,
+      responses: { 200: { description: 'A page of employees.', schema: ListOf(Employee) } },
+    },
+    async (request) => listEmployees(deps.db, deps.cursors, requireTenant(request).companyId, request.query),
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/employees/:id',
+      operationId: 'getEmployee',
+      summary: 'Get an employee',
+      tag,
+      scope: 'org:empleados:read',
+      params: IdParams,
+      responses: { 200: { description: 'The employee.', schema: Employee } },
+    },
+    async (request) => getEmployee(deps.db, requireTenant(request).companyId, request.params.id),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/employees',
+      operationId: 'createEmployee',
+      summary: 'Create an employee',
+      description:
+        'Takes a seat of the plan. With no free seat the answer is 402 billing_required, and retrying unchanged gives the same 402. Emits `employee.created`.',
+      tag,
+      scope: 'org:empleados:write',
+      body: CreateEmployeeBody,
+      responses: { 201: { description: 'The new employee.', schema: Employee } },
+      errors: ['billing_required'],
+    },
+    async (request, reply) => {
+      const employee = await createEmployee(deps.db, deps.clock, requireTenant(request), request.body);
+      return reply.code(201).send(employee);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'PATCH',
+      url: '/v1/employees/:id',
+      operationId: 'updateEmployee',
+      summary: 'Update an employee',
+      description:
+        'Changes any writable field but `status` (see terminate). A change emits `employee.updated`; a body that changes nothing is a no-op.',
+      tag,
+      scope: 'org:empleados:write',
+      params: IdParams,
+      body: UpdateEmployeeBody,
+      responses: { 200: { description: 'The updated employee.', schema: Employee } },
+    },
+    async (request) =>
+      updateEmployee(deps.db, deps.clock, requireTenant(request), request.params.id, request.body),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/employees/:id/terminate',
+      operationId: 'terminateEmployee',
+      summary: 'Terminate an employee',
+      description:
+        'Sets `status` to `terminated`, which frees a seat, and emits `employee.terminated`. No check-in can be recorded after the termination date. Terminating again is 409 conflict.',
+      tag,
+      scope: 'org:empleados:write',
+      params: IdParams,
+      body: TerminateEmployeeBody,
+      responses: { 200: { description: 'The terminated employee.', schema: Employee } },
+      errors: ['conflict'],
+    },
+    async (request) =>
+      terminateEmployee(deps.db, deps.clock, requireTenant(request), request.params.id, request.body ?? {}),
+  );
+}

@@ -1,0 +1,376 @@
+import type { Selectable } from 'kysely';
+import { type Db, type Executor, type Tx, violatedConstraint } from '../../db/database.ts';
+import type { EmployeesTable } from '../../db/schema.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { localDate } from '../../time/zones.ts';
+import { requireTimeZone } from '../companies/companies.service.ts';
+import { recordEvents } from '../events/events.service.ts';
+import { locationExists } from '../locations/locations.service.ts';
+import { unitExists } from '../units/units.service.ts';
+import { DEFAULT_VACATION_DAYS_PER_YEAR, DEFAULT_WORK_SCHEDULE, WEEKDAYS } from './employees.schemas.ts';
+
+/** The calling tenant, as the services need it. `Tenant` from auth satisfies it. */
+export type TenantRef = { companyId: string; accountId: string; timezone: string };
+
+export type WorkScheduleView = Record<(typeof WEEKDAYS)[number], number>;
+
+export type EmployeeRow = Omit<Selectable<EmployeesTable>, 'company_id' | 'email_key'>;
+
+export type EmployeeView = Omit<
+  EmployeeRow,
+  'work_schedule' | 'vacation_days_per_year' | 'created_at' | 'updated_at'
+> & {
+  work_schedule: WorkScheduleView;
+  vacation_days_per_year: number;
+  created_at: string;
+  updated_at: string;
+};
+
+const COLUMNS = [
+  'id',
+  'first_name',
+  'last_name',
+  'email',
+  'external_id',
+  'status',
+  'hire_date',
+  'termination_date',
+  'location_id',
+  'unit_id',
+  'timezone',
+  'work_schedule',
+  'vacation_days_per_year',
+  'created_at',
+  'updated_at',
+] as const;
+
+export function scheduleView(minutes: number[]): WorkScheduleView {
+  return Object.fromEntries(WEEKDAYS.map((day, index) => [day, minutes[index] ?? 0])) as WorkScheduleView;
+}
+
+const scheduleArray = (schedule: WorkScheduleView): number[] => WEEKDAYS.map((day) => schedule[day]);
+
+export function toView(row: EmployeeRow): EmployeeView {
+  return {
+    ...row,
+    work_schedule: scheduleView(row.work_schedule),
+    vacation_days_per_year: Number(row.vacation_days_per_year),
+    created_at: formatInstant(row.created_at),
+    updated_at: formatInstant(row.updated_at),
+  };
+}
+
+const selectEmployees = (db: Executor, companyId: string) =>
+  db.selectFrom('employees').select(COLUMNS).where('company_id', '=', companyId);
+
+/** An employee's own zone, else the company's: all of the employee's day boundaries are in it. */
+export function employeeTimeZone(employee: { timezone: string | null }, companyTimeZone: string): string {
+  return employee.timezone ?? companyTimeZone;
+}
+
+export async function findEmployee(
+  db: Executor,
+  companyId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<EmployeeRow | undefined> {
+  let query = selectEmployees(db, companyId).where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return await query.executeTakeFirst();
+}
+
+export async function getEmployee(db: Executor, companyId: string, id: string): Promise<EmployeeView> {
+  const row = await findEmployee(db, companyId, id);
+  if (!row) throw notFound('Employee');
+  return toView(row);
+}
+
+export async function listEmployees(
+  db: Db,
+  codec: CursorCodec,
+  companyId: string,
+  query: {
+    limit?: number | undefined;
+    cursor?: string | undefined;
+    updated_since?: string | undefined;
+    status?: 'active' | 'terminated' | undefined;
+    location_id?: string | undefined;
+    unit_id?: string | undefined;
+  },
+): Promise<Page<EmployeeView>> {
+  let q = selectEmployees(db, companyId);
+  if (query.status !== undefined) q = q.where('status', '=', query.status);
+  if (query.location_id !== undefined) q = q.where('location_id', '=', query.location_id);
+  if (query.unit_id !== undefined) q = q.where('unit_id', '=', query.unit_id);
+  const page = await syncPage(q, {
+    codec,
+    listing: `employees|status=${query.status ?? ''}|location=${query.location_id ?? ''}|unit=${query.unit_id ?? ''}`,
+    limit: query.limit,
+    cursor: query.cursor,
+    updatedSince: query.updated_since,
+  });
+  return mapPage(page, toView);
+}
+
+type Writable = {
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  email?: string | undefined;
+  external_id?: string | null | undefined;
+  hire_date?: string | undefined;
+  termination_date?: string | undefined;
+  location_id?: string | null | undefined;
+  unit_id?: string | null | undefined;
+  timezone?: string | null | undefined;
+  work_schedule?: WorkScheduleView | undefined;
+  vacation_days_per_year?: number | undefined;
+};
+
+/** The checks that need the database: references within the tenant, and per-company uniqueness. */
+async function checkReferencesAndUniqueness(
+  tx: Tx,
+  companyId: string,
+  input: Writable,
+  selfId: string | null,
+): Promise<Record<string, string>> {
+  const errors: Record<string, string> = {};
+  if (input.location_id && !(await locationExists(tx, companyId, input.location_id))) {
+    errors.location_id = 'is not a location of this company';
+  }
+  if (input.unit_id && !(await unitExists(tx, companyId, input.unit_id))) {
+    errors.unit_id = 'is not a unit of this company';
+  }
+  if (input.email !== undefined) {
+    const taken = await tx
+      .selectFrom('employees')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('email_key', '=', input.email.toLowerCase())
+      .executeTakeFirst();
+    if (taken && taken.id !== selfId) errors.email = 'is already used by another employee of this company';
+  }
+  if (input.external_id) {
+    const taken = await tx
+      .selectFrom('employees')
+      .select('id')
+      .where('company_id', '=', companyId)
+      .where('external_id', '=', input.external_id)
+      .executeTakeFirst();
+    if (taken && taken.id !== selfId) {
+      errors.external_id = 'is already used by another employee of this company';
+    }
+  }
+  if (input.timezone && !errors.timezone) {
+    try {
+      requireTimeZone(input.timezone);
+    } catch {
+      errors.timezone = 'is not a known IANA time zone';
+    }
+  }
+  return errors;
+}
+
+/** A unique index that caught a race the pre-check could not see, as the same 422 the pre-check gives. */
+function uniquenessError(error: unknown): ApiError | null {
+  const constraint = violatedConstraint(error);
+  if (constraint === 'employees_company_email') {
+    return invalid({ email: 'is already used by another employee of this company' });
+  }
+  if (constraint === 'employees_company_external_id') {
+    return invalid({ external_id: 'is already used by another employee of this company' });
+  }
+  return null;
+}
+
+/** Takes one seat of the account's plan for the tenant, atomically; false when none is free. */
+async function takeSeat(tx: Tx, tenant: TenantRef): Promise<boolean> {
+  const taken = await tx
+    .updateTable('companies')
+    .set((eb) => ({ active_employee_count: eb('active_employee_count', '+', 1) }))
+    .where('id', '=', tenant.companyId)
+    .where((eb) =>
+      eb(
+        'active_employee_count',
+        '<',
+        eb
+          .selectFrom('companies as account')
+          .select('account.seats')
+          .where('account.id', '=', tenant.accountId),
+      ),
+    )
+    .executeTakeFirst();
+  return taken.numUpdatedRows > 0n;
+}
+
+async function freeSeat(tx: Tx, companyId: string): Promise<void> {
+  await tx
+    .updateTable('companies')
+    .set((eb) => ({ active_employee_count: eb('active_employee_count', '-', 1) }))
+    .where('id', '=', companyId)
+    .execute();
+}
+
+export async function createEmployee(
+  db: Db,
+  clock: Clock,
+  tenant: TenantRef,
+  input: Writable & { first_name: string; last_name: string; email: string },
+): Promise<EmployeeView> {
+  const now = clock.now();
+  return await db.transaction().execute(async (tx) => {
+    const errors = await checkReferencesAndUniqueness(tx, tenant.companyId, input, null);
+    if (Object.keys(errors).length > 0) throw invalid(errors);
+    if (!(await takeSeat(tx, tenant))) {
+      throw new ApiError(
+        'billing_required',
+        'Every seat of the plan is taken by an active employee. Terminate an employee or add seats.',
+      );
+    }
+    const at = toDate(now);
+    const row: EmployeeRow = {
+      id: newId(),
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email,
+      external_id: input.external_id ?? null,
+      status: 'active',
+      hire_date: input.hire_date ?? localDate(now, tenant.timezone).toString(),
+      termination_date: null,
+      location_id: input.location_id ?? null,
+      unit_id: input.unit_id ?? null,
+      timezone: input.timezone ? requireTimeZone(input.timezone) : null,
+      work_schedule: input.work_schedule ? scheduleArray(input.work_schedule) : DEFAULT_WORK_SCHEDULE,
+      vacation_days_per_year: String(input.vacation_days_per_year ?? DEFAULT_VACATION_DAYS_PER_YEAR),
+      created_at: at,
+      updated_at: at,
+    };
+    try {
+      await tx
+        .insertInto('employees')
+        .values({ company_id: tenant.companyId, ...row })
+        .execute();
+    } catch (error) {
+      throw uniquenessError(error) ?? error;
+    }
+    await recordEvents(tx, tenant.companyId, at, [
+      { type: 'employee.created', data: { employee_id: row.id } },
+    ]);
+    return toView(row);
+  });
+}
+
+const sameSchedule = (a: number[], b: number[]) => a.length === b.length && a.every((m, i) => m === b[i]);
+
+export async function updateEmployee(
+  db: Db,
+  clock: Clock,
+  tenant: TenantRef,
+  id: string,
+  input: Writable,
+): Promise<EmployeeView> {
+  return await db.transaction().execute(async (tx) => {
+    const current = await findEmployee(tx, tenant.companyId, id, { lock: true });
+    if (!current) throw notFound('Employee');
+    const errors = await checkReferencesAndUniqueness(tx, tenant.companyId, input, id);
+    if (input.termination_date !== undefined && current.status !== 'terminated') {
+      errors.termination_date = 'can only be corrected on a terminated employee; use the terminate operation';
+    }
+    const hireDate = input.hire_date ?? current.hire_date;
+    const terminationDate = input.termination_date ?? current.termination_date;
+    if (terminationDate !== null && terminationDate < hireDate) {
+      errors[input.termination_date !== undefined ? 'termination_date' : 'hire_date'] =
+        'must not put the termination date before the hire date';
+    }
+    if (Object.keys(errors).length > 0) throw invalid(errors);
+
+    const next: EmployeeRow = {
+      ...current,
+      first_name: input.first_name ?? current.first_name,
+      last_name: input.last_name ?? current.last_name,
+      email: input.email ?? current.email,
+      external_id: input.external_id !== undefined ? input.external_id : current.external_id,
+      hire_date: hireDate,
+      termination_date: terminationDate,
+      location_id: input.location_id !== undefined ? input.location_id : current.location_id,
+      unit_id: input.unit_id !== undefined ? input.unit_id : current.unit_id,
+      timezone:
+        input.timezone !== undefined
+          ? input.timezone === null
+            ? null
+            : requireTimeZone(input.timezone)
+          : current.timezone,
+      work_schedule: input.work_schedule ? scheduleArray(input.work_schedule) : current.work_schedule,
+      vacation_days_per_year:
+        input.vacation_days_per_year !== undefined
+          ? String(input.vacation_days_per_year)
+          : current.vacation_days_per_year,
+    };
+    const changed =
+      (Object.keys(next) as Array<keyof EmployeeRow>).some(
+        (key) => key !== 'work_schedule' && key !== 'vacation_days_per_year' && next[key] !== current[key],
+      ) ||
+      !sameSchedule(next.work_schedule, current.work_schedule) ||
+      Number(next.vacation_days_per_year) !== Number(current.vacation_days_per_year);
+    // A PATCH that changes nothing is a no-op: no new updated_at, no event.
+    if (!changed) return toView(current);
+
+    next.updated_at = toDate(clock.now());
+    const { id: _id, created_at: _created, ...changes } = next;
+    try {
+      await tx
+        .updateTable('employees')
+        .set(changes)
+        .where('company_id', '=', tenant.companyId)
+        .where('id', '=', id)
+        .execute();
+    } catch (error) {
+      throw uniquenessError(error) ?? error;
+    }
+    await recordEvents(tx, tenant.companyId, next.updated_at, [
+      { type: 'employee.updated', data: { employee_id: id } },
+    ]);
+    return toView(next);
+  });
+}
+
+export async function terminateEmployee(
+  db: Db,
+  clock: Clock,
+  tenant: TenantRef,
+  id: string,
+  input: { termination_date?: string | undefined },
+): Promise<EmployeeView> {
+  const now = clock.now();
+  return await db.transaction().execute(async (tx) => {
+    const current = await findEmployee(tx, tenant.companyId, id, { lock: true });
+    if (!current) throw notFound('Employee');
+    if (current.status === 'terminated') {
+      throw new ApiError('conflict', `The employee was already terminated on ${current.termination_date}.`);
+    }
+    const terminationDate = input.termination_date ?? localDate(now, tenant.timezone).toString();
+    if (terminationDate < current.hire_date) {
+      throw invalid({ termination_date: `must be on or after the hire date (${current.hire_date})` });
+    }
+    const at = toDate(now);
+    const next: EmployeeRow = {
+      ...current,
+      status: 'terminated',
+      termination_date: terminationDate,
+      updated_at: at,
+    };
+    await tx
+      .updateTable('employees')
+      .set({ status: 'terminated', termination_date: terminationDate, updated_at: at })
+      .where('company_id', '=', tenant.companyId)
+      .where('id', '=', id)
+      .execute();
+    await freeSeat(tx, tenant.companyId);
+    await recordEvents(tx, tenant.companyId, at, [
+      { type: 'employee.terminated', data: { employee_id: id } },
+    ]);
+    return toView(next);
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * Calendar arithmetic on plain dates (no I/O). Dates are 'YYYY-MM-DD' strings at the edges and
+ * Temporal.PlainDate inside; weekdays are ISO (Monday = 1), matching work_schedule's Monday-first order.
+ */
+
+/** Every date from start to end, inclusive. */
+export function* eachDate(start: string, end: string): Generator<Temporal.PlainDate> {
+  const last = Temporal.PlainDate.from(end);
+  for (
+    let day = Temporal.PlainDate.from(start);
+    Temporal.PlainDate.compare(day, last) <= 0;
+    day = day.add({ days: 1 })
+  ) {
+    yield day;
+  }
+}
+
+/** Inclusive length of a date range in days. */
+export function daysInRange(start: string, end: string): number {
+  return Temporal.PlainDate.from(start).until(Temporal.PlainDate.from(end), { largestUnit: 'days' }).days + 1;
+}
+
+/** Scheduled minutes of a date: the schedule's entry for its weekday. */
+export function scheduledMinutes(schedule: readonly number[], date: Temporal.PlainDate): number {
+  return schedule[date.dayOfWeek - 1] ?? 0;
+}
+
+/**
+ * The days an absence counts: the employee's scheduled working days in the range (schedule above 0 and not a
+ * company holiday). A half day counts 0.5 when that day is a working day.
+ */
+export function absenceDaysCount(
+  range: { start_date: string; end_date: string; half_day: boolean },
+  schedule: readonly number[],
+  holidays: ReadonlySet<string>,
+): number {
+  let days = 0;
+  for (const date of eachDate(range.start_date, range.end_date)) {
+    if (scheduledMinutes(schedule, date) > 0 && !holidays.has(date.toString())) days += 1;
+  }
+  return range.half_day ? days / 2 : days;
+}
+
+/** The calendar years a date range touches, in order. */
+export function yearsOf(start: string, end: string): number[] {
+  const first = Temporal.PlainDate.from(start).year;
+  const last = Temporal.PlainDate.from(end).year;
+  return Array.from({ length: last - first + 1 }, (_, index) => first + index);
+}
