@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, type LogConfig, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -11,11 +11,14 @@ export type Tx = Transaction<Database>;
 /** Repository functions take either the pool-backed Db or an open transaction. */
 export type Executor = Db | Tx;
 
-export function createDb(connectionString: string, options: { max?: number } = {}): Db {
+export function createDb(connectionString: string, options: { max?: number; log?: LogConfig } = {}): Db {
   const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
   // An idle client can lose its connection (database restart); the pool replaces it on the next checkout.
   pool.on('error', () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    ...(options.log ? { log: options.log } : {}),
+  });
 }
 
 /** The constraint a statement violated, when it failed with the given SQLSTATE (23505: unique violation). */

@@ -19,6 +19,8 @@ export type EmbeddedOptions = {
   dataDir: string;
   /** Trade durability for speed; only for throwaway test clusters. */
   ephemeral?: boolean;
+  /** Extra server settings, e.g. ['-c', 'shared_buffers=1GB'] for the benchmarks. */
+  postgresFlags?: string[];
   log?: (message: string) => void;
 };
 
@@ -117,6 +119,7 @@ export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<E
   if (options.ephemeral) {
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   }
+  flags.push(...(options.postgresFlags ?? []));
   const postgres = new EmbeddedPostgres({
     databaseDir: clusterDir,
     user: 'postgres',

@@ -167,6 +167,11 @@ export function mapPage<A, B>(page: Page<A>, map: (row: A) => B): Page<B> {
   return { data: page.data.map(map), meta: page.meta };
 }
 
+/** The name a sync listing's cursors are bound to: the listing, its filters and updated_since. */
+export function syncListing(listing: string, updatedSince: string | undefined): string {
+  return `${listing}|since=${updatedSince ?? ''}`;
+}
+
 export type SyncListOptions = {
   codec: CursorCodec;
   /** Names the listing and its filters; the cursor is bound to it. */
@@ -192,7 +197,7 @@ export async function syncPage<DB, TB extends keyof DB, Row extends { updated_at
   }
   return await keysetPage(q, {
     codec: options.codec,
-    listing: `${options.listing}|since=${options.updatedSince ?? ''}`,
+    listing: syncListing(options.listing, options.updatedSince),
     sort: [
       { column: `${prefix}updated_at`, kind: 'timestamp' },
       { column: `${prefix}id`, kind: 'text' },

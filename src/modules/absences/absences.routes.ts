@@ -5,6 +5,7 @@ import { IdParams } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
 import { ListOf, PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
+import { readRoutes } from '../../platform/read-routes.ts';
 import { AbsenceTypeRef } from '../absence-types/absence-types.schemas.ts';
 import { listAbsenceTypesPage } from '../absence-types/absence-types.service.ts';
 import {
@@ -71,37 +72,18 @@ export function absencesRoutes(app: FastifyInstance, deps: AppDeps): void {
       listAbsenceTypesPage(deps.db, deps.cursors, requireTenant(request).companyId, request.query),
   );
 
-  route(
-    app,
-    {
-      method: 'GET',
-      url: '/v1/absences',
-      operationId: 'listAbsences',
-      summary: 'List absences',
-      description:
-        'With `from` and `to`, the absences that overlap the range, in any status or the one given: `status=approved&from=…&to=…` gives the approved absences overlapping it.',
-      tag,
-      scope: 'org:ausencias:read',
-      querystring: ListAbsencesQuery,
-      responses: { 200: { description: 'A page of absences.', schema: ListOf(Absence) } },
-    },
-    async (request) => listAbsences(deps.db, deps.cursors, requireTenant(request).companyId, request.query),
-  );
-
-  route(
-    app,
-    {
-      method: 'GET',
-      url: '/v1/absences/:id',
-      operationId: 'getAbsence',
-      summary: 'Get an absence',
-      tag,
-      scope: 'org:ausencias:read',
-      params: IdParams,
-      responses: { 200: { description: 'The absence.', schema: Absence } },
-    },
-    async (request) => getAbsence(deps.db, requireTenant(request).companyId, request.params.id),
-  );
+  readRoutes(app, {
+    url: '/v1/absences',
+    tag,
+    scope: 'org:ausencias:read',
+    item: Absence,
+    querystring: ListAbsencesQuery,
+    noun: { one: 'absence', many: 'absences', article: 'an' },
+    listDescription:
+      'With `from` and `to`, the absences that overlap the range, in any status or the one given: `status=approved&from=…&to=…` gives the approved absences overlapping it.',
+    list: (companyId, query) => listAbsences(deps.db, deps.cursors, companyId, query),
+    get: (companyId, id) => getAbsence(deps.db, companyId, id),
+  });
 
   route(
     app,

@@ -1,5 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Db, Executor, Tx } from '../../db/database.ts';
-import type { AbsenceStatus } from '../../db/schema.ts';
+import type { AbsenceStatus, AbsencesTable } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
@@ -29,22 +30,9 @@ export type AbsenceView = {
   updated_at: string;
 };
 
-type AbsenceRow = {
-  id: string;
-  employee_id: string;
+type AbsenceRow = Omit<Selectable<AbsencesTable>, 'company_id' | 'absence_type_id'> & {
   type_key: string;
   type_label: string;
-  start_date: string;
-  end_date: string;
-  half_day: boolean;
-  status: AbsenceStatus;
-  days_count: string;
-  note: string | null;
-  denial_reason: string | null;
-  decided_at: Date | null;
-  cancelled_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
 };
 
 const toView = (row: AbsenceRow): AbsenceView => ({

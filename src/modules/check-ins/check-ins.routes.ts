@@ -1,46 +1,26 @@
 import type { FastifyInstance } from 'fastify';
 import { requireTenant } from '../../platform/auth.ts';
-import { IdParams } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
-import { ListOf } from '../../platform/pagination.ts';
+import { readRoutes } from '../../platform/read-routes.ts';
 import { CheckIn, CreateCheckInBody, ListCheckInsQuery } from './check-ins.schemas.ts';
 import { getCheckIn, listCheckIns, recordCheckIn } from './check-ins.service.ts';
 
 const tag = 'Check-ins';
 
 export function checkInsRoutes(app: FastifyInstance, deps: AppDeps): void {
-  route(
-    app,
-    {
-      method: 'GET',
-      url: '/v1/check-ins',
-      operationId: 'listCheckIns',
-      summary: 'List check-ins',
-      description:
-        'Ordered by (updated_at, id), the sync order. With from/to and no updated_since the order is the timeline: by timestamp. `from` is inclusive, `to` exclusive.',
-      tag,
-      scope: 'org:fichajes:read',
-      querystring: ListCheckInsQuery,
-      responses: { 200: { description: 'A page of check-ins.', schema: ListOf(CheckIn) } },
-    },
-    async (request) => listCheckIns(deps.db, deps.cursors, requireTenant(request).companyId, request.query),
-  );
-
-  route(
-    app,
-    {
-      method: 'GET',
-      url: '/v1/check-ins/:id',
-      operationId: 'getCheckIn',
-      summary: 'Get a check-in',
-      tag,
-      scope: 'org:fichajes:read',
-      params: IdParams,
-      responses: { 200: { description: 'The check-in.', schema: CheckIn } },
-    },
-    async (request) => getCheckIn(deps.db, requireTenant(request).companyId, request.params.id),
-  );
+  readRoutes(app, {
+    url: '/v1/check-ins',
+    tag,
+    scope: 'org:fichajes:read',
+    item: CheckIn,
+    querystring: ListCheckInsQuery,
+    noun: { one: 'check-in', many: 'check-ins' },
+    listDescription:
+      'Ordered by (updated_at, id), the sync order. With from/to and no updated_since the order is the timeline: by timestamp. `from` is inclusive, `to` exclusive.',
+    list: (companyId, query) => listCheckIns(deps.db, deps.cursors, companyId, query),
+    get: (companyId, id) => getCheckIn(deps.db, companyId, id),
+  });
 
   route(
     app,

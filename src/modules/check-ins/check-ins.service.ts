@@ -122,6 +122,13 @@ export type ListCheckInsQuery = {
   to?: string | undefined;
 };
 
+/** Which order a check-in listing uses, and the name its cursors are bound to. */
+export function checkInsListing(query: ListCheckInsQuery): { order: 'sync' | 'timeline'; name: string } {
+  const name = `check-ins|employee=${query.employee_id ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`;
+  const sync = (query.from === undefined && query.to === undefined) || query.updated_since !== undefined;
+  return sync ? { order: 'sync', name } : { order: 'timeline', name: `${name}|timeline` };
+}
+
 /**
  * Two orders, each served by an index whose trailing columns are the sort key (see docs/decisions/0003):
  * - the sync order (updated_at, id), by default and whenever updated_since is given;
@@ -143,12 +150,11 @@ export async function listCheckIns(
   if (query.employee_id !== undefined) q = q.where('employee_id', '=', query.employee_id);
   if (from) q = q.where('timestamp', '>=', toDate(from));
   if (to) q = q.where('timestamp', '<', toDate(to));
-  const listing = `check-ins|employee=${query.employee_id ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`;
-
-  if ((from === undefined && to === undefined) || query.updated_since !== undefined) {
+  const listing = checkInsListing(query);
+  if (listing.order === 'sync') {
     const page = await syncPage(q, {
       codec,
-      listing,
+      listing: listing.name,
       limit: query.limit,
       cursor: query.cursor,
       updatedSince: query.updated_since,
@@ -158,7 +164,7 @@ export async function listCheckIns(
   const oneEmployee = query.employee_id !== undefined;
   const page = await keysetPage(q, {
     codec,
-    listing: `${listing}|timeline`,
+    listing: listing.name,
     sort: [
       { column: 'timestamp', kind: 'timestamp' },
       oneEmployee ? { column: 'type', kind: 'text' } : { column: 'id', kind: 'text' },

@@ -3,7 +3,7 @@ import { requireTenant } from '../../platform/auth.ts';
 import { IdParams } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
-import { ListOf } from '../../platform/pagination.ts';
+import { readRoutes } from '../../platform/read-routes.ts';
 import {
   CreateEmployeeBody,
   Employee,
@@ -22,35 +22,16 @@ import {
 const tag = 'Employees';
 
 export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
-  route(
-    app,
-    {
-      method: 'GET',
-      url: '/v1/employees',
-      operationId: 'listEmployees',
-      summary: 'List employees',
-      tag,
-      scope: 'org:empleados:read',
-      querystring: ListEmployeesQuery,
-      responses: { 200: { description: 'A page of employees.', schema: ListOf(Employee) } },
-    },
-    async (request) => listEmployees(deps.db, deps.cursors, requireTenant(request).companyId, request.query),
-  );
-
-  route(
-    app,
-    {
-      method: 'GET',
-      url: '/v1/employees/:id',
-      operationId: 'getEmployee',
-      summary: 'Get an employee',
-      tag,
-      scope: 'org:empleados:read',
-      params: IdParams,
-      responses: { 200: { description: 'The employee.', schema: Employee } },
-    },
-    async (request) => getEmployee(deps.db, requireTenant(request).companyId, request.params.id),
-  );
+  readRoutes(app, {
+    url: '/v1/employees',
+    tag,
+    scope: 'org:empleados:read',
+    item: Employee,
+    querystring: ListEmployeesQuery,
+    noun: { one: 'employee', many: 'employees', article: 'an' },
+    list: (companyId, query) => listEmployees(deps.db, deps.cursors, companyId, query),
+    get: (companyId, id) => getEmployee(deps.db, companyId, id),
+  });
 
   route(
     app,

@@ -1,0 +1,55 @@
+import { sql } from 'kysely';
+import type { Db } from '../../src/db/database.ts';
+
+/**
+ * Bench data, written with set-based SQL (the API would take hours for 10 million rows): one company's
+ * employees, and per employee pairs of in/out check-ins on consecutive days. Check-ins are synced late by a
+ * pseudo-random delay of up to three days, so the sync order (updated_at) differs from the timeline.
+ */
+export async function generateEmployees(
+  db: Db,
+  companyId: string,
+  count: number,
+  startAt: Date,
+): Promise<void> {
+  await sql`
+    insert into employees (company_id, id, first_name, last_name, email, status, hire_date, work_schedule,
+                           vacation_days_per_year, created_at, updated_at)
+    select ${companyId}::uuid, gen_random_uuid(), 'Bench', 'Employee ' || g, 'bench' || g || '@example.com',
+           'active', date '2025-01-01', '{480,480,480,480,480,0,0}', 22,
+           ${startAt}::timestamptz + g * interval '1 millisecond', ${startAt}::timestamptz + g * interval '1 millisecond'
+    from generate_series(1, ${count}::int) g`.execute(db);
+  await db
+    .updateTable('companies')
+    .set({ seats: count, active_employee_count: count })
+    .where('id', '=', companyId)
+    .execute();
+}
+
+/** Check-ins for employees number `first`..`last` (1-based, in id order), `perEmployee` each. */
+export async function generateCheckIns(
+  db: Db,
+  companyId: string,
+  range: { first: number; last: number },
+  perEmployee: number,
+  firstDay: string,
+): Promise<number> {
+  const result = await sql`
+    with staff as (
+      select id, row_number() over (order by id) as n
+      from employees where company_id = ${companyId}::uuid
+    )
+    insert into check_ins (company_id, id, employee_id, type, timestamp, source, created_at, updated_at)
+    select ${companyId}::uuid, gen_random_uuid(), s.id,
+           case when k % 2 = 0 then 'in' else 'out' end,
+           t.ts, 'import', t.ts + t.delay, t.ts + t.delay
+    from staff s
+    cross join generate_series(0, ${perEmployee - 1}::int) k
+    cross join lateral (
+      select ${firstDay}::timestamptz + (k / 2) * interval '1 day' + (k % 2) * interval '8 hours'
+               + (s.n % 120) * interval '1 minute' as ts,
+             ((s.n * 7919 + k * 104729) % 259200) * interval '1 second' as delay
+    ) t
+    where s.n between ${range.first} and ${range.last}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

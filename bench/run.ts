@@ -1,0 +1,35 @@
+import { startBenchCluster } from './lib/cluster.ts';
+import { checkInsSuite } from './suites/check-ins.ts';
+
+/**
+ * `npm run bench [suite…]`: runs the named suites (default: all) on the bench cluster, prints their figures,
+ * and exits 1 when a suite's target is missed. Figures are recorded in docs/performance.md.
+ */
+const SUITES = { 'check-ins': checkInsSuite } as const;
+
+const requested = process.argv.slice(2);
+const names = (requested.length > 0 ? requested : Object.keys(SUITES)) as Array<keyof typeof SUITES>;
+for (const name of names) {
+  if (!(name in SUITES)) {
+    console.error(`unknown suite ${name}; known: ${Object.keys(SUITES).join(', ')}`);
+    process.exit(2);
+  }
+}
+
+const cluster = await startBenchCluster();
+const failures: string[] = [];
+try {
+  for (const name of names) {
+    console.log(`\n== ${name}`);
+    failures.push(...(await SUITES[name](cluster)));
+  }
+} finally {
+  await cluster.stop();
+}
+if (failures.length > 0) {
+  console.error(
+    `\n${failures.length} target(s) missed:\n${failures.map((failure) => `- ${failure}`).join('\n')}`,
+  );
+  process.exit(1);
+}
+console.log('\nall targets met');
