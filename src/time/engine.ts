@@ -1,0 +1,293 @@
+/**
+ * The time engine: clock events in, workday figures out. Pure (no I/O, no clock reads), so every rule in
+ * docs/time-rules.md is a function of its arguments and can be property-tested.
+ *
+ * All day boundaries and the night window are local to the employee's time zone, computed with Temporal, so DST
+ * days of 23 and 25 hours come out right.
+ */
+
+export type ClockEventType = 'in' | 'out' | 'break_start' | 'break_end';
+export type ClockEvent = { type: ClockEventType; at: Temporal.Instant };
+
+/** A shift still open this long after its `in` is incomplete. */
+export const MAX_SHIFT_SECONDS = 24 * 60 * 60;
+/** The night window, local time (Estatuto de los Trabajadores, art. 36): 22:00 to 06:00. */
+export const NIGHT_START_HOUR = 22;
+export const NIGHT_END_HOUR = 6;
+
+/**
+ * Events at the same second are read in this order, so the result never depends on insertion order: a break
+ * ends, then a shift ends, then the next shift starts, then a break starts.
+ */
+const TIE_ORDER: Record<ClockEventType, number> = { break_end: 0, out: 1, in: 2, break_start: 3 };
+
+export function compareEvents(a: ClockEvent, b: ClockEvent): number {
+  return Temporal.Instant.compare(a.at, b.at) || TIE_ORDER[a.type] - TIE_ORDER[b.type];
+}
+
+export type AnomalyKind =
+  | 'out_without_shift'
+  | 'break_outside_shift'
+  | 'break_start_during_break'
+  | 'break_end_without_break'
+  | 'out_after_24_hours';
+
+export type Interval = { start: Temporal.Instant; end: Temporal.Instant };
+
+export type Shift = {
+  start: Temporal.Instant;
+  /** Set when the shift closed with an `out`. */
+  end: Temporal.Instant | null;
+  breaks: Interval[];
+  /**
+   * closed: ended by an `out`. incomplete: a new `in` came while it was open, or it is still open 24 hours after
+   * its `in`. open: no `out` yet, and less than 24 hours have passed.
+   */
+  status: 'closed' | 'incomplete' | 'open';
+};
+
+export type Anomaly = { kind: AnomalyKind; at: Temporal.Instant };
+
+/**
+ * Reads one employee's events in order and builds shifts. `now` decides only whether a shift without an `out`
+ * is still open (less than 24 hours) or incomplete.
+ */
+export function interpretShifts(
+  events: readonly ClockEvent[],
+  now: Temporal.Instant,
+): { shifts: Shift[]; anomalies: Anomaly[] } {
+  const sorted = [...events].sort(compareEvents);
+  const shifts: Shift[] = [];
+  const anomalies: Anomaly[] = [];
+  let open: { start: Temporal.Instant; breaks: Interval[]; breakStart: Temporal.Instant | null } | null =
+    null;
+
+  const expired = (shift: { start: Temporal.Instant }, at: Temporal.Instant) =>
+    at.since(shift.start).total('seconds') >= MAX_SHIFT_SECONDS;
+  const abandon = () => {
+    if (open) shifts.push({ start: open.start, end: null, breaks: open.breaks, status: 'incomplete' });
+    open = null;
+  };
+
+  for (const event of sorted) {
+    if (open && expired(open, event.at)) {
+      abandon();
+      if (event.type === 'out') {
+        anomalies.push({ kind: 'out_after_24_hours', at: event.at });
+        continue;
+      }
+    }
+    switch (event.type) {
+      case 'in':
+        abandon();
+        open = { start: event.at, breaks: [], breakStart: null };
+        break;
+      case 'out':
+        if (!open) {
+          anomalies.push({ kind: 'out_without_shift', at: event.at });
+          break;
+        }
+        if (open.breakStart) open.breaks.push({ start: open.breakStart, end: event.at });
+        shifts.push({ start: open.start, end: event.at, breaks: open.breaks, status: 'closed' });
+        open = null;
+        break;
+      case 'break_start':
+        if (!open) anomalies.push({ kind: 'break_outside_shift', at: event.at });
+        else if (open.breakStart) anomalies.push({ kind: 'break_start_during_break', at: event.at });
+        else open.breakStart = event.at;
+        break;
+      case 'break_end':
+        if (!open) anomalies.push({ kind: 'break_outside_shift', at: event.at });
+        else if (!open.breakStart) anomalies.push({ kind: 'break_end_without_break', at: event.at });
+        else {
+          open.breaks.push({ start: open.breakStart, end: event.at });
+          open.breakStart = null;
+        }
+        break;
+    }
+  }
+  if (open) {
+    const still: { start: Temporal.Instant; breaks: Interval[] } = open;
+    shifts.push({
+      start: still.start,
+      end: null,
+      breaks: still.breaks,
+      status: expired(still, now) ? 'incomplete' : 'open',
+    });
+  }
+  return { shifts, anomalies };
+}
+
+function seconds(interval: Interval): number {
+  return interval.end.since(interval.start).total('seconds');
+}
+
+function overlapSeconds(a: Interval, b: Interval): number {
+  const start = Temporal.Instant.compare(a.start, b.start) >= 0 ? a.start : b.start;
+  const end = Temporal.Instant.compare(a.end, b.end) <= 0 ? a.end : b.end;
+  return Temporal.Instant.compare(end, start) > 0 ? end.since(start).total('seconds') : 0;
+}
+
+/** The night windows (22:00–06:00 local) that can touch an interval. */
+function nightWindows(interval: Interval, timeZone: string): Interval[] {
+  const first = interval.start.toZonedDateTimeISO(timeZone).toPlainDate().subtract({ days: 1 });
+  const last = interval.end.toZonedDateTimeISO(timeZone).toPlainDate();
+  const windows: Interval[] = [];
+  for (let day = first; Temporal.PlainDate.compare(day, last) <= 0; day = day.add({ days: 1 })) {
+    const start = day.toZonedDateTime({ timeZone, plainTime: { hour: NIGHT_START_HOUR } }).toInstant();
+    const end = day
+      .add({ days: 1 })
+      .toZonedDateTime({ timeZone, plainTime: { hour: NIGHT_END_HOUR } })
+      .toInstant();
+    windows.push({ start, end });
+  }
+  return windows;
+}
+
+/** The seconds of a closed shift: span, breaks, worked (span minus breaks) and worked at night. */
+export function shiftSeconds(
+  shift: Shift,
+  timeZone: string,
+): { span: number; breaks: number; worked: number; night: number } {
+  if (!shift.end) throw new Error('only a closed shift has figures');
+  const span = seconds({ start: shift.start, end: shift.end });
+  const breaks = shift.breaks.reduce((sum, interval) => sum + seconds(interval), 0);
+  const whole = { start: shift.start, end: shift.end };
+  let night = 0;
+  for (const window of nightWindows(whole, timeZone)) {
+    night += overlapSeconds(whole, window);
+    for (const pause of shift.breaks) night -= overlapSeconds(pause, window);
+  }
+  return { span, breaks, worked: span - breaks, night };
+}
+
+/** What one local date's shifts add up to, before the calendar (schedule, holidays, absences) is applied. */
+export type DayActivity = {
+  date: string;
+  workedSeconds: number;
+  breakSeconds: number;
+  nightSeconds: number;
+  /** Shifts owned by the date (their `in` is on it). */
+  shifts: number;
+  incompleteShifts: number;
+  openShifts: number;
+  anomalies: number;
+};
+
+const emptyActivity = (date: string): DayActivity => ({
+  date,
+  workedSeconds: 0,
+  breakSeconds: 0,
+  nightSeconds: 0,
+  shifts: 0,
+  incompleteShifts: 0,
+  openShifts: 0,
+  anomalies: 0,
+});
+
+export function localDateOf(instant: Temporal.Instant, timeZone: string): string {
+  return instant.toZonedDateTimeISO(timeZone).toPlainDate().toString();
+}
+
+/**
+ * Groups an employee's shifts and anomalies by local date: a shift belongs to the date of its `in` (a night
+ * shift across midnight belongs to the day it started); an anomaly to the date of its event.
+ */
+export function activityByDate(
+  events: readonly ClockEvent[],
+  timeZone: string,
+  now: Temporal.Instant,
+): Map<string, DayActivity> {
+  const { shifts, anomalies } = interpretShifts(events, now);
+  const days = new Map<string, DayActivity>();
+  const day = (date: string) => {
+    let activity = days.get(date);
+    if (!activity) {
+      activity = emptyActivity(date);
+      days.set(date, activity);
+    }
+    return activity;
+  };
+  for (const shift of shifts) {
+    const activity = day(localDateOf(shift.start, timeZone));
+    activity.shifts += 1;
+    if (shift.status === 'incomplete') activity.incompleteShifts += 1;
+    else if (shift.status === 'open') activity.openShifts += 1;
+    else {
+      const figures = shiftSeconds(shift, timeZone);
+      activity.workedSeconds += figures.worked;
+      activity.breakSeconds += figures.breaks;
+      activity.nightSeconds += figures.night;
+    }
+  }
+  for (const anomaly of anomalies) day(localDateOf(anomaly.at, timeZone)).anomalies += 1;
+  return days;
+}
+
+/** The calendar facts of one employee's date. */
+export type DayCalendar = {
+  /** work_schedule minutes for the date's weekday. */
+  scheduledMinutes: number;
+  holiday: boolean;
+  /** Between hire_date and termination_date, inclusive. */
+  employed: boolean;
+  /** An approved absence covering the date: a whole day, or a half day. */
+  absence: 'none' | 'full' | 'half';
+};
+
+export type WorkdayStatus = 'closed' | 'incomplete' | 'pending';
+
+/** One employee's local date, as stored in the workdays table and summed by the summaries. */
+export type Workday = {
+  date: string;
+  status: WorkdayStatus;
+  workedMinutes: number;
+  breakMinutes: number;
+  nightMinutes: number;
+  expectedMinutes: number;
+  absencesMinutes: number;
+  overtimeMinutes: number;
+  balanceMinutes: number;
+  anomalies: number;
+  checkIns: number;
+};
+
+/** expected and absences minutes of a date, from its calendar alone. */
+export function expectedMinutes(calendar: DayCalendar): { expected: number; absences: number } {
+  const base = calendar.holiday || !calendar.employed ? 0 : calendar.scheduledMinutes;
+  const expected =
+    calendar.absence === 'full' ? 0 : calendar.absence === 'half' ? Math.floor(base / 2) : base;
+  return { expected, absences: base - expected };
+}
+
+/**
+ * The figures of one date. `isPast` is true when the date is before the employee's local today. A date with an
+ * incomplete shift is incomplete and contributes no minutes; a date with an open shift, or not yet past, is
+ * pending. Minutes are floored once per day from seconds.
+ */
+export function workday(
+  date: string,
+  activity: DayActivity | undefined,
+  calendar: DayCalendar,
+  isPast: boolean,
+  checkIns = 0,
+): Workday {
+  const day = activity ?? emptyActivity(date);
+  const status: WorkdayStatus =
+    day.incompleteShifts > 0 ? 'incomplete' : day.openShifts > 0 || !isPast ? 'pending' : 'closed';
+  const { expected, absences } = expectedMinutes(calendar);
+  const worked = Math.floor(day.workedSeconds / 60);
+  return {
+    date,
+    status,
+    workedMinutes: worked,
+    breakMinutes: Math.floor(day.breakSeconds / 60),
+    nightMinutes: Math.floor(day.nightSeconds / 60),
+    expectedMinutes: expected,
+    absencesMinutes: absences,
+    overtimeMinutes: Math.max(0, worked - expected),
+    balanceMinutes: worked - expected,
+    anomalies: day.anomalies,
+    checkIns,
+  };
+}
