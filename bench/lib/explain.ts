@@ -93,5 +93,9 @@ export function planProblems(summary: PlanSummary, pageSize: number): string[] {
   // A page reads its rows plus one (has_more); anything far beyond means the index does not match the order.
   if (summary.rowsVisited > pageSize * 4 + 10)
     problems.push(`visited ${summary.rowsVisited} rows for a page of ${pageSize}`);
+  // Index entries skipped inside the index (a condition that does not bound the scan) show only as buffers: a
+  // page touches about one heap block per row, plus the index path.
+  if (summary.sharedBlocks > pageSize * 4 + 20)
+    problems.push(`touched ${summary.sharedBlocks} buffers for a page of ${pageSize}`);
   return problems;
 }

@@ -192,7 +192,10 @@ export async function syncPage<DB, TB extends keyof DB, Row extends { updated_at
   prefix = '',
 ): Promise<Page<Row>> {
   let q = query;
-  if (options.updatedSince !== undefined) {
+  // A cursor is bound to its updated_since and lies after it, so the cursor alone bounds the scan. Adding the
+  // since condition too would let the planner start the index scan at `since` and walk every row up to the
+  // cursor (measured: 50,000 buffers for one deep page of 10 million check-ins).
+  if (options.updatedSince !== undefined && options.cursor === undefined) {
     q = q.where(sql<boolean>`${sql.ref(`${prefix}updated_at`)} > ${new Date(options.updatedSince)}`);
   }
   return await keysetPage(q, {

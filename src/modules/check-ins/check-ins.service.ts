@@ -148,9 +148,11 @@ export async function listCheckIns(
   }
   let q = selectCheckIns(db, companyId);
   if (query.employee_id !== undefined) q = q.where('employee_id', '=', query.employee_id);
-  if (from) q = q.where('timestamp', '>=', toDate(from));
-  if (to) q = q.where('timestamp', '<', toDate(to));
   const listing = checkInsListing(query);
+  // In the timeline order a cursor lies at or after `from` and bounds the scan by itself (see syncPage).
+  const cursorBounds = listing.order === 'timeline' && query.cursor !== undefined;
+  if (from && !cursorBounds) q = q.where('timestamp', '>=', toDate(from));
+  if (to) q = q.where('timestamp', '<', toDate(to));
   if (listing.order === 'sync') {
     const page = await syncPage(q, {
       codec,
