@@ -211,6 +211,8 @@ describe('GET /v1/check-ins', () => {
       {},
       { from: '2026-05-01T00:00:00Z' },
       { from: '2026-05-01T00:00:00Z', employee_id: ana.id },
+      { from: '2026-05-03T00:00:00Z' },
+      { updated_since: Temporal.Instant.from(c1.updated_at).add({ seconds: 1 }).toString() },
     ];
     for (const query of queries) {
       const all = await ids(query);
@@ -226,6 +228,7 @@ describe('GET /v1/check-ins', () => {
         cursor = page.meta.next_cursor ?? undefined;
       } while (cursor);
       expect(paged).toEqual(all);
+      expect(all.length).toBeGreaterThan(2);
     }
 
     const bad = await tenant.live.get('/v1/check-ins', {
