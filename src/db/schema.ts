@@ -136,8 +136,25 @@ export type EmployeesTable = {
   /** Minutes per ISO weekday, Monday first. */
   work_schedule: number[];
   vacation_days_per_year: Numeric;
+  consolidated_through: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Date;
   updated_at: Date;
+};
+
+export type WorkdaysTable = {
+  company_id: string;
+  employee_id: string;
+  date: string;
+  worked_minutes: number;
+  break_minutes: number;
+  night_minutes: number;
+  expected_minutes: number;
+  absences_minutes: number;
+  anomalies: number;
+  check_ins: number;
+  incomplete_shifts: number;
+  open_since: Date | null;
+  consolidated_at: Date;
 };
 
 export type CheckInsTable = {
@@ -192,4 +209,5 @@ export type Database = {
   check_ins: CheckInsTable;
   absences: AbsencesTable;
   events: EventsTable;
+  workdays: WorkdaysTable;
 };

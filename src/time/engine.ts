@@ -171,6 +171,8 @@ export type DayActivity = {
   shifts: number;
   incompleteShifts: number;
   openShifts: number;
+  /** The start of the date's open shift (no out yet), if any. */
+  openSince: Temporal.Instant | null;
   anomalies: number;
 };
 
@@ -182,6 +184,7 @@ const emptyActivity = (date: string): DayActivity => ({
   shifts: 0,
   incompleteShifts: 0,
   openShifts: 0,
+  openSince: null,
   anomalies: 0,
 });
 
@@ -212,8 +215,10 @@ export function activityByDate(
     const activity = day(localDateOf(shift.start, timeZone));
     activity.shifts += 1;
     if (shift.status === 'incomplete') activity.incompleteShifts += 1;
-    else if (shift.status === 'open') activity.openShifts += 1;
-    else {
+    else if (shift.status === 'open') {
+      activity.openShifts += 1;
+      activity.openSince = shift.start;
+    } else {
       const figures = shiftSeconds(shift, timeZone);
       activity.workedSeconds += figures.worked;
       activity.breakSeconds += figures.breaks;
@@ -223,6 +228,12 @@ export function activityByDate(
   for (const anomaly of anomalies) day(localDateOf(anomaly.at, timeZone)).anomalies += 1;
   return days;
 }
+
+/**
+ * An instant before any event: read with it, a trailing shift without an `out` is always `open` (never expired),
+ * so stored figures do not depend on when they were computed. Expiry is applied when reading.
+ */
+export const BEGINNING_OF_TIME = Temporal.Instant.fromEpochMilliseconds(-8_640_000_000_000_000);
 
 /** The calendar facts of one employee's date. */
 export type DayCalendar = {

@@ -9,6 +9,7 @@ import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
 import { findEmployee, type TenantRef } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { consolidate } from '../workdays/consolidation.ts';
 import { MAX_ABSENCE_DAYS } from './absences.schemas.ts';
 
 export const VACATION = 'vacation';
@@ -290,6 +291,17 @@ export async function decideAbsence(
         'conflict',
         `The absence is ${row.status}; it can be ${transition.to} only while ${transition.from.join(' or ')}.`,
         { errors: { status: row.status } },
+      );
+    }
+    // Approving or cancelling changes the expected minutes of the absence's dates.
+    if (transition.to !== 'denied') {
+      await consolidate(
+        tx,
+        tenant.companyId,
+        tenant.timezone,
+        row.employee_id,
+        { from: row.start_date, to: row.end_date },
+        at,
       );
     }
     await recordEvents(tx, tenant.companyId, at, [

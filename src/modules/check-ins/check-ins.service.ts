@@ -16,6 +16,7 @@ import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
 import { employeeTimeZone, findEmployee, type TenantRef } from '../employees/employees.service.ts';
 import { recordEvents } from '../events/events.service.ts';
+import { consolidate, datesAround } from '../workdays/consolidation.ts';
 
 /** How far ahead of the service clock a check-in may be stamped (device clock skew). */
 export const FUTURE_TOLERANCE_SECONDS = 5 * 60;
@@ -106,6 +107,14 @@ export async function recordCheckIn(
     if (!inserted) {
       throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
     }
+    await consolidate(
+      tx,
+      tenant.companyId,
+      tenant.timezone,
+      employee.id,
+      datesAround(timestamp, employeeTimeZone(employee, tenant.timezone)),
+      at,
+    );
     await recordEvents(tx, tenant.companyId, at, [
       { type: 'checkin.created', data: { check_in_id: row.id, employee_id: row.employee_id } },
     ]);

@@ -10,6 +10,7 @@ import { requireTimeZone } from '../companies/companies.service.ts';
 import { recordEvents } from '../events/events.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { unitExists } from '../units/units.service.ts';
+import { consolidateFrom } from '../workdays/consolidation.ts';
 import { DEFAULT_VACATION_DAYS_PER_YEAR, DEFAULT_WORK_SCHEDULE, WEEKDAYS } from './employees.schemas.ts';
 
 /** The calling tenant, as the services need it. `Tenant` from auth satisfies it. */
@@ -17,7 +18,10 @@ export type TenantRef = { companyId: string; accountId: string; timezone: string
 
 export type WorkScheduleView = Record<(typeof WEEKDAYS)[number], number>;
 
-export type EmployeeRow = Omit<Selectable<EmployeesTable>, 'company_id' | 'email_key'>;
+export type EmployeeRow = Omit<
+  Selectable<EmployeesTable>,
+  'company_id' | 'email_key' | 'consolidated_through'
+>;
 
 export type EmployeeView = Omit<
   EmployeeRow,
@@ -255,6 +259,7 @@ export async function createEmployee(
     } catch (error) {
       throw uniquenessError(error) ?? error;
     }
+    await consolidateFrom(tx, tenant.companyId, tenant.timezone, row.id, row.hire_date, now);
     await recordEvents(tx, tenant.companyId, at, [
       { type: 'employee.created', data: { employee_id: row.id } },
     ]);
@@ -329,6 +334,16 @@ export async function updateEmployee(
     } catch (error) {
       throw uniquenessError(error) ?? error;
     }
+    // The calendar of every date may change: re-consolidate the employee's whole history.
+    if (
+      next.hire_date !== current.hire_date ||
+      next.termination_date !== current.termination_date ||
+      next.timezone !== current.timezone ||
+      !sameSchedule(next.work_schedule, current.work_schedule)
+    ) {
+      const from = next.hire_date < current.hire_date ? next.hire_date : current.hire_date;
+      await consolidateFrom(tx, tenant.companyId, tenant.timezone, id, from, clock.now());
+    }
     await recordEvents(tx, tenant.companyId, next.updated_at, [
       { type: 'employee.updated', data: { employee_id: id } },
     ]);
@@ -368,6 +383,7 @@ export async function terminateEmployee(
       .where('id', '=', id)
       .execute();
     await freeSeat(tx, tenant.companyId);
+    await consolidateFrom(tx, tenant.companyId, tenant.timezone, id, terminationDate, now);
     await recordEvents(tx, tenant.companyId, at, [
       { type: 'employee.terminated', data: { employee_id: id } },
     ]);

@@ -2,10 +2,11 @@ import type { Db } from '../../db/database.ts';
 import { invalid } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { applyHoliday } from '../workdays/consolidation.ts';
 
 export type HolidayView = { id: string; date: string; name: string; created_at: string; updated_at: string };
 
-/** A company holiday. Later issues re-consolidate the workdays it touches. */
+/** A company holiday; the workdays of that date lose their expected minutes in the same transaction. */
 export async function createHoliday(
   db: Db,
   clock: Clock,
@@ -13,19 +14,22 @@ export async function createHoliday(
   input: { date: string; name: string },
 ): Promise<HolidayView> {
   const now = toDate(clock.now());
-  const row = await db
-    .insertInto('holidays')
-    .values({
-      company_id: companyId,
-      id: newId(),
-      date: input.date,
-      name: input.name,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((conflict) => conflict.columns(['company_id', 'date']).doNothing())
-    .returning(['id', 'date', 'name', 'created_at', 'updated_at'])
-    .executeTakeFirst();
-  if (!row) throw invalid({ date: 'already has a holiday in this company' });
-  return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
+  return await db.transaction().execute(async (tx) => {
+    const row = await tx
+      .insertInto('holidays')
+      .values({
+        company_id: companyId,
+        id: newId(),
+        date: input.date,
+        name: input.name,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((conflict) => conflict.columns(['company_id', 'date']).doNothing())
+      .returning(['id', 'date', 'name', 'created_at', 'updated_at'])
+      .executeTakeFirst();
+    if (!row) throw invalid({ date: 'already has a holiday in this company' });
+    await applyHoliday(tx, companyId, row.date, now);
+    return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
+  });
 }

@@ -1,0 +1,210 @@
+import type { Insertable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { WorkdaysTable } from '../../db/schema.ts';
+import { eachDate, scheduledMinutes } from '../../time/calendar.ts';
+import {
+  activityByDate,
+  BEGINNING_OF_TIME,
+  type ClockEvent,
+  type DayCalendar,
+  expectedMinutes,
+  localDateOf,
+  MAX_SHIFT_SECONDS,
+  workday,
+} from '../../time/engine.ts';
+
+export type DateRange = { from: string; to: string };
+
+/** Calendar days are materialised through the end of the year after the consolidation's "now". */
+export function horizon(now: Temporal.Instant, timeZone: string): string {
+  return `${now.toZonedDateTimeISO(timeZone).year + 1}-12-31`;
+}
+
+/** The dates whose figures a check-in at `at` can change: shifts it can join start at most 24 hours apart. */
+export function datesAround(at: Temporal.Instant, timeZone: string): DateRange {
+  return {
+    from: localDateOf(at.subtract({ seconds: MAX_SHIFT_SECONDS }), timeZone),
+    to: localDateOf(at.add({ seconds: MAX_SHIFT_SECONDS }), timeZone),
+  };
+}
+
+function startOf(date: string, timeZone: string): Temporal.Instant {
+  return Temporal.PlainDate.from(date).toZonedDateTime({ timeZone }).toInstant();
+}
+
+/**
+ * Recomputes one employee's workdays for a date range from the source rows (check-ins, holidays, approved
+ * absences, the employee's schedule and employment) and replaces the stored rows of that range. Idempotent: the
+ * result depends only on the source rows. Locks the employee row, so concurrent consolidations of one employee
+ * run one after the other and the last one sees every committed check-in.
+ */
+export async function consolidate(
+  tx: Executor,
+  companyId: string,
+  companyTimeZone: string,
+  employeeId: string,
+  range: DateRange,
+  now: Date,
+): Promise<void> {
+  if (range.to < range.from) return;
+  const employee = await tx
+    .selectFrom('employees')
+    .select(['timezone', 'work_schedule', 'hire_date', 'termination_date', 'consolidated_through'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', employeeId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!employee) return;
+  const zone = employee.timezone ?? companyTimeZone;
+
+  // Shifts that touch the range start at most 24 hours before it and end at most 24 hours after it.
+  const windowStart = startOf(range.from, zone).subtract({ seconds: MAX_SHIFT_SECONDS });
+  const windowEnd = startOf(Temporal.PlainDate.from(range.to).add({ days: 1 }).toString(), zone).add({
+    seconds: MAX_SHIFT_SECONDS,
+  });
+  const checkIns = await tx
+    .selectFrom('check_ins')
+    .select(['type', 'timestamp'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('timestamp', '>=', new Date(windowStart.epochMilliseconds))
+    .where('timestamp', '<', new Date(windowEnd.epochMilliseconds))
+    .execute();
+  const events: ClockEvent[] = checkIns.map((row) => ({
+    type: row.type,
+    at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
+  }));
+  const activity = activityByDate(events, zone, BEGINNING_OF_TIME);
+  const checkInsByDate = new Map<string, number>();
+  for (const event of events) {
+    const date = localDateOf(event.at, zone);
+    checkInsByDate.set(date, (checkInsByDate.get(date) ?? 0) + 1);
+  }
+
+  const holidays = new Set(
+    (
+      await tx
+        .selectFrom('holidays')
+        .select('date')
+        .where('company_id', '=', companyId)
+        .where('date', '>=', range.from)
+        .where('date', '<=', range.to)
+        .execute()
+    ).map((row) => row.date),
+  );
+  const absences = await tx
+    .selectFrom('absences')
+    .select(['start_date', 'end_date', 'half_day'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('status', '=', 'approved')
+    .where('start_date', '<=', range.to)
+    .where('end_date', '>=', range.from)
+    .execute();
+
+  const rows: Array<Insertable<WorkdaysTable>> = [];
+  for (const plainDate of eachDate(range.from, range.to)) {
+    const date = plainDate.toString();
+    const covering = absences.find((absence) => absence.start_date <= date && absence.end_date >= date);
+    const calendar: DayCalendar = {
+      scheduledMinutes: scheduledMinutes(employee.work_schedule, plainDate),
+      holiday: holidays.has(date),
+      employed:
+        date >= employee.hire_date &&
+        (employee.termination_date === null || date <= employee.termination_date),
+      absence: covering ? (covering.half_day ? 'half' : 'full') : 'none',
+    };
+    const day = activity.get(date);
+    const checkInCount = checkInsByDate.get(date) ?? 0;
+    const { expected, absences: absent } = expectedMinutes(calendar);
+    if (expected === 0 && absent === 0 && !day && checkInCount === 0) continue;
+    const figures = workday(date, day, calendar, true, checkInCount);
+    rows.push({
+      company_id: companyId,
+      employee_id: employeeId,
+      date,
+      worked_minutes: figures.workedMinutes,
+      break_minutes: figures.breakMinutes,
+      night_minutes: figures.nightMinutes,
+      expected_minutes: figures.expectedMinutes,
+      absences_minutes: figures.absencesMinutes,
+      anomalies: figures.anomalies,
+      check_ins: checkInCount,
+      incomplete_shifts: day?.incompleteShifts ?? 0,
+      open_since: day?.openSince ? new Date(day.openSince.epochMilliseconds) : null,
+      consolidated_at: now,
+    });
+  }
+
+  await tx
+    .deleteFrom('workdays')
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('date', '>=', range.from)
+    .where('date', '<=', range.to)
+    .execute();
+  for (let index = 0; index < rows.length; index += 1000) {
+    await tx
+      .insertInto('workdays')
+      .values(rows.slice(index, index + 1000))
+      .execute();
+  }
+  if (employee.consolidated_through === null || employee.consolidated_through < range.to) {
+    await tx
+      .updateTable('employees')
+      .set({ consolidated_through: range.to })
+      .where('company_id', '=', companyId)
+      .where('id', '=', employeeId)
+      .execute();
+  }
+}
+
+/** Every date of an employee from `from` through the materialised horizon (or a later one). */
+export async function consolidateFrom(
+  tx: Executor,
+  companyId: string,
+  companyTimeZone: string,
+  employeeId: string,
+  from: string,
+  now: Temporal.Instant,
+): Promise<void> {
+  const employee = await tx
+    .selectFrom('employees')
+    .select(['consolidated_through', 'timezone'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', employeeId)
+    .executeTakeFirst();
+  if (!employee) return;
+  const end = horizon(now, employee.timezone ?? companyTimeZone);
+  const to =
+    employee.consolidated_through && employee.consolidated_through > end
+      ? employee.consolidated_through
+      : end;
+  await consolidate(
+    tx,
+    companyId,
+    companyTimeZone,
+    employeeId,
+    { from, to },
+    new Date(now.epochMilliseconds),
+  );
+}
+
+/**
+ * A new company holiday: on that date nobody is expected and no absence removes minutes (the engine's rule), so
+ * the change is set-based across the company instead of one consolidation per employee.
+ */
+export async function applyHoliday(tx: Executor, companyId: string, date: string, now: Date): Promise<void> {
+  await tx
+    .deleteFrom('workdays')
+    .where('company_id', '=', companyId)
+    .where('date', '=', date)
+    .where('check_ins', '=', 0)
+    .execute();
+  await tx
+    .updateTable('workdays')
+    .set({ expected_minutes: 0, absences_minutes: 0, consolidated_at: now })
+    .where('company_id', '=', companyId)
+    .where('date', '=', date)
+    .execute();
+}
