@@ -9,6 +9,7 @@ import { employeesRoutes } from './modules/employees/employees.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { unitsRoutes } from './modules/units/units.routes.ts';
+import { workSummariesRoutes } from './modules/work-summaries/work-summaries.routes.ts';
 import { registerAuth } from './platform/auth.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { ApiError, ERROR_CATALOG, type ErrorCode, registerErrorHandler } from './platform/errors.ts';
@@ -120,6 +121,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       employeesRoutes(v1, deps);
       checkInsRoutes(v1, deps);
       absencesRoutes(v1, deps);
+      workSummariesRoutes(v1, deps);
       v1.setNotFoundHandler(async (request) => {
         throw notFoundOrNotAllowed(request.method, request.url);
       });

@@ -1,0 +1,207 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { invalid } from '../../platform/errors.ts';
+import { type CursorCodec, DEFAULT_LIMIT, type Page } from '../../platform/pagination.ts';
+import type { Clock } from '../../time/clock.ts';
+import type { TenantRef } from '../employees/employees.service.ts';
+
+export type WorkSummaryView = {
+  employee_id: string;
+  period_start: string;
+  period_end: string;
+  worked_minutes: number;
+  break_minutes: number;
+  night_minutes: number;
+  overtime_minutes: number;
+  expected_minutes: number;
+  balance_minutes: number;
+  banked_hours_balance_minutes: number;
+  absences_minutes: number;
+  source_days: number;
+  incomplete_days: number;
+  anomalies: number;
+};
+
+export type ListWorkSummariesQuery = {
+  period: 'day' | 'month';
+  from: string;
+  to: string;
+  employee_id?: string | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  updated_since?: string | undefined;
+};
+
+/**
+ * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a shift open
+ * for 24 hours; closed when neither, no shift is open, and the date is before the employee's local today.
+ * Decided at read time, so stored rows never go stale. `w` is workdays, `e` the employee.
+ */
+function dayStatus(now: Date, companyTimeZone: string) {
+  const incomplete = sql<boolean>`(w.incomplete_shifts > 0 or (w.open_since is not null and w.open_since <= ${now}::timestamptz - interval '24 hours'))`;
+  const closed = sql<boolean>`(w.incomplete_shifts = 0 and w.open_since is null and w.date < (${now}::timestamptz at time zone coalesce(e.timezone, ${companyTimeZone}))::date)`;
+  return { incomplete, closed };
+}
+
+type Figures = {
+  employee_id: string;
+  period_start: string;
+  period_end: string;
+  worked: number;
+  breaks: number;
+  night: number;
+  overtime: number;
+  expected: number;
+  absences: number;
+  source_days: number;
+  incomplete_days: number;
+  anomalies: number;
+};
+
+function validateRange(query: ListWorkSummariesQuery): void {
+  if (query.to < query.from) throw invalid({ 'query.to': 'must be on or after from' });
+  const limit = Temporal.PlainDate.from(query.from).add({ years: 1 }).toString();
+  if (query.to > limit) throw invalid({ 'query.to': `must be at most one year after from (${limit})` });
+}
+
+const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
+
+/**
+ * Rows per employee and period, paged by the key (employee_id, period_start). Day rows are the stored workdays
+ * of the range; month rows aggregate them per calendar month for every employee employed in that month. Minute
+ * fields count closed workdays only; the banked balance adds every closed workday from the hire date.
+ */
+export async function listWorkSummaries(
+  db: Db,
+  clock: Clock,
+  codec: CursorCodec,
+  tenant: TenantRef,
+  query: ListWorkSummariesQuery,
+): Promise<Page<WorkSummaryView>> {
+  validateRange(query);
+  const listing = `work-summaries|${query.period}|${query.from}|${query.to}|${query.employee_id ?? ''}`;
+  const after = query.cursor ? (codec.decode(listing, query.cursor, 2) as [string, string]) : null;
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  const now = new Date(clock.now().epochMilliseconds);
+  const { closed, incomplete } = dayStatus(now, tenant.timezone);
+  const employee = query.employee_id ? sql`and e.id = ${query.employee_id}::uuid` : sql``;
+
+  let rows: Figures[];
+  if (query.period === 'day') {
+    const position = after
+      ? sql`and (w.employee_id, w.date) > (${after[0]}::uuid, ${after[1]}::date)`
+      : sql``;
+    const result = await sql<Figures>`
+      select w.employee_id, w.date as period_start, w.date as period_end,
+             case when ${closed} then w.worked_minutes else 0 end as worked,
+             case when ${closed} then w.break_minutes else 0 end as breaks,
+             case when ${closed} then w.night_minutes else 0 end as night,
+             case when ${closed} then greatest(0, w.worked_minutes - w.expected_minutes) else 0 end as overtime,
+             case when ${closed} then w.expected_minutes else 0 end as expected,
+             case when ${closed} then w.absences_minutes else 0 end as absences,
+             case when ${closed} then 1 else 0 end as source_days,
+             case when ${incomplete} then 1 else 0 end as incomplete_days,
+             w.anomalies
+      from workdays w
+      join employees e on e.company_id = w.company_id and e.id = w.employee_id
+      where w.company_id = ${tenant.companyId}::uuid
+        and w.date >= ${query.from}::date and w.date <= ${query.to}::date
+        ${employee} ${position}
+      order by w.employee_id, w.date
+      limit ${limit + 1}`.execute(db);
+    rows = result.rows;
+  } else {
+    const position = after
+      ? sql`and (e.id, m.month_start::date) > (${after[0]}::uuid, ${after[1]}::date)`
+      : sql``;
+    const sum = (expression: RawBuilder<unknown>) =>
+      sql`coalesce(sum(${expression}) filter (where ${closed}), 0)::int`;
+    const result = await sql<Figures>`
+      select e.id as employee_id, m.month_start::date as period_start,
+             (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
+             a.worked, a.breaks, a.night, a.overtime, a.expected, a.absences,
+             a.source_days, a.incomplete_days, a.anomalies
+      from employees e
+      cross join generate_series(${monthStart(query.from)}::date, ${monthStart(query.to)}::date, interval '1 month')
+        as m(month_start)
+      cross join lateral (
+        select ${sum(sql`w.worked_minutes`)} as worked,
+               ${sum(sql`w.break_minutes`)} as breaks,
+               ${sum(sql`w.night_minutes`)} as night,
+               ${sum(sql`greatest(0, w.worked_minutes - w.expected_minutes)`)} as overtime,
+               ${sum(sql`w.expected_minutes`)} as expected,
+               ${sum(sql`w.absences_minutes`)} as absences,
+               (count(*) filter (where ${closed}))::int as source_days,
+               (count(*) filter (where ${incomplete}))::int as incomplete_days,
+               coalesce(sum(w.anomalies), 0)::int as anomalies
+        from workdays w
+        where w.company_id = e.company_id and w.employee_id = e.id
+          and w.date >= m.month_start::date and w.date < (m.month_start + interval '1 month')::date
+      ) a
+      where e.company_id = ${tenant.companyId}::uuid
+        and e.hire_date < (m.month_start + interval '1 month')::date
+        and (e.termination_date is null or e.termination_date >= m.month_start::date)
+        ${employee} ${position}
+      order by e.id, m.month_start
+      limit ${limit + 1}`.execute(db);
+    rows = result.rows;
+  }
+
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  const banked = await bankedBefore(db, tenant, now, page);
+  const data = page.map((row): WorkSummaryView => {
+    const balance = row.worked - row.expected;
+    const running = (banked.get(row.employee_id) ?? 0) + balance;
+    banked.set(row.employee_id, running);
+    return {
+      employee_id: row.employee_id,
+      period_start: row.period_start,
+      period_end: row.period_end,
+      worked_minutes: row.worked,
+      break_minutes: row.breaks,
+      night_minutes: row.night,
+      overtime_minutes: row.overtime,
+      expected_minutes: row.expected,
+      balance_minutes: balance,
+      banked_hours_balance_minutes: running,
+      absences_minutes: row.absences,
+      source_days: row.source_days,
+      incomplete_days: row.incomplete_days,
+      anomalies: row.anomalies,
+    };
+  });
+  const last = page.at(-1);
+  return {
+    data,
+    meta: {
+      next_cursor: hasMore && last ? codec.encode(listing, [last.employee_id, last.period_start]) : null,
+      has_more: hasMore,
+    },
+  };
+}
+
+/**
+ * The banked balance of each employee on the page before its first row: the sum of worked − expected over its
+ * closed workdays before that date. The page's rows of an employee are consecutive periods, so adding their
+ * balances in order gives each row's cumulative figure.
+ */
+async function bankedBefore(
+  db: Db,
+  tenant: TenantRef,
+  now: Date,
+  page: Figures[],
+): Promise<Map<string, number>> {
+  const first = new Map<string, string>();
+  for (const row of page) if (!first.has(row.employee_id)) first.set(row.employee_id, row.period_start);
+  if (first.size === 0) return new Map();
+  const { closed } = dayStatus(now, tenant.timezone);
+  const result = await sql<{ employee_id: string; banked: number }>`
+    select x.employee_id,
+           coalesce(sum(w.worked_minutes - w.expected_minutes) filter (where ${closed}), 0)::int as banked
+    from unnest(${[...first.keys()]}::uuid[], ${[...first.values()]}::date[]) as x(employee_id, before)
+    join employees e on e.company_id = ${tenant.companyId}::uuid and e.id = x.employee_id
+    left join workdays w on w.company_id = e.company_id and w.employee_id = x.employee_id and w.date < x.before
+    group by x.employee_id`.execute(db);
+  return new Map(result.rows.map((row) => [row.employee_id, row.banked]));
+}
