@@ -9,6 +9,7 @@ import { employeesRoutes } from './modules/employees/employees.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { unitsRoutes } from './modules/units/units.routes.ts';
+import { vacationBalancesRoutes } from './modules/vacation-balances/vacation-balances.routes.ts';
 import { workSummariesRoutes } from './modules/work-summaries/work-summaries.routes.ts';
 import { registerAuth } from './platform/auth.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -122,6 +123,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       checkInsRoutes(v1, deps);
       absencesRoutes(v1, deps);
       workSummariesRoutes(v1, deps);
+      vacationBalancesRoutes(v1, deps);
       v1.setNotFoundHandler(async (request) => {
         throw notFoundOrNotAllowed(request.method, request.url);
       });

@@ -1,0 +1,130 @@
+import type { Db } from '../../db/database.ts';
+import { type CursorCodec, DEFAULT_LIMIT, type Page } from '../../platform/pagination.ts';
+import type { Clock } from '../../time/clock.ts';
+import { type VacationAbsence, type VacationBalance, vacationBalance } from '../../time/vacation.ts';
+import { localDate } from '../../time/zones.ts';
+import { VACATION } from '../absences/absences.service.ts';
+import type { TenantRef } from '../employees/employees.service.ts';
+
+export type VacationBalanceView = VacationBalance & { employee_id: string };
+
+/**
+ * One row per employee employed during the year, ordered by employee id (the cursor's key). Computed on read
+ * from the employee, its vacation absences and the company's holidays and policy: a handful of rows per
+ * employee, read through company_id-first indexes for one page of employees at a time.
+ */
+export async function listVacationBalances(
+  db: Db,
+  clock: Clock,
+  codec: CursorCodec,
+  tenant: TenantRef,
+  query: {
+    year: number;
+    employee_id?: string | undefined;
+    limit?: number | undefined;
+    cursor?: string | undefined;
+  },
+): Promise<Page<VacationBalanceView>> {
+  const first = `${query.year}-01-01`;
+  const last = `${query.year}-12-31`;
+  const listing = `vacation-balances|${query.year}|${query.employee_id ?? ''}`;
+  const after = query.cursor ? String(codec.decode(listing, query.cursor, 1)[0]) : null;
+  const limit = query.limit ?? DEFAULT_LIMIT;
+
+  let employees = db
+    .selectFrom('employees')
+    .select(['id', 'hire_date', 'termination_date', 'vacation_days_per_year', 'work_schedule'])
+    .where('company_id', '=', tenant.companyId)
+    .where('hire_date', '<=', last)
+    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', first)]))
+    .orderBy('id')
+    .limit(limit + 1);
+  if (query.employee_id !== undefined) employees = employees.where('id', '=', query.employee_id);
+  if (after !== null) employees = employees.where('id', '>', after);
+  const rows = await employees.execute();
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
+  if (page.length === 0) return { data: [], meta: { next_cursor: null, has_more: false } };
+
+  const absences = await db
+    .selectFrom('absences')
+    .innerJoin('absence_types', (join) =>
+      join
+        .onRef('absence_types.company_id', '=', 'absences.company_id')
+        .onRef('absence_types.id', '=', 'absences.absence_type_id'),
+    )
+    .select([
+      'absences.employee_id',
+      'absences.start_date',
+      'absences.end_date',
+      'absences.half_day',
+      'absences.status',
+      'absences.days_count',
+    ])
+    .where('absences.company_id', '=', tenant.companyId)
+    .where(
+      'absences.employee_id',
+      'in',
+      page.map((employee) => employee.id),
+    )
+    .where('absence_types.key', '=', VACATION)
+    .where('absences.status', 'in', ['requested', 'approved'])
+    .where('absences.start_date', '<=', last)
+    .execute();
+  const earliestHire = page.reduce(
+    (min, employee) => (employee.hire_date < min ? employee.hire_date : min),
+    last,
+  );
+  const holidays = new Set(
+    (
+      await db
+        .selectFrom('holidays')
+        .select('date')
+        .where('company_id', '=', tenant.companyId)
+        .where('date', '>=', `${earliestHire.slice(0, 4)}-01-01`)
+        .where('date', '<=', last)
+        .execute()
+    ).map((row) => row.date),
+  );
+  const account = await db
+    .selectFrom('companies')
+    .select(['vacation_carry_over_max_days', 'vacation_carry_over_expiry'])
+    .where('id', '=', tenant.accountId)
+    .executeTakeFirstOrThrow();
+  const policy = {
+    carryOverMaxDays: Number(account.vacation_carry_over_max_days),
+    carryOverExpiry: account.vacation_carry_over_expiry,
+  };
+  const today = localDate(clock.now(), tenant.timezone).toString();
+
+  const data = page.map((employee): VacationBalanceView => {
+    const own: VacationAbsence[] = absences
+      .filter((absence) => absence.employee_id === employee.id)
+      .map((absence) => ({
+        start_date: absence.start_date,
+        end_date: absence.end_date,
+        half_day: absence.half_day,
+        status: absence.status as VacationAbsence['status'],
+        days_count: Number(absence.days_count),
+      }));
+    const balance = vacationBalance(
+      {
+        hire_date: employee.hire_date,
+        termination_date: employee.termination_date,
+        vacation_days_per_year: Number(employee.vacation_days_per_year),
+        work_schedule: employee.work_schedule,
+      },
+      own,
+      holidays,
+      policy,
+      query.year,
+      today,
+    );
+    return { employee_id: employee.id, ...balance };
+  });
+  const lastRow = page.at(-1);
+  return {
+    data,
+    meta: { next_cursor: hasMore && lastRow ? codec.encode(listing, [lastRow.id]) : null, has_more: hasMore },
+  };
+}
