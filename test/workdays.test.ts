@@ -159,7 +159,7 @@ describe('workday consolidation', () => {
   it('is idempotent: consolidating again changes nothing', async () => {
     const employee = await hire(env.company.live, { hire_date: '2026-01-01' });
     await clockIn(employee.id, 'in', '2026-02-02T08:00');
-    await clockIn(employee.id, 'in', '2026-02-03T08:00');
+    await clockIn(employee.id, 'in', '2026-02-03T07:00');
     await clockIn(employee.id, 'out', '2026-02-03T15:00');
     await clockIn(employee.id, 'out', '2026-02-04T07:00');
     const once = await days(employee.id);

@@ -40,8 +40,9 @@ export type Shift = {
   end: Temporal.Instant | null;
   breaks: Interval[];
   /**
-   * closed: ended by an `out`. incomplete: a new `in` came while it was open, or it is still open 24 hours after
-   * its `in`. open: no `out` yet, and less than 24 hours have passed.
+   * closed: ended by an `out` within 24 hours. incomplete: a new `in` came while it was open, or it had no `out`
+   * within 24 hours and `now` is 24 hours or more after its `in`. open: no `out`, and `now` is less than 24 hours
+   * after its `in` (always, when read with BEGINNING_OF_TIME).
    */
   status: 'closed' | 'incomplete' | 'open';
 };
@@ -64,14 +65,19 @@ export function interpretShifts(
 
   const expired = (shift: { start: Temporal.Instant }, at: Temporal.Instant) =>
     at.since(shift.start).total('seconds') >= MAX_SHIFT_SECONDS;
-  const abandon = () => {
-    if (open) shifts.push({ start: open.start, end: null, breaks: open.breaks, status: 'incomplete' });
+  // A shift with no out is incomplete once 24 hours have passed, judged against `now` whether or not later
+  // events exist, so the result is the same in every insertion order (the stored table relies on this).
+  const endWithoutOut = (superseded: boolean) => {
+    if (open) {
+      const status = superseded || expired(open, now) ? 'incomplete' : 'open';
+      shifts.push({ start: open.start, end: null, breaks: open.breaks, status });
+    }
     open = null;
   };
 
   for (const event of sorted) {
     if (open && expired(open, event.at)) {
-      abandon();
+      endWithoutOut(false);
       if (event.type === 'out') {
         anomalies.push({ kind: 'out_after_24_hours', at: event.at });
         continue;
@@ -79,7 +85,7 @@ export function interpretShifts(
     }
     switch (event.type) {
       case 'in':
-        abandon();
+        endWithoutOut(true);
         open = { start: event.at, breaks: [], breakStart: null };
         break;
       case 'out':
@@ -106,15 +112,7 @@ export function interpretShifts(
         break;
     }
   }
-  if (open) {
-    const still: { start: Temporal.Instant; breaks: Interval[] } = open;
-    shifts.push({
-      start: still.start,
-      end: null,
-      breaks: still.breaks,
-      status: expired(still, now) ? 'incomplete' : 'open',
-    });
-  }
+  endWithoutOut(false);
   return { shifts, anomalies };
 }
 
