@@ -237,6 +237,48 @@ describe('GET /v1/work-summaries', () => {
     }
   });
 
+  it('counts only the days of employment in a month with a hire or a termination inside it', async () => {
+    const short = await hire(tenant.live, { hire_date: '2026-03-16' });
+    await tenant.live.post(`/v1/employees/${short.id}/terminate`, { termination_date: '2026-03-20' });
+    const late = await hire(tenant.live, { hire_date: '2026-04-15' });
+    const march = (
+      await summaries({ period: 'month', from: '2026-03-01', to: '2026-04-30', employee_id: short.id })
+    ).data;
+    // Monday 16 to Friday 20 March: 5 days; no April row after the termination.
+    expect(march.map(pick)).toEqual([
+      {
+        date: '2026-03-01',
+        worked: 0,
+        expected: 2400,
+        overtime: 0,
+        balance: -2400,
+        banked: -2400,
+        absences: 0,
+        source: 5,
+        incomplete: 0,
+        anomalies: 0,
+      },
+    ]);
+    const april = (
+      await summaries({ period: 'month', from: '2026-03-01', to: '2026-04-30', employee_id: late.id })
+    ).data;
+    // Wednesday 15 to Thursday 30 April: 12 weekdays; no March row before the hire.
+    expect(april.map(pick)).toEqual([
+      {
+        date: '2026-04-01',
+        worked: 0,
+        expected: 5760,
+        overtime: 0,
+        balance: -5760,
+        banked: -5760,
+        absences: 0,
+        source: 12,
+        incomplete: 0,
+        anomalies: 0,
+      },
+    ]);
+  });
+
   it('leaves today and open shifts out of the minutes, and counts a shift open for 24 hours as incomplete', async () => {
     const employee = await hire(tenant.live, { hire_date: '2026-01-01' });
     const now = env.ctx.clock.now();
