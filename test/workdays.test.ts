@@ -206,3 +206,21 @@ describe('workday consolidation', () => {
     });
   });
 });
+
+describe('the calendar horizon', () => {
+  it('is extended by the maintenance job so that a year ahead is always materialised', async () => {
+    const { extendHorizons } = await import('../src/jobs/maintenance.ts');
+    const employee = await hire(env.company.live, { hire_date: '2026-01-01' });
+    expect((await days(employee.id)).at(-1)?.date).toBe('2027-12-31');
+    // Nothing is due while the horizon covers next year.
+    const handledNow = await extendHorizons(env.ctx.db, env.ctx.clock.now());
+    expect(handledNow).toBe(0);
+    const handled = await extendHorizons(env.ctx.db, Temporal.Instant.from('2028-01-15T00:00:00Z'));
+    expect(handled).toBeGreaterThan(0);
+    const rows = await days(employee.id, '2028-01-01');
+    expect(rows[0]).toMatchObject({ date: '2028-01-03', expected_minutes: 480 });
+    expect(rows.at(-1)?.date).toBe('2029-12-31');
+    while ((await extendHorizons(env.ctx.db, Temporal.Instant.from('2028-01-15T00:00:00Z'))) > 0);
+    expect(await extendHorizons(env.ctx.db, Temporal.Instant.from('2028-01-15T00:00:00Z'))).toBe(0);
+  });
+});

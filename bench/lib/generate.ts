@@ -53,3 +53,40 @@ export async function generateCheckIns(
     where s.n between ${range.first} and ${range.last}`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+/**
+ * A working year for employees `first`..`last`: on every weekday from `firstDay` for `weeks` weeks, in around
+ * 08:00, a break 13:00–13:30 and out around 16:30 (Madrid winter time, as UTC instants), with a few minutes of
+ * per-employee jitter.
+ */
+export async function generateWorkingYear(
+  db: Db,
+  companyId: string,
+  range: { first: number; last: number },
+  firstMonday: string,
+  weeks: number,
+): Promise<number> {
+  const result = await sql`
+    with staff as (
+      select id, row_number() over (order by id) as n
+      from employees where company_id = ${companyId}::uuid
+    ),
+    days as (
+      select ${firstMonday}::date + d as day
+      from generate_series(0, ${weeks * 7 - 1}::int) d
+      where extract(isodow from ${firstMonday}::date + d) < 6
+    ),
+    events(type, at) as (
+      values ('in', interval '7 hours'), ('break_start', interval '12 hours'),
+             ('break_end', interval '12 hours 30 minutes'), ('out', interval '15 hours 30 minutes')
+    )
+    insert into check_ins (company_id, id, employee_id, type, timestamp, source, created_at, updated_at)
+    select ${companyId}::uuid, gen_random_uuid(), s.id, e.type, t.ts, 'import', t.ts, t.ts
+    from staff s cross join days cross join events e
+    cross join lateral (
+      select (days.day::timestamp + e.at + ((s.n * 7 + extract(doy from days.day)::int) % 11) * interval '1 minute')
+               at time zone 'UTC' as ts
+    ) t
+    where s.n between ${range.first} and ${range.last}`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
