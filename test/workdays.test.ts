@@ -134,6 +134,24 @@ describe('workday consolidation', () => {
       { expected_minutes: 0, absences_minutes: 0, worked_minutes: 240 },
     ]);
     expect(await days(idle.id, '2026-05-15', '2026-05-15')).toEqual([]);
+    // The monthly rollups follow the set-based change too: May lost one expected day for both.
+    const rollups = await env.ctx.db
+      .selectFrom('workday_months')
+      .select(['employee_id', 'expected_minutes', 'worked_minutes', 'source_days'])
+      .where('company_id', '=', env.company.id)
+      .where('employee_id', 'in', [worker.id, idle.id])
+      .where('month', '=', '2026-05-01')
+      .execute();
+    // May 2026 has 21 weekdays; 15 May is now a holiday (kept as a day for the worker, who clocked in).
+    expect(rollups.find((row) => row.employee_id === idle.id)).toMatchObject({
+      expected_minutes: 20 * 480,
+      source_days: 20,
+    });
+    expect(rollups.find((row) => row.employee_id === worker.id)).toMatchObject({
+      expected_minutes: 20 * 480,
+      worked_minutes: 240,
+      source_days: 21,
+    });
     // A later consolidation of that date agrees with the set-based change.
     await clockIn(worker.id, 'break_start', '2026-05-15T10:00');
     await clockIn(worker.id, 'break_end', '2026-05-15T10:15');

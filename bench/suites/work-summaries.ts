@@ -31,7 +31,7 @@ const TARGET_RATIO = 2;
  */
 export async function workSummariesSuite(cluster: BenchCluster): Promise<string[]> {
   const { db } = await openBenchDatabase(cluster, 'bench_work_summaries');
-  const marker = `work-summaries:${EMPLOYEES}x${WEEKS}`;
+  const marker = `work-summaries:v2:${EMPLOYEES}x${WEEKS}`;
   const clock = new FakeClock();
   const failures: string[] = [];
   try {

@@ -157,6 +157,21 @@ export type WorkdaysTable = {
   consolidated_at: Date;
 };
 
+export type WorkdayMonthsTable = {
+  company_id: string;
+  employee_id: string;
+  month: string;
+  worked_minutes: number;
+  break_minutes: number;
+  night_minutes: number;
+  overtime_minutes: number;
+  expected_minutes: number;
+  absences_minutes: number;
+  source_days: number;
+  incomplete_days: number;
+  anomalies: number;
+};
+
 export type CheckInsTable = {
   company_id: string;
   id: string;
@@ -210,4 +225,5 @@ export type Database = {
   absences: AbsencesTable;
   events: EventsTable;
   workdays: WorkdaysTable;
+  workday_months: WorkdayMonthsTable;
 };

@@ -37,14 +37,24 @@ export type ListWorkSummariesQuery = {
  * for 24 hours; closed when neither, no shift is open, and the date is before the employee's local today.
  * Decided at read time, so stored rows never go stale. `w` is workdays, `e` the employee.
  */
-function dayStatus(now: Date, companyTimeZone: string) {
+function dayStatus(now: Date, zone: RawBuilder<unknown>) {
   const incomplete = sql<boolean>`(w.incomplete_shifts > 0 or (w.open_since is not null and w.open_since <= ${now}::timestamptz - interval '24 hours'))`;
-  const closed = sql<boolean>`(w.incomplete_shifts = 0 and w.open_since is null and w.date < (${now}::timestamptz at time zone coalesce(e.timezone, ${companyTimeZone}))::date)`;
+  const closed = sql<boolean>`(w.incomplete_shifts = 0 and w.open_since is null and w.date < (${now}::timestamptz at time zone ${zone})::date)`;
   return { incomplete, closed };
+}
+
+/**
+ * The first month whose rollup (workday_months) may differ from the read-time rule: months that ended at least
+ * three days ago (UTC) are settled for every zone, and are read from their rollup.
+ */
+function firstUnsettledMonth(now: Temporal.Instant): string {
+  const cutoff = now.toZonedDateTimeISO('UTC').toPlainDate().subtract({ days: 2 });
+  return `${cutoff.toString().slice(0, 7)}-01`;
 }
 
 type Figures = {
   employee_id: string;
+  zone: string;
   period_start: string;
   period_end: string;
   worked: number;
@@ -82,8 +92,10 @@ export async function listWorkSummaries(
   const listing = `work-summaries|${query.period}|${query.from}|${query.to}|${query.employee_id ?? ''}`;
   const after = query.cursor ? (codec.decode(listing, query.cursor, 2) as [string, string]) : null;
   const limit = query.limit ?? DEFAULT_LIMIT;
-  const now = new Date(clock.now().epochMilliseconds);
-  const { closed, incomplete } = dayStatus(now, tenant.timezone);
+  const instant = clock.now();
+  const now = new Date(instant.epochMilliseconds);
+  const settledUntil = firstUnsettledMonth(instant);
+  const { closed, incomplete } = dayStatus(now, sql`coalesce(e.timezone, ${tenant.timezone})`);
   const employee = query.employee_id ? sql`and e.id = ${query.employee_id}::uuid` : sql``;
 
   let rows: Figures[];
@@ -92,7 +104,8 @@ export async function listWorkSummaries(
       ? sql`and (w.employee_id, w.date) > (${after[0]}::uuid, ${after[1]}::date)`
       : sql``;
     const result = await sql<Figures>`
-      select w.employee_id, w.date as period_start, w.date as period_end,
+      select w.employee_id, coalesce(e.timezone, ${tenant.timezone}) as zone,
+             w.date as period_start, w.date as period_end,
              case when ${closed} then w.worked_minutes else 0 end as worked,
              case when ${closed} then w.break_minutes else 0 end as breaks,
              case when ${closed} then w.night_minutes else 0 end as night,
@@ -116,28 +129,37 @@ export async function listWorkSummaries(
       : sql``;
     const sum = (expression: RawBuilder<unknown>) =>
       sql`coalesce(sum(${expression}) filter (where ${closed}), 0)::int`;
+    // Settled months read their rollup; the newest months aggregate their days with the read-time rule.
     const result = await sql<Figures>`
-      select e.id as employee_id, m.month_start::date as period_start,
+      select e.id as employee_id, coalesce(e.timezone, ${tenant.timezone}) as zone,
+             m.month_start::date as period_start,
              (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
-             a.worked, a.breaks, a.night, a.overtime, a.expected, a.absences,
-             a.source_days, a.incomplete_days, a.anomalies
+             coalesce(a.worked, 0) as worked, coalesce(a.breaks, 0) as breaks, coalesce(a.night, 0) as night,
+             coalesce(a.overtime, 0) as overtime, coalesce(a.expected, 0) as expected,
+             coalesce(a.absences, 0) as absences, coalesce(a.source_days, 0) as source_days,
+             coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies
       from employees e
       cross join generate_series(${monthStart(query.from)}::date, ${monthStart(query.to)}::date, interval '1 month')
         as m(month_start)
-      cross join lateral (
-        select ${sum(sql`w.worked_minutes`)} as worked,
-               ${sum(sql`w.break_minutes`)} as breaks,
-               ${sum(sql`w.night_minutes`)} as night,
-               ${sum(sql`greatest(0, w.worked_minutes - w.expected_minutes)`)} as overtime,
-               ${sum(sql`w.expected_minutes`)} as expected,
-               ${sum(sql`w.absences_minutes`)} as absences,
-               (count(*) filter (where ${closed}))::int as source_days,
-               (count(*) filter (where ${incomplete}))::int as incomplete_days,
-               coalesce(sum(w.anomalies), 0)::int as anomalies
+      left join lateral (
+        select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
+               r.overtime_minutes as overtime, r.expected_minutes as expected, r.absences_minutes as absences,
+               r.source_days, r.incomplete_days, r.anomalies
+        from workday_months r
+        where r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
+          and m.month_start < ${settledUntil}::date
+        union all
+        select ${sum(sql`w.worked_minutes`)}, ${sum(sql`w.break_minutes`)}, ${sum(sql`w.night_minutes`)},
+               ${sum(sql`greatest(0, w.worked_minutes - w.expected_minutes)`)}, ${sum(sql`w.expected_minutes`)},
+               ${sum(sql`w.absences_minutes`)},
+               (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
+               coalesce(sum(w.anomalies), 0)::int
         from workdays w
         where w.company_id = e.company_id and w.employee_id = e.id
           and w.date >= m.month_start::date and w.date < (m.month_start + interval '1 month')::date
-      ) a
+          and m.month_start >= ${settledUntil}::date
+        having m.month_start >= ${settledUntil}::date
+      ) a on true
       where e.company_id = ${tenant.companyId}::uuid
         and e.hire_date < (m.month_start + interval '1 month')::date
         and (e.termination_date is null or e.termination_date >= m.month_start::date)
@@ -149,7 +171,7 @@ export async function listWorkSummaries(
 
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
-  const banked = await bankedBefore(db, tenant, now, page);
+  const banked = await bankedBefore(db, tenant, instant, page);
   const data = page.map((row): WorkSummaryView => {
     const balance = row.worked - row.expected;
     const running = (banked.get(row.employee_id) ?? 0) + balance;
@@ -189,19 +211,29 @@ export async function listWorkSummaries(
 async function bankedBefore(
   db: Db,
   tenant: TenantRef,
-  now: Date,
+  now: Temporal.Instant,
   page: Figures[],
 ): Promise<Map<string, number>> {
-  const first = new Map<string, string>();
-  for (const row of page) if (!first.has(row.employee_id)) first.set(row.employee_id, row.period_start);
+  const first = new Map<string, { before: string; zone: string }>();
+  for (const row of page) {
+    if (!first.has(row.employee_id)) first.set(row.employee_id, { before: row.period_start, zone: row.zone });
+  }
   if (first.size === 0) return new Map();
-  const { closed } = dayStatus(now, tenant.timezone);
+  const settledUntil = firstUnsettledMonth(now);
+  const { closed } = dayStatus(new Date(now.epochMilliseconds), sql`x.zone`);
+  // Settled months from their rollups, then the remaining days one by one.
   const result = await sql<{ employee_id: string; banked: number }>`
     select x.employee_id,
-           coalesce(sum(w.worked_minutes - w.expected_minutes) filter (where ${closed}), 0)::int as banked
-    from unnest(${[...first.keys()]}::uuid[], ${[...first.values()]}::date[]) as x(employee_id, before)
-    join employees e on e.company_id = ${tenant.companyId}::uuid and e.id = x.employee_id
-    left join workdays w on w.company_id = e.company_id and w.employee_id = x.employee_id and w.date < x.before
-    group by x.employee_id`.execute(db);
+           (coalesce((select sum(r.worked_minutes - r.expected_minutes) from workday_months r
+                      where r.company_id = ${tenant.companyId}::uuid and r.employee_id = x.employee_id
+                        and r.month < least(date_trunc('month', x.before)::date, ${settledUntil}::date)), 0)
+            + coalesce((select sum(w.worked_minutes - w.expected_minutes) from workdays w
+                        where w.company_id = ${tenant.companyId}::uuid and w.employee_id = x.employee_id
+                          and w.date >= least(date_trunc('month', x.before)::date, ${settledUntil}::date)
+                          and w.date < x.before and ${closed}), 0))::int as banked
+    from unnest(${[...first.keys()]}::uuid[], ${[...first.values()].map((v) => v.before)}::date[],
+                ${[...first.values()].map((v) => v.zone)}::text[]) as x(employee_id, before, zone)`.execute(
+    db,
+  );
   return new Map(result.rows.map((row) => [row.employee_id, row.banked]));
 }

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { WorkdaysTable } from '../../db/schema.ts';
 import { eachDate, scheduledMinutes } from '../../time/calendar.ts';
@@ -149,6 +149,7 @@ export async function consolidate(
       .values(rows.slice(index, index + 1000))
       .execute();
   }
+  await refreshMonths(tx, companyId, employeeId, range);
   if (employee.consolidated_through === null || employee.consolidated_through < range.to) {
     await tx
       .updateTable('employees')
@@ -207,4 +208,49 @@ export async function applyHoliday(tx: Executor, companyId: string, date: string
     .where('company_id', '=', companyId)
     .where('date', '=', date)
     .execute();
+  await refreshMonths(tx, companyId, null, { from: date, to: date });
+}
+
+const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`;
+
+/**
+ * Recomputes the monthly rollups (workday_months) of the months a date range touches, for one employee or, with
+ * null, the whole company. A day counts as closed in a rollup when its stored figures say so (no incomplete
+ * shift, no shift without an out); readers use rollups only for months where that equals the read-time rule.
+ */
+export async function refreshMonths(
+  tx: Executor,
+  companyId: string,
+  employeeId: string | null,
+  range: DateRange,
+): Promise<void> {
+  const from = firstOfMonth(range.from);
+  const until = Temporal.PlainDate.from(firstOfMonth(range.to)).add({ months: 1 }).toString();
+  let stale = tx
+    .deleteFrom('workday_months')
+    .where('company_id', '=', companyId)
+    .where('month', '>=', from)
+    .where('month', '<', until);
+  if (employeeId !== null) stale = stale.where('employee_id', '=', employeeId);
+  await stale.execute();
+  const employee = employeeId === null ? sql`` : sql`and employee_id = ${employeeId}::uuid`;
+  const settled = sql`incomplete_shifts = 0 and open_since is null`;
+  await sql`
+    insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
+                                overtime_minutes, expected_minutes, absences_minutes, source_days,
+                                incomplete_days, anomalies)
+    select company_id, employee_id, date_trunc('month', date)::date,
+           coalesce(sum(worked_minutes) filter (where ${settled}), 0),
+           coalesce(sum(break_minutes) filter (where ${settled}), 0),
+           coalesce(sum(night_minutes) filter (where ${settled}), 0),
+           coalesce(sum(greatest(0, worked_minutes - expected_minutes)) filter (where ${settled}), 0),
+           coalesce(sum(expected_minutes) filter (where ${settled}), 0),
+           coalesce(sum(absences_minutes) filter (where ${settled}), 0),
+           count(*) filter (where ${settled}),
+           count(*) filter (where not (${settled})),
+           sum(anomalies)
+    from workdays
+    where company_id = ${companyId}::uuid ${employee}
+      and date >= ${from}::date and date < ${until}::date
+    group by company_id, employee_id, date_trunc('month', date)`.execute(tx);
 }
