@@ -55,6 +55,8 @@ function firstUnsettledMonth(now: Temporal.Instant): string {
 type Figures = {
   employee_id: string;
   zone: string;
+  /** Set when the query already computed the cumulative balance through the row's period. */
+  banked_through?: number;
   period_start: string;
   period_end: string;
   worked: number;
@@ -123,6 +125,35 @@ export async function listWorkSummaries(
       order by w.employee_id, w.date
       limit ${limit + 1}`.execute(db);
     rows = result.rows;
+  } else if (monthStart(query.to) < settledUntil) {
+    // Every month of the range is settled: one rollup row per employee and month (the common payroll case).
+    const position = after
+      ? sql`and (e.id, m.month_start::date) > (${after[0]}::uuid, ${after[1]}::date)`
+      : sql``;
+    const result = await sql<Figures>`
+      select e.id as employee_id, coalesce(e.timezone, ${tenant.timezone}) as zone,
+             m.month_start::date as period_start,
+             (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
+             coalesce(r.worked_minutes, 0) as worked, coalesce(r.break_minutes, 0) as breaks,
+             coalesce(r.night_minutes, 0) as night, coalesce(r.overtime_minutes, 0) as overtime,
+             coalesce(r.expected_minutes, 0) as expected, coalesce(r.absences_minutes, 0) as absences,
+             coalesce(r.source_days, 0) as source_days, coalesce(r.incomplete_days, 0) as incomplete_days,
+             coalesce(r.anomalies, 0) as anomalies,
+             coalesce((select sum(b.worked_minutes - b.expected_minutes) from workday_months b
+                       where b.company_id = e.company_id and b.employee_id = e.id
+                         and b.month <= m.month_start::date), 0)::int as banked_through
+      from employees e
+      cross join generate_series(${monthStart(query.from)}::date, ${monthStart(query.to)}::date, interval '1 month')
+        as m(month_start)
+      left join workday_months r
+        on r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
+      where e.company_id = ${tenant.companyId}::uuid
+        and e.hire_date < (m.month_start + interval '1 month')::date
+        and (e.termination_date is null or e.termination_date >= m.month_start::date)
+        ${employee} ${position}
+      order by e.id, m.month_start
+      limit ${limit + 1}`.execute(db);
+    rows = result.rows;
   } else {
     const position = after
       ? sql`and (e.id, m.month_start::date) > (${after[0]}::uuid, ${after[1]}::date)`
@@ -171,10 +202,12 @@ export async function listWorkSummaries(
 
   const hasMore = rows.length > limit;
   const page = hasMore ? rows.slice(0, limit) : rows;
-  const banked = await bankedBefore(db, tenant, instant, page);
+  const banked = page.every((row) => row.banked_through !== undefined)
+    ? new Map<string, number>()
+    : await bankedBefore(db, tenant, instant, page);
   const data = page.map((row): WorkSummaryView => {
     const balance = row.worked - row.expected;
-    const running = (banked.get(row.employee_id) ?? 0) + balance;
+    const running = row.banked_through ?? (banked.get(row.employee_id) ?? 0) + balance;
     banked.set(row.employee_id, running);
     return {
       employee_id: row.employee_id,
