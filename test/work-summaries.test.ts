@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestCompany } from './helpers/context.ts';
 import { useCompanyContext } from './helpers/context.ts';
-import { hire } from './helpers/resources.ts';
+import { ADDITIVE_SUMMARY_FIELDS, hire } from './helpers/resources.ts';
 
 /** A hand-checked month (March 2026, Europe/Madrid) for one employee hired on Monday 2 March. */
 const env = useCompanyContext();
@@ -221,18 +221,7 @@ describe('GET /v1/work-summaries', () => {
       })
     ).data;
     const total = (field: string) => days.reduce((sum, row) => sum + Number(row[field]), 0);
-    for (const field of [
-      'worked_minutes',
-      'break_minutes',
-      'night_minutes',
-      'overtime_minutes',
-      'expected_minutes',
-      'balance_minutes',
-      'absences_minutes',
-      'source_days',
-      'incomplete_days',
-      'anomalies',
-    ]) {
+    for (const field of ADDITIVE_SUMMARY_FIELDS) {
       expect(total(field), field).toBe(data[0]?.[field]);
     }
   });

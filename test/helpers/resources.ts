@@ -42,3 +42,17 @@ export async function eventsDuring(db: Db, companyId: string, action: () => Prom
 export function fieldErrors(body: { errors?: Record<string, string[]> }, field: string): string[] {
   return body.errors?.[field] ?? [];
 }
+
+/** The summary fields that add up from day rows to month rows. */
+export const ADDITIVE_SUMMARY_FIELDS = [
+  'worked_minutes',
+  'break_minutes',
+  'night_minutes',
+  'overtime_minutes',
+  'expected_minutes',
+  'balance_minutes',
+  'absences_minutes',
+  'source_days',
+  'incomplete_days',
+  'anomalies',
+] as const;

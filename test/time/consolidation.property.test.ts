@@ -9,6 +9,7 @@ import { consolidate } from '../../src/modules/workdays/consolidation.ts';
 import { CursorCodec } from '../../src/platform/pagination.ts';
 import { FrozenClock } from '../../src/time/clock.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { ADDITIVE_SUMMARY_FIELDS } from '../helpers/resources.ts';
 
 /**
  * Properties of the stored table over random check-in sequences, through the real services and PostgreSQL:
@@ -98,18 +99,7 @@ it('sums day rows to month rows, is idempotent, and does not depend on insertion
       for (const reader of [clock, new FrozenClock('2026-04-02T00:00:00Z')]) {
         const [month] = (await listWorkSummaries(db, reader, codec, tenant, { ...query, period: 'month' }))
           .data;
-        for (const field of [
-          'worked_minutes',
-          'break_minutes',
-          'night_minutes',
-          'overtime_minutes',
-          'expected_minutes',
-          'balance_minutes',
-          'absences_minutes',
-          'source_days',
-          'incomplete_days',
-          'anomalies',
-        ] as const) {
+        for (const field of ADDITIVE_SUMMARY_FIELDS) {
           expect(
             days.data.reduce((sum, row) => sum + row[field], 0),
             field,

@@ -53,7 +53,8 @@ const toView = (row: AbsenceRow): AbsenceView => ({
   updated_at: formatInstant(row.updated_at),
 });
 
-const selectAbsences = (db: Executor, companyId: string) =>
+/** A tenant's absences joined with their type (same company, by the composite key). */
+export const absencesWithType = (db: Executor, companyId: string) =>
   db
     .selectFrom('absences')
     .innerJoin('absence_types', (join) =>
@@ -61,24 +62,26 @@ const selectAbsences = (db: Executor, companyId: string) =>
         .onRef('absence_types.company_id', '=', 'absences.company_id')
         .onRef('absence_types.id', '=', 'absences.absence_type_id'),
     )
-    .select([
-      'absences.id',
-      'absences.employee_id',
-      'absence_types.key as type_key',
-      'absence_types.label as type_label',
-      'absences.start_date',
-      'absences.end_date',
-      'absences.half_day',
-      'absences.status',
-      'absences.days_count',
-      'absences.note',
-      'absences.denial_reason',
-      'absences.decided_at',
-      'absences.cancelled_at',
-      'absences.created_at',
-      'absences.updated_at',
-    ])
     .where('absences.company_id', '=', companyId);
+
+const selectAbsences = (db: Executor, companyId: string) =>
+  absencesWithType(db, companyId).select([
+    'absences.id',
+    'absences.employee_id',
+    'absence_types.key as type_key',
+    'absence_types.label as type_label',
+    'absences.start_date',
+    'absences.end_date',
+    'absences.half_day',
+    'absences.status',
+    'absences.days_count',
+    'absences.note',
+    'absences.denial_reason',
+    'absences.decided_at',
+    'absences.cancelled_at',
+    'absences.created_at',
+    'absences.updated_at',
+  ]);
 
 async function findAbsence(db: Executor, companyId: string, id: string): Promise<AbsenceRow | undefined> {
   return await selectAbsences(db, companyId).where('absences.id', '=', id).executeTakeFirst();

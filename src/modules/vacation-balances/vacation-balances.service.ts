@@ -3,7 +3,7 @@ import { type CursorCodec, DEFAULT_LIMIT, type Page } from '../../platform/pagin
 import type { Clock } from '../../time/clock.ts';
 import { type VacationAbsence, type VacationBalance, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';
-import { VACATION } from '../absences/absences.service.ts';
+import { absencesWithType, VACATION } from '../absences/absences.service.ts';
 import type { TenantRef } from '../employees/employees.service.ts';
 
 export type VacationBalanceView = VacationBalance & { employee_id: string };
@@ -46,13 +46,7 @@ export async function listVacationBalances(
   const page = hasMore ? rows.slice(0, limit) : rows;
   if (page.length === 0) return { data: [], meta: { next_cursor: null, has_more: false } };
 
-  const absences = await db
-    .selectFrom('absences')
-    .innerJoin('absence_types', (join) =>
-      join
-        .onRef('absence_types.company_id', '=', 'absences.company_id')
-        .onRef('absence_types.id', '=', 'absences.absence_type_id'),
-    )
+  const absences = await absencesWithType(db, tenant.companyId)
     .select([
       'absences.employee_id',
       'absences.start_date',
@@ -61,7 +55,6 @@ export async function listVacationBalances(
       'absences.status',
       'absences.days_count',
     ])
-    .where('absences.company_id', '=', tenant.companyId)
     .where(
       'absences.employee_id',
       'in',

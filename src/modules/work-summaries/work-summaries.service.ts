@@ -100,6 +100,20 @@ export async function listWorkSummaries(
   const { closed, incomplete } = dayStatus(now, sql`coalesce(e.timezone, ${tenant.timezone})`);
   const employee = query.employee_id ? sql`and e.id = ${query.employee_id}::uuid` : sql``;
 
+  // Month rows: every employee employed during part of each month of the range, in (employee, month) order.
+  const employeeMonths = sql`from employees e
+      cross join generate_series(${monthStart(query.from)}::date, ${monthStart(query.to)}::date, interval '1 month')
+        as m(month_start)`;
+  const monthPosition = after
+    ? sql`and (e.id, m.month_start::date) > (${after[0]}::uuid, ${after[1]}::date)`
+    : sql``;
+  const monthPage = sql`where e.company_id = ${tenant.companyId}::uuid
+        and e.hire_date < (m.month_start + interval '1 month')::date
+        and (e.termination_date is null or e.termination_date >= m.month_start::date)
+        ${employee} ${monthPosition}
+      order by e.id, m.month_start
+      limit ${limit + 1}`;
+
   let rows: Figures[];
   if (query.period === 'day') {
     const position = after
@@ -127,9 +141,6 @@ export async function listWorkSummaries(
     rows = result.rows;
   } else if (monthStart(query.to) < settledUntil) {
     // Every month of the range is settled: one rollup row per employee and month (the common payroll case).
-    const position = after
-      ? sql`and (e.id, m.month_start::date) > (${after[0]}::uuid, ${after[1]}::date)`
-      : sql``;
     const result = await sql<Figures>`
       select e.id as employee_id, coalesce(e.timezone, ${tenant.timezone}) as zone,
              m.month_start::date as period_start,
@@ -142,22 +153,12 @@ export async function listWorkSummaries(
              coalesce((select sum(b.worked_minutes - b.expected_minutes) from workday_months b
                        where b.company_id = e.company_id and b.employee_id = e.id
                          and b.month <= m.month_start::date), 0)::int as banked_through
-      from employees e
-      cross join generate_series(${monthStart(query.from)}::date, ${monthStart(query.to)}::date, interval '1 month')
-        as m(month_start)
+      ${employeeMonths}
       left join workday_months r
         on r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
-      where e.company_id = ${tenant.companyId}::uuid
-        and e.hire_date < (m.month_start + interval '1 month')::date
-        and (e.termination_date is null or e.termination_date >= m.month_start::date)
-        ${employee} ${position}
-      order by e.id, m.month_start
-      limit ${limit + 1}`.execute(db);
+      ${monthPage}`.execute(db);
     rows = result.rows;
   } else {
-    const position = after
-      ? sql`and (e.id, m.month_start::date) > (${after[0]}::uuid, ${after[1]}::date)`
-      : sql``;
     const sum = (expression: RawBuilder<unknown>) =>
       sql`coalesce(sum(${expression}) filter (where ${closed}), 0)::int`;
     // Settled months read their rollup; the newest months aggregate their days with the read-time rule.
@@ -169,9 +170,7 @@ export async function listWorkSummaries(
              coalesce(a.overtime, 0) as overtime, coalesce(a.expected, 0) as expected,
              coalesce(a.absences, 0) as absences, coalesce(a.source_days, 0) as source_days,
              coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies
-      from employees e
-      cross join generate_series(${monthStart(query.from)}::date, ${monthStart(query.to)}::date, interval '1 month')
-        as m(month_start)
+      ${employeeMonths}
       left join lateral (
         select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
                r.overtime_minutes as overtime, r.expected_minutes as expected, r.absences_minutes as absences,
@@ -191,12 +190,7 @@ export async function listWorkSummaries(
           and m.month_start >= ${settledUntil}::date
         having m.month_start >= ${settledUntil}::date
       ) a on true
-      where e.company_id = ${tenant.companyId}::uuid
-        and e.hire_date < (m.month_start + interval '1 month')::date
-        and (e.termination_date is null or e.termination_date >= m.month_start::date)
-        ${employee} ${position}
-      order by e.id, m.month_start
-      limit ${limit + 1}`.execute(db);
+      ${monthPage}`.execute(db);
     rows = result.rows;
   }
 
