@@ -149,7 +149,17 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
     );
   }
   for (const s of options.sort) q = q.orderBy(sql.ref(s.column), direction);
-  const rows = await q.limit(options.limit + 1).execute();
+  return pageOf(await q.limit(options.limit + 1).execute(), options);
+}
+
+/**
+ * Cuts the rows of a keyset query run with `LIMIT limit + 1` into a page: the extra row only tells that there is
+ * more, and the cursor is the key of the page's last row. For queries written in raw SQL.
+ */
+export function pageOf<Row>(
+  rows: Row[],
+  options: Pick<KeysetOptions<Row>, 'codec' | 'listing' | 'limit' | 'keyOf'>,
+): Page<Row> {
   const hasMore = rows.length > options.limit;
   const data = hasMore ? rows.slice(0, options.limit) : rows;
   const last = data.at(-1);

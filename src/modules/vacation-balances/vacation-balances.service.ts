@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { type CursorCodec, DEFAULT_LIMIT, type Page } from '../../platform/pagination.ts';
+import { type CursorCodec, DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type VacationAbsence, type VacationBalance, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';
@@ -28,23 +28,22 @@ export async function listVacationBalances(
   const first = `${query.year}-01-01`;
   const last = `${query.year}-12-31`;
   const listing = `vacation-balances|${query.year}|${query.employee_id ?? ''}`;
-  const after = query.cursor ? String(codec.decode(listing, query.cursor, 1)[0]) : null;
-  const limit = query.limit ?? DEFAULT_LIMIT;
-
   let employees = db
     .selectFrom('employees')
     .select(['id', 'hire_date', 'termination_date', 'vacation_days_per_year', 'work_schedule'])
     .where('company_id', '=', tenant.companyId)
     .where('hire_date', '<=', last)
-    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', first)]))
-    .orderBy('id')
-    .limit(limit + 1);
+    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', first)]));
   if (query.employee_id !== undefined) employees = employees.where('id', '=', query.employee_id);
-  if (after !== null) employees = employees.where('id', '>', after);
-  const rows = await employees.execute();
-  const hasMore = rows.length > limit;
-  const page = hasMore ? rows.slice(0, limit) : rows;
-  if (page.length === 0) return { data: [], meta: { next_cursor: null, has_more: false } };
+  const { data: page, meta } = await keysetPage(employees, {
+    codec,
+    listing,
+    sort: [{ column: 'id', kind: 'text' }],
+    limit: query.limit ?? DEFAULT_LIMIT,
+    cursor: query.cursor,
+    keyOf: (employee) => [employee.id],
+  });
+  if (page.length === 0) return { data: [], meta };
 
   const absences = await absencesWithType(db, tenant.companyId)
     .select([
@@ -115,9 +114,5 @@ export async function listVacationBalances(
     );
     return { employee_id: employee.id, ...balance };
   });
-  const lastRow = page.at(-1);
-  return {
-    data,
-    meta: { next_cursor: hasMore && lastRow ? codec.encode(listing, [lastRow.id]) : null, has_more: hasMore },
-  };
+  return { data, meta };
 }

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { invalid } from '../../platform/errors.ts';
-import { type CursorCodec, DEFAULT_LIMIT, type Page } from '../../platform/pagination.ts';
+import { type CursorCodec, DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { TenantRef } from '../employees/employees.service.ts';
 
@@ -194,8 +194,12 @@ export async function listWorkSummaries(
     rows = result.rows;
   }
 
-  const hasMore = rows.length > limit;
-  const page = hasMore ? rows.slice(0, limit) : rows;
+  const { data: page, meta } = pageOf(rows, {
+    codec,
+    listing,
+    limit,
+    keyOf: (row) => [row.employee_id, row.period_start],
+  });
   const banked = page.every((row) => row.banked_through !== undefined)
     ? new Map<string, number>()
     : await bankedBefore(db, tenant, instant, page);
@@ -220,14 +224,7 @@ export async function listWorkSummaries(
       anomalies: row.anomalies,
     };
   });
-  const last = page.at(-1);
-  return {
-    data,
-    meta: {
-      next_cursor: hasMore && last ? codec.encode(listing, [last.employee_id, last.period_start]) : null,
-      has_more: hasMore,
-    },
-  };
+  return { data, meta };
 }
 
 /**
