@@ -5,6 +5,7 @@
  * All day boundaries and the night window are local to the employee's time zone, computed with Temporal, so DST
  * days of 23 and 25 hours come out right.
  */
+import { localDate } from './zones.ts';
 
 export type ClockEventType = 'in' | 'out' | 'break_start' | 'break_end';
 export type ClockEvent = { type: ClockEventType; at: Temporal.Instant };
@@ -186,8 +187,9 @@ const emptyActivity = (date: string): DayActivity => ({
   anomalies: 0,
 });
 
+/** The local date of an instant, as 'YYYY-MM-DD'. */
 export function localDateOf(instant: Temporal.Instant, timeZone: string): string {
-  return instant.toZonedDateTimeISO(timeZone).toPlainDate().toString();
+  return localDate(instant, timeZone).toString();
 }
 
 /**

@@ -11,3 +11,8 @@ export function canonicalTimeZone(name: string): string | null {
 export function localDate(instant: Temporal.Instant, timeZone: string): Temporal.PlainDate {
   return instant.toZonedDateTimeISO(timeZone).toPlainDate();
 }
+
+/** An employee's own zone, else the company's: all of the employee's day boundaries are in it. */
+export function employeeTimeZone(employee: { timezone: string | null }, companyTimeZone: string): string {
+  return employee.timezone ?? companyTimeZone;
+}

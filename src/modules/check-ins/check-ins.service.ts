@@ -13,8 +13,8 @@ import {
   timestampKey,
 } from '../../platform/pagination.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
-import { localDate } from '../../time/zones.ts';
-import { employeeTimeZone, findEmployee, type TenantRef } from '../employees/employees.service.ts';
+import { employeeTimeZone, localDate } from '../../time/zones.ts';
+import { findEmployee, type TenantRef } from '../employees/employees.service.ts';
 import { recordEvents } from '../events/events.service.ts';
 import { consolidate, datesAround } from '../workdays/consolidation.ts';
 

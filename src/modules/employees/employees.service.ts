@@ -10,7 +10,7 @@ import { requireTimeZone } from '../companies/companies.service.ts';
 import { recordEvents } from '../events/events.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { unitExists } from '../units/units.service.ts';
-import { consolidateFrom } from '../workdays/consolidation.ts';
+import { consolidate } from '../workdays/consolidation.ts';
 import { DEFAULT_VACATION_DAYS_PER_YEAR, DEFAULT_WORK_SCHEDULE, WEEKDAYS } from './employees.schemas.ts';
 
 /** The calling tenant, as the services need it. `Tenant` from auth satisfies it. */
@@ -69,11 +69,6 @@ export function toView(row: EmployeeRow): EmployeeView {
 
 const selectEmployees = (db: Executor, companyId: string) =>
   db.selectFrom('employees').select(COLUMNS).where('company_id', '=', companyId);
-
-/** An employee's own zone, else the company's: all of the employee's day boundaries are in it. */
-export function employeeTimeZone(employee: { timezone: string | null }, companyTimeZone: string): string {
-  return employee.timezone ?? companyTimeZone;
-}
 
 export async function findEmployee(
   db: Executor,
@@ -259,7 +254,14 @@ export async function createEmployee(
     } catch (error) {
       throw uniquenessError(error) ?? error;
     }
-    await consolidateFrom(tx, tenant.companyId, tenant.timezone, row.id, row.hire_date, now);
+    await consolidate(
+      tx,
+      tenant.companyId,
+      tenant.timezone,
+      row.id,
+      { from: row.hire_date, to: 'horizon' },
+      at,
+    );
     await recordEvents(tx, tenant.companyId, at, [
       { type: 'employee.created', data: { employee_id: row.id } },
     ]);
@@ -342,7 +344,7 @@ export async function updateEmployee(
       !sameSchedule(next.work_schedule, current.work_schedule)
     ) {
       const from = next.hire_date < current.hire_date ? next.hire_date : current.hire_date;
-      await consolidateFrom(tx, tenant.companyId, tenant.timezone, id, from, clock.now());
+      await consolidate(tx, tenant.companyId, tenant.timezone, id, { from, to: 'horizon' }, next.updated_at);
     }
     await recordEvents(tx, tenant.companyId, next.updated_at, [
       { type: 'employee.updated', data: { employee_id: id } },
@@ -383,7 +385,14 @@ export async function terminateEmployee(
       .where('id', '=', id)
       .execute();
     await freeSeat(tx, tenant.companyId);
-    await consolidateFrom(tx, tenant.companyId, tenant.timezone, id, terminationDate, now);
+    await consolidate(
+      tx,
+      tenant.companyId,
+      tenant.timezone,
+      id,
+      { from: terminationDate, to: 'horizon' },
+      at,
+    );
     await recordEvents(tx, tenant.companyId, at, [
       { type: 'employee.terminated', data: { employee_id: id } },
     ]);

@@ -12,6 +12,7 @@ import {
   MAX_SHIFT_SECONDS,
   workday,
 } from '../../time/engine.ts';
+import { employeeTimeZone } from '../../time/zones.ts';
 
 export type DateRange = { from: string; to: string };
 
@@ -43,10 +44,9 @@ export async function consolidate(
   companyId: string,
   companyTimeZone: string,
   employeeId: string,
-  range: DateRange,
+  dates: { from: string; to: string | 'horizon' },
   now: Date,
 ): Promise<void> {
-  if (range.to < range.from) return;
   const employee = await tx
     .selectFrom('employees')
     .select(['timezone', 'work_schedule', 'hire_date', 'termination_date', 'consolidated_through'])
@@ -55,7 +55,12 @@ export async function consolidate(
     .forUpdate()
     .executeTakeFirst();
   if (!employee) return;
-  const zone = employee.timezone ?? companyTimeZone;
+  const zone = employeeTimeZone(employee, companyTimeZone);
+  const range: DateRange = {
+    from: dates.from,
+    to: dates.to === 'horizon' ? horizonOf(employee, zone, now) : dates.to,
+  };
+  if (range.to < range.from) return;
 
   // Shifts that touch the range start at most 24 hours before it and end at most 24 hours after it.
   const windowStart = startOf(range.from, zone).subtract({ seconds: MAX_SHIFT_SECONDS });
@@ -160,35 +165,12 @@ export async function consolidate(
   }
 }
 
-/** Every date of an employee from `from` through the materialised horizon (or a later one). */
-export async function consolidateFrom(
-  tx: Executor,
-  companyId: string,
-  companyTimeZone: string,
-  employeeId: string,
-  from: string,
-  now: Temporal.Instant,
-): Promise<void> {
-  const employee = await tx
-    .selectFrom('employees')
-    .select(['consolidated_through', 'timezone'])
-    .where('company_id', '=', companyId)
-    .where('id', '=', employeeId)
-    .executeTakeFirst();
-  if (!employee) return;
-  const end = horizon(now, employee.timezone ?? companyTimeZone);
-  const to =
-    employee.consolidated_through && employee.consolidated_through > end
-      ? employee.consolidated_through
-      : end;
-  await consolidate(
-    tx,
-    companyId,
-    companyTimeZone,
-    employeeId,
-    { from, to },
-    new Date(now.epochMilliseconds),
-  );
+/** 'horizon': through the materialised horizon, or the employee's later consolidated_through. */
+function horizonOf(employee: { consolidated_through: string | null }, zone: string, now: Date): string {
+  const end = horizon(Temporal.Instant.fromEpochMilliseconds(now.getTime()), zone);
+  return employee.consolidated_through && employee.consolidated_through > end
+    ? employee.consolidated_through
+    : end;
 }
 
 /**
