@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db, Executor } from '../../db/database.ts';
 import type { CheckInSource, CheckInsTable, CheckInType } from '../../db/schema.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -158,11 +158,9 @@ export async function listCheckIns(
   let q = selectCheckIns(db, companyId);
   if (query.employee_id !== undefined) q = q.where('employee_id', '=', query.employee_id);
   const listing = checkInsListing(query);
-  // In the timeline order a cursor lies at or after `from` and bounds the scan by itself (see syncPage).
-  const cursorBounds = listing.order === 'timeline' && query.cursor !== undefined;
-  if (from && !cursorBounds) q = q.where('timestamp', '>=', toDate(from));
   if (to) q = q.where('timestamp', '<', toDate(to));
   if (listing.order === 'sync') {
+    if (from) q = q.where('timestamp', '>=', toDate(from));
     const page = await syncPage(q, {
       codec,
       listing: listing.name,
@@ -183,6 +181,7 @@ export async function listCheckIns(
     limit: query.limit ?? DEFAULT_LIMIT,
     cursor: query.cursor,
     keyOf: (row) => [timestampKey(row.timestamp), oneEmployee ? row.type : row.id],
+    start: from ? sql<boolean>`timestamp >= ${toDate(from)}` : undefined,
   });
   return mapPage(page, toView);
 }
