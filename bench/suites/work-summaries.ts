@@ -1,12 +1,7 @@
 import { sql } from 'kysely';
-import { buildApp } from '../../src/app.ts';
-import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
-import { issueApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 import { recordCheckIn } from '../../src/modules/check-ins/check-ins.service.ts';
 import { createCompany } from '../../src/modules/companies/companies.service.ts';
 import { consolidate, datesAround } from '../../src/modules/workdays/consolidation.ts';
-import { CursorCodec } from '../../src/platform/pagination.ts';
-import { deriveKey } from '../../src/platform/secrets.ts';
 import { FakeClock } from '../../src/time/clock.ts';
 import {
   type BenchCluster,
@@ -17,6 +12,7 @@ import {
   timed,
 } from '../lib/cluster.ts';
 import { generateEmployees, generateWorkingYear } from '../lib/generate.ts';
+import { startBenchApi } from '../lib/http.ts';
 
 const EMPLOYEES = Number(process.env.BENCH_SUMMARY_EMPLOYEES ?? 2_000);
 const WEEKS = 52;
@@ -80,35 +76,15 @@ export async function workSummariesSuite(cluster: BenchCluster): Promise<string[
              (select count(*) from workdays where company_id = ${company.id}) as workdays`.execute(db);
     console.log(`data: ${EMPLOYEES} employees, ${JSON.stringify(counts.rows[0])}`);
 
-    const instanceSecret = await ensureInstanceSecret(db);
-    const app = await buildApp({
-      db,
-      clock,
-      fakeClock: clock,
-      cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
-      instanceSecret,
-      publicUrl: 'http://127.0.0.1',
-      adminToken: null,
-      webhooksAllowPrivate: false,
-    });
-    const address = await app.listen({ host: '127.0.0.1', port: 0 });
-    const key = await issueApiKey(db, clock, company.id, {
-      mode: 'live',
-      scopes: ['org:empleados:read', 'org:fichajes:read'],
-    });
-    let sent = 0;
+    const api = await startBenchApi(db, clock, company.id, ['org:empleados:read', 'org:fichajes:read']);
     const pageThrough = async (path: string, query: Record<string, string>) => {
       const started = performance.now();
       let cursor: string | null = null;
       let rows = 0;
       let pages = 0;
       do {
-        if (++sent % 100 === 0) clock.advance(61);
-        const params = new URLSearchParams({ ...query, limit: '100', ...(cursor ? { cursor } : {}) });
-        const response = await fetch(`${address}${path}?${params}`, {
-          headers: { authorization: `Bearer ${key.secret}` },
-        });
-        const body = (await response.json()) as { data: unknown[]; meta: { next_cursor: string | null } };
+        const response = await api.get(path, { ...query, limit: 100, ...(cursor ? { cursor } : {}) });
+        const body = response.body as { data: unknown[]; meta: { next_cursor: string | null } };
         if (response.status !== 200)
           throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(body)}`);
         rows += body.data.length;
@@ -151,7 +127,7 @@ export async function workSummariesSuite(cluster: BenchCluster): Promise<string[
       console.log(`month summaries / employees: ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×)`);
       if (ratio > TARGET_RATIO) failures.push(`month summaries page at ${ratio.toFixed(2)}× employee paging`);
     } finally {
-      await app.close();
+      await api.close();
     }
 
     // Late check-ins into closed past days: the insert with its re-consolidation, through the service.

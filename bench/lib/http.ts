@@ -1,0 +1,51 @@
+import { buildApp } from '../../src/app.ts';
+import type { Db } from '../../src/db/database.ts';
+import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
+import { issueApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { CursorCodec } from '../../src/platform/pagination.ts';
+import type { Scope } from '../../src/platform/scopes.ts';
+import { deriveKey } from '../../src/platform/secrets.ts';
+import type { FakeClock } from '../../src/time/clock.ts';
+
+export type BenchApi = {
+  /** GET over real HTTP with a live key of the company; the body is read in full. */
+  get(path: string, query: Record<string, string | number>): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+};
+
+/**
+ * The real app on a local port, with a live key. Live keys allow 120 requests a minute, so the fake clock moves
+ * to a fresh window every 100 requests: the bench measures the service, not the limiter's refusals.
+ */
+export async function startBenchApi(
+  db: Db,
+  clock: FakeClock,
+  companyId: string,
+  scopes: Scope[],
+): Promise<BenchApi> {
+  const instanceSecret = await ensureInstanceSecret(db);
+  const app = await buildApp({
+    db,
+    clock,
+    fakeClock: clock,
+    cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
+    instanceSecret,
+    publicUrl: 'http://127.0.0.1',
+    adminToken: null,
+    webhooksAllowPrivate: false,
+  });
+  const address = await app.listen({ host: '127.0.0.1', port: 0 });
+  const key = await issueApiKey(db, clock, companyId, { mode: 'live', scopes });
+  let sent = 0;
+  return {
+    async get(path, query) {
+      if (++sent % 100 === 0) clock.advance(61);
+      const params = new URLSearchParams(Object.entries(query).map(([name, value]) => [name, String(value)]));
+      const response = await fetch(`${address}${path}?${params}`, {
+        headers: { authorization: `Bearer ${key.secret}` },
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    close: () => app.close(),
+  };
+}
