@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Selectable } from 'kysely';
 import { type Db, type Executor, type Tx, violatedConstraint } from '../../db/database.ts';
 import type { EmployeesTable } from '../../db/schema.ts';
@@ -315,14 +316,9 @@ export async function updateEmployee(
           ? String(input.vacation_days_per_year)
           : current.vacation_days_per_year,
     };
-    const changed =
-      (Object.keys(next) as Array<keyof EmployeeRow>).some(
-        (key) => key !== 'work_schedule' && key !== 'vacation_days_per_year' && next[key] !== current[key],
-      ) ||
-      !sameSchedule(next.work_schedule, current.work_schedule) ||
-      Number(next.vacation_days_per_year) !== Number(current.vacation_days_per_year);
-    // A PATCH that changes nothing is a no-op: no new updated_at, no event.
-    if (!changed) return toView(current);
+    // A PATCH that changes nothing is a no-op: no new updated_at, no event. Comparing the public views treats
+    // '22' and '22.0' (numeric) and equal schedules as equal.
+    if (isDeepStrictEqual(toView(next), toView(current))) return toView(current);
 
     next.updated_at = toDate(clock.now());
     const { id: _id, created_at: _created, ...changes } = next;
