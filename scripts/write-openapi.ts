@@ -5,6 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { buildApp } from '../src/app.ts';
 import { createDb } from '../src/db/database.ts';
+import { systemResolver } from '../src/modules/webhooks/target.ts';
 import { CursorCodec } from '../src/platform/pagination.ts';
 import { systemClock } from '../src/time/clock.ts';
 
@@ -18,7 +19,7 @@ export async function renderOpenApi(): Promise<{ public: string; admin: string }
     instanceSecret: Buffer.alloc(32),
     publicUrl: 'http://127.0.0.1:3000',
     adminToken: 'openapi-generation-only',
-    webhooksAllowPrivate: false,
+    webhookTargets: { allowPrivate: false, resolve: systemResolver },
   });
   await app.ready();
   const render = async (url: string) => `${JSON.stringify((await app.inject({ url })).json(), null, 2)}\n`;

@@ -10,6 +10,7 @@ import { locationsRoutes } from './modules/locations/locations.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
 import { unitsRoutes } from './modules/units/units.routes.ts';
 import { vacationBalancesRoutes } from './modules/vacation-balances/vacation-balances.routes.ts';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { workSummariesRoutes } from './modules/work-summaries/work-summaries.routes.ts';
 import { registerAuth } from './platform/auth.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       absencesRoutes(v1, deps);
       workSummariesRoutes(v1, deps);
       vacationBalancesRoutes(v1, deps);
+      webhooksRoutes(v1, deps);
       v1.setNotFoundHandler(async (request) => {
         throw notFoundOrNotAllowed(request.method, request.url);
       });

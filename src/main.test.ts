@@ -1,16 +1,18 @@
+import pino from 'pino';
 import { expect, it } from 'vitest';
 import { backgroundJobs } from './main.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { FakeClock } from './time/clock.ts';
 
 const deps = (fakeClock: FakeClock | null) => ({ fakeClock }) as unknown as AppDeps;
+const log = pino({ level: 'silent' });
 const names = (role: 'api' | 'worker' | 'all', fakeClock: FakeClock | null) =>
-  backgroundJobs(deps(fakeClock), role).map((job) => job.name);
+  backgroundJobs(deps(fakeClock), role, log).map((job) => job.name);
 
 it('runs the worker jobs only on worker roles, and follows the shared fake clock in every role', () => {
   expect(names('api', null)).toEqual([]);
-  expect(names('worker', null)).toEqual(['maintenance']);
-  expect(names('all', null)).toEqual(['maintenance']);
+  expect(names('worker', null)).toEqual(['maintenance', 'webhook-delivery']);
+  expect(names('all', null)).toEqual(['maintenance', 'webhook-delivery']);
   expect(names('api', new FakeClock())).toEqual(['fake-clock-sync']);
-  expect(names('worker', new FakeClock())).toEqual(['maintenance', 'fake-clock-sync']);
+  expect(names('worker', new FakeClock())).toEqual(['maintenance', 'webhook-delivery', 'fake-clock-sync']);
 });

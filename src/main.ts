@@ -13,7 +13,9 @@ import { ensureInstanceSecret } from './db/instance-secret.ts';
 import { migrate } from './db/migrator.ts';
 import { maintenanceJob } from './jobs/maintenance.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
+import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { syncFakeClock } from './modules/clock/clock.service.ts';
+import { systemResolver } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { CursorCodec } from './platform/pagination.ts';
 import { deriveKey } from './platform/secrets.ts';
@@ -71,8 +73,14 @@ export type RunningService = { app: FastifyInstance | null; deps: AppDeps; stop(
  * The background loops of a process. Workers run the jobs; every role follows the shared fake clock, so an
  * advance made through one API node reaches the others (and the workers) within a second.
  */
-export function backgroundJobs(deps: AppDeps, role: Role): Job[] {
-  const jobs: Job[] = role === 'api' ? [] : [maintenanceJob(deps)];
+export function backgroundJobs(deps: AppDeps, role: Role, log: Logger): Job[] {
+  const jobs: Job[] =
+    role === 'api'
+      ? []
+      : [
+          maintenanceJob(deps),
+          webhookDeliveryJob({ db: deps.db, clock: deps.clock, targets: deps.webhookTargets, log }),
+        ];
   const fakeClock = deps.fakeClock;
   if (fakeClock) {
     jobs.push({
@@ -109,7 +117,7 @@ export async function startService(
     instanceSecret,
     publicUrl: config.publicUrl,
     adminToken: admin.token,
-    webhooksAllowPrivate: config.webhooksAllowPrivate,
+    webhookTargets: { allowPrivate: config.webhooksAllowPrivate, resolve: systemResolver },
   };
 
   let app: FastifyInstance | null = null;
@@ -119,7 +127,7 @@ export async function startService(
       app = await buildApp(deps, { logger: { level: config.logLevel } });
       await app.listen({ port: config.port, host: config.host });
     }
-    const jobs = backgroundJobs(deps, options.role);
+    const jobs = backgroundJobs(deps, options.role, log);
     if (jobs.length > 0) runner = startJobs(jobs, log);
   } catch (error) {
     await app?.close();

@@ -15,6 +15,7 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   api_keys_pkey: 'account table; operator revocation by key id',
   api_keys_secret_hash_key: 'authentication: the lookup that precedes tenancy',
   idempotency_keys_expires_at: 'retention sweep across tenants',
+  webhook_deliveries_due: 'the delivery work queue: workers claim due rows of every tenant',
 };
 
 let database: TestDatabase;

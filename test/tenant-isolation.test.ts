@@ -38,6 +38,11 @@ beforeAll(async () => {
       end_date: employee.hire_date,
     })
   ).json().id;
+  const endpoint = (
+    await b.live.post('/v1/webhook-endpoints', { url: 'http://127.0.0.1:9/b', events: ['employee.created'] })
+  ).json();
+  ids.webhookEndpoint = endpoint.id;
+  ids.webhookDelivery = (await b.live.post(`/v1/webhook-endpoints/${endpoint.id}/test`)).json().id;
   ids.sandboxLocation = (
     await ctx.admin.post(`/admin/v1/companies/${a.sandboxId}/locations`, { name: 'A test site' })
   ).json().id;
@@ -62,6 +67,12 @@ const ROUTES_WITH_IDS: Route[] = [
   ['POST', (i) => `/v1/absences/${i.absence}/approve`, {}],
   ['POST', (i) => `/v1/absences/${i.absence}/reject`, {}],
   ['POST', (i) => `/v1/absences/${i.absence}/cancel`, {}],
+  ['GET', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}`],
+  ['PATCH', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}`, { status: 'disabled' }],
+  ['POST', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}/test`, {}],
+  ['GET', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}/deliveries`],
+  ['POST', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}/deliveries/${i.webhookDelivery}/retry`, {}],
+  ['DELETE', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}`],
 ];
 
 const LISTINGS = [
@@ -71,6 +82,7 @@ const LISTINGS = [
   '/v1/employees',
   '/v1/check-ins',
   '/v1/absences',
+  '/v1/webhook-endpoints',
 ];
 
 describe('tenant isolation', () => {
@@ -90,6 +102,23 @@ describe('tenant isolation', () => {
       status: 'active',
     });
     expect((await b.live.get(`/v1/absences/${ids.absence}`)).json().status).toBe('requested');
+    expect((await b.live.get(`/v1/webhook-endpoints/${ids.webhookEndpoint}`)).json().status).toBe('active');
+    const deliveries = (await b.live.get(`/v1/webhook-endpoints/${ids.webhookEndpoint}/deliveries`)).json();
+    expect(deliveries.data.map((delivery: { id: string }) => delivery.id)).toEqual([ids.webhookDelivery]);
+  });
+
+  it('refuses B’s delivery under A’s own endpoint', async () => {
+    const own = (
+      await a.live.post('/v1/webhook-endpoints', {
+        url: 'http://127.0.0.1:9/a',
+        events: ['employee.created'],
+      })
+    ).json();
+    const retry = await a.live.post(
+      `/v1/webhook-endpoints/${own.id}/deliveries/${ids.webhookDelivery}/retry`,
+    );
+    expect(retry.statusCode).toBe(404);
+    expect(retry.json().code).toBe('not_found');
   });
 
   it('refuses B’s employee as a reference in A’s writes', async () => {

@@ -2,6 +2,7 @@ import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
 import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
 import { issueApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+import { systemResolver } from '../../src/modules/webhooks/target.ts';
 import { CursorCodec } from '../../src/platform/pagination.ts';
 import type { Scope } from '../../src/platform/scopes.ts';
 import { deriveKey } from '../../src/platform/secrets.ts';
@@ -32,7 +33,7 @@ export async function startBenchApi(
     instanceSecret,
     publicUrl: 'http://127.0.0.1',
     adminToken: null,
-    webhooksAllowPrivate: false,
+    webhookTargets: { allowPrivate: false, resolve: systemResolver },
   });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const key = await issueApiKey(db, clock, companyId, { mode: 'live', scopes });

@@ -209,6 +209,41 @@ export type EventsTable = {
   created_at: Date;
 };
 
+export type WebhookEndpointStatus = 'active' | 'disabled';
+export type WebhookDisabledReason = 'consecutive_failures' | 'manual';
+
+export type WebhookEndpointsTable = {
+  company_id: string;
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  secret: string;
+  status: WebhookEndpointStatus;
+  disabled_reason: WebhookDisabledReason | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export type WebhookDeliveriesTable = {
+  company_id: string;
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  status: WebhookDeliveryStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  automatic_retries: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Date;
+  updated_at: Date;
+};
+
 export type Database = {
   instance_settings: InstanceSettingsTable;
   companies: CompaniesTable;
@@ -226,4 +261,6 @@ export type Database = {
   events: EventsTable;
   workdays: WorkdaysTable;
   workday_months: WorkdayMonthsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 };

@@ -9,6 +9,8 @@ export type Job = {
   name: string;
   idleMilliseconds: number;
   tick: () => Promise<number>;
+  /** Work a tick started but did not await (requests in flight); stopping waits for it after the last tick. */
+  drain?: () => Promise<void>;
 };
 
 export type Runner = { stop(): Promise<void> };
@@ -36,6 +38,7 @@ export function startJobs(jobs: Job[], log: Logger): Runner {
       }
       if (!stopping && handled === 0) await sleep(job.idleMilliseconds);
     }
+    await job.drain?.();
   });
   return {
     async stop() {

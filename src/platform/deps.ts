@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import type { TargetPolicy } from '../modules/webhooks/target.ts';
 import type { Clock, FakeClock } from '../time/clock.ts';
 import type { CursorCodec } from './pagination.ts';
 
@@ -13,5 +14,6 @@ export type AppDeps = {
   instanceSecret: Buffer;
   publicUrl: string;
   adminToken: string | null;
-  webhooksAllowPrivate: boolean;
+  /** Where webhooks may be sent (SSRF policy) and how host names resolve. */
+  webhookTargets: TargetPolicy;
 };

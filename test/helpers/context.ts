@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
 import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
+import { systemResolver, type TargetPolicy } from '../../src/modules/webhooks/target.ts';
 import type { AppDeps } from '../../src/platform/deps.ts';
 import { CursorCodec } from '../../src/platform/pagination.ts';
 import { SCOPES, type Scope } from '../../src/platform/scopes.ts';
@@ -93,7 +94,7 @@ function client(app: FastifyInstance, token: string | null): Client {
 
 /** A real app on a fresh clone of the migrated database, with a fake clock and the admin API enabled. */
 export async function createTestContext(
-  options: { fakeClock?: boolean; adminToken?: string | null } = {},
+  options: { fakeClock?: boolean; adminToken?: string | null; webhookTargets?: TargetPolicy } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase();
   const clock = new FakeClock();
@@ -106,7 +107,7 @@ export async function createTestContext(
     instanceSecret,
     publicUrl: PUBLIC_URL,
     adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
-    webhooksAllowPrivate: true,
+    webhookTargets: options.webhookTargets ?? { allowPrivate: true, resolve: systemResolver },
   };
   const app = await buildApp(deps);
   await app.ready();

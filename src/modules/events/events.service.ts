@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { newId } from '../../platform/ids.ts';
 import { formatInstant } from '../../time/clock.ts';
@@ -49,30 +50,48 @@ export function eventPublicId(id: string): string {
   return `evt_${id.replaceAll('-', '')}`;
 }
 
+/** The body every delivery of an event carries (spec, Events: Envelope). */
+export function envelopeOf(
+  companyId: string,
+  event: { id: string; type: string; data: Record<string, unknown>; created_at: Date },
+): EventEnvelope {
+  return {
+    id: eventPublicId(event.id),
+    type: event.type as EventType,
+    created_at: formatInstant(event.created_at),
+    company_id: companyId,
+    data: event.data,
+  };
+}
+
 /**
- * Writes events to the outbox. Call it with the transaction that makes the change, so the change and its
- * events commit or roll back together; the webhook dispatcher delivers them afterwards.
+ * Writes events to the outbox and fans each one out, in the same statement, to every active webhook endpoint of
+ * the tenant subscribed to its type: one pending delivery row per event and endpoint, due now. Call it with the
+ * transaction that makes the change, so the change, its events and their deliveries commit or roll back
+ * together; the delivery workers send them afterwards. Returns the events' row ids.
  */
 export async function recordEvents(
   db: Executor,
   companyId: string,
   now: Date,
   events: PendingEvent[],
-): Promise<EventEnvelope[]> {
+): Promise<string[]> {
   if (events.length === 0) return [];
-  const rows = events.map((event) => ({
-    company_id: companyId,
-    id: newId(),
-    type: event.type,
-    data: JSON.stringify(event.data),
-    created_at: now,
-  }));
-  await db.insertInto('events').values(rows).execute();
-  return rows.map((row, index) => ({
-    id: eventPublicId(row.id),
-    type: events[index]?.type as EventType,
-    created_at: formatInstant(now),
-    company_id: companyId,
-    data: events[index]?.data as Record<string, unknown>,
-  }));
+  const ids = events.map(() => newId());
+  await sql`
+    with recorded as (
+      insert into events (company_id, id, type, data, created_at)
+      select ${companyId}, event.id, event.type, event.data, ${now}
+      from unnest(${ids}::uuid[], ${events.map((event) => event.type)}::text[],
+                  ${events.map((event) => JSON.stringify(event.data))}::jsonb[]) as event (id, type, data)
+      returning id, type
+    )
+    insert into webhook_deliveries
+      (company_id, id, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
+    select endpoint.company_id, uuidv7(), endpoint.id, recorded.id, 'pending', ${now}, ${now}, ${now}
+    from recorded
+    join webhook_endpoints endpoint
+      on endpoint.company_id = ${companyId} and endpoint.status = 'active' and recorded.type = any (endpoint.events)
+  `.execute(db);
+  return ids;
 }

@@ -1,0 +1,322 @@
+import { sql } from 'kysely';
+import type { Db, Executor } from '../../db/database.ts';
+import type { WebhookDeliveryStatus, WebhookEndpointStatus } from '../../db/schema.ts';
+import { ApiError, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { type CursorCodec, keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { envelopeOf, eventPublicId, recordEvents } from '../events/events.service.ts';
+import { disableEndpoint, findEndpoint } from './endpoints.service.ts';
+import type { AttemptOutcome, SignedRequest } from './sender.ts';
+
+/** Delays before each retry, after a failed attempt (spec, Limits): 1 min, 5 min, 30 min, 2 h, 12 h, 24 h. */
+export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 43_200, 86_400] as const;
+/** An endpoint whose deliveries have all failed for this long is disabled (spec, Limits). */
+export const AUTO_DISABLE_AFTER_SECONDS = 7 * 24 * 3600;
+/**
+ * A claimed attempt owns its delivery until this lease ends; a worker killed mid-send leaves the row to be
+ * claimed again then. It is far longer than an attempt can take (10 s), so a live worker's attempt is never
+ * sent twice at once.
+ */
+export const LEASE_SECONDS = 60;
+
+export type DeliveryView = {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  last_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+};
+
+const selectDeliveries = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', (join) =>
+      join.onRef('e.company_id', '=', 'd.company_id').onRef('e.id', '=', 'd.event_id'),
+    )
+    .select([
+      'd.id',
+      'd.endpoint_id',
+      'd.event_id',
+      'e.type as event_type',
+      'd.status',
+      'd.attempts',
+      'd.last_attempt_at',
+      'd.last_response_status',
+      'd.last_error',
+      'd.next_attempt_at',
+      'd.created_at',
+    ])
+    .where('d.company_id', '=', companyId);
+
+type DeliveryRow = Awaited<ReturnType<ReturnType<typeof selectDeliveries>['executeTakeFirstOrThrow']>>;
+
+const optionalInstant = (value: Date | null) => (value === null ? null : formatInstant(value));
+
+function toDeliveryView(row: DeliveryRow): DeliveryView {
+  return {
+    ...row,
+    event_id: eventPublicId(row.event_id),
+    last_attempt_at: optionalInstant(row.last_attempt_at),
+    next_attempt_at: optionalInstant(row.next_attempt_at),
+    created_at: formatInstant(row.created_at),
+  };
+}
+
+async function getDelivery(db: Executor, companyId: string, endpointId: string, id: string) {
+  const row = await selectDeliveries(db, companyId)
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Webhook delivery');
+  return toDeliveryView(row);
+}
+
+/** An endpoint's deliveries, newest first. */
+export async function listDeliveries(
+  db: Db,
+  codec: CursorCodec,
+  companyId: string,
+  endpointId: string,
+  query: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<DeliveryView>> {
+  if (!(await findEndpoint(db, companyId, endpointId))) throw notFound('Webhook endpoint');
+  const page = await keysetPage(selectDeliveries(db, companyId).where('d.endpoint_id', '=', endpointId), {
+    codec,
+    listing: `webhook-deliveries|endpoint=${endpointId}`,
+    sort: [
+      { column: 'd.created_at', kind: 'timestamp' },
+      { column: 'd.id', kind: 'text' },
+    ],
+    direction: 'desc',
+    limit: query.limit ?? 25,
+    cursor: query.cursor,
+    keyOf: (row) => [timestampKey(row.created_at), row.id],
+  });
+  return mapPage(page, toDeliveryView);
+}
+
+async function requireActiveEndpoint(db: Executor, companyId: string, endpointId: string) {
+  const endpoint = await findEndpoint(db, companyId, endpointId, { lock: true });
+  if (!endpoint) throw notFound('Webhook endpoint');
+  if (endpoint.status !== 'active') {
+    throw new ApiError(
+      'conflict',
+      'The webhook endpoint is disabled; re-enable it (PATCH status active) first.',
+      {
+        errors: { status: [endpoint.status] },
+      },
+    );
+  }
+}
+
+/** POST …/test: a ping event, delivered to this endpoint alone. */
+export async function sendPing(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  endpointId: string,
+): Promise<DeliveryView> {
+  const at = toDate(clock.now());
+  return await db.transaction().execute(async (tx) => {
+    await requireActiveEndpoint(tx, companyId, endpointId);
+    const [eventId] = await recordEvents(tx, companyId, at, [{ type: 'ping', data: {} }]);
+    const { id } = await tx
+      .insertInto('webhook_deliveries')
+      .values({
+        company_id: companyId,
+        id: newId(),
+        endpoint_id: endpointId,
+        event_id: eventId as string,
+        status: 'pending',
+        next_attempt_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return await getDelivery(tx, companyId, endpointId, id);
+  });
+}
+
+/**
+ * POST …/retry: one more attempt of a finished delivery, due now. It is a single attempt: if it fails, the
+ * delivery is failed again (no automatic schedule). A pending delivery is already queued: 409.
+ */
+export async function retryDelivery(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  endpointId: string,
+  id: string,
+): Promise<DeliveryView> {
+  const at = toDate(clock.now());
+  return await db.transaction().execute(async (tx) => {
+    await requireActiveEndpoint(tx, companyId, endpointId);
+    const current = await getDelivery(tx, companyId, endpointId, id);
+    const queued = await tx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', next_attempt_at: at, automatic_retries: false, updated_at: at })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .where('status', '<>', 'pending')
+      .executeTakeFirst();
+    if (queued.numUpdatedRows === 0n) {
+      throw new ApiError(
+        'conflict',
+        'The delivery is still pending: it is already queued for its next attempt.',
+        {
+          errors: { status: [current.status] },
+        },
+      );
+    }
+    return await getDelivery(tx, companyId, endpointId, id);
+  });
+}
+
+/** A delivery claimed for one attempt, with what the attempt needs. */
+export type ClaimedDelivery = {
+  company_id: string;
+  id: string;
+  endpoint_id: string;
+  attempts: number;
+  automatic_retries: boolean;
+  url: string;
+  secret: string;
+  endpoint_status: WebhookEndpointStatus;
+  event_id: string;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  event_created_at: Date;
+};
+
+/**
+ * Claims up to `limit` due deliveries of any tenant (FOR UPDATE SKIP LOCKED, so concurrent workers take
+ * disjoint rows) and starts an attempt on each: attempts + 1, and the lease as next_attempt_at. The claim
+ * commits before any request is sent: no network call happens inside a transaction.
+ */
+export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): Promise<ClaimedDelivery[]> {
+  const now = clock.now();
+  const at = toDate(now);
+  const result = await sql<ClaimedDelivery>`
+    with due as (
+      select company_id, id from webhook_deliveries
+      where status = 'pending' and next_attempt_at <= ${at}
+      order by next_attempt_at
+      limit ${limit}
+      for update skip locked
+    )
+    update webhook_deliveries d
+    set attempts = d.attempts + 1, last_attempt_at = ${at},
+        next_attempt_at = ${toDate(now.add({ seconds: LEASE_SECONDS }))}, updated_at = ${at}
+    from due, webhook_endpoints w, events e
+    where d.company_id = due.company_id and d.id = due.id
+      and w.company_id = d.company_id and w.id = d.endpoint_id
+      and e.company_id = d.company_id and e.id = d.event_id
+    returning d.company_id, d.id, d.endpoint_id, d.attempts, d.automatic_retries, w.url, w.secret,
+              w.status as endpoint_status, e.id as event_id, e.type as event_type, e.data as event_data,
+              e.created_at as event_created_at`.execute(db);
+  return result.rows;
+}
+
+/** The signed request of one attempt at `at`: the spec's envelope, as the exact bytes sent. */
+export function signedRequestOf(delivery: ClaimedDelivery, at: Date): SignedRequest {
+  const envelope = envelopeOf(delivery.company_id, {
+    id: delivery.event_id,
+    type: delivery.event_type,
+    data: delivery.event_data,
+    created_at: delivery.event_created_at,
+  });
+  return {
+    url: delivery.url,
+    eventId: envelope.id,
+    timestamp: at,
+    body: JSON.stringify(envelope),
+    secret: delivery.secret,
+  };
+}
+
+/**
+ * Records an attempt's outcome. A failure schedules the next retry (or ends the delivery as failed), extends the
+ * endpoint's failure streak, and disables the endpoint once the streak is 7 days old; a success ends the streak.
+ * The update is fenced by the attempt number: an outcome that arrives after the lease was taken over, or after
+ * the endpoint was disabled or deleted, changes nothing.
+ */
+export async function recordOutcome(
+  db: Db,
+  clock: Clock,
+  delivery: ClaimedDelivery,
+  outcome: AttemptOutcome,
+): Promise<void> {
+  const now = clock.now();
+  const at = toDate(now);
+  const delay = delivery.automatic_retries ? RETRY_DELAYS_SECONDS[delivery.attempts - 1] : undefined;
+  const next = !outcome.succeeded && delay !== undefined ? toDate(now.add({ seconds: delay })) : null;
+  const status: WebhookDeliveryStatus = outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed';
+  await db.transaction().execute(async (tx) => {
+    const updated = await tx
+      .updateTable('webhook_deliveries')
+      .set({
+        status,
+        next_attempt_at: next,
+        last_response_status: outcome.responseStatus,
+        last_error: outcome.error,
+        updated_at: at,
+      })
+      .where('company_id', '=', delivery.company_id)
+      .where('id', '=', delivery.id)
+      .where('status', '=', 'pending')
+      .where('attempts', '=', delivery.attempts)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) return;
+    if (outcome.succeeded) {
+      await tx
+        .updateTable('webhook_endpoints')
+        .set({ failing_since: null })
+        .where('company_id', '=', delivery.company_id)
+        .where('id', '=', delivery.endpoint_id)
+        .where('failing_since', 'is not', null)
+        .execute();
+      return;
+    }
+    const endpoint = await tx
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', eb.val(at)) }))
+      .where('company_id', '=', delivery.company_id)
+      .where('id', '=', delivery.endpoint_id)
+      .returning(['failing_since', 'status'])
+      .executeTakeFirst();
+    const streakStart = endpoint?.failing_since;
+    if (
+      endpoint?.status === 'active' &&
+      streakStart &&
+      streakStart.getTime() <= now.subtract({ seconds: AUTO_DISABLE_AFTER_SECONDS }).epochMilliseconds
+    ) {
+      await disableEndpoint(tx, delivery.company_id, delivery.endpoint_id, 'consecutive_failures', at);
+    }
+  });
+}
+
+/** A claimed delivery whose endpoint was disabled after the fan-out: it ends as failed without being sent. */
+export async function abandonDelivery(db: Db, clock: Clock, delivery: ClaimedDelivery): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'failed',
+      // Nothing was sent: the claim's attempt is given back.
+      attempts: delivery.attempts - 1,
+      next_attempt_at: null,
+      last_error: 'endpoint disabled before delivery',
+      updated_at: toDate(clock.now()),
+    })
+    .where('company_id', '=', delivery.company_id)
+    .where('id', '=', delivery.id)
+    .where('attempts', '=', delivery.attempts)
+    .execute();
+}

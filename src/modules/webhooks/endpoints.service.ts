@@ -1,0 +1,240 @@
+import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { type Selectable, sql } from 'kysely';
+import type { Db, Executor, Tx } from '../../db/database.ts';
+import type { WebhookDisabledReason, WebhookEndpointsTable } from '../../db/schema.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { type TargetPolicy, targetProblem } from './target.ts';
+import { MAX_ACTIVE_ENDPOINTS } from './webhooks.schemas.ts';
+
+export type EndpointRow = Omit<Selectable<WebhookEndpointsTable>, 'company_id' | 'secret' | 'failing_since'>;
+
+export type EndpointView = Omit<EndpointRow, 'created_at' | 'updated_at'> & {
+  created_at: string;
+  updated_at: string;
+};
+
+export type EndpointDeps = { db: Db; clock: Clock; targets: TargetPolicy };
+
+const COLUMNS = [
+  'id',
+  'url',
+  'events',
+  'description',
+  'status',
+  'disabled_reason',
+  'created_at',
+  'updated_at',
+] as const;
+
+export function toEndpointView(row: EndpointRow): EndpointView {
+  return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
+}
+
+export async function findEndpoint(
+  db: Executor,
+  companyId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<EndpointRow | undefined> {
+  let query = db
+    .selectFrom('webhook_endpoints')
+    .select(COLUMNS)
+    .where('company_id', '=', companyId)
+    .where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return await query.executeTakeFirst();
+}
+
+export async function getEndpoint(db: Executor, companyId: string, id: string): Promise<EndpointView> {
+  const row = await findEndpoint(db, companyId, id);
+  if (!row) throw notFound('Webhook endpoint');
+  return toEndpointView(row);
+}
+
+export async function listEndpoints(
+  db: Db,
+  codec: CursorCodec,
+  companyId: string,
+  query: { limit?: number | undefined; cursor?: string | undefined; updated_since?: string | undefined },
+): Promise<Page<EndpointView>> {
+  const page = await syncPage(
+    db.selectFrom('webhook_endpoints').select(COLUMNS).where('company_id', '=', companyId),
+    {
+      codec,
+      listing: 'webhook-endpoints',
+      limit: query.limit,
+      cursor: query.cursor,
+      updatedSince: query.updated_since,
+    },
+  );
+  return mapPage(page, toEndpointView);
+}
+
+async function requireTarget(targets: TargetPolicy, url: string): Promise<void> {
+  // Resolving the host is network I/O: it happens before the transaction opens.
+  const problem = await targetProblem(url, targets);
+  if (problem !== null) throw invalid({ url: problem });
+}
+
+/**
+ * The cap on active endpoints holds under concurrency: creations and re-enablings of one tenant take the same
+ * transaction-scoped advisory lock before counting.
+ */
+async function ensureActiveSlot(tx: Tx, companyId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${companyId}`}, 0))`.execute(
+    tx,
+  );
+  const { active } = await tx
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<number>().as('active'))
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'active')
+    .executeTakeFirstOrThrow();
+  if (Number(active) >= MAX_ACTIVE_ENDPOINTS) {
+    throw new ApiError(
+      'conflict',
+      `A company may have at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints. Disable or delete one first.`,
+      { errors: { active_endpoints: [String(active)] } },
+    );
+  }
+}
+
+/** `whsec_` followed by base64 of 32 random bytes (Standard Webhooks). */
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+export async function createEndpoint(
+  deps: EndpointDeps,
+  companyId: string,
+  input: { url: string; events: string[]; description?: string | null | undefined },
+): Promise<EndpointView & { secret: string }> {
+  await requireTarget(deps.targets, input.url);
+  const at = toDate(deps.clock.now());
+  return await deps.db.transaction().execute(async (tx) => {
+    await ensureActiveSlot(tx, companyId);
+    const row: EndpointRow = {
+      id: newId(),
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      status: 'active',
+      disabled_reason: null,
+      created_at: at,
+      updated_at: at,
+    };
+    const secret = newSecret();
+    await tx
+      .insertInto('webhook_endpoints')
+      .values({ company_id: companyId, ...row, secret })
+      .execute();
+    return { ...toEndpointView(row), secret };
+  });
+}
+
+/** Pending deliveries of a disabled endpoint end as failed, so a client who re-enables it decides what to retry. */
+async function failPendingDeliveries(
+  tx: Tx,
+  companyId: string,
+  endpointId: string,
+  reason: WebhookDisabledReason,
+  at: Date,
+): Promise<void> {
+  await tx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'failed',
+      next_attempt_at: null,
+      last_error: `endpoint disabled (${reason}) before delivery`,
+      updated_at: at,
+    })
+    .where('company_id', '=', companyId)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** Stops an active endpoint: fan-out only targets active endpoints, and its pending deliveries end as failed. */
+export async function disableEndpoint(
+  tx: Tx,
+  companyId: string,
+  id: string,
+  reason: WebhookDisabledReason,
+  at: Date,
+): Promise<void> {
+  const disabled = await tx
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_reason: reason, updated_at: at })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (disabled.numUpdatedRows > 0n) await failPendingDeliveries(tx, companyId, id, reason, at);
+}
+
+export async function updateEndpoint(
+  deps: EndpointDeps,
+  companyId: string,
+  id: string,
+  input: {
+    url?: string | undefined;
+    events?: string[] | undefined;
+    description?: string | null | undefined;
+    status?: 'active' | 'disabled' | undefined;
+  },
+): Promise<EndpointView> {
+  if (input.url !== undefined) await requireTarget(deps.targets, input.url);
+  return await deps.db.transaction().execute(async (tx) => {
+    const current = await findEndpoint(tx, companyId, id, { lock: true });
+    if (!current) throw notFound('Webhook endpoint');
+    const status = input.status ?? current.status;
+    const next: EndpointRow = {
+      ...current,
+      url: input.url ?? current.url,
+      events: input.events ?? current.events,
+      description: input.description !== undefined ? input.description : current.description,
+      status,
+      disabled_reason:
+        status === current.status ? current.disabled_reason : status === 'active' ? null : 'manual',
+    };
+    if (isDeepStrictEqual(next, current)) return toEndpointView(current);
+
+    const at = toDate(deps.clock.now());
+    next.updated_at = at;
+    const enabling = current.status === 'disabled' && status === 'active';
+    if (enabling) await ensureActiveSlot(tx, companyId);
+    await tx
+      .updateTable('webhook_endpoints')
+      .set({
+        url: next.url,
+        events: next.events,
+        description: next.description,
+        status: next.status,
+        disabled_reason: next.disabled_reason,
+        updated_at: at,
+        // Re-enabling starts a new failure streak.
+        ...(enabling ? { failing_since: null } : {}),
+      })
+      .where('company_id', '=', companyId)
+      .where('id', '=', id)
+      .execute();
+    if (current.status === 'active' && status === 'disabled') {
+      await failPendingDeliveries(tx, companyId, id, 'manual', at);
+    }
+    return toEndpointView(next);
+  });
+}
+
+/** Deletes the endpoint and, with it, its deliveries: pending ones are never sent. */
+export async function deleteEndpoint(db: Db, companyId: string, id: string): Promise<void> {
+  const deleted = await db
+    .deleteFrom('webhook_endpoints')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (deleted.numDeletedRows === 0n) throw notFound('Webhook endpoint');
+}

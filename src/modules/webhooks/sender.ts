@@ -1,0 +1,93 @@
+import http from 'node:http';
+import https from 'node:https';
+import { Webhook } from 'standardwebhooks';
+import { pinnedLookup, RefusedTarget, resolveTarget, type TargetPolicy } from './target.ts';
+
+/** A receiver must answer 2xx within this time (spec, Delivery and retries 1). */
+export const DELIVERY_TIMEOUT_MILLISECONDS = 10_000;
+export const USER_AGENT = 'Jornada-Webhooks/1.0';
+
+export type SignedRequest = {
+  url: string;
+  /** The event id: the webhook-id header, the same on every attempt. */
+  eventId: string;
+  /** The instant of this attempt: the webhook-timestamp header. */
+  timestamp: Date;
+  /** The exact bytes sent and signed. */
+  body: string;
+  secret: string;
+};
+
+export type AttemptOutcome = { succeeded: boolean; responseStatus: number | null; error: string | null };
+
+/** The Standard Webhooks headers: v1 HMAC-SHA256 over `id.timestamp.body`, keyed by the secret after whsec_. */
+export function signatureHeaders(request: Omit<SignedRequest, 'url'>): Record<string, string> {
+  return {
+    'webhook-id': request.eventId,
+    'webhook-timestamp': String(Math.floor(request.timestamp.getTime() / 1000)),
+    'webhook-signature': new Webhook(request.secret).sign(request.eventId, request.timestamp, request.body),
+  };
+}
+
+function failure(error: string, responseStatus: number | null = null): AttemptOutcome {
+  return { succeeded: false, responseStatus, error };
+}
+
+/**
+ * One delivery attempt: resolve and check the target, POST the signed body to the checked address, and judge
+ * the answer. 2xx within the time limit succeeds; a 3xx is never followed; anything else fails. Never throws.
+ */
+export async function attemptDelivery(request: SignedRequest, policy: TargetPolicy): Promise<AttemptOutcome> {
+  const url = new URL(request.url);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), DELIVERY_TIMEOUT_MILLISECONDS);
+  try {
+    const addresses = await Promise.race([
+      resolveTarget(url, policy),
+      new Promise<never>((_, reject) => {
+        controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+      }),
+    ]);
+    const client = url.protocol === 'https:' ? https : http;
+    return await new Promise<AttemptOutcome>((resolve) => {
+      const outgoing = client.request(url, {
+        method: 'POST',
+        // One connection per attempt: a pooled socket could outlive its receiver's keep-alive and fail a send.
+        agent: false,
+        lookup: pinnedLookup(addresses),
+        signal: controller.signal,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(Buffer.byteLength(request.body)),
+          'user-agent': USER_AGENT,
+          ...signatureHeaders(request),
+        },
+      });
+      outgoing.on('response', (response) => {
+        const status = response.statusCode ?? 0;
+        // The body is not needed; reading it lets the connection finish, and the timer still bounds it.
+        response.on('close', () => clearTimeout(timer));
+        response.on('error', () => {});
+        response.resume();
+        if (status >= 200 && status < 300) resolve({ succeeded: true, responseStatus: status, error: null });
+        else if (status >= 300 && status < 400) resolve(failure(`redirect ${status} not followed`, status));
+        else resolve(failure(`answered ${status}`, status));
+      });
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        if (controller.signal.aborted) {
+          resolve(failure(`no answer within ${DELIVERY_TIMEOUT_MILLISECONDS / 1000} s`));
+        } else {
+          resolve(failure(`connection failed: ${error.code ?? error.message}`));
+        }
+      });
+      outgoing.end(request.body);
+    });
+  } catch (error) {
+    clearTimeout(timer);
+    if (error instanceof RefusedTarget) return failure(`refused: url ${error.message}`);
+    if (controller.signal.aborted)
+      return failure(`no answer within ${DELIVERY_TIMEOUT_MILLISECONDS / 1000} s`);
+    return failure(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

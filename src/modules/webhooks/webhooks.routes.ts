@@ -1,0 +1,186 @@
+import type { FastifyInstance } from 'fastify';
+import { requireTenant } from '../../platform/auth.ts';
+import { IdParams } from '../../platform/common.schemas.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { route } from '../../platform/operation.ts';
+import { ListOf } from '../../platform/pagination.ts';
+import { readRoutes } from '../../platform/read-routes.ts';
+import { listDeliveries, retryDelivery, sendPing } from './deliveries.service.ts';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listEndpoints,
+  updateEndpoint,
+} from './endpoints.service.ts';
+import {
+  CreatedWebhookEndpoint,
+  CreateWebhookEndpointBody,
+  DeliveryParams,
+  ListDeliveriesQuery,
+  ListWebhookEndpointsQuery,
+  UpdateWebhookEndpointBody,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from './webhooks.schemas.ts';
+
+const tag = 'Webhooks';
+const scope = 'webhooks:manage';
+
+export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const endpointDeps = { db: deps.db, clock: deps.clock, targets: deps.webhookTargets };
+
+  readRoutes(app, {
+    url: '/v1/webhook-endpoints',
+    tag,
+    scope,
+    item: WebhookEndpoint,
+    querystring: ListWebhookEndpointsQuery,
+    noun: { one: 'webhook endpoint', many: 'webhook endpoints' },
+    list: (companyId, query) => listEndpoints(deps.db, deps.cursors, companyId, query),
+    get: (companyId, id) => getEndpoint(deps.db, companyId, id),
+  });
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/webhook-endpoints',
+      operationId: 'createWebhookEndpoint',
+      summary: 'Create a webhook endpoint',
+      description:
+        'Subscribes an https:// URL to event types. The response carries the signing `secret`, shown this once; it is never kept by idempotency, so a replayed request creates another endpoint. At most 5 active endpoints per company: the sixth is 409 conflict.',
+      tag,
+      scope,
+      body: CreateWebhookEndpointBody,
+      idempotency: 'never',
+      responses: {
+        201: { description: 'The new endpoint, with its secret.', schema: CreatedWebhookEndpoint },
+      },
+      errors: ['conflict'],
+    },
+    async (request, reply) => {
+      const endpoint = await createEndpoint(endpointDeps, requireTenant(request).companyId, request.body);
+      return reply.code(201).send(endpoint);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'PATCH',
+      url: '/v1/webhook-endpoints/:id',
+      operationId: 'updateWebhookEndpoint',
+      summary: 'Update a webhook endpoint',
+      description:
+        'Changes `url`, `events`, `description` or `status`. Disabling ends the pending deliveries as failed; re-enabling clears `disabled_reason` and the failure streak, and is 409 conflict when 5 endpoints are already active. A body that changes nothing is a no-op.',
+      tag,
+      scope,
+      params: IdParams,
+      body: UpdateWebhookEndpointBody,
+      responses: { 200: { description: 'The endpoint.', schema: WebhookEndpoint } },
+      errors: ['conflict'],
+    },
+    async (request) =>
+      updateEndpoint(endpointDeps, requireTenant(request).companyId, request.params.id, request.body),
+  );
+
+  route(
+    app,
+    {
+      method: 'DELETE',
+      url: '/v1/webhook-endpoints/:id',
+      operationId: 'deleteWebhookEndpoint',
+      summary: 'Delete a webhook endpoint',
+      description:
+        'Deletes the endpoint with its deliveries; pending deliveries are never sent. Works while the company has no active service.',
+      tag,
+      scope,
+      params: IdParams,
+      allowInactiveService: true,
+      responses: { 204: { description: 'Deleted.', schema: null } },
+    },
+    async (request, reply) => {
+      await deleteEndpoint(deps.db, requireTenant(request).companyId, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/webhook-endpoints/:id/test',
+      operationId: 'testWebhookEndpoint',
+      summary: 'Send a ping to a webhook endpoint',
+      description:
+        'Records a `ping` event and queues its delivery to this endpoint alone. A disabled endpoint is 409 conflict.',
+      tag,
+      scope,
+      params: IdParams,
+      responses: { 202: { description: 'The queued delivery.', schema: WebhookDelivery } },
+      errors: ['conflict'],
+    },
+    async (request, reply) => {
+      const delivery = await sendPing(
+        deps.db,
+        deps.clock,
+        requireTenant(request).companyId,
+        request.params.id,
+      );
+      return reply.code(202).send(delivery);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/webhook-endpoints/:id/deliveries',
+      operationId: 'listWebhookDeliveries',
+      summary: 'List the deliveries of a webhook endpoint',
+      description: 'Newest first.',
+      tag,
+      scope,
+      params: IdParams,
+      querystring: ListDeliveriesQuery,
+      responses: { 200: { description: 'A page of deliveries.', schema: ListOf(WebhookDelivery) } },
+    },
+    async (request) =>
+      listDeliveries(
+        deps.db,
+        deps.cursors,
+        requireTenant(request).companyId,
+        request.params.id,
+        request.query,
+      ),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/webhook-endpoints/:id/deliveries/:deliveryId/retry',
+      operationId: 'retryWebhookDelivery',
+      summary: 'Retry a webhook delivery',
+      description:
+        'Queues one more attempt of a succeeded or failed delivery, due now, with the same `webhook-id`. It is a single attempt: if it fails, the delivery is failed again. A pending delivery, or a disabled endpoint, is 409 conflict.',
+      tag,
+      scope,
+      params: DeliveryParams,
+      responses: { 202: { description: 'The re-queued delivery.', schema: WebhookDelivery } },
+      errors: ['conflict'],
+    },
+    async (request, reply) => {
+      const { id, deliveryId } = request.params;
+      const delivery = await retryDelivery(
+        deps.db,
+        deps.clock,
+        requireTenant(request).companyId,
+        id,
+        deliveryId,
+      );
+      return reply.code(202).send(delivery);
+    },
+  );
+}

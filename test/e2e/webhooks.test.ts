@@ -1,0 +1,231 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
+
+/**
+ * Webhooks end to end: the real `jornada serve` processes (an API node and a separate worker node) on one
+ * PostgreSQL, with JORNADA_FAKE_CLOCK=1 and JORNADA_WEBHOOKS_ALLOW_PRIVATE=1, delivering to a real local HTTP
+ * receiver.
+ */
+const ADMIN_TOKEN = 'e2e-webhooks-admin-token-0123456789';
+
+let database: TestDatabase;
+let receiver: Receiver;
+let api: Node;
+let base: string;
+let key: string;
+
+type Node = { child: ChildProcess; output: () => string };
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address() as net.AddressInfo;
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+async function startNode(role: 'api' | 'worker', port = 0): Promise<Node> {
+  const child = spawn(process.execPath, ['src/cli.ts', 'serve', `--role=${role}`], {
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      JORNADA_ADMIN_TOKEN: ADMIN_TOKEN,
+      JORNADA_FAKE_CLOCK: '1',
+      JORNADA_WEBHOOKS_ALLOW_PRIVATE: '1',
+      JORNADA_DEMO: '0',
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('jornada started')) {
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`${role} did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, output: () => output };
+}
+
+async function stopNode(node: Node, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (node.child.exitCode !== null || node.child.signalCode !== null) return;
+  const exited = once(node.child, 'exit');
+  node.child.kill(signal);
+  await exited;
+}
+
+async function call(method: string, path: string, body?: unknown, token = key) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function advanceClock(seconds: number): Promise<void> {
+  const response = await call('POST', '/admin/v1/clock/advance', { seconds }, ADMIN_TOKEN);
+  expect(response.status).toBe(200);
+}
+
+async function subscribe(path: string, events: string[]): Promise<{ id: string; secret: string }> {
+  const response = await call('POST', '/v1/webhook-endpoints', { url: `${receiver.url}${path}`, events });
+  expect(response.status, JSON.stringify(response.body)).toBe(201);
+  return response.body;
+}
+
+const requestsTo = (path: string) => receiver.requests.filter((request) => request.path === path);
+
+async function waitForRequests(path: string, count: number, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (requestsTo(path).length < count) {
+    if (Date.now() > deadline)
+      throw new Error(`expected ${count} requests to ${path}, got ${requestsTo(path).length}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return requestsTo(path);
+}
+
+async function deliveryOf(endpointId: string) {
+  const response = await call('GET', `/v1/webhook-endpoints/${endpointId}/deliveries`);
+  expect(response.status).toBe(200);
+  return response.body.data[0];
+}
+
+let employeeCount = 0;
+async function createEmployee() {
+  employeeCount += 1;
+  const response = await call('POST', '/v1/employees', {
+    first_name: 'Eva',
+    last_name: `Worker ${employeeCount}`,
+    email: `eva.${employeeCount}@example.com`,
+  });
+  expect(response.status).toBe(201);
+  return response.body;
+}
+
+let worker: Node;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  receiver = await startReceiver();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  api = await startNode('api', port);
+  worker = await startNode('worker');
+  const company = await call('POST', '/admin/v1/companies', { name: 'Webhooks e2e' }, ADMIN_TOKEN);
+  const issued = await call(
+    'POST',
+    `/admin/v1/companies/${company.body.id}/api-keys`,
+    { mode: 'live', scopes: ['webhooks:manage', 'org:empleados:read', 'org:empleados:write'] },
+    ADMIN_TOKEN,
+  );
+  key = issued.body.secret;
+}, 60_000);
+
+afterAll(async () => {
+  await stopNode(worker);
+  await stopNode(api);
+  await receiver.close();
+  await database.drop();
+});
+
+describe('webhooks between real processes', () => {
+  it('delivers employee.created and the ping from /test, both verified by standardwebhooks', async () => {
+    const endpoint = await subscribe('/created', ['employee.created']);
+    const employee = await createEmployee();
+    const [created] = await waitForRequests('/created', 1);
+    const webhook = new Webhook(endpoint.secret);
+    expect(webhook.verify(created?.body as string, created?.headers ?? {})).toMatchObject({
+      type: 'employee.created',
+      data: { employee_id: employee.id },
+    });
+
+    const ping = await call('POST', `/v1/webhook-endpoints/${endpoint.id}/test`);
+    expect(ping.status).toBe(202);
+    const [, pinged] = await waitForRequests('/created', 2);
+    expect(webhook.verify(pinged?.body as string, pinged?.headers ?? {})).toMatchObject({
+      id: ping.body.event_id,
+      type: 'ping',
+      data: {},
+    });
+    expect((await deliveryOf(endpoint.id)).status).toBe('succeeded');
+  }, 30_000);
+
+  it('retries at +1 min, +5 min and +30 min under JORNADA_FAKE_CLOCK, and succeeds at attempt 4', async () => {
+    const path = '/flaky';
+    receiver.respond = (request) => (request.path === path && requestsTo(path).length <= 3 ? 500 : 200);
+    const endpoint = await subscribe(path, ['employee.created']);
+    await createEmployee();
+    await waitForRequests(path, 1);
+    for (const [index, delay] of [60, 300, 1_800].entries()) {
+      const pending = await deliveryOf(endpoint.id);
+      expect(pending).toMatchObject({ status: 'pending', attempts: index + 1, last_response_status: 500 });
+      const scheduled = (Date.parse(pending.next_attempt_at) - Date.parse(pending.last_attempt_at)) / 1000;
+      expect(scheduled).toBeGreaterThanOrEqual(delay);
+      expect(scheduled).toBeLessThanOrEqual(delay + 1);
+      await advanceClock(delay);
+      await waitForRequests(path, index + 2);
+    }
+    const requests = requestsTo(path);
+    const stamps = requests.map((request) => Number(request.headers['webhook-timestamp']));
+    for (const [index, delay] of [60, 300, 1_800].entries()) {
+      const gap = (stamps[index + 1] as number) - (stamps[index] as number);
+      expect(gap).toBeGreaterThanOrEqual(delay);
+      expect(gap).toBeLessThanOrEqual(delay + 5);
+    }
+    expect(new Set(requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    // Each attempt is signed for its own timestamp.
+    const webhook = new Webhook(endpoint.secret);
+    for (const request of requests) {
+      const timestamp = new Date(Number(request.headers['webhook-timestamp']) * 1000);
+      expect(request.headers['webhook-signature']).toBe(
+        webhook.sign(request.headers['webhook-id'] as string, timestamp, request.body),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await deliveryOf(endpoint.id)).toMatchObject({
+      status: 'succeeded',
+      attempts: 4,
+      last_response_status: 200,
+      next_attempt_at: null,
+    });
+  }, 60_000);
+
+  it('delivers after the worker is killed mid-send (SIGKILL), with the same webhook-id', async () => {
+    const path = '/crash';
+    receiver.respond = (request) => (request.path === path && requestsTo(path).length === 1 ? 'hang' : 200);
+    const endpoint = await subscribe(path, ['employee.created']);
+    await createEmployee();
+    const [first] = await waitForRequests(path, 1);
+    await stopNode(worker, 'SIGKILL');
+
+    const inFlight = await deliveryOf(endpoint.id);
+    expect(inFlight).toMatchObject({ status: 'pending', attempts: 1 });
+    expect((Date.parse(inFlight.next_attempt_at) - Date.parse(inFlight.last_attempt_at)) / 1000).toBe(60);
+
+    worker = await startNode('worker');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(requestsTo(path)).toHaveLength(1); // the lease still holds
+    await advanceClock(61);
+    const [, second] = await waitForRequests(path, 2);
+    expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+    expect(second?.body).toBe(first?.body);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await deliveryOf(endpoint.id)).toMatchObject({ status: 'succeeded', attempts: 2 });
+  }, 60_000);
+});

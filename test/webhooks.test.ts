@@ -1,0 +1,625 @@
+import { sql } from 'kysely';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { webhookDeliveryJob } from '../src/jobs/webhook-delivery.ts';
+import {
+  claimDueDeliveries,
+  LEASE_SECONDS,
+  RETRY_DELAYS_SECONDS,
+  recordOutcome,
+} from '../src/modules/webhooks/deliveries.service.ts';
+import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { type Receiver, startReceiver } from './helpers/receiver.ts';
+import { fieldErrors, hire } from './helpers/resources.ts';
+
+let ctx: TestContext;
+let receiver: Receiver;
+let company: TestCompany;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await ctx.close();
+});
+beforeEach(async () => {
+  company = await ctx.createCompany();
+  receiver.requests.length = 0;
+  receiver.respond = () => 200;
+});
+// Each test's endpoints (and, with them, their deliveries) go, so no test sends another test's deliveries.
+afterEach(async () => {
+  await sql`delete from webhook_endpoints`.execute(ctx.db);
+});
+
+const job = () => webhookDeliveryJob({ db: ctx.db, clock: ctx.clock, targets: ctx.deps.webhookTargets });
+
+/** Runs the delivery worker until nothing is due: every claimed attempt is sent and its outcome recorded. */
+async function deliverDue(): Promise<void> {
+  const worker = job();
+  for (;;) {
+    const claimed = await worker.tick();
+    await worker.drain?.();
+    if (claimed === 0) return;
+  }
+}
+
+async function subscribe(
+  owner: TestCompany,
+  events: string[],
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; secret: string; url: string }> {
+  const response = await owner.live.post('/v1/webhook-endpoints', {
+    url: `${receiver.url}/hooks/${Math.random().toString(36).slice(2)}`,
+    events,
+    ...extra,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+async function deliveriesOf(owner: TestCompany, endpointId: string) {
+  const response = await owner.live.get(`/v1/webhook-endpoints/${endpointId}/deliveries`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data as Array<Record<string, unknown> & { id: string }>;
+}
+
+const seconds = (instant: unknown) => Date.parse(String(instant)) / 1000;
+
+describe('webhook endpoints', () => {
+  it('creates an endpoint and shows the whsec_ secret in that response only', async () => {
+    const response = await company.live.post('/v1/webhook-endpoints', {
+      url: `${receiver.url}/hook`,
+      events: ['employee.created', 'absence.approved'],
+      description: 'Payroll sync',
+    });
+    expect(response.statusCode).toBe(201);
+    const created = response.json();
+    expect(created).toEqual({
+      id: expect.any(String),
+      url: `${receiver.url}/hook`,
+      events: ['employee.created', 'absence.approved'],
+      description: 'Payroll sync',
+      status: 'active',
+      disabled_reason: null,
+      created_at: expect.any(String),
+      updated_at: created.created_at,
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+    });
+    expect(Buffer.from(created.secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+
+    const fetched = (await company.live.get(`/v1/webhook-endpoints/${created.id}`)).json();
+    const { secret: _secret, ...withoutSecret } = created;
+    expect(fetched).toEqual(withoutSecret);
+    const listed = (await company.live.get('/v1/webhook-endpoints')).json();
+    expect(listed.data).toEqual([withoutSecret]);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+  });
+
+  it('never keeps the creation response for idempotency: the secret is not stored with it', async () => {
+    const headers = { 'idempotency-key': 'create-endpoint-once' };
+    const body = { url: `${receiver.url}/hook`, events: ['employee.created'] };
+    const first = await company.live.post('/v1/webhook-endpoints', body, { headers });
+    const second = await company.live.post('/v1/webhook-endpoints', body, { headers });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(201);
+    expect(second.json().id).not.toBe(first.json().id);
+    expect(second.json().secret).not.toBe(first.json().secret);
+    const stored = await ctx.db
+      .selectFrom('idempotency_keys')
+      .select('response_body')
+      .where('company_id', '=', company.id)
+      .execute();
+    expect(JSON.stringify(stored)).not.toContain('whsec_');
+  });
+
+  it.each([
+    ['no url', { events: ['employee.created'] }, 'url'],
+    ['a relative url', { url: '/hook', events: ['employee.created'] }, 'url'],
+    [
+      'plain http to a remote host',
+      { url: 'http://hooks.example.com/x', events: ['employee.created'] },
+      'url',
+    ],
+    ['ftp', { url: 'ftp://127.0.0.1/x', events: ['employee.created'] }, 'url'],
+    ['credentials in the url', { url: 'https://user:pw@127.0.0.1/x', events: ['employee.created'] }, 'url'],
+    ['no events', { url: 'https://127.0.0.1/x', events: [] }, 'events'],
+    ['an unknown event type', { url: 'https://127.0.0.1/x', events: ['employee.fired'] }, 'events.0'],
+    ['ping, which is implicit', { url: 'https://127.0.0.1/x', events: ['ping'] }, 'events.0'],
+    [
+      'duplicate events',
+      { url: 'https://127.0.0.1/x', events: ['employee.created', 'employee.created'] },
+      'events',
+    ],
+    ['an unknown field', { url: 'https://127.0.0.1/x', events: ['employee.created'], secret: 'x' }, 'secret'],
+    [
+      'a description too long',
+      { url: 'https://127.0.0.1/x', events: ['employee.created'], description: 'x'.repeat(501) },
+      'description',
+    ],
+  ])('refuses %s with 422', async (_name, body, field) => {
+    const response = await company.live.post('/v1/webhook-endpoints', body);
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json().code).toBe('validation_failed');
+    expect(Object.keys(response.json().errors).join(' ')).toContain(field);
+    expect((await company.live.get('/v1/webhook-endpoints')).json().data).toEqual([]);
+  });
+
+  it('allows at most 5 active endpoints: the sixth, and re-enabling a sixth, are 409', async () => {
+    const endpoints = [];
+    for (let index = 0; index < 5; index++) endpoints.push(await subscribe(company, ['employee.created']));
+    const sixth = await company.live.post('/v1/webhook-endpoints', {
+      url: `${receiver.url}/sixth`,
+      events: ['employee.created'],
+    });
+    expect(sixth.statusCode).toBe(409);
+    expect(sixth.json().code).toBe('conflict');
+
+    const first = endpoints[0] as { id: string };
+    const disabled = await company.live.patch(`/v1/webhook-endpoints/${first.id}`, { status: 'disabled' });
+    expect(disabled.json()).toMatchObject({ status: 'disabled', disabled_reason: 'manual' });
+    const replacement = await subscribe(company, ['employee.created']);
+    const reenable = await company.live.patch(`/v1/webhook-endpoints/${first.id}`, { status: 'active' });
+    expect(reenable.statusCode).toBe(409);
+    expect((await company.live.get(`/v1/webhook-endpoints/${first.id}`)).json().status).toBe('disabled');
+
+    expect((await company.live.delete(`/v1/webhook-endpoints/${replacement.id}`)).statusCode).toBe(204);
+    const again = await company.live.patch(`/v1/webhook-endpoints/${first.id}`, { status: 'active' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ status: 'active', disabled_reason: null });
+  });
+
+  it('holds the cap under concurrency: 8 parallel creations give exactly 5 × 201 and 3 × 409', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        company.live.post('/v1/webhook-endpoints', {
+          url: `${receiver.url}/parallel/${index}`,
+          events: ['checkin.created'],
+        }),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode).sort();
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 409, 409, 409]);
+    const active = await ctx.db
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where('company_id', '=', company.id)
+      .execute();
+    expect(active).toHaveLength(5);
+  });
+
+  it('updates url, events and description; a PATCH that changes nothing keeps updated_at', async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    ctx.clock.advance(5);
+    const patched = await company.live.patch(`/v1/webhook-endpoints/${endpoint.id}`, {
+      url: `${receiver.url}/moved`,
+      events: ['checkin.created', 'absence.requested'],
+      description: 'moved',
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json()).toMatchObject({
+      url: `${receiver.url}/moved`,
+      events: ['checkin.created', 'absence.requested'],
+      description: 'moved',
+    });
+    expect(patched.json().secret).toBeUndefined();
+    ctx.clock.advance(5);
+    const same = await company.live.patch(`/v1/webhook-endpoints/${endpoint.id}`, { description: 'moved' });
+    expect(same.json().updated_at).toBe(patched.json().updated_at);
+    const since = await company.live.get('/v1/webhook-endpoints', {
+      query: { updated_since: new Date(Date.parse(patched.json().updated_at) + 1000).toISOString() },
+    });
+    expect(since.json().data).toEqual([]);
+    const bad = await company.live.patch(`/v1/webhook-endpoints/${endpoint.id}`, {
+      url: 'http://example.com',
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(fieldErrors(bad.json(), 'url')).toEqual(['must be an https:// URL']);
+    const unknown = await company.live.patch(`/v1/webhook-endpoints/${endpoint.id}`, { secret: 'whsec_x' });
+    expect(unknown.statusCode).toBe(422);
+  });
+
+  it('deletes an endpoint, also while the subscription is inactive; its pending deliveries are never sent', async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    await hire(company.live);
+    expect(await deliveriesOf(company, endpoint.id)).toHaveLength(1);
+    await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { subscription_status: 'canceled' });
+    expect((await company.live.get('/v1/webhook-endpoints')).json().code).toBe('subscription_inactive');
+    expect((await company.live.delete(`/v1/webhook-endpoints/${endpoint.id}`)).statusCode).toBe(204);
+    await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { subscription_status: 'active' });
+    expect((await company.live.get(`/v1/webhook-endpoints/${endpoint.id}`)).statusCode).toBe(404);
+    expect((await company.live.delete(`/v1/webhook-endpoints/${endpoint.id}`)).statusCode).toBe(404);
+    const left = await ctx.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('company_id', '=', company.id)
+      .execute();
+    expect(left).toEqual([]);
+    await deliverDue();
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it('requires the webhooks:manage scope on every route', async () => {
+    const key = await ctx.createKey(company.id, 'live', ['org:empleados:read', 'org:empleados:write']);
+    const response = await ctx.as(key.secret).get('/v1/webhook-endpoints');
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({
+      code: 'invalid_scope',
+      errors: { required_scope: 'webhooks:manage' },
+    });
+  });
+});
+
+describe('delivery', () => {
+  it('delivers employee.created signed so that standardwebhooks verify accepts it', async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    const employee = await hire(company.live);
+    await deliverDue();
+    const [request] = await receiver.waitFor(1);
+    expect(request?.method).toBe('POST');
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.headers['user-agent']).toMatch(/^Jornada-Webhooks\//);
+    expect(request?.headers['webhook-id']).toMatch(/^evt_[0-9a-f]{32}$/);
+    expect(request?.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    const verified = new Webhook(endpoint.secret).verify(request?.body as string, request?.headers ?? {});
+    expect(verified).toEqual({
+      id: request?.headers['webhook-id'],
+      type: 'employee.created',
+      created_at: employee.created_at,
+      company_id: company.id,
+      data: { employee_id: employee.id },
+    });
+    expect(Number(request?.headers['webhook-timestamp'])).toBe(
+      Math.floor(ctx.clock.now().epochMilliseconds / 1000),
+    );
+    // A tampered body or another secret fails verification.
+    expect(() => new Webhook(endpoint.secret).verify(`${request?.body} `, request?.headers ?? {})).toThrow();
+    const [delivery] = await deliveriesOf(company, endpoint.id);
+    expect(delivery).toMatchObject({
+      endpoint_id: endpoint.id,
+      event_id: request?.headers['webhook-id'],
+      event_type: 'employee.created',
+      status: 'succeeded',
+      attempts: 1,
+      last_response_status: 200,
+      last_error: null,
+      next_attempt_at: null,
+    });
+  });
+
+  it('fans an event out to every subscribed active endpoint of its tenant, and to nobody else', async () => {
+    const other = await ctx.createCompany();
+    const subscribed = await subscribe(company, ['employee.created', 'checkin.created']);
+    const alsoSubscribed = await subscribe(company, ['employee.created']);
+    const notSubscribed = await subscribe(company, ['absence.requested']);
+    const disabled = await subscribe(company, ['employee.created']);
+    await company.live.patch(`/v1/webhook-endpoints/${disabled.id}`, { status: 'disabled' });
+    const otherTenant = await subscribe(other, ['employee.created', 'checkin.created']);
+    const sandbox = await subscribe({ ...company, live: company.test } as TestCompany, ['employee.created']);
+
+    const employee = await hire(company.live);
+    await deliverDue();
+    await receiver.waitFor(2);
+    const paths = receiver.requests.map((request) => request.path).sort();
+    expect(paths).toEqual([new URL(subscribed.url).pathname, new URL(alsoSubscribed.url).pathname].sort());
+    const ids = new Set(receiver.requests.map((request) => request.headers['webhook-id']));
+    expect(ids.size).toBe(1);
+    for (const quiet of [notSubscribed, disabled]) expect(await deliveriesOf(company, quiet.id)).toEqual([]);
+    expect(await deliveriesOf(other, otherTenant.id)).toEqual([]);
+    expect(await deliveriesOf({ ...company, live: company.test } as TestCompany, sandbox.id)).toEqual([]);
+    for (const request of receiver.requests) {
+      expect(JSON.parse(request.body)).toMatchObject({
+        company_id: company.id,
+        data: { employee_id: employee.id },
+      });
+    }
+  });
+
+  it('sends a ping from /test to that endpoint alone and answers 202 with the delivery', async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    const sibling = await subscribe(company, ['employee.created']);
+    const response = await company.live.post(`/v1/webhook-endpoints/${endpoint.id}/test`);
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({
+      endpoint_id: endpoint.id,
+      event_type: 'ping',
+      status: 'pending',
+      attempts: 0,
+      last_attempt_at: null,
+    });
+    await deliverDue();
+    const [request] = await receiver.waitFor(1);
+    expect(receiver.requests).toHaveLength(1);
+    expect(request?.path).toBe(new URL(endpoint.url).pathname);
+    expect(
+      new Webhook(endpoint.secret).verify(request?.body as string, request?.headers ?? {}),
+    ).toMatchObject({
+      id: response.json().event_id,
+      type: 'ping',
+      company_id: company.id,
+      data: {},
+    });
+    expect(await deliveriesOf(company, sibling.id)).toEqual([]);
+  });
+
+  it('retries 1 min, 5 min and 30 min after each failure, and succeeds at the fourth attempt', async () => {
+    receiver.respond = (_request, index) => (index < 3 ? 500 : 200);
+    const endpoint = await subscribe(company, ['employee.created']);
+    await hire(company.live);
+    await deliverDue();
+    for (const [index, delay] of [60, 300, 1_800].entries()) {
+      const [delivery] = await deliveriesOf(company, endpoint.id);
+      expect(delivery).toMatchObject({
+        status: 'pending',
+        attempts: index + 1,
+        last_response_status: 500,
+        last_error: 'answered 500',
+      });
+      expect(seconds(delivery?.next_attempt_at) - seconds(delivery?.last_attempt_at)).toBeGreaterThanOrEqual(
+        delay,
+      );
+      expect(seconds(delivery?.next_attempt_at) - seconds(delivery?.last_attempt_at)).toBeLessThanOrEqual(
+        delay + 1,
+      );
+      ctx.clock.advance(delay - 2);
+      await deliverDue();
+      expect(receiver.requests).toHaveLength(index + 1); // not yet due
+      ctx.clock.advance(3);
+      await deliverDue();
+      expect(receiver.requests).toHaveLength(index + 2);
+    }
+    const stamps = receiver.requests.map((request) => Number(request.headers['webhook-timestamp']));
+    const gaps = stamps.slice(1).map((stamp, index) => stamp - (stamps[index] as number));
+    expect(gaps).toHaveLength(3);
+    for (const [index, delay] of [60, 300, 1_800].entries()) {
+      expect(gaps[index]).toBeGreaterThanOrEqual(delay);
+      expect(gaps[index]).toBeLessThanOrEqual(delay + 2);
+    }
+    expect(new Set(receiver.requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    expect((await deliveriesOf(company, endpoint.id))[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 4,
+      last_response_status: 200,
+      last_error: null,
+      next_attempt_at: null,
+    });
+  });
+
+  it('ends a delivery as failed after the sixth retry (7 attempts); a manual retry is one more attempt', async () => {
+    receiver.respond = () => 503;
+    const endpoint = await subscribe(company, ['employee.created']);
+    await hire(company.live);
+    await deliverDue();
+    for (const delay of RETRY_DELAYS_SECONDS) {
+      ctx.clock.advance(delay + 1);
+      await deliverDue();
+    }
+    expect(receiver.requests).toHaveLength(7);
+    const [failed] = await deliveriesOf(company, endpoint.id);
+    expect(failed).toMatchObject({
+      status: 'failed',
+      attempts: 7,
+      last_response_status: 503,
+      next_attempt_at: null,
+    });
+    ctx.clock.advance(7 * 24 * 3600);
+    await deliverDue();
+    expect(receiver.requests).toHaveLength(7);
+
+    const retried = await company.live.post(
+      `/v1/webhook-endpoints/${endpoint.id}/deliveries/${failed?.id}/retry`,
+    );
+    expect(retried.statusCode).toBe(202);
+    expect(retried.json()).toMatchObject({ status: 'pending', attempts: 7 });
+    const again = await company.live.post(
+      `/v1/webhook-endpoints/${endpoint.id}/deliveries/${failed?.id}/retry`,
+    );
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('conflict');
+    await deliverDue();
+    expect(receiver.requests).toHaveLength(8);
+    expect((await deliveriesOf(company, endpoint.id))[0]).toMatchObject({ status: 'failed', attempts: 8 });
+
+    // That failure came more than 7 days into the streak: the endpoint was disabled, and must be re-enabled.
+    const endpointNow = (await company.live.get(`/v1/webhook-endpoints/${endpoint.id}`)).json();
+    expect(endpointNow).toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
+    await company.live.patch(`/v1/webhook-endpoints/${endpoint.id}`, { status: 'active' });
+    receiver.respond = () => 204;
+    const fixed = await company.live.post(
+      `/v1/webhook-endpoints/${endpoint.id}/deliveries/${failed?.id}/retry`,
+    );
+    expect(fixed.statusCode, fixed.body).toBe(202);
+    await deliverDue();
+    expect((await deliveriesOf(company, endpoint.id))[0]).toMatchObject({ status: 'succeeded', attempts: 9 });
+    expect(new Set(receiver.requests.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    // A succeeded delivery may be sent again too.
+    const resend = await company.live.post(
+      `/v1/webhook-endpoints/${endpoint.id}/deliveries/${failed?.id}/retry`,
+    );
+    expect(resend.statusCode).toBe(202);
+  });
+
+  it('does not follow redirects, and counts 3xx, connection errors and 4xx as failures', async () => {
+    receiver.respond = () => 302;
+    const endpoint = await subscribe(company, ['employee.created']);
+    await hire(company.live);
+    await deliverDue();
+    expect(receiver.requests).toHaveLength(1);
+    expect((await deliveriesOf(company, endpoint.id))[0]).toMatchObject({
+      status: 'pending',
+      last_response_status: 302,
+      last_error: 'redirect 302 not followed',
+    });
+
+    const closed = await startReceiver();
+    const closedUrl = `${closed.url}/gone`;
+    await closed.close();
+    const refused = await company.live.post('/v1/webhook-endpoints', {
+      url: closedUrl,
+      events: ['checkin.created'],
+    });
+    const employee = await hire(company.live);
+    await company.live.post('/v1/check-ins', {
+      employee_id: employee.id,
+      type: 'in',
+      timestamp: ctx.clock.now().toString({ smallestUnit: 'second' }),
+    });
+    await deliverDue();
+    expect((await deliveriesOf(company, refused.json().id))[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_response_status: null,
+      last_error: 'connection failed: ECONNREFUSED',
+    });
+  });
+
+  it('fails an attempt that gets no answer within 10 seconds', async () => {
+    receiver.respond = () => 'hang';
+    const endpoint = await subscribe(company, ['employee.created']);
+    await hire(company.live);
+    const started = Date.now();
+    await deliverDue();
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(9_900);
+    expect((await deliveriesOf(company, endpoint.id))[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      last_response_status: null,
+      last_error: 'no answer within 10 s',
+    });
+  }, 20_000);
+
+  it('disables an endpoint whose deliveries all failed for 7 days, and stops sending to it', async () => {
+    receiver.respond = () => 500;
+    const endpoint = await subscribe(company, ['employee.created', 'employee.updated']);
+    const employee = await hire(company.live);
+    const streakStart = ctx.clock.now();
+    await deliverDue();
+    for (const delay of RETRY_DELAYS_SECONDS) {
+      ctx.clock.advance(delay + 1);
+      await deliverDue();
+    }
+    const status = async () => (await company.live.get(`/v1/webhook-endpoints/${endpoint.id}`)).json();
+    expect(await status()).toMatchObject({ status: 'active' });
+
+    // A new event 15 minutes before the seventh day: its first retries still fall inside the 7 days.
+    const sinceStart = (ctx.clock.now().epochMilliseconds - streakStart.epochMilliseconds) / 1000;
+    ctx.clock.advance(7 * 24 * 3600 - 15 * 60 - sinceStart);
+    await company.live.patch(`/v1/employees/${employee.id}`, { first_name: 'Renamed' });
+    await deliverDue();
+    for (const delay of [60, 300]) {
+      ctx.clock.advance(delay + 1);
+      await deliverDue();
+      expect(await status()).toMatchObject({ status: 'active', disabled_reason: null });
+    }
+    ctx.clock.advance(1_800 + 1); // this attempt is past the 7 days
+    await deliverDue();
+    expect(await status()).toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
+    const [latest] = await deliveriesOf(company, endpoint.id);
+    expect(latest).toMatchObject({ event_type: 'employee.updated', status: 'failed', attempts: 4 });
+
+    const sent = receiver.requests.length;
+    await hire(company.live);
+    ctx.clock.advance(3600);
+    await deliverDue();
+    expect(receiver.requests).toHaveLength(sent);
+    expect(await deliveriesOf(company, endpoint.id)).toHaveLength(2);
+    const ping = await company.live.post(`/v1/webhook-endpoints/${endpoint.id}/test`);
+    expect(ping.statusCode).toBe(409);
+
+    receiver.respond = () => 200;
+    const enabled = await company.live.patch(`/v1/webhook-endpoints/${endpoint.id}`, { status: 'active' });
+    expect(enabled.json()).toMatchObject({ status: 'active', disabled_reason: null });
+    await company.live.post(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${latest?.id}/retry`);
+    await deliverDue();
+    expect((await deliveriesOf(company, endpoint.id))[0]).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('restarts the 7 days after any success', async () => {
+    let failing = true;
+    receiver.respond = () => (failing ? 500 : 200);
+    const endpoint = await subscribe(company, ['employee.updated']);
+    const employee = await hire(company.live);
+    const rename = (name: string) => company.live.patch(`/v1/employees/${employee.id}`, { first_name: name });
+    await rename('Day 0');
+    await deliverDue();
+    ctx.clock.advance(3 * 24 * 3600);
+    failing = false;
+    await rename('Day 3');
+    await deliverDue();
+    failing = true;
+    ctx.clock.advance(5 * 24 * 3600); // 8 days after the first failure, 5 after the success
+    await rename('Day 8');
+    await deliverDue();
+    expect((await company.live.get(`/v1/webhook-endpoints/${endpoint.id}`)).json().status).toBe('active');
+  });
+
+  it('claims disjoint rows across concurrent workers, and re-claims a dead attempt only after its lease', async () => {
+    const endpoint = await subscribe(company, ['checkin.created']);
+    const employee = await hire(company.live);
+    const base = ctx.clock.now().subtract({ hours: 40 });
+    for (let index = 0; index < 40; index++) {
+      await company.live.post('/v1/check-ins', {
+        employee_id: employee.id,
+        type: index % 2 === 0 ? 'in' : 'out',
+        timestamp: base.add({ minutes: index * 30 }).toString({ smallestUnit: 'second' }),
+      });
+    }
+    const claims = await Promise.all(
+      Array.from({ length: 4 }, () => claimDueDeliveries(ctx.db, ctx.clock, 15)),
+    );
+    const claimed = claims.flat().map((delivery) => delivery.id);
+    expect(claimed).toHaveLength(40);
+    expect(new Set(claimed).size).toBe(40);
+
+    // Nothing was recorded: as if the worker died mid-send. Before the lease ends, nobody takes the rows.
+    expect(await claimDueDeliveries(ctx.db, ctx.clock, 100)).toEqual([]);
+    ctx.clock.advance(LEASE_SECONDS + 1);
+    const reclaimed = await claimDueDeliveries(ctx.db, ctx.clock, 100);
+    expect(reclaimed).toHaveLength(40);
+    expect(reclaimed.every((delivery) => delivery.attempts === 2)).toBe(true);
+
+    // The dead worker's late outcome is fenced off by the attempt number.
+    const stale = claims[0]?.[0];
+    if (!stale) throw new Error('no claim');
+    await recordOutcome(ctx.db, ctx.clock, stale, { succeeded: true, responseStatus: 200, error: null });
+    const row = await ctx.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempts'])
+      .where('company_id', '=', company.id)
+      .where('id', '=', stale.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'pending', attempts: 2 });
+    expect(await deliveriesOf(company, endpoint.id)).toHaveLength(25);
+  });
+
+  it('pages deliveries newest first with a cursor', async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    const hired = [];
+    for (let index = 0; index < 5; index++) {
+      hired.push(await hire(company.live));
+      ctx.clock.advance(1);
+    }
+    const first = (
+      await company.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`, { query: { limit: 3 } })
+    ).json();
+    expect(first.meta.has_more).toBe(true);
+    const second = (
+      await company.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`, {
+        query: { limit: 3, cursor: first.meta.next_cursor },
+      })
+    ).json();
+    expect(second.meta).toEqual({ next_cursor: null, has_more: false });
+    const all = [...first.data, ...second.data];
+    expect(all).toHaveLength(5);
+    const created = all.map((delivery: { created_at: string }) => delivery.created_at);
+    expect(created).toEqual([...created].sort().reverse());
+    const tampered = await company.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries`, {
+      query: { cursor: `${first.meta.next_cursor}x` },
+    });
+    expect(tampered.statusCode).toBe(422);
+  });
+});
