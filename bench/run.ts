@@ -1,12 +1,17 @@
 import { startBenchCluster } from './lib/cluster.ts';
 import { checkInsSuite } from './suites/check-ins.ts';
+import { webhooksSuite } from './suites/webhooks.ts';
 import { workSummariesSuite } from './suites/work-summaries.ts';
 
 /**
  * `npm run bench [suite…]`: runs the named suites (default: all) on the bench cluster, prints their figures,
  * and exits 1 when a suite's target is missed. Figures are recorded in docs/performance.md.
  */
-const SUITES = { 'check-ins': checkInsSuite, 'work-summaries': workSummariesSuite } as const;
+const SUITES = {
+  'check-ins': checkInsSuite,
+  'work-summaries': workSummariesSuite,
+  webhooks: webhooksSuite,
+} as const;
 
 const requested = process.argv.slice(2);
 const names = (requested.length > 0 ? requested : Object.keys(SUITES)) as Array<keyof typeof SUITES>;

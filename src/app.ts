@@ -11,6 +11,7 @@ import { organizationRoutes } from './modules/organization/organization.routes.t
 import { unitsRoutes } from './modules/units/units.routes.ts';
 import { vacationBalancesRoutes } from './modules/vacation-balances/vacation-balances.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
+import { webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
 import { workSummariesRoutes } from './modules/work-summaries/work-summaries.routes.ts';
 import { registerAuth } from './platform/auth.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         description:
           'Workforce time and absence data for payroll and HR integrations: employees, check-ins, absences, work summaries, vacation balances, reports and signed webhooks. Errors are RFC 9457 problem+json with a stable `code`.',
         routePrefix: '/v1/openapi.json',
+        webhooks: webhookEventsOpenApi(),
       });
       organizationRoutes(v1, deps);
       apiKeysRoutes(v1, deps);

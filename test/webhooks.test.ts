@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import {
   RETRY_DELAYS_SECONDS,
   recordOutcome,
 } from '../src/modules/webhooks/deliveries.service.ts';
+import { withFormats } from '../src/platform/validation.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
 import { fieldErrors, hire } from './helpers/resources.ts';
@@ -272,6 +274,13 @@ describe('delivery', () => {
       company_id: company.id,
       data: { employee_id: employee.id },
     });
+    // The body matches the envelope the OpenAPI description documents for its type.
+    const openapi = (await ctx.app.inject({ url: '/v1/openapi.json' })).json();
+    const ajv = withFormats(new Ajv({ strict: false }));
+    const documented = ajv.compile(
+      openapi.webhooks['employee.created'].post.requestBody.content['application/json'].schema,
+    );
+    expect(documented(verified), JSON.stringify(documented.errors)).toBe(true);
     expect(Number(request?.headers['webhook-timestamp'])).toBe(
       Math.floor(ctx.clock.now().epochMilliseconds / 1000),
     );

@@ -97,6 +97,8 @@ export type OpenApiOptions = {
   title: string;
   description: string;
   routePrefix: string;
+  /** OpenAPI 3.1 `webhooks`: the requests the service sends (public surface). */
+  webhooks?: Record<string, unknown>;
 };
 
 /** Registers @fastify/swagger for the routes of the calling (encapsulated) plugin, served at routePrefix. */
@@ -131,11 +133,14 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       components: { securitySchemes },
     },
     hideUntagged: false,
-    transformObject: (document) =>
-      decorate(
+    transformObject: (document) => {
+      const decorated = decorate(
         ('openapiObject' in document ? document.openapiObject : {}) as OpenApiDocument,
         options.surface,
-      ),
+      );
+      if (options.webhooks) decorated.webhooks = options.webhooks;
+      return decorated;
+    },
   });
   app.get(
     localUrl(app, options.routePrefix),

@@ -9,7 +9,8 @@ const common: Options = {
   strict: false,
 };
 
-function withFormats(ajv: Ajv): Ajv {
+/** An Ajv that knows the string formats (date-time, uuid, email …) of the schemas. */
+export function withFormats(ajv: Ajv): Ajv {
   (addFormats as unknown as (ajv: Ajv) => Ajv)(ajv);
   return ajv;
 }

@@ -1,39 +1,48 @@
 import { sql } from 'kysely';
+import { type Static, Type } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import { Uuid } from '../../platform/common.schemas.ts';
 import { newId } from '../../platform/ids.ts';
 import { formatInstant } from '../../time/clock.ts';
 
-/** The event types of the public contract (spec, Events). */
-export const EVENT_TYPES = [
-  'employee.created',
-  'employee.updated',
-  'employee.terminated',
-  'checkin.created',
-  'absence.requested',
-  'absence.approved',
-  'absence.denied',
-  'absence.cancelled',
-  'vacation_balance.updated',
-  'report.completed',
-  'ping',
-] as const;
+const absence = (status: 'requested' | 'approved' | 'denied' | 'cancelled') =>
+  Type.Object(
+    { absence_id: Uuid(), employee_id: Uuid(), status: Type.Literal(status) },
+    { additionalProperties: false },
+  );
+const employee = Type.Object({ employee_id: Uuid() }, { additionalProperties: false });
 
-export type EventType = (typeof EVENT_TYPES)[number];
+/**
+ * The event types of the public contract (spec, Events), each with its minimal `data`: public ids and state; the
+ * full resource is fetched with GET. These schemas type the services' events and describe them in OpenAPI.
+ */
+export const EVENT_DATA = {
+  'employee.created': employee,
+  'employee.updated': employee,
+  'employee.terminated': employee,
+  'checkin.created': Type.Object(
+    { check_in_id: Uuid(), employee_id: Uuid() },
+    { additionalProperties: false },
+  ),
+  'absence.requested': absence('requested'),
+  'absence.approved': absence('approved'),
+  'absence.denied': absence('denied'),
+  'absence.cancelled': absence('cancelled'),
+  'vacation_balance.updated': Type.Object(
+    { employee_id: Uuid(), year: Type.Integer() },
+    { additionalProperties: false },
+  ),
+  'report.completed': Type.Object(
+    { report_id: Uuid(), status: Type.Literal('completed') },
+    { additionalProperties: false },
+  ),
+  ping: Type.Object({}, { additionalProperties: false }),
+} as const;
 
-/** The minimal `data` of each event: public ids and state; the full resource is fetched with GET. */
-export type EventData = {
-  'employee.created': { employee_id: string };
-  'employee.updated': { employee_id: string };
-  'employee.terminated': { employee_id: string };
-  'checkin.created': { check_in_id: string; employee_id: string };
-  'absence.requested': { absence_id: string; employee_id: string; status: 'requested' };
-  'absence.approved': { absence_id: string; employee_id: string; status: 'approved' };
-  'absence.denied': { absence_id: string; employee_id: string; status: 'denied' };
-  'absence.cancelled': { absence_id: string; employee_id: string; status: 'cancelled' };
-  'vacation_balance.updated': { employee_id: string; year: number };
-  'report.completed': { report_id: string; status: 'completed' };
-  ping: Record<string, never>;
-};
+export type EventType = keyof typeof EVENT_DATA;
+export const EVENT_TYPES = Object.keys(EVENT_DATA) as EventType[];
+
+export type EventData = { [T in EventType]: Static<(typeof EVENT_DATA)[T]> };
 
 export type PendingEvent = { [T in EventType]: { type: T; data: EventData[T] } }[EventType];
 

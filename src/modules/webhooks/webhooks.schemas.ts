@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Instant, Nullable, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
-import { EVENT_TYPES } from '../events/events.service.ts';
+import { EVENT_DATA, EVENT_TYPES, type EventType } from '../events/events.service.ts';
 
 /** Every event type but ping, which each endpoint receives implicitly through the test operation. */
 export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter((type) => type !== 'ping');
@@ -101,3 +101,80 @@ export const DeliveryParams = Type.Object(
 );
 
 export const ListDeliveriesQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+
+/** What emits each event (the spec leaves it open; docs/decisions/0003 and 0004). */
+const EVENT_SOURCES: Record<EventType, string> = {
+  'employee.created': 'An employee was created (`POST /v1/employees`).',
+  'employee.updated': 'A `PATCH /v1/employees/{id}` changed the employee (a no-op PATCH emits nothing).',
+  'employee.terminated': 'An employee was terminated (`POST /v1/employees/{id}/terminate`).',
+  'checkin.created': 'A check-in was recorded (an exact duplicate records nothing and emits nothing).',
+  'absence.requested': 'An absence was requested (`POST /v1/absences`).',
+  'absence.approved': 'A requested absence was approved.',
+  'absence.denied': 'A requested absence was rejected.',
+  'absence.cancelled': 'A requested or approved absence was cancelled.',
+  'vacation_balance.updated':
+    'A vacation absence that moves a balance was requested, approved, denied or cancelled: one event per calendar year it touches.',
+  'report.completed': 'A report finished generating and can be downloaded.',
+  ping: 'Sent by `POST /v1/webhook-endpoints/{id}/test` to that endpoint alone. Never subscribed explicitly.',
+};
+
+const SIGNATURE_HEADERS = [
+  {
+    name: 'webhook-id',
+    description: 'The event id (`evt_…`), the same on every attempt: deduplicate by it.',
+  },
+  {
+    name: 'webhook-timestamp',
+    description: 'Unix time in seconds of this attempt. Reject if more than 5 minutes off.',
+  },
+  {
+    name: 'webhook-signature',
+    description:
+      "`v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.raw_body`, keyed by the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). Compare in constant time.",
+  },
+].map((header) => ({ in: 'header', required: true, schema: { type: 'string' }, ...header }));
+
+/**
+ * The OpenAPI 3.1 `webhooks` object: one entry per event type, with its signed headers and its envelope
+ * `{ id, type, created_at, company_id, data }`. Built from the same schemas that type the events.
+ */
+export function webhookEventsOpenApi(): Record<string, unknown> {
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `${type.replace(/[._](\w)/g, (_match, letter: string) => letter.toUpperCase())}Event`,
+          summary: `${type} event`,
+          description: `${EVENT_SOURCES[type]} Delivered as a signed POST to every active endpoint subscribed to \`${type}\`; retried 1 min, 5 min, 30 min, 2 h, 12 h and 24 h after a failure.`,
+          tags: ['Webhook events'],
+          security: [],
+          parameters: SIGNATURE_HEADERS,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: Type.Object(
+                  {
+                    id: Type.String({ pattern: '^evt_[0-9a-f]{32}$' }),
+                    type: Type.Literal(type),
+                    created_at: Instant(),
+                    company_id: Uuid(),
+                    data: EVENT_DATA[type],
+                  },
+                  { additionalProperties: false },
+                ),
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description:
+                'Any 2xx within 10 seconds acknowledges the delivery. Anything else, a redirect or no answer is a failure.',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}

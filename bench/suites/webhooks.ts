@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { startJobs } from '../../src/jobs/runner.ts';
+import { webhookDeliveryJob } from '../../src/jobs/webhook-delivery.ts';
+import { createCompany } from '../../src/modules/companies/companies.service.ts';
+import { recordEvents } from '../../src/modules/events/events.service.ts';
+import { createEndpoint } from '../../src/modules/webhooks/endpoints.service.ts';
+import { systemResolver, type TargetPolicy } from '../../src/modules/webhooks/target.ts';
+import { systemClock, toDate } from '../../src/time/clock.ts';
+import { type BenchCluster, openBenchDatabase } from '../lib/cluster.ts';
+
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
+const ENDPOINTS = 5;
+/**
+ * One worker process on a 2-core machine, sharing it with PostgreSQL and the receiver. Measured about 1,400/s
+ * (docs/performance.md); the target leaves room for noise and fails on a real regression.
+ */
+const TARGET_DELIVERIES_PER_SECOND = 800;
+
+/** A receiver in its own process, so it does not share the worker's event loop: answers 204 and counts. */
+const RECEIVER = `
+const http = require('node:http');
+let count = 0;
+const server = http.createServer((request, response) => {
+  request.resume();
+  request.on('end', () => { count++; response.writeHead(204).end(); });
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ port: server.address().port }) + '\\n'));
+process.on('message', () => process.send(count));
+`;
+
+/**
+ * Issue 5's bench: 10,000 events fanned out to 5 endpoints (50,000 deliveries), each event recorded in its own
+ * transaction as the services do, then delivered by one worker (the job the service runs) to a local receiver.
+ * Prints the fan-out rate and deliveries per second.
+ */
+export async function webhooksSuite(cluster: BenchCluster): Promise<string[]> {
+  const { db } = await openBenchDatabase(cluster, 'bench_webhooks');
+  const failures: string[] = [];
+  const receiver = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  try {
+    if (!receiver.stdout) throw new Error('the receiver has no stdout');
+    const [line] = (await once(receiver.stdout, 'data')) as [Buffer];
+    const { port } = JSON.parse(line.toString()) as { port: number };
+    await sql`truncate companies cascade`.execute(db);
+    const clock = systemClock;
+    const targets: TargetPolicy = { allowPrivate: true, resolve: systemResolver };
+    const company = await createCompany(db, clock, { name: 'Webhooks bench' });
+    for (let index = 0; index < ENDPOINTS; index++) {
+      await createEndpoint({ db, clock, targets }, company.id, {
+        url: `http://127.0.0.1:${port}/endpoint-${index}`,
+        events: ['employee.updated'],
+      });
+    }
+
+    const fanOutStarted = performance.now();
+    for (let index = 0; index < EVENTS; index++) {
+      await db.transaction().execute(async (tx) => {
+        await recordEvents(tx, company.id, toDate(clock.now()), [
+          { type: 'employee.updated', data: { employee_id: '00000000-0000-7000-8000-000000000000' } },
+        ]);
+      });
+    }
+    const fanOutSeconds = (performance.now() - fanOutStarted) / 1000;
+    const { total } = await db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    console.log(
+      `fan-out: ${EVENTS} events × ${ENDPOINTS} endpoints = ${total} deliveries in ${fanOutSeconds.toFixed(1)} s ` +
+        `(${(EVENTS / fanOutSeconds).toFixed(0)} event transactions/s)`,
+    );
+
+    const deliverStarted = performance.now();
+    const runner = startJobs([webhookDeliveryJob({ db, clock, targets })], pino({ level: 'warn' }));
+    let pending = Number(total);
+    while (pending > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll<number>().as('pending'))
+        .where('status', '<>', 'succeeded')
+        .executeTakeFirstOrThrow();
+      pending = Number(row.pending);
+    }
+    const deliverSeconds = (performance.now() - deliverStarted) / 1000;
+    await runner.stop();
+    receiver.send('count');
+    const [received] = (await once(receiver, 'message')) as [number];
+    const rate = Number(total) / deliverSeconds;
+    console.log(
+      `delivery: ${total} deliveries succeeded in ${deliverSeconds.toFixed(1)} s = ${rate.toFixed(0)} deliveries/s ` +
+        `(one worker, 32 in flight; receiver counted ${received}; target ≥ ${TARGET_DELIVERIES_PER_SECOND}/s)`,
+    );
+    if (received < Number(total)) failures.push(`the receiver got ${received} of ${total} deliveries`);
+    if (rate < TARGET_DELIVERIES_PER_SECOND) {
+      failures.push(`webhook delivery at ${rate.toFixed(0)}/s, below ${TARGET_DELIVERIES_PER_SECOND}/s`);
+    }
+  } finally {
+    receiver.kill();
+    await db.destroy();
+  }
+  return failures;
+}
