@@ -190,13 +190,18 @@ export function syncListing(listing: string, updatedSince: string | undefined): 
   return `${listing}|since=${updatedSince ?? ''}`;
 }
 
+/** The querystring of a sync listing: page size, cursor and updated_since, as the client sent them. */
+export type SyncQuery = {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  updated_since?: string | undefined;
+};
+
 export type SyncListOptions = {
   codec: CursorCodec;
   /** Names the listing and its filters; the cursor is bound to it. */
   listing: string;
-  limit?: number | undefined;
-  cursor?: string | undefined;
-  updatedSince?: string | undefined;
+  query: SyncQuery;
 };
 
 /**
@@ -209,19 +214,20 @@ export async function syncPage<DB, TB extends keyof DB, Row extends { updated_at
   options: SyncListOptions,
   prefix = '',
 ): Promise<Page<Row>> {
+  const { limit, cursor, updated_since: updatedSince } = options.query;
   return await keysetPage(query, {
     codec: options.codec,
-    listing: syncListing(options.listing, options.updatedSince),
+    listing: syncListing(options.listing, updatedSince),
     sort: [
       { column: `${prefix}updated_at`, kind: 'timestamp' },
       { column: `${prefix}id`, kind: 'text' },
     ],
-    limit: options.limit ?? DEFAULT_LIMIT,
-    cursor: options.cursor,
+    limit: limit ?? DEFAULT_LIMIT,
+    cursor,
     keyOf: (row) => [timestampKey(row.updated_at), row.id],
     start:
-      options.updatedSince === undefined
+      updatedSince === undefined
         ? undefined
-        : sql<boolean>`${sql.ref(`${prefix}updated_at`)} > ${new Date(options.updatedSince)}`,
+        : sql<boolean>`${sql.ref(`${prefix}updated_at`)} > ${new Date(updatedSince)}`,
   });
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { invalid } from '../../platform/errors.ts';
-import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { Clock } from '../../time/clock.ts';
 import { toDate } from '../../time/clock.ts';
 import { insertAbsenceType, listAbsenceTypes } from './absence-types.repo.ts';
@@ -26,7 +26,7 @@ export async function listAbsenceTypesPage(
   db: Db,
   codec: CursorCodec,
   companyId: string,
-  query: { limit?: number | undefined; cursor?: string | undefined; updated_since?: string | undefined },
+  query: SyncQuery,
 ): Promise<Page<AbsenceTypeView>> {
   const page = await syncPage(
     db
@@ -36,9 +36,7 @@ export async function listAbsenceTypesPage(
     {
       codec,
       listing: 'absence-types',
-      limit: query.limit,
-      cursor: query.cursor,
-      updatedSince: query.updated_since,
+      query,
     },
   );
   return mapPage(page, (row) => ({ key: row.key, label: row.label }));

@@ -125,9 +125,7 @@ export async function listAbsences(
     {
       codec,
       listing: `absences|employee=${query.employee_id ?? ''}|type=${query.type ?? ''}|status=${query.status ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`,
-      limit: query.limit,
-      cursor: query.cursor,
-      updatedSince: query.updated_since,
+      query,
     },
     'absences.',
   );

@@ -4,7 +4,7 @@ import type { ApiKeysTable, KeyMode } from '../../db/schema.ts';
 import { requireScope, type Tenant } from '../../platform/auth.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { Scope } from '../../platform/scopes.ts';
 import { randomBase62, sha256 } from '../../platform/secrets.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
@@ -137,16 +137,14 @@ export async function listApiKeys(
   clock: Clock,
   codec: CursorCodec,
   companyIds: string[],
-  query: { limit?: number | undefined; cursor?: string | undefined; updated_since?: string | undefined },
+  query: SyncQuery,
 ): Promise<Page<ApiKeyView>> {
   const page = await syncPage(
     db.selectFrom('api_keys').select(COLUMNS).where('company_id', 'in', companyIds),
     {
       codec,
       listing: 'api_keys',
-      limit: query.limit,
-      cursor: query.cursor,
-      updatedSince: query.updated_since,
+      query,
     },
   );
   const now = clock.now();

@@ -164,9 +164,7 @@ export async function listCheckIns(
     const page = await syncPage(q, {
       codec,
       listing: listing.name,
-      limit: query.limit,
-      cursor: query.cursor,
-      updatedSince: query.updated_since,
+      query,
     });
     return mapPage(page, toView);
   }

@@ -108,9 +108,7 @@ export async function listEmployees(
   const page = await syncPage(q, {
     codec,
     listing: `employees|status=${query.status ?? ''}|location=${query.location_id ?? ''}|unit=${query.unit_id ?? ''}`,
-    limit: query.limit,
-    cursor: query.cursor,
-    updatedSince: query.updated_since,
+    query,
   });
   return mapPage(page, toView);
 }

@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/database.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount, requireTimeZone } from '../companies/companies.service.ts';
 
@@ -60,14 +60,12 @@ export async function listLocations(
   db: Db,
   codec: CursorCodec,
   companyId: string,
-  query: { limit?: number | undefined; cursor?: string | undefined; updated_since?: string | undefined },
+  query: SyncQuery,
 ): Promise<Page<LocationView>> {
   const page = await syncPage(selectLocations(db, companyId), {
     codec,
     listing: 'locations',
-    limit: query.limit,
-    cursor: query.cursor,
-    updatedSince: query.updated_since,
+    query,
   });
   return mapPage(page, toView);
 }

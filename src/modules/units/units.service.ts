@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../../db/database.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
@@ -74,14 +74,12 @@ export async function listUnits(
   db: Db,
   codec: CursorCodec,
   companyId: string,
-  query: { limit?: number | undefined; cursor?: string | undefined; updated_since?: string | undefined },
+  query: SyncQuery,
 ): Promise<Page<UnitView>> {
   const page = await syncPage(selectUnits(db, companyId), {
     codec,
     listing: 'units',
-    limit: query.limit,
-    cursor: query.cursor,
-    updatedSince: query.updated_since,
+    query,
   });
   return mapPage(page, toView);
 }

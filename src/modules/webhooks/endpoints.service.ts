@@ -5,7 +5,7 @@ import type { Db, Executor, Tx } from '../../db/database.ts';
 import type { WebhookDisabledReason, WebhookEndpointsTable } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { type TargetPolicy, targetProblem } from './target.ts';
 import { MAX_ACTIVE_ENDPOINTS } from './webhooks.schemas.ts';
@@ -59,16 +59,14 @@ export async function listEndpoints(
   db: Db,
   codec: CursorCodec,
   companyId: string,
-  query: { limit?: number | undefined; cursor?: string | undefined; updated_since?: string | undefined },
+  query: SyncQuery,
 ): Promise<Page<EndpointView>> {
   const page = await syncPage(
     db.selectFrom('webhook_endpoints').select(COLUMNS).where('company_id', '=', companyId),
     {
       codec,
       listing: 'webhook-endpoints',
-      limit: query.limit,
-      cursor: query.cursor,
-      updatedSince: query.updated_since,
+      query,
     },
   );
   return mapPage(page, toEndpointView);
