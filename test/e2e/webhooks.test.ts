@@ -206,6 +206,44 @@ describe('webhooks between real processes', () => {
     });
   }, 60_000);
 
+  it('disables an endpoint whose deliveries failed for 7 days, under JORNADA_FAKE_CLOCK', async () => {
+    const path = '/down';
+    receiver.respond = (request) => (request.path === path ? 500 : 200);
+    const endpoint = await subscribe(path, ['employee.created']);
+    const status = async () => (await call('GET', `/v1/webhook-endpoints/${endpoint.id}`)).body;
+    await createEmployee();
+    const [first] = await waitForRequests(path, 1);
+    for (const [index, delay] of [60, 300, 1_800, 7_200, 43_200, 86_400].entries()) {
+      await advanceClock(delay);
+      await waitForRequests(path, index + 2);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await deliveryOf(endpoint.id)).toMatchObject({ status: 'failed', attempts: 7 });
+    expect(await status()).toMatchObject({ status: 'active' });
+
+    // A new event 10 minutes before the streak is 7 days old: it keeps failing across the line.
+    const streakStart = Number(first?.headers['webhook-timestamp']);
+    const now = Date.parse((await call('GET', '/admin/v1/clock', undefined, ADMIN_TOKEN)).body.now) / 1000;
+    await advanceClock(streakStart + 7 * 24 * 3600 - 600 - now);
+    await createEmployee();
+    await waitForRequests(path, 8);
+    for (const [index, delay] of [60, 300].entries()) {
+      await advanceClock(delay);
+      await waitForRequests(path, index + 9);
+      expect(await status()).toMatchObject({ status: 'active' });
+    }
+    await advanceClock(1_800);
+    await waitForRequests(path, 11);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await status()).toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
+
+    // Disabled: new events are not sent to it.
+    await createEmployee();
+    await advanceClock(3_600);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(requestsTo(path)).toHaveLength(11);
+  }, 90_000);
+
   it('delivers after the worker is killed mid-send (SIGKILL), with the same webhook-id', async () => {
     const path = '/crash';
     receiver.respond = (request) => (request.path === path && requestsTo(path).length === 1 ? 'hang' : 200);
