@@ -3,8 +3,11 @@
  * The app is built without a database connection; only the route declarations are read.
  */
 import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { createDb } from '../src/db/database.ts';
+import { fileStore } from '../src/modules/reports/store.ts';
 import { systemResolver } from '../src/modules/webhooks/target.ts';
 import { CursorCodec } from '../src/platform/pagination.ts';
 import { systemClock } from '../src/time/clock.ts';
@@ -20,6 +23,7 @@ export async function renderOpenApi(): Promise<{ public: string; admin: string }
     publicUrl: 'http://127.0.0.1:3000',
     adminToken: 'openapi-generation-only',
     webhookTargets: { allowPrivate: false, resolve: systemResolver },
+    reportStore: fileStore(path.join(os.tmpdir(), 'jornada-reports-unused')),
   });
   await app.ready();
   const render = async (url: string) => `${JSON.stringify((await app.inject({ url })).json(), null, 2)}\n`;

@@ -8,6 +8,7 @@ import { checkInsRoutes } from './modules/check-ins/check-ins.routes.ts';
 import { employeesRoutes } from './modules/employees/employees.routes.ts';
 import { locationsRoutes } from './modules/locations/locations.routes.ts';
 import { organizationRoutes } from './modules/organization/organization.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { unitsRoutes } from './modules/units/units.routes.ts';
 import { vacationBalancesRoutes } from './modules/vacation-balances/vacation-balances.routes.ts';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
@@ -127,6 +128,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       absencesRoutes(v1, deps);
       workSummariesRoutes(v1, deps);
       vacationBalancesRoutes(v1, deps);
+      reportsRoutes(v1, deps);
       webhooksRoutes(v1, deps);
       v1.setNotFoundHandler(async (request) => {
         throw notFoundOrNotAllowed(request.method, request.url);

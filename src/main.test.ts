@@ -11,8 +11,13 @@ const names = (role: 'api' | 'worker' | 'all', fakeClock: FakeClock | null) =>
 
 it('runs the worker jobs only on worker roles, and follows the shared fake clock in every role', () => {
   expect(names('api', null)).toEqual([]);
-  expect(names('worker', null)).toEqual(['maintenance', 'webhook-delivery']);
-  expect(names('all', null)).toEqual(['maintenance', 'webhook-delivery']);
+  expect(names('worker', null)).toEqual(['maintenance', 'webhook-delivery', 'report-generation']);
+  expect(names('all', null)).toEqual(['maintenance', 'webhook-delivery', 'report-generation']);
   expect(names('api', new FakeClock())).toEqual(['fake-clock-sync']);
-  expect(names('worker', new FakeClock())).toEqual(['maintenance', 'webhook-delivery', 'fake-clock-sync']);
+  expect(names('worker', new FakeClock())).toEqual([
+    'maintenance',
+    'webhook-delivery',
+    'report-generation',
+    'fake-clock-sync',
+  ]);
 });

@@ -12,9 +12,11 @@ import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
 import { ensureInstanceSecret } from './db/instance-secret.ts';
 import { migrate } from './db/migrator.ts';
 import { maintenanceJob } from './jobs/maintenance.ts';
+import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
 import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { syncFakeClock } from './modules/clock/clock.service.ts';
+import { fileStore } from './modules/reports/store.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { CursorCodec } from './platform/pagination.ts';
@@ -80,6 +82,13 @@ export function backgroundJobs(deps: AppDeps, role: Role, log: Logger): Job[] {
       : [
           maintenanceJob(deps),
           webhookDeliveryJob({ db: deps.db, clock: deps.clock, targets: deps.webhookTargets, log }),
+          reportGenerationJob({
+            db: deps.db,
+            clock: deps.clock,
+            cursors: deps.cursors,
+            store: deps.reportStore,
+            log,
+          }),
         ];
   const fakeClock = deps.fakeClock;
   if (fakeClock) {
@@ -118,6 +127,7 @@ export async function startService(
     publicUrl: config.publicUrl,
     adminToken: admin.token,
     webhookTargets: { allowPrivate: config.webhooksAllowPrivate, resolve: systemResolver },
+    reportStore: fileStore(path.join(config.dataDir, 'reports')),
   };
 
   let app: FastifyInstance | null = null;

@@ -44,6 +44,17 @@ describe('OpenAPI description', () => {
       ids.add(operation.operationId as string);
       expect(operation.summary).toBeTruthy();
       if (path === '/v1/openapi.json') continue;
+      if (path === '/v1/reports/{id}/download') {
+        // Authenticated by its signed address alone: no security, no rate-limit headers, 403 and 404 problems.
+        expect(operation.security).toEqual([]);
+        for (const status of ['403', '404']) {
+          expect(operation.responses[status]?.content).toHaveProperty(['application/problem+json']);
+        }
+        for (const response of Object.values(operation.responses)) {
+          expect(response.headers?.['X-RateLimit-Limit']).toBeUndefined();
+        }
+        continue;
+      }
       expect(operation.security).toHaveLength(1);
       for (const status of ['401', '403', '429', '500']) {
         expect(operation.responses[status]?.content).toHaveProperty(['application/problem+json']);

@@ -43,6 +43,13 @@ beforeAll(async () => {
   ).json();
   ids.webhookEndpoint = endpoint.id;
   ids.webhookDelivery = (await b.live.post(`/v1/webhook-endpoints/${endpoint.id}/test`)).json().id;
+  ids.report = (
+    await b.live.post('/v1/reports', {
+      type: 'time_registry_monthly',
+      format: 'csv',
+      params: { month: '2026-10' },
+    })
+  ).json().id;
   ids.sandboxLocation = (
     await ctx.admin.post(`/admin/v1/companies/${a.sandboxId}/locations`, { name: 'A test site' })
   ).json().id;
@@ -73,6 +80,7 @@ const ROUTES_WITH_IDS: Route[] = [
   ['GET', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}/deliveries`],
   ['POST', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}/deliveries/${i.webhookDelivery}/retry`, {}],
   ['DELETE', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}`],
+  ['GET', (i) => `/v1/reports/${i.report}`],
 ];
 
 const LISTINGS = [

@@ -1,5 +1,6 @@
 import { Kysely, type LogConfig, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import type { Database } from './schema.ts';
 
 // Dates stay calendar strings (YYYY-MM-DD), bigint counts become numbers, numeric stays exact as a string.
@@ -16,7 +17,8 @@ export function createDb(connectionString: string, options: { max?: number; log?
   // An idle client can lose its connection (database restart); the pool replaces it on the next checkout.
   pool.on('error', () => {});
   return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
+    // Cursor lets query.stream() read large results in chunks (report generation) with flat memory.
+    dialect: new PostgresDialect({ pool, cursor: Cursor }),
     ...(options.log ? { log: options.log } : {}),
   });
 }

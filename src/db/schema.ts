@@ -244,6 +244,37 @@ export type WebhookDeliveriesTable = {
   updated_at: Date;
 };
 
+export type ReportType = 'time_registry_monthly' | 'check_ins_export';
+export type ReportFormat = 'csv' | 'xlsx';
+export type ReportStatus = 'processing' | 'completed' | 'failed' | 'expired';
+
+export type ReportsTable = {
+  company_id: string;
+  id: string;
+  type: ReportType;
+  format: ReportFormat;
+  params: ColumnType<Record<string, unknown>, string, never>;
+  status: ReportStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  run_at: Date | null;
+  storage_key: string | null;
+  row_count: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  updated_at: Date;
+  completed_at: Date | null;
+  file_expires_at: Date | null;
+};
+
+export type ReportDownloadsTable = {
+  company_id: string;
+  report_id: string;
+  nonce: string;
+  used_at: Date;
+  url_expires_at: Date;
+};
+
 export type Database = {
   instance_settings: InstanceSettingsTable;
   companies: CompaniesTable;
@@ -263,4 +294,6 @@ export type Database = {
   workday_months: WorkdayMonthsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  reports: ReportsTable;
+  report_downloads: ReportDownloadsTable;
 };

@@ -50,6 +50,8 @@ export function maintenanceJob(deps: { db: Db; clock: Clock }): Job {
         .where('window_start', '<', toDate(now.subtract({ minutes: 10 })))
         .execute();
       await deps.db.deleteFrom('idempotency_keys').where('expires_at', '<', toDate(now)).execute();
+      // A used download nonce matters only while its address could still be presented.
+      await deps.db.deleteFrom('report_downloads').where('url_expires_at', '<', toDate(now)).execute();
       return await extendHorizons(deps.db, now);
     },
   };

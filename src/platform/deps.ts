@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts';
+import type { ReportStore } from '../modules/reports/store.ts';
 import type { TargetPolicy } from '../modules/webhooks/target.ts';
 import type { Clock, FakeClock } from '../time/clock.ts';
 import type { CursorCodec } from './pagination.ts';
@@ -16,4 +17,6 @@ export type AppDeps = {
   adminToken: string | null;
   /** Where webhooks may be sent (SSRF policy) and how host names resolve. */
   webhookTargets: TargetPolicy;
+  /** Where generated report files are kept. */
+  reportStore: ReportStore;
 };

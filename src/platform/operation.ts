@@ -27,6 +27,8 @@ export type OperationSpec<
   responses: Record<number, { description: string; schema: TSchema | null; contentType?: string }>;
   /** Error codes this operation can answer besides the ones every authenticated call can. */
   errors?: ErrorCode[];
+  /** Problem statuses answered with a code whose usual status differs (the signed download's 403). */
+  problemStatuses?: number[];
   deprecated?: boolean;
   allowInactiveService?: boolean;
   idempotency?: 'store' | 'never';
@@ -123,7 +125,8 @@ function operationOptions(
   if (spec.method !== 'GET' && spec.idempotency !== 'never' && spec.surface !== 'admin') {
     codes.add('idempotency_conflict');
   }
-  const statuses = new Set([...codes].map((code) => ERROR_CATALOG[code].status));
+  const statuses = new Set<number>([...codes].map((code) => ERROR_CATALOG[code].status));
+  for (const status of spec.problemStatuses ?? []) statuses.add(status);
   for (const status of [...statuses].sort()) {
     response[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error.',

@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
 import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
+import { fileStore } from '../../src/modules/reports/store.ts';
 import { systemResolver, type TargetPolicy } from '../../src/modules/webhooks/target.ts';
 import type { AppDeps } from '../../src/platform/deps.ts';
 import { CursorCodec } from '../../src/platform/pagination.ts';
@@ -97,6 +101,7 @@ export async function createTestContext(
   options: { fakeClock?: boolean; adminToken?: string | null; webhookTargets?: TargetPolicy } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase();
+  const reportsDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-reports-'));
   const clock = new FakeClock();
   const instanceSecret = await ensureInstanceSecret(database.db);
   const deps: AppDeps = {
@@ -108,6 +113,7 @@ export async function createTestContext(
     publicUrl: PUBLIC_URL,
     adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
     webhookTargets: options.webhookTargets ?? { allowPrivate: true, resolve: systemResolver },
+    reportStore: fileStore(reportsDir),
   };
   const app = await buildApp(deps);
   await app.ready();
@@ -164,6 +170,7 @@ export async function createTestContext(
     async close() {
       await app.close();
       await database.drop();
+      await rm(reportsDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,233 @@
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import type { Db } from '../db/database.ts';
+import type { ReportsTable } from '../db/schema.ts';
+import { recordEvents } from '../modules/events/events.service.ts';
+import {
+  CHECK_INS_EXPORT_COLUMNS,
+  checkInsExportRows,
+  TIME_REGISTRY_COLUMNS,
+  timeRegistryRows,
+} from '../modules/reports/content.ts';
+import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
+import type { ReportStore } from '../modules/reports/store.ts';
+import { csvStream, type Row, xlsxStream } from '../modules/reports/writers.ts';
+import type { CursorCodec } from '../platform/pagination.ts';
+import { type Clock, toDate } from '../time/clock.ts';
+import type { Job } from './runner.ts';
+
+export type ReportGenerationDeps = {
+  db: Db;
+  clock: Clock;
+  cursors: CursorCodec;
+  store: ReportStore;
+  log?: Logger;
+};
+
+/**
+ * A claimed generation owns its report until the lease ends; the worker extends it while it writes, so only a
+ * dead worker's report is claimed again (and regenerated from scratch).
+ */
+export const REPORT_LEASE_SECONDS = 120;
+const HEARTBEAT_MILLISECONDS = 20_000;
+/** After this many attempts (crashes included), the report is failed rather than left processing forever. */
+export const MAX_REPORT_ATTEMPTS = 3;
+const RETENTION_BATCH = 100;
+
+type ClaimedReport = Pick<ReportsTable, 'company_id' | 'id' | 'type' | 'format'> & {
+  attempts: number;
+  params: Record<string, string>;
+  account_id: string;
+  timezone: string;
+};
+
+async function claimReport(db: Db, clock: Clock): Promise<ClaimedReport | null> {
+  const now = clock.now();
+  const at = toDate(now);
+  const result = await sql<ClaimedReport>`
+    with due as (
+      select company_id, id from reports
+      where status = 'processing' and run_at <= ${at}
+      order by run_at
+      limit 1
+      for update skip locked
+    )
+    update reports r
+    set attempts = r.attempts + 1, run_at = ${toDate(now.add({ seconds: REPORT_LEASE_SECONDS }))}, updated_at = ${at}
+    from due, companies t, companies a
+    where r.company_id = due.company_id and r.id = due.id
+      and t.id = r.company_id and a.id = coalesce(t.sandbox_of, t.id)
+    returning r.company_id, r.id, r.type, r.format, r.params, r.attempts, a.id as account_id, a.timezone`.execute(
+    db,
+  );
+  return result.rows[0] ?? null;
+}
+
+/** Updates a claimed report only while this attempt still owns it. */
+function owned(db: Db, report: ClaimedReport) {
+  return db
+    .updateTable('reports')
+    .where('company_id', '=', report.company_id)
+    .where('id', '=', report.id)
+    .where('status', '=', 'processing')
+    .where('attempts', '=', report.attempts);
+}
+
+async function* counted(rows: AsyncIterable<Row>, counter: { rows: number }): AsyncIterable<Row> {
+  for await (const row of rows) {
+    counter.rows += 1;
+    yield row;
+  }
+}
+
+/** Deletes the files of reports past retention and marks them expired. */
+export async function expireReports(db: Db, store: ReportStore, now: Temporal.Instant): Promise<number> {
+  return await db.transaction().execute(async (tx) => {
+    const due = await tx
+      .selectFrom('reports')
+      .select(['company_id', 'id', 'storage_key'])
+      .where('status', '=', 'completed')
+      .where('file_expires_at', '<=', toDate(now))
+      .limit(RETENTION_BATCH)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    for (const report of due) {
+      // The file goes first, while the row is locked: a crash leaves a completed row without a file (swept
+      // again), never an orphaned file.
+      if (report.storage_key) await store.delete(report.storage_key);
+      await tx
+        .updateTable('reports')
+        .set({ status: 'expired', storage_key: null, updated_at: toDate(now) })
+        .where('company_id', '=', report.company_id)
+        .where('id', '=', report.id)
+        .execute();
+    }
+    return due.length;
+  });
+}
+
+/**
+ * Generates reports, one at a time per worker: claims a due report (SKIP LOCKED), streams its rows from the
+ * database into the store, and completes it with `report.completed` in one transaction. Also sweeps expired
+ * files.
+ */
+export function reportGenerationJob(deps: ReportGenerationDeps): Job {
+  const generate = async (report: ClaimedReport) => {
+    const at = () => toDate(deps.clock.now());
+    if (report.attempts > MAX_REPORT_ATTEMPTS) {
+      await owned(deps.db, report)
+        .set({
+          status: 'failed',
+          run_at: null,
+          error_code: 'generation_failed',
+          error_message: `Generation did not finish in ${MAX_REPORT_ATTEMPTS} attempts.`,
+          updated_at: at(),
+        })
+        .execute();
+      return;
+    }
+    const heartbeat = setInterval(() => {
+      owned(deps.db, report)
+        .set({ run_at: toDate(deps.clock.now().add({ seconds: REPORT_LEASE_SECONDS })) })
+        .execute()
+        .catch((error: unknown) =>
+          deps.log?.warn({ err: error, report: report.id }, 'report lease not extended'),
+        );
+    }, HEARTBEAT_MILLISECONDS);
+    const key = `${report.company_id}/${report.id}-${report.attempts}.${report.format}`;
+    const counter = { rows: 0 };
+    try {
+      const tenant = {
+        companyId: report.company_id,
+        accountId: report.account_id,
+        timezone: report.timezone,
+      };
+      const file =
+        report.type === 'time_registry_monthly'
+          ? csvStream(
+              TIME_REGISTRY_COLUMNS,
+              counted(
+                timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, {
+                  month: report.params.month as string,
+                  employee_id: report.params.employee_id,
+                }),
+                counter,
+              ),
+            )
+          : (report.format === 'xlsx' ? xlsxStream : csvStream)(
+              CHECK_INS_EXPORT_COLUMNS,
+              counted(
+                checkInsExportRows(deps.db, tenant, {
+                  from: report.params.from as string,
+                  to: report.params.to as string,
+                  employee_id: report.params.employee_id,
+                }),
+                counter,
+              ),
+              { sheetName: 'Check-ins' },
+            );
+      await deps.store.put(key, file);
+    } catch (error) {
+      clearInterval(heartbeat);
+      await deps.store.delete(key);
+      const final = report.attempts >= MAX_REPORT_ATTEMPTS;
+      deps.log?.error(
+        { err: error, report: report.id, attempt: report.attempts },
+        'report generation failed',
+      );
+      await owned(deps.db, report)
+        .set(
+          final
+            ? {
+                status: 'failed',
+                run_at: null,
+                error_code: 'generation_failed',
+                error_message: 'The file could not be generated.',
+                updated_at: at(),
+              }
+            : { run_at: toDate(deps.clock.now().add({ seconds: 30 * report.attempts })), updated_at: at() },
+        )
+        .execute();
+      return;
+    }
+    clearInterval(heartbeat);
+    const completedAt = deps.clock.now();
+    const completed = await deps.db.transaction().execute(async (tx) => {
+      const updated = await tx
+        .updateTable('reports')
+        .set({
+          status: 'completed',
+          run_at: null,
+          storage_key: key,
+          row_count: counter.rows,
+          completed_at: toDate(completedAt),
+          file_expires_at: toDate(completedAt.add({ hours: 24 * FILE_RETENTION_DAYS })),
+          updated_at: toDate(completedAt),
+        })
+        .where('company_id', '=', report.company_id)
+        .where('id', '=', report.id)
+        .where('status', '=', 'processing')
+        .where('attempts', '=', report.attempts)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) return false;
+      await recordEvents(tx, report.company_id, toDate(completedAt), [
+        { type: 'report.completed', data: { report_id: report.id, status: 'completed' } },
+      ]);
+      return true;
+    });
+    // Another attempt took the report over (this one outlived its lease): its file is the one kept.
+    if (!completed) await deps.store.delete(key);
+  };
+
+  return {
+    name: 'report-generation',
+    idleMilliseconds: 500,
+    async tick() {
+      const expired = await expireReports(deps.db, deps.store, deps.clock.now());
+      const report = await claimReport(deps.db, deps.clock);
+      if (report) await generate(report);
+      return expired + (report ? 1 : 0);
+    },
+  };
+}

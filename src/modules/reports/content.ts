@@ -1,0 +1,262 @@
+import type { Db } from '../../db/database.ts';
+import type { CursorCodec } from '../../platform/pagination.ts';
+import { eachDate } from '../../time/calendar.ts';
+import type { Clock } from '../../time/clock.ts';
+import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
+import { employeeTimeZone } from '../../time/zones.ts';
+import type { TenantRef } from '../employees/employees.service.ts';
+import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
+import type { Column, Row } from './writers.ts';
+
+/** The rows of each report type, read with flat memory: a database cursor, or pages of bounded size. */
+
+export const CHECK_INS_EXPORT_COLUMNS: Column[] = [
+  { key: 'check_in_id', kind: 'text', width: 38 },
+  { key: 'employee_id', kind: 'text', width: 38 },
+  { key: 'external_id', kind: 'text' },
+  { key: 'employee_name', kind: 'text', width: 28 },
+  { key: 'type', kind: 'text', width: 12 },
+  { key: 'timestamp_utc', kind: 'instant', width: 20 },
+  { key: 'local_time', kind: 'local', width: 20 },
+  { key: 'source', kind: 'text', width: 10 },
+];
+
+const CURSOR_CHUNK = 2_000;
+
+const localDateTime = (instant: Temporal.Instant, zone: string) =>
+  instant.toZonedDateTimeISO(zone).toPlainDateTime().toString({ smallestUnit: 'second' }).replace('T', ' ');
+
+const localTime = (instant: Temporal.Instant, zone: string) =>
+  instant.toZonedDateTimeISO(zone).toPlainTime().toString({ smallestUnit: 'minute' });
+
+/** The instant a local date starts in a zone. */
+const startOf = (date: string, zone: string) =>
+  Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: zone }).toInstant();
+
+/**
+ * check_ins_export: every check-in of the tenant from `from` to `to` (dates in the company's time zone,
+ * inclusive), ordered by employee and timestamp, streamed from a cursor. Local time is the employee's zone.
+ */
+export async function* checkInsExportRows(
+  db: Db,
+  tenant: TenantRef,
+  params: { from: string; to: string; employee_id?: string | undefined },
+): AsyncIterable<Row> {
+  const start = startOf(params.from, tenant.timezone);
+  const end = startOf(Temporal.PlainDate.from(params.to).add({ days: 1 }).toString(), tenant.timezone);
+  let query = db
+    .selectFrom('check_ins as c')
+    .innerJoin('employees as e', (join) =>
+      join.onRef('e.company_id', '=', 'c.company_id').onRef('e.id', '=', 'c.employee_id'),
+    )
+    .select([
+      'c.id',
+      'c.employee_id',
+      'e.external_id',
+      'e.first_name',
+      'e.last_name',
+      'e.timezone',
+      'c.type',
+      'c.timestamp',
+      'c.source',
+    ])
+    .where('c.company_id', '=', tenant.companyId)
+    .where('c.timestamp', '>=', new Date(start.epochMilliseconds))
+    .where('c.timestamp', '<', new Date(end.epochMilliseconds));
+  if (params.employee_id !== undefined) query = query.where('c.employee_id', '=', params.employee_id);
+  query = query.orderBy('c.employee_id').orderBy('c.timestamp').orderBy('c.id');
+  for await (const row of query.stream(CURSOR_CHUNK)) {
+    const instant = Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime());
+    yield {
+      check_in_id: row.id,
+      employee_id: row.employee_id,
+      external_id: row.external_id,
+      employee_name: `${row.first_name} ${row.last_name}`,
+      type: row.type,
+      timestamp_utc: row.timestamp,
+      local_time: localDateTime(instant, employeeTimeZone(row, tenant.timezone)),
+      source: row.source,
+    };
+  }
+}
+
+export const TIME_REGISTRY_COLUMNS: Column[] = [
+  { key: 'employee_id', kind: 'text' },
+  { key: 'external_id', kind: 'text' },
+  { key: 'employee_name', kind: 'text' },
+  { key: 'date', kind: 'text' },
+  { key: 'first_in', kind: 'text' },
+  { key: 'last_out', kind: 'text' },
+  { key: 'shifts', kind: 'text' },
+  { key: 'break_minutes', kind: 'integer' },
+  { key: 'worked_minutes', kind: 'integer' },
+  { key: 'expected_minutes', kind: 'integer' },
+  { key: 'overtime_minutes', kind: 'integer' },
+  { key: 'night_minutes', kind: 'integer' },
+  { key: 'absence_type', kind: 'text' },
+  { key: 'incomplete', kind: 'boolean' },
+];
+
+/** The registry's totals row carries this in its `date` column. */
+export const TOTALS_LABEL = 'total';
+
+const EMPLOYEES_PER_PAGE = 100;
+
+type RegistryEmployee = {
+  id: string;
+  external_id: string | null;
+  first_name: string;
+  last_name: string;
+  timezone: string | null;
+};
+
+/**
+ * time_registry_monthly: for each employee employed during the month, one row per calendar date, then a totals
+ * row. The figures are the work-summaries day rows and month row (the same engine and stored workdays, so they
+ * agree exactly); first_in, last_out and the shift list come from the engine's shifts of the date (a shift belongs
+ * to the date of its `in`). Employees are read a page at a time.
+ */
+export async function* timeRegistryRows(
+  db: Db,
+  clock: Clock,
+  codec: CursorCodec,
+  tenant: TenantRef,
+  params: { month: string; employee_id?: string | undefined },
+): AsyncIterable<Row> {
+  const from = `${params.month}-01`;
+  const to = Temporal.PlainDate.from(from).add({ months: 1 }).subtract({ days: 1 }).toString();
+  const now = clock.now();
+  let cursor: string | undefined;
+  do {
+    const months = await listWorkSummaries(db, clock, codec, tenant, {
+      period: 'month',
+      from,
+      to,
+      employee_id: params.employee_id,
+      limit: EMPLOYEES_PER_PAGE,
+      cursor,
+    });
+    const ids = months.data.map((row) => row.employee_id);
+    if (ids.length > 0) {
+      const employees = new Map(
+        (
+          await db
+            .selectFrom('employees')
+            .select(['id', 'external_id', 'first_name', 'last_name', 'timezone'])
+            .where('company_id', '=', tenant.companyId)
+            .where('id', 'in', ids)
+            .execute()
+        ).map((employee) => [employee.id, employee]),
+      );
+      for (const month of months.data) {
+        const employee = employees.get(month.employee_id) as RegistryEmployee;
+        yield* employeeMonth(db, clock, codec, tenant, employee, month, { from, to, now });
+      }
+    }
+    cursor = months.meta.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+}
+
+async function* employeeMonth(
+  db: Db,
+  clock: Clock,
+  codec: CursorCodec,
+  tenant: TenantRef,
+  employee: RegistryEmployee,
+  month: WorkSummaryView,
+  range: { from: string; to: string; now: Temporal.Instant },
+): AsyncIterable<Row> {
+  const zone = employeeTimeZone(employee, tenant.timezone);
+  const days = new Map<string, WorkSummaryView>();
+  const dayPage = await listWorkSummaries(db, clock, codec, tenant, {
+    period: 'day',
+    from: range.from,
+    to: range.to,
+    employee_id: employee.id,
+    limit: 31,
+  });
+  for (const day of dayPage.data) days.set(day.period_start, day);
+
+  // Shifts that start in the month: read from the day before (a shift open across midnight) to two days after.
+  const readFrom = startOf(Temporal.PlainDate.from(range.from).subtract({ days: 1 }).toString(), zone);
+  const readTo = startOf(Temporal.PlainDate.from(range.to).add({ days: 2 }).toString(), zone);
+  const checkIns = await db
+    .selectFrom('check_ins')
+    .select(['type', 'timestamp'])
+    .where('company_id', '=', tenant.companyId)
+    .where('employee_id', '=', employee.id)
+    .where('timestamp', '>=', new Date(readFrom.epochMilliseconds))
+    .where('timestamp', '<', new Date(readTo.epochMilliseconds))
+    .orderBy('timestamp')
+    .execute();
+  const events: ClockEvent[] = checkIns.map((row) => ({
+    type: row.type,
+    at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
+  }));
+  const shiftsByDate = new Map<string, { text: string[]; firstIn: string | null; lastOut: string | null }>();
+  for (const shift of interpretShifts(events, range.now).shifts) {
+    const date = localDateOf(shift.start, zone);
+    const entry = shiftsByDate.get(date) ?? { text: [], firstIn: null, lastOut: null };
+    const start = localTime(shift.start, zone);
+    const end = shift.end ? localTime(shift.end, zone) : '';
+    entry.text.push(`${start}-${end}`);
+    if (shift.status === 'closed' && shift.end) {
+      entry.firstIn ??= start;
+      entry.lastOut = end;
+    }
+    shiftsByDate.set(date, entry);
+  }
+
+  const absences = await db
+    .selectFrom('absences as a')
+    .innerJoin('absence_types as t', (join) =>
+      join.onRef('t.company_id', '=', 'a.company_id').onRef('t.id', '=', 'a.absence_type_id'),
+    )
+    .select(['t.key', 'a.start_date', 'a.end_date'])
+    .where('a.company_id', '=', tenant.companyId)
+    .where('a.employee_id', '=', employee.id)
+    .where('a.status', '=', 'approved')
+    .where('a.start_date', '<=', range.to)
+    .where('a.end_date', '>=', range.from)
+    .execute();
+
+  const identity = {
+    employee_id: employee.id,
+    external_id: employee.external_id,
+    employee_name: `${employee.first_name} ${employee.last_name}`,
+  };
+  for (const plainDate of eachDate(range.from, range.to)) {
+    const date = plainDate.toString();
+    const day = days.get(date);
+    const shifts = shiftsByDate.get(date);
+    yield {
+      ...identity,
+      date,
+      first_in: shifts?.firstIn ?? null,
+      last_out: shifts?.lastOut ?? null,
+      shifts: shifts ? shifts.text.join(';') : null,
+      break_minutes: day?.break_minutes ?? 0,
+      worked_minutes: day?.worked_minutes ?? 0,
+      expected_minutes: day?.expected_minutes ?? 0,
+      overtime_minutes: day?.overtime_minutes ?? 0,
+      night_minutes: day?.night_minutes ?? 0,
+      absence_type:
+        absences.find((absence) => absence.start_date <= date && absence.end_date >= date)?.key ?? null,
+      incomplete: (day?.incomplete_days ?? 0) > 0,
+    };
+  }
+  yield {
+    ...identity,
+    date: TOTALS_LABEL,
+    first_in: null,
+    last_out: null,
+    shifts: null,
+    break_minutes: month.break_minutes,
+    worked_minutes: month.worked_minutes,
+    expected_minutes: month.expected_minutes,
+    overtime_minutes: month.overtime_minutes,
+    night_minutes: month.night_minutes,
+    absence_type: null,
+    incomplete: month.incomplete_days > 0,
+  };
+}

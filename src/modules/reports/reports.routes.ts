@@ -1,0 +1,96 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { requireTenant } from '../../platform/auth.ts';
+import { IdParams } from '../../platform/common.schemas.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { route } from '../../platform/operation.ts';
+import { deriveKey } from '../../platform/secrets.ts';
+import { CreateReportBody, DownloadQuery, Report, ReportAccepted } from './reports.schemas.ts';
+import { createReport, type DownloadSigner, getReport, openDownload } from './reports.service.ts';
+
+const tag = 'Reports';
+
+export function reportsRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const signer: DownloadSigner = {
+    key: deriveKey(deps.instanceSecret, 'report-download'),
+    publicUrl: deps.publicUrl,
+  };
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/reports',
+      operationId: 'createReport',
+      summary: 'Request a report',
+      description:
+        'Queues the generation of a file: `time_registry_monthly` (the legal monthly time registry, csv) or `check_ins_export` (csv or xlsx). Poll `GET /v1/reports/{id}` or subscribe to `report.completed`.',
+      tag,
+      scope: 'org:informes:read',
+      body: CreateReportBody,
+      responses: { 202: { description: 'Accepted: the report is processing.', schema: ReportAccepted } },
+    },
+    async (request, reply) => {
+      const accepted = await createReport(deps.db, deps.clock, requireTenant(request), request.body);
+      return reply.code(202).send(accepted);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/reports/:id',
+      operationId: 'getReport',
+      summary: 'Get a report',
+      description:
+        'A completed report carries a `download_url` minted fresh by each GET: valid 5 minutes, for one download.',
+      tag,
+      scope: 'org:informes:read',
+      params: IdParams,
+      responses: { 200: { description: 'The report.', schema: Report } },
+    },
+    async (request) =>
+      getReport(deps.db, deps.clock, signer, requireTenant(request).companyId, request.params.id),
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/reports/:id/download',
+      operationId: 'downloadReport',
+      summary: 'Download a report file',
+      description:
+        'Authenticated by the signed address alone (an Authorization header is ignored): single use, valid 5 minutes. An expired, used or tampered address is 403 with `code: unauthenticated`; an unknown report is 404. Not rate limited and not counted.',
+      tag,
+      scope: 'public',
+      params: IdParams,
+      querystring: DownloadQuery,
+      responses: {
+        200: {
+          description: 'The file: text/csv; charset=utf-8, or the XLSX type.',
+          schema: Type.String({ format: 'binary' }),
+          contentType: 'application/octet-stream',
+        },
+      },
+      errors: ['not_found'],
+      problemStatuses: [403],
+    },
+    async (request, reply) => {
+      const file = await openDownload(
+        deps.db,
+        deps.clock,
+        signer,
+        deps.reportStore,
+        request.params.id,
+        request.query,
+      );
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(file.stream);
+    },
+  );
+}

@@ -1,0 +1,82 @@
+import { Type } from 'typebox';
+import { CalendarDate, Instant, Nullable, Uuid } from '../../platform/common.schemas.ts';
+
+export const REPORT_TYPES = ['time_registry_monthly', 'check_ins_export'] as const;
+export const REPORT_FORMATS = ['csv', 'xlsx'] as const;
+
+/** The params of each type, validated after the body's shape (so the errors name `params.<field>`). */
+export const REPORT_PARAMS = {
+  time_registry_monthly: Type.Object(
+    {
+      month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' }),
+      employee_id: Type.Optional(Uuid('Only this employee.')),
+    },
+    { additionalProperties: false },
+  ),
+  check_ins_export: Type.Object(
+    {
+      from: CalendarDate('First date, in the company time zone.'),
+      to: CalendarDate('Last date, inclusive; at most one year after from.'),
+      employee_id: Type.Optional(Uuid('Only this employee.')),
+    },
+    { additionalProperties: false },
+  ),
+} as const;
+
+export const CreateReportBody = Type.Object(
+  {
+    type: Type.Enum([...REPORT_TYPES], {
+      description:
+        '`time_registry_monthly` (params `{ month: "YYYY-MM", employee_id? }`, csv only) or `check_ins_export` (params `{ from, to, employee_id? }`, dates, at most one year; csv or xlsx).',
+    }),
+    format: Type.Enum([...REPORT_FORMATS], { description: '`xlsx` only for `check_ins_export`.' }),
+    params: Type.Record(Type.String(), Type.Unknown(), { description: 'Depends on the type.' }),
+  },
+  { additionalProperties: false },
+);
+
+export const ReportAccepted = Type.Object({
+  id: Uuid(),
+  status: Type.Literal('processing'),
+});
+
+export const Report = Type.Object({
+  id: Uuid(),
+  type: Type.Enum([...REPORT_TYPES]),
+  format: Type.Enum([...REPORT_FORMATS]),
+  params: Type.Record(Type.String(), Type.Unknown()),
+  status: Type.Enum(['processing', 'completed', 'failed', 'expired'], {
+    description:
+      '`processing`, then `completed` or `failed`; a completed report becomes `expired` when its file is deleted, 7 days after completion.',
+  }),
+  created_at: Instant(),
+  completed_at: Nullable(Instant()),
+  download_url: Type.Optional(
+    Type.String({
+      description:
+        'Completed reports only: a signed address, minted fresh by each GET, valid 5 minutes and for one download. No Authorization header is needed.',
+    }),
+  ),
+  expires_at: Type.Optional(Instant('When this download_url expires.')),
+  file_expires_at: Type.Optional(Instant('When the file is deleted (7 days after completion).')),
+  row_count: Type.Optional(
+    Type.Integer({ description: 'Data rows in the file (the registry counts its totals rows).' }),
+  ),
+  error: Type.Optional(
+    Type.Object({
+      code: Type.String({ description: '`generation_failed`.' }),
+      message: Type.String(),
+    }),
+  ),
+});
+
+export const DownloadQuery = Type.Object(
+  {
+    // Both are checked by the service: a missing or malformed value is a tampered address (403), not a 422.
+    expires: Type.Optional(
+      Type.String({ maxLength: 20, description: 'Unix time (seconds) at which the address expires.' }),
+    ),
+    signature: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);

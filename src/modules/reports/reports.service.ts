@@ -1,0 +1,240 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { Ajv } from 'ajv';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { ReportFormat, ReportsTable, ReportType } from '../../db/schema.ts';
+import { ApiError, invalid, notFound, validationErrors } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { hmac, safeEqual } from '../../platform/secrets.ts';
+import { withFormats } from '../../platform/validation.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import type { TenantRef } from '../employees/employees.service.ts';
+import { REPORT_PARAMS } from './reports.schemas.ts';
+
+/** A download address lives this long (spec, Limits). */
+export const DOWNLOAD_URL_SECONDS = 300;
+/** Generated files are deleted this long after completion. */
+export const FILE_RETENTION_DAYS = 7;
+
+export type ReportParams = Record<string, string>;
+
+export type ReportView = {
+  id: string;
+  type: ReportType;
+  format: ReportFormat;
+  params: Record<string, unknown>;
+  status: ReportsTable['status'];
+  created_at: string;
+  completed_at: string | null;
+  download_url?: string;
+  expires_at?: string;
+  file_expires_at?: string;
+  row_count?: number;
+  error?: { code: string; message: string };
+};
+
+const ajv = withFormats(new Ajv({ allErrors: true, strict: false }));
+const paramValidators = {
+  time_registry_monthly: ajv.compile(REPORT_PARAMS.time_registry_monthly),
+  check_ins_export: ajv.compile(REPORT_PARAMS.check_ins_export),
+};
+
+/** The params' own rules, as per-field errors under `params.`. */
+function paramsErrors(type: ReportType, params: Record<string, unknown>): Record<string, string[]> {
+  const validate = paramValidators[type];
+  if (!validate(structuredClone(params))) {
+    const located = (validate.errors ?? []).map((error) => ({
+      ...error,
+      instancePath: `/params${error.instancePath}`,
+    }));
+    return validationErrors(located, 'body');
+  }
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => {
+    errors[field] = [...(errors[field] ?? []), message];
+  };
+  if (type === 'check_ins_export') {
+    const from = Temporal.PlainDate.from(String(params.from));
+    const to = Temporal.PlainDate.from(String(params.to));
+    if (Temporal.PlainDate.compare(to, from) < 0) add('params.to', 'must be on or after from');
+    else if (Temporal.PlainDate.compare(to, from.add({ years: 1 })) > 0) {
+      add('params.to', `must be at most one year after from (${from.add({ years: 1 })})`);
+    }
+  }
+  return errors;
+}
+
+/** POST /v1/reports: validated, then queued for generation (the row is the job). */
+export async function createReport(
+  db: Db,
+  clock: Clock,
+  tenant: TenantRef,
+  input: { type: ReportType; format: ReportFormat; params: Record<string, unknown> },
+): Promise<{ id: string; status: 'processing' }> {
+  const errors = paramsErrors(input.type, input.params);
+  if (input.format === 'xlsx' && input.type !== 'check_ins_export') {
+    errors.format = ['xlsx is only available for check_ins_export; use csv'];
+  }
+  const employeeId = input.params.employee_id;
+  if (typeof employeeId === 'string' && !errors['params.employee_id']) {
+    const employee = await db
+      .selectFrom('employees')
+      .select('id')
+      .where('company_id', '=', tenant.companyId)
+      .where('id', '=', employeeId)
+      .executeTakeFirst();
+    if (!employee) errors['params.employee_id'] = ['is not an employee of this company'];
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  const at = toDate(clock.now());
+  const id = newId();
+  await db
+    .insertInto('reports')
+    .values({
+      company_id: tenant.companyId,
+      id,
+      type: input.type,
+      format: input.format,
+      params: JSON.stringify(input.params),
+      status: 'processing',
+      run_at: at,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  return { id, status: 'processing' };
+}
+
+export type DownloadSigner = { key: Buffer; publicUrl: string };
+
+const signatureOf = (signer: DownloadSigner, reportId: string, expires: number, nonce: string) =>
+  hmac(signer.key, `report-download:${reportId}:${expires}:${nonce}`).toString('base64url');
+
+/** A fresh single-use address: HMAC over the report id, the expiry and a random nonce. */
+function mintDownloadUrl(
+  signer: DownloadSigner,
+  reportId: string,
+  now: Temporal.Instant,
+): { url: string; expiresAt: Temporal.Instant } {
+  const expiresAt = now.add({ seconds: DOWNLOAD_URL_SECONDS });
+  const expires = Math.floor(expiresAt.epochMilliseconds / 1000);
+  const nonce = randomBytes(16).toString('base64url');
+  const signature = `${nonce}.${signatureOf(signer, reportId, expires, nonce)}`;
+  const query = new URLSearchParams({ expires: String(expires), signature });
+  return {
+    url: `${signer.publicUrl}/v1/reports/${reportId}/download?${query}`,
+    expiresAt: Temporal.Instant.fromEpochMilliseconds(expires * 1000),
+  };
+}
+
+type ReportRow = Selectable<ReportsTable>;
+
+function toReportView(row: ReportRow, signer: DownloadSigner, now: Temporal.Instant): ReportView {
+  const view: ReportView = {
+    id: row.id,
+    type: row.type,
+    format: row.format,
+    params: row.params,
+    status: row.status,
+    created_at: formatInstant(row.created_at),
+    completed_at: row.completed_at ? formatInstant(row.completed_at) : null,
+  };
+  if (row.status === 'completed') {
+    const download = mintDownloadUrl(signer, row.id, now);
+    view.download_url = download.url;
+    view.expires_at = formatInstant(download.expiresAt);
+  }
+  if (row.file_expires_at && row.status === 'completed')
+    view.file_expires_at = formatInstant(row.file_expires_at);
+  if (row.row_count !== null && row.status === 'completed') view.row_count = row.row_count;
+  if (row.status === 'failed') {
+    view.error = {
+      code: row.error_code ?? 'generation_failed',
+      message: row.error_message ?? 'Generation failed.',
+    };
+  }
+  return view;
+}
+
+export async function getReport(
+  db: Db,
+  clock: Clock,
+  signer: DownloadSigner,
+  companyId: string,
+  id: string,
+): Promise<ReportView> {
+  const row = await db
+    .selectFrom('reports')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Report');
+  return toReportView(row, signer, clock.now());
+}
+
+const CONTENT_TYPES: Record<ReportFormat, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+export function fileNameOf(report: {
+  type: ReportType;
+  format: ReportFormat;
+  params: Record<string, unknown>;
+}) {
+  const params = report.params as ReportParams;
+  const span = report.type === 'time_registry_monthly' ? params.month : `${params.from}_${params.to}`;
+  const who = params.employee_id ? `-${params.employee_id}` : '';
+  const name = report.type === 'time_registry_monthly' ? 'time-registry' : 'check-ins';
+  return `${name}-${span}${who}.${report.format}`;
+}
+
+export type ReportFileSource = { get(key: string): Promise<Readable | null> };
+
+/**
+ * GET /v1/reports/{id}/download: authenticated by the signature alone. The report must exist (404), the
+ * signature must match and not be expired (403), and its nonce is consumed atomically, so a second use, even a
+ * concurrent one, is refused (403).
+ */
+export async function openDownload(
+  db: Db,
+  clock: Clock,
+  signer: DownloadSigner,
+  store: ReportFileSource,
+  id: string,
+  query: { expires?: string | undefined; signature?: string | undefined },
+): Promise<{ stream: Readable; contentType: string; fileName: string }> {
+  const report = await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!report) throw notFound('Report');
+  const refused = (why: string) =>
+    new ApiError('unauthenticated', `This download address ${why}.`, { status: 403 });
+  const expires = /^[0-9]{1,12}$/.test(query.expires ?? '') ? Number(query.expires) : null;
+  const [nonce, mac, extra] = (query.signature ?? '').split('.');
+  if (expires === null || !nonce || !mac || extra !== undefined) throw refused('is not valid');
+  if (!safeEqual(Buffer.from(mac), Buffer.from(signatureOf(signer, id, expires, nonce)))) {
+    throw refused('is not valid');
+  }
+  const now = clock.now();
+  if (now.epochMilliseconds >= expires * 1000) throw refused('has expired; GET the report for a fresh one');
+  if (report.status !== 'completed' || !report.storage_key) {
+    throw notFound('Report file');
+  }
+  const used = await db
+    .insertInto('report_downloads')
+    .values({
+      company_id: report.company_id,
+      report_id: id,
+      nonce,
+      used_at: toDate(now),
+      url_expires_at: new Date(expires * 1000),
+    })
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('nonce')
+    .executeTakeFirst();
+  if (!used) throw refused('was already used; GET the report for a fresh one');
+  const stream = await store.get(report.storage_key);
+  if (!stream) throw notFound('Report file');
+  return { stream, contentType: CONTENT_TYPES[report.format], fileName: fileNameOf(report) };
+}
