@@ -1,5 +1,6 @@
 import { startBenchCluster } from './lib/cluster.ts';
 import { checkInsSuite } from './suites/check-ins.ts';
+import { reportsSuite } from './suites/reports.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
 import { workSummariesSuite } from './suites/work-summaries.ts';
 
@@ -11,6 +12,7 @@ const SUITES = {
   'check-ins': checkInsSuite,
   'work-summaries': workSummariesSuite,
   webhooks: webhooksSuite,
+  reports: reportsSuite,
 } as const;
 
 const requested = process.argv.slice(2);

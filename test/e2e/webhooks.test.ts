@@ -1,81 +1,33 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
+import {
+  E2E_ADMIN_TOKEN,
+  freePort,
+  httpClient,
+  type ServiceNode,
+  startServiceNode,
+  stopServiceNode,
+} from '../helpers/service.ts';
 
 /**
  * Webhooks end to end: the real `jornada serve` processes (an API node and a separate worker node) on one
  * PostgreSQL, with JORNADA_FAKE_CLOCK=1 and JORNADA_WEBHOOKS_ALLOW_PRIVATE=1, delivering to a real local HTTP
  * receiver.
  */
-const ADMIN_TOKEN = 'e2e-webhooks-admin-token-0123456789';
+const ADMIN_TOKEN = E2E_ADMIN_TOKEN;
 
 let database: TestDatabase;
 let receiver: Receiver;
-let api: Node;
-let base: string;
+let api: ServiceNode;
 let key: string;
+let http: ReturnType<typeof httpClient>;
 
-type Node = { child: ChildProcess; output: () => string };
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
-  });
-}
-
-async function startNode(role: 'api' | 'worker', port = 0): Promise<Node> {
-  const child = spawn(process.execPath, ['src/cli.ts', 'serve', `--role=${role}`], {
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      JORNADA_ADMIN_TOKEN: ADMIN_TOKEN,
-      JORNADA_FAKE_CLOCK: '1',
-      JORNADA_WEBHOOKS_ALLOW_PRIVATE: '1',
-      JORNADA_DEMO: '0',
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  const deadline = Date.now() + 30_000;
-  while (!output.includes('jornada started')) {
-    if (Date.now() > deadline || child.exitCode !== null)
-      throw new Error(`${role} did not start:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return { child, output: () => output };
-}
-
-async function stopNode(node: Node, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (node.child.exitCode !== null || node.child.signalCode !== null) return;
-  const exited = once(node.child, 'exit');
-  node.child.kill(signal);
-  await exited;
-}
-
-async function call(method: string, path: string, body?: unknown, token = key) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+const startNode = (role: 'api' | 'worker', port = 0) =>
+  startServiceNode(database.url, role, { port, env: { JORNADA_WEBHOOKS_ALLOW_PRIVATE: '1' } });
+const stopNode = stopServiceNode;
+const call = (method: string, path: string, body?: unknown, token = key) => http(method, path, body, token);
 
 async function advanceClock(seconds: number): Promise<void> {
   const response = await call('POST', '/admin/v1/clock/advance', { seconds }, ADMIN_TOKEN);
@@ -118,13 +70,13 @@ async function createEmployee() {
   return response.body;
 }
 
-let worker: Node;
+let worker: ServiceNode;
 
 beforeAll(async () => {
   database = await createTestDatabase();
   receiver = await startReceiver();
   const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  http = httpClient(`http://127.0.0.1:${port}`);
   api = await startNode('api', port);
   worker = await startNode('worker');
   const company = await call('POST', '/admin/v1/companies', { name: 'Webhooks e2e' }, ADMIN_TOKEN);

@@ -46,6 +46,22 @@ export function csvStream(columns: Column[], rows: AsyncIterable<Row>): Readable
   return stringifier;
 }
 
+/** The zip entry stream ExcelJS writes into (a readable-stream v2 PassThrough: no `writableNeedDrain`). */
+type Pipe = NodeJS.WritableStream & { _writableState?: { needDrain?: boolean } };
+
+/**
+ * ExcelJS's sheet stream writes into the zip's deflate stream without heeding its backpressure, so a fast
+ * producer would pile the whole sheet up in memory (measured: 658 MB at 1M rows). This waits while that
+ * destination is over its high-water mark. It reads ExcelJS internals (`sheet.stream.pipes` and the pipe's `_writableState`, exceljs 4.4);
+ * `npm run bench reports` fails if memory stops being flat.
+ */
+async function zipBackpressure(sheet: ExcelJS.Worksheet): Promise<void> {
+  const pipes = (sheet as unknown as { stream?: { pipes?: Pipe[] } }).stream?.pipes ?? [];
+  for (const pipe of pipes) {
+    if (pipe._writableState?.needDrain) await once(pipe, 'drain');
+  }
+}
+
 /** A local wall-clock time as a Date whose UTC fields are that time: Excel has no time zones. */
 function localAsDate(text: string): Date {
   return new Date(`${text.replace(' ', 'T')}Z`);
@@ -112,6 +128,7 @@ export function xlsxStream(
       }
       sheet.addRow(columns.map((column) => cell(column.kind, row[column.key] ?? null))).commit();
       rowsInSheet += 1;
+      if (rowsInSheet % 256 === 0) await zipBackpressure(sheet);
       if (output.writableNeedDrain) await once(output, 'drain');
     }
     sheet.commit();

@@ -1,0 +1,103 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import {
+  E2E_ADMIN_TOKEN,
+  freePort,
+  httpClient,
+  type ServiceNode,
+  startServiceNode,
+  stopServiceNode,
+} from '../helpers/service.ts';
+
+/**
+ * Reports end to end: an API node and a separate worker node (JORNADA_FAKE_CLOCK=1) on one PostgreSQL and one
+ * report directory. The worker generates the file, the API node serves the signed download over real HTTP.
+ */
+let database: TestDatabase;
+let dataDir: string;
+let nodes: ServiceNode[] = [];
+let http: ReturnType<typeof httpClient>;
+let key = '';
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-reports-'));
+  const port = await freePort();
+  const env = { JORNADA_DATA_DIR: dataDir, JORNADA_PUBLIC_URL: `http://127.0.0.1:${port}` };
+  nodes = [
+    await startServiceNode(database.url, 'api', { port, env }),
+    await startServiceNode(database.url, 'worker', { env }),
+  ];
+  http = httpClient(`http://127.0.0.1:${port}`);
+  const company = await http('POST', '/admin/v1/companies', { name: 'Reports e2e' }, E2E_ADMIN_TOKEN);
+  key = (
+    await http(
+      'POST',
+      `/admin/v1/companies/${company.body.id}/api-keys`,
+      { mode: 'live', scopes: ['org:informes:read', 'org:empleados:write', 'org:fichajes:write'] },
+      E2E_ADMIN_TOKEN,
+    )
+  ).body.secret;
+}, 60_000);
+
+afterAll(async () => {
+  for (const node of nodes) await stopServiceNode(node);
+  await database.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+it('generates on the worker, downloads once from the API node, and refuses an address after 5 minutes', async () => {
+  const employee = await http(
+    'POST',
+    '/v1/employees',
+    { first_name: 'Eva', last_name: 'Export', email: 'eva@example.com', hire_date: '2026-01-01' },
+    key,
+  );
+  const checkIn = await http(
+    'POST',
+    '/v1/check-ins',
+    { employee_id: employee.body.id, type: 'in', timestamp: '2026-02-02T08:00:00Z' },
+    key,
+  );
+  const created = await http(
+    'POST',
+    '/v1/reports',
+    { type: 'check_ins_export', format: 'csv', params: { from: '2026-02-01', to: '2026-02-28' } },
+    key,
+  );
+  expect(created.status).toBe(202);
+  let report = created.body;
+  const deadline = Date.now() + 15_000;
+  while (report.status === 'processing') {
+    if (Date.now() > deadline) throw new Error('the report did not complete');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    report = (await http('GET', `/v1/reports/${created.body.id}`, undefined, key)).body;
+  }
+  expect(report).toMatchObject({ status: 'completed', row_count: 1 });
+
+  const first = await fetch(report.download_url);
+  expect(first.status).toBe(200);
+  expect(first.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+  expect([...first.headers.keys()].filter((name) => name.startsWith('x-ratelimit'))).toEqual([]);
+  const rows = parse(await first.text(), { bom: true, columns: true }) as Array<Record<string, string>>;
+  expect(rows).toEqual([
+    expect.objectContaining({
+      check_in_id: checkIn.body.id,
+      employee_name: 'Eva Export',
+      local_time: '2026-02-02 09:00:00',
+    }),
+  ]);
+  const second = await fetch(report.download_url);
+  expect(second.status).toBe(403);
+  expect(((await second.json()) as { code: string }).code).toBe('unauthenticated');
+
+  const fresh = (await http('GET', `/v1/reports/${report.id}`, undefined, key)).body.download_url;
+  expect((await http('POST', '/admin/v1/clock/advance', { seconds: 301 }, E2E_ADMIN_TOKEN)).status).toBe(200);
+  const late = await fetch(fresh);
+  expect(late.status).toBe(403);
+  expect(((await late.json()) as { code: string }).code).toBe('unauthenticated');
+}, 60_000);

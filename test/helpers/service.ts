@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+
+/** A real `jornada serve` process on a test database, for end-to-end tests across processes. */
+export type ServiceNode = { child: ChildProcess; output: () => string };
+
+export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
+
+export async function freePort(): Promise<number> {
+  return await new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address() as net.AddressInfo;
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+/** Starts `src/cli.ts serve --role=…` with JORNADA_FAKE_CLOCK=1 on the given database; resolves once it started. */
+export async function startServiceNode(
+  databaseUrl: string,
+  role: 'api' | 'worker' | 'all',
+  options: { port?: number; env?: Record<string, string> } = {},
+): Promise<ServiceNode> {
+  const child = spawn(process.execPath, ['src/cli.ts', 'serve', `--role=${role}`], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(options.port ?? 0),
+      JORNADA_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      JORNADA_FAKE_CLOCK: '1',
+      JORNADA_DEMO: '0',
+      LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const deadline = Date.now() + 30_000;
+  while (!output.includes('jornada started')) {
+    if (Date.now() > deadline || child.exitCode !== null)
+      throw new Error(`${role} did not start:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, output: () => output };
+}
+
+export async function stopServiceNode(node: ServiceNode, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (node.child.exitCode !== null || node.child.signalCode !== null) return;
+  const exited = once(node.child, 'exit');
+  node.child.kill(signal);
+  await exited;
+}
+
+/** JSON over real HTTP against a started node. */
+export function httpClient(base: string) {
+  return async (method: string, path: string, body?: unknown, token?: string) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    const json = response.headers.get('content-type')?.includes('json') && text ? JSON.parse(text) : null;
+    return { status: response.status, body: json, text, headers: response.headers };
+  };
+}
