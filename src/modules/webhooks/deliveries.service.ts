@@ -198,8 +198,9 @@ export type ClaimedDelivery = {
 
 /**
  * Claims up to `limit` due deliveries of any tenant (FOR UPDATE SKIP LOCKED, so concurrent workers take
- * disjoint rows) and starts an attempt on each: attempts + 1, and the lease as next_attempt_at. The claim
- * commits before any request is sent: no network call happens inside a transaction.
+ * disjoint rows) and starts an attempt on each: attempts + 1, last_attempt_at now, its answer (last_response_status,
+ * last_error) not known yet, and the lease as next_attempt_at. The claim commits before any request is sent: no
+ * network call happens inside a transaction.
  */
 export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): Promise<ClaimedDelivery[]> {
   const now = clock.now();
@@ -213,7 +214,7 @@ export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): P
       for update skip locked
     )
     update webhook_deliveries d
-    set attempts = d.attempts + 1, last_attempt_at = ${at},
+    set attempts = d.attempts + 1, last_attempt_at = ${at}, last_response_status = null, last_error = null,
         next_attempt_at = ${toDate(now.add({ seconds: LEASE_SECONDS }))}, updated_at = ${at}
     from due, webhook_endpoints w, events e
     where d.company_id = due.company_id and d.id = due.id
