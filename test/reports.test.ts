@@ -224,8 +224,18 @@ describe('check_ins_export', () => {
     expect(Date.parse(report.expires_at) - Date.parse(report.completed_at)).toBeLessThanOrEqual(
       300_000 + 120_000,
     );
+    const used = async () =>
+      (
+        await ctx.db
+          .selectFrom('quota_usage')
+          .select((eb) => eb.fn.sum<number>('request_count').as('requests'))
+          .where('company_id', '=', company.id)
+          .executeTakeFirstOrThrow()
+      ).requests;
+    const before = await used();
     const response = await download(report.download_url, { authorization: 'Bearer not-a-key' });
     expect(response.statusCode, response.body).toBe(200);
+    expect(await used()).toBe(before); // the download is not counted
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe(
       'attachment; filename="check-ins-2026-10-01_2026-10-31.csv"',
