@@ -566,6 +566,31 @@ describe('delivery', () => {
     expect((await company.live.get(`/v1/webhook-endpoints/${endpoint.id}`)).json().status).toBe('active');
   });
 
+  it('pauses deliveries while the company has no active service, and resumes them after', async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    await hire(company.live);
+    for (const change of [{ subscription_status: 'canceled' }, { company_status: 'suspended' }]) {
+      await ctx.admin.patch(`/admin/v1/companies/${company.id}`, change);
+      ctx.clock.advance(3600);
+      await deliverDue();
+      expect(receiver.requests).toHaveLength(0);
+      expect(
+        await ctx.db
+          .selectFrom('webhook_deliveries')
+          .select(['status', 'attempts'])
+          .where('company_id', '=', company.id)
+          .execute(),
+      ).toEqual([{ status: 'pending', attempts: 0 }]);
+      await ctx.admin.patch(`/admin/v1/companies/${company.id}`, {
+        subscription_status: 'active',
+        company_status: 'active',
+      });
+    }
+    await deliverDue();
+    expect(receiver.requests).toHaveLength(1);
+    expect((await deliveriesOf(company, endpoint.id))[0]).toMatchObject({ status: 'succeeded', attempts: 1 });
+  });
+
   it('claims disjoint rows across concurrent workers, and re-claims a dead attempt only after its lease', async () => {
     const endpoint = await subscribe(company, ['checkin.created']);
     const employee = await hire(company.live);

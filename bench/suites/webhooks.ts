@@ -14,10 +14,11 @@ import { type BenchCluster, openBenchDatabase } from '../lib/cluster.ts';
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const ENDPOINTS = 5;
 /**
- * One worker process on a 2-core machine, sharing it with PostgreSQL and the receiver. Measured about 1,400/s
- * (docs/performance.md); the target leaves room for noise and fails on a real regression.
+ * One worker process on a 2-core machine, sharing it with PostgreSQL and the receiver. The same code measured
+ * between 689 and 1,393/s on different runs of this machine (docs/performance.md), so the floor sits below that
+ * spread: it catches a real regression (a claim that scans, an attempt that serialises), not the machine's noise.
  */
-const TARGET_DELIVERIES_PER_SECOND = 800;
+const TARGET_DELIVERIES_PER_SECOND = 500;
 
 /** A receiver in its own process, so it does not share the worker's event loop: answers 204 and counts. */
 const RECEIVER = `

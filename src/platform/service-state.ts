@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { CompanyStatus, SubscriptionStatus } from '../db/schema.ts';
 
 /** Service is active only for an active company whose subscription is active or trialing. */
@@ -9,6 +10,12 @@ export function hasActiveService(company: {
     company.company_status === 'active' &&
     (company.subscription_status === 'active' || company.subscription_status === 'trialing')
   );
+}
+
+/** hasActiveService as SQL, over the account row aliased `account` (the live company of a tenant). */
+export function activeServiceSql(account: string): RawBuilder<boolean> {
+  const ref = (column: string) => sql.ref(`${account}.${column}`);
+  return sql<boolean>`(${ref('company_status')} = 'active' and ${ref('subscription_status')} in ('active', 'trialing'))`;
 }
 
 export const RATE_LIMIT_PER_MINUTE = { live: 120, test: 30 } as const;

@@ -4,6 +4,7 @@ import type { WebhookDeliveryStatus, WebhookEndpointStatus } from '../../db/sche
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
+import { activeServiceSql } from '../../platform/service-state.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { envelopeOf, eventPublicId, recordEvents } from '../events/events.service.ts';
 import { disableEndpoint, findEndpoint } from './endpoints.service.ts';
@@ -197,8 +198,9 @@ export type ClaimedDelivery = {
 };
 
 /**
- * Claims up to `limit` due deliveries of any tenant (FOR UPDATE SKIP LOCKED, so concurrent workers take
- * disjoint rows) and starts an attempt on each: attempts + 1, last_attempt_at now, its answer (last_response_status,
+ * Claims up to `limit` due deliveries of any tenant whose account has an active service (FOR UPDATE SKIP LOCKED,
+ * so concurrent workers take disjoint rows; a tenant without service keeps its deliveries pending, paused, until
+ * its service is active again) and starts an attempt on each: attempts + 1, last_attempt_at now, its answer (last_response_status,
  * last_error) not known yet, and the lease as next_attempt_at. The claim commits before any request is sent: no
  * network call happens inside a transaction.
  */
@@ -207,11 +209,17 @@ export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): P
   const at = toDate(now);
   const result = await sql<ClaimedDelivery>`
     with due as (
-      select company_id, id from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= ${at}
-      order by next_attempt_at
+      select d.company_id, d.id from webhook_deliveries d
+      where d.status = 'pending' and d.next_attempt_at <= ${at}
+        -- A per-row check, so the plan stays an ordered scan of the due index that stops at the limit.
+        and exists (
+          select from companies tenant
+          join companies account on account.id = coalesce(tenant.sandbox_of, tenant.id)
+          where tenant.id = d.company_id and ${activeServiceSql('account')}
+        )
+      order by d.next_attempt_at
       limit ${limit}
-      for update skip locked
+      for update of d skip locked
     )
     update webhook_deliveries d
     set attempts = d.attempts + 1, last_attempt_at = ${at}, last_response_status = null, last_error = null,
