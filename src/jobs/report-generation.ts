@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import type { Db } from '../db/database.ts';
+import type { Db, Executor } from '../db/database.ts';
 import type { ReportsTable } from '../db/schema.ts';
 import { recordEvents } from '../modules/events/events.service.ts';
 import {
@@ -64,7 +64,7 @@ async function claimReport(db: Db, clock: Clock): Promise<ClaimedReport | null> 
 }
 
 /** Updates a claimed report only while this attempt still owns it. */
-function owned(db: Db, report: ClaimedReport) {
+function owned(db: Executor, report: ClaimedReport) {
   return db
     .updateTable('reports')
     .where('company_id', '=', report.company_id)
@@ -115,16 +115,18 @@ export async function expireReports(db: Db, store: ReportStore, now: Temporal.In
 export function reportGenerationJob(deps: ReportGenerationDeps): Job {
   const generate = async (report: ClaimedReport) => {
     const at = () => toDate(deps.clock.now());
-    if (report.attempts > MAX_REPORT_ATTEMPTS) {
-      await owned(deps.db, report)
+    const fail = (message: string) =>
+      owned(deps.db, report)
         .set({
           status: 'failed',
           run_at: null,
           error_code: 'generation_failed',
-          error_message: `Generation did not finish in ${MAX_REPORT_ATTEMPTS} attempts.`,
+          error_message: message,
           updated_at: at(),
         })
         .execute();
+    if (report.attempts > MAX_REPORT_ATTEMPTS) {
+      await fail(`Generation did not finish in ${MAX_REPORT_ATTEMPTS} attempts.`);
       return;
     }
     const heartbeat = setInterval(() => {
@@ -176,26 +178,18 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
         { err: error, report: report.id, attempt: report.attempts },
         'report generation failed',
       );
-      await owned(deps.db, report)
-        .set(
-          final
-            ? {
-                status: 'failed',
-                run_at: null,
-                error_code: 'generation_failed',
-                error_message: 'The file could not be generated.',
-                updated_at: at(),
-              }
-            : { run_at: toDate(deps.clock.now().add({ seconds: 30 * report.attempts })), updated_at: at() },
-        )
-        .execute();
+      if (final) await fail('The file could not be generated.');
+      else {
+        await owned(deps.db, report)
+          .set({ run_at: toDate(deps.clock.now().add({ seconds: 30 * report.attempts })), updated_at: at() })
+          .execute();
+      }
       return;
     }
     clearInterval(heartbeat);
     const completedAt = deps.clock.now();
     const completed = await deps.db.transaction().execute(async (tx) => {
-      const updated = await tx
-        .updateTable('reports')
+      const updated = await owned(tx, report)
         .set({
           status: 'completed',
           run_at: null,
@@ -205,10 +199,6 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
           file_expires_at: toDate(completedAt.add({ hours: 24 * FILE_RETENTION_DAYS })),
           updated_at: toDate(completedAt),
         })
-        .where('company_id', '=', report.company_id)
-        .where('id', '=', report.id)
-        .where('status', '=', 'processing')
-        .where('attempts', '=', report.attempts)
         .executeTakeFirst();
       if (updated.numUpdatedRows === 0n) return false;
       await recordEvents(tx, report.company_id, toDate(completedAt), [

@@ -25,7 +25,7 @@ const DEFAULT_CONCURRENCY = 32;
 export function webhookDeliveryJob(
   deps: WebhookDeliveryDeps,
   options: { concurrency?: number; idleMilliseconds?: number } = {},
-): Job & { inFlight(): number } {
+): Job {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const inFlight = new Set<Promise<void>>();
 
@@ -63,6 +63,5 @@ export function webhookDeliveryJob(
     async drain() {
       await Promise.all(inFlight);
     },
-    inFlight: () => inFlight.size,
   };
 }

@@ -47,3 +47,13 @@ export function yearsOf(start: string, end: string): number[] {
   const last = Temporal.PlainDate.from(end).year;
   return Array.from({ length: last - first + 1 }, (_, index) => first + index);
 }
+
+/**
+ * Why a date range ('YYYY-MM-DD', inclusive) is not a valid range of at most one year, or null. The message names
+ * the problem on `to`.
+ */
+export function yearRangeProblem(from: string, to: string): string | null {
+  if (to < from) return 'must be on or after from';
+  const limit = Temporal.PlainDate.from(from).add({ years: 1 }).toString();
+  return to > limit ? `must be at most one year after from (${limit})` : null;
+}

@@ -8,6 +8,11 @@ export function canonicalTimeZone(name: string): string | null {
   }
 }
 
+/** The instant a local date ('YYYY-MM-DD') starts in a time zone. */
+export function startOfDate(date: string, timeZone: string): Temporal.Instant {
+  return Temporal.PlainDate.from(date).toZonedDateTime({ timeZone }).toInstant();
+}
+
 export function localDate(instant: Temporal.Instant, timeZone: string): Temporal.PlainDate {
   return instant.toZonedDateTimeISO(timeZone).toPlainDate();
 }

@@ -70,13 +70,9 @@ it('generates on the worker, downloads once from the API node, and refuses an ad
     key,
   );
   expect(created.status).toBe(202);
-  let report = created.body;
-  const deadline = Date.now() + 15_000;
-  while (report.status === 'processing') {
-    if (Date.now() > deadline) throw new Error('the report did not complete');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    report = (await http('GET', `/v1/reports/${created.body.id}`, undefined, key)).body;
-  }
+  const fetchReport = async () => (await http('GET', `/v1/reports/${created.body.id}`, undefined, key)).body;
+  await expect.poll(fetchReport, { timeout: 15_000, interval: 200 }).toMatchObject({ status: 'completed' });
+  const report = await fetchReport();
   expect(report).toMatchObject({ status: 'completed', row_count: 1 });
 
   const first = await fetch(report.download_url);

@@ -58,35 +58,8 @@ async function deliveryOf(endpointId: string) {
   return response.body.data[0];
 }
 
-/** The newest delivery once it matches: a worker records an outcome just after the receiver has answered. */
-async function deliveryMatching(endpointId: string, expected: Record<string, unknown>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const delivery = await deliveryOf(endpointId);
-    try {
-      expect(delivery).toMatchObject(expected);
-      return delivery;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The endpoint once it matches. */
-async function endpointMatching(endpointId: string, expected: Record<string, unknown>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const endpoint = (await call('GET', `/v1/webhook-endpoints/${endpointId}`)).body;
-    try {
-      expect(endpoint).toMatchObject(expected);
-      return endpoint;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Polling for state a worker writes just after the receiver has answered (an outcome, an auto-disable). */
+const settles = { timeout: 10_000, interval: 50 };
 
 let employeeCount = 0;
 async function createEmployee() {
@@ -145,7 +118,9 @@ describe('webhooks between real processes', () => {
       type: 'ping',
       data: {},
     });
-    await deliveryMatching(endpoint.id, { event_type: 'ping', status: 'succeeded' });
+    await expect
+      .poll(() => deliveryOf(endpoint.id), settles)
+      .toMatchObject({ event_type: 'ping', status: 'succeeded' });
   }, 30_000);
 
   it('retries at +1 min, +5 min and +30 min under JORNADA_FAKE_CLOCK, and succeeds at attempt 4', async () => {
@@ -155,11 +130,10 @@ describe('webhooks between real processes', () => {
     await createEmployee();
     await waitForRequests(path, 1);
     for (const [index, delay] of [60, 300, 1_800].entries()) {
-      const pending = await deliveryMatching(endpoint.id, {
-        status: 'pending',
-        attempts: index + 1,
-        last_response_status: 500,
-      });
+      await expect
+        .poll(() => deliveryOf(endpoint.id), settles)
+        .toMatchObject({ status: 'pending', attempts: index + 1, last_response_status: 500 });
+      const pending = await deliveryOf(endpoint.id);
       const scheduled = (Date.parse(pending.next_attempt_at) - Date.parse(pending.last_attempt_at)) / 1000;
       expect(scheduled).toBeGreaterThanOrEqual(delay);
       expect(scheduled).toBeLessThanOrEqual(delay + 1);
@@ -182,12 +156,14 @@ describe('webhooks between real processes', () => {
         webhook.sign(request.headers['webhook-id'] as string, timestamp, request.body),
       );
     }
-    await deliveryMatching(endpoint.id, {
-      status: 'succeeded',
-      attempts: 4,
-      last_response_status: 200,
-      next_attempt_at: null,
-    });
+    await expect
+      .poll(() => deliveryOf(endpoint.id), settles)
+      .toMatchObject({
+        status: 'succeeded',
+        attempts: 4,
+        last_response_status: 200,
+        next_attempt_at: null,
+      });
   }, 60_000);
 
   it('disables an endpoint whose deliveries failed for 7 days, under JORNADA_FAKE_CLOCK', async () => {
@@ -199,14 +175,18 @@ describe('webhooks between real processes', () => {
     const [first] = await waitForRequests(path, 1);
     // Each step waits for the failure to be recorded before moving the clock: the next retry is due from it.
     const failed = (attempts: number) =>
-      deliveryMatching(endpoint.id, { attempts, last_response_status: 500 });
+      expect
+        .poll(() => deliveryOf(endpoint.id), settles)
+        .toMatchObject({ attempts, last_response_status: 500 });
     await failed(1);
     for (const [index, delay] of [60, 300, 1_800, 7_200, 43_200, 86_400].entries()) {
       await advanceClock(delay);
       await waitForRequests(path, index + 2);
       await failed(index + 2);
     }
-    await deliveryMatching(endpoint.id, { status: 'failed', attempts: 7 });
+    await expect
+      .poll(() => deliveryOf(endpoint.id), settles)
+      .toMatchObject({ status: 'failed', attempts: 7 });
     expect(await status()).toMatchObject({ status: 'active' });
 
     // A new event 10 minutes before the streak is 7 days old: it keeps failing across the line.
@@ -224,7 +204,9 @@ describe('webhooks between real processes', () => {
     }
     await advanceClock(1_800);
     await waitForRequests(path, 11);
-    await endpointMatching(endpoint.id, { status: 'disabled', disabled_reason: 'consecutive_failures' });
+    await expect
+      .poll(status, settles)
+      .toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
 
     // Disabled: new events are not sent to it.
     await createEmployee();
@@ -252,6 +234,8 @@ describe('webhooks between real processes', () => {
     const [, second] = await waitForRequests(path, 2);
     expect(second?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
     expect(second?.body).toBe(first?.body);
-    await deliveryMatching(endpoint.id, { status: 'succeeded', attempts: 2 });
+    await expect
+      .poll(() => deliveryOf(endpoint.id), settles)
+      .toMatchObject({ status: 'succeeded', attempts: 2 });
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import type { CursorCodec } from '../../platform/pagination.ts';
 import { eachDate } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
-import { employeeTimeZone } from '../../time/zones.ts';
+import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
 import type { TenantRef } from '../employees/employees.service.ts';
 import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
 import type { Column, Row } from './writers.ts';
@@ -49,10 +49,6 @@ function localDateTime(at: Date, zone: string): string {
 const localTime = (instant: Temporal.Instant, zone: string) =>
   instant.toZonedDateTimeISO(zone).toPlainTime().toString({ smallestUnit: 'minute' });
 
-/** The instant a local date starts in a zone. */
-const startOf = (date: string, zone: string) =>
-  Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: zone }).toInstant();
-
 /**
  * check_ins_export: every check-in of the tenant from `from` to `to` (dates in the company's time zone,
  * inclusive), ordered by employee and timestamp, streamed from a cursor. Local time is the employee's zone.
@@ -62,8 +58,8 @@ export async function* checkInsExportRows(
   tenant: TenantRef,
   params: { from: string; to: string; employee_id?: string | undefined },
 ): AsyncIterable<Row> {
-  const start = startOf(params.from, tenant.timezone);
-  const end = startOf(Temporal.PlainDate.from(params.to).add({ days: 1 }).toString(), tenant.timezone);
+  const start = startOfDate(params.from, tenant.timezone);
+  const end = startOfDate(Temporal.PlainDate.from(params.to).add({ days: 1 }).toString(), tenant.timezone);
   let query = db
     .selectFrom('check_ins as c')
     .innerJoin('employees as e', (join) =>
@@ -197,8 +193,8 @@ async function* employeeMonth(
   for (const day of dayPage.data) days.set(day.period_start, day);
 
   // Shifts that start in the month: read from the day before (a shift open across midnight) to two days after.
-  const readFrom = startOf(Temporal.PlainDate.from(range.from).subtract({ days: 1 }).toString(), zone);
-  const readTo = startOf(Temporal.PlainDate.from(range.to).add({ days: 2 }).toString(), zone);
+  const readFrom = startOfDate(Temporal.PlainDate.from(range.from).subtract({ days: 1 }).toString(), zone);
+  const readTo = startOfDate(Temporal.PlainDate.from(range.to).add({ days: 2 }).toString(), zone);
   const checkIns = await db
     .selectFrom('check_ins')
     .select(['type', 'timestamp'])

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ReportFormat, ReportsTable, ReportType } from '../../db/schema.ts';
@@ -8,8 +8,9 @@ import { ApiError, invalid, notFound, validationErrors } from '../../platform/er
 import { newId } from '../../platform/ids.ts';
 import { hmac, safeEqual } from '../../platform/secrets.ts';
 import { withFormats } from '../../platform/validation.ts';
+import { yearRangeProblem } from '../../time/calendar.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
-import type { TenantRef } from '../employees/employees.service.ts';
+import { findEmployee, type TenantRef } from '../employees/employees.service.ts';
 import { REPORT_PARAMS } from './reports.schemas.ts';
 
 /** A download address lives this long (spec, Limits). */
@@ -35,7 +36,7 @@ export type ReportView = {
 };
 
 const ajv = withFormats(new Ajv({ allErrors: true, strict: false }));
-const paramValidators = {
+const paramValidators: Record<ReportType, ValidateFunction> = {
   time_registry_monthly: ajv.compile(REPORT_PARAMS.time_registry_monthly),
   check_ins_export: ajv.compile(REPORT_PARAMS.check_ins_export),
 };
@@ -43,26 +44,18 @@ const paramValidators = {
 /** The params' own rules, as per-field errors under `params.`. */
 function paramsErrors(type: ReportType, params: Record<string, unknown>): Record<string, string[]> {
   const validate = paramValidators[type];
-  if (!validate(structuredClone(params))) {
+  if (!validate(params)) {
     const located = (validate.errors ?? []).map((error) => ({
       ...error,
       instancePath: `/params${error.instancePath}`,
     }));
     return validationErrors(located, 'body');
   }
-  const errors: Record<string, string[]> = {};
-  const add = (field: string, message: string) => {
-    errors[field] = [...(errors[field] ?? []), message];
-  };
   if (type === 'check_ins_export') {
-    const from = Temporal.PlainDate.from(String(params.from));
-    const to = Temporal.PlainDate.from(String(params.to));
-    if (Temporal.PlainDate.compare(to, from) < 0) add('params.to', 'must be on or after from');
-    else if (Temporal.PlainDate.compare(to, from.add({ years: 1 })) > 0) {
-      add('params.to', `must be at most one year after from (${from.add({ years: 1 })})`);
-    }
+    const problem = yearRangeProblem(String(params.from), String(params.to));
+    if (problem !== null) return { 'params.to': [problem] };
   }
-  return errors;
+  return {};
 }
 
 /** POST /v1/reports: validated, then queued for generation (the row is the job). */
@@ -78,13 +71,9 @@ export async function createReport(
   }
   const employeeId = input.params.employee_id;
   if (typeof employeeId === 'string' && !errors['params.employee_id']) {
-    const employee = await db
-      .selectFrom('employees')
-      .select('id')
-      .where('company_id', '=', tenant.companyId)
-      .where('id', '=', employeeId)
-      .executeTakeFirst();
-    if (!employee) errors['params.employee_id'] = ['is not an employee of this company'];
+    if (!(await findEmployee(db, tenant.companyId, employeeId))) {
+      errors['params.employee_id'] = ['is not an employee of this company'];
+    }
   }
   if (Object.keys(errors).length > 0) throw invalid(errors);
   const at = toDate(clock.now());
@@ -144,10 +133,9 @@ function toReportView(row: ReportRow, signer: DownloadSigner, now: Temporal.Inst
     const download = mintDownloadUrl(signer, row.id, now);
     view.download_url = download.url;
     view.expires_at = formatInstant(download.expiresAt);
+    if (row.file_expires_at) view.file_expires_at = formatInstant(row.file_expires_at);
+    if (row.row_count !== null) view.row_count = row.row_count;
   }
-  if (row.file_expires_at && row.status === 'completed')
-    view.file_expires_at = formatInstant(row.file_expires_at);
-  if (row.row_count !== null && row.status === 'completed') view.row_count = row.row_count;
   if (row.status === 'failed') {
     view.error = {
       code: row.error_code ?? 'generation_failed',

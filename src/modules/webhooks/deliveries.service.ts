@@ -252,10 +252,23 @@ export function signedRequestOf(delivery: ClaimedDelivery, at: Date): SignedRequ
 }
 
 /**
+ * Updates a claimed delivery only while this attempt still owns it: still pending, at the attempt it claimed.
+ * A late outcome of an attempt whose lease was taken over, or whose endpoint was disabled or deleted, changes
+ * nothing.
+ */
+function owned(db: Executor, delivery: ClaimedDelivery) {
+  return db
+    .updateTable('webhook_deliveries')
+    .where('company_id', '=', delivery.company_id)
+    .where('id', '=', delivery.id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', delivery.attempts);
+}
+
+/**
  * Records an attempt's outcome. A failure schedules the next retry (or ends the delivery as failed), extends the
  * endpoint's failure streak, and disables the endpoint once the streak is 7 days old; a success ends the streak.
- * The update is fenced by the attempt number: an outcome that arrives after the lease was taken over, or after
- * the endpoint was disabled or deleted, changes nothing.
+ * Fenced by `owned`.
  */
 export async function recordOutcome(
   db: Db,
@@ -269,8 +282,7 @@ export async function recordOutcome(
   const next = !outcome.succeeded && delay !== undefined ? toDate(now.add({ seconds: delay })) : null;
   const status: WebhookDeliveryStatus = outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed';
   await db.transaction().execute(async (tx) => {
-    const updated = await tx
-      .updateTable('webhook_deliveries')
+    const updated = await owned(tx, delivery)
       .set({
         status,
         next_attempt_at: next,
@@ -278,10 +290,6 @@ export async function recordOutcome(
         last_error: outcome.error,
         updated_at: at,
       })
-      .where('company_id', '=', delivery.company_id)
-      .where('id', '=', delivery.id)
-      .where('status', '=', 'pending')
-      .where('attempts', '=', delivery.attempts)
       .executeTakeFirst();
     if (updated.numUpdatedRows === 0n) return;
     if (outcome.succeeded) {
@@ -314,8 +322,7 @@ export async function recordOutcome(
 
 /** A claimed delivery whose endpoint was disabled after the fan-out: it ends as failed without being sent. */
 export async function abandonDelivery(db: Db, clock: Clock, delivery: ClaimedDelivery): Promise<void> {
-  await db
-    .updateTable('webhook_deliveries')
+  await owned(db, delivery)
     .set({
       status: 'failed',
       // Nothing was sent: the claim's attempt is given back.
@@ -324,8 +331,5 @@ export async function abandonDelivery(db: Db, clock: Clock, delivery: ClaimedDel
       last_error: 'endpoint disabled before delivery',
       updated_at: toDate(clock.now()),
     })
-    .where('company_id', '=', delivery.company_id)
-    .where('id', '=', delivery.id)
-    .where('attempts', '=', delivery.attempts)
     .execute();
 }

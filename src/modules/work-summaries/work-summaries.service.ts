@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { invalid } from '../../platform/errors.ts';
 import { type CursorCodec, DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
+import { yearRangeProblem } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import type { TenantRef } from '../employees/employees.service.ts';
 
@@ -71,9 +72,8 @@ type Figures = {
 };
 
 function validateRange(query: ListWorkSummariesQuery): void {
-  if (query.to < query.from) throw invalid({ 'query.to': 'must be on or after from' });
-  const limit = Temporal.PlainDate.from(query.from).add({ years: 1 }).toString();
-  if (query.to > limit) throw invalid({ 'query.to': `must be at most one year after from (${limit})` });
+  const problem = yearRangeProblem(query.from, query.to);
+  if (problem !== null) throw invalid({ 'query.to': problem });
 }
 
 const monthStart = (date: string) => `${date.slice(0, 7)}-01`;

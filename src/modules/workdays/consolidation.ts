@@ -12,7 +12,7 @@ import {
   MAX_SHIFT_SECONDS,
   workday,
 } from '../../time/engine.ts';
-import { employeeTimeZone } from '../../time/zones.ts';
+import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
 
 export type DateRange = { from: string; to: string };
 
@@ -27,10 +27,6 @@ export function datesAround(at: Temporal.Instant, timeZone: string): DateRange {
     from: localDateOf(at.subtract({ seconds: MAX_SHIFT_SECONDS }), timeZone),
     to: localDateOf(at.add({ seconds: MAX_SHIFT_SECONDS }), timeZone),
   };
-}
-
-function startOf(date: string, timeZone: string): Temporal.Instant {
-  return Temporal.PlainDate.from(date).toZonedDateTime({ timeZone }).toInstant();
 }
 
 /**
@@ -63,8 +59,8 @@ export async function consolidate(
   if (range.to < range.from) return;
 
   // Shifts that touch the range start at most 24 hours before it and end at most 24 hours after it.
-  const windowStart = startOf(range.from, zone).subtract({ seconds: MAX_SHIFT_SECONDS });
-  const windowEnd = startOf(Temporal.PlainDate.from(range.to).add({ days: 1 }).toString(), zone).add({
+  const windowStart = startOfDate(range.from, zone).subtract({ seconds: MAX_SHIFT_SECONDS });
+  const windowEnd = startOfDate(Temporal.PlainDate.from(range.to).add({ days: 1 }).toString(), zone).add({
     seconds: MAX_SHIFT_SECONDS,
   });
   const checkIns = await tx
