@@ -88,7 +88,7 @@ export async function adminPlugin(
       body: UpdateCompanyBody,
       responses: { 200: { description: 'The company.', schema: Company } },
     },
-    async (request) => changeCompany(deps.db, deps.clock, request.params.id, request.body),
+    async (request) => changeCompany(deps, request.params.id, request.body),
   );
   route(
     app,
@@ -100,7 +100,7 @@ export async function adminPlugin(
       summary: 'Issue an API key (live keys act on the company, test keys on its sandbox)',
       params: CompanyParams,
       body: CreateApiKeyBody,
-      errors: ['conflict'],
+      errors: ['conflict', 'addon_disabled'],
       responses: { 201: { description: 'The key, with its secret shown once.', schema: ApiKeyWithSecret } },
     },
     async (request, reply) =>

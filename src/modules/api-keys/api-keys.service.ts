@@ -8,7 +8,7 @@ import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '
 import type { Scope } from '../../platform/scopes.ts';
 import { randomBase62, sha256 } from '../../platform/secrets.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
-import { findCompany } from '../companies/companies.repo.ts';
+import { findCompany, findSandboxOf } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 
 export type ApiKeyView = {
@@ -86,15 +86,19 @@ export async function issueApiKey(
   companyId: string,
   input: { mode: KeyMode; scopes: Scope[]; name?: string | undefined; expires_in_days?: number | undefined },
 ): Promise<ApiKeyView & { secret: string }> {
-  const { account, sandbox } = await loadAccount(db, companyId);
-  if (!sandbox) throw new ApiError('conflict', 'The company has no sandbox; re-enable the addon first.');
-  const tenantId = input.mode === 'live' ? account.id : sandbox.id;
+  const { account } = await loadAccount(db, companyId);
   const now = clock.now();
   const secret = newSecret(input.mode);
   return await db.transaction().execute(async (tx) => {
-    // Serialises issuance per account, so concurrent requests cannot exceed max_active_keys.
+    // Serialises issuance with other issuance and with addon changes, so concurrent requests cannot exceed
+    // max_active_keys, and no key is issued into a sandbox that an addon disable is removing.
     const locked = await findCompany(tx, account.id, { forUpdate: true });
     if (!locked) throw notFound('Company');
+    const sandbox = await findSandboxOf(tx, account.id);
+    if (!locked.addon_enabled || !sandbox) {
+      throw new ApiError('addon_disabled', 'The public API addon is off for this company; enable it first.');
+    }
+    const tenantId = input.mode === 'live' ? account.id : sandbox.id;
     const active = await tx
       .selectFrom('api_keys')
       .select(sql<number>`count(*)`.as('count'))
@@ -198,15 +202,4 @@ export async function revokeApiKeyAsAdmin(db: Db, clock: Clock, id: string): Pro
   const key = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
   if (!key) throw notFound('API key');
   await revoke(db, clock, { id }, 'revoked_by_admin');
-}
-
-/** Addon disable: every key of the account and its sandbox, in the caller's transaction. */
-export async function revokeAllKeys(tx: Executor, clock: Clock, companyIds: string[], reason: RevokeReason) {
-  const now = toDate(clock.now());
-  await tx
-    .updateTable('api_keys')
-    .set({ revoked_at: now, revoked_reason: reason, updated_at: now })
-    .where('company_id', 'in', companyIds)
-    .where('revoked_at', 'is', null)
-    .execute();
 }

@@ -5,6 +5,8 @@ import { hasActiveService } from '../../platform/service-state.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { canonicalTimeZone } from '../../time/zones.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
+import type { ReportStore } from '../reports/store.ts';
+import { disableAddon, enableAddon, provisionSandbox } from './addon.ts';
 import {
   type CompanyRow,
   findCompany,
@@ -96,22 +98,6 @@ export async function getCompany(db: Executor, companyId: string): Promise<Compa
   return toView(tenant, account, tenant.sandbox_of === null ? (sandbox?.id ?? null) : null);
 }
 
-/** Inserts an empty sandbox tenant for a live company, with its built-in absence types. */
-export async function provisionSandbox(tx: Executor, account: CompanyRow, now: Date): Promise<CompanyRow> {
-  const sandbox: CompanyRow = {
-    ...account,
-    id: newId(),
-    sandbox_of: account.id,
-    name: `${account.name} (sandbox)`,
-    active_employee_count: 0,
-    created_at: now,
-    updated_at: now,
-  };
-  await insertCompany(tx, sandbox);
-  await insertBuiltInAbsenceTypes(tx, sandbox.id, now);
-  return sandbox;
-}
-
 export async function createCompany(
   db: Db,
   clock: Clock,
@@ -157,10 +143,12 @@ export type CompanyChanges = {
   vacation_carry_over_expiry?: string | undefined;
 };
 
-/** Admin changes to a company. A sandbox only takes a new name; every setting belongs to its account. */
+/**
+ * Admin changes to a company. A sandbox only takes a new name; every setting belongs to its account.
+ * Switching addon_enabled runs the addon lifecycle (addon.ts) in the same transaction as the change.
+ */
 export async function changeCompany(
-  db: Db,
-  clock: Clock,
+  deps: { db: Db; clock: Clock; reportStore: ReportStore },
   companyId: string,
   changes: CompanyChanges,
 ): Promise<CompanyView> {
@@ -171,7 +159,8 @@ export async function changeCompany(
   ) {
     throw invalid({ vacation_carry_over_expiry: 'is not a valid MM-DD date' });
   }
-  await db.transaction().execute(async (tx) => {
+  const now = toDate(deps.clock.now());
+  const removedFiles = await deps.db.transaction().execute(async (tx) => {
     const company = await findCompany(tx, companyId, { forUpdate: true });
     if (!company) throw notFound('Company');
     const { name, ...settings } = changes;
@@ -183,7 +172,12 @@ export async function changeCompany(
       );
     }
     const row = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    await updateCompany(tx, companyId, { ...row, updated_at: toDate(clock.now()) });
+    await updateCompany(tx, companyId, { ...row, updated_at: now });
+    if (changes.addon_enabled === false && company.addon_enabled) return await disableAddon(tx, company, now);
+    if (changes.addon_enabled === true && !company.addon_enabled) await enableAddon(tx, company, now);
+    return [];
   });
-  return await getCompany(db, companyId);
+  // The rows are gone for good; their files go after the commit (a missing file is not an error).
+  await Promise.all(removedFiles.map((key) => deps.reportStore.delete(key)));
+  return await getCompany(deps.db, companyId);
 }

@@ -1,0 +1,50 @@
+import type { Executor } from '../../db/database.ts';
+import { newId } from '../../platform/ids.ts';
+import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
+import { type CompanyRow, findSandboxOf, insertCompany } from './companies.repo.ts';
+
+/** Inserts an empty sandbox tenant for a live company, with its built-in absence types. */
+export async function provisionSandbox(tx: Executor, account: CompanyRow, now: Date): Promise<CompanyRow> {
+  const sandbox: CompanyRow = {
+    ...account,
+    id: newId(),
+    sandbox_of: account.id,
+    name: `${account.name} (sandbox)`,
+    active_employee_count: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertCompany(tx, sandbox);
+  await insertBuiltInAbsenceTypes(tx, sandbox.id, now);
+  return sandbox;
+}
+
+/**
+ * Switching the public API addon off, inside the caller's transaction (which holds the account's row lock):
+ * every key of the account and of its sandbox is revoked with reason addon_disabled, every report row is
+ * deleted, and the sandbox goes with all its data (every tenant table cascades from companies). Returns the
+ * storage keys of the deleted reports' files: the caller removes them once the transaction has committed, so
+ * a rollback leaves every file in place.
+ */
+export async function disableAddon(tx: Executor, account: CompanyRow, now: Date): Promise<string[]> {
+  const sandbox = await findSandboxOf(tx, account.id);
+  const tenants = sandbox ? [account.id, sandbox.id] : [account.id];
+  await tx
+    .updateTable('api_keys')
+    .set({ revoked_at: now, revoked_reason: 'addon_disabled', updated_at: now })
+    .where('company_id', 'in', tenants)
+    .where('revoked_at', 'is', null)
+    .execute();
+  const reports = await tx
+    .deleteFrom('reports')
+    .where('company_id', 'in', tenants)
+    .returning('storage_key')
+    .execute();
+  if (sandbox) await tx.deleteFrom('companies').where('id', '=', sandbox.id).execute();
+  return reports.flatMap((report) => (report.storage_key === null ? [] : [report.storage_key]));
+}
+
+/** Switching the addon back on: a new, empty sandbox. Revoked keys stay revoked. */
+export async function enableAddon(tx: Executor, account: CompanyRow, now: Date): Promise<void> {
+  if (!(await findSandboxOf(tx, account.id))) await provisionSandbox(tx, account, now);
+}
