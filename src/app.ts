@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { adminPlugin } from './admin/admin.plugin.ts';
+import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { absencesRoutes } from './modules/absences/absences.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
 import { checkInsRoutes } from './modules/check-ins/check-ins.routes.ts';
@@ -136,6 +137,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
     { prefix: '/v1' },
   );
+
+  await app.register(async (dashboard) => dashboardPlugin(dashboard, deps));
 
   const adminToken = deps.adminToken;
   if (adminToken !== null) {

@@ -16,6 +16,7 @@ const USAGE = `Usage: jornada <command>
       create-key COMPANY_ID --mode live|test --scopes a,b [--name N] [--expires-in-days N]
       list-keys COMPANY_ID
       revoke-key KEY_ID
+      create-admin COMPANY_ID --email E [--password P]   (no --password: read from JORNADA_ADMIN_PASSWORD or stdin)
       clock | advance-clock SECONDS
     admin options: --url (default JORNADA_PUBLIC_URL) --token (default JORNADA_ADMIN_TOKEN or <data dir>/admin-token)
 `;
@@ -60,6 +61,8 @@ async function admin(args: string[]): Promise<void> {
       mode: { type: 'string' },
       scopes: { type: 'string' },
       'expires-in-days': { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -106,6 +109,11 @@ async function admin(args: string[]): Promise<void> {
       return call('GET', `/companies/${need(first, 'COMPANY_ID')}/api-keys`);
     case 'revoke-key':
       return call('DELETE', `/api-keys/${need(first, 'KEY_ID')}`);
+    case 'create-admin':
+      return call('POST', `/companies/${need(first, 'COMPANY_ID')}/admins`, {
+        email: need(values.email, '--email'),
+        password: values.password ?? process.env.JORNADA_ADMIN_PASSWORD ?? (await readStdin()),
+      });
     case 'clock':
       return call('GET', '/clock');
     case 'advance-clock':
@@ -113,6 +121,15 @@ async function admin(args: string[]): Promise<void> {
     default:
       throw new ConfigError(`unknown admin command "${command ?? ''}"\n\n${USAGE}`);
   }
+}
+
+/** A password from a pipe (`echo … | jornada admin create-admin`), so it stays out of the shell history. */
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY)
+    throw new ConfigError('admin create-admin: give --password, JORNADA_ADMIN_PASSWORD or stdin');
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  return text.replace(/\r?\n$/, '');
 }
 
 async function run(argv: string[]): Promise<void> {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.ts';
-import { seedDemo } from './bootstrap/demo.ts';
+import { type DemoSeed, seedDemo } from './bootstrap/demo.ts';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
@@ -170,11 +170,7 @@ export async function startService(
   };
 }
 
-function demoBanner(
-  config: Config,
-  demo: { liveKey: string; testKey: string },
-  adminToken: string | null,
-): string {
+function demoBanner(config: Config, demo: DemoSeed, adminToken: string | null): string {
   const lines = [
     '',
     '================ Jornada: first start ================',
@@ -182,6 +178,10 @@ function demoBanner(
     '',
     `  live API key:  ${demo.liveKey}`,
     `  test API key:  ${demo.testKey}`,
+    '',
+    `  dashboard:     ${config.publicUrl}/dashboard`,
+    `    email:       ${demo.login.email}`,
+    `    password:    ${demo.login.password}`,
   ];
   if (adminToken) {
     lines.push(`  admin token:   ${adminToken}`, `  (kept in ${path.join(config.dataDir, 'admin-token')})`);

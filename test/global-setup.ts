@@ -2,6 +2,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../src/db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from '../src/db/embedded.ts';
@@ -30,6 +31,11 @@ function withDatabase(url: string, database: string): string {
  * temporary directory. A template database is migrated once; each test file clones it (test/helpers/database.ts).
  */
 export async function setup(project: TestProject): Promise<void> {
+  // The dashboard's assets as the service serves them, built from the current sources (about a second).
+  await build({
+    configFile: path.resolve(import.meta.dirname, '../dashboard/vite.config.ts'),
+    logLevel: 'warn',
+  });
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-test-'));

@@ -20,6 +20,9 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   reports_due: 'the report generation queue: workers claim due reports of every tenant',
   reports_retention: 'the file retention sweep across tenants',
   report_downloads_url_expires: 'the sweep of used download nonces across tenants',
+  company_admins_email_key: 'dashboard login: the email lookup that precedes tenancy',
+  dashboard_sessions_token_hash: 'the session cookie: the lookup that precedes tenancy',
+  dashboard_sessions_expires_at: 'the expired-session sweep across tenants',
 };
 
 let database: TestDatabase;

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { AbsenceTypeRef, CreateAbsenceTypeBody } from '../modules/absence-types/absence-types.schemas.ts';
 import { createAbsenceType } from '../modules/absence-types/absence-types.service.ts';
+import { Admin, CreateAdminBody } from '../modules/admins/admins.schemas.ts';
+import { createAdmin } from '../modules/admins/admins.service.ts';
 import { ApiKey, ApiKeyWithSecret, CreateApiKeyBody } from '../modules/api-keys/api-keys.schemas.ts';
 import {
   issueApiKey,
@@ -89,6 +91,24 @@ export async function adminPlugin(
       responses: { 200: { description: 'The company.', schema: Company } },
     },
     async (request) => changeCompany(deps, request.params.id, request.body),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'POST',
+      url: '/admin/v1/companies/:id/admins',
+      operationId: 'adminCreateAdmin',
+      summary: 'Create a company administrator (a dashboard login)',
+      description:
+        'Emails are unique in the deployment (409 otherwise). The password is stored as a scrypt hash.',
+      params: CompanyParams,
+      body: CreateAdminBody,
+      errors: ['conflict'],
+      responses: { 201: { description: 'The administrator.', schema: Admin } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createAdmin(deps.db, deps.clock, request.params.id, request.body)),
   );
   route(
     app,

@@ -1,12 +1,24 @@
 import type { Db } from '../db/database.ts';
+import { createAdmin } from '../modules/admins/admins.service.ts';
 import { issueApiKey } from '../modules/api-keys/api-keys.service.ts';
 import { createCompany } from '../modules/companies/companies.service.ts';
 import { SCOPES } from '../platform/scopes.ts';
+import { randomBase62 } from '../platform/secrets.ts';
 import type { Clock } from '../time/clock.ts';
 
-export type DemoSeed = { companyId: string; liveKey: string; testKey: string };
+export type DemoSeed = {
+  companyId: string;
+  liveKey: string;
+  testKey: string;
+  login: { email: string; password: string };
+};
 
-/** The first start on an empty embedded database creates a demo company and two all-scope keys. */
+export const DEMO_ADMIN_EMAIL = 'admin@demo.jornada.test';
+
+/**
+ * The first start on an empty embedded database creates a demo company, two all-scope keys and a dashboard
+ * login with a random password (printed once).
+ */
 export async function seedDemo(db: Db, clock: Clock): Promise<DemoSeed> {
   const company = await createCompany(db, clock, { name: 'Demo company' });
   const live = await issueApiKey(db, clock, company.id, {
@@ -19,5 +31,12 @@ export async function seedDemo(db: Db, clock: Clock): Promise<DemoSeed> {
     scopes: [...SCOPES],
     name: 'Demo test key',
   });
-  return { companyId: company.id, liveKey: live.secret, testKey: test.secret };
+  const password = randomBase62(20);
+  await createAdmin(db, clock, company.id, { email: DEMO_ADMIN_EMAIL, password });
+  return {
+    companyId: company.id,
+    liveKey: live.secret,
+    testKey: test.secret,
+    login: { email: DEMO_ADMIN_EMAIL, password },
+  };
 }

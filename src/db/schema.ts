@@ -275,6 +275,26 @@ export type ReportDownloadsTable = {
   url_expires_at: Date;
 };
 
+export type CompanyAdminsTable = {
+  company_id: string;
+  id: string;
+  email: string;
+  email_key: string;
+  password_hash: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type DashboardSessionsTable = {
+  company_id: string;
+  id: string;
+  admin_id: string;
+  token_hash: Buffer;
+  csrf_token: string;
+  created_at: Date;
+  expires_at: Date;
+};
+
 export type Database = {
   instance_settings: InstanceSettingsTable;
   companies: CompaniesTable;
@@ -296,4 +316,6 @@ export type Database = {
   webhook_deliveries: WebhookDeliveriesTable;
   reports: ReportsTable;
   report_downloads: ReportDownloadsTable;
+  company_admins: CompanyAdminsTable;
+  dashboard_sessions: DashboardSessionsTable;
 };

@@ -38,7 +38,10 @@ export async function extendHorizons(db: Db, now: Temporal.Instant): Promise<num
   });
 }
 
-/** Sweeps finished rate-limit windows and expired idempotency records, and extends calendar horizons. */
+/**
+ * Sweeps finished rate-limit windows, expired idempotency records, used download nonces and expired dashboard
+ * sessions, and extends calendar horizons.
+ */
 export function maintenanceJob(deps: { db: Db; clock: Clock }): Job {
   return {
     name: 'maintenance',
@@ -52,6 +55,7 @@ export function maintenanceJob(deps: { db: Db; clock: Clock }): Job {
       await deps.db.deleteFrom('idempotency_keys').where('expires_at', '<', toDate(now)).execute();
       // A used download nonce matters only while its address could still be presented.
       await deps.db.deleteFrom('report_downloads').where('url_expires_at', '<', toDate(now)).execute();
+      await deps.db.deleteFrom('dashboard_sessions').where('expires_at', '<', toDate(now)).execute();
       return await extendHorizons(deps.db, now);
     },
   };

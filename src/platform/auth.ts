@@ -14,7 +14,8 @@ export type Tenant = {
   accountId: string;
   mode: KeyMode;
   sandbox: boolean;
-  apiKeyId: string;
+  /** The calling key; null for a dashboard session (src/dashboard). */
+  apiKeyId: string | null;
   scopes: ReadonlySet<string>;
   timezone: string;
   activeEmployees: number;
@@ -117,7 +118,7 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
     }
     const tenant = toTenant(key);
     const window = windowOf(now);
-    const usageKey = { companyId: tenant.companyId, apiKeyId: tenant.apiKeyId, ...window };
+    const usageKey = { companyId: tenant.companyId, apiKeyId: key.api_key_id, ...window };
 
     const refusal = !key.addon_enabled
       ? new ApiError('addon_disabled', 'The public API addon is not active for this company.')

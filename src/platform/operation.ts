@@ -32,8 +32,8 @@ export type OperationSpec<
   deprecated?: boolean;
   allowInactiveService?: boolean;
   idempotency?: 'store' | 'never';
-  /** Admin routes are authenticated by the admin token, not by API keys. */
-  surface?: 'public' | 'admin';
+  /** Admin routes are authenticated by the admin token, dashboard routes by a session; neither by API keys. */
+  surface?: 'public' | 'admin' | 'dashboard';
 };
 
 const AUTHENTICATED_ERRORS: ErrorCode[] = [
@@ -59,9 +59,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'internal_error.',
 };
 
-/** Route files name full paths (/v1/…); inside a prefixed plugin, the prefix is added back by Fastify. */
+/**
+ * Route files name full paths (/v1/…); inside a prefixed plugin, the prefix is added back by Fastify. The
+ * dashboard mounts the /v1 route modules under its own prefix: there /v1/employees becomes <prefix>/employees.
+ */
 export function localUrl(app: FastifyInstance, url: string): string {
-  return app.prefix !== '' && url.startsWith(app.prefix) ? url.slice(app.prefix.length) : url;
+  if (app.prefix === '') return url;
+  if (url.startsWith(app.prefix)) return url.slice(app.prefix.length);
+  return url.startsWith('/v1/') && !app.prefix.startsWith('/v1') ? url.slice('/v1'.length) : url;
 }
 
 type In<S> = S extends TSchema ? Static<S> : undefined;
@@ -114,15 +119,15 @@ function operationOptions(
           };
   }
   const codes = new Set<ErrorCode>(spec.errors ?? []);
-  if (spec.scope !== 'public' && spec.surface !== 'admin')
-    for (const code of AUTHENTICATED_ERRORS) codes.add(code);
-  if (spec.surface === 'admin') {
+  const operator = spec.surface === 'admin' || spec.surface === 'dashboard';
+  if (spec.scope !== 'public' && !operator) for (const code of AUTHENTICATED_ERRORS) codes.add(code);
+  if (operator) {
     codes.add('unauthenticated');
     codes.add('internal_error');
   }
   if (spec.params) codes.add('not_found');
   if (spec.querystring || spec.body || spec.params) codes.add('validation_failed');
-  if (spec.method !== 'GET' && spec.idempotency !== 'never' && spec.surface !== 'admin') {
+  if (spec.method !== 'GET' && spec.idempotency !== 'never' && !operator) {
     codes.add('idempotency_conflict');
   }
   const statuses = new Set<number>([...codes].map((code) => ERROR_CATALOG[code].status));
@@ -149,6 +154,8 @@ function operationOptions(
     schema.security = [];
   } else if (spec.surface === 'admin') {
     schema.security = [{ adminToken: [] }];
+  } else if (spec.surface === 'dashboard') {
+    schema.security = [{ session: [] }];
   } else {
     schema.security = [{ apiKey: spec.scope === null ? [] : [spec.scope] }];
     schema['x-required-scope'] = spec.scope;

@@ -98,7 +98,12 @@ function client(app: FastifyInstance, token: string | null): Client {
 
 /** A real app on a fresh clone of the migrated database, with a fake clock and the admin API enabled. */
 export async function createTestContext(
-  options: { fakeClock?: boolean; adminToken?: string | null; webhookTargets?: TargetPolicy } = {},
+  options: {
+    fakeClock?: boolean;
+    adminToken?: string | null;
+    webhookTargets?: TargetPolicy;
+    publicUrl?: string;
+  } = {},
 ): Promise<TestContext> {
   const database = await createTestDatabase();
   const reportsDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-reports-'));
@@ -110,7 +115,7 @@ export async function createTestContext(
     fakeClock: options.fakeClock === false ? null : clock,
     cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
     instanceSecret,
-    publicUrl: PUBLIC_URL,
+    publicUrl: options.publicUrl ?? PUBLIC_URL,
     adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
     webhookTargets: options.webhookTargets ?? { allowPrivate: true, resolve: systemResolver },
     reportStore: fileStore(reportsDir),

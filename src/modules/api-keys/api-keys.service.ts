@@ -183,7 +183,7 @@ async function revoke(
 }
 
 /**
- * DELETE /v1/api-keys/{id}: any key may revoke itself; revoking another key of the tenant needs
+ * DELETE /v1/api-keys/{id} (and the dashboard's, whose session has every scope): any key may revoke itself; revoking another key of the tenant needs
  * api_keys:manage. Revoking an already revoked key succeeds again and keeps the first revocation.
  */
 export async function revokeApiKeyAsTenant(db: Db, clock: Clock, tenant: Tenant, id: string): Promise<void> {
@@ -195,7 +195,8 @@ export async function revokeApiKeyAsTenant(db: Db, clock: Clock, tenant: Tenant,
     .where('id', '=', id)
     .executeTakeFirst();
   if (!key) throw notFound('API key');
-  await revoke(db, clock, { companyId: tenant.companyId, id }, 'revoked_by_api');
+  const reason = tenant.apiKeyId === null ? 'revoked_by_dashboard' : 'revoked_by_api';
+  await revoke(db, clock, { companyId: tenant.companyId, id }, reason);
 }
 
 export async function revokeApiKeyAsAdmin(db: Db, clock: Clock, id: string): Promise<void> {

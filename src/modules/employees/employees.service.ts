@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { type Db, type Executor, type Tx, violatedConstraint } from '../../db/database.ts';
 import type { EmployeesTable } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
@@ -99,15 +99,28 @@ export async function listEmployees(
     status?: 'active' | 'terminated' | undefined;
     location_id?: string | undefined;
     unit_id?: string | undefined;
+    /** The dashboard's search: a case-insensitive substring of the name, email or external id. */
+    search?: string | undefined;
   },
 ): Promise<Page<EmployeeView>> {
   let q = selectEmployees(db, companyId);
   if (query.status !== undefined) q = q.where('status', '=', query.status);
+  const search = query.search?.trim();
+  if (search) {
+    const pattern = `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql<string>`first_name || ' ' || last_name`, 'ilike', pattern),
+        eb('email', 'ilike', pattern),
+        eb('external_id', 'ilike', pattern),
+      ]),
+    );
+  }
   if (query.location_id !== undefined) q = q.where('location_id', '=', query.location_id);
   if (query.unit_id !== undefined) q = q.where('unit_id', '=', query.unit_id);
   const page = await syncPage(q, {
     codec,
-    listing: `employees|status=${query.status ?? ''}|location=${query.location_id ?? ''}|unit=${query.unit_id ?? ''}`,
+    listing: `employees|status=${query.status ?? ''}|location=${query.location_id ?? ''}|unit=${query.unit_id ?? ''}|search=${search ?? ''}`,
     query,
   });
   return mapPage(page, toView);

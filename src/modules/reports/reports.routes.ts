@@ -10,11 +10,17 @@ import { createReport, type DownloadSigner, getReport, openDownload } from './re
 
 const tag = 'Reports';
 
-export function reportsRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const signer: DownloadSigner = {
-    key: deriveKey(deps.instanceSecret, 'report-download'),
-    publicUrl: deps.publicUrl,
-  };
+export function downloadSigner(deps: Pick<AppDeps, 'instanceSecret' | 'publicUrl'>): DownloadSigner {
+  return { key: deriveKey(deps.instanceSecret, 'report-download'), publicUrl: deps.publicUrl };
+}
+
+/** The dashboard mounts these routes too, without the download (its links point at /v1). */
+export function reportsRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  options: { download?: boolean } = {},
+): void {
+  const signer = downloadSigner(deps);
 
   route(
     app,
@@ -54,6 +60,7 @@ export function reportsRoutes(app: FastifyInstance, deps: AppDeps): void {
       getReport(deps.db, deps.clock, signer, requireTenant(request).companyId, request.params.id),
   );
 
+  if (options.download === false) return;
   route(
     app,
     {

@@ -162,6 +162,25 @@ export async function getReport(
   return toReportView(row, signer, clock.now());
 }
 
+/** The tenant's latest reports, newest first (ids are UUIDv7, so the primary key orders them). */
+export async function listRecentReports(
+  db: Db,
+  clock: Clock,
+  signer: DownloadSigner,
+  companyId: string,
+  limit: number,
+): Promise<ReportView[]> {
+  const rows = await db
+    .selectFrom('reports')
+    .selectAll()
+    .where('company_id', '=', companyId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  const now = clock.now();
+  return rows.map((row) => toReportView(row, signer, now));
+}
+
 const CONTENT_TYPES: Record<ReportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',

@@ -1,0 +1,175 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, type Mode, setCsrfToken, whenSessionLost } from './api.ts';
+import { AbsencesScreen } from './screens/absences.tsx';
+import { CheckInsScreen } from './screens/check-ins.tsx';
+import { EmployeesScreen } from './screens/employees.tsx';
+import { KeysScreen } from './screens/keys.tsx';
+import { ReportsScreen } from './screens/reports.tsx';
+import { SettingsScreen } from './screens/settings.tsx';
+import { WebhooksScreen } from './screens/webhooks.tsx';
+import { ErrorMessage, Field, useAction } from './ui.tsx';
+
+export type Company = {
+  id: string;
+  name: string;
+  timezone: string;
+  sandbox_company_id: string | null;
+  addon_enabled: boolean;
+  service_active: boolean;
+  subscription_status: string;
+  company_status: string;
+};
+type Session = { admin: { id: string; email: string }; company: Company; csrf_token: string };
+
+const SCREENS = [
+  { path: 'keys', label: 'API keys' },
+  { path: 'webhooks', label: 'Webhooks' },
+  { path: 'absences', label: 'Absences' },
+  { path: 'employees', label: 'Employees' },
+  { path: 'check-ins', label: 'Check-ins' },
+  { path: 'reports', label: 'Reports' },
+  { path: 'settings', label: 'Integration settings' },
+] as const;
+type ScreenPath = (typeof SCREENS)[number]['path'];
+
+function screenOfHash(): ScreenPath {
+  const path = window.location.hash.replace(/^#\/?/, '');
+  return SCREENS.find((screen) => screen.path === path)?.path ?? 'keys';
+}
+
+/** The screen lives in the URL's fragment (#/keys), so every screen has an address and the back button works. */
+function useScreen(): ScreenPath {
+  const [screen, setScreen] = useState<ScreenPath>(screenOfHash);
+  useEffect(() => {
+    const update = () => setScreen(screenOfHash());
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return screen;
+}
+
+function Login({ onLogin }: { onLogin: (session: Session) => void }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const session = await action.run(() => api<Session>('POST', '/login', { email, password }));
+    if (session) onLogin(session);
+  };
+  return (
+    <main className="login">
+      <h1>Jornada</h1>
+      <form onSubmit={submit} aria-label="Log in">
+        <h2>Company administrator login</h2>
+        <Field label="Email">
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </Field>
+        <Field label="Password">
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </Field>
+        <ErrorMessage error={action.error} />
+        <button type="submit" disabled={action.busy}>
+          Log in
+        </button>
+      </form>
+    </main>
+  );
+}
+
+export function App() {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [mode, setMode] = useState<Mode>(() =>
+    sessionStorage.getItem('jornada.mode') === 'test' ? 'test' : 'live',
+  );
+  const screen = useScreen();
+
+  const accept = (next: Session) => {
+    setCsrfToken(next.csrf_token);
+    setSession(next);
+  };
+  const refresh = () => api<Session>('GET', '/session').then(accept, () => setSession(null));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on load
+  useEffect(() => {
+    whenSessionLost(() => setSession(null));
+    void refresh();
+  }, []);
+  useEffect(() => sessionStorage.setItem('jornada.mode', mode), [mode]);
+
+  if (session === undefined) return <p role="status">Loading…</p>;
+  if (session === null) return <Login onLogin={accept} />;
+
+  const logout = async () => {
+    await api('POST', '/logout').catch(() => {});
+    setSession(null);
+  };
+  const title = SCREENS.find((item) => item.path === screen)?.label ?? '';
+  return (
+    <div className={`shell mode-${mode}`}>
+      <header>
+        <div className="brand">
+          <strong>Jornada</strong> <span>{session.company.name}</span>
+        </div>
+        <fieldset className="switch">
+          <legend>Data</legend>
+          {(['live', 'test'] as const).map((value) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="mode"
+                value={value}
+                checked={mode === value}
+                onChange={() => setMode(value)}
+              />
+              {value === 'live' ? 'Live' : 'Test (sandbox)'}
+            </label>
+          ))}
+        </fieldset>
+        <div className="who">
+          <span>{session.admin.email}</span>
+          <button type="button" className="secondary" onClick={logout}>
+            Log out
+          </button>
+        </div>
+      </header>
+      {mode === 'test' && (
+        <p className="test-banner" role="note">
+          Test mode: you are working on the sandbox. Nothing here touches live data.
+        </p>
+      )}
+      <nav aria-label="Screens">
+        <ul>
+          {SCREENS.map((item) => (
+            <li key={item.path}>
+              <a href={`#/${item.path}`} aria-current={item.path === screen ? 'page' : undefined}>
+                {item.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main>
+        <h1>{title}</h1>
+        {screen === 'keys' && <KeysScreen key={mode} mode={mode} />}
+        {screen === 'webhooks' && <WebhooksScreen key={mode} mode={mode} />}
+        {screen === 'absences' && <AbsencesScreen key={mode} mode={mode} />}
+        {screen === 'employees' && <EmployeesScreen key={mode} mode={mode} />}
+        {screen === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
+        {screen === 'reports' && <ReportsScreen key={mode} mode={mode} />}
+        {screen === 'settings' && <SettingsScreen onChange={() => void refresh()} />}
+      </main>
+    </div>
+  );
+}

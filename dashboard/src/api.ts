@@ -1,0 +1,86 @@
+/** The dashboard's JSON API client: same-origin cookie session, X-CSRF-Token on every state-changing call. */
+
+export type Mode = 'live' | 'test';
+export type Page<T> = { data: T[]; meta: { next_cursor: string | null; has_more: boolean } };
+
+export class ApiProblem extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors: Record<string, unknown>;
+  constructor(status: number, code: string, detail: string, errors: Record<string, unknown>) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.errors = errors;
+  }
+}
+
+let csrfToken = '';
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+/** Called when the session is gone (401), so the app can show the login form again. */
+let onSessionLost: () => void = () => {};
+export function whenSessionLost(handler: () => void): void {
+  onSessionLost = handler;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  let response: Response;
+  try {
+    response = await fetch(`/dashboard/api${path}`, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new ApiProblem(0, 'network_error', 'The service cannot be reached. Check your connection.', {});
+  }
+  if (response.status === 204) return undefined as T;
+  const data = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  if (!response.ok) {
+    const problem = new ApiProblem(
+      response.status,
+      String(data?.code ?? 'internal_error'),
+      String(data?.detail ?? `The service answered ${response.status}.`),
+      (data?.errors as Record<string, unknown>) ?? {},
+    );
+    if (response.status === 401 && path !== '/login') onSessionLost();
+    throw problem;
+  }
+  return data as T;
+}
+
+/** A problem as sentences a person can act on: the detail, then each field's messages. */
+export function describe(error: unknown): string[] {
+  if (!(error instanceof ApiProblem)) return [error instanceof Error ? error.message : String(error)];
+  const lines = [error.message];
+  for (const [field, messages] of Object.entries(error.errors)) {
+    const list = Array.isArray(messages) ? messages : [messages];
+    lines.push(`${field.replaceAll('_', ' ')}: ${list.map(String).join('; ')}`);
+  }
+  return lines;
+}
+
+export const query = (params: Record<string, string | number | undefined | null>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
+
+export const formatInstant = (value: string | null | undefined) =>
+  value ? new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+
+export const formatMinutes = (minutes: number) => {
+  const sign = minutes < 0 ? '−' : '';
+  const absolute = Math.abs(minutes);
+  return `${sign}${Math.floor(absolute / 60)} h ${String(absolute % 60).padStart(2, '0')} min`;
+};

@@ -1,0 +1,243 @@
+import { type FormEvent, useState } from 'react';
+import { api, type Mode, type Page, query } from '../api.ts';
+import { ConfirmButton, ErrorMessage, Field, Loading, useAction, useLoad } from '../ui.tsx';
+import { type Employee, fullName } from './names.ts';
+
+type Draft = { first_name: string; last_name: string; email: string; external_id: string; hire_date: string };
+const EMPTY: Draft = { first_name: '', last_name: '', email: '', external_id: '', hire_date: '' };
+
+function EmployeeForm({
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: Draft;
+  submitLabel: string;
+  onSubmit: (draft: Draft) => Promise<unknown>;
+}) {
+  const [draft, setDraft] = useState(initial);
+  const action = useAction();
+  const set = (field: keyof Draft) => (event: { target: { value: string } }) =>
+    setDraft({ ...draft, [field]: event.target.value });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    await action.run(() => onSubmit(draft));
+  };
+  return (
+    <form onSubmit={submit} aria-label={submitLabel} className="grid">
+      <Field label="First name">
+        <input required value={draft.first_name} onChange={set('first_name')} />
+      </Field>
+      <Field label="Last name">
+        <input required value={draft.last_name} onChange={set('last_name')} />
+      </Field>
+      <Field label="Email">
+        <input type="email" required value={draft.email} onChange={set('email')} />
+      </Field>
+      <Field label="External (payroll) id">
+        <input value={draft.external_id} onChange={set('external_id')} />
+      </Field>
+      <Field label="Hire date" hint="Empty: today.">
+        <input type="date" value={draft.hire_date} onChange={set('hire_date')} />
+      </Field>
+      <ErrorMessage error={action.error} />
+      <button type="submit" disabled={action.busy}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}
+
+const bodyOf = (draft: Draft, creating: boolean) => ({
+  first_name: draft.first_name,
+  last_name: draft.last_name,
+  email: draft.email,
+  ...(draft.external_id ? { external_id: draft.external_id } : creating ? {} : { external_id: null }),
+  ...(draft.hire_date ? { hire_date: draft.hire_date } : {}),
+});
+
+export function EmployeesScreen({ mode }: { mode: Mode }) {
+  const [search, setSearch] = useState('');
+  const [status, setStatus] = useState('');
+  const [applied, setApplied] = useState({ q: '', status: '' });
+  const [cursor, setCursor] = useState<string | null>(null);
+  const list = useLoad(
+    () =>
+      api<Page<Employee>>(
+        'GET',
+        `/${mode}/employees/search${query({ q: applied.q, status: applied.status, limit: 25, cursor })}`,
+      ),
+    [mode, applied, cursor],
+  );
+  const [selected, setSelected] = useState<Employee | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [terminationDate, setTerminationDate] = useState('');
+  const action = useAction();
+  const [notice, setNotice] = useState('');
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    setCursor(null);
+    setApplied({ q: search, status });
+  };
+
+  return (
+    <>
+      <search>
+        <form onSubmit={apply} aria-label="Find employees" className="row">
+          <Field label="Search">
+            <input
+              type="search"
+              placeholder="Name, email or external id"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+            />
+          </Field>
+          <Field label="Status">
+            <select value={status} onChange={(event) => setStatus(event.target.value)}>
+              <option value="">Any</option>
+              <option value="active">Active</option>
+              <option value="terminated">Terminated</option>
+            </select>
+          </Field>
+          <button type="submit">Search</button>
+          <button type="button" className="secondary" onClick={() => setCreating(!creating)}>
+            {creating ? 'Close' : 'New employee'}
+          </button>
+        </form>
+      </search>
+      {notice && <p role="status">{notice}</p>}
+      {creating && (
+        <section className="card">
+          <h2>New employee</h2>
+          <EmployeeForm
+            initial={EMPTY}
+            submitLabel="Create employee"
+            onSubmit={async (draft) => {
+              const created = await api<Employee>('POST', `/${mode}/employees`, bodyOf(draft, true));
+              setCreating(false);
+              setNotice(`Created ${fullName(created)}.`);
+              list.reload();
+            }}
+          />
+        </section>
+      )}
+      <ErrorMessage error={list.error ?? action.error} />
+      <Loading loading={list.loading} />
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">External id</th>
+              <th scope="col">Status</th>
+              <th scope="col">Hired</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data?.data.map((employee) => (
+              <tr key={employee.id}>
+                <td>{fullName(employee)}</td>
+                <td>{employee.email}</td>
+                <td>{employee.external_id ?? '—'}</td>
+                <td>
+                  {employee.status}
+                  {employee.termination_date ? ` (${employee.termination_date})` : ''}
+                </td>
+                <td>{employee.hire_date}</td>
+                <td>
+                  <button type="button" className="secondary" onClick={() => setSelected(employee)}>
+                    Edit {fullName(employee)}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {list.data?.data.length === 0 && <p className="muted">No employees match.</p>}
+      <div className="row">
+        {cursor && (
+          <button type="button" className="secondary" onClick={() => setCursor(null)}>
+            First page
+          </button>
+        )}
+        {list.data?.meta.has_more && (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => setCursor(list.data?.meta.next_cursor ?? null)}
+          >
+            Next page
+          </button>
+        )}
+      </div>
+
+      {selected && (
+        <section className="card" aria-label={`Edit ${fullName(selected)}`}>
+          <div className="row">
+            <h2>{fullName(selected)}</h2>
+            <button type="button" className="secondary" onClick={() => setSelected(null)}>
+              Close
+            </button>
+          </div>
+          <EmployeeForm
+            key={selected.id}
+            initial={{
+              first_name: selected.first_name,
+              last_name: selected.last_name,
+              email: selected.email,
+              external_id: selected.external_id ?? '',
+              hire_date: selected.hire_date,
+            }}
+            submitLabel="Save employee"
+            onSubmit={async (draft) => {
+              const saved = await api<Employee>(
+                'PATCH',
+                `/${mode}/employees/${selected.id}`,
+                bodyOf(draft, false),
+              );
+              setSelected(saved);
+              setNotice(`Saved ${fullName(saved)}.`);
+              list.reload();
+            }}
+          />
+          {selected.status === 'active' && (
+            <div className="row">
+              <Field label="Last day of employment" hint="Empty: today.">
+                <input
+                  type="date"
+                  value={terminationDate}
+                  onChange={(event) => setTerminationDate(event.target.value)}
+                />
+              </Field>
+              <ConfirmButton
+                label="Terminate"
+                title={`Terminate ${fullName(selected)}?`}
+                confirmLabel="Terminate"
+                onConfirm={() =>
+                  void action.run(async () => {
+                    const ended = await api<Employee>(
+                      'POST',
+                      `/${mode}/employees/${selected.id}/terminate`,
+                      terminationDate ? { termination_date: terminationDate } : {},
+                    );
+                    setSelected(ended);
+                    setNotice(`Terminated ${fullName(ended)}.`);
+                    list.reload();
+                  })
+                }
+              >
+                <p>The seat is freed and the employee can no longer record check-ins after that day.</p>
+              </ConfirmButton>
+            </div>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

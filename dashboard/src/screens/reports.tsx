@@ -1,0 +1,144 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, formatInstant, type Mode } from '../api.ts';
+import { ErrorMessage, Field, Loading, useAction, useLoad } from '../ui.tsx';
+
+type Report = {
+  id: string;
+  type: 'time_registry_monthly' | 'check_ins_export';
+  format: 'csv' | 'xlsx';
+  params: Record<string, string>;
+  status: 'processing' | 'completed' | 'failed' | 'expired';
+  created_at: string;
+  completed_at: string | null;
+  download_url?: string;
+  row_count?: number;
+  error?: { code: string; message: string };
+};
+
+const LABELS = { time_registry_monthly: 'Monthly time registry', check_ins_export: 'Check-in export' };
+
+export function ReportsScreen({ mode }: { mode: Mode }) {
+  const reports = useLoad(() => api<{ data: Report[] }>('GET', `/${mode}/reports`), [mode]);
+  const [type, setType] = useState<Report['type']>('time_registry_monthly');
+  const [format, setFormat] = useState<Report['format']>('csv');
+  const [month, setMonth] = useState(() => new Date().toISOString().slice(0, 7));
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const create = useAction();
+  const download = useAction();
+
+  // Status updates: poll while a report is still processing.
+  const processing = reports.data?.data.some((report) => report.status === 'processing') ?? false;
+  useEffect(() => {
+    if (!processing) return;
+    const timer = setInterval(reports.reload, 1500);
+    return () => clearInterval(timer);
+  }, [processing, reports.reload]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body =
+      type === 'time_registry_monthly'
+        ? { type, format: 'csv', params: { month } }
+        : { type, format, params: { from, to } };
+    if (await create.run(() => api('POST', `/${mode}/reports`, body))) reports.reload();
+  };
+  // Each GET mints a fresh single-use address valid 5 minutes: fetch one at the moment of the click.
+  const fetchFile = (report: Report) =>
+    void download.run(async () => {
+      const fresh = await api<Report>('GET', `/${mode}/reports/${report.id}`);
+      if (!fresh.download_url) throw new Error('The file is no longer available.');
+      const link = document.createElement('a');
+      link.href = fresh.download_url;
+      link.download = '';
+      document.body.append(link);
+      link.click();
+      link.remove();
+    });
+
+  return (
+    <>
+      <form onSubmit={submit} aria-label="Request a report" className="card">
+        <h2>Request a report</h2>
+        <Field label="Report">
+          <select value={type} onChange={(event) => setType(event.target.value as Report['type'])}>
+            <option value="time_registry_monthly">{LABELS.time_registry_monthly} (CSV)</option>
+            <option value="check_ins_export">{LABELS.check_ins_export}</option>
+          </select>
+        </Field>
+        {type === 'time_registry_monthly' ? (
+          <Field label="Month">
+            <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
+          </Field>
+        ) : (
+          <>
+            <Field label="From">
+              <input type="date" required value={from} onChange={(event) => setFrom(event.target.value)} />
+            </Field>
+            <Field label="To">
+              <input type="date" required value={to} onChange={(event) => setTo(event.target.value)} />
+            </Field>
+            <Field label="Format">
+              <select value={format} onChange={(event) => setFormat(event.target.value as Report['format'])}>
+                <option value="csv">CSV</option>
+                <option value="xlsx">Excel (XLSX)</option>
+              </select>
+            </Field>
+          </>
+        )}
+        <ErrorMessage error={create.error} />
+        <button type="submit" disabled={create.busy}>
+          Request report
+        </button>
+      </form>
+
+      <h2>Latest reports</h2>
+      <ErrorMessage error={reports.error ?? download.error} />
+      <Loading loading={reports.loading && !reports.data} />
+      <div className="table-wrap">
+        <table aria-live="polite">
+          <thead>
+            <tr>
+              <th scope="col">Report</th>
+              <th scope="col">Parameters</th>
+              <th scope="col">Status</th>
+              <th scope="col">Rows</th>
+              <th scope="col">Requested</th>
+              <th scope="col">
+                <span className="visually-hidden">Download</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {reports.data?.data.map((report) => (
+              <tr key={report.id}>
+                <td>
+                  {LABELS[report.type]} ({report.format.toUpperCase()})
+                </td>
+                <td>
+                  {Object.entries(report.params)
+                    .map(([key, value]) => `${key} ${value}`)
+                    .join(', ')}
+                </td>
+                <td className={`status-${report.status}`}>
+                  {report.status}
+                  {report.error ? `: ${report.error.message}` : ''}
+                </td>
+                <td>{report.row_count ?? '—'}</td>
+                <td>{formatInstant(report.created_at)}</td>
+                <td>
+                  {report.status === 'completed' && (
+                    <button type="button" disabled={download.busy} onClick={() => fetchFile(report)}>
+                      Download
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {reports.data?.data.length === 0 && <p className="muted">No reports yet.</p>}
+    </>
+  );
+}

@@ -1,0 +1,278 @@
+import { type FormEvent, useState } from 'react';
+import { api, formatInstant, type Mode, type Page } from '../api.ts';
+import { ConfirmButton, ErrorMessage, Field, Loading, SecretOnce, useAction, useLoad } from '../ui.tsx';
+
+type Endpoint = {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: 'active' | 'disabled';
+  created_at: string;
+};
+type Delivery = {
+  id: string;
+  event_id: string;
+  event_type?: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  last_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: string;
+};
+
+/** The event types, read from the public OpenAPI description's `webhooks` (one source of truth). */
+function useEventTypes() {
+  return useLoad(async () => {
+    const response = await fetch('/v1/openapi.json');
+    const description = (await response.json()) as { webhooks?: Record<string, unknown> };
+    return Object.keys(description.webhooks ?? {}).filter((type) => type !== 'ping');
+  }, []);
+}
+
+function EndpointForm({
+  initial,
+  eventTypes,
+  submitLabel,
+  onSubmit,
+}: {
+  initial: { url: string; description: string; events: string[] };
+  eventTypes: string[];
+  submitLabel: string;
+  onSubmit: (value: { url: string; description: string | null; events: string[] }) => Promise<unknown>;
+}) {
+  const [url, setUrl] = useState(initial.url);
+  const [description, setDescription] = useState(initial.description);
+  const [events, setEvents] = useState<string[]>(initial.events);
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    await action.run(() => onSubmit({ url, description: description || null, events }));
+  };
+  const toggle = (type: string) =>
+    setEvents((current) => (current.includes(type) ? current.filter((t) => t !== type) : [...current, type]));
+  return (
+    <form onSubmit={submit} aria-label={submitLabel}>
+      <Field label="URL" hint="https:// only">
+        <input type="url" required value={url} onChange={(event) => setUrl(event.target.value)} />
+      </Field>
+      <Field label="Description">
+        <input value={description} maxLength={500} onChange={(event) => setDescription(event.target.value)} />
+      </Field>
+      <fieldset>
+        <legend>Events</legend>
+        <div className="checks">
+          {eventTypes.map((type) => (
+            <label key={type}>
+              <input type="checkbox" checked={events.includes(type)} onChange={() => toggle(type)} /> {type}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <ErrorMessage error={action.error} />
+      <button type="submit" disabled={action.busy}>
+        {submitLabel}
+      </button>
+    </form>
+  );
+}
+
+function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
+  const deliveries = useLoad(
+    () => api<Page<Delivery>>('GET', `/${mode}/webhook-endpoints/${endpoint.id}/deliveries?limit=50`),
+    [mode, endpoint.id],
+  );
+  const action = useAction();
+  return (
+    <section aria-label="Deliveries">
+      <div className="row">
+        <h3>Deliveries</h3>
+        <button type="button" className="secondary" onClick={deliveries.reload}>
+          Refresh
+        </button>
+      </div>
+      <ErrorMessage error={deliveries.error ?? action.error} />
+      <Loading loading={deliveries.loading} />
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col">Attempts</th>
+              <th scope="col">Response</th>
+              <th scope="col">Last attempt</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.data?.data.map((delivery) => (
+              <tr key={delivery.id}>
+                <td>
+                  {delivery.event_type ?? ''} <code>{delivery.event_id}</code>
+                </td>
+                <td className={`status-${delivery.status}`}>{delivery.status}</td>
+                <td>{delivery.attempts}</td>
+                <td>{delivery.last_response_status ?? delivery.last_error ?? '—'}</td>
+                <td>{formatInstant(delivery.last_attempt_at)}</td>
+                <td>
+                  {delivery.status !== 'pending' && (
+                    <button
+                      type="button"
+                      disabled={action.busy}
+                      onClick={() =>
+                        void action.run(async () => {
+                          await api(
+                            'POST',
+                            `/${mode}/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`,
+                          );
+                          deliveries.reload();
+                        })
+                      }
+                    >
+                      Retry
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {deliveries.data?.data.length === 0 && <p className="muted">No deliveries yet.</p>}
+    </section>
+  );
+}
+
+export function WebhooksScreen({ mode }: { mode: Mode }) {
+  const endpoints = useLoad(() => api<Page<Endpoint>>('GET', `/${mode}/webhook-endpoints?limit=100`), [mode]);
+  const eventTypes = useEventTypes();
+  const [secret, setSecret] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
+  const action = useAction();
+  const [notice, setNotice] = useState('');
+  const current = endpoints.data?.data.find((endpoint) => endpoint.id === selected) ?? null;
+  const types = eventTypes.data ?? [];
+
+  return (
+    <>
+      <section className="card">
+        <h2>Add an endpoint</h2>
+        <EndpointForm
+          key={`new-${endpoints.data?.data.length ?? 0}`}
+          initial={{ url: '', description: '', events: [] }}
+          eventTypes={types}
+          submitLabel="Create endpoint"
+          onSubmit={async (value) => {
+            const created = await api<Endpoint & { secret: string }>(
+              'POST',
+              `/${mode}/webhook-endpoints`,
+              value,
+            );
+            setSecret(created.secret);
+            setSelected(created.id);
+            endpoints.reload();
+          }}
+        />
+      </section>
+      {secret && <SecretOnce label="Signing secret" secret={secret} onDone={() => setSecret(null)} />}
+
+      <h2>Endpoints</h2>
+      <ErrorMessage error={endpoints.error ?? eventTypes.error ?? action.error} />
+      <Loading loading={endpoints.loading} />
+      <ul className="list">
+        {endpoints.data?.data.map((endpoint) => (
+          <li key={endpoint.id}>
+            <button
+              type="button"
+              className="link"
+              aria-pressed={endpoint.id === selected}
+              onClick={() => {
+                setSelected(endpoint.id);
+                setEditing(false);
+                setNotice('');
+              }}
+            >
+              {endpoint.url}
+            </button>{' '}
+            <span className={`badge status-${endpoint.status}`}>{endpoint.status}</span>{' '}
+            <span className="muted">{endpoint.events.join(', ')}</span>
+          </li>
+        ))}
+      </ul>
+      {endpoints.data?.data.length === 0 && <p className="muted">No endpoints yet.</p>}
+
+      {current && (
+        <section className="card" aria-label={`Endpoint ${current.url}`}>
+          <h2>{current.url}</h2>
+          {current.description && <p>{current.description}</p>}
+          <div className="row">
+            <button
+              type="button"
+              disabled={action.busy || current.status !== 'active'}
+              onClick={() =>
+                void action.run(async () => {
+                  await api('POST', `/${mode}/webhook-endpoints/${current.id}/test`);
+                  setNotice('Test ping queued. It appears in the deliveries below.');
+                })
+              }
+            >
+              Send test ping
+            </button>
+            <button type="button" className="secondary" onClick={() => setEditing(!editing)}>
+              {editing ? 'Close editor' : 'Edit'}
+            </button>
+            <button
+              type="button"
+              className="secondary"
+              disabled={action.busy}
+              onClick={() =>
+                void action.run(async () => {
+                  await api('PATCH', `/${mode}/webhook-endpoints/${current.id}`, {
+                    status: current.status === 'active' ? 'disabled' : 'active',
+                  });
+                  endpoints.reload();
+                })
+              }
+            >
+              {current.status === 'active' ? 'Disable' : 'Enable'}
+            </button>
+            <ConfirmButton
+              label="Delete endpoint"
+              title="Delete this endpoint?"
+              confirmLabel="Delete"
+              onConfirm={() =>
+                void action.run(async () => {
+                  await api('DELETE', `/${mode}/webhook-endpoints/${current.id}`);
+                  setSelected(null);
+                  endpoints.reload();
+                })
+              }
+            >
+              <p>Its pending deliveries are dropped. This cannot be undone.</p>
+            </ConfirmButton>
+          </div>
+          {notice && <p role="status">{notice}</p>}
+          {editing && (
+            <EndpointForm
+              key={current.id}
+              initial={{ url: current.url, description: current.description ?? '', events: current.events }}
+              eventTypes={types}
+              submitLabel="Save changes"
+              onSubmit={async (value) => {
+                await api('PATCH', `/${mode}/webhook-endpoints/${current.id}`, value);
+                setEditing(false);
+                endpoints.reload();
+              }}
+            />
+          )}
+          <Deliveries key={notice} mode={mode} endpoint={current} />
+        </section>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,182 @@
+import {
+  cloneElement,
+  type ReactElement,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from 'react';
+import { describe } from './api.ts';
+
+/**
+ * Loads data for a screen, again whenever `deps` change or `reload` is called. A response that arrives after a
+ * newer request started is dropped, so a slow answer never overwrites a fresh one.
+ */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true });
+  const [version, setVersion] = useState(0);
+  const latest = useRef(load);
+  latest.current = load;
+  const key = JSON.stringify(deps);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key and version are what trigger a new load
+  useEffect(() => {
+    let current = true;
+    setState((previous) => ({ ...previous, loading: true }));
+    latest.current().then(
+      (data) => current && setState({ data, loading: false }),
+      (error: unknown) => current && setState({ error, loading: false }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [key, version]);
+  const reload = useCallback(() => setVersion((value) => value + 1), []);
+  return { ...state, reload };
+}
+
+/** Runs an action, keeping its error to show; `busy` disables the button meanwhile. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const run = async <T,>(action: () => Promise<T>): Promise<T | undefined> => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await action();
+    } catch (caught) {
+      setError(caught);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, clear: () => setError(null) };
+}
+
+export function ErrorMessage({ error }: { error: unknown }) {
+  if (!error) return null;
+  const [first, ...rest] = describe(error);
+  return (
+    <div className="error" role="alert">
+      <strong>{first}</strong>
+      {rest.length > 0 && (
+        <ul>
+          {rest.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/** A labelled control: the label names the control alone (`for`/`id`), and the hint describes it. */
+export function Field({ label, children, hint }: { label: string; children: ReactElement; hint?: string }) {
+  const id = useId();
+  const control = cloneElement(children as ReactElement<Record<string, unknown>>, {
+    id,
+    ...(hint ? { 'aria-describedby': `${id}-hint` } : {}),
+  });
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {control}
+      {hint && <small id={`${id}-hint`}>{hint}</small>}
+    </div>
+  );
+}
+
+/** A secret that is shown once, with a copy button. */
+export function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
+  const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(secret);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  };
+  return (
+    <section className="secret" aria-live="polite">
+      <h3>{label}</h3>
+      <p>Copy it now: it is shown only once and cannot be retrieved later.</p>
+      <code data-testid="secret">{secret}</code>
+      <div className="row">
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          I have stored it
+        </button>
+        {copied === 'yes' && <span role="status">Copied.</span>}
+        {copied === 'failed' && (
+          <span role="status">Copying is blocked here; select the text and copy it.</span>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** A button that asks for confirmation in a modal dialog before it acts. */
+export function ConfirmButton({
+  label,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  danger = true,
+  disabled = false,
+}: {
+  label: string;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => void;
+  danger?: boolean;
+  disabled?: boolean;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  return (
+    <>
+      <button
+        type="button"
+        className={danger ? 'danger' : ''}
+        disabled={disabled}
+        onClick={() => dialog.current?.showModal()}
+      >
+        {label}
+      </button>
+      <dialog ref={dialog} aria-labelledby={titleId}>
+        <h3 id={titleId}>{title}</h3>
+        <div>{children}</div>
+        <div className="row">
+          <button
+            type="button"
+            className={danger ? 'danger' : ''}
+            onClick={() => {
+              dialog.current?.close();
+              onConfirm();
+            }}
+          >
+            {confirmLabel}
+          </button>
+          <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
+            Cancel
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+export function Loading({ loading }: { loading: boolean }) {
+  return loading ? (
+    <p role="status" className="muted">
+      Loading…
+    </p>
+  ) : null;
+}

@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import { ApiKeyWithSecret, CreateApiKeyBody } from '../modules/api-keys/api-keys.schemas.ts';
+import { Company } from '../modules/companies/companies.schemas.ts';
+import { EmployeeStatus } from '../modules/employees/employees.schemas.ts';
+import { Uuid } from '../platform/common.schemas.ts';
+import { PageQuery } from '../platform/pagination.ts';
+
+export const SessionView = Type.Object({
+  admin: Type.Object({ id: Uuid(), email: Type.String() }),
+  company: Company,
+  csrf_token: Type.String({ description: 'Send it back as X-CSRF-Token on every state-changing call.' }),
+});
+
+const Usage = Type.Object({ used: Type.Integer(), quota: Type.Integer() });
+
+export const SettingsView = Type.Object({
+  company: Company,
+  usage: Type.Object({
+    month: Type.String({ description: 'YYYY-MM (UTC), the quota month.' }),
+    live: Usage,
+    test: Type.Union([Usage, Type.Null()]),
+  }),
+  rate_limits: Type.Object({ live: Type.Integer(), test: Type.Integer() }),
+});
+
+export const UpdateSettingsBody = Type.Object(
+  { addon_enabled: Type.Boolean() },
+  { additionalProperties: false },
+);
+
+/** Issuance from the dashboard: the mode is the live/test switch's, so the body has no `mode`. */
+export const DashboardCreateKeyBody = Type.Object(
+  {
+    scopes: CreateApiKeyBody.properties.scopes,
+    name: CreateApiKeyBody.properties.name,
+    expires_in_days: CreateApiKeyBody.properties.expires_in_days,
+  },
+  { additionalProperties: false },
+);
+export { ApiKeyWithSecret };
+
+export const EmployeeSearchQuery = Type.Object(
+  {
+    ...PageQuery,
+    q: Type.Optional(Type.String({ maxLength: 100 })),
+    status: Type.Optional(EmployeeStatus),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,58 @@
+import type { Db } from '../../db/database.ts';
+import { violatedConstraint } from '../../db/database.ts';
+import { ApiError, invalid } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { loadAccount } from '../companies/companies.service.ts';
+import { dummyHash, hashPassword, verifyPassword } from './password.ts';
+
+export type AdminView = { id: string; company_id: string; email: string; created_at: string };
+
+const emailKey = (email: string) => email.trim().toLowerCase();
+
+/** A company administrator (a dashboard user) of a live company. Emails are unique in the deployment. */
+export async function createAdmin(
+  db: Db,
+  clock: Clock,
+  companyId: string,
+  input: { email: string; password: string },
+): Promise<AdminView> {
+  const { tenant } = await loadAccount(db, companyId);
+  if (tenant.sandbox_of !== null) {
+    throw invalid({ company: 'is a sandbox; administrators belong to the live company' });
+  }
+  const now = toDate(clock.now());
+  const row = {
+    company_id: tenant.id,
+    id: newId(),
+    email: input.email.trim(),
+    email_key: emailKey(input.email),
+    password_hash: await hashPassword(input.password),
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db.insertInto('company_admins').values(row).execute();
+  } catch (error) {
+    if (violatedConstraint(error) === 'company_admins_email_key') {
+      throw new ApiError('conflict', 'An administrator with this email already exists.');
+    }
+    throw error;
+  }
+  return { id: row.id, company_id: row.company_id, email: row.email, created_at: formatInstant(now) };
+}
+
+/** The administrator whose email and password match, or null. Unknown emails cost one scrypt too. */
+export async function authenticateAdmin(
+  db: Db,
+  email: string,
+  password: string,
+): Promise<{ id: string; company_id: string; email: string } | null> {
+  const admin = await db
+    .selectFrom('company_admins')
+    .select(['company_id', 'id', 'email', 'password_hash'])
+    .where('email_key', '=', emailKey(email))
+    .executeTakeFirst();
+  const matches = await verifyPassword(password, admin?.password_hash ?? (await dummyHash()));
+  return admin && matches ? { id: admin.id, company_id: admin.company_id, email: admin.email } : null;
+}

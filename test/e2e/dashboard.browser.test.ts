@@ -1,0 +1,314 @@
+/// <reference lib="dom" />
+// page.evaluate() callbacks run in the browser, so this file also sees the DOM types.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
+import {
+  E2E_ADMIN_TOKEN,
+  freePort,
+  httpClient,
+  type ServiceNode,
+  startServiceNode,
+  stopServiceNode,
+} from '../helpers/service.ts';
+
+/**
+ * The dashboard in a real browser: Debian's Chromium driven by playwright-core, against a real `jornada serve`
+ * process (API and workers) over HTTP. Screenshots of every screen go to test-results/dashboard/.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/dashboard');
+
+let database: TestDatabase;
+let dataDir: string;
+let node: ServiceNode;
+let receiver: Receiver;
+let browser: Browser;
+let page: Page;
+let base = '';
+let http: ReturnType<typeof httpClient>;
+let liveKey = '';
+const login = { email: 'hr.admin@example.com', password: 'a long dashboard password' };
+let absenceId = '';
+let employeeName = '';
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-dashboard-'));
+  receiver = await startReceiver();
+  receiver.respond = () => 204;
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  node = await startServiceNode(database.url, 'all', {
+    port,
+    env: {
+      JORNADA_DATA_DIR: dataDir,
+      JORNADA_PUBLIC_URL: base,
+      JORNADA_FAKE_CLOCK: '0',
+      JORNADA_WEBHOOKS_ALLOW_PRIVATE: '1',
+    },
+  });
+  http = httpClient(base);
+  const company = await http('POST', '/admin/v1/companies', { name: 'Browser Co' }, E2E_ADMIN_TOKEN);
+  expect(company.status).toBe(201);
+  const admin = await http('POST', `/admin/v1/companies/${company.body.id}/admins`, login, E2E_ADMIN_TOKEN);
+  expect(admin.status, admin.text).toBe(201);
+  liveKey = (
+    await http(
+      'POST',
+      `/admin/v1/companies/${company.body.id}/api-keys`,
+      {
+        mode: 'live',
+        scopes: ['org:empleados:write', 'org:ausencias:write', 'org:ausencias:read', 'org:fichajes:write'],
+      },
+      E2E_ADMIN_TOKEN,
+    )
+  ).body.secret;
+  const employee = await http(
+    'POST',
+    '/v1/employees',
+    { first_name: 'Lucía', last_name: 'Browser', email: 'lucia@example.com', hire_date: '2026-01-01' },
+    liveKey,
+  );
+  employeeName = 'Lucía Browser';
+  const today = new Date().toISOString().slice(0, 10);
+  for (const [type, hour] of [
+    ['in', '08:00'],
+    ['out', '12:30'],
+  ] as const) {
+    await http(
+      'POST',
+      '/v1/check-ins',
+      { employee_id: employee.body.id, type, timestamp: `${today}T${hour}:00Z` },
+      liveKey,
+    );
+  }
+  const absence = await http(
+    'POST',
+    '/v1/absences',
+    { employee_id: employee.body.id, type: 'vacation', start_date: '2026-12-21', end_date: '2026-12-23' },
+    liveKey,
+  );
+  expect(absence.status, absence.text).toBe(201);
+  absenceId = absence.body.id;
+
+  await mkdir(SHOTS, { recursive: true });
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium), or set CHROMIUM_PATH.`);
+  }
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (node) await stopServiceNode(node);
+  await receiver?.close();
+  await database?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const open = async (screen: string, heading: string) => {
+  await page.getByRole('link', { name: heading }).click();
+  await expect.poll(() => page.url()).toContain(`#/${screen}`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+};
+const setMode = (mode: 'Live' | 'Test (sandbox)') => page.getByLabel(mode, { exact: true }).check();
+const callV1 = (secret: string) =>
+  page.evaluate(async (key) => {
+    const response = await fetch('/v1/organization', { headers: { authorization: `Bearer ${key}` } });
+    return { status: response.status, body: await response.json() };
+  }, secret);
+
+describe('the dashboard in Chromium', () => {
+  it('refuses a wrong password, then logs in with the keyboard', async () => {
+    await page.goto(`${base}/dashboard`);
+    await page.getByLabel('Email').fill(login.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('The email or the password is wrong.');
+    await shot('login-error');
+
+    await page.getByLabel('Password').fill('');
+    await page.getByLabel('Email').focus();
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(login.password);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    const cookies = await page.context().cookies();
+    const session = cookies.find((cookie) => cookie.name === 'jornada_session');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });
+    // The cookie is out of the page's reach.
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+  });
+
+  it('creates a test key, uses it against /v1/organization, revokes it and gets 401', async () => {
+    await setMode('Test (sandbox)');
+    await page.getByRole('note').filter({ hasText: 'Test mode' }).waitFor();
+    await page.getByLabel('Name').fill('Browser test key');
+    await page.getByLabel('org:empleados:read').check();
+    await page.getByLabel('org:fichajes:read').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('secret').textContent()) ?? '';
+    expect(secret).toMatch(/^jrn_test_[0-9A-Za-z]{43}$/);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await shot('api-keys-secret');
+
+    const used = await callV1(secret);
+    expect(used.status).toBe(200);
+    expect(used.body).toMatchObject({ sandbox: true, mode: 'test' });
+
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('button', { name: 'Revoke Browser test key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+    await dialog.waitFor();
+    await shot('api-keys-revoke-confirm');
+    await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await page.getByRole('cell', { name: 'revoked (revoked_by_dashboard)' }).waitFor();
+    await shot('api-keys');
+    expect((await callV1(secret)).status).toBe(401);
+  });
+
+  it('approves an absence that GET /v1/absences?status=approved then lists', async () => {
+    await setMode('Live');
+    await open('absences', 'Absences');
+    await page.getByRole('cell', { name: employeeName, exact: true }).waitFor();
+    await shot('absences');
+    await page.getByRole('button', { name: `Approve ${employeeName}` }).click();
+    await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
+    const approved = await http('GET', '/v1/absences?status=approved', undefined, liveKey);
+    expect(approved.status).toBe(200);
+    expect(approved.body.data.map((absence: { id: string }) => absence.id)).toContain(absenceId);
+  });
+
+  it('creates a webhook endpoint, sends a ping and sees its delivery succeed', async () => {
+    await open('webhooks', 'Webhooks');
+    await page.getByLabel('URL').fill(`${receiver.url}/hooks`);
+    await page.getByLabel('Description').fill('Payroll receiver');
+    await page.getByLabel('employee.created').check();
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
+    expect(await page.getByTestId('secret').textContent()).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test ping queued' }).waitFor();
+    const [ping] = await receiver.waitFor(1);
+    expect(JSON.parse(ping?.body ?? '{}').type).toBe('ping');
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return await page.getByRole('region', { name: 'Deliveries' }).textContent();
+        },
+        { timeout: 15_000 },
+      )
+      .toMatch(/ping.*succeeded.*204/);
+    await shot('webhooks');
+  });
+
+  it('requests a check-in export, sees it complete, and downloads the file', async () => {
+    await open('reports', 'Reports');
+    await page.getByLabel('Report', { exact: true }).selectOption('check_ins_export');
+    const today = new Date().toISOString().slice(0, 10);
+    await page.getByLabel('From').fill(today);
+    await page.getByLabel('To').fill(today);
+    await page.getByRole('button', { name: 'Request report' }).click();
+    await page.getByRole('cell', { name: 'completed' }).waitFor({ timeout: 20_000 });
+    await shot('reports');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`check-ins-${today}_${today}.csv`);
+    const file = await download.path();
+    const rows = parse(await readFile(file), { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(rows.map((row) => row.type)).toEqual(['in', 'out']);
+  });
+
+  it('lists, searches, creates and terminates employees', async () => {
+    await open('employees', 'Employees');
+    await page.getByRole('button', { name: 'New employee' }).click();
+    const form = page.getByRole('form', { name: 'Create employee' });
+    await form.getByLabel('First name').fill('Mateo');
+    await form.getByLabel('Last name').fill('Nuevo');
+    await form.getByLabel('Email').fill('mateo@example.com');
+    await form.getByRole('button', { name: 'Create employee' }).click();
+    await page.getByRole('status').filter({ hasText: 'Created Mateo Nuevo' }).waitFor();
+    await page.getByLabel('Search').fill('nuevo');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await page.getByRole('button', { name: 'Edit Mateo Nuevo' }).click();
+    await page.getByRole('button', { name: 'Terminate' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Terminate' }).click();
+    await page.getByRole('status').filter({ hasText: 'Terminated Mateo Nuevo' }).waitFor();
+    await shot('employees');
+    // A readable error from the API: an email already taken in this company.
+    await page.getByRole('button', { name: 'New employee' }).click();
+    await form.getByLabel('First name').fill('Dup');
+    await form.getByLabel('Last name').fill('Licate');
+    await form.getByLabel('Email').fill('mateo@example.com');
+    await form.getByRole('button', { name: 'Create employee' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/email/i);
+    await shot('employees-error');
+  });
+
+  it("shows an employee's check-ins and workday figures for a day", async () => {
+    await open('check-ins', 'Check-ins');
+    await page.getByRole('button', { name: employeeName }).click();
+    const day = page.getByRole('region', { name: new RegExp(`Check-ins of ${employeeName}`) });
+    await expect.poll(() => day.getByRole('row').count()).toBe(3);
+    await expect.poll(() => day.textContent()).toContain('Worked');
+    await shot('check-ins');
+  });
+
+  it('shows the integration settings and warns before switching the addon off', async () => {
+    await open('settings', 'Integration settings');
+    await page.getByText('Rate limits').waitFor();
+    expect(await page.getByRole('region', { name: 'Subscription and limits' }).textContent()).toContain(
+      'live 120/min per key',
+    );
+    await page.getByRole('button', { name: 'Switch the addon off' }).click();
+    const warning = page.getByRole('dialog', { name: 'Switch the public API addon off?' });
+    expect(await warning.textContent()).toContain('every API key, live and test, is revoked');
+    await shot('settings-addon-warning');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => warning.isVisible()).toBe(false);
+    await shot('settings');
+    // Cancelled: the key still works.
+    expect((await http('GET', '/v1/organization', undefined, liveKey)).status).toBe(200);
+  });
+
+  it('fits a phone-width screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [screen, heading] of [
+      ['keys', 'API keys'],
+      ['absences', 'Absences'],
+    ] as const) {
+      await open(screen, heading);
+      // Wide tables scroll inside their own box; the page itself never scrolls sideways.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await shot(`phone-${screen}`);
+    }
+  });
+});
