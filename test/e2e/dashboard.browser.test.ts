@@ -100,7 +100,9 @@ beforeAll(async () => {
 
   await mkdir(SHOTS, { recursive: true });
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium), or set CHROMIUM_PATH.`);
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium), or set CHROMIUM_PATH.`,
+    );
   }
   browser = await chromium.launch({
     executablePath: CHROMIUM,

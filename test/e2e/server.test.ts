@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -102,6 +102,49 @@ describe('npm start', () => {
         body: JSON.stringify({ name: 'Made over HTTP' }),
       });
       expect(company.status).toBe(201);
+
+      // The printed demo login opens the dashboard, which npm install built.
+      expect(output).toContain(`dashboard:     ${base}/dashboard`);
+      const email = /email:\s+(\S+)/.exec(output)?.[1] ?? '';
+      const password = /password:\s+(\S+)/.exec(output)?.[1] ?? '';
+      const page = await fetch(`${base}/dashboard`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<div id="root">');
+      const login = await fetch(`${base}/dashboard/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
+      expect(login.status).toBe(200);
+      expect(await login.json()).toMatchObject({ company: { name: 'Demo company' } });
+      expect(login.headers.get('set-cookie')).toMatch(/^jornada_session=.*HttpOnly/);
+
+      // `jornada admin create-admin`, with the password on stdin (kept out of the shell history).
+      const companyId = ((await company.json()) as { id: string }).id;
+      const cli = spawnSync(
+        process.execPath,
+        [
+          'src/cli.ts',
+          'admin',
+          'create-admin',
+          companyId,
+          '--email',
+          'ops@example.com',
+          '--url',
+          base,
+          '--token',
+          adminToken,
+        ],
+        { input: 'a password from stdin\n', encoding: 'utf8' },
+      );
+      expect(cli.status, cli.stderr).toBe(0);
+      expect(JSON.parse(cli.stdout)).toMatchObject({ company_id: companyId, email: 'ops@example.com' });
+      const cliLogin = await fetch(`${base}/dashboard/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ops@example.com', password: 'a password from stdin' }),
+      });
+      expect(cliLogin.status).toBe(200);
     } finally {
       const output = await stop(server);
       expect(output).toContain('SIGTERM received: draining');
