@@ -18,6 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+/** A fresh company, one of its administrators, and a logged-in session of theirs. */
+async function companyWithSession() {
+  const owner = await ctx.createCompany();
+  const credentials = await createAdmin(ctx, owner.id);
+  return { owner, own: await dashboardSession(ctx, credentials.email, credentials.password) };
+}
+
 describe('administrators', () => {
   it('stores a scrypt hash, never the password', async () => {
     const created = await createAdmin(ctx, other.id);
@@ -391,9 +398,7 @@ describe('integration settings and the lifecycle', () => {
   });
 
   it('gates the tenant screens like /v1 while the service is inactive, but lets keys be revoked', async () => {
-    const owner = await ctx.createCompany();
-    const credentials = await createAdmin(ctx, owner.id);
-    const own = await dashboardSession(ctx, credentials.email, credentials.password);
+    const { owner, own } = await companyWithSession();
     await ctx.admin.patch(`/admin/v1/companies/${owner.id}`, { subscription_status: 'canceled' });
     for (const mode of ['live', 'test']) {
       const response = await own.call('GET', `/dashboard/api/${mode}/employees`);
@@ -408,9 +413,7 @@ describe('integration settings and the lifecycle', () => {
   });
 
   it('switches the addon off (keys revoked, sandbox gone) and on again (a new, empty sandbox)', async () => {
-    const owner = await ctx.createCompany();
-    const credentials = await createAdmin(ctx, owner.id);
-    const own = await dashboardSession(ctx, credentials.email, credentials.password);
+    const { owner, own } = await companyWithSession();
     await own.call('POST', '/dashboard/api/test/employees', {
       first_name: 'S',
       last_name: 'B',

@@ -7,18 +7,9 @@ import { KeysScreen } from './screens/keys.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
 import { SettingsScreen } from './screens/settings.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
+import type { Company } from './types.ts';
 import { ErrorMessage, Field, useAction } from './ui.tsx';
 
-export type Company = {
-  id: string;
-  name: string;
-  timezone: string;
-  sandbox_company_id: string | null;
-  addon_enabled: boolean;
-  service_active: boolean;
-  subscription_status: string;
-  company_status: string;
-};
 type Session = { admin: { id: string; email: string }; company: Company; csrf_token: string };
 
 const SCREENS = [

@@ -180,3 +180,69 @@ export function Loading({ loading }: { loading: boolean }) {
     </p>
   ) : null;
 }
+
+/** A data table: column headers (and a hidden "Actions" one), rows, and a message when there are none. */
+export function Table({
+  columns,
+  actions = false,
+  rows,
+  empty,
+  live = false,
+}: {
+  columns: string[];
+  actions?: boolean;
+  rows: ReactNode[] | undefined;
+  empty: string;
+  live?: boolean;
+}) {
+  return (
+    <>
+      <div className="table-wrap">
+        <table aria-live={live ? 'polite' : undefined}>
+          <thead>
+            <tr>
+              {columns.map((column) => (
+                <th scope="col" key={column}>
+                  {column}
+                </th>
+              ))}
+              {actions && (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>{rows}</tbody>
+        </table>
+      </div>
+      {rows?.length === 0 && <p className="muted">{empty}</p>}
+    </>
+  );
+}
+
+/** Keyset paging: back to the first page, or on to the next one. */
+export function Pager({
+  cursor,
+  next,
+  onPage,
+}: {
+  cursor: string | null;
+  next: { has_more: boolean; next_cursor: string | null } | undefined;
+  onPage: (cursor: string | null) => void;
+}) {
+  return (
+    <div className="row">
+      {cursor && (
+        <button type="button" className="secondary" onClick={() => onPage(null)}>
+          First page
+        </button>
+      )}
+      {next?.has_more && (
+        <button type="button" className="secondary" onClick={() => onPage(next.next_cursor)}>
+          Next page
+        </button>
+      )}
+    </div>
+  );
+}

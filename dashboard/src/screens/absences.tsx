@@ -1,19 +1,8 @@
 import { useState } from 'react';
 import { api, type Mode, type Page } from '../api.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, useAction, useLoad } from '../ui.tsx';
+import type { Absence } from '../types.ts';
+import { ConfirmButton, ErrorMessage, Field, Loading, Pager, Table, useAction, useLoad } from '../ui.tsx';
 import { employeesById, fullName } from './names.ts';
-
-type Absence = {
-  id: string;
-  employee_id: string;
-  type: { key: string; label: string };
-  start_date: string;
-  end_date: string;
-  half_day: boolean;
-  status: string;
-  days_count: number;
-  note: string | null;
-};
 
 export function AbsencesScreen({ mode }: { mode: Mode }) {
   const [cursor, setCursor] = useState<string | null>(null);
@@ -52,76 +41,47 @@ export function AbsencesScreen({ mode }: { mode: Mode }) {
       {done && <p role="status">{done}</p>}
       <ErrorMessage error={queue.error ?? action.error} />
       <Loading loading={queue.loading} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Employee</th>
-              <th scope="col">Type</th>
-              <th scope="col">From</th>
-              <th scope="col">To</th>
-              <th scope="col">Days</th>
-              <th scope="col">Note</th>
-              <th scope="col">Decision</th>
+      <Table
+        columns={['Employee', 'Type', 'From', 'To', 'Days', 'Note', 'Decision']}
+        empty="Nothing to decide."
+        rows={queue.data?.page.data.map((absence) => {
+          const person = queue.data?.people.get(absence.employee_id);
+          const who = person ? fullName(person) : absence.employee_id;
+          return (
+            <tr key={absence.id}>
+              <td>{who}</td>
+              <td>{absence.type.label}</td>
+              <td>{absence.start_date}</td>
+              <td>{absence.end_date}</td>
+              <td>{absence.days_count}</td>
+              <td>{absence.note ?? '—'}</td>
+              <td>
+                <div className="row">
+                  <button type="button" disabled={action.busy} onClick={() => decide(absence, 'approve')}>
+                    Approve {who}
+                  </button>
+                  <ConfirmButton
+                    label={`Reject ${who}`}
+                    title={`Reject the absence of ${who}?`}
+                    confirmLabel="Reject"
+                    disabled={action.busy}
+                    onConfirm={() => decide(absence, 'reject')}
+                  >
+                    <Field label="Reason (optional, shown to the employee)">
+                      <input
+                        maxLength={1000}
+                        value={reasons[absence.id] ?? ''}
+                        onChange={(event) => setReasons({ ...reasons, [absence.id]: event.target.value })}
+                      />
+                    </Field>
+                  </ConfirmButton>
+                </div>
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {queue.data?.page.data.map((absence) => {
-              const person = queue.data?.people.get(absence.employee_id);
-              const who = person ? fullName(person) : absence.employee_id;
-              return (
-                <tr key={absence.id}>
-                  <td>{who}</td>
-                  <td>{absence.type.label}</td>
-                  <td>{absence.start_date}</td>
-                  <td>{absence.end_date}</td>
-                  <td>{absence.days_count}</td>
-                  <td>{absence.note ?? '—'}</td>
-                  <td>
-                    <div className="row">
-                      <button type="button" disabled={action.busy} onClick={() => decide(absence, 'approve')}>
-                        Approve {who}
-                      </button>
-                      <ConfirmButton
-                        label={`Reject ${who}`}
-                        title={`Reject the absence of ${who}?`}
-                        confirmLabel="Reject"
-                        disabled={action.busy}
-                        onConfirm={() => decide(absence, 'reject')}
-                      >
-                        <Field label="Reason (optional, shown to the employee)">
-                          <input
-                            maxLength={1000}
-                            value={reasons[absence.id] ?? ''}
-                            onChange={(event) => setReasons({ ...reasons, [absence.id]: event.target.value })}
-                          />
-                        </Field>
-                      </ConfirmButton>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      {queue.data?.page.data.length === 0 && <p className="muted">Nothing to decide.</p>}
-      <div className="row">
-        {cursor && (
-          <button type="button" className="secondary" onClick={() => setCursor(null)}>
-            First page
-          </button>
-        )}
-        {queue.data?.page.meta.has_more && (
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => setCursor(queue.data?.page.meta.next_cursor ?? null)}
-          >
-            Next page
-          </button>
-        )}
-      </div>
+          );
+        })}
+      />
+      <Pager cursor={cursor} next={queue.data?.page.meta} onPage={setCursor} />
     </>
   );
 }

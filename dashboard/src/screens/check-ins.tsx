@@ -1,23 +1,8 @@
 import { useState } from 'react';
-import type { Company } from '../App.tsx';
 import { api, formatMinutes, type Mode, type Page, query } from '../api.ts';
-import { ErrorMessage, Field, Loading, useLoad } from '../ui.tsx';
+import type { CheckIn, Company, WorkSummary } from '../types.ts';
+import { ErrorMessage, Field, Loading, Table, useLoad } from '../ui.tsx';
 import { type Employee, fullName } from './names.ts';
-
-type CheckIn = { id: string; type: string; timestamp: string; source: string };
-type WorkSummary = {
-  worked_minutes: number;
-  break_minutes: number;
-  night_minutes: number;
-  overtime_minutes: number;
-  expected_minutes: number;
-  balance_minutes: number;
-  banked_hours_balance_minutes: number;
-  absences_minutes: number;
-  source_days: number;
-  incomplete_days: number;
-  anomalies: number;
-};
 
 const today = () => new Date().toISOString().slice(0, 10);
 const addDays = (date: string, days: number) => {
@@ -58,27 +43,17 @@ function Day({ mode, employee, date, zone }: { mode: Mode; employee: Employee; d
       </h2>
       <ErrorMessage error={day.error} />
       <Loading loading={day.loading} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Type</th>
-              <th scope="col">Source</th>
-            </tr>
-          </thead>
-          <tbody>
-            {day.data?.events.map((checkIn) => (
-              <tr key={checkIn.id}>
-                <td>{time.format(new Date(checkIn.timestamp))}</td>
-                <td>{checkIn.type}</td>
-                <td>{checkIn.source}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {day.data?.events.length === 0 && <p className="muted">No check-ins on this day.</p>}
+      <Table
+        columns={['Time', 'Type', 'Source']}
+        empty="No check-ins on this day."
+        rows={day.data?.events.map((checkIn) => (
+          <tr key={checkIn.id}>
+            <td>{time.format(new Date(checkIn.timestamp))}</td>
+            <td>{checkIn.type}</td>
+            <td>{checkIn.source}</td>
+          </tr>
+        ))}
+      />
       <h3>Workday figures</h3>
       {summary ? (
         <dl className="figures">

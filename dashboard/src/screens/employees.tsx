@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Mode, type Page, query } from '../api.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, useAction, useLoad } from '../ui.tsx';
+import { ConfirmButton, ErrorMessage, Field, Loading, Pager, Table, useAction, useLoad } from '../ui.tsx';
 import { type Employee, fullName } from './names.ts';
 
 type Draft = { first_name: string; last_name: string; email: string; external_id: string; hire_date: string };
@@ -124,58 +124,29 @@ export function EmployeesScreen({ mode }: { mode: Mode }) {
       )}
       <ErrorMessage error={list.error ?? action.error} />
       <Loading loading={list.loading} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">External id</th>
-              <th scope="col">Status</th>
-              <th scope="col">Hired</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.data.map((employee) => (
-              <tr key={employee.id}>
-                <td>{fullName(employee)}</td>
-                <td>{employee.email}</td>
-                <td>{employee.external_id ?? '—'}</td>
-                <td>
-                  {employee.status}
-                  {employee.termination_date ? ` (${employee.termination_date})` : ''}
-                </td>
-                <td>{employee.hire_date}</td>
-                <td>
-                  <button type="button" className="secondary" onClick={() => setSelected(employee)}>
-                    Edit {fullName(employee)}
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {list.data?.data.length === 0 && <p className="muted">No employees match.</p>}
-      <div className="row">
-        {cursor && (
-          <button type="button" className="secondary" onClick={() => setCursor(null)}>
-            First page
-          </button>
-        )}
-        {list.data?.meta.has_more && (
-          <button
-            type="button"
-            className="secondary"
-            onClick={() => setCursor(list.data?.meta.next_cursor ?? null)}
-          >
-            Next page
-          </button>
-        )}
-      </div>
+      <Table
+        columns={['Name', 'Email', 'External id', 'Status', 'Hired']}
+        actions
+        empty="No employees match."
+        rows={list.data?.data.map((employee) => (
+          <tr key={employee.id}>
+            <td>{fullName(employee)}</td>
+            <td>{employee.email}</td>
+            <td>{employee.external_id ?? '—'}</td>
+            <td>
+              {employee.status}
+              {employee.termination_date ? ` (${employee.termination_date})` : ''}
+            </td>
+            <td>{employee.hire_date}</td>
+            <td>
+              <button type="button" className="secondary" onClick={() => setSelected(employee)}>
+                Edit {fullName(employee)}
+              </button>
+            </td>
+          </tr>
+        ))}
+      />
+      <Pager cursor={cursor} next={list.data?.meta} onPage={setCursor} />
 
       {selected && (
         <section className="card" aria-label={`Edit ${fullName(selected)}`}>

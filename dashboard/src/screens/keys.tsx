@@ -1,33 +1,17 @@
 import { type FormEvent, useState } from 'react';
+import { SCOPES } from '../../../src/platform/scopes.ts';
 import { api, formatInstant, type Mode, type Page } from '../api.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, SecretOnce, useAction, useLoad } from '../ui.tsx';
-
-type ApiKey = {
-  id: string;
-  name: string | null;
-  mode: Mode;
-  scopes: string[];
-  prefix: string;
-  status: 'active' | 'revoked' | 'expired';
-  expires_at: string | null;
-  revoked_reason: string | null;
-  last_used_at: string | null;
-  last_used_ip: string | null;
-  created_at: string;
-};
-
-export const SCOPES = [
-  'org:empleados:read',
-  'org:empleados:write',
-  'org:fichajes:read',
-  'org:fichajes:write',
-  'org:ausencias:read',
-  'org:ausencias:write',
-  'org:saldos:read',
-  'org:informes:read',
-  'webhooks:manage',
-  'api_keys:manage',
-];
+import type { ApiKey } from '../types.ts';
+import {
+  ConfirmButton,
+  ErrorMessage,
+  Field,
+  Loading,
+  SecretOnce,
+  Table,
+  useAction,
+  useLoad,
+} from '../ui.tsx';
 
 export function KeysScreen({ mode }: { mode: Mode }) {
   const keys = useLoad(() => api<Page<ApiKey>>('GET', `/${mode}/api-keys?limit=100`), [mode]);
@@ -97,67 +81,48 @@ export function KeysScreen({ mode }: { mode: Mode }) {
       <h2>Keys</h2>
       <ErrorMessage error={keys.error ?? revoke.error} />
       <Loading loading={keys.loading} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Mode</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Status</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Last IP</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.data.map((key) => (
-              <tr key={key.id}>
-                <td>{key.name ?? '—'}</td>
-                <td>
-                  <code>{key.prefix}…</code>
-                </td>
-                <td>{key.mode}</td>
-                <td className="scopes">{key.scopes.join(', ')}</td>
-                <td>
-                  {key.status}
-                  {key.revoked_reason ? ` (${key.revoked_reason})` : ''}
-                </td>
-                <td>{formatInstant(key.created_at)}</td>
-                <td>{formatInstant(key.expires_at)}</td>
-                <td>{formatInstant(key.last_used_at)}</td>
-                <td>{key.last_used_ip ?? '—'}</td>
-                <td>
-                  {key.status === 'active' && (
-                    <ConfirmButton
-                      label={`Revoke ${key.name ?? key.prefix}`}
-                      title="Revoke this key?"
-                      confirmLabel="Revoke"
-                      onConfirm={() =>
-                        void revoke.run(async () => {
-                          await api('DELETE', `/${mode}/api-keys/${key.id}`);
-                          keys.reload();
-                        })
-                      }
-                    >
-                      <p>
-                        Calls with <code>{key.prefix}…</code> will be refused from now on. This cannot be
-                        undone.
-                      </p>
-                    </ConfirmButton>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {keys.data?.data.length === 0 && <p className="muted">No keys yet.</p>}
+      <Table
+        columns={['Name', 'Key', 'Mode', 'Scopes', 'Status', 'Created', 'Expires', 'Last used', 'Last IP']}
+        actions
+        empty="No keys yet."
+        rows={keys.data?.data.map((key) => (
+          <tr key={key.id}>
+            <td>{key.name ?? '—'}</td>
+            <td>
+              <code>{key.prefix}…</code>
+            </td>
+            <td>{key.mode}</td>
+            <td className="scopes">{key.scopes.join(', ')}</td>
+            <td>
+              {key.status}
+              {key.revoked_reason ? ` (${key.revoked_reason})` : ''}
+            </td>
+            <td>{formatInstant(key.created_at)}</td>
+            <td>{formatInstant(key.expires_at)}</td>
+            <td>{formatInstant(key.last_used_at)}</td>
+            <td>{key.last_used_ip ?? '—'}</td>
+            <td>
+              {key.status === 'active' && (
+                <ConfirmButton
+                  label={`Revoke ${key.name ?? key.prefix}`}
+                  title="Revoke this key?"
+                  confirmLabel="Revoke"
+                  onConfirm={() =>
+                    void revoke.run(async () => {
+                      await api('DELETE', `/${mode}/api-keys/${key.id}`);
+                      keys.reload();
+                    })
+                  }
+                >
+                  <p>
+                    Calls with <code>{key.prefix}…</code> will be refused from now on. This cannot be undone.
+                  </p>
+                </ConfirmButton>
+              )}
+            </td>
+          </tr>
+        ))}
+      />
     </>
   );
 }

@@ -1,16 +1,7 @@
 import { api, type Mode } from '../api.ts';
+import type { Employee } from '../types.ts';
 
-export type Employee = {
-  id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  external_id: string | null;
-  status: 'active' | 'terminated';
-  hire_date: string;
-  termination_date: string | null;
-  timezone: string | null;
-};
+export type { Employee };
 
 export const fullName = (employee: Pick<Employee, 'first_name' | 'last_name'>) =>
   `${employee.first_name} ${employee.last_name}`;

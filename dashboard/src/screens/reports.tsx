@@ -1,19 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, formatInstant, type Mode } from '../api.ts';
-import { ErrorMessage, Field, Loading, useAction, useLoad } from '../ui.tsx';
-
-type Report = {
-  id: string;
-  type: 'time_registry_monthly' | 'check_ins_export';
-  format: 'csv' | 'xlsx';
-  params: Record<string, string>;
-  status: 'processing' | 'completed' | 'failed' | 'expired';
-  created_at: string;
-  completed_at: string | null;
-  download_url?: string;
-  row_count?: number;
-  error?: { code: string; message: string };
-};
+import type { Report } from '../types.ts';
+import { ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
 
 const LABELS = { time_registry_monthly: 'Monthly time registry', check_ins_export: 'Check-in export' };
 
@@ -95,50 +83,37 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
       <h2>Latest reports</h2>
       <ErrorMessage error={reports.error ?? download.error} />
       <Loading loading={reports.loading && !reports.data} />
-      <div className="table-wrap">
-        <table aria-live="polite">
-          <thead>
-            <tr>
-              <th scope="col">Report</th>
-              <th scope="col">Parameters</th>
-              <th scope="col">Status</th>
-              <th scope="col">Rows</th>
-              <th scope="col">Requested</th>
-              <th scope="col">
-                <span className="visually-hidden">Download</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {reports.data?.data.map((report) => (
-              <tr key={report.id}>
-                <td>
-                  {LABELS[report.type]} ({report.format.toUpperCase()})
-                </td>
-                <td>
-                  {Object.entries(report.params)
-                    .map(([key, value]) => `${key} ${value}`)
-                    .join(', ')}
-                </td>
-                <td className={`status-${report.status}`}>
-                  {report.status}
-                  {report.error ? `: ${report.error.message}` : ''}
-                </td>
-                <td>{report.row_count ?? '—'}</td>
-                <td>{formatInstant(report.created_at)}</td>
-                <td>
-                  {report.status === 'completed' && (
-                    <button type="button" disabled={download.busy} onClick={() => fetchFile(report)}>
-                      Download
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {reports.data?.data.length === 0 && <p className="muted">No reports yet.</p>}
+      <Table
+        columns={['Report', 'Parameters', 'Status', 'Rows', 'Requested']}
+        actions
+        live
+        empty="No reports yet."
+        rows={reports.data?.data.map((report) => (
+          <tr key={report.id}>
+            <td>
+              {LABELS[report.type]} ({report.format.toUpperCase()})
+            </td>
+            <td>
+              {Object.entries(report.params)
+                .map(([key, value]) => `${key} ${value}`)
+                .join(', ')}
+            </td>
+            <td className={`status-${report.status}`}>
+              {report.status}
+              {report.error ? `: ${report.error.message}` : ''}
+            </td>
+            <td>{report.row_count ?? '—'}</td>
+            <td>{formatInstant(report.created_at)}</td>
+            <td>
+              {report.status === 'completed' && (
+                <button type="button" disabled={download.busy} onClick={() => fetchFile(report)}>
+                  Download
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      />
     </>
   );
 }

@@ -1,15 +1,10 @@
-import type { Company } from '../App.tsx';
 import { api } from '../api.ts';
+import type { Company } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Loading, useAction, useLoad } from '../ui.tsx';
 
 type Usage = { used: number; quota: number };
 type Settings = {
-  company: Company & {
-    seats: number;
-    active_employees: number;
-    max_active_keys: number;
-    default_expiration_days: number | null;
-  };
+  company: Company;
   usage: { month: string; live: Usage; test: Usage | null };
   rate_limits: { live: number; test: number };
 };

@@ -1,26 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import { api, formatInstant, type Mode, type Page } from '../api.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, SecretOnce, useAction, useLoad } from '../ui.tsx';
-
-type Endpoint = {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  status: 'active' | 'disabled';
-  created_at: string;
-};
-type Delivery = {
-  id: string;
-  event_id: string;
-  event_type?: string;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  last_attempt_at: string | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  created_at: string;
-};
+import type { Delivery, Endpoint } from '../types.ts';
+import {
+  ConfirmButton,
+  ErrorMessage,
+  Field,
+  Loading,
+  SecretOnce,
+  Table,
+  useAction,
+  useLoad,
+} from '../ui.tsx';
 
 /** The event types, read from the public OpenAPI description's `webhooks` (one source of truth). */
 function useEventTypes() {
@@ -94,55 +84,41 @@ function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
       </div>
       <ErrorMessage error={deliveries.error ?? action.error} />
       <Loading loading={deliveries.loading} />
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Response</th>
-              <th scope="col">Last attempt</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.data?.data.map((delivery) => (
-              <tr key={delivery.id}>
-                <td>
-                  {delivery.event_type ?? ''} <code>{delivery.event_id}</code>
-                </td>
-                <td className={`status-${delivery.status}`}>{delivery.status}</td>
-                <td>{delivery.attempts}</td>
-                <td>{delivery.last_response_status ?? delivery.last_error ?? '—'}</td>
-                <td>{formatInstant(delivery.last_attempt_at)}</td>
-                <td>
-                  {delivery.status !== 'pending' && (
-                    <button
-                      type="button"
-                      disabled={action.busy}
-                      onClick={() =>
-                        void action.run(async () => {
-                          await api(
-                            'POST',
-                            `/${mode}/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`,
-                          );
-                          deliveries.reload();
-                        })
-                      }
-                    >
-                      Retry
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {deliveries.data?.data.length === 0 && <p className="muted">No deliveries yet.</p>}
+      <Table
+        columns={['Event', 'Status', 'Attempts', 'Response', 'Last attempt']}
+        actions
+        empty="No deliveries yet."
+        rows={deliveries.data?.data.map((delivery) => (
+          <tr key={delivery.id}>
+            <td>
+              {delivery.event_type} <code>{delivery.event_id}</code>
+            </td>
+            <td className={`status-${delivery.status}`}>{delivery.status}</td>
+            <td>{delivery.attempts}</td>
+            <td>{delivery.last_response_status ?? delivery.last_error ?? '—'}</td>
+            <td>{formatInstant(delivery.last_attempt_at)}</td>
+            <td>
+              {delivery.status !== 'pending' && (
+                <button
+                  type="button"
+                  disabled={action.busy}
+                  onClick={() =>
+                    void action.run(async () => {
+                      await api(
+                        'POST',
+                        `/${mode}/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`,
+                      );
+                      deliveries.reload();
+                    })
+                  }
+                >
+                  Retry
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      />
     </section>
   );
 }

@@ -1,0 +1,13 @@
+/**
+ * The shapes the dashboard API answers, taken from the service's own view types (type-only imports: erased from
+ * the bundle), so the app cannot drift from what the server sends.
+ */
+export type { AbsenceView as Absence } from '../../src/modules/absences/absences.service.ts';
+export type { ApiKeyView as ApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
+export type { CheckInView as CheckIn } from '../../src/modules/check-ins/check-ins.service.ts';
+export type { CompanyView as Company } from '../../src/modules/companies/companies.service.ts';
+export type { EmployeeView as Employee } from '../../src/modules/employees/employees.service.ts';
+export type { ReportView as Report } from '../../src/modules/reports/reports.service.ts';
+export type { DeliveryView as Delivery } from '../../src/modules/webhooks/deliveries.service.ts';
+export type { EndpointView as Endpoint } from '../../src/modules/webhooks/endpoints.service.ts';
+export type { WorkSummaryView as WorkSummary } from '../../src/modules/work-summaries/work-summaries.service.ts';
