@@ -61,8 +61,11 @@ export function describe(error: unknown): string[] {
   if (!(error instanceof ApiProblem)) return [error instanceof Error ? error.message : String(error)];
   const lines = [error.message];
   for (const [field, messages] of Object.entries(error.errors)) {
-    const list = Array.isArray(messages) ? messages : [messages];
-    lines.push(`${field.replaceAll('_', ' ')}: ${list.map(String).join('; ')}`);
+    // A message the detail already says is not repeated.
+    const list = (Array.isArray(messages) ? messages : [messages])
+      .map(String)
+      .filter((m) => !error.message.includes(m));
+    if (list.length > 0) lines.push(`${field.replaceAll('_', ' ')}: ${list.join('; ')}`);
   }
   return lines;
 }

@@ -139,6 +139,7 @@ export function ConfirmButton({
   disabled?: boolean;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   return (
     <>
@@ -146,7 +147,11 @@ export function ConfirmButton({
         type="button"
         className={danger ? 'danger' : ''}
         disabled={disabled}
-        onClick={() => dialog.current?.showModal()}
+        onClick={() => {
+          dialog.current?.showModal();
+          // A destructive confirmation starts on Cancel, so Enter alone never destroys anything.
+          if (danger) cancel.current?.focus();
+        }}
       >
         {label}
       </button>
@@ -164,7 +169,7 @@ export function ConfirmButton({
           >
             {confirmLabel}
           </button>
-          <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
+          <button ref={cancel} type="button" className="secondary" onClick={() => dialog.current?.close()}>
             Cancel
           </button>
         </div>

@@ -292,6 +292,8 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Switch the addon off' }).click();
     const warning = page.getByRole('dialog', { name: 'Switch the public API addon off?' });
     expect(await warning.textContent()).toContain('every API key, live and test, is revoked');
+    // Focus starts on Cancel: pressing Enter at once does not destroy anything.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
     await shot('settings-addon-warning');
     await page.keyboard.press('Escape');
     await expect.poll(() => warning.isVisible()).toBe(false);

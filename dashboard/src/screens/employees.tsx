@@ -37,7 +37,7 @@ function EmployeeForm({
       <Field label="External (payroll) id">
         <input value={draft.external_id} onChange={set('external_id')} />
       </Field>
-      <Field label="Hire date" hint="Empty: today.">
+      <Field label="Hire date" hint={initial.hire_date ? undefined : 'Empty: today.'}>
         <input type="date" value={draft.hire_date} onChange={set('hire_date')} />
       </Field>
       <ErrorMessage error={action.error} />
