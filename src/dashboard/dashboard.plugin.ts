@@ -18,6 +18,7 @@ import {
   type Session,
 } from '../modules/admins/sessions.ts';
 import { apiKeysRoutes } from '../modules/api-keys/api-keys.routes.ts';
+import { ApiKeyWithSecret } from '../modules/api-keys/api-keys.schemas.ts';
 import { issueApiKey } from '../modules/api-keys/api-keys.service.ts';
 import { checkInsRoutes } from '../modules/check-ins/check-ins.routes.ts';
 import { changeCompany, getCompany, loadAccount } from '../modules/companies/companies.service.ts';
@@ -33,16 +34,14 @@ import { unitsRoutes } from '../modules/units/units.routes.ts';
 import { vacationBalancesRoutes } from '../modules/vacation-balances/vacation-balances.routes.ts';
 import { webhooksRoutes } from '../modules/webhooks/webhooks.routes.ts';
 import { workSummariesRoutes } from '../modules/work-summaries/work-summaries.routes.ts';
-import { requireTenant, type Tenant } from '../platform/auth.ts';
+import { requireTenant, serviceRefusal, type Tenant, tenantOf } from '../platform/auth.ts';
 import type { AppDeps } from '../platform/deps.ts';
-import { ApiError, notFound } from '../platform/errors.ts';
+import { ApiError } from '../platform/errors.ts';
 import { route } from '../platform/operation.ts';
 import { ListOf } from '../platform/pagination.ts';
 import { SCOPES } from '../platform/scopes.ts';
 import { safeEqual } from '../platform/secrets.ts';
-import { hasActiveService, monthlyQuota, RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
 import {
-  ApiKeyWithSecret,
   DashboardCreateKeyBody,
   EmployeeSearchQuery,
   SessionView,
@@ -81,27 +80,22 @@ const PAGE_HEADERS = {
  * The tenant routes are the /v1 route modules themselves, mounted under /dashboard/api/live and /test with the
  * session standing in for an API key: one copy of every business rule.
  */
-export async function dashboardPlugin(
-  app: FastifyInstance,
-  deps: AppDeps & { dashboardDist?: string },
-): Promise<void> {
+export async function dashboardPlugin(app: FastifyInstance, deps: AppDeps): Promise<void> {
   await app.register(fastifyCookie);
   app.decorateRequest('session', null);
   await app.register(async (api) => dashboardApi(api, deps), { prefix: '/dashboard/api' });
 
-  const dist = deps.dashboardDist ?? DASHBOARD_DIST;
-  const index = path.join(dist, 'index.html');
-  if (existsSync(path.join(dist, 'assets'))) {
+  const index = path.join(DASHBOARD_DIST, 'index.html');
+  if (existsSync(path.join(DASHBOARD_DIST, 'assets'))) {
     await app.register(fastifyStatic, {
-      root: path.join(dist, 'assets'),
+      root: path.join(DASHBOARD_DIST, 'assets'),
       prefix: '/dashboard/assets/',
       index: false,
       immutable: true,
       maxAge: '365d',
     });
   }
-  const page = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.url.startsWith('/dashboard/api/')) throw notFound('Route');
+  const page = async (_request: FastifyRequest, reply: FastifyReply) => {
     if (!existsSync(index)) {
       return reply
         .code(503)
@@ -266,17 +260,12 @@ async function dashboardApi(api: FastifyInstance, deps: AppDeps): Promise<void> 
 async function sessionTenant(deps: AppDeps, request: FastifyRequest, mode: 'live' | 'test'): Promise<Tenant> {
   const session = requireSession(request);
   const { account, sandbox } = await loadAccount(deps.db, session.company_id);
+  const refusal = serviceRefusal(account, request.routeOptions.config.access);
+  if (refusal) throw refusal;
+  // With the addon on, the sandbox exists (addon.ts keeps the two together under the account's lock).
   const tenant = mode === 'live' ? account : sandbox;
-  if (!account.addon_enabled || !tenant) {
-    throw new ApiError(
-      'addon_disabled',
-      'The public API addon is off; switch it on in Integration settings.',
-    );
-  }
-  if (!hasActiveService(account) && !request.routeOptions.config.access?.allowInactiveService) {
-    throw new ApiError('subscription_inactive', 'The company has no active service.');
-  }
-  return {
+  if (!tenant) throw new Error(`company ${account.id} has the addon on but no sandbox`);
+  return tenantOf({
     companyId: tenant.id,
     accountId: account.id,
     mode,
@@ -285,9 +274,7 @@ async function sessionTenant(deps: AppDeps, request: FastifyRequest, mode: 'live
     scopes: new Set(SCOPES),
     timezone: account.timezone,
     activeEmployees: tenant.active_employee_count,
-    rateLimitPerMinute: RATE_LIMIT_PER_MINUTE[mode],
-    monthlyQuota: monthlyQuota(mode, tenant.active_employee_count),
-  };
+  });
 }
 
 function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'): void {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { ApiKeyWithSecret, CreateApiKeyBody } from '../modules/api-keys/api-keys.schemas.ts';
+import { CreateApiKeyBody } from '../modules/api-keys/api-keys.schemas.ts';
 import { Company } from '../modules/companies/companies.schemas.ts';
 import { EmployeeStatus } from '../modules/employees/employees.schemas.ts';
 import { Uuid } from '../platform/common.schemas.ts';
@@ -37,7 +37,6 @@ export const DashboardCreateKeyBody = Type.Object(
   },
   { additionalProperties: false },
 );
-export { ApiKeyWithSecret };
 
 export const EmployeeSearchQuery = Type.Object(
   {

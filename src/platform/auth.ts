@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
-import type { KeyMode } from '../db/schema.ts';
+import type { CompanyStatus, KeyMode, SubscriptionStatus } from '../db/schema.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import { admitRequest, findKeyBySecretHash, type KeyRecord, peekUsage } from './auth.repo.ts';
 import { ApiError } from './errors.ts';
@@ -55,12 +55,15 @@ function presentedSecret(request: FastifyRequest): string | null {
   return match?.[1] ?? null;
 }
 
+/** The first day of the UTC month a request counts toward (the `quota_usage.month` key), YYYY-MM-01. */
+export function quotaMonth(now: Temporal.Instant): string {
+  return `${now.toZonedDateTimeISO('UTC').toPlainDate().toPlainYearMonth().toString()}-01`;
+}
+
 function windowOf(now: Temporal.Instant): { windowStart: Date; resetSeconds: number; month: string } {
   const seconds = Math.floor(now.epochMilliseconds / 1000);
   const start = seconds - (seconds % 60);
-  const utc = now.toZonedDateTimeISO('UTC');
-  const month = `${String(utc.year).padStart(4, '0')}-${String(utc.month).padStart(2, '0')}-01`;
-  return { windowStart: new Date(start * 1000), resetSeconds: start + 60, month };
+  return { windowStart: new Date(start * 1000), resetSeconds: start + 60, month: quotaMonth(now) };
 }
 
 function setUsageHeaders(
@@ -76,8 +79,17 @@ function setUsageHeaders(
   reply.header('X-Service-Quota-Remaining', String(Math.max(0, tenant.monthlyQuota - quotaCount)));
 }
 
-function toTenant(key: KeyRecord): Tenant {
+/** A tenant with its mode's limits: the rate limit per key and the monthly quota of its active employees. */
+export function tenantOf(caller: Omit<Tenant, 'rateLimitPerMinute' | 'monthlyQuota'>): Tenant {
   return {
+    ...caller,
+    rateLimitPerMinute: RATE_LIMIT_PER_MINUTE[caller.mode],
+    monthlyQuota: monthlyQuota(caller.mode, caller.activeEmployees),
+  };
+}
+
+function toTenant(key: KeyRecord): Tenant {
+  return tenantOf({
     companyId: key.company_id,
     accountId: key.account_id,
     mode: key.mode,
@@ -86,9 +98,7 @@ function toTenant(key: KeyRecord): Tenant {
     scopes: new Set(key.scopes),
     timezone: key.timezone,
     activeEmployees: key.active_employee_count,
-    rateLimitPerMinute: RATE_LIMIT_PER_MINUTE[key.mode],
-    monthlyQuota: monthlyQuota(key.mode, key.active_employee_count),
-  };
+  });
 }
 
 /**
@@ -120,11 +130,7 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
     const window = windowOf(now);
     const usageKey = { companyId: tenant.companyId, apiKeyId: key.api_key_id, ...window };
 
-    const refusal = !key.addon_enabled
-      ? new ApiError('addon_disabled', 'The public API addon is not active for this company.')
-      : !hasActiveService(key) && !access.allowInactiveService
-        ? new ApiError('subscription_inactive', 'The company has no active service.')
-        : null;
+    const refusal = serviceRefusal(key, access);
     if (refusal) {
       const usage = await peekUsage(deps.db, usageKey);
       setUsageHeaders(reply, tenant, usage.window_count, usage.quota_count, window.resetSeconds);
@@ -162,6 +168,23 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
       });
     }
   });
+}
+
+/**
+ * The gate of every tenant call, from a key or a dashboard session: the account's addon must be on
+ * (403 addon_disabled), then its service active (403 subscription_inactive) unless the route revokes.
+ */
+export function serviceRefusal(
+  account: { addon_enabled: boolean; company_status: CompanyStatus; subscription_status: SubscriptionStatus },
+  access: Pick<RouteAccess, 'allowInactiveService'> | undefined,
+): ApiError | null {
+  if (!account.addon_enabled) {
+    return new ApiError('addon_disabled', 'The public API addon is not active for this company.');
+  }
+  if (!hasActiveService(account) && !access?.allowInactiveService) {
+    return new ApiError('subscription_inactive', 'The company has no active service.');
+  }
+  return null;
 }
 
 /** For operations whose scope depends on the target (e.g. a key may always revoke itself). */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, type Mode, type Page } from '../api.ts';
+import { api, type Mode, type Page, query } from '../api.ts';
 import type { Absence } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, Pager, Table, useAction, useLoad } from '../ui.tsx';
 import { employeesById, fullName } from './names.ts';
@@ -9,7 +9,7 @@ export function AbsencesScreen({ mode }: { mode: Mode }) {
   const queue = useLoad(async () => {
     const page = await api<Page<Absence>>(
       'GET',
-      `/${mode}/absences?status=requested&limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      `/${mode}/absences${query({ status: 'requested', limit: 50, cursor })}`,
     );
     const people = await employeesById(
       mode,

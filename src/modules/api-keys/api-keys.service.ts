@@ -1,5 +1,5 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db, Executor } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 import type { ApiKeysTable, KeyMode } from '../../db/schema.ts';
 import { requireScope, type Tenant } from '../../platform/auth.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
@@ -10,6 +10,7 @@ import { randomBase62, sha256 } from '../../platform/secrets.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { findCompany, findSandboxOf } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
+import { revokeKeys } from './api-keys.repo.ts';
 
 export type ApiKeyView = {
   id: string;
@@ -27,8 +28,6 @@ export type ApiKeyView = {
   created_at: string;
   updated_at: string;
 };
-
-export type RevokeReason = 'revoked_by_api' | 'revoked_by_admin' | 'revoked_by_dashboard' | 'addon_disabled';
 
 const COLUMNS = [
   'id',
@@ -167,24 +166,10 @@ export async function listCompanyApiKeys(
   return await listApiKeys(db, clock, codec, sandbox ? [account.id, sandbox.id] : [account.id], query);
 }
 
-async function revoke(
-  db: Executor,
-  clock: Clock,
-  where: { companyId?: string; id: string },
-  reason: RevokeReason,
-) {
-  let query = db
-    .updateTable('api_keys')
-    .set({ revoked_at: toDate(clock.now()), revoked_reason: reason, updated_at: toDate(clock.now()) })
-    .where('id', '=', where.id)
-    .where('revoked_at', 'is', null);
-  if (where.companyId !== undefined) query = query.where('company_id', '=', where.companyId);
-  await query.execute();
-}
-
 /**
- * DELETE /v1/api-keys/{id} (and the dashboard's, whose session has every scope): any key may revoke itself; revoking another key of the tenant needs
- * api_keys:manage. Revoking an already revoked key succeeds again and keeps the first revocation.
+ * DELETE /v1/api-keys/{id} (and the dashboard's, whose session has every scope): any key may revoke itself;
+ * revoking another key of the tenant needs api_keys:manage. Revoking an already revoked key succeeds again and
+ * keeps the first revocation.
  */
 export async function revokeApiKeyAsTenant(db: Db, clock: Clock, tenant: Tenant, id: string): Promise<void> {
   if (id !== tenant.apiKeyId) requireScope(tenant, 'api_keys:manage');
@@ -196,11 +181,11 @@ export async function revokeApiKeyAsTenant(db: Db, clock: Clock, tenant: Tenant,
     .executeTakeFirst();
   if (!key) throw notFound('API key');
   const reason = tenant.apiKeyId === null ? 'revoked_by_dashboard' : 'revoked_by_api';
-  await revoke(db, clock, { companyId: tenant.companyId, id }, reason);
+  await revokeKeys(db, toDate(clock.now()), { companyId: tenant.companyId, id }, reason);
 }
 
 export async function revokeApiKeyAsAdmin(db: Db, clock: Clock, id: string): Promise<void> {
   const key = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
   if (!key) throw notFound('API key');
-  await revoke(db, clock, { id }, 'revoked_by_admin');
+  await revokeKeys(db, toDate(clock.now()), { id }, 'revoked_by_admin');
 }

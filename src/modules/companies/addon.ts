@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/database.ts';
 import { newId } from '../../platform/ids.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
+import { revokeKeys } from '../api-keys/api-keys.repo.ts';
 import { type CompanyRow, findSandboxOf, insertCompany } from './companies.repo.ts';
 
 /** Inserts an empty sandbox tenant for a live company, with its built-in absence types. */
@@ -29,12 +30,7 @@ export async function provisionSandbox(tx: Executor, account: CompanyRow, now: D
 export async function disableAddon(tx: Executor, account: CompanyRow, now: Date): Promise<string[]> {
   const sandbox = await findSandboxOf(tx, account.id);
   const tenants = sandbox ? [account.id, sandbox.id] : [account.id];
-  await tx
-    .updateTable('api_keys')
-    .set({ revoked_at: now, revoked_reason: 'addon_disabled', updated_at: now })
-    .where('company_id', 'in', tenants)
-    .where('revoked_at', 'is', null)
-    .execute();
+  await revokeKeys(tx, now, { companyIds: tenants }, 'addon_disabled');
   const reports = await tx
     .deleteFrom('reports')
     .where('company_id', 'in', tenants)

@@ -93,9 +93,13 @@ export async function loadAccount(db: Executor, companyId: string): Promise<Acco
   return { account, tenant, sandbox: tenant };
 }
 
-export async function getCompany(db: Executor, companyId: string): Promise<CompanyView> {
-  const { account, tenant, sandbox } = await loadAccount(db, companyId);
+/** The view of a loaded tenant (see loadAccount). */
+export function companyView({ account, tenant, sandbox }: Account): CompanyView {
   return toView(tenant, account, tenant.sandbox_of === null ? (sandbox?.id ?? null) : null);
+}
+
+export async function getCompany(db: Executor, companyId: string): Promise<CompanyView> {
+  return companyView(await loadAccount(db, companyId));
 }
 
 export async function createCompany(
