@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 // page.evaluate() callbacks run in the browser, so this file also sees the DOM types.
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import {
@@ -19,10 +19,9 @@ import {
 } from '../helpers/service.ts';
 
 /**
- * The dashboard in a real browser: Debian's Chromium driven by playwright-core, against a real `jornada serve`
+ * The dashboard in a real browser: Chromium (test/helpers/browser.ts) driven by playwright-core, against a real `jornada serve`
  * process (API and workers) over HTTP. Screenshots of every screen go to test-results/dashboard/.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = path.resolve(import.meta.dirname, '../../test-results/dashboard');
 
 let database: TestDatabase;
@@ -77,17 +76,23 @@ beforeAll(async () => {
     liveKey,
   );
   employeeName = 'Lucía Browser';
-  const today = new Date().toISOString().slice(0, 10);
-  for (const [type, hour] of [
-    ['in', '08:00'],
-    ['out', '12:30'],
-  ] as const) {
-    await http(
+  // A shift on today's UTC date (the screens default to it) that is never in the future, whatever the hour the
+  // test runs at: from up to 4 hours ago (not before midnight) to 3 minutes ahead (within the 5-minute skew).
+  const now = Date.now();
+  const midnight = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
+  const shift = {
+    in: Math.max(midnight, now - 4 * 3_600_000),
+    out: Math.min(midnight + 86_399_000, now + 3 * 60_000),
+  };
+  for (const type of ['in', 'out'] as const) {
+    const timestamp = `${new Date(shift[type]).toISOString().slice(0, 19)}Z`;
+    const created = await http(
       'POST',
       '/v1/check-ins',
-      { employee_id: employee.body.id, type, timestamp: `${today}T${hour}:00Z` },
+      { employee_id: employee.body.id, type, timestamp },
       liveKey,
     );
+    expect(created.status, created.text).toBe(201);
   }
   const absence = await http(
     'POST',
@@ -99,23 +104,7 @@ beforeAll(async () => {
   absenceId = absence.body.id;
 
   await mkdir(SHOTS, { recursive: true });
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `No Chromium at ${CHROMIUM}: install Debian's (apt-get install chromium), or set CHROMIUM_PATH.`,
-    );
-  }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 } });
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
