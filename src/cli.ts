@@ -26,7 +26,12 @@ async function serve(args: string[]): Promise<void> {
   const role = values.role as Role;
   if (!['api', 'worker', 'all'].includes(role)) throw new ConfigError('--role must be api, worker or all');
   const service = await startService(loadConfig(), { role });
+  // A signal can arrive twice (a service manager signals the group, and npm forwards it to its child too): the
+  // handlers stay installed, so a repeat never falls back to the default action that would kill the drain.
+  let draining = false;
   const shutdown = (signal: string) => {
+    if (draining) return;
+    draining = true;
     process.stderr.write(`${signal} received: draining\n`);
     service.stop().then(
       () => process.exit(0),
@@ -36,8 +41,8 @@ async function serve(args: string[]): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 async function migrateCommand(): Promise<void> {

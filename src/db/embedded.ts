@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -53,14 +53,42 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * A postmaster left running by a process that was killed (SIGKILL gives no chance to stop it) still holds the
- * data dir. Stop it cleanly so that this start can take the cluster over.
+ * Whether `pid` is the postmaster of `clusterDir`: a PostgreSQL server process whose working directory is the
+ * cluster (PostgreSQL changes into its data directory at start). Read from /proc; where there is no /proc the
+ * answer is "no", so nothing is ever signalled on a guess.
  */
-async function stopOrphanedPostmaster(clusterDir: string, log: (message: string) => void): Promise<void> {
+export async function isPostmasterOf(pid: number, clusterDir: string): Promise<boolean> {
+  try {
+    const [cmdline, cwd, cluster] = await Promise.all([
+      readFile(`/proc/${pid}/cmdline`, 'utf8'),
+      realpath(`/proc/${pid}/cwd`),
+      realpath(clusterDir),
+    ]);
+    const program = path.basename(cmdline.split('\0')[0] ?? '');
+    return program === 'postgres' && cwd === cluster;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A postmaster left running by a process that was killed (SIGKILL gives no chance to stop it) still holds the
+ * data dir: stop it cleanly so that this start can take the cluster over. A postmaster.pid whose pid is dead, or
+ * now belongs to an unrelated process (pids are reused after a reboot or a container restart), is stale: it is
+ * removed, and that process is never signalled.
+ */
+export async function stopOrphanedPostmaster(
+  clusterDir: string,
+  log: (message: string) => void,
+): Promise<void> {
   const pidFile = path.join(clusterDir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !(await isPostmasterOf(pid, clusterDir))) {
+    log(`removing a stale postmaster.pid (pid ${pid} is not this cluster's PostgreSQL)`);
+    await rm(pidFile, { force: true });
+    return;
+  }
   log(`stopping an orphaned PostgreSQL (pid ${pid}) left running on ${clusterDir}`);
   process.kill(pid, 'SIGINT');
   for (let waited = 0; waited < 30_000 && isAlive(pid); waited += 100) {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -166,6 +167,32 @@ describe('npm start', () => {
       expect(await organization.json()).toMatchObject({ name: 'Demo company', mode: 'live' });
     } finally {
       expect(await stop(server)).toContain('jornada stopped');
+    }
+  }, 120_000);
+
+  it('forwards a SIGTERM sent to npm alone to the server, which drains and stops PostgreSQL', async () => {
+    const server = await start();
+    // A service manager that runs `npm start` signals npm's own pid, not the group.
+    process.kill(server.child.pid as number, 'SIGTERM');
+    await server.closed;
+    expect(server.output()).toContain('SIGTERM received: draining');
+    expect(server.output()).toContain('jornada stopped');
+    expect(existsSync(path.join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  }, 120_000);
+
+  it('removes a stale postmaster.pid that names an unrelated process, without signalling it', async () => {
+    const bystander = spawn('sleep', ['300'], { stdio: 'ignore' });
+    const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+    try {
+      await writeFile(pidFile, `${bystander.pid}\n${path.join(dataDir, 'postgres')}\n`);
+      const began = Date.now();
+      const server = await start();
+      expect(Date.now() - began).toBeLessThan(20_000);
+      expect(bystander.exitCode).toBeNull();
+      expect(bystander.signalCode).toBeNull();
+      expect(await stop(server)).toContain('jornada stopped');
+    } finally {
+      bystander.kill('SIGKILL');
     }
   }, 120_000);
 
