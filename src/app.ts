@@ -19,6 +19,13 @@ import { registerAuth } from './platform/auth.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { ApiError, ERROR_CATALOG, type ErrorCode, registerErrorHandler } from './platform/errors.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  ROUTER_MAX_PARAM_LENGTH,
+  registerInputGuards,
+  registerResponseHeaders,
+} from './platform/input-guard.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
 
@@ -29,6 +36,7 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Registers the platform plugins and the modules. No business logic lives here. */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const docsUrl = `${deps.publicUrl}/docs`;
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 1024 * 1024,
@@ -38,11 +46,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: ROUTER_MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrors(docsUrl),
+    clientErrorHandler: clientErrorHandler(docsUrl),
   });
-  const docsUrl = `${deps.publicUrl}/docs`;
   registerValidators(app);
   registerErrorHandler(app, docsUrl);
+  registerInputGuards(app);
+  registerResponseHeaders(app);
 
   // JSON only: other content types are refused (422). An empty JSON body counts as no body.
   app.removeContentTypeParser('text/plain');
@@ -51,11 +62,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     if (typeof body === 'string' && body.trim() === '') return done(null, undefined);
     // The default parser reports through done(); it returns nothing to await.
     void parseJson(request, body as string, done);
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    reply.header('X-Request-Id', request.id);
-    return payload;
   });
 
   // Every route, by method, so that a wrong method on a known path answers 405 instead of 404.

@@ -97,9 +97,12 @@ export const notFound = (what = 'Resource') => new ApiError('not_found', `${what
 
 /** A validation failure on named fields: `invalid({ email: 'is already used' })`. */
 export function invalid(fields: Record<string, string | string[]>, detail?: string): ApiError {
-  const errors: Record<string, string[]> = {};
-  for (const [field, messages] of Object.entries(fields))
-    errors[field] = Array.isArray(messages) ? messages : [messages];
+  const errors = Object.fromEntries(
+    Object.entries(fields).map(([field, messages]) => [
+      field,
+      Array.isArray(messages) ? messages : [messages],
+    ]),
+  );
   return new ApiError('validation_failed', detail ?? describeFields(errors), { errors });
 }
 
@@ -119,7 +122,7 @@ export type Problem = {
   errors: ProblemErrors;
 };
 
-const PREFIX_BY_CONTEXT: Record<string, string> = {
+const PREFIX_BY_CONTEXT: Readonly<Record<string, string>> = {
   body: '',
   querystring: 'query',
   params: 'path',
@@ -139,12 +142,14 @@ function joinPath(prefix: string, pointer: string, property?: string): string {
 
 /** Ajv errors to `{ "field.path": ["message", …] }`. */
 export function validationErrors(errors: ErrorObject[], context: string): Record<string, string[]> {
-  const prefix = PREFIX_BY_CONTEXT[context] ?? context;
-  const result: Record<string, string[]> = {};
+  const prefix = Object.hasOwn(PREFIX_BY_CONTEXT, context) ? (PREFIX_BY_CONTEXT[context] as string) : context;
+  // Field names come from the client: a Map, so that "toString" or "__proto__" are names like any other and
+  // never reach Object.prototype.
+  const result = new Map<string, string[]>();
   const add = (path: string, message: string) => {
-    const list = result[path] ?? [];
+    const list = result.get(path) ?? [];
     if (!list.includes(message)) list.push(message);
-    result[path] = list;
+    result.set(path, list);
   };
   for (const error of errors) {
     const params = error.params as Record<string, unknown>;
@@ -158,7 +163,7 @@ export function validationErrors(errors: ErrorObject[], context: string): Record
       add(joinPath(prefix, error.instancePath), error.message ?? 'is invalid');
     }
   }
-  return result;
+  return Object.fromEntries(result);
 }
 
 type ErrorWithValidation = FastifyError & { validation?: ErrorObject[]; validationContext?: string };
@@ -177,6 +182,20 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError('validation_failed', 'The request body is too large (1 MiB at most).', {
       status: 413,
       errors: { body: ['is too large'] },
+    });
+  }
+  if (code === 'FST_ERR_BAD_URL' || code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return new ApiError('not_found', 'The URL names no resource.');
+  }
+  if (code === 'FST_ERR_CTP_INVALID_JSON_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return new ApiError('validation_failed', 'The request body could not be read.', {
+      errors: { body: ['could not be read'] },
+    });
+  }
+  if (code === '22021' || code === '22P05') {
+    // PostgreSQL refused a character of the input (an invalid or untranslatable byte sequence).
+    return new ApiError('validation_failed', 'The request contains a character that cannot be stored.', {
+      errors: { body: ['contains a character that cannot be stored'] },
     });
   }
   if (code.startsWith('FST_ERR_CTP_') || (status === 400 && code !== '')) {

@@ -87,7 +87,8 @@ export function route<
   handler: (request: OperationRequest<P, Q, B>, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const { schema, config } = operationOptions(spec);
-  // A body whose fields are all optional may be left out entirely (POST …/approve with no payload).
+  // A body whose fields are all optional may be left out entirely (POST …/approve with no payload). A JSON null
+  // is a body, and not an object: it stays null and fails validation (422).
   const bodyOptional = spec.body !== undefined && !(spec.body as { required?: string[] }).required?.length;
   app.route({
     method: spec.method,
@@ -97,7 +98,7 @@ export function route<
     ...(bodyOptional
       ? {
           preValidation: async (request: FastifyRequest) => {
-            request.body ??= {};
+            if (request.body === undefined) request.body = {};
           },
         }
       : {}),
