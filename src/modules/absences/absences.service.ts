@@ -272,6 +272,10 @@ export async function decideAbsence(
   const transition: Transition = TRANSITIONS[decision];
   return await db.transaction().execute(async (tx: Tx) => {
     const at = toDate(clock.now());
+    // Lock order: the employee's row, then the absence (docs/architecture.md). An absence never changes employee.
+    const before = await findAbsence(tx, tenant.companyId, id);
+    if (!before) throw notFound('Absence');
+    await findEmployee(tx, tenant.companyId, before.employee_id, { lock: true });
     const changed = await tx
       .updateTable('absences')
       .set({

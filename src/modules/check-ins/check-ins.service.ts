@@ -70,7 +70,9 @@ export async function recordCheckIn(
   const now = clock.now();
   const timestamp = truncateToSecond(Temporal.Instant.from(input.timestamp));
   return await db.transaction().execute(async (tx) => {
-    const employee = await findEmployee(tx, tenant.companyId, input.employee_id);
+    // The employee's row lock comes first, before the insert (whose foreign key takes a share lock on the same
+    // row): every writer of an employee's days locks in one order (docs/architecture.md, Lock order).
+    const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
     if (!employee) throw invalid({ employee_id: 'is not an employee of this company' });
 
     if (Temporal.Instant.compare(timestamp, now.add({ seconds: FUTURE_TOLERANCE_SECONDS })) > 0) {

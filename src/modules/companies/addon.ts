@@ -2,6 +2,7 @@ import type { Executor } from '../../db/database.ts';
 import { newId } from '../../platform/ids.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
 import { revokeKeys } from '../api-keys/api-keys.repo.ts';
+import { lockEmployees } from '../employees/employees.service.ts';
 import { type CompanyRow, findSandboxOf, insertCompany } from './companies.repo.ts';
 
 /** Inserts an empty sandbox tenant for a live company, with its built-in absence types. */
@@ -36,7 +37,12 @@ export async function disableAddon(tx: Executor, account: CompanyRow, now: Date)
     .where('company_id', 'in', tenants)
     .returning('storage_key')
     .execute();
-  if (sandbox) await tx.deleteFrom('companies').where('id', '=', sandbox.id).execute();
+  if (sandbox) {
+    // The cascade rewrites every sandbox employee's days: their row locks come first, in id order, so that a
+    // check-in in flight (which holds its employee's lock and then writes that employee's days) cannot deadlock.
+    await lockEmployees(tx, sandbox.id);
+    await tx.deleteFrom('companies').where('id', '=', sandbox.id).execute();
+  }
   return reports.flatMap((report) => (report.storage_key === null ? [] : [report.storage_key]));
 }
 

@@ -82,6 +82,17 @@ export async function findEmployee(
   return await query.executeTakeFirst();
 }
 
+/** Takes the row lock of every employee of a company, in id order (the one order multi-employee writers use). */
+export async function lockEmployees(tx: Executor, companyId: string): Promise<void> {
+  await tx
+    .selectFrom('employees')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
 export async function getEmployee(db: Executor, companyId: string, id: string): Promise<EmployeeView> {
   const row = await findEmployee(db, companyId, id);
   if (!row) throw notFound('Employee');

@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { invalid } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { lockEmployees } from '../employees/employees.service.ts';
 import { applyHoliday } from '../workdays/consolidation.ts';
 
 export type HolidayView = { id: string; date: string; name: string; created_at: string; updated_at: string };
@@ -15,6 +16,9 @@ export async function createHoliday(
 ): Promise<HolidayView> {
   const now = toDate(clock.now());
   return await db.transaction().execute(async (tx) => {
+    // A holiday rewrites a day of every employee: it takes every employee's row lock first, in id order, like
+    // any writer of an employee's days (docs/architecture.md, Lock order).
+    await lockEmployees(tx, companyId);
     const row = await tx
       .insertInto('holidays')
       .values({
