@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { adminPlugin } from './admin/admin.plugin.ts';
+import type { HttpSettings } from './config.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { absencesRoutes } from './modules/absences/absences.routes.ts';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
@@ -18,6 +19,7 @@ import { workSummariesRoutes } from './modules/work-summaries/work-summaries.rou
 import { registerAuth } from './platform/auth.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { ApiError, ERROR_CATALOG, type ErrorCode, registerErrorHandler } from './platform/errors.ts';
+import { within } from './platform/deadline.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import {
   clientErrorHandler,
@@ -29,7 +31,17 @@ import {
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
 
-export type BuildOptions = { logger?: FastifyServerOptions['logger'] };
+/** Shared with the process: while draining (after SIGTERM), /readyz answers 503. */
+export type Lifecycle = { draining: boolean };
+
+export type BuildOptions = {
+  logger?: FastifyServerOptions['logger'];
+  http?: HttpSettings;
+  lifecycle?: Lifecycle;
+};
+
+/** /readyz answers within this, even when the database does not. */
+const READY_DEADLINE_MS = 2_000;
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -48,6 +60,18 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: ROUTER_MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrors(docsUrl),
+    // While closing, requests on open connections are served normally (answering them Fastify's own 503 would
+    // not be problem+json); /readyz reports the drain.
+    return503OnClosing: false,
+    // Slow clients: a request's headers and its whole body must arrive within their timeouts, checked every
+    // second (Node's default check runs every 30 s); an idle keep-alive connection is closed after its own.
+    ...(options.http
+      ? {
+          requestTimeout: options.http.requestTimeoutMs,
+          keepAliveTimeout: options.http.keepAliveTimeoutMs,
+          http: { headersTimeout: options.http.headersTimeoutMs, connectionsCheckingInterval: 1_000 },
+        }
+      : {}),
     clientErrorHandler: clientErrorHandler(docsUrl),
   });
   registerValidators(app);
@@ -94,13 +118,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  const lifecycle = options.lifecycle ?? { draining: false };
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await deps.db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
-      return { status: 'ready' };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable' });
-    }
+    if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
+    const check = deps.db
+      .selectNoFrom((eb) => eb.val(1).as('one'))
+      .execute()
+      .then(() => true);
+    const ready = await within(check, READY_DEADLINE_MS);
+    return ready ? { status: 'ready' } : reply.code(503).send({ status: 'unavailable' });
   });
   app.get<{ Params: { code: string } }>(
     '/docs/errors/:code',

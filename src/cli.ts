@@ -47,7 +47,7 @@ async function serve(args: string[]): Promise<void> {
 
 async function migrateCommand(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase(config, pino({ level: config.logLevel }));
+  const database = await openDatabase(config, pino({ level: config.logLevel }), { migrate: 'force' });
   await database.close();
   process.stdout.write('migrations are up to date\n');
 }

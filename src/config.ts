@@ -12,7 +12,32 @@ export type Config = {
   webhooksAllowPrivate: boolean;
   logLevel: string;
   demo: boolean;
+  /** A direct (unpooled) URL for migrations, when DATABASE_URL goes through a transaction-mode pooler. */
+  migrationDatabaseUrl: string | null;
+  migrateOnStart: boolean;
+  database: DatabaseSettings;
+  http: HttpSettings;
+  /** How long SIGTERM waits for in-flight requests and jobs before closing connections. */
+  drainTimeoutMs: number;
+  /** After SIGTERM, how long the node keeps serving with /readyz at 503 before it stops accepting. */
+  drainReadinessMs: number;
+  /** Ports webhook URLs may use (443 by default). */
+  webhookPorts: number[];
+  /** Reports a company may have queued or in generation at once. */
+  maxPendingReports: number;
 };
+
+/** The pool and the timeouts of every connection (milliseconds; 0 turns a timeout off). */
+export type DatabaseSettings = {
+  poolMax: number;
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+};
+
+/** Node's HTTP server timeouts (milliseconds): a client must send its request in time. */
+export type HttpSettings = { requestTimeoutMs: number; headersTimeoutMs: number; keepAliveTimeoutMs: number };
 
 export class ConfigError extends Error {}
 
@@ -32,6 +57,35 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be 1 or 0 (got "${value}")`);
 }
 
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const value = read(env, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${value}")`);
+  }
+  return Number(value);
+}
+
+function postgresUrl(env: NodeJS.ProcessEnv, name: string): string | null {
+  const value = read(env, name) ?? null;
+  if (value !== null && !/^postgres(ql)?:\/\//.test(value)) {
+    throw new ConfigError(`${name} must be a postgres:// or postgresql:// connection string`);
+  }
+  return value;
+}
+
+function ports(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number[] {
+  const value = read(env, name);
+  if (value === undefined) return fallback;
+  const list = value.split(',').map((part) => part.trim());
+  if (list.some((part) => !/^\d+$/.test(part) || Number(part) < 1 || Number(part) > 65535)) {
+    throw new ConfigError(`${name} must be a comma-separated list of ports from 1 to 65535 (got "${value}")`);
+  }
+  return [...new Set(list.map(Number))];
+}
+
+const HOUR_MS = 3_600_000;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const portText = read(env, 'PORT') ?? '3000';
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
@@ -40,10 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(portText);
   const host = read(env, 'HOST') ?? '127.0.0.1';
 
-  const databaseUrl = read(env, 'DATABASE_URL') ?? null;
-  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
-  }
+  const databaseUrl = postgresUrl(env, 'DATABASE_URL');
 
   const adminToken = read(env, 'JORNADA_ADMIN_TOKEN') ?? null;
   if (adminToken !== null && adminToken.length < 16) {
@@ -67,6 +118,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${logLevel}")`);
   }
 
+  const http: HttpSettings = {
+    requestTimeoutMs: integer(env, 'JORNADA_HTTP_REQUEST_TIMEOUT_MS', 30_000, 1_000, HOUR_MS),
+    headersTimeoutMs: integer(env, 'JORNADA_HTTP_HEADERS_TIMEOUT_MS', 10_000, 1_000, HOUR_MS),
+    keepAliveTimeoutMs: integer(env, 'JORNADA_HTTP_KEEP_ALIVE_TIMEOUT_MS', 5_000, 1_000, HOUR_MS),
+  };
+  if (http.headersTimeoutMs > http.requestTimeoutMs) {
+    throw new ConfigError('JORNADA_HTTP_HEADERS_TIMEOUT_MS must not exceed JORNADA_HTTP_REQUEST_TIMEOUT_MS');
+  }
+
   return {
     port,
     host,
@@ -78,5 +138,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooksAllowPrivate: flag(env, 'JORNADA_WEBHOOKS_ALLOW_PRIVATE', false),
     logLevel,
     demo: flag(env, 'JORNADA_DEMO', true),
+    migrationDatabaseUrl: postgresUrl(env, 'JORNADA_MIGRATION_DATABASE_URL'),
+    migrateOnStart: flag(env, 'JORNADA_MIGRATE_ON_START', true),
+    database: {
+      poolMax: integer(env, 'JORNADA_DB_POOL_MAX', 20, 1, 1000),
+      connectTimeoutMs: integer(env, 'JORNADA_DB_CONNECT_TIMEOUT_MS', 5_000, 0, HOUR_MS),
+      statementTimeoutMs: integer(env, 'JORNADA_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, HOUR_MS),
+      lockTimeoutMs: integer(env, 'JORNADA_DB_LOCK_TIMEOUT_MS', 10_000, 0, HOUR_MS),
+      idleInTransactionTimeoutMs: integer(env, 'JORNADA_DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 60_000, 0, HOUR_MS),
+    },
+    http,
+    drainTimeoutMs: integer(env, 'JORNADA_DRAIN_TIMEOUT_MS', 25_000, 0, HOUR_MS),
+    drainReadinessMs: integer(env, 'JORNADA_DRAIN_READINESS_MS', 1_000, 0, HOUR_MS),
+    webhookPorts: ports(env, 'JORNADA_WEBHOOKS_ALLOWED_PORTS', [443]),
+    maxPendingReports: integer(env, 'JORNADA_MAX_PENDING_REPORTS', 10, 1, 10_000),
   };
 }

@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { buildApp } from './app.ts';
+import { buildApp, type Lifecycle } from './app.ts';
 import { type DemoSeed, seedDemo } from './bootstrap/demo.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
 import { ensureInstanceSecret } from './db/instance-secret.ts';
-import { migrate } from './db/migrator.ts';
+import { migrate, pendingMigrations } from './db/migrator.ts';
 import { maintenanceJob } from './jobs/maintenance.ts';
 import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
@@ -19,16 +20,34 @@ import { syncFakeClock } from './modules/clock/clock.service.ts';
 import { fileStore } from './modules/reports/store.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
+import { within } from './platform/deadline.ts';
 import { CursorCodec } from './platform/pagination.ts';
 import { deriveKey } from './platform/secrets.ts';
 import { type Clock, FakeClock, systemClock } from './time/clock.ts';
 
 export type Role = 'api' | 'worker' | 'all';
 
-export type Database = { db: Db; embedded: EmbeddedDatabase | null; close(): Promise<void> };
+const POOL_CLOSE_MS = 3_000;
 
-/** DATABASE_URL when set; otherwise the embedded PostgreSQL in the data dir. Migrations run on open. */
-export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+export type Database = {
+  db: Db;
+  /** A small pool without a statement timeout, for the long streaming reads of report generation. */
+  streamDb: Db;
+  embedded: EmbeddedDatabase | null;
+  close(): Promise<void>;
+};
+
+/**
+ * DATABASE_URL when set; otherwise the embedded PostgreSQL in the data dir. Migrations run on open unless
+ * JORNADA_MIGRATE_ON_START=0 (then a database with pending migrations refuses to start); `force` runs them
+ * anyway (`jornada migrate`). They go through JORNADA_MIGRATION_DATABASE_URL when set: a direct connection
+ * where DATABASE_URL points at a transaction-mode pooler.
+ */
+export async function openDatabase(
+  config: Config,
+  log: Logger,
+  options: { migrate?: 'on-start' | 'force' } = {},
+): Promise<Database> {
   const embedded =
     config.databaseUrl === null
       ? await startEmbeddedDatabase({
@@ -36,23 +55,53 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
           log: (message) => log.debug({ postgres: message }),
         })
       : null;
-  const db = createDb(embedded?.connectionString ?? (config.databaseUrl as string));
-  try {
-    const { applied } = await migrate(db);
-    if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  } catch (error) {
-    await db.destroy();
+  const url = embedded?.connectionString ?? (config.databaseUrl as string);
+  const settings = config.database;
+  const db = createDb(url, {
+    max: settings.poolMax,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    statementTimeoutMs: settings.statementTimeoutMs,
+    lockTimeoutMs: settings.lockTimeoutMs,
+    idleInTransactionTimeoutMs: settings.idleInTransactionTimeoutMs,
+  });
+  const streamDb = createDb(url, {
+    max: 2,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    lockTimeoutMs: settings.lockTimeoutMs,
+    idleInTransactionTimeoutMs: settings.idleInTransactionTimeoutMs,
+  });
+  const close = async () => {
+    // A pool waits for its checked-out clients; a job still streaming after the drain deadline must not hold
+    // the stop forever, and the embedded server's fast shutdown ends any session left.
+    await within(Promise.all([db.destroy(), streamDb.destroy()]), POOL_CLOSE_MS);
     await embedded?.stop();
+  };
+  try {
+    const mode = options.migrate ?? 'on-start';
+    if (mode === 'force' || config.migrateOnStart) {
+      const migrationDb = createDb(embedded ? url : (config.migrationDatabaseUrl ?? url), {
+        max: 1,
+        connectTimeoutMs: settings.connectTimeoutMs,
+      });
+      try {
+        const { applied } = await migrate(migrationDb);
+        if (applied.length > 0) log.info({ applied }, 'migrations applied');
+      } finally {
+        await migrationDb.destroy();
+      }
+    } else {
+      const pending = await pendingMigrations(db);
+      if (pending.length > 0) {
+        throw new ConfigError(
+          `the database has ${pending.length} pending migration(s) (${pending.join(', ')}) and JORNADA_MIGRATE_ON_START=0: run \`jornada migrate\` first`,
+        );
+      }
+    }
+  } catch (error) {
+    await close();
     throw error;
   }
-  return {
-    db,
-    embedded,
-    async close() {
-      await db.destroy();
-      await embedded?.stop();
-    },
-  };
+  return { db, streamDb, embedded, close };
 }
 
 /** The admin token: the configured one, else the one kept in the data dir (created, and printed, once). */
@@ -75,7 +124,7 @@ export type RunningService = { app: FastifyInstance | null; deps: AppDeps; stop(
  * The background loops of a process. Workers run the jobs; every role follows the shared fake clock, so an
  * advance made through one API node reaches the others (and the workers) within a second.
  */
-export function backgroundJobs(deps: AppDeps, role: Role, log: Logger): Job[] {
+export function backgroundJobs(deps: AppDeps, role: Role, log: Logger, streamDb: Db = deps.db): Job[] {
   const jobs: Job[] =
     role === 'api'
       ? []
@@ -84,6 +133,7 @@ export function backgroundJobs(deps: AppDeps, role: Role, log: Logger): Job[] {
           webhookDeliveryJob({ db: deps.db, clock: deps.clock, targets: deps.webhookTargets, log }),
           reportGenerationJob({
             db: deps.db,
+            streamDb,
             clock: deps.clock,
             cursors: deps.cursors,
             store: deps.reportStore,
@@ -132,12 +182,13 @@ export async function startService(
 
   let app: FastifyInstance | null = null;
   let runner: Runner | null = null;
+  const lifecycle: Lifecycle = { draining: false };
   try {
     if (options.role !== 'worker') {
-      app = await buildApp(deps, { logger: { level: config.logLevel } });
+      app = await buildApp(deps, { logger: { level: config.logLevel }, http: config.http, lifecycle });
       await app.listen({ port: config.port, host: config.host });
     }
-    const jobs = backgroundJobs(deps, options.role, log);
+    const jobs = backgroundJobs(deps, options.role, log, database.streamDb);
     if (jobs.length > 0) runner = startJobs(jobs, log);
   } catch (error) {
     await app?.close();
@@ -159,9 +210,22 @@ export async function startService(
     deps,
     stop() {
       stopping ??= (async () => {
-        // Drain: stop accepting, finish in-flight requests and the job ticks in progress, then the database.
-        await app?.close();
-        await runner?.stop();
+        // Drain: /readyz answers 503 at once; the listener closes; in-flight requests and job ticks get the
+        // drain deadline; then every connection still open is closed, and the database goes last.
+        lifecycle.draining = true;
+        const jobs = runner?.stop();
+        const drain = async () => {
+          // Still serving while load balancers see /readyz fail and take this node out of rotation.
+          if (app) await delay(Math.min(config.drainReadinessMs, config.drainTimeoutMs));
+          await Promise.all([app?.close(), jobs]);
+          return true;
+        };
+        const draining = drain();
+        if (!(await within(draining, config.drainTimeoutMs))) {
+          log.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'drain deadline passed: closing connections');
+          app?.server.closeAllConnections();
+          await within(draining, POOL_CLOSE_MS);
+        }
         await database.close();
         log.info('jornada stopped');
       })();

@@ -12,15 +12,90 @@ export type Tx = Transaction<Database>;
 /** Repository functions take either the pool-backed Db or an open transaction. */
 export type Executor = Db | Tx;
 
-export function createDb(connectionString: string, options: { max?: number; log?: LogConfig } = {}): Db {
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 20 });
+export type DbOptions = {
+  max?: number;
+  log?: LogConfig;
+  /** Milliseconds to open a connection, or to wait for a free one from the pool (0: forever). */
+  connectTimeoutMs?: number;
+  /**
+   * Milliseconds a statement may run (0: no limit). The server cancels it then; the client gives up half a
+   * second later still, so a database that stopped answering altogether fails the call too.
+   */
+  statementTimeoutMs?: number;
+  /** Milliseconds a statement may wait for a row or table lock (0: forever). */
+  lockTimeoutMs?: number;
+  /** Milliseconds a transaction may sit idle before the server ends its session (0: forever). */
+  idleInTransactionTimeoutMs?: number;
+};
+
+/** The client-side margin over the server's statement timeout. */
+const QUERY_TIMEOUT_MARGIN_MS = 500;
+
+export function createDb(connectionString: string, options: DbOptions = {}): Db {
+  const statementTimeout = options.statementTimeoutMs ?? 0;
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.max ?? 20,
+    ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    ...(statementTimeout > 0
+      ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + QUERY_TIMEOUT_MARGIN_MS }
+      : {}),
+    ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
+    ...(options.idleInTransactionTimeoutMs
+      ? { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs }
+      : {}),
+  });
   // An idle client can lose its connection (database restart); the pool replaces it on the next checkout.
   pool.on('error', () => {});
+  // A checked-out client can lose it too (the server ends an idle transaction, or restarts): the error reaches
+  // the caller through its query; without a listener here it would also be thrown as an uncaught 'error' event
+  // and end the process.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return new Kysely<Database>({
     // Cursor lets query.stream() read large results in chunks (report generation) with flat memory.
     dialect: new PostgresDialect({ pool, cursor: Cursor }),
     ...(options.log ? { log: options.log } : {}),
   });
+}
+
+/** SQLSTATE classes and codes that say "the database is unavailable or overloaded", not "this request is wrong". */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '53300', // too_many_connections
+  '57014', // query_canceled (statement_timeout)
+  '55P03', // lock_not_available (lock_timeout)
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, shutting down)
+  '25P03', // idle_in_transaction_session_timeout
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+]);
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error',
+  'Connection ended unexpectedly',
+  'connect ECONNREFUSED',
+];
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/**
+ * Whether an error means the database could not serve the call (down, unreachable, too slow, shutting down):
+ * a condition that passes, answered 503 with Retry-After rather than 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const failure = error as { code?: unknown; message?: unknown; errors?: unknown };
+  if (typeof failure?.code === 'string') {
+    if (UNAVAILABLE_SQLSTATES.has(failure.code) || failure.code.startsWith('08')) return true;
+    if (UNAVAILABLE_ERRNOS.has(failure.code)) return true;
+  }
+  if (typeof failure?.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => String(failure.message).includes(m)))
+    return true;
+  // Node reports a refused connection to every address of a host name as one AggregateError.
+  return Array.isArray(failure?.errors) && failure.errors.some(isDatabaseUnavailable);
 }
 
 /** The constraint a statement violated, when it failed with the given SQLSTATE (23505: unique violation). */

@@ -10,32 +10,47 @@ const MIGRATION_LOCK = 4_711_2026;
 
 export type MigrationResult = { applied: string[] };
 
-/** Applies the SQL files in src/db/migrations in name order, each in its own transaction, once. */
+async function migrationFiles(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
+}
+
+/** The migrations not yet applied to the database (all of them on an empty one). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const versions = (await migrationFiles()).map((file) => file.replace(/\.sql$/, ''));
+  const table = await sql<{ name: string | null }>`select to_regclass('schema_migrations')::text as name`.execute(db);
+  if (!table.rows[0]?.name) return versions;
+  const done = await sql<{ version: string }>`select version from schema_migrations`.execute(db);
+  const applied = new Set(done.rows.map((row) => row.version));
+  return versions.filter((version) => !applied.has(version));
+}
+
+/**
+ * Applies the SQL files in src/db/migrations in name order, once each, in ONE transaction that holds a
+ * transaction-level advisory lock: concurrent migrators (nodes starting together) run one after the other, and
+ * the lock can never outlive its transaction or be released on another server connection, which makes it safe
+ * behind a transaction-mode pooler (PgBouncer) where a session-level lock was not. A failing file rolls the
+ * whole run back. No statement timeout applies: a migration may take as long as it needs.
+ */
 export async function migrate(db: Db): Promise<MigrationResult> {
-  const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
-  return await db.connection().execute(async (connection) => {
-    await sql`select pg_advisory_lock(${MIGRATION_LOCK})`.execute(connection);
-    try {
-      await sql`create table if not exists schema_migrations (
-        version text primary key,
-        applied_at timestamptz not null default now()
-      )`.execute(connection);
-      const done = await sql<{ version: string }>`select version from schema_migrations`.execute(connection);
-      const applied = new Set(done.rows.map((row) => row.version));
-      const result: string[] = [];
-      for (const file of files) {
-        const version = file.replace(/\.sql$/, '');
-        if (applied.has(version)) continue;
-        const text = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
-        await connection.transaction().execute(async (tx) => {
-          await sql.raw(text).execute(tx);
-          await sql`insert into schema_migrations (version) values (${version})`.execute(tx);
-        });
-        result.push(version);
-      }
-      return { applied: result };
-    } finally {
-      await sql`select pg_advisory_unlock(${MIGRATION_LOCK})`.execute(connection);
+  const files = await migrationFiles();
+  return await db.transaction().execute(async (tx) => {
+    await sql`set local statement_timeout = 0`.execute(tx);
+    await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx);
+    await sql`create table if not exists schema_migrations (
+      version text primary key,
+      applied_at timestamptz not null default now()
+    )`.execute(tx);
+    const done = await sql<{ version: string }>`select version from schema_migrations`.execute(tx);
+    const applied = new Set(done.rows.map((row) => row.version));
+    const result: string[] = [];
+    for (const file of files) {
+      const version = file.replace(/\.sql$/, '');
+      if (applied.has(version)) continue;
+      const text = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
+      await sql.raw(text).execute(tx);
+      await sql`insert into schema_migrations (version) values (${version})`.execute(tx);
+      result.push(version);
     }
+    return { applied: result };
   });
 }

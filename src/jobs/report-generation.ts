@@ -18,6 +18,8 @@ import type { Job } from './runner.ts';
 
 export type ReportGenerationDeps = {
   db: Db;
+  /** Where the long streaming reads run: a pool without a statement timeout (default: db). */
+  streamDb?: Db;
   clock: Clock;
   cursors: CursorCodec;
   store: ReportStore;
@@ -113,6 +115,7 @@ export async function expireReports(db: Db, store: ReportStore, now: Temporal.In
  * files.
  */
 export function reportGenerationJob(deps: ReportGenerationDeps): Job {
+  const streamDb = deps.streamDb ?? deps.db;
   const generate = async (report: ClaimedReport) => {
     const at = () => toDate(deps.clock.now());
     const fail = (message: string) =>
@@ -150,7 +153,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
           ? csvStream(
               TIME_REGISTRY_COLUMNS,
               counted(
-                timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, {
+                timeRegistryRows(streamDb, deps.clock, deps.cursors, tenant, {
                   month: report.params.month as string,
                   employee_id: report.params.employee_id,
                 }),
@@ -160,7 +163,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
           : (report.format === 'xlsx' ? xlsxStream : csvStream)(
               CHECK_INS_EXPORT_COLUMNS,
               counted(
-                checkInsExportRows(deps.db, tenant, {
+                checkInsExportRows(streamDb, tenant, {
                   from: report.params.from as string,
                   to: report.params.to as string,
                   employee_id: report.params.employee_id,

@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/database.ts';
 
 /** The stable error codes of the public contract (spec, Errors). Clients program against these. */
 export const ERROR_CATALOG = {
@@ -68,6 +69,9 @@ export const ERROR_CATALOG = {
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** Retry-After of a 503: the database is unavailable (an outage, a timeout, a restart). */
+export const UNAVAILABLE_RETRY_SECONDS = 5;
 export const ERROR_CODES = Object.keys(ERROR_CATALOG) as ErrorCode[];
 
 export type ProblemErrors = Record<string, unknown>;
@@ -206,6 +210,12 @@ export function toApiError(error: unknown): ApiError {
           ? 'must not be empty when Content-Type is application/json'
           : 'is not valid JSON';
     return new ApiError('validation_failed', `The request body ${message}.`, { errors: { body: [message] } });
+  }
+  if (isDatabaseUnavailable(error)) {
+    return new ApiError('internal_error', 'The database is unavailable. Retry after the Retry-After seconds.', {
+      status: 503,
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) },
+    });
   }
   if (status === 400 && fastifyError instanceof SyntaxError) {
     return new ApiError('validation_failed', 'The request body is not valid JSON.', {

@@ -96,21 +96,23 @@ function client(app: FastifyInstance, token: string | null): Client {
   };
 }
 
-/** A real app on a fresh clone of the migrated database, with a fake clock and the admin API enabled. */
-export async function createTestContext(
-  options: {
-    fakeClock?: boolean;
-    adminToken?: string | null;
-    webhookTargets?: TargetPolicy;
-    publicUrl?: string;
-  } = {},
-): Promise<TestContext> {
-  const database = await createTestDatabase();
-  const reportsDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-reports-'));
-  const clock = new FakeClock();
-  const instanceSecret = await ensureInstanceSecret(database.db);
-  const deps: AppDeps = {
-    db: database.db,
+type TestOptions = {
+  fakeClock?: boolean;
+  adminToken?: string | null;
+  webhookTargets?: TargetPolicy;
+  publicUrl?: string;
+};
+
+/** The app's dependencies over a database, as the tests use them: a fake clock and the admin API enabled. */
+export async function testDeps(
+  db: Db,
+  clock: FakeClock,
+  reportsDir: string,
+  options: TestOptions = {},
+): Promise<AppDeps> {
+  const instanceSecret = await ensureInstanceSecret(db);
+  return {
+    db,
     clock,
     fakeClock: options.fakeClock === false ? null : clock,
     cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
@@ -120,6 +122,14 @@ export async function createTestContext(
     webhookTargets: options.webhookTargets ?? { allowPrivate: true, resolve: systemResolver },
     reportStore: fileStore(reportsDir),
   };
+}
+
+/** A real app on a fresh clone of the migrated database, with a fake clock and the admin API enabled. */
+export async function createTestContext(options: TestOptions = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const reportsDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-reports-'));
+  const clock = new FakeClock();
+  const deps = await testDeps(database.db, clock, reportsDir, options);
   const app = await buildApp(deps);
   await app.ready();
   const admin = client(app, ADMIN_TOKEN);

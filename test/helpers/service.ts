@@ -30,6 +30,7 @@ export async function startServiceNode(
       JORNADA_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       JORNADA_FAKE_CLOCK: '1',
       JORNADA_DEMO: '0',
+      JORNADA_DRAIN_READINESS_MS: '0',
       LOG_LEVEL: 'info',
       ...options.env,
     },

@@ -1,0 +1,243 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { createDb, type Db, isDatabaseUnavailable } from '../../src/db/database.ts';
+import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../src/db/embedded.ts';
+import { migrate } from '../../src/db/migrator.ts';
+import { FakeClock } from '../../src/time/clock.ts';
+import { ADMIN_TOKEN, testDeps } from '../helpers/context.ts';
+
+/**
+ * A database that stops answering gives prompt errors: 503 problem+json with Retry-After within the statement
+ * timeout plus a second, /readyz 503 within its own deadline, and nothing hangs. The cluster is this file's own
+ * (it is frozen with SIGSTOP), not the shared test cluster.
+ */
+const STATEMENT_TIMEOUT_MS = 1_000;
+const CONNECT_TIMEOUT_MS = 1_000;
+const LOCK_TIMEOUT_MS = 500;
+
+let dataDir: string;
+let embedded: EmbeddedDatabase;
+let db: Db;
+let app: FastifyInstance;
+let liveKey = '';
+let companyId = '';
+let reportsDir: string;
+let deps: Awaited<ReturnType<typeof testDeps>>;
+
+/** The postmaster and every process it started (its backends), from /proc. */
+function postgresProcesses(): number[] {
+  const postmaster = Number(
+    readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+  );
+  const children = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
+}
+
+const signalPostgres = (signal: NodeJS.Signals) => {
+  for (const pid of postgresProcesses()) process.kill(pid, signal);
+};
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-faults-'));
+  reportsDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-faults-reports-'));
+  await chmod(dataDir, 0o755);
+  embedded = await startEmbeddedDatabase({ dataDir, ephemeral: true });
+  const migrator = createDb(embedded.connectionString, { max: 1 });
+  await migrate(migrator);
+  await migrator.destroy();
+  db = createDb(embedded.connectionString, {
+    max: 5,
+    connectTimeoutMs: CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: LOCK_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: 500,
+  });
+  deps = await testDeps(db, new FakeClock(), reportsDir);
+  app = await buildApp(deps);
+  await app.ready();
+  const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+  const company = await app.inject({
+    method: 'POST',
+    url: '/admin/v1/companies',
+    headers: admin,
+    payload: { name: 'Faults' },
+  });
+  companyId = company.json().id;
+  const key = await app.inject({
+    method: 'POST',
+    url: `/admin/v1/companies/${companyId}/api-keys`,
+    headers: admin,
+    payload: { mode: 'live', scopes: ['org:empleados:read', 'org:empleados:write', 'org:fichajes:write'] },
+  });
+  liveKey = key.json().secret;
+}, 120_000);
+
+afterAll(async () => {
+  try {
+    signalPostgres('SIGCONT');
+  } catch {}
+  await app?.close();
+  await db?.destroy();
+  await embedded?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(reportsDir, { recursive: true, force: true });
+});
+
+const get = (url: string) =>
+  app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${liveKey}` } });
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; milliseconds: number }> {
+  const began = performance.now();
+  const value = await work();
+  return { value, milliseconds: performance.now() - began };
+}
+
+describe('a database that stops answering (SIGSTOP)', () => {
+  it('answers 503 problem+json with Retry-After within the statement timeout plus 1 s, then recovers', async () => {
+    expect((await get('/v1/organization')).statusCode).toBe(200);
+    signalPostgres('SIGSTOP');
+    try {
+      const { value: response, milliseconds } = await timed(() => get('/v1/organization'));
+      expect(milliseconds).toBeLessThan(STATEMENT_TIMEOUT_MS + 1_000);
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.headers['retry-after']).toBe('5');
+      expect(response.json()).toMatchObject({ status: 503, code: 'internal_error' });
+      expect(response.json().detail).not.toMatch(/timeout|query|pool/i);
+
+      const ready = await timed(() => app.inject({ method: 'GET', url: '/readyz' }));
+      expect(ready.value.statusCode).toBe(503);
+      expect(ready.milliseconds).toBeLessThan(2_000 + 500);
+    } finally {
+      signalPostgres('SIGCONT');
+    }
+    await expect.poll(async () => (await get('/v1/organization')).statusCode, { timeout: 10_000 }).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  }, 30_000);
+});
+
+describe('timeouts', () => {
+  it('answers 503 when a lock is held longer than the lock timeout', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/employees',
+      headers: { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' },
+      payload: { first_name: 'Lock', last_name: 'Held', email: 'lock@example.com', hire_date: '2026-01-01' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const employeeId = created.json().id as string;
+    const holder = createDb(embedded.connectionString, { max: 1 });
+    let release = () => {};
+    const held = holder.transaction().execute(async (tx) => {
+      await tx.selectFrom('employees').select('id').where('id', '=', employeeId).forUpdate().execute();
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const { value: response, milliseconds } = await timed(() =>
+        app.inject({
+          method: 'POST',
+          url: '/v1/check-ins',
+          headers: { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' },
+          payload: { employee_id: employeeId, type: 'in', timestamp: '2026-02-02T09:00:00Z' },
+        }),
+      );
+      expect(response.statusCode, response.body).toBe(503);
+      expect(response.headers['retry-after']).toBe('5');
+      expect(milliseconds).toBeLessThan(LOCK_TIMEOUT_MS + 1_000);
+    } finally {
+      release();
+      await held;
+      await holder.destroy();
+    }
+  });
+
+  it('ends a transaction left idle longer than the idle-in-transaction timeout', async () => {
+    const failure = await db
+      .transaction()
+      .execute(async (tx) => {
+        await tx.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+        await new Promise((resolve) => setTimeout(resolve, 1_200));
+        await tx.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(failure).not.toBeNull();
+    expect(isDatabaseUnavailable(failure)).toBe(true);
+  });
+});
+
+describe('a port that accepts connections and never replies', () => {
+  let blackHole: net.Server;
+  let port = 0;
+  const sockets = new Set<net.Socket>();
+  beforeAll(async () => {
+    blackHole = net.createServer((socket) => {
+      sockets.add(socket);
+    });
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+    port = (blackHole.address() as net.AddressInfo).port;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => blackHole.close(resolve));
+  });
+
+  it('fails migrations and requests within the connect timeout plus 1 s', async () => {
+    const silent = createDb(`postgresql://postgres:x@127.0.0.1:${port}/postgres`, {
+      max: 2,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: STATEMENT_TIMEOUT_MS,
+    });
+    try {
+      const { value: failure, milliseconds } = await timed(() =>
+        migrate(silent).then(
+          () => null,
+          (e) => e,
+        ),
+      );
+      expect(milliseconds).toBeLessThan(CONNECT_TIMEOUT_MS + 1_000);
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+      const silentApp = await buildApp({ ...deps, db: silent });
+      try {
+        const request = await timed(() =>
+          silentApp.inject({
+            method: 'GET',
+            url: '/v1/organization',
+            headers: { authorization: `Bearer ${liveKey}` },
+          }),
+        );
+        expect(request.milliseconds).toBeLessThan(CONNECT_TIMEOUT_MS + 1_000);
+        expect(request.value.statusCode).toBe(503);
+        expect(request.value.headers['retry-after']).toBe('5');
+        const ready = await timed(() => silentApp.inject({ method: 'GET', url: '/readyz' }));
+        expect(ready.value.statusCode).toBe(503);
+        expect(ready.milliseconds).toBeLessThan(2_500);
+      } finally {
+        await silentApp.close();
+      }
+    } finally {
+      await silent.destroy();
+    }
+  }, 20_000);
+});
