@@ -28,6 +28,7 @@ import {
   registerInputGuards,
   registerResponseHeaders,
 } from './platform/input-guard.ts';
+import { requestLogSerializers } from './platform/log-redaction.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
 
@@ -49,8 +50,9 @@ const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Registers the platform plugins and the modules. No business logic lives here. */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const docsUrl = `${deps.publicUrl}/docs`;
+  const logger = options.logger ?? false;
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: typeof logger === 'object' ? { ...logger, serializers: requestLogSerializers } : logger,
     bodyLimit: 1024 * 1024,
     exposeHeadRoutes: false,
     requestIdHeader: false,

@@ -32,6 +32,30 @@ describe('report writers', () => {
     ]);
   });
 
+  it('neutralises a leading tab, CR or LF too', () => {
+    expect(['\t=cmd', '\r=cmd', '\n@x', 'a\tb'].map(neutralize)).toEqual([
+      "'\t=cmd",
+      "'\r=cmd",
+      "'\n@x",
+      'a\tb',
+    ]);
+  });
+
+  it('quotes every field holding a lone LF or CR, so no name can start a forged record', async () => {
+    async function* injected(): AsyncIterable<Row> {
+      yield { name: "Inject\n=cmd|' /C calc'!A0", minutes: 1, at: new Date(Date.UTC(2026, 0, 1)) };
+      yield { name: 'Carriage\r+cmd', minutes: 2, at: new Date(Date.UTC(2026, 0, 1)) };
+    }
+    const text = (await buffer(csvStream(columns, injected()))).toString('utf8');
+    expect(text).toContain('"Inject\n=cmd|\' /C calc\'!A0"');
+    expect(text).toContain('"Carriage\r+cmd"');
+    const records = parse(text, { bom: true, columns: true }) as Array<Record<string, string>>;
+    expect(records.map((record) => [record.name, record.minutes])).toEqual([
+      ["Inject\n=cmd|' /C calc'!A0", '1'],
+      ['Carriage\r+cmd', '2'],
+    ]);
+  });
+
   it('writes RFC 4180 CSV: CRLF, quoted fields with doubled quotes, a UTF-8 BOM', async () => {
     const text = (await buffer(csvStream(columns, rowsOf(3)))).toString('utf8');
     expect(text).toBe(

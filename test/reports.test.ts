@@ -100,7 +100,8 @@ const download = (url: string, headers: Record<string, string> = {}) => {
 const csvRecords = (body: string) =>
   parse(body, { bom: true, columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
 
-const neutralized = (text: string | null) => (text && /^[=+\-@]/.test(text) ? `'${text}` : (text ?? ''));
+const neutralized = (text: string | null) =>
+  text && /^[=+\-@\t\r\n]/.test(text) ? `'${text}` : (text ?? '');
 
 describe('POST /v1/reports validation', () => {
   it.each([

@@ -23,6 +23,11 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   company_admins_email_key: 'dashboard login: the email lookup that precedes tenancy',
   dashboard_sessions_token_hash: 'the session cookie: the lookup that precedes tenancy',
   dashboard_sessions_expires_at: 'the expired-session sweep across tenants',
+  webhook_deliveries_retention: 'the sweep of finished deliveries across tenants',
+  events_retention: 'the sweep of old events across tenants',
+  queue_turns_pkey: 'the turns of tenants in a shared work queue, by queue name',
+  login_failures_subject: 'login throttling: the email or address lookup that precedes tenancy',
+  login_failures_failed_at: 'the sweep of expired login failures across tenants',
 };
 
 let database: TestDatabase;

@@ -34,7 +34,10 @@ import { unitsRoutes } from '../modules/units/units.routes.ts';
 import { vacationBalancesRoutes } from '../modules/vacation-balances/vacation-balances.routes.ts';
 import { webhooksRoutes } from '../modules/webhooks/webhooks.routes.ts';
 import { workSummariesRoutes } from '../modules/work-summaries/work-summaries.routes.ts';
-import { requireTenant, serviceRefusal, type Tenant, tenantOf } from '../platform/auth.ts';
+import { assertLoginAllowed, recordLoginOutcome } from '../modules/logins/logins.service.ts';
+import { rateLimited, requireTenant, serviceRefusal, type Tenant, tenantOf, windowOf } from '../platform/auth.ts';
+import { admitToWindow } from '../platform/auth.repo.ts';
+import { RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { ApiError } from '../platform/errors.ts';
 import { route } from '../platform/operation.ts';
@@ -128,6 +131,9 @@ async function sessionView(deps: AppDeps, session: Session) {
   };
 }
 
+/** A dashboard session's requests per minute: the live key limit. */
+export const SESSION_RATE_LIMIT_PER_MINUTE = RATE_LIMIT_PER_MINUTE.live;
+
 async function dashboardApi(api: FastifyInstance, deps: AppDeps): Promise<void> {
   // Session, then CSRF: a state-changing call needs the session's token in X-CSRF-Token. A cross-site page
   // can neither read the token nor (SameSite=Strict) send the cookie; login itself accepts only JSON, which a
@@ -149,6 +155,17 @@ async function dashboardApi(api: FastifyInstance, deps: AppDeps): Promise<void> 
         });
       }
     }
+    // Metered per session (a person, not an integration): the live key limit per minute, in both modes,
+    // and never counted toward the monthly quota (docs/decisions/0007-hardening.md).
+    const now = deps.clock.now();
+    const window = windowOf(now);
+    const admitted = await admitToWindow(deps.db, {
+      companyId: session.company_id,
+      subjectId: session.id,
+      windowStart: window.windowStart,
+      limit: SESSION_RATE_LIMIT_PER_MINUTE,
+    });
+    if (admitted === null) throw rateLimited(SESSION_RATE_LIMIT_PER_MINUTE, window, now);
     request.session = session;
   });
 
@@ -165,7 +182,10 @@ async function dashboardApi(api: FastifyInstance, deps: AppDeps): Promise<void> 
       responses: { 200: { description: 'The session.', schema: SessionView } },
     },
     async (request, reply) => {
+      const attempt = { email: request.body.email, ip: request.ip };
+      await assertLoginAllowed(deps.db, deps.clock, attempt);
       const admin = await authenticateAdmin(deps.db, request.body.email, request.body.password);
+      await recordLoginOutcome(deps.db, deps.clock, attempt, admin !== null);
       if (!admin) throw new ApiError('unauthenticated', 'The email or the password is wrong.');
       const { token, session } = await createSession(deps.db, deps.clock, admin);
       reply.setCookie(SESSION_COOKIE, token, {

@@ -295,6 +295,17 @@ export type DashboardSessionsTable = {
   expires_at: Date;
 };
 
+export type QueueTurnsTable = {
+  queue: string;
+  company_id: string;
+  last_claimed_at: Date;
+};
+
+export type LoginFailuresTable = {
+  subject: string;
+  failed_at: Date;
+};
+
 export type Database = {
   instance_settings: InstanceSettingsTable;
   companies: CompaniesTable;
@@ -318,4 +329,6 @@ export type Database = {
   report_downloads: ReportDownloadsTable;
   company_admins: CompanyAdminsTable;
   dashboard_sessions: DashboardSessionsTable;
+  queue_turns: QueueTurnsTable;
+  login_failures: LoginFailuresTable;
 };

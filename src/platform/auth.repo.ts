@@ -90,3 +90,21 @@ export async function peekUsage(
   );
   return result.rows[0] ?? { window_count: 0, quota_count: 0 };
 }
+
+/**
+ * Counts one request in a per-minute window that is not a key's (a dashboard session's): the count, or null when
+ * the window is already full. Such windows live in rate_limit_windows beside the keys' (the session id in
+ * api_key_id) and are swept with them; they never touch the monthly quota.
+ */
+export async function admitToWindow(
+  db: Db,
+  input: { companyId: string; subjectId: string; windowStart: Date; limit: number },
+): Promise<number | null> {
+  const result = await sql<{ request_count: number }>`
+    insert into rate_limit_windows as w (company_id, api_key_id, window_start, request_count)
+    values (${input.companyId}::uuid, ${input.subjectId}::uuid, ${input.windowStart}, 1)
+    on conflict (company_id, api_key_id, window_start)
+    do update set request_count = w.request_count + 1 where w.request_count < ${input.limit}
+    returning w.request_count`.execute(db);
+  return result.rows[0]?.request_count ?? null;
+}

@@ -60,7 +60,7 @@ export function quotaMonth(now: Temporal.Instant): string {
   return `${now.toZonedDateTimeISO('UTC').toPlainDate().toPlainYearMonth().toString()}-01`;
 }
 
-function windowOf(now: Temporal.Instant): { windowStart: Date; resetSeconds: number; month: string } {
+export function windowOf(now: Temporal.Instant): { windowStart: Date; resetSeconds: number; month: string } {
   const seconds = Math.floor(now.epochMilliseconds / 1000);
   const start = seconds - (seconds % 60);
   return { windowStart: new Date(start * 1000), resetSeconds: start + 60, month: quotaMonth(now) };
@@ -77,6 +77,14 @@ function setUsageHeaders(
   reply.header('X-RateLimit-Remaining', String(Math.max(0, tenant.rateLimitPerMinute - windowCount)));
   reply.header('X-RateLimit-Reset', String(reset));
   reply.header('X-Service-Quota-Remaining', String(Math.max(0, tenant.monthlyQuota - quotaCount)));
+}
+
+/** The 429 of a full per-minute window, with Retry-After until the window ends. */
+export function rateLimited(limit: number, window: { resetSeconds: number }, now: Temporal.Instant): ApiError {
+  const retryAfter = Math.max(1, window.resetSeconds - Math.floor(now.epochMilliseconds / 1000));
+  return new ApiError('rate_limited', `Rate limit of ${limit} requests per minute exceeded.`, {
+    headers: { 'Retry-After': String(retryAfter) },
+  });
 }
 
 /** A tenant with its mode's limits: the rate limit per key and the monthly quota of its active employees. */
@@ -145,16 +153,7 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
       ip: request.ip,
     });
     setUsageHeaders(reply, tenant, admission.window_count, admission.quota_count, window.resetSeconds);
-    if (admission.outcome === 'rate_limited') {
-      const retryAfter = Math.max(1, window.resetSeconds - Math.floor(now.epochMilliseconds / 1000));
-      throw new ApiError(
-        'rate_limited',
-        `Rate limit of ${tenant.rateLimitPerMinute} requests per minute exceeded.`,
-        {
-          headers: { 'Retry-After': String(retryAfter) },
-        },
-      );
-    }
+    if (admission.outcome === 'rate_limited') throw rateLimited(tenant.rateLimitPerMinute, window, now);
     if (admission.outcome === 'quota_exceeded') {
       throw new ApiError(
         'quota_exceeded',

@@ -57,6 +57,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   422: 'validation_failed: errors maps each field path to its messages.',
   429: 'rate_limited (see Retry-After) or quota_exceeded.',
   500: 'internal_error.',
+  503: 'internal_error: the database is unavailable (an outage, a timeout, a restart); retry after Retry-After.',
 };
 
 /**
@@ -126,6 +127,8 @@ function operationOptions(
     codes.add('unauthenticated');
     codes.add('internal_error');
   }
+  // Dashboard sessions are metered per minute, and the login is throttled.
+  if (spec.surface === 'dashboard') codes.add('rate_limited');
   if (spec.params) codes.add('not_found');
   if (spec.querystring || spec.body || spec.params) codes.add('validation_failed');
   if (spec.method !== 'GET' && spec.idempotency !== 'never' && !operator) {
@@ -133,6 +136,8 @@ function operationOptions(
   }
   const statuses = new Set<number>([...codes].map((code) => ERROR_CATALOG[code].status));
   for (const status of spec.problemStatuses ?? []) statuses.add(status);
+  // Every operation reads the database, which can be unavailable.
+  statuses.add(503);
   for (const status of [...statuses].sort()) {
     response[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? 'Error.',

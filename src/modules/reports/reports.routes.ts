@@ -92,6 +92,7 @@ export function reportsRoutes(
         deps.reportStore,
         request.params.id,
         request.query,
+        request.log,
       );
       return reply
         .header('content-type', file.contentType)

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
@@ -212,6 +213,7 @@ export async function openDownload(
   store: ReportFileSource,
   id: string,
   query: { expires?: string | undefined; signature?: string | undefined },
+  log?: Pick<Logger, 'error'>,
 ): Promise<{ stream: Readable; contentType: string; fileName: string }> {
   const report = await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
   if (!report) throw notFound('Report');
@@ -228,6 +230,16 @@ export async function openDownload(
   if (report.status !== 'completed' || !report.storage_key) {
     throw notFound('Report file');
   }
+  // The file is opened before the address is consumed: a node that cannot read it (a report directory not
+  // shared between nodes, a lost file) leaves the address usable on a node that can, and says so in its log.
+  const stream = await store.get(report.storage_key);
+  if (!stream) {
+    log?.error(
+      { report: id, storageKey: report.storage_key },
+      'report file missing from this node’s store: is the report directory shared by every node?',
+    );
+    throw notFound('Report file');
+  }
   const used = await db
     .insertInto('report_downloads')
     .values({
@@ -240,8 +252,9 @@ export async function openDownload(
     .onConflict((conflict) => conflict.doNothing())
     .returning('nonce')
     .executeTakeFirst();
-  if (!used) throw refused('was already used; GET the report for a fresh one');
-  const stream = await store.get(report.storage_key);
-  if (!stream) throw notFound('Report file');
+  if (!used) {
+    stream.destroy();
+    throw refused('was already used; GET the report for a fresh one');
+  }
   return { stream, contentType: CONTENT_TYPES[report.format], fileName: fileNameOf(report) };
 }

@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -15,6 +15,12 @@ export type ReportStore = {
   get(key: string): Promise<Readable | null>;
   /** Deletes the file; a missing file is not an error. */
   delete(key: string): Promise<void>;
+  /**
+   * Removes what no report can still use: partial files (of a generation killed mid-write) last written before
+   * `partialBefore`, and any file last written before `fileBefore` (older than the retention of every report).
+   * Returns how many files it removed.
+   */
+  sweep(options: { partialBefore: Date; fileBefore: Date }): Promise<number>;
 };
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
@@ -50,6 +56,26 @@ export function fileStore(root: string): ReportStore {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+    async sweep({ partialBefore, fileBefore }) {
+      let removed = 0;
+      let entries: string[];
+      try {
+        entries = await readdir(root, { recursive: true });
+      } catch {
+        return 0; // no report was ever written here
+      }
+      for (const entry of entries) {
+        const file = path.join(root, entry);
+        const info = await stat(file).catch(() => null);
+        if (!info?.isFile()) continue;
+        const before = entry.endsWith('.partial') ? partialBefore : fileBefore;
+        if (info.mtime < before) {
+          await rm(file, { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
     },
   };
 }

@@ -18,11 +18,12 @@ export type Row = Record<string, string | number | boolean | Date | null>;
 export const XLSX_MAX_ROWS_PER_SHEET = 1_048_576;
 
 /**
- * Formula injection: a spreadsheet treats a cell that starts with =, +, - or @ as a formula. Text cells that do
- * are prefixed with an apostrophe (OWASP's CSV injection advice), in CSV and XLSX alike.
+ * Formula injection: a spreadsheet treats a cell that starts with =, +, - or @ as a formula, and one that starts
+ * with a tab, CR or LF can smuggle one past a naive check. Text cells that start with any of them are prefixed
+ * with an apostrophe (OWASP's CSV injection advice), in CSV and XLSX alike.
  */
 export function neutralize(text: string): string {
-  return /^[=+\-@]/.test(text) ? `'${text}` : text;
+  return /^[=+\-@\t\r\n]/.test(text) ? `'${text}` : text;
 }
 
 const instantText = (value: Date) => `${value.toISOString().slice(0, 19)}Z`;
@@ -34,6 +35,9 @@ export function csvStream(columns: Column[], rows: AsyncIterable<Row>): Readable
     header: true,
     bom: true,
     record_delimiter: 'windows',
+    // With CRLF records, csv-stringify quotes a field only for a whole CRLF: a lone LF or CR would end the
+    // record in a spreadsheet and start a forged one. Every field holding either is quoted.
+    quoted_match: /[\r\n]/,
     columns: columns.map((column) => ({ key: column.key, header: column.key })),
     cast: {
       boolean: (value) => (value ? 'true' : 'false'),
