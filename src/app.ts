@@ -17,9 +17,9 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
 import { workSummariesRoutes } from './modules/work-summaries/work-summaries.routes.ts';
 import { registerAuth } from './platform/auth.ts';
+import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { ApiError, ERROR_CATALOG, type ErrorCode, registerErrorHandler } from './platform/errors.ts';
-import { within } from './platform/deadline.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import {
   clientErrorHandler,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
 import { buildApp, type Lifecycle } from './app.ts';
@@ -19,8 +19,8 @@ import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { syncFakeClock } from './modules/clock/clock.service.ts';
 import { fileStore } from './modules/reports/store.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
-import type { AppDeps } from './platform/deps.ts';
 import { within } from './platform/deadline.ts';
+import type { AppDeps } from './platform/deps.ts';
 import { CursorCodec } from './platform/pagination.ts';
 import { deriveKey } from './platform/secrets.ts';
 import { type Clock, FakeClock, systemClock } from './time/clock.ts';
@@ -176,7 +176,11 @@ export async function startService(
     instanceSecret,
     publicUrl: config.publicUrl,
     adminToken: admin.token,
-    webhookTargets: { allowPrivate: config.webhooksAllowPrivate, resolve: systemResolver },
+    webhookTargets: {
+      allowPrivate: config.webhooksAllowPrivate,
+      resolve: systemResolver,
+      allowedPorts: config.webhookPorts,
+    },
     reportStore: fileStore(path.join(config.dataDir, 'reports')),
   };
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { webhookDeliveryJob } from '../src/jobs/webhook-delivery.ts';
 import { attemptDelivery } from '../src/modules/webhooks/sender.ts';
 import { isPublicAddress, type ResolvedAddress, systemResolver } from '../src/modules/webhooks/target.ts';
@@ -63,6 +63,19 @@ describe('registration', () => {
     ['https://metadata.example.test/hook', 'resolves to 169.254.169.254 (linkLocal)'],
     ['https://mixed.example.test/hook', 'resolves to fd00::1 (uniqueLocal)'],
     ['https://localhost/hook', 'resolves to'],
+    // IPv4 embedded in IPv6, which ipaddr.js calls unicast or which reach IPv4 through a translator.
+    ['https://[::7f00:1]/hook', 'is ::7f00:1 (ipv4Compatible)'],
+    ['https://[::127.0.0.1]/hook', 'is ::7f00:1 (ipv4Compatible)'],
+    ['https://[::10.0.0.1]/hook', 'is ::a00:1 (ipv4Compatible)'],
+    ['https://[::169.254.169.254]/hook', 'is ::a9fe:a9fe (ipv4Compatible)'],
+    ['https://[::ffff:0:7f00:1]/hook', 'is ::ffff:0:7f00:1 (rfc6145)'],
+    ['https://[64:ff9b::7f00:1]/hook', 'is 64:ff9b::7f00:1 (rfc6052)'],
+    ['https://[64:ff9b:1::a00:1]/hook', 'is 64:ff9b:1::a00:1 (rfc6052)'],
+    ['https://[2002:7f00:1::1]/hook', 'is 2002:7f00:1::1 (6to4)'],
+    ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', '(teredo)'],
+    ['https://[100::1]/hook', 'is 100::1 (discard)'],
+    ['https://[2001:db8::1]/hook', 'is 2001:db8::1 (reserved)'],
+    ['https://[fec0::1]/hook', 'is fec0::1 (deprecatedSiteLocal)'],
   ])('refuses %s with 422', async (url, problem) => {
     const response = await create(url);
     expect(response.statusCode, response.body).toBe(422);
@@ -161,5 +174,82 @@ describe('delivery', () => {
     expect(lookups).toBe(1);
     const request = receiver.requests.find((received) => received.path === '/pinned');
     expect(request?.headers.host).toBe(`pinned.example.test:${receiver.port}`);
+  });
+});
+
+describe('ports', () => {
+  it('allows only port 443 by default, and what the operator allows otherwise', async () => {
+    expect(fieldErrors((await create('https://hooks.example.test:8443/hook')).json(), 'url')).toEqual([
+      'must use port 443',
+    ]);
+    expect(fieldErrors((await create('https://hooks.example.test:22/hook')).json(), 'url')).toEqual([
+      'must use port 443',
+    ]);
+    expect((await create('https://hooks.example.test:443/hook')).statusCode).toBe(201);
+    const widened = await createTestContext({
+      webhookTargets: { allowPrivate: false, resolve, allowedPorts: [443, 8443] },
+    });
+    try {
+      const other = await widened.createCompany();
+      const accepted = await other.live.post('/v1/webhook-endpoints', {
+        url: 'https://hooks.example.test:8443/hook',
+        events: ['employee.created'],
+      });
+      expect(accepted.statusCode, accepted.body).toBe(201);
+      expect(
+        fieldErrors(
+          (
+            await other.live.post('/v1/webhook-endpoints', {
+              url: 'https://hooks.example.test:9000/hook',
+              events: ['employee.created'],
+            })
+          ).json(),
+          'url',
+        ),
+      ).toEqual(['must use one of the ports 443, 8443']);
+    } finally {
+      await widened.close();
+    }
+  });
+
+  it('refuses an attempt to a port no longer allowed', async () => {
+    const outcome = await attemptDelivery(
+      {
+        url: 'https://hooks.example.test:8443/hook',
+        eventId: 'evt_00000000000000000000000000000002',
+        timestamp: new Date(),
+        body: '{}',
+        secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+      },
+      { allowPrivate: false, resolve, allowedPorts: [443] },
+    );
+    expect(outcome).toEqual({
+      succeeded: false,
+      responseStatus: null,
+      error: 'refused: url must use port 443',
+    });
+  });
+
+  it('says "connection failed" alike for a closed port and an open one that does not speak TLS', async () => {
+    const receiver = await startReceiver();
+    onTestFinished(() => receiver.close());
+    const send = (url: string) =>
+      attemptDelivery(
+        {
+          url,
+          eventId: 'evt_00000000000000000000000000000003',
+          timestamp: new Date(),
+          body: '{}',
+          secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+        },
+        { allowPrivate: true, resolve },
+      );
+    const closedPort = await send('http://127.0.0.1:1/hook');
+    // The receiver speaks plain HTTP: a TLS handshake to it fails differently at the socket level.
+    const plainPort = await send(`https://127.0.0.1:${receiver.port}/hook`);
+    expect(closedPort.error).toBe('connection failed');
+    expect(plainPort.error).toBe('connection failed');
+    expect(closedPort.detail).toBe('ECONNREFUSED');
+    expect(plainPort.detail).not.toBe(closedPort.detail);
   });
 });

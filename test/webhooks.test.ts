@@ -481,7 +481,7 @@ describe('delivery', () => {
       status: 'pending',
       attempts: 1,
       last_response_status: null,
-      last_error: 'connection failed: ECONNREFUSED',
+      last_error: 'connection failed',
     });
   });
 

@@ -26,6 +26,7 @@ import { employeesRoutes } from '../modules/employees/employees.routes.ts';
 import { Employee } from '../modules/employees/employees.schemas.ts';
 import { listEmployees } from '../modules/employees/employees.service.ts';
 import { locationsRoutes } from '../modules/locations/locations.routes.ts';
+import { assertLoginAllowed, recordLoginOutcome } from '../modules/logins/logins.service.ts';
 import { organizationRoutes } from '../modules/organization/organization.routes.ts';
 import { downloadSigner, reportsRoutes } from '../modules/reports/reports.routes.ts';
 import { Report } from '../modules/reports/reports.schemas.ts';
@@ -34,16 +35,22 @@ import { unitsRoutes } from '../modules/units/units.routes.ts';
 import { vacationBalancesRoutes } from '../modules/vacation-balances/vacation-balances.routes.ts';
 import { webhooksRoutes } from '../modules/webhooks/webhooks.routes.ts';
 import { workSummariesRoutes } from '../modules/work-summaries/work-summaries.routes.ts';
-import { assertLoginAllowed, recordLoginOutcome } from '../modules/logins/logins.service.ts';
-import { rateLimited, requireTenant, serviceRefusal, type Tenant, tenantOf, windowOf } from '../platform/auth.ts';
 import { admitToWindow } from '../platform/auth.repo.ts';
-import { RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
+import {
+  rateLimited,
+  requireTenant,
+  serviceRefusal,
+  type Tenant,
+  tenantOf,
+  windowOf,
+} from '../platform/auth.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { ApiError } from '../platform/errors.ts';
 import { route } from '../platform/operation.ts';
 import { ListOf } from '../platform/pagination.ts';
 import { SCOPES } from '../platform/scopes.ts';
 import { safeEqual } from '../platform/secrets.ts';
+import { RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
 import {
   DashboardCreateKeyBody,
   EmployeeSearchQuery,

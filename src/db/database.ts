@@ -80,7 +80,14 @@ const UNAVAILABLE_MESSAGES = [
   'Connection ended unexpectedly',
   'connect ECONNREFUSED',
 ];
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
 
 /**
  * Whether an error means the database could not serve the call (down, unreachable, too slow, shutting down):
@@ -92,7 +99,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (UNAVAILABLE_SQLSTATES.has(failure.code) || failure.code.startsWith('08')) return true;
     if (UNAVAILABLE_ERRNOS.has(failure.code)) return true;
   }
-  if (typeof failure?.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => String(failure.message).includes(m)))
+  if (
+    typeof failure?.message === 'string' &&
+    UNAVAILABLE_MESSAGES.some((m) => String(failure.message).includes(m))
+  )
     return true;
   // Node reports a refused connection to every address of a host name as one AggregateError.
   return Array.isArray(failure?.errors) && failure.errors.some(isDatabaseUnavailable);

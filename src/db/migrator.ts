@@ -17,7 +17,9 @@ async function migrationFiles(): Promise<string[]> {
 /** The migrations not yet applied to the database (all of them on an empty one). */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const versions = (await migrationFiles()).map((file) => file.replace(/\.sql$/, ''));
-  const table = await sql<{ name: string | null }>`select to_regclass('schema_migrations')::text as name`.execute(db);
+  const table = await sql<{
+    name: string | null;
+  }>`select to_regclass('schema_migrations')::text as name`.execute(db);
   if (!table.rows[0]?.name) return versions;
   const done = await sql<{ version: string }>`select version from schema_migrations`.execute(db);
   const applied = new Set(done.rows.map((row) => row.version));

@@ -35,6 +35,9 @@ export function webhookDeliveryJob(
       return;
     }
     const outcome = await attemptDelivery(signedRequestOf(delivery, toDate(deps.clock.now())), deps.targets);
+    if (outcome.detail) {
+      deps.log?.info({ delivery: delivery.id, detail: outcome.detail }, `webhook attempt: ${outcome.error}`);
+    }
     await recordOutcome(deps.db, deps.clock, delivery, outcome);
   };
 

@@ -80,7 +80,11 @@ function setUsageHeaders(
 }
 
 /** The 429 of a full per-minute window, with Retry-After until the window ends. */
-export function rateLimited(limit: number, window: { resetSeconds: number }, now: Temporal.Instant): ApiError {
+export function rateLimited(
+  limit: number,
+  window: { resetSeconds: number },
+  now: Temporal.Instant,
+): ApiError {
   const retryAfter = Math.max(1, window.resetSeconds - Math.floor(now.epochMilliseconds / 1000));
   return new ApiError('rate_limited', `Rate limit of ${limit} requests per minute exceeded.`, {
     headers: { 'Retry-After': String(retryAfter) },

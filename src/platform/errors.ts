@@ -212,10 +212,14 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError('validation_failed', `The request body ${message}.`, { errors: { body: [message] } });
   }
   if (isDatabaseUnavailable(error)) {
-    return new ApiError('internal_error', 'The database is unavailable. Retry after the Retry-After seconds.', {
-      status: 503,
-      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) },
-    });
+    return new ApiError(
+      'internal_error',
+      'The database is unavailable. Retry after the Retry-After seconds.',
+      {
+        status: 503,
+        headers: { 'Retry-After': String(UNAVAILABLE_RETRY_SECONDS) },
+      },
+    );
   }
   if (status === 400 && fastifyError instanceof SyntaxError) {
     return new ApiError('validation_failed', 'The request body is not valid JSON.', {

@@ -1,7 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 
 /** Query parameters whose values are safe and useful in a log line; every other value is redacted. */
-const LOGGED_QUERY_PARAMETERS = new Set(['limit', 'status', 'from', 'to', 'employee_id', 'updated_since', 'month']);
+const LOGGED_QUERY_PARAMETERS = new Set([
+  'limit',
+  'status',
+  'from',
+  'to',
+  'employee_id',
+  'updated_since',
+  'month',
+]);
 const REDACTED = '[redacted]';
 
 /**

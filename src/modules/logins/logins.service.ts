@@ -14,7 +14,10 @@ export const WINDOW_MINUTES = 15;
 
 export type LoginAttempt = { email: string; ip: string };
 
-const subjectsOf = (attempt: LoginAttempt) => [`email:${attempt.email.trim().toLowerCase()}`, `ip:${attempt.ip}`];
+const subjectsOf = (attempt: LoginAttempt) => [
+  `email:${attempt.email.trim().toLowerCase()}`,
+  `ip:${attempt.ip}`,
+];
 
 /** Throws 429 when the email or the address is locked out; call before checking the password. */
 export async function assertLoginAllowed(db: Db, clock: Clock, attempt: LoginAttempt): Promise<void> {

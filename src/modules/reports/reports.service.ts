@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Logger } from 'pino';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
+import type { Logger } from 'pino';
 import type { Db } from '../../db/database.ts';
 import type { ReportFormat, ReportsTable, ReportType } from '../../db/schema.ts';
 import { ApiError, invalid, notFound, validationErrors } from '../../platform/errors.ts';

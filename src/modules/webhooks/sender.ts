@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import { pinnedLookup, RefusedTarget, resolveTarget, type TargetPolicy } from './target.ts';
+import { pinnedLookup, portProblem, RefusedTarget, resolveTarget, type TargetPolicy } from './target.ts';
 
 /** A receiver must answer 2xx within this time (spec, Delivery and retries 1). */
 export const DELIVERY_TIMEOUT_MILLISECONDS = 10_000;
@@ -18,7 +18,14 @@ export type SignedRequest = {
   secret: string;
 };
 
-export type AttemptOutcome = { succeeded: boolean; responseStatus: number | null; error: string | null };
+export type AttemptOutcome = {
+  succeeded: boolean;
+  responseStatus: number | null;
+  /** What the API shows (last_error): never which kind of network failure it was. */
+  error: string | null;
+  /** What only the log shows: the network error's code, for the operator. */
+  detail?: string;
+};
 
 /** The Standard Webhooks headers: v1 HMAC-SHA256 over `id.timestamp.body`, keyed by the secret after whsec_. */
 export function signatureHeaders(request: Omit<SignedRequest, 'url'>): Record<string, string> {
@@ -29,9 +36,15 @@ export function signatureHeaders(request: Omit<SignedRequest, 'url'>): Record<st
   };
 }
 
-function failure(error: string, responseStatus: number | null = null): AttemptOutcome {
-  return { succeeded: false, responseStatus, error };
+function failure(error: string, responseStatus: number | null = null, detail?: string): AttemptOutcome {
+  return { succeeded: false, responseStatus, error, ...(detail === undefined ? {} : { detail }) };
 }
+
+/**
+ * One message for every way a connection can fail: telling a refused port (ECONNREFUSED) from an open one that
+ * does not speak TLS (ECONNRESET, EPROTO) would make webhooks a port scanner of other people's hosts.
+ */
+export const CONNECTION_FAILED = 'connection failed';
 
 /**
  * One delivery attempt: resolve and check the target, POST the signed body to the checked address, and judge
@@ -39,6 +52,9 @@ function failure(error: string, responseStatus: number | null = null): AttemptOu
  */
 export async function attemptDelivery(request: SignedRequest, policy: TargetPolicy): Promise<AttemptOutcome> {
   const url = new URL(request.url);
+  // The port is checked again: the allowed ports may have narrowed since registration.
+  const port = portProblem(url, policy);
+  if (port !== null) return failure(`refused: url ${port}`);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), DELIVERY_TIMEOUT_MILLISECONDS);
   try {
@@ -78,7 +94,7 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
         if (controller.signal.aborted) {
           resolve(failure(`no answer within ${DELIVERY_TIMEOUT_MILLISECONDS / 1000} s`));
         } else {
-          resolve(failure(`connection failed: ${error.code ?? error.message}`));
+          resolve(failure(CONNECTION_FAILED, null, error.code ?? error.message));
         }
       });
       outgoing.end(request.body);
@@ -88,6 +104,6 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
     if (error instanceof RefusedTarget) return failure(`refused: url ${error.message}`);
     if (controller.signal.aborted)
       return failure(`no answer within ${DELIVERY_TIMEOUT_MILLISECONDS / 1000} s`);
-    return failure(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    return failure(CONNECTION_FAILED, null, error instanceof Error ? error.message : String(error));
   }
 }

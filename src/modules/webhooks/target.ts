@@ -17,7 +17,14 @@ export type TargetPolicy = {
   /** JORNADA_WEBHOOKS_ALLOW_PRIVATE=1: any address, and plain http:// to the local host (development, tests). */
   allowPrivate: boolean;
   resolve: HostResolver;
+  /**
+   * JORNADA_WEBHOOKS_ALLOWED_PORTS (default 443): the ports a target may use, so that webhooks cannot scan a
+   * host's other services. Not applied when private targets are allowed (development and tests).
+   */
+  allowedPorts?: readonly number[];
 };
+
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443];
 
 export const systemResolver: HostResolver = async (hostname) =>
   await dns.promises.lookup(hostname, { all: true, order: 'verbatim' });
@@ -29,17 +36,59 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const RESOLVE_TIMEOUT_MILLISECONDS = 5_000;
 
 /**
- * Only `unicast` counts as public. ipaddr.js classifies loopback, private (RFC 1918), linkLocal, carrierGradeNat,
- * multicast, unspecified, broadcast, reserved and the IPv6 special ranges (uniqueLocal, 6to4, teredo, NAT64 …)
- * as something else; an IPv4-mapped IPv6 address is judged as the IPv4 address it carries.
+ * IPv6 ranges that carry or reach an IPv4 address (or are otherwise not a host on the public internet), refused
+ * whatever ipaddr.js calls them: it calls the deprecated IPv4-compatible ::/96 (`[::127.0.0.1]`,
+ * `[::7f00:1]`) plain unicast, and a connection to one reaches the embedded IPv4 address on some stacks.
+ */
+const REFUSED_IPV6: Array<[string, string]> = [
+  ['::/96', 'ipv4Compatible'], // deprecated; :: and ::1 included
+  ['::ffff:0:0/96', 'ipv4Mapped'], // judged below as the IPv4 address it carries
+  ['::ffff:0:0:0/96', 'ipv4Translated'], // SIIT
+  ['64:ff9b::/96', 'nat64'], // well-known prefix
+  ['64:ff9b:1::/48', 'nat64'], // local use
+  ['100::/64', 'discard'],
+  ['2001::/32', 'teredo'],
+  ['2001:db8::/32', 'documentation'],
+  ['2002::/16', '6to4'],
+  ['fc00::/7', 'uniqueLocal'],
+  ['fe80::/10', 'linkLocal'],
+  ['fec0::/10', 'siteLocal'], // deprecated
+  ['ff00::/8', 'multicast'],
+];
+const REFUSED_IPV6_RANGES = REFUSED_IPV6.map(
+  ([cidr, name]) => [ipaddr.parseCIDR(cidr) as [ipaddr.IPv6, number], name] as const,
+);
+const GLOBAL_UNICAST_IPV6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
+/**
+ * Only a globally routable unicast address counts as public. IPv4: ipaddr.js's `unicast` (it classifies
+ * loopback, private (RFC 1918), linkLocal, carrierGradeNat, multicast, unspecified, broadcast and reserved as
+ * something else). IPv6: an IPv4-mapped address is judged as the IPv4 address it carries; any other must be in
+ * 2000::/3, outside every range that embeds IPv4 or is special (REFUSED_IPV6), and `unicast` for ipaddr.js.
  */
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
-  return ipaddr.process(address).range() === 'unicast';
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === 'unicast';
+  if (!v6.match(GLOBAL_UNICAST_IPV6)) return false;
+  if (REFUSED_IPV6_RANGES.some(([range]) => v6.match(range))) return false;
+  return v6.range() === 'unicast';
 }
 
+/** An address with the name of its range, as the refusal message shows it. */
 function describe(address: string): string {
-  return ipaddr.isValid(address) ? `${address} (${ipaddr.process(address).range()})` : address;
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  let range: string = parsed.range();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    const special = REFUSED_IPV6_RANGES.find(([cidr]) => v6.match(cidr));
+    if (range === 'unicast' && special) range = special[1];
+    else if (range === 'unicast' && !v6.match(GLOBAL_UNICAST_IPV6)) range = 'notGlobalUnicast';
+  }
+  return `${address} (${range})`;
 }
 
 /** The URL's host as net.connect sees it: IPv6 literals without brackets. */
@@ -48,12 +97,26 @@ function hostOf(url: URL): string {
 }
 
 /** The shape rules, with no I/O. Returns the problem, or null. */
-export function urlShapeProblem(url: URL, policy: Pick<TargetPolicy, 'allowPrivate'>): string | null {
+export function urlShapeProblem(
+  url: URL,
+  policy: Pick<TargetPolicy, 'allowPrivate' | 'allowedPorts'>,
+): string | null {
   const local = policy.allowPrivate && LOCAL_HOSTS.has(url.hostname);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) return 'must be an https:// URL';
   if (url.username !== '' || url.password !== '') return 'must not contain credentials';
   if (url.hash !== '') return 'must not contain a fragment';
-  return null;
+  return portProblem(url, policy);
+}
+
+/** The port rule alone: checked at registration and again at every attempt (the allowed ports may narrow). */
+export function portProblem(
+  url: URL,
+  policy: Pick<TargetPolicy, 'allowPrivate' | 'allowedPorts'>,
+): string | null {
+  const ports = policy.allowedPorts ?? DEFAULT_WEBHOOK_PORTS;
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (policy.allowPrivate || ports.includes(port)) return null;
+  return `must use ${ports.length === 1 ? 'port' : 'one of the ports'} ${ports.join(', ')}`;
 }
 
 /**
