@@ -182,6 +182,7 @@ export async function startService(
       allowedPorts: config.webhookPorts,
     },
     reportStore: fileStore(path.join(config.dataDir, 'reports')),
+    maxPendingReports: config.maxPendingReports,
   };
 
   let app: FastifyInstance | null = null;

@@ -43,16 +43,35 @@ type ClaimedReport = Pick<ReportsTable, 'company_id' | 'id' | 'type' | 'format'>
   timezone: string;
 };
 
+/**
+ * Claims one due report, taking turns across tenants: among each tenant's oldest due report, the tenant whose
+ * report was claimed longest ago (or never) goes first, so one tenant's backlog delays another's report by at
+ * most one claim. The turn is recorded in the same statement (queue_turns).
+ */
 async function claimReport(db: Db, clock: Clock): Promise<ClaimedReport | null> {
   const now = clock.now();
   const at = toDate(now);
   const result = await sql<ClaimedReport>`
-    with due as (
-      select company_id, id from reports
-      where status = 'processing' and run_at <= ${at}
-      order by run_at
+    with heads as (
+      select distinct on (r.company_id) r.company_id, r.id, r.run_at
+      from reports r
+      where r.status = 'processing' and r.run_at <= ${at}
+      order by r.company_id, r.run_at
+    ), ranked as (
+      select h.company_id, h.id, row_number() over (order by q.last_claimed_at nulls first, h.run_at) as turn
+      from heads h
+      left join queue_turns q on q.queue = 'reports' and q.company_id = h.company_id
+    ), due as (
+      select r.company_id, r.id from reports r
+      join ranked k on k.company_id = r.company_id and k.id = r.id
+      where r.status = 'processing' and r.run_at <= ${at}
+      order by k.turn
       limit 1
-      for update skip locked
+      for update of r skip locked
+    ), turn as (
+      insert into queue_turns (queue, company_id, last_claimed_at)
+      select 'reports', company_id, ${at} from due
+      on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
     )
     update reports r
     set attempts = r.attempts + 1, run_at = ${toDate(now.add({ seconds: REPORT_LEASE_SECONDS }))}, updated_at = ${at}

@@ -19,4 +19,6 @@ export type AppDeps = {
   webhookTargets: TargetPolicy;
   /** Where generated report files are kept. */
   reportStore: ReportStore;
+  /** JORNADA_MAX_PENDING_REPORTS: reports a tenant may have queued or generating at once (default 10). */
+  maxPendingReports?: number;
 };

@@ -30,14 +30,20 @@ export function reportsRoutes(
       operationId: 'createReport',
       summary: 'Request a report',
       description:
-        'Queues the generation of a file: `time_registry_monthly` (the legal monthly time registry, csv) or `check_ins_export` (csv or xlsx). Poll `GET /v1/reports/{id}` or subscribe to `report.completed`.',
+        'Queues the generation of a file: `time_registry_monthly` (the legal monthly time registry, csv) or `check_ins_export` (csv or xlsx). Poll `GET /v1/reports/{id}` or subscribe to `report.completed`. A company may have 10 reports processing at once (an operator setting); past that the request is refused with 429 `rate_limited` and Retry-After.',
       tag,
       scope: 'org:informes:read',
       body: CreateReportBody,
       responses: { 202: { description: 'Accepted: the report is processing.', schema: ReportAccepted } },
     },
     async (request, reply) => {
-      const accepted = await createReport(deps.db, deps.clock, requireTenant(request), request.body);
+      const accepted = await createReport(
+        deps.db,
+        deps.clock,
+        requireTenant(request),
+        request.body,
+        deps.maxPendingReports,
+      );
       return reply.code(202).send(accepted);
     },
   );

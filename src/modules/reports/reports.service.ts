@@ -59,12 +59,20 @@ function paramsErrors(type: ReportType, params: Record<string, unknown>): Record
   return {};
 }
 
-/** POST /v1/reports: validated, then queued for generation (the row is the job). */
+/** Reports a tenant may have queued or generating at once, unless JORNADA_MAX_PENDING_REPORTS says otherwise. */
+export const MAX_PENDING_REPORTS = 10;
+const PENDING_REPORTS_RETRY_SECONDS = 30;
+
+/**
+ * POST /v1/reports: validated, then queued for generation (the row is the job). A tenant with `maxPending`
+ * reports still processing gets 429 rate_limited with Retry-After, so that one tenant cannot fill the queue.
+ */
 export async function createReport(
   db: Db,
   clock: Clock,
   tenant: TenantRef,
   input: { type: ReportType; format: ReportFormat; params: Record<string, unknown> },
+  maxPending = MAX_PENDING_REPORTS,
 ): Promise<{ id: string; status: 'processing' }> {
   const errors = paramsErrors(input.type, input.params);
   if (input.format === 'xlsx' && input.type !== 'check_ins_export') {
@@ -79,20 +87,42 @@ export async function createReport(
   if (Object.keys(errors).length > 0) throw invalid(errors);
   const at = toDate(clock.now());
   const id = newId();
-  await db
-    .insertInto('reports')
-    .values({
-      company_id: tenant.companyId,
-      id,
-      type: input.type,
-      format: input.format,
-      params: JSON.stringify(input.params),
-      status: 'processing',
-      run_at: at,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
+  await db.transaction().execute(async (tx) => {
+    // The cap holds under concurrency: creations of one tenant take its row lock in turn.
+    await tx
+      .selectFrom('companies')
+      .select('id')
+      .where('id', '=', tenant.companyId)
+      .forNoKeyUpdate()
+      .execute();
+    const pending = await tx
+      .selectFrom('reports')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('company_id', '=', tenant.companyId)
+      .where('status', '=', 'processing')
+      .executeTakeFirstOrThrow();
+    if (Number(pending.count) >= maxPending) {
+      throw new ApiError(
+        'rate_limited',
+        `This company already has ${maxPending} reports queued or generating; request more once they complete.`,
+        { headers: { 'Retry-After': String(PENDING_REPORTS_RETRY_SECONDS) } },
+      );
+    }
+    await tx
+      .insertInto('reports')
+      .values({
+        company_id: tenant.companyId,
+        id,
+        type: input.type,
+        format: input.format,
+        params: JSON.stringify(input.params),
+        status: 'processing',
+        run_at: at,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+  });
   return { id, status: 'processing' };
 }
 

@@ -198,28 +198,54 @@ export type ClaimedDelivery = {
 };
 
 /**
- * Claims up to `limit` due deliveries of any tenant whose account has an active service (FOR UPDATE SKIP LOCKED,
- * so concurrent workers take disjoint rows; a tenant without service keeps its deliveries pending, paused, until
- * its service is active again) and starts an attempt on each: attempts + 1, last_attempt_at now, its answer (last_response_status,
- * last_error) not known yet, and the lease as next_attempt_at. The claim commits before any request is sent: no
- * network call happens inside a transaction.
+ * Claims up to `limit` due deliveries, taking turns across tenants whose account has an active service (a tenant
+ * without service keeps its deliveries pending, paused, until it is active again), and starts an attempt on each:
+ * attempts + 1, last_attempt_at now, its answer (last_response_status, last_error) not known yet, and the lease as
+ * next_attempt_at. The claim commits before any request is sent: no network call happens inside a transaction.
+ *
+ * Fairness: the tenants with pending deliveries are found by a loose index scan (one probe per tenant); at most
+ * `limit` of those with due work are taken, longest-unserved first (queue_turns); each offers up to `limit` of its
+ * due rows, oldest first, locked with SKIP LOCKED (so concurrent workers get disjoint rows and look past each
+ * other's), and the batch interleaves them (every tenant's first, then every tenant's second …). So one tenant's
+ * backlog delays another's first delivery by at most one claim. The rows offered but not taken are unlocked when
+ * the statement commits.
  */
 export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): Promise<ClaimedDelivery[]> {
   const now = clock.now();
   const at = toDate(now);
   const result = await sql<ClaimedDelivery>`
-    with due as (
-      select d.company_id, d.id from webhook_deliveries d
-      where d.status = 'pending' and d.next_attempt_at <= ${at}
-        -- A per-row check, so the plan stays an ordered scan of the due index that stops at the limit.
-        and exists (
-          select from companies tenant
-          join companies account on account.id = coalesce(tenant.sandbox_of, tenant.id)
-          where tenant.id = d.company_id and ${activeServiceSql('account')}
-        )
-      order by d.next_attempt_at
+    with recursive tenants (company_id) as (
+      (select d.company_id from webhook_deliveries d where d.status = 'pending' order by d.company_id limit 1)
+      union all
+      select (select d.company_id from webhook_deliveries d
+              where d.status = 'pending' and d.company_id > t.company_id order by d.company_id limit 1)
+      from tenants t where t.company_id is not null
+    ), served as (
+      select t.company_id from tenants t
+      join companies tenant on tenant.id = t.company_id
+      join companies account on account.id = coalesce(tenant.sandbox_of, tenant.id)
+      left join queue_turns q on q.queue = 'webhooks' and q.company_id = t.company_id
+      where t.company_id is not null and ${activeServiceSql('account')}
+        and exists (select from webhook_deliveries d where d.company_id = t.company_id
+                    and d.status = 'pending' and d.next_attempt_at <= ${at})
+      order by q.last_claimed_at nulls first
       limit ${limit}
-      for update of d skip locked
+    ), candidates as (
+      select c.company_id, c.id, c.next_attempt_at,
+             row_number() over (partition by c.company_id order by c.next_attempt_at) as turn
+      from served s cross join lateral (
+        select d.company_id, d.id, d.next_attempt_at from webhook_deliveries d
+        where d.company_id = s.company_id and d.status = 'pending' and d.next_attempt_at <= ${at}
+        order by d.next_attempt_at
+        limit ${limit}
+        for update of d skip locked
+      ) c
+    ), due as (
+      select company_id, id from candidates order by turn, next_attempt_at limit ${limit}
+    ), turn as (
+      insert into queue_turns (queue, company_id, last_claimed_at)
+      select distinct 'webhooks', company_id, ${at}::timestamptz from due
+      on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
     )
     update webhook_deliveries d
     set attempts = d.attempts + 1, last_attempt_at = ${at}, last_response_status = null, last_error = null,
