@@ -1,9 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportGenerationJob } from '../src/jobs/report-generation.ts';
 import { MAX_PENDING_REPORTS } from '../src/modules/reports/reports.service.ts';
 import { claimDueDeliveries } from '../src/modules/webhooks/deliveries.service.ts';
-import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import {
+  createTestContext,
+  generateReports,
+  reportWorker,
+  type TestCompany,
+  type TestContext,
+} from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
 /** One tenant's backlog does not hold up another's work by more than one claim round. */
@@ -37,13 +42,7 @@ describe('reports', () => {
   });
 
   it("generates another company's first report within one claim of a full backlog", async () => {
-    const worker = reportGenerationJob({
-      db: ctx.db,
-      clock: ctx.clock,
-      cursors: ctx.deps.cursors,
-      store: ctx.deps.reportStore,
-    });
-    while ((await worker.tick()) > 0) {} // an empty queue to start from
+    await generateReports(ctx); // an empty queue to start from
     ctx.clock.advance(61);
     for (let index = 0; index < MAX_PENDING_REPORTS; index++) {
       expect((await busy.live.post('/v1/reports', registry)).statusCode).toBe(202);
@@ -53,6 +52,7 @@ describe('reports', () => {
     expect(mine.statusCode).toBe(202);
     const status = async () => (await quiet.live.get(`/v1/reports/${mine.json().id}`)).json().status;
     // The first claim is the backlog's oldest report; the second is the other company's.
+    const worker = reportWorker(ctx);
     await worker.tick();
     await worker.tick();
     expect(await status()).toBe('completed');

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reportGenerationJob } from '../src/jobs/report-generation.ts';
-import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { createTestContext, generateReports, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
 let ctx: TestContext;
@@ -15,13 +14,7 @@ const EXPORT = { type: 'check_ins_export', format: 'csv', params: { from: '2026-
 async function completedReport(owner: TestCompany['live']): Promise<{ id: string; storageKey: string }> {
   const created = await owner.post('/v1/reports', EXPORT);
   expect(created.statusCode, created.body).toBe(202);
-  const worker = reportGenerationJob({
-    db: ctx.db,
-    clock: ctx.clock,
-    cursors: ctx.deps.cursors,
-    store: ctx.deps.reportStore,
-  });
-  while ((await worker.tick()) > 0) {}
+  await generateReports(ctx);
   const row = await ctx.db
     .selectFrom('reports')
     .select(['status', 'storage_key'])

@@ -1,12 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  MAX_REPORT_ATTEMPTS,
-  REPORT_LEASE_SECONDS,
-  reportGenerationJob,
-} from '../src/jobs/report-generation.ts';
-import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { MAX_REPORT_ATTEMPTS, REPORT_LEASE_SECONDS } from '../src/jobs/report-generation.ts';
+import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
 import { eventsOf, fieldErrors, hire } from './helpers/resources.ts';
 
 let ctx: TestContext;
@@ -73,13 +69,7 @@ beforeEach(() => {
   ctx.clock.advance(61);
 });
 
-const job = () =>
-  reportGenerationJob({
-    db: ctx.db,
-    clock: ctx.clock,
-    cursors: ctx.deps.cursors,
-    store: ctx.deps.reportStore,
-  });
+const job = () => reportWorker(ctx);
 
 async function generated(body: Record<string, unknown>, owner = company) {
   const created = await owner.live.post('/v1/reports', body);

@@ -5,9 +5,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { maintenanceJob, sweepDeliveriesAndEvents } from '../src/jobs/maintenance.ts';
-import { reportGenerationJob } from '../src/jobs/report-generation.ts';
 import { fileStore } from '../src/modules/reports/store.ts';
-import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { createTestContext, generateReports, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
 /** What grows is swept: finished deliveries and old events after 30 days, abandoned report files. */
@@ -130,13 +129,7 @@ describe('report files', () => {
       format: 'csv',
       params: { from: '2026-03-01', to: '2026-03-31' },
     });
-    const worker = reportGenerationJob({
-      db: ctx.db,
-      clock: ctx.clock,
-      cursors: ctx.deps.cursors,
-      store: ctx.deps.reportStore,
-    });
-    while ((await worker.tick()) > 0) {}
+    await generateReports(ctx);
     const report = (await company.live.get(`/v1/reports/${created.json().id}`)).json();
     expect(report.status).toBe('completed');
     const address = new URL(report.download_url);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
 import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
+import { reportGenerationJob } from '../../src/jobs/report-generation.ts';
 import { fileStore } from '../../src/modules/reports/store.ts';
 import { systemResolver, type TargetPolicy } from '../../src/modules/webhooks/target.ts';
 import type { AppDeps } from '../../src/platform/deps.ts';
@@ -202,4 +203,20 @@ export function useCompanyContext(): { ctx: TestContext; company: TestCompany } 
   });
   afterAll(() => state.ctx.close());
   return state;
+}
+
+/** The report generation job over a test context's database, clock, cursors and store. */
+export function reportWorker(ctx: Pick<TestContext, 'db' | 'clock' | 'deps'>) {
+  return reportGenerationJob({
+    db: ctx.db,
+    clock: ctx.clock,
+    cursors: ctx.deps.cursors,
+    store: ctx.deps.reportStore,
+  });
+}
+
+/** Runs report generation until the queue is empty. */
+export async function generateReports(ctx: Pick<TestContext, 'db' | 'clock' | 'deps'>): Promise<void> {
+  const worker = reportWorker(ctx);
+  while ((await worker.tick()) > 0) {}
 }
