@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SESSION_RATE_LIMIT_PER_MINUTE } from '../src/dashboard/dashboard.plugin.ts';
 import { MAX_FAILURES, WINDOW_MINUTES } from '../src/modules/logins/logins.service.ts';
-import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { useCompanyContext } from './helpers/context.ts';
 import { createAdmin, dashboardSession } from './helpers/dashboard.ts';
 
-let ctx: TestContext;
-let company: TestCompany;
-beforeAll(async () => {
-  ctx = await createTestContext();
-  company = await ctx.createCompany();
-});
-afterAll(() => ctx.close());
+const env = useCompanyContext();
 
 const login = (email: string, password: string, remoteAddress = '198.51.100.7') =>
-  ctx.app.inject({
+  env.ctx.app.inject({
     method: 'POST',
     url: '/dashboard/api/login',
     headers: { 'content-type': 'application/json' },
@@ -23,12 +17,12 @@ const login = (email: string, password: string, remoteAddress = '198.51.100.7') 
 
 describe('login throttling', () => {
   it('refuses an email with 429 and Retry-After after 10 failures in 15 minutes, without checking the password', async () => {
-    ctx.clock.advance(3600);
-    const admin = await createAdmin(ctx, company.id);
+    env.ctx.clock.advance(3600);
+    const admin = await createAdmin(env.ctx, env.company.id);
     for (let attempt = 0; attempt < MAX_FAILURES; attempt++) {
       const wrong = await login(admin.email, 'not the password at all', `203.0.113.${attempt + 1}`);
       expect(wrong.statusCode).toBe(401);
-      ctx.clock.advance(10);
+      env.ctx.clock.advance(10);
     }
     // The right password, from a fresh address: refused all the same, since it is not even checked.
     const locked = await login(admin.email, admin.password, '203.0.113.200');
@@ -38,15 +32,15 @@ describe('login throttling', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(WINDOW_MINUTES * 60);
     // Once the first failure has left the window, the login works again, and a success clears the count.
-    ctx.clock.advance(retryAfter);
+    env.ctx.clock.advance(retryAfter);
     expect((await login(admin.email, admin.password, '203.0.113.201')).statusCode).toBe(200);
     expect((await login(admin.email, 'wrong again, once', '203.0.113.202')).statusCode).toBe(401);
     expect((await login(admin.email, admin.password, '203.0.113.203')).statusCode).toBe(200);
   });
 
   it('refuses an address after 10 failures across any emails', async () => {
-    ctx.clock.advance(3600);
-    const admin = await createAdmin(ctx, company.id);
+    env.ctx.clock.advance(3600);
+    const admin = await createAdmin(env.ctx, env.company.id);
     for (let attempt = 0; attempt < MAX_FAILURES; attempt++) {
       expect(
         (await login(`nobody${attempt}@example.com`, 'guess guess guess', '192.0.2.50')).statusCode,
@@ -56,23 +50,23 @@ describe('login throttling', () => {
     expect(locked.statusCode).toBe(429);
     expect(locked.headers['retry-after']).toBeDefined();
     expect((await login(admin.email, admin.password, '192.0.2.51')).statusCode).toBe(200);
-    ctx.clock.advance(WINDOW_MINUTES * 60 + 1);
+    env.ctx.clock.advance(WINDOW_MINUTES * 60 + 1);
     expect((await login(admin.email, admin.password, '192.0.2.50')).statusCode).toBe(200);
   });
 });
 
 describe('dashboard metering', () => {
   it('gives each session a per-minute window and does not count toward the monthly quota', async () => {
-    ctx.clock.advance(3600);
-    const admin = await createAdmin(ctx, company.id);
-    const session = await dashboardSession(ctx, admin.email, admin.password);
+    env.ctx.clock.advance(3600);
+    const admin = await createAdmin(env.ctx, env.company.id);
+    const session = await dashboardSession(env.ctx, admin.email, admin.password);
     // Start at the beginning of a minute, so that the whole burst falls in one window.
-    ctx.clock.advance(60 - (Math.floor(ctx.clock.now().epochMilliseconds / 1000) % 60));
+    env.ctx.clock.advance(60 - (Math.floor(env.ctx.clock.now().epochMilliseconds / 1000) % 60));
     const quota = () =>
-      ctx.db
+      env.ctx.db
         .selectFrom('quota_usage')
         .select('request_count')
-        .where('company_id', '=', company.sandboxId)
+        .where('company_id', '=', env.company.sandboxId)
         .execute();
     const before = await quota();
     const statuses: number[] = [];
@@ -85,7 +79,7 @@ describe('dashboard metering', () => {
     expect(refused.json().code).toBe('rate_limited');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(await quota()).toEqual(before);
-    ctx.clock.advance(60);
+    env.ctx.clock.advance(60);
     expect((await session.call('GET', '/dashboard/api/session')).statusCode).toBe(200);
   }, 60_000);
 });
