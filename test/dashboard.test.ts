@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { createAdmin, type DashboardSession, dashboardSession, login } from './helpers/dashboard.ts';
+import { ensureDashboardBuilt } from './helpers/dashboard-build.ts';
 import { hire } from './helpers/resources.ts';
 
 let ctx: TestContext;
@@ -10,6 +11,7 @@ let admin: { email: string; password: string };
 let session: DashboardSession;
 
 beforeAll(async () => {
+  await ensureDashboardBuilt();
   ctx = await createTestContext();
   company = await ctx.createCompany();
   other = await ctx.createCompany();

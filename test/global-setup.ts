@@ -2,7 +2,6 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../src/db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from '../src/db/embedded.ts';
@@ -31,19 +30,6 @@ function withDatabase(url: string, database: string): string {
  * temporary directory. A template database is migrated once; each test file clones it (test/helpers/database.ts).
  */
 export async function setup(project: TestProject): Promise<void> {
-  // The dashboard's assets as the service serves them, built from the current sources (about a second). Vitest
-  // sets NODE_ENV=test, which would give React's development build; `npm run build` gives the production one.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({
-      configFile: path.resolve(import.meta.dirname, '../dashboard/vite.config.ts'),
-      logLevel: 'warn',
-    });
-  } finally {
-    if (nodeEnv === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = nodeEnv;
-  }
   let adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-test-'));

@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.ts';
+import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import {
@@ -38,6 +39,7 @@ let absenceId = '';
 let employeeName = '';
 
 beforeAll(async () => {
+  await ensureDashboardBuilt();
   database = await createTestDatabase();
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-dashboard-'));
   receiver = await startReceiver();

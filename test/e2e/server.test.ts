@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
 
 /** The real thing: `npm start` on a fresh embedded PostgreSQL, called over HTTP, stopped with SIGTERM. */
 let dataDir: string;
@@ -60,6 +61,7 @@ async function stop(server: Started): Promise<string> {
 }
 
 beforeAll(async () => {
+  await ensureDashboardBuilt();
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-'));
   await chmod(dataDir, 0o755);
   port = await freePort();
