@@ -4,18 +4,7 @@ import FindMyWay from 'find-my-way';
 import { adminPlugin } from './admin/admin.plugin.ts';
 import type { HttpSettings } from './config.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
-import { absencesRoutes } from './modules/absences/absences.routes.ts';
-import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.ts';
-import { checkInsRoutes } from './modules/check-ins/check-ins.routes.ts';
-import { employeesRoutes } from './modules/employees/employees.routes.ts';
-import { locationsRoutes } from './modules/locations/locations.routes.ts';
-import { organizationRoutes } from './modules/organization/organization.routes.ts';
-import { reportsRoutes } from './modules/reports/reports.routes.ts';
-import { unitsRoutes } from './modules/units/units.routes.ts';
-import { vacationBalancesRoutes } from './modules/vacation-balances/vacation-balances.routes.ts';
-import { webhooksRoutes } from './modules/webhooks/webhooks.routes.ts';
 import { webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
-import { workSummariesRoutes } from './modules/work-summaries/work-summaries.routes.ts';
 import { registerAuth } from './platform/auth.ts';
 import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -31,6 +20,7 @@ import {
 import { requestLogSerializers } from './platform/log-redaction.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
+import { registerTenantRoutes } from './routes.ts';
 
 /** Shared with the process: while draining (after SIGTERM), /readyz answers 503. */
 export type Lifecycle = { draining: boolean };
@@ -154,17 +144,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         routePrefix: '/v1/openapi.json',
         webhooks: webhookEventsOpenApi(),
       });
-      organizationRoutes(v1, deps);
-      apiKeysRoutes(v1, deps);
-      locationsRoutes(v1, deps);
-      unitsRoutes(v1, deps);
-      employeesRoutes(v1, deps);
-      checkInsRoutes(v1, deps);
-      absencesRoutes(v1, deps);
-      workSummariesRoutes(v1, deps);
-      vacationBalancesRoutes(v1, deps);
-      reportsRoutes(v1, deps);
-      webhooksRoutes(v1, deps);
+      registerTenantRoutes(v1, deps, 'api');
       v1.setNotFoundHandler(async (request) => {
         throw notFoundOrNotAllowed(request.method, request.url);
       });

@@ -10,19 +10,16 @@ import { type DemoSeed, seedDemo } from './bootstrap/demo.ts';
 import { type Config, ConfigError } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
-import { ensureInstanceSecret } from './db/instance-secret.ts';
 import { migrate, pendingMigrations } from './db/migrator.ts';
+import { createDeps } from './deps.ts';
 import { maintenanceJob } from './jobs/maintenance.ts';
 import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
 import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { syncFakeClock } from './modules/clock/clock.service.ts';
-import { fileStore } from './modules/reports/store.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
 import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
-import { CursorCodec } from './platform/pagination.ts';
-import { deriveKey } from './platform/secrets.ts';
 import { type Clock, FakeClock, systemClock } from './time/clock.ts';
 
 export type Role = 'api' | 'worker' | 'all';
@@ -166,14 +163,11 @@ export async function startService(
   const fakeClock = config.fakeClock ? new FakeClock() : null;
   if (fakeClock) await syncFakeClock(db, fakeClock);
   const clock: Clock = fakeClock ?? systemClock;
-  const instanceSecret = await ensureInstanceSecret(db);
   const admin = await resolveAdminToken(config, embedded !== null);
-  const deps: AppDeps = {
+  const deps = await createDeps({
     db,
     clock,
     fakeClock,
-    cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
-    instanceSecret,
     publicUrl: config.publicUrl,
     adminToken: admin.token,
     webhookTargets: {
@@ -181,9 +175,9 @@ export async function startService(
       resolve: systemResolver,
       allowedPorts: config.webhookPorts,
     },
-    reportStore: fileStore(path.join(config.dataDir, 'reports')),
+    reportsDir: path.join(config.dataDir, 'reports'),
     maxPendingReports: config.maxPendingReports,
-  };
+  });
 
   let app: FastifyInstance | null = null;
   let runner: Runner | null = null;

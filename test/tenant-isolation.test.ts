@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import openapi from '../openapi-v1.json' with { type: 'json' };
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 
 /**
  * Company A's key against company B's ids, on every route that takes an id, and every listing: the answer is
- * always 404 not_found (never 403), and no listing shows another tenant's rows. Each module adds its routes.
+ * always 404 not_found (never 403), and no listing shows another tenant's rows.
  */
 let ctx: TestContext;
 let a: TestCompany;
@@ -56,32 +57,57 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-type Route = [
-  method: 'GET' | 'DELETE' | 'POST' | 'PATCH',
-  url: (ids: Record<string, string>) => string,
-  body?: unknown,
-];
+/**
+ * Every operation of the committed description whose path names an id, with company B's ids filled in: the cases
+ * come from the OpenAPI, so a new route with an id fails here until it has a fixture.
+ */
+type Operation = { method: 'GET' | 'DELETE' | 'POST' | 'PATCH'; path: string; operationId: string };
+const OPERATIONS_WITH_IDS: Operation[] = Object.entries(
+  openapi.paths as Record<string, Record<string, { operationId?: string; security?: unknown[] }>>,
+).flatMap(([path, operations]) =>
+  path.includes('{')
+    ? Object.entries(operations)
+        .filter(([, operation]) => typeof operation === 'object' && operation.operationId !== undefined)
+        .map(([method, operation]) => ({
+          method: method.toUpperCase() as Operation['method'],
+          path,
+          operationId: operation.operationId as string,
+        }))
+    : [],
+);
 
-const ROUTES_WITH_IDS: Route[] = [
-  ['GET', (i) => `/v1/locations/${i.location}`],
-  ['GET', (i) => `/v1/units/${i.unit}`],
-  ['DELETE', (i) => `/v1/api-keys/${i.apiKey}`],
-  ['GET', (i) => `/v1/employees/${i.employee}`],
-  ['PATCH', (i) => `/v1/employees/${i.employee}`, { first_name: 'Taken' }],
-  ['POST', (i) => `/v1/employees/${i.employee}/terminate`, {}],
-  ['GET', (i) => `/v1/check-ins/${i.checkIn}`],
-  ['GET', (i) => `/v1/absences/${i.absence}`],
-  ['POST', (i) => `/v1/absences/${i.absence}/approve`, {}],
-  ['POST', (i) => `/v1/absences/${i.absence}/reject`, {}],
-  ['POST', (i) => `/v1/absences/${i.absence}/cancel`, {}],
-  ['GET', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}`],
-  ['PATCH', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}`, { status: 'disabled' }],
-  ['POST', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}/test`, {}],
-  ['GET', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}/deliveries`],
-  ['POST', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}/deliveries/${i.webhookDelivery}/retry`, {}],
-  ['DELETE', (i) => `/v1/webhook-endpoints/${i.webhookEndpoint}`],
-  ['GET', (i) => `/v1/reports/${i.report}`],
-];
+/** Operations that take an id but no key: another credential stands in for the tenant. */
+const NOT_KEYED: Record<string, string> = {
+  downloadReport: 'the signed address is the credential (test/reports.test.ts refuses a tampered one)',
+};
+
+/** Which of B's fixtures fills each path parameter. */
+const FIXTURES: Record<string, Record<string, string>> = {
+  '/v1/api-keys/{id}': { id: 'apiKey' },
+  '/v1/locations/{id}': { id: 'location' },
+  '/v1/units/{id}': { id: 'unit' },
+  '/v1/employees/{id}': { id: 'employee' },
+  '/v1/employees/{id}/terminate': { id: 'employee' },
+  '/v1/check-ins/{id}': { id: 'checkIn' },
+  '/v1/absences/{id}': { id: 'absence' },
+  '/v1/absences/{id}/approve': { id: 'absence' },
+  '/v1/absences/{id}/reject': { id: 'absence' },
+  '/v1/absences/{id}/cancel': { id: 'absence' },
+  '/v1/reports/{id}': { id: 'report' },
+  '/v1/webhook-endpoints/{id}': { id: 'webhookEndpoint' },
+  '/v1/webhook-endpoints/{id}/test': { id: 'webhookEndpoint' },
+  '/v1/webhook-endpoints/{id}/deliveries': { id: 'webhookEndpoint' },
+  '/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry': {
+    id: 'webhookEndpoint',
+    deliveryId: 'webhookDelivery',
+  },
+};
+
+/** A valid body where one is required, so that the answer is about the id and not the body (422). */
+const BODIES: Record<string, unknown> = {
+  updateEmployee: { first_name: 'Taken' },
+  updateWebhookEndpoint: { status: 'disabled' },
+};
 
 const LISTINGS = [
   '/v1/locations',
@@ -94,11 +120,27 @@ const LISTINGS = [
 ];
 
 describe('tenant isolation', () => {
-  const placeholders = new Proxy({}, { get: () => '{B}' }) as Record<string, string>;
-  for (const [method, url, body] of ROUTES_WITH_IDS) {
-    it(`${method} ${url(placeholders)} answers 404 for another company`, async () => {
-      const response = await a.live.request(method, url(ids), body);
-      expect(response.statusCode).toBe(404);
+  it('covers every operation with an id', () => {
+    expect(OPERATIONS_WITH_IDS.length).toBeGreaterThan(15);
+  });
+
+  for (const operation of OPERATIONS_WITH_IDS) {
+    if (operation.operationId in NOT_KEYED) continue;
+    it(`${operation.method} ${operation.path} (${operation.operationId}) answers 404 for another company`, async () => {
+      const fixture = FIXTURES[operation.path];
+      expect(fixture, `no fixture for ${operation.path}: add one to FIXTURES`).toBeDefined();
+      const url = operation.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+        const key = fixture?.[name];
+        const id = key === undefined ? undefined : ids[key];
+        if (id === undefined) throw new Error(`no fixture for {${name}} of ${operation.path}`);
+        return id;
+      });
+      const body =
+        operation.method === 'GET' || operation.method === 'DELETE'
+          ? undefined
+          : (BODIES[operation.operationId] ?? {});
+      const response = await a.live.request(operation.method, url, body);
+      expect(response.statusCode, response.body).toBe(404);
       expect(response.json().code).toBe('not_found');
     });
   }

@@ -2,13 +2,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
-import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
+import { createDeps } from '../../src/deps.ts';
 import { issueApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
-import { fileStore } from '../../src/modules/reports/store.ts';
 import { systemResolver } from '../../src/modules/webhooks/target.ts';
-import { CursorCodec } from '../../src/platform/pagination.ts';
 import type { Scope } from '../../src/platform/scopes.ts';
-import { deriveKey } from '../../src/platform/secrets.ts';
 import type { FakeClock } from '../../src/time/clock.ts';
 
 export type BenchApi = {
@@ -27,18 +24,17 @@ export async function startBenchApi(
   companyId: string,
   scopes: Scope[],
 ): Promise<BenchApi> {
-  const instanceSecret = await ensureInstanceSecret(db);
-  const app = await buildApp({
-    db,
-    clock,
-    fakeClock: clock,
-    cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
-    instanceSecret,
-    publicUrl: 'http://127.0.0.1',
-    adminToken: null,
-    webhookTargets: { allowPrivate: false, resolve: systemResolver },
-    reportStore: fileStore(path.join(os.tmpdir(), 'jornada-reports-unused')),
-  });
+  const app = await buildApp(
+    await createDeps({
+      db,
+      clock,
+      fakeClock: clock,
+      publicUrl: 'http://127.0.0.1',
+      adminToken: null,
+      webhookTargets: { allowPrivate: false, resolve: systemResolver },
+      reportsDir: path.join(os.tmpdir(), 'jornada-reports-unused'),
+    }),
+  );
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const key = await issueApiKey(db, clock, companyId, { mode: 'live', scopes });
   let sent = 0;

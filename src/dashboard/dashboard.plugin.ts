@@ -6,7 +6,6 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { absencesRoutes } from '../modules/absences/absences.routes.ts';
 import { LoginBody } from '../modules/admins/admins.schemas.ts';
 import { authenticateAdmin } from '../modules/admins/admins.service.ts';
 import {
@@ -17,24 +16,15 @@ import {
   SESSION_SECONDS,
   type Session,
 } from '../modules/admins/sessions.ts';
-import { apiKeysRoutes } from '../modules/api-keys/api-keys.routes.ts';
 import { ApiKeyWithSecret } from '../modules/api-keys/api-keys.schemas.ts';
 import { issueApiKey } from '../modules/api-keys/api-keys.service.ts';
-import { checkInsRoutes } from '../modules/check-ins/check-ins.routes.ts';
 import { changeCompany, getCompany, loadAccount } from '../modules/companies/companies.service.ts';
-import { employeesRoutes } from '../modules/employees/employees.routes.ts';
 import { Employee } from '../modules/employees/employees.schemas.ts';
 import { listEmployees } from '../modules/employees/employees.service.ts';
-import { locationsRoutes } from '../modules/locations/locations.routes.ts';
 import { assertLoginAllowed, recordLoginOutcome } from '../modules/logins/logins.service.ts';
-import { organizationRoutes } from '../modules/organization/organization.routes.ts';
-import { downloadSigner, reportsRoutes } from '../modules/reports/reports.routes.ts';
+import { downloadSigner } from '../modules/reports/reports.routes.ts';
 import { Report } from '../modules/reports/reports.schemas.ts';
 import { listRecentReports } from '../modules/reports/reports.service.ts';
-import { unitsRoutes } from '../modules/units/units.routes.ts';
-import { vacationBalancesRoutes } from '../modules/vacation-balances/vacation-balances.routes.ts';
-import { webhooksRoutes } from '../modules/webhooks/webhooks.routes.ts';
-import { workSummariesRoutes } from '../modules/work-summaries/work-summaries.routes.ts';
 import { admitToWindow } from '../platform/auth.repo.ts';
 import {
   rateLimited,
@@ -51,6 +41,7 @@ import { ListOf } from '../platform/pagination.ts';
 import { SCOPES } from '../platform/scopes.ts';
 import { safeEqual } from '../platform/secrets.ts';
 import { RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
+import { registerTenantRoutes } from '../routes.ts';
 import {
   DashboardCreateKeyBody,
   EmployeeSearchQuery,
@@ -305,17 +296,7 @@ async function sessionTenant(deps: AppDeps, request: FastifyRequest, mode: 'live
 }
 
 function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'): void {
-  organizationRoutes(app, deps);
-  apiKeysRoutes(app, deps);
-  locationsRoutes(app, deps);
-  unitsRoutes(app, deps);
-  employeesRoutes(app, deps);
-  checkInsRoutes(app, deps);
-  absencesRoutes(app, deps);
-  workSummariesRoutes(app, deps);
-  vacationBalancesRoutes(app, deps);
-  reportsRoutes(app, deps, { download: false });
-  webhooksRoutes(app, deps);
+  registerTenantRoutes(app, deps, 'dashboard');
 
   // What only the dashboard does: issue keys, search employees, list the latest reports.
   route(

@@ -5,14 +5,11 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { Db } from '../../src/db/database.ts';
-import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
+import { createDeps } from '../../src/deps.ts';
 import { reportGenerationJob } from '../../src/jobs/report-generation.ts';
-import { fileStore } from '../../src/modules/reports/store.ts';
 import { systemResolver, type TargetPolicy } from '../../src/modules/webhooks/target.ts';
 import type { AppDeps } from '../../src/platform/deps.ts';
-import { CursorCodec } from '../../src/platform/pagination.ts';
 import { SCOPES, type Scope } from '../../src/platform/scopes.ts';
-import { deriveKey } from '../../src/platform/secrets.ts';
 import { FakeClock } from '../../src/time/clock.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
@@ -111,18 +108,15 @@ export async function testDeps(
   reportsDir: string,
   options: TestOptions = {},
 ): Promise<AppDeps> {
-  const instanceSecret = await ensureInstanceSecret(db);
-  return {
+  return await createDeps({
     db,
     clock,
     fakeClock: options.fakeClock === false ? null : clock,
-    cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
-    instanceSecret,
     publicUrl: options.publicUrl ?? PUBLIC_URL,
     adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
     webhookTargets: options.webhookTargets ?? { allowPrivate: true, resolve: systemResolver },
-    reportStore: fileStore(reportsDir),
-  };
+    reportsDir,
+  });
 }
 
 /** A real app on a fresh clone of the migrated database, with a fake clock and the admin API enabled. */

@@ -5,6 +5,7 @@ import { IdParams } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
 import { deriveKey } from '../../platform/secrets.ts';
+import type { RouteSurface } from '../../routes.ts';
 import { CreateReportBody, DownloadQuery, Report, ReportAccepted } from './reports.schemas.ts';
 import { createReport, type DownloadSigner, getReport, openDownload } from './reports.service.ts';
 
@@ -15,11 +16,7 @@ export function downloadSigner(deps: Pick<AppDeps, 'instanceSecret' | 'publicUrl
 }
 
 /** The dashboard mounts these routes too, without the download (its links point at /v1). */
-export function reportsRoutes(
-  app: FastifyInstance,
-  deps: AppDeps,
-  options: { download?: boolean } = {},
-): void {
+export function reportsRoutes(app: FastifyInstance, deps: AppDeps, surface: RouteSurface = 'api'): void {
   const signer = downloadSigner(deps);
 
   route(
@@ -66,7 +63,7 @@ export function reportsRoutes(
       getReport(deps.db, deps.clock, signer, requireTenant(request).companyId, request.params.id),
   );
 
-  if (options.download === false) return;
+  if (surface === 'dashboard') return;
   route(
     app,
     {

@@ -1,0 +1,42 @@
+import type { Db } from './db/database.ts';
+import { ensureInstanceSecret } from './db/instance-secret.ts';
+import { fileStore } from './modules/reports/store.ts';
+import type { TargetPolicy } from './modules/webhooks/target.ts';
+import type { AppDeps } from './platform/deps.ts';
+import { CursorCodec } from './platform/pagination.ts';
+import { deriveKey } from './platform/secrets.ts';
+import type { Clock, FakeClock } from './time/clock.ts';
+
+export type DepsOptions = {
+  db: Db;
+  clock: Clock;
+  /** The clock again when it is a FakeClock that the admin API may move (JORNADA_FAKE_CLOCK=1); else null. */
+  fakeClock: FakeClock | null;
+  publicUrl: string;
+  adminToken: string | null;
+  webhookTargets: TargetPolicy;
+  /** The directory of generated report files (`<data dir>/reports`). */
+  reportsDir: string;
+  maxPendingReports?: number;
+};
+
+/**
+ * The composition root: the one place that turns settings and a database into the dependencies every route
+ * module and job receives. main.ts, the tests and the bench all build them here, so they cannot differ in how
+ * (the instance secret, the keys derived from it, the report store).
+ */
+export async function createDeps(options: DepsOptions): Promise<AppDeps> {
+  const instanceSecret = await ensureInstanceSecret(options.db);
+  return {
+    db: options.db,
+    clock: options.clock,
+    fakeClock: options.fakeClock,
+    cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
+    instanceSecret,
+    publicUrl: options.publicUrl,
+    adminToken: options.adminToken,
+    webhookTargets: options.webhookTargets,
+    reportStore: fileStore(options.reportsDir),
+    ...(options.maxPendingReports === undefined ? {} : { maxPendingReports: options.maxPendingReports }),
+  };
+}
