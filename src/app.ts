@@ -37,6 +37,23 @@ const READY_DEADLINE_MS = 2_000;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
+/** The public description's tags, in reading order. */
+const PUBLIC_TAGS = [
+  { name: 'Organization', description: 'The tenant the calling key acts on: live company or its sandbox.' },
+  { name: 'API keys', description: 'The keys of the tenant: list them, revoke one.' },
+  { name: 'Organization structure', description: 'Locations (work centres) and units (teams).' },
+  { name: 'Employees', description: 'The workforce: hire, update, terminate, and sync.' },
+  {
+    name: 'Check-ins',
+    description: 'Clock events (in, out, breaks): immutable records of the time registry.',
+  },
+  { name: 'Absences', description: 'Requests, decisions and the absence types.' },
+  { name: 'Work summaries', description: 'Closed-workday figures per day or month, from the time engine.' },
+  { name: 'Vacation balances', description: 'Entitled, used, pending and remaining vacation days per year.' },
+  { name: 'Reports', description: 'Files generated in the background: the monthly registry and exports.' },
+  { name: 'Webhooks', description: 'Endpoints that receive signed events, and their deliveries.' },
+];
+
 /** Registers the platform plugins and the modules. No business logic lives here. */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const docsUrl = `${deps.publicUrl}/docs`;
@@ -143,6 +160,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
           'Workforce time and absence data for payroll and HR integrations: employees, check-ins, absences, work summaries, vacation balances, reports and signed webhooks. Errors are RFC 9457 problem+json with a stable `code`.',
         routePrefix: '/v1/openapi.json',
         webhooks: webhookEventsOpenApi(),
+        tags: PUBLIC_TAGS,
       });
       registerTenantRoutes(v1, deps, 'api');
       v1.setNotFoundHandler(async (request) => {

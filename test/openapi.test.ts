@@ -33,8 +33,20 @@ describe('OpenAPI description', () => {
     const document = JSON.parse(await readFile('openapi-v1.json', 'utf8'));
     expect(document.openapi).toBe('3.1.0');
     expect(document.info).toMatchObject({ title: 'Jornada public API', version: '1.0.0' });
+    // Shared responses are described once under components.responses: read each operation with them resolved.
+    const shared = (document.components?.responses ?? {}) as Record<string, Operation['responses'][string]>;
+    const resolved = (operation: Operation): Operation => ({
+      ...operation,
+      responses: Object.fromEntries(
+        Object.entries(operation.responses).map(([status, response]) => {
+          const ref = (response as { $ref?: string }).$ref;
+          return [status, ref ? (shared[ref.replace('#/components/responses/', '')] ?? {}) : response];
+        }),
+      ),
+    });
     const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(
-      ([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, operation })),
+      ([path, item]) =>
+        Object.entries(item).map(([method, operation]) => ({ path, method, operation: resolved(operation) })),
     );
     expect(operations.length).toBeGreaterThan(5);
     const ids = new Set<string>();

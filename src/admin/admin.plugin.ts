@@ -48,6 +48,12 @@ export async function adminPlugin(
     title: 'Jornada admin API',
     description: 'Operator and dashboard surface of a Jornada deployment. Not part of the public contract.',
     routePrefix: '/admin/v1/openapi.json',
+    tags: [
+      {
+        name: 'Admin',
+        description: 'Operator routes: companies, keys, administrators, organisation data, the fake clock.',
+      },
+    ],
   });
   const admin = { tag: TAG, scope: null, surface: 'admin' } as const;
   const CompanyParams = IdParams;

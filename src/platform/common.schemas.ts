@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', maxLength: 36, ...(description ? { description } : {}) });
@@ -16,3 +16,15 @@ export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(sch
   Type.Union([schema, Type.Null()]);
 
 export const IdParams = Type.Object({ id: Uuid() }, { additionalProperties: false });
+
+/** The keyword that names a schema for the OpenAPI description (platform/openapi.ts moves it to components). */
+export const COMPONENT_KEYWORD = 'x-component';
+
+/**
+ * Names a schema: the OpenAPI description lists it once under components.schemas and refers to it by `$ref`
+ * wherever it is used, so that clients get `components["schemas"]["Employee"]`. Validation and serialization
+ * ignore the keyword.
+ */
+export function named<T extends TSchema>(name: string, schema: T): T {
+  return Object.assign(schema, { [COMPONENT_KEYWORD]: name });
+}

@@ -1,5 +1,7 @@
+import { isDeepStrictEqual } from 'node:util';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import { COMPONENT_KEYWORD } from './common.schemas.ts';
 import { localUrl } from './operation.ts';
 
 type Json = Record<string, unknown>;
@@ -30,6 +32,60 @@ const DEPRECATION_HEADERS: Record<string, Json> = {
 };
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+const IDEMPOTENCY_KEY: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Any string of 1 to 255 characters, unique per intended operation. A retry with the same key, method, path and body replays the stored answer (with `Idempotent-Replayed: true`) for 24 hours; the same key with another request is 409 `idempotency_conflict`.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
+/**
+ * Moves every schema named with `named()` to components.schemas and puts a `$ref` in its place, depth first, so
+ * that a named schema inside another is a reference there too. Two different schemas under one name are a bug.
+ */
+function extractComponents(document: OpenApiDocument): void {
+  document.components ??= {};
+  const components = document.components as Json & { schemas?: Record<string, unknown> };
+  const schemas: Record<string, unknown> = { ...(components.schemas ?? {}) };
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (value === null || typeof value !== 'object') return value;
+    const entries = Object.entries(value as Json).map(([key, item]) => [key, visit(item)] as const);
+    const object = Object.fromEntries(entries.filter(([key]) => key !== COMPONENT_KEYWORD));
+    const name = (value as Json)[COMPONENT_KEYWORD];
+    if (typeof name !== 'string') return object;
+    const known = schemas[name];
+    if (known !== undefined && !isDeepStrictEqual(known, object)) {
+      throw new Error(`two different schemas are named ${name}`);
+    }
+    schemas[name] = object;
+    return { $ref: `#/components/schemas/${name}` };
+  };
+  document.paths = visit(document.paths ?? {}) as OpenApiDocument['paths'];
+  if (document.webhooks) document.webhooks = visit(document.webhooks);
+  components.schemas = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * A problem response is the same wherever its status and headers are: it is described once under
+ * components.responses (`Problem404`, or `Problem404Unmetered` where no rate-limit headers apply) and referred to.
+ */
+function sharedProblemResponse(components: Json, status: string, response: Json): Json | null {
+  const content = response.content as Json | undefined;
+  if (!content || Object.keys(content).join() !== 'application/problem+json') return null;
+  const metered = 'X-RateLimit-Limit' in ((response.headers as Json | undefined) ?? {});
+  const name = `Problem${status}${metered ? '' : 'Unmetered'}`;
+  const responses = (components.responses ??= {}) as Record<string, Json>;
+  const known = responses[name];
+  if (known !== undefined && !isDeepStrictEqual(known, response)) {
+    throw new Error(`two different ${status} problem responses would share the name ${name}`);
+  }
+  responses[name] = response;
+  return { $ref: `#/components/responses/${name}` };
+}
 
 /**
  * Post-processing that is the same for every operation, kept here rather than repeated in each route:
@@ -62,6 +118,12 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
           .filter(Boolean)
           .join('\n\n');
       }
+      if (operation['x-idempotency-key'] === true) {
+        delete operation['x-idempotency-key'];
+        const parameters = (operation.parameters ??= []);
+        parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+        (components as Json & { parameters?: Json }).parameters = { IdempotencyKey: IDEMPOTENCY_KEY };
+      }
       let deprecatedParameter = false;
       for (const parameter of operation.parameters ?? []) {
         const schema = parameter.schema as Json | undefined;
@@ -86,6 +148,8 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
             headers[name] = { $ref: `#/components/headers/${name}` };
         }
         if (Object.keys(headers).length > 0) response.headers = headers;
+        const shared = sharedProblemResponse(components, status, response);
+        if (shared && operation.responses) operation.responses[status] = shared;
       }
     }
   }
@@ -99,6 +163,8 @@ export type OpenApiOptions = {
   routePrefix: string;
   /** OpenAPI 3.1 `webhooks`: the requests the service sends (public surface). */
   webhooks?: Record<string, unknown>;
+  /** The document's tags, in the order a reader should meet them, with what each groups. */
+  tags: Array<{ name: string; description: string }>;
 };
 
 /** Registers @fastify/swagger for the routes of the calling (encapsulated) plugin, served at routePrefix. */
@@ -130,6 +196,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
       servers: [{ url: '/', description: 'This Jornada deployment' }],
+      tags: options.tags,
       components: { securitySchemes },
     },
     hideUntagged: false,
@@ -139,6 +206,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         options.surface,
       );
       if (options.webhooks) decorated.webhooks = options.webhooks;
+      extractComponents(decorated);
       return decorated;
     },
   });

@@ -24,7 +24,10 @@ export type OperationSpec<
   querystring?: Q;
   body?: B;
   /** Success responses by status. A null schema means an empty body (204, or a file). */
-  responses: Record<number, { description: string; schema: TSchema | null; contentType?: string }>;
+  responses: Record<
+    number,
+    { description: string; schema: TSchema | null; contentType?: string; contentTypes?: string[] }
+  >;
   /** Error codes this operation can answer besides the ones every authenticated call can. */
   errors?: ErrorCode[];
   /** Problem statuses answered with a code whose usual status differs (the signed download's 403). */
@@ -117,7 +120,12 @@ function operationOptions(
         ? { description: success.description, type: 'null' }
         : {
             description: success.description,
-            content: { [success.contentType ?? 'application/json']: { schema: success.schema } },
+            content: Object.fromEntries(
+              (success.contentTypes ?? [success.contentType ?? 'application/json']).map((type) => [
+                type,
+                { schema: success.schema },
+              ]),
+            ),
           };
   }
   const codes = new Set<ErrorCode>(spec.errors ?? []);
@@ -131,9 +139,8 @@ function operationOptions(
   if (spec.surface === 'dashboard') codes.add('rate_limited');
   if (spec.params) codes.add('not_found');
   if (spec.querystring || spec.body || spec.params) codes.add('validation_failed');
-  if (spec.method !== 'GET' && spec.idempotency !== 'never' && !operator) {
-    codes.add('idempotency_conflict');
-  }
+  const idempotent = spec.method !== 'GET' && spec.idempotency !== 'never' && !operator;
+  if (idempotent) codes.add('idempotency_conflict');
   const statuses = new Set<number>([...codes].map((code) => ERROR_CATALOG[code].status));
   for (const status of spec.problemStatuses ?? []) statuses.add(status);
   // Every operation reads the database, which can be unavailable.
@@ -152,6 +159,8 @@ function operationOptions(
     response,
   };
   if (spec.description) schema.description = spec.description;
+  // Declared as a header parameter by platform/openapi.ts (the idempotency hook reads and checks it).
+  if (idempotent) schema['x-idempotency-key'] = true;
   if (spec.deprecated) schema.deprecated = true;
   if (spec.params) schema.params = spec.params;
   if (spec.querystring) schema.querystring = spec.querystring;

@@ -1,5 +1,6 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { type TSchema, Type } from 'typebox';
+import { COMPONENT_KEYWORD, named } from './common.schemas.ts';
 import { invalid } from './errors.ts';
 import { hmac, safeEqual } from './secrets.ts';
 
@@ -50,7 +51,8 @@ export function deprecatedUpdatedSinceHeaders(updatedSince: string | undefined):
 }
 
 export function ListOf<T extends TSchema>(item: T) {
-  return Type.Object(
+  const itemName = (item as Record<string, unknown>)[COMPONENT_KEYWORD];
+  const list = Type.Object(
     {
       data: Type.Array(item, { maxItems: MAX_LIMIT }),
       meta: Type.Object({
@@ -60,6 +62,7 @@ export function ListOf<T extends TSchema>(item: T) {
     },
     { additionalProperties: false },
   );
+  return typeof itemName === 'string' ? named(`${itemName}List`, list) : list;
 }
 
 export type Page<T> = { data: T[]; meta: { next_cursor: string | null; has_more: boolean } };

@@ -1,13 +1,17 @@
 import { Type } from 'typebox';
+import { named } from '../../platform/common.schemas.ts';
 
-export const AbsenceTypeRef = Type.Object(
-  {
-    key: Type.String({
-      description: 'Stable key that client logic uses: vacation, sick_leave or a custom key.',
-    }),
-    label: Type.String({ description: 'Display text.' }),
-  },
-  { description: 'An absence type. The set of keys is extensible.' },
+export const AbsenceTypeRef = named(
+  'AbsenceTypeRef',
+  Type.Object(
+    {
+      key: Type.String({
+        description: 'Stable key that client logic uses: vacation, sick_leave or a custom key.',
+      }),
+      label: Type.String({ description: 'Display text.' }),
+    },
+    { description: 'An absence type. The set of keys is extensible.' },
+  ),
 );
 
 export const CreateAbsenceTypeBody = Type.Object(

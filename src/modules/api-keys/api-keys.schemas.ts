@@ -1,36 +1,39 @@
 import { Type } from 'typebox';
-import { Instant, Nullable, Uuid } from '../../platform/common.schemas.ts';
+import { Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { SCOPES } from '../../platform/scopes.ts';
 
 export const ScopeSchema = Type.Union(SCOPES.map((scope) => Type.Literal(scope)));
 const Mode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 
-export const ApiKey = Type.Object({
-  id: Uuid(),
-  name: Nullable(Type.String()),
-  mode: Mode,
-  company_id: Uuid('The tenant the key acts on: the company (live) or its sandbox (test).'),
-  scopes: Type.Array(ScopeSchema, { maxItems: SCOPES.length }),
-  prefix: Type.String({ description: 'The first characters of the secret, to recognise the key.' }),
-  status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
-  expires_at: Nullable(Instant()),
-  revoked_at: Nullable(Instant()),
-  revoked_reason: Nullable(Type.String()),
-  last_used_at: Nullable(Instant()),
-  last_used_ip: Nullable(Type.String()),
-  created_at: Instant(),
-  updated_at: Instant(),
-});
+export const ApiKey = named(
+  'ApiKey',
+  Type.Object({
+    id: Uuid(),
+    name: Nullable(Type.String()),
+    mode: Mode,
+    company_id: Uuid('The tenant the key acts on: the company (live) or its sandbox (test).'),
+    scopes: Type.Array(ScopeSchema, { maxItems: SCOPES.length }),
+    prefix: Type.String({ description: 'The first characters of the secret, to recognise the key.' }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
+    expires_at: Nullable(Instant()),
+    revoked_at: Nullable(Instant()),
+    revoked_reason: Nullable(Type.String()),
+    last_used_at: Nullable(Instant()),
+    last_used_ip: Nullable(Type.String()),
+    created_at: Instant(),
+    updated_at: Instant(),
+  }),
+);
 
 export const ApiKeyWithSecret = Type.Intersect([
   ApiKey,
   Type.Object({ secret: Type.String({ description: 'The key itself. Shown once, never again.' }) }),
 ]);
 
-export const ListApiKeysQuery = Type.Object(
-  { ...PageQuery, ...UpdatedSinceQuery },
-  { additionalProperties: false },
+export const ListApiKeysQuery = named(
+  'ListApiKeysQuery',
+  Type.Object({ ...PageQuery, ...UpdatedSinceQuery }, { additionalProperties: false }),
 );
 
 export const CreateApiKeyBody = Type.Object(

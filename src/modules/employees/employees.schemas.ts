@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CalendarDate, Instant, Nullable, TimeZoneName, Uuid } from '../../platform/common.schemas.ts';
+import { CalendarDate, Instant, Nullable, named, TimeZoneName, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -8,36 +8,42 @@ export const DEFAULT_VACATION_DAYS_PER_YEAR = 22;
 
 const DayMinutes = Type.Integer({ minimum: 0, maximum: 1440 });
 
-export const WorkSchedule = Type.Object(
-  Object.fromEntries(WEEKDAYS.map((day) => [day, DayMinutes])) as Record<
-    (typeof WEEKDAYS)[number],
-    typeof DayMinutes
-  >,
-  {
-    additionalProperties: false,
-    description: 'Scheduled minutes per weekday, 0 to 1440. Default: 480 Monday to Friday, 0 on weekends.',
-  },
+export const WorkSchedule = named(
+  'WorkSchedule',
+  Type.Object(
+    Object.fromEntries(WEEKDAYS.map((day) => [day, DayMinutes])) as Record<
+      (typeof WEEKDAYS)[number],
+      typeof DayMinutes
+    >,
+    {
+      additionalProperties: false,
+      description: 'Scheduled minutes per weekday, 0 to 1440. Default: 480 Monday to Friday, 0 on weekends.',
+    },
+  ),
 );
 
 export const EmployeeStatus = Type.Enum(['active', 'terminated']);
 
-export const Employee = Type.Object({
-  id: Uuid(),
-  first_name: Type.String(),
-  last_name: Type.String(),
-  email: Type.String({ description: 'Unique per company, case-insensitively.' }),
-  external_id: Nullable(Type.String({ description: "The client's own payroll id, unique per company." })),
-  status: EmployeeStatus,
-  hire_date: CalendarDate(),
-  termination_date: Nullable(CalendarDate()),
-  location_id: Nullable(Uuid()),
-  unit_id: Nullable(Uuid()),
-  timezone: Nullable(TimeZoneName("IANA time zone overriding the company's; null uses the company's.")),
-  work_schedule: WorkSchedule,
-  vacation_days_per_year: Type.Number(),
-  created_at: Instant(),
-  updated_at: Instant(),
-});
+export const Employee = named(
+  'Employee',
+  Type.Object({
+    id: Uuid(),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    email: Type.String({ description: 'Unique per company, case-insensitively.' }),
+    external_id: Nullable(Type.String({ description: "The client's own payroll id, unique per company." })),
+    status: EmployeeStatus,
+    hire_date: CalendarDate(),
+    termination_date: Nullable(CalendarDate()),
+    location_id: Nullable(Uuid()),
+    unit_id: Nullable(Uuid()),
+    timezone: Nullable(TimeZoneName("IANA time zone overriding the company's; null uses the company's.")),
+    work_schedule: WorkSchedule,
+    vacation_days_per_year: Type.Number(),
+    created_at: Instant(),
+    updated_at: Instant(),
+  }),
+);
 
 const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 const Email = Type.String({ format: 'email', maxLength: 254 });
@@ -57,59 +63,71 @@ const writable = {
   vacation_days_per_year: VacationDays,
 };
 
-export const CreateEmployeeBody = Type.Object(
-  {
-    first_name: writable.first_name,
-    last_name: writable.last_name,
-    email: writable.email,
-    external_id: Type.Optional(writable.external_id),
-    hire_date: Type.Optional(writable.hire_date),
-    location_id: Type.Optional(writable.location_id),
-    unit_id: Type.Optional(writable.unit_id),
-    timezone: Type.Optional(writable.timezone),
-    work_schedule: Type.Optional(writable.work_schedule),
-    vacation_days_per_year: Type.Optional(
-      Type.Number({ minimum: 0, maximum: 366, multipleOf: 0.5, description: 'Default 22.' }),
-    ),
-  },
-  { additionalProperties: false },
+export const CreateEmployeeBody = named(
+  'CreateEmployeeBody',
+  Type.Object(
+    {
+      first_name: writable.first_name,
+      last_name: writable.last_name,
+      email: writable.email,
+      external_id: Type.Optional(writable.external_id),
+      hire_date: Type.Optional(writable.hire_date),
+      location_id: Type.Optional(writable.location_id),
+      unit_id: Type.Optional(writable.unit_id),
+      timezone: Type.Optional(writable.timezone),
+      work_schedule: Type.Optional(writable.work_schedule),
+      vacation_days_per_year: Type.Optional(
+        Type.Number({ minimum: 0, maximum: 366, multipleOf: 0.5, description: 'Default 22.' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-export const UpdateEmployeeBody = Type.Object(
-  {
-    first_name: Type.Optional(writable.first_name),
-    last_name: Type.Optional(writable.last_name),
-    email: Type.Optional(writable.email),
-    external_id: Type.Optional(writable.external_id),
-    hire_date: Type.Optional(writable.hire_date),
-    termination_date: Type.Optional(
-      CalendarDate('Only on a terminated employee: corrects the termination date.'),
-    ),
-    location_id: Type.Optional(writable.location_id),
-    unit_id: Type.Optional(writable.unit_id),
-    timezone: Type.Optional(writable.timezone),
-    work_schedule: Type.Optional(writable.work_schedule),
-    vacation_days_per_year: Type.Optional(writable.vacation_days_per_year),
-  },
-  { additionalProperties: false },
+export const UpdateEmployeeBody = named(
+  'UpdateEmployeeBody',
+  Type.Object(
+    {
+      first_name: Type.Optional(writable.first_name),
+      last_name: Type.Optional(writable.last_name),
+      email: Type.Optional(writable.email),
+      external_id: Type.Optional(writable.external_id),
+      hire_date: Type.Optional(writable.hire_date),
+      termination_date: Type.Optional(
+        CalendarDate('Only on a terminated employee: corrects the termination date.'),
+      ),
+      location_id: Type.Optional(writable.location_id),
+      unit_id: Type.Optional(writable.unit_id),
+      timezone: Type.Optional(writable.timezone),
+      work_schedule: Type.Optional(writable.work_schedule),
+      vacation_days_per_year: Type.Optional(writable.vacation_days_per_year),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-export const TerminateEmployeeBody = Type.Object(
-  {
-    termination_date: Type.Optional(
-      CalendarDate('The last day of employment; defaults to today in the company time zone.'),
-    ),
-  },
-  { additionalProperties: false },
+export const TerminateEmployeeBody = named(
+  'TerminateEmployeeBody',
+  Type.Object(
+    {
+      termination_date: Type.Optional(
+        CalendarDate('The last day of employment; defaults to today in the company time zone.'),
+      ),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-export const ListEmployeesQuery = Type.Object(
-  {
-    ...PageQuery,
-    ...UpdatedSinceQuery,
-    status: Type.Optional(EmployeeStatus),
-    location_id: Type.Optional(Uuid()),
-    unit_id: Type.Optional(Uuid()),
-  },
-  { additionalProperties: false },
+export const ListEmployeesQuery = named(
+  'ListEmployeesQuery',
+  Type.Object(
+    {
+      ...PageQuery,
+      ...UpdatedSinceQuery,
+      status: Type.Optional(EmployeeStatus),
+      location_id: Type.Optional(Uuid()),
+      unit_id: Type.Optional(Uuid()),
+    },
+    { additionalProperties: false },
+  ),
 );

@@ -7,7 +7,13 @@ import { route } from '../../platform/operation.ts';
 import { deriveKey } from '../../platform/secrets.ts';
 import type { RouteSurface } from '../../routes.ts';
 import { CreateReportBody, DownloadQuery, Report, ReportAccepted } from './reports.schemas.ts';
-import { createReport, type DownloadSigner, getReport, openDownload } from './reports.service.ts';
+import {
+  CONTENT_TYPES,
+  createReport,
+  type DownloadSigner,
+  getReport,
+  openDownload,
+} from './reports.service.ts';
 
 const tag = 'Reports';
 
@@ -79,9 +85,9 @@ export function reportsRoutes(app: FastifyInstance, deps: AppDeps, surface: Rout
       querystring: DownloadQuery,
       responses: {
         200: {
-          description: 'The file: text/csv; charset=utf-8, or the XLSX type.',
+          description: "The file: CSV (UTF-8 with a byte-order mark) or XLSX, by the report's format.",
           schema: Type.String({ format: 'binary' }),
-          contentType: 'application/octet-stream',
+          contentTypes: Object.values(CONTENT_TYPES),
         },
       },
       errors: ['not_found'],

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CalendarDate, Instant, Nullable, Uuid } from '../../platform/common.schemas.ts';
+import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 
 export const REPORT_TYPES = ['time_registry_monthly', 'check_ins_export'] as const;
 export const REPORT_FORMATS = ['csv', 'xlsx'] as const;
@@ -23,52 +23,61 @@ export const REPORT_PARAMS = {
   ),
 } as const;
 
-export const CreateReportBody = Type.Object(
-  {
-    type: Type.Enum([...REPORT_TYPES], {
-      description:
-        '`time_registry_monthly` (params `{ month: "YYYY-MM", employee_id? }`, csv only) or `check_ins_export` (params `{ from, to, employee_id? }`, dates, at most one year; csv or xlsx).',
-    }),
-    format: Type.Enum([...REPORT_FORMATS], { description: '`xlsx` only for `check_ins_export`.' }),
-    params: Type.Record(Type.String(), Type.Unknown(), { description: 'Depends on the type.' }),
-  },
-  { additionalProperties: false },
+export const CreateReportBody = named(
+  'CreateReportBody',
+  Type.Object(
+    {
+      type: Type.Enum([...REPORT_TYPES], {
+        description:
+          '`time_registry_monthly` (params `{ month: "YYYY-MM", employee_id? }`, csv only) or `check_ins_export` (params `{ from, to, employee_id? }`, dates, at most one year; csv or xlsx).',
+      }),
+      format: Type.Enum([...REPORT_FORMATS], { description: '`xlsx` only for `check_ins_export`.' }),
+      params: Type.Record(Type.String(), Type.Unknown(), { description: 'Depends on the type.' }),
+    },
+    { additionalProperties: false },
+  ),
 );
 
-export const ReportAccepted = Type.Object({
-  id: Uuid(),
-  status: Type.Literal('processing'),
-});
-
-export const Report = Type.Object({
-  id: Uuid(),
-  type: Type.Enum([...REPORT_TYPES]),
-  format: Type.Enum([...REPORT_FORMATS]),
-  params: Type.Record(Type.String(), Type.Unknown()),
-  status: Type.Enum(['processing', 'completed', 'failed', 'expired'], {
-    description:
-      '`processing`, then `completed` or `failed`; a completed report becomes `expired` when its file is deleted, 7 days after completion.',
+export const ReportAccepted = named(
+  'ReportAccepted',
+  Type.Object({
+    id: Uuid(),
+    status: Type.Literal('processing'),
   }),
-  created_at: Instant(),
-  completed_at: Nullable(Instant()),
-  download_url: Type.Optional(
-    Type.String({
+);
+
+export const Report = named(
+  'Report',
+  Type.Object({
+    id: Uuid(),
+    type: Type.Enum([...REPORT_TYPES]),
+    format: Type.Enum([...REPORT_FORMATS]),
+    params: Type.Record(Type.String(), Type.Unknown()),
+    status: Type.Enum(['processing', 'completed', 'failed', 'expired'], {
       description:
-        'Completed reports only: a signed address, minted fresh by each GET, valid 5 minutes and for one download. No Authorization header is needed.',
+        '`processing`, then `completed` or `failed`; a completed report becomes `expired` when its file is deleted, 7 days after completion.',
     }),
-  ),
-  expires_at: Type.Optional(Instant('When this download_url expires.')),
-  file_expires_at: Type.Optional(Instant('When the file is deleted (7 days after completion).')),
-  row_count: Type.Optional(
-    Type.Integer({ description: 'Data rows in the file (the registry counts its totals rows).' }),
-  ),
-  error: Type.Optional(
-    Type.Object({
-      code: Type.String({ description: '`generation_failed`.' }),
-      message: Type.String(),
-    }),
-  ),
-});
+    created_at: Instant(),
+    completed_at: Nullable(Instant()),
+    download_url: Type.Optional(
+      Type.String({
+        description:
+          'Completed reports only: a signed address, minted fresh by each GET, valid 5 minutes and for one download. No Authorization header is needed.',
+      }),
+    ),
+    expires_at: Type.Optional(Instant('When this download_url expires.')),
+    file_expires_at: Type.Optional(Instant('When the file is deleted (7 days after completion).')),
+    row_count: Type.Optional(
+      Type.Integer({ description: 'Data rows in the file (the registry counts its totals rows).' }),
+    ),
+    error: Type.Optional(
+      Type.Object({
+        code: Type.String({ description: '`generation_failed`.' }),
+        message: Type.String(),
+      }),
+    ),
+  }),
+);
 
 export const DownloadQuery = Type.Object(
   {

@@ -212,7 +212,7 @@ export async function listRecentReports(
   return rows.map((row) => toReportView(row, signer, now));
 }
 
-const CONTENT_TYPES: Record<ReportFormat, string> = {
+export const CONTENT_TYPES: Record<ReportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 };

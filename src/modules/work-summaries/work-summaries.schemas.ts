@@ -1,44 +1,50 @@
 import { Type } from 'typebox';
-import { CalendarDate, Uuid } from '../../platform/common.schemas.ts';
+import { CalendarDate, named, Uuid } from '../../platform/common.schemas.ts';
 import { DeprecatedUpdatedSinceQuery, PageQuery } from '../../platform/pagination.ts';
 
 const Minutes = (description: string) => Type.Integer({ description });
 
-export const WorkSummary = Type.Object({
-  employee_id: Uuid(),
-  period_start: CalendarDate('First day of the period.'),
-  period_end: CalendarDate('Last day of the period.'),
-  worked_minutes: Minutes('Effective time worked on closed workdays: shifts less breaks.'),
-  break_minutes: Minutes('Break time on closed workdays.'),
-  night_minutes: Minutes('Worked minutes between 22:00 and 06:00 local, breaks excluded.'),
-  overtime_minutes: Minutes('The sum over closed workdays of max(0, worked − expected).'),
-  expected_minutes: Minutes(
-    'Scheduled minutes of the closed workdays, after holidays and approved absences.',
-  ),
-  balance_minutes: Minutes('worked − expected (can be negative).'),
-  banked_hours_balance_minutes: Minutes(
-    'The cumulative balance of every closed workday from the hire date through period_end.',
-  ),
-  absences_minutes: Minutes('Scheduled minutes removed by approved absences on closed workdays.'),
-  source_days: Type.Integer({ description: 'The number of closed workdays aggregated into the row.' }),
-  incomplete_days: Type.Integer({
-    description: 'Days with an incomplete shift (left out of every minute field so payroll can see them).',
-  }),
-  anomalies: Type.Integer({
-    description: 'Ignored clock events (e.g. an out with no open shift) in the period.',
-  }),
-});
-
-export const ListWorkSummariesQuery = Type.Object(
-  {
-    period: Type.Enum(['day', 'month'], {
-      description: 'One row per employee and day, or per calendar month.',
+export const WorkSummary = named(
+  'WorkSummary',
+  Type.Object({
+    employee_id: Uuid(),
+    period_start: CalendarDate('First day of the period.'),
+    period_end: CalendarDate('Last day of the period.'),
+    worked_minutes: Minutes('Effective time worked on closed workdays: shifts less breaks.'),
+    break_minutes: Minutes('Break time on closed workdays.'),
+    night_minutes: Minutes('Worked minutes between 22:00 and 06:00 local, breaks excluded.'),
+    overtime_minutes: Minutes('The sum over closed workdays of max(0, worked − expected).'),
+    expected_minutes: Minutes(
+      'Scheduled minutes of the closed workdays, after holidays and approved absences.',
+    ),
+    balance_minutes: Minutes('worked − expected (can be negative).'),
+    banked_hours_balance_minutes: Minutes(
+      'The cumulative balance of every closed workday from the hire date through period_end.',
+    ),
+    absences_minutes: Minutes('Scheduled minutes removed by approved absences on closed workdays.'),
+    source_days: Type.Integer({ description: 'The number of closed workdays aggregated into the row.' }),
+    incomplete_days: Type.Integer({
+      description: 'Days with an incomplete shift (left out of every minute field so payroll can see them).',
     }),
-    from: CalendarDate('First date of the range.'),
-    to: CalendarDate('Last date of the range: on or after from, at most one year after it.'),
-    employee_id: Type.Optional(Uuid()),
-    ...PageQuery,
-    ...DeprecatedUpdatedSinceQuery,
-  },
-  { additionalProperties: false },
+    anomalies: Type.Integer({
+      description: 'Ignored clock events (e.g. an out with no open shift) in the period.',
+    }),
+  }),
+);
+
+export const ListWorkSummariesQuery = named(
+  'ListWorkSummariesQuery',
+  Type.Object(
+    {
+      period: Type.Enum(['day', 'month'], {
+        description: 'One row per employee and day, or per calendar month.',
+      }),
+      from: CalendarDate('First date of the range.'),
+      to: CalendarDate('Last date of the range: on or after from, at most one year after it.'),
+      employee_id: Type.Optional(Uuid()),
+      ...PageQuery,
+      ...DeprecatedUpdatedSinceQuery,
+    },
+    { additionalProperties: false },
+  ),
 );
