@@ -78,7 +78,8 @@ function sharedProblemResponse(components: Json, status: string, response: Json)
   if (!content || Object.keys(content).join() !== 'application/problem+json') return null;
   const metered = 'X-RateLimit-Limit' in ((response.headers as Json | undefined) ?? {});
   const name = `Problem${status}${metered ? '' : 'Unmetered'}`;
-  const responses = (components.responses ??= {}) as Record<string, Json>;
+  components.responses ??= {};
+  const responses = components.responses as Record<string, Json>;
   const known = responses[name];
   if (known !== undefined && !isDeepStrictEqual(known, response)) {
     throw new Error(`two different ${status} problem responses would share the name ${name}`);
@@ -120,8 +121,10 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
       }
       if (operation['x-idempotency-key'] === true) {
         delete operation['x-idempotency-key'];
-        const parameters = (operation.parameters ??= []);
-        parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+        operation.parameters = [
+          ...(operation.parameters ?? []),
+          { $ref: '#/components/parameters/IdempotencyKey' },
+        ];
         (components as Json & { parameters?: Json }).parameters = { IdempotencyKey: IDEMPOTENCY_KEY };
       }
       let deprecatedParameter = false;
