@@ -1,27 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
-import type { CompanyStatus, KeyMode, SubscriptionStatus } from '../db/schema.ts';
+import type { CompanyStatus, SubscriptionStatus } from '../db/schema.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import { admitRequest, findKeyBySecretHash, type KeyRecord, peekUsage } from './auth.repo.ts';
 import { ApiError } from './errors.ts';
 import type { Scope } from './scopes.ts';
 import { sha256 } from './secrets.ts';
 import { hasActiveService, monthlyQuota, RATE_LIMIT_PER_MINUTE } from './service-state.ts';
+import type { Tenant } from './tenant.ts';
 
-/** Who is calling: the tenant a key acts on, and the key's limits. */
-export type Tenant = {
-  companyId: string;
-  accountId: string;
-  mode: KeyMode;
-  sandbox: boolean;
-  /** The calling key; null for a dashboard session (src/dashboard). */
-  apiKeyId: string | null;
-  scopes: ReadonlySet<string>;
-  timezone: string;
-  activeEmployees: number;
-  rateLimitPerMinute: number;
-  monthlyQuota: number;
-};
+export { requireScope, type Tenant } from './tenant.ts';
 
 export type RouteAccess = {
   /** 'public' routes need no key. Otherwise the scope the key must hold; null means any valid key. */
@@ -188,13 +176,4 @@ export function serviceRefusal(
     return new ApiError('subscription_inactive', 'The company has no active service.');
   }
   return null;
-}
-
-/** For operations whose scope depends on the target (e.g. a key may always revoke itself). */
-export function requireScope(tenant: Tenant, scope: Scope): void {
-  if (!tenant.scopes.has(scope)) {
-    throw new ApiError('invalid_scope', `This operation requires the scope ${scope}.`, {
-      errors: { required_scope: scope },
-    });
-  }
 }

@@ -3,10 +3,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
 import { recordCheckIn } from '../../src/modules/check-ins/check-ins.service.ts';
 import { createCompany } from '../../src/modules/companies/companies.service.ts';
-import { createEmployee, type TenantRef } from '../../src/modules/employees/employees.service.ts';
+import { createEmployee } from '../../src/modules/employees/employees.service.ts';
 import { listWorkSummaries } from '../../src/modules/work-summaries/work-summaries.service.ts';
 import { consolidate } from '../../src/modules/workdays/consolidation.ts';
 import { CursorCodec } from '../../src/platform/pagination.ts';
+import type { TenantScope } from '../../src/platform/tenant.ts';
 import { FrozenClock } from '../../src/time/clock.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { ADDITIVE_SUMMARY_FIELDS } from '../helpers/resources.ts';
@@ -17,7 +18,7 @@ import { ADDITIVE_SUMMARY_FIELDS } from '../helpers/resources.ts';
  */
 let database: TestDatabase;
 let db: Db;
-let tenant: TenantRef;
+let tenant: TenantScope;
 const clock = new FrozenClock('2026-06-01T00:00:00Z');
 const codec = new CursorCodec(Buffer.alloc(32, 7));
 

@@ -4,10 +4,11 @@ import type { AbsenceStatus, AbsencesTable } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import type { TenantScope } from '../../platform/tenant.ts';
 import { absenceDaysCount, daysInRange, yearsOf } from '../../time/calendar.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
-import { findEmployee, type TenantRef } from '../employees/employees.service.ts';
+import { findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import { MAX_ABSENCE_DAYS } from './absences.schemas.ts';
@@ -146,7 +147,7 @@ function balanceEvents(row: { type_key: string; employee_id: string; start_date:
 export async function requestAbsence(
   db: Db,
   clock: Clock,
-  tenant: TenantRef,
+  tenant: TenantScope,
   input: {
     employee_id: string;
     type: string;
@@ -264,7 +265,7 @@ export type AbsenceDecision = keyof typeof TRANSITIONS;
 export async function decideAbsence(
   db: Db,
   clock: Clock,
-  tenant: TenantRef,
+  tenant: TenantScope,
   id: string,
   decision: AbsenceDecision,
   input: { reason?: string | undefined } = {},

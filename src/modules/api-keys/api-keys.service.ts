@@ -1,12 +1,12 @@
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ApiKeysTable, KeyMode } from '../../db/schema.ts';
-import { requireScope, type Tenant } from '../../platform/auth.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { Scope } from '../../platform/scopes.ts';
 import { randomBase62, sha256 } from '../../platform/secrets.ts';
+import { requireScope, type Tenant } from '../../platform/tenant.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { findCompany, findSandboxOf } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';

@@ -12,9 +12,10 @@ import {
   syncPage,
   timestampKey,
 } from '../../platform/pagination.ts';
+import type { TenantScope } from '../../platform/tenant.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { employeeTimeZone, localDate } from '../../time/zones.ts';
-import { findEmployee, type TenantRef } from '../employees/employees.service.ts';
+import { findEmployee } from '../employees/employees.service.ts';
 import { recordEvents } from '../events/events.service.ts';
 import { consolidate, datesAround } from '../workdays/consolidation.ts';
 
@@ -63,7 +64,7 @@ function truncateToSecond(instant: Temporal.Instant): Temporal.Instant {
 export async function recordCheckIn(
   db: Db,
   clock: Clock,
-  tenant: TenantRef,
+  tenant: TenantScope,
   input: { employee_id: string; type: CheckInType; timestamp: string },
   source: CheckInSource = 'api',
 ): Promise<CheckInView> {

@@ -5,6 +5,7 @@ import type { EmployeesTable } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import type { TenantScope } from '../../platform/tenant.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
@@ -15,7 +16,6 @@ import { consolidate } from '../workdays/consolidation.ts';
 import { DEFAULT_VACATION_DAYS_PER_YEAR, DEFAULT_WORK_SCHEDULE, WEEKDAYS } from './employees.schemas.ts';
 
 /** The calling tenant, as the services need it. `Tenant` from auth satisfies it. */
-export type TenantRef = { companyId: string; accountId: string; timezone: string };
 
 export type WorkScheduleView = Record<(typeof WEEKDAYS)[number], number>;
 
@@ -208,7 +208,7 @@ function uniquenessError(error: unknown): ApiError | null {
 }
 
 /** Takes one seat of the account's plan for the tenant, atomically; false when none is free. */
-async function takeSeat(tx: Tx, tenant: TenantRef): Promise<boolean> {
+async function takeSeat(tx: Tx, tenant: TenantScope): Promise<boolean> {
   const taken = await tx
     .updateTable('companies')
     .set((eb) => ({ active_employee_count: eb('active_employee_count', '+', 1) }))
@@ -238,7 +238,7 @@ async function freeSeat(tx: Tx, companyId: string): Promise<void> {
 export async function createEmployee(
   db: Db,
   clock: Clock,
-  tenant: TenantRef,
+  tenant: TenantScope,
   input: Writable & { first_name: string; last_name: string; email: string },
 ): Promise<EmployeeView> {
   const now = clock.now();
@@ -297,7 +297,7 @@ const sameSchedule = (a: number[], b: number[]) => a.length === b.length && a.ev
 export async function updateEmployee(
   db: Db,
   clock: Clock,
-  tenant: TenantRef,
+  tenant: TenantScope,
   id: string,
   input: Writable,
 ): Promise<EmployeeView> {
@@ -374,7 +374,7 @@ export async function updateEmployee(
 export async function terminateEmployee(
   db: Db,
   clock: Clock,
-  tenant: TenantRef,
+  tenant: TenantScope,
   id: string,
   input: { termination_date?: string | undefined },
 ): Promise<EmployeeView> {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import type { Tenant } from '../../platform/auth.ts';
+import type { Tenant } from '../../platform/tenant.ts';
 import { getCompany } from '../companies/companies.service.ts';
 
 export async function getOrganization(db: Db, tenant: Tenant) {

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
+import type { TenantScope } from '../../platform/tenant.ts';
 import { eachDate } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
-import type { TenantRef } from '../employees/employees.service.ts';
 import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
 import type { Column, Row } from './writers.ts';
 
@@ -55,7 +55,7 @@ const localTime = (instant: Temporal.Instant, zone: string) =>
  */
 export async function* checkInsExportRows(
   db: Db,
-  tenant: TenantRef,
+  tenant: TenantScope,
   params: { from: string; to: string; employee_id?: string | undefined },
 ): AsyncIterable<Row> {
   const start = startOfDate(params.from, tenant.timezone);
@@ -135,7 +135,7 @@ export async function* timeRegistryRows(
   db: Db,
   clock: Clock,
   codec: CursorCodec,
-  tenant: TenantRef,
+  tenant: TenantScope,
   params: { month: string; employee_id?: string | undefined },
 ): AsyncIterable<Row> {
   const from = `${params.month}-01`;
@@ -176,7 +176,7 @@ async function* employeeMonth(
   db: Db,
   clock: Clock,
   codec: CursorCodec,
-  tenant: TenantRef,
+  tenant: TenantScope,
   employee: RegistryEmployee,
   month: WorkSummaryView,
   range: { from: string; to: string; now: Temporal.Instant },

@@ -8,10 +8,11 @@ import type { ReportFormat, ReportsTable, ReportType } from '../../db/schema.ts'
 import { ApiError, invalid, notFound, validationErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { hmac, safeEqual } from '../../platform/secrets.ts';
+import type { TenantScope } from '../../platform/tenant.ts';
 import { withFormats } from '../../platform/validation.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
-import { findEmployee, type TenantRef } from '../employees/employees.service.ts';
+import { findEmployee } from '../employees/employees.service.ts';
 import { REPORT_PARAMS } from './reports.schemas.ts';
 
 /** A download address lives this long (spec, Limits). */
@@ -70,7 +71,7 @@ const PENDING_REPORTS_RETRY_SECONDS = 30;
 export async function createReport(
   db: Db,
   clock: Clock,
-  tenant: TenantRef,
+  tenant: TenantScope,
   input: { type: ReportType; format: ReportFormat; params: Record<string, unknown> },
   maxPending = MAX_PENDING_REPORTS,
 ): Promise<{ id: string; status: 'processing' }> {

@@ -1,10 +1,10 @@
 import type { Db } from '../../db/database.ts';
 import { type CursorCodec, DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.ts';
+import type { TenantScope } from '../../platform/tenant.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type VacationAbsence, type VacationBalance, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';
 import { absencesWithType, VACATION } from '../absences/absences.service.ts';
-import type { TenantRef } from '../employees/employees.service.ts';
 
 export type VacationBalanceView = VacationBalance & { employee_id: string };
 
@@ -17,7 +17,7 @@ export async function listVacationBalances(
   db: Db,
   clock: Clock,
   codec: CursorCodec,
-  tenant: TenantRef,
+  tenant: TenantScope,
   query: {
     year: number;
     employee_id?: string | undefined;

@@ -2,9 +2,9 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { invalid } from '../../platform/errors.ts';
 import { type CursorCodec, DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
+import type { TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
-import type { TenantRef } from '../employees/employees.service.ts';
 
 export type WorkSummaryView = {
   employee_id: string;
@@ -87,7 +87,7 @@ export async function listWorkSummaries(
   db: Db,
   clock: Clock,
   codec: CursorCodec,
-  tenant: TenantRef,
+  tenant: TenantScope,
   query: ListWorkSummariesQuery,
 ): Promise<Page<WorkSummaryView>> {
   validateRange(query);
@@ -234,7 +234,7 @@ export async function listWorkSummaries(
  */
 async function bankedBefore(
   db: Db,
-  tenant: TenantRef,
+  tenant: TenantScope,
   now: Temporal.Instant,
   page: Figures[],
 ): Promise<Map<string, number>> {

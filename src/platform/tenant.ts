@@ -1,0 +1,34 @@
+import type { KeyMode } from '../db/schema.ts';
+import { ApiError } from './errors.ts';
+import type { Scope } from './scopes.ts';
+
+/** Who is calling: the tenant a key acts on, and the key's limits. */
+export type Tenant = {
+  companyId: string;
+  accountId: string;
+  mode: KeyMode;
+  sandbox: boolean;
+  /** The calling key; null for a dashboard session (src/dashboard). */
+  apiKeyId: string | null;
+  scopes: ReadonlySet<string>;
+  timezone: string;
+  activeEmployees: number;
+  rateLimitPerMinute: number;
+  monthlyQuota: number;
+};
+
+/**
+ * What services need of the tenant: the company the data belongs to, its account (the live company, whose
+ * settings govern the sandbox too) and the account's time zone. A Tenant is one; so is what a job builds from a
+ * claimed row.
+ */
+export type TenantScope = Pick<Tenant, 'companyId' | 'accountId' | 'timezone'>;
+
+/** For operations whose scope depends on the target (e.g. a key may always revoke itself). */
+export function requireScope(tenant: Tenant, scope: Scope): void {
+  if (!tenant.scopes.has(scope)) {
+    throw new ApiError('invalid_scope', `This operation requires the scope ${scope}.`, {
+      errors: { required_scope: scope },
+    });
+  }
+}
