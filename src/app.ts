@@ -4,6 +4,7 @@ import FindMyWay from 'find-my-way';
 import { adminPlugin } from './admin/admin.plugin.ts';
 import type { HttpSettings } from './config.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
+import { registerTenantRoutes } from './modules/tenant-routes.ts';
 import { webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
 import { registerAuth } from './platform/auth.ts';
 import { within } from './platform/deadline.ts';
@@ -20,7 +21,6 @@ import {
 import { requestLogSerializers } from './platform/log-redaction.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
-import { registerTenantRoutes } from './routes.ts';
 
 /** Shared with the process: while draining (after SIGTERM), /readyz answers 503. */
 export type Lifecycle = { draining: boolean };

@@ -12,9 +12,10 @@ import {
 } from '../modules/api-keys/api-keys.service.ts';
 import { advanceFakeClock, syncFakeClock } from '../modules/clock/clock.service.ts';
 import { Company, CreateCompanyBody, UpdateCompanyBody } from '../modules/companies/companies.schemas.ts';
-import { changeCompany, createCompany, getCompany } from '../modules/companies/companies.service.ts';
+import { createCompany, getCompany } from '../modules/companies/companies.service.ts';
 import { CreateHolidayBody, Holiday } from '../modules/holidays/holidays.schemas.ts';
 import { createHoliday } from '../modules/holidays/holidays.service.ts';
+import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
 import { CreateLocationBody, Location } from '../modules/locations/locations.schemas.ts';
 import { createLocation } from '../modules/locations/locations.service.ts';
 import { CreateUnitBody, Unit } from '../modules/units/units.schemas.ts';

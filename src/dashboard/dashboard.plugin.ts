@@ -18,13 +18,15 @@ import {
 } from '../modules/admins/sessions.ts';
 import { ApiKeyWithSecret } from '../modules/api-keys/api-keys.schemas.ts';
 import { issueApiKey } from '../modules/api-keys/api-keys.service.ts';
-import { changeCompany, getCompany, loadAccount } from '../modules/companies/companies.service.ts';
+import { getCompany, loadAccount } from '../modules/companies/companies.service.ts';
 import { Employee } from '../modules/employees/employees.schemas.ts';
 import { listEmployees } from '../modules/employees/employees.service.ts';
+import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
 import { assertLoginAllowed, recordLoginOutcome } from '../modules/logins/logins.service.ts';
 import { downloadSigner } from '../modules/reports/reports.routes.ts';
 import { Report } from '../modules/reports/reports.schemas.ts';
 import { listRecentReports } from '../modules/reports/reports.service.ts';
+import { registerTenantRoutes } from '../modules/tenant-routes.ts';
 import { admitToWindow } from '../platform/auth.repo.ts';
 import {
   rateLimited,
@@ -41,7 +43,6 @@ import { ListOf } from '../platform/pagination.ts';
 import { SCOPES } from '../platform/scopes.ts';
 import { safeEqual } from '../platform/secrets.ts';
 import { RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
-import { registerTenantRoutes } from '../routes.ts';
 import {
   DashboardCreateKeyBody,
   EmployeeSearchQuery,

@@ -1,8 +1,7 @@
 import type { Db } from '../db/database.ts';
-import type { ReportStore } from '../modules/reports/store.ts';
-import type { TargetPolicy } from '../modules/webhooks/target.ts';
 import type { Clock, FakeClock } from '../time/clock.ts';
 import type { CursorCodec } from './pagination.ts';
+import type { ReportStore, TargetPolicy } from './ports.ts';
 
 /** What route modules may use. Each service takes only the parts it needs. */
 export type AppDeps = {

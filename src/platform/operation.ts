@@ -73,6 +73,9 @@ export function localUrl(app: FastifyInstance, url: string): string {
   return url.startsWith('/v1/') && !app.prefix.startsWith('/v1') ? url.slice('/v1'.length) : url;
 }
 
+/** Where a tenant route module is mounted: the public API (/v1) or the dashboard's JSON API. */
+export type RouteSurface = 'api' | 'dashboard';
+
 type In<S> = S extends TSchema ? Static<S> : undefined;
 
 export type OperationRequest<P, Q, B> = FastifyRequest<{ Params: In<P>; Querystring: In<Q>; Body: In<B> }>;

@@ -5,15 +5,8 @@ import { hasActiveService } from '../../platform/service-state.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { canonicalTimeZone } from '../../time/zones.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
-import type { ReportStore } from '../reports/store.ts';
-import { disableAddon, enableAddon, provisionSandbox } from './addon.ts';
-import {
-  type CompanyRow,
-  findCompany,
-  findSandboxOf,
-  insertCompany,
-  updateCompany,
-} from './companies.repo.ts';
+import { type CompanyRow, findCompany, findSandboxOf, insertCompany } from './companies.repo.ts';
+import { provisionSandbox } from './sandbox.ts';
 
 export const DEFAULT_TIMEZONE = 'Europe/Madrid';
 export const DEFAULT_SEATS = 50;
@@ -46,16 +39,6 @@ export function requireTimeZone(name: string, field = 'timezone'): string {
   const zone = canonicalTimeZone(name);
   if (zone === null) throw invalid({ [field]: 'is not a known IANA time zone' });
   return zone;
-}
-
-function validCarryOverExpiry(value: string): boolean {
-  const [month, day] = value.split('-').map(Number);
-  try {
-    Temporal.PlainDate.from({ year: 2024, month: month ?? 0, day: day ?? 0 }, { overflow: 'reject' });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Settings and service state are the account's; a sandbox row only contributes its id, name and counts. */
@@ -132,56 +115,4 @@ export async function createCompany(
     return await provisionSandbox(tx, company, now);
   });
   return toView(company, company, sandbox.id);
-}
-
-export type CompanyChanges = {
-  name?: string | undefined;
-  timezone?: string | undefined;
-  seats?: number | undefined;
-  company_status?: CompanyRow['company_status'] | undefined;
-  subscription_status?: CompanyRow['subscription_status'] | undefined;
-  addon_enabled?: boolean | undefined;
-  default_expiration_days?: number | null | undefined;
-  max_active_keys?: number | undefined;
-  vacation_carry_over_max_days?: number | undefined;
-  vacation_carry_over_expiry?: string | undefined;
-};
-
-/**
- * Admin changes to a company. A sandbox only takes a new name; every setting belongs to its account.
- * Switching addon_enabled runs the addon lifecycle (addon.ts) in the same transaction as the change.
- */
-export async function changeCompany(
-  deps: { db: Db; clock: Clock; reportStore: ReportStore },
-  companyId: string,
-  changes: CompanyChanges,
-): Promise<CompanyView> {
-  if (changes.timezone !== undefined) changes.timezone = requireTimeZone(changes.timezone);
-  if (
-    changes.vacation_carry_over_expiry !== undefined &&
-    !validCarryOverExpiry(changes.vacation_carry_over_expiry)
-  ) {
-    throw invalid({ vacation_carry_over_expiry: 'is not a valid MM-DD date' });
-  }
-  const now = toDate(deps.clock.now());
-  const removedFiles = await deps.db.transaction().execute(async (tx) => {
-    const company = await findCompany(tx, companyId, { forUpdate: true });
-    if (!company) throw notFound('Company');
-    const { name, ...settings } = changes;
-    if (company.sandbox_of !== null && Object.values(settings).some((value) => value !== undefined)) {
-      throw invalid(
-        Object.fromEntries(
-          Object.keys(settings).map((field) => [field, 'is set on the live company; a sandbox shares it']),
-        ),
-      );
-    }
-    const row = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    await updateCompany(tx, companyId, { ...row, updated_at: now });
-    if (changes.addon_enabled === false && company.addon_enabled) return await disableAddon(tx, company, now);
-    if (changes.addon_enabled === true && !company.addon_enabled) await enableAddon(tx, company, now);
-    return [];
-  });
-  // The rows are gone for good; their files go after the commit (a missing file is not an error).
-  await Promise.all(removedFiles.map((key) => deps.reportStore.delete(key)));
-  return await getCompany(deps.db, companyId);
 }

@@ -3,9 +3,8 @@ import { Type } from 'typebox';
 import { requireTenant } from '../../platform/auth.ts';
 import { IdParams } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
-import { route } from '../../platform/operation.ts';
+import { type RouteSurface, route } from '../../platform/operation.ts';
 import { deriveKey } from '../../platform/secrets.ts';
-import type { RouteSurface } from '../../routes.ts';
 import { CreateReportBody, DownloadQuery, Report, ReportAccepted } from './reports.schemas.ts';
 import {
   CONTENT_TYPES,

@@ -1,27 +1,11 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { ReportStore } from '../../platform/ports.ts';
 
-/**
- * Where generated report files live. The interface is small on purpose: an S3-compatible store implements the
- * same three operations (multipart upload from the stream, GetObject as a stream, DeleteObject).
- */
-export type ReportStore = {
-  /** Stores the stream's bytes under the key, atomically: a reader never sees a partial file. Returns the size. */
-  put(key: string, content: Readable): Promise<number>;
-  /** The stored bytes as a stream, or null when there is no such file. */
-  get(key: string): Promise<Readable | null>;
-  /** Deletes the file; a missing file is not an error. */
-  delete(key: string): Promise<void>;
-  /**
-   * Removes what no report can still use: partial files (of a generation killed mid-write) last written before
-   * `partialBefore`, and any file last written before `fileBefore` (older than the retention of every report).
-   * Returns how many files it removed.
-   */
-  sweep(options: { partialBefore: Date; fileBefore: Date }): Promise<number>;
-};
+export type { ReportStore } from '../../platform/ports.ts';
+
+import { pipeline } from 'node:stream/promises';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 

@@ -2,6 +2,9 @@ import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { HostResolver, ResolvedAddress, TargetPolicy } from '../../platform/ports.ts';
+
+export type { HostResolver, ResolvedAddress, TargetPolicy } from '../../platform/ports.ts';
 
 /**
  * Where a webhook may be sent (SSRF protection). A target URL is checked when it is registered and again at every
@@ -9,20 +12,6 @@ import ipaddr from 'ipaddr.js';
  * The delivery then connects to the address it checked (the connection is pinned), so a DNS answer that changes
  * between the check and the connection (rebinding) cannot redirect it.
  */
-
-export type ResolvedAddress = { address: string; family: number };
-export type HostResolver = (hostname: string) => Promise<ResolvedAddress[]>;
-
-export type TargetPolicy = {
-  /** JORNADA_WEBHOOKS_ALLOW_PRIVATE=1: any address, and plain http:// to the local host (development, tests). */
-  allowPrivate: boolean;
-  resolve: HostResolver;
-  /**
-   * JORNADA_WEBHOOKS_ALLOWED_PORTS (default 443): the ports a target may use, so that webhooks cannot scan a
-   * host's other services. Not applied when private targets are allowed (development and tests).
-   */
-  allowedPorts?: readonly number[];
-};
 
 export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443];
 

@@ -1,25 +1,8 @@
 import type { Executor } from '../../db/database.ts';
-import { newId } from '../../platform/ids.ts';
-import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
 import { revokeKeys } from '../api-keys/api-keys.repo.ts';
+import { type CompanyRow, findSandboxOf } from '../companies/companies.repo.ts';
+import { provisionSandbox } from '../companies/sandbox.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
-import { type CompanyRow, findSandboxOf, insertCompany } from './companies.repo.ts';
-
-/** Inserts an empty sandbox tenant for a live company, with its built-in absence types. */
-export async function provisionSandbox(tx: Executor, account: CompanyRow, now: Date): Promise<CompanyRow> {
-  const sandbox: CompanyRow = {
-    ...account,
-    id: newId(),
-    sandbox_of: account.id,
-    name: `${account.name} (sandbox)`,
-    active_employee_count: 0,
-    created_at: now,
-    updated_at: now,
-  };
-  await insertCompany(tx, sandbox);
-  await insertBuiltInAbsenceTypes(tx, sandbox.id, now);
-  return sandbox;
-}
 
 /**
  * Switching the public API addon off, inside the caller's transaction (which holds the account's row lock):

@@ -1,0 +1,20 @@
+import type { Executor } from '../../db/database.ts';
+import { newId } from '../../platform/ids.ts';
+import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
+import { type CompanyRow, insertCompany } from './companies.repo.ts';
+
+/** Inserts an empty sandbox tenant for a live company, with its built-in absence types. */
+export async function provisionSandbox(tx: Executor, account: CompanyRow, now: Date): Promise<CompanyRow> {
+  const sandbox: CompanyRow = {
+    ...account,
+    id: newId(),
+    sandbox_of: account.id,
+    name: `${account.name} (sandbox)`,
+    active_employee_count: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertCompany(tx, sandbox);
+  await insertBuiltInAbsenceTypes(tx, sandbox.id, now);
+  return sandbox;
+}
