@@ -4,6 +4,7 @@ import FindMyWay from 'find-my-way';
 import { adminPlugin } from './admin/admin.plugin.ts';
 import type { HttpSettings } from './config.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
+import { ping } from './db/database.ts';
 import { registerTenantRoutes } from './modules/tenant-routes.ts';
 import { webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
 import { registerAuth } from './platform/auth.ts';
@@ -130,10 +131,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const lifecycle = options.lifecycle ?? { draining: false };
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
-    const check = deps.db
-      .selectNoFrom((eb) => eb.val(1).as('one'))
-      .execute()
-      .then(() => true);
+    const check = ping(deps.db).then(() => true);
     const ready = await within(check, READY_DEADLINE_MS);
     return ready ? { status: 'ready' } : reply.code(503).send({ status: 'unavailable' });
   });

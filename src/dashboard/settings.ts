@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import { companyView, loadAccount } from '../modules/companies/companies.service.ts';
+import { quotaUsed } from '../platform/auth.repo.ts';
 import { quotaMonth } from '../platform/auth.ts';
 import { monthlyQuota, RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
 import type { Clock } from '../time/clock.ts';
@@ -11,13 +12,10 @@ export async function integrationSettings(db: Db, clock: Clock, companyId: strin
   // The month the requests count toward, as jornada_admit_request counts them (platform/auth.ts).
   const month = quotaMonth(clock.now());
   const usage = async (tenant: { id: string; active_employee_count: number }, mode: 'live' | 'test') => {
-    const row = await db
-      .selectFrom('quota_usage')
-      .select('request_count')
-      .where('company_id', '=', tenant.id)
-      .where('month', '=', month)
-      .executeTakeFirst();
-    return { used: Number(row?.request_count ?? 0), quota: monthlyQuota(mode, tenant.active_employee_count) };
+    return {
+      used: await quotaUsed(db, tenant.id, month),
+      quota: monthlyQuota(mode, tenant.active_employee_count),
+    };
   };
   return {
     company: companyView(loaded),

@@ -60,6 +60,11 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
   });
 }
 
+/** One round trip to the database (readiness). */
+export async function ping(db: Db): Promise<void> {
+  await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+}
+
 /** SQLSTATE classes and codes that say "the database is unavailable or overloaded", not "this request is wrong". */
 const UNAVAILABLE_SQLSTATES = new Set([
   '53300', // too_many_connections

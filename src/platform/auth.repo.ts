@@ -108,3 +108,14 @@ export async function admitToWindow(
     returning w.request_count`.execute(db);
   return result.rows[0]?.request_count ?? null;
 }
+
+/** The requests a tenant has made toward its monthly quota in `month` (YYYY-MM-01). */
+export async function quotaUsed(db: Db, companyId: string, month: string): Promise<number> {
+  const row = await db
+    .selectFrom('quota_usage')
+    .select('request_count')
+    .where('company_id', '=', companyId)
+    .where('month', '=', month)
+    .executeTakeFirst();
+  return Number(row?.request_count ?? 0);
+}

@@ -71,3 +71,10 @@ export async function findAbsenceTypeByKey(
     .where('key', '=', key)
     .executeTakeFirst();
 }
+
+/** A tenant's absence types, explicit columns, for a synced listing. */
+export const selectAbsenceTypes = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('absence_types')
+    .select(['id', 'key', 'label', 'updated_at'])
+    .where('company_id', '=', companyId);

@@ -3,7 +3,7 @@ import { invalid } from '../../platform/errors.ts';
 import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { Clock } from '../../time/clock.ts';
 import { toDate } from '../../time/clock.ts';
-import { insertAbsenceType, listAbsenceTypes } from './absence-types.repo.ts';
+import { insertAbsenceType, listAbsenceTypes, selectAbsenceTypes } from './absence-types.repo.ts';
 
 export type AbsenceTypeView = { key: string; label: string };
 
@@ -28,16 +28,10 @@ export async function listAbsenceTypesPage(
   companyId: string,
   query: SyncQuery,
 ): Promise<Page<AbsenceTypeView>> {
-  const page = await syncPage(
-    db
-      .selectFrom('absence_types')
-      .select(['id', 'key', 'label', 'updated_at'])
-      .where('company_id', '=', companyId),
-    {
-      codec,
-      listing: 'absence-types',
-      query,
-    },
-  );
+  const page = await syncPage(selectAbsenceTypes(db, companyId), {
+    codec,
+    listing: 'absence-types',
+    query,
+  });
   return mapPage(page, (row) => ({ key: row.key, label: row.label }));
 }

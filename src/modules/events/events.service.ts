@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import { Uuid } from '../../platform/common.schemas.ts';
 import { newId } from '../../platform/ids.ts';
 import { formatInstant } from '../../time/clock.ts';
+import { insertEventsWithDeliveries } from './events.repo.ts';
 
 const absence = (status: 'requested' | 'approved' | 'denied' | 'cancelled') =>
   Type.Object(
@@ -74,10 +74,9 @@ export function envelopeOf(
 }
 
 /**
- * Writes events to the outbox and fans each one out, in the same statement, to every active webhook endpoint of
- * the tenant subscribed to its type: one pending delivery row per event and endpoint, due now. Call it with the
- * transaction that makes the change, so the change, its events and their deliveries commit or roll back
- * together; the delivery workers send them afterwards. Returns the events' row ids.
+ * Writes events to the outbox and fans each one out to the tenant's subscribed endpoints (events.repo.ts). Call
+ * it with the transaction that makes the change, so the change, its events and their deliveries commit or roll
+ * back together; the delivery workers send them afterwards. Returns the events' row ids.
  */
 export async function recordEvents(
   db: Executor,
@@ -87,20 +86,11 @@ export async function recordEvents(
 ): Promise<string[]> {
   if (events.length === 0) return [];
   const ids = events.map(() => newId());
-  await sql`
-    with recorded as (
-      insert into events (company_id, id, type, data, created_at)
-      select ${companyId}, event.id, event.type, event.data, ${now}
-      from unnest(${ids}::uuid[], ${events.map((event) => event.type)}::text[],
-                  ${events.map((event) => JSON.stringify(event.data))}::jsonb[]) as event (id, type, data)
-      returning id, type
-    )
-    insert into webhook_deliveries
-      (company_id, id, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
-    select endpoint.company_id, uuidv7(), endpoint.id, recorded.id, 'pending', ${now}, ${now}, ${now}
-    from recorded
-    join webhook_endpoints endpoint
-      on endpoint.company_id = ${companyId} and endpoint.status = 'active' and recorded.type = any (endpoint.events)
-  `.execute(db);
+  await insertEventsWithDeliveries(
+    db,
+    companyId,
+    now,
+    events.map((event, index) => ({ id: ids[index] as string, type: event.type, data: event.data })),
+  );
   return ids;
 }

@@ -4,6 +4,7 @@ import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount, requireTimeZone } from '../companies/companies.service.ts';
+import { findLocation, insertLocation, type LocationRow, selectLocations } from './locations.repo.ts';
 
 export type LocationView = {
   id: string;
@@ -13,8 +14,6 @@ export type LocationView = {
   updated_at: string;
 };
 
-type LocationRow = { id: string; name: string; timezone: string; created_at: Date; updated_at: Date };
-
 const toView = (row: LocationRow): LocationView => ({
   id: row.id,
   name: row.name,
@@ -22,12 +21,6 @@ const toView = (row: LocationRow): LocationView => ({
   created_at: formatInstant(row.created_at),
   updated_at: formatInstant(row.updated_at),
 });
-
-const selectLocations = (db: Executor, companyId: string) =>
-  db
-    .selectFrom('locations')
-    .select(['id', 'name', 'timezone', 'created_at', 'updated_at'])
-    .where('company_id', '=', companyId);
 
 export async function createLocation(
   db: Db,
@@ -39,21 +32,18 @@ export async function createLocation(
   const timezone = requireTimeZone(input.timezone ?? account.timezone);
   const now = toDate(clock.now());
   const row = { id: newId(), name: input.name, timezone, created_at: now, updated_at: now };
-  await db
-    .insertInto('locations')
-    .values({ company_id: companyId, ...row })
-    .execute();
+  await insertLocation(db, companyId, row);
   return toView(row);
 }
 
 export async function getLocation(db: Executor, companyId: string, id: string): Promise<LocationView> {
-  const row = await selectLocations(db, companyId).where('id', '=', id).executeTakeFirst();
+  const row = await findLocation(db, companyId, id);
   if (!row) throw notFound('Location');
   return toView(row);
 }
 
 export async function locationExists(db: Executor, companyId: string, id: string): Promise<boolean> {
-  return (await selectLocations(db, companyId).where('id', '=', id).executeTakeFirst()) !== undefined;
+  return (await findLocation(db, companyId, id)) !== undefined;
 }
 
 export async function listLocations(

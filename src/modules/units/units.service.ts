@@ -5,6 +5,7 @@ import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
+import { findUnit, insertUnit, selectUnits, type UnitRow } from './units.repo.ts';
 
 export type UnitView = {
   id: string;
@@ -15,22 +16,14 @@ export type UnitView = {
   updated_at: string;
 };
 
-type UnitRow = Omit<UnitView, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
-
 const toView = (row: UnitRow): UnitView => ({
   ...row,
   created_at: formatInstant(row.created_at),
   updated_at: formatInstant(row.updated_at),
 });
 
-const selectUnits = (db: Executor, companyId: string) =>
-  db
-    .selectFrom('units')
-    .select(['id', 'name', 'parent_id', 'location_id', 'created_at', 'updated_at'])
-    .where('company_id', '=', companyId);
-
 export async function unitExists(db: Executor, companyId: string, id: string): Promise<boolean> {
-  return (await selectUnits(db, companyId).where('id', '=', id).executeTakeFirst()) !== undefined;
+  return (await findUnit(db, companyId, id)) !== undefined;
 }
 
 export async function createUnit(
@@ -57,15 +50,12 @@ export async function createUnit(
     created_at: now,
     updated_at: now,
   };
-  await db
-    .insertInto('units')
-    .values({ company_id: companyId, ...row })
-    .execute();
+  await insertUnit(db, companyId, row);
   return toView(row);
 }
 
 export async function getUnit(db: Executor, companyId: string, id: string): Promise<UnitView> {
-  const row = await selectUnits(db, companyId).where('id', '=', id).executeTakeFirst();
+  const row = await findUnit(db, companyId, id);
   if (!row) throw notFound('Unit');
   return toView(row);
 }

@@ -1,0 +1,25 @@
+import type { Executor } from '../../db/database.ts';
+
+export type LocationRow = { id: string; name: string; timezone: string; created_at: Date; updated_at: Date };
+
+/** A tenant's locations, explicit columns; listings page it with syncPage. */
+export const selectLocations = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('locations')
+    .select(['id', 'name', 'timezone', 'created_at', 'updated_at'])
+    .where('company_id', '=', companyId);
+
+export async function findLocation(
+  db: Executor,
+  companyId: string,
+  id: string,
+): Promise<LocationRow | undefined> {
+  return await selectLocations(db, companyId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertLocation(db: Executor, companyId: string, row: LocationRow): Promise<void> {
+  await db
+    .insertInto('locations')
+    .values({ company_id: companyId, ...row })
+    .execute();
+}

@@ -1,0 +1,28 @@
+import type { Executor } from '../../db/database.ts';
+
+export type UnitRow = {
+  id: string;
+  name: string;
+  parent_id: string | null;
+  location_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** A tenant's units, explicit columns; listings page it with syncPage. */
+export const selectUnits = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('units')
+    .select(['id', 'name', 'parent_id', 'location_id', 'created_at', 'updated_at'])
+    .where('company_id', '=', companyId);
+
+export async function findUnit(db: Executor, companyId: string, id: string): Promise<UnitRow | undefined> {
+  return await selectUnits(db, companyId).where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertUnit(db: Executor, companyId: string, row: UnitRow): Promise<void> {
+  await db
+    .insertInto('units')
+    .values({ company_id: companyId, ...row })
+    .execute();
+}
