@@ -1,9 +1,15 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { deleteExpiredSessions } from '../modules/admins/admins.repo.ts';
+import { deleteEventsWithoutDeliveries } from '../modules/events/events.repo.ts';
 import { sweepLoginFailures } from '../modules/logins/logins.service.ts';
+import { deleteExpiredDownloadNonces } from '../modules/reports/reports.repo.ts';
 import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
+import { deleteFinishedDeliveries } from '../modules/webhooks/deliveries.repo.ts';
 import { consolidate } from '../modules/workdays/consolidation.ts';
+import { claimEmployeesBehind } from '../modules/workdays/workdays.repo.ts';
+import { deleteWindowsBefore } from '../platform/auth.repo.ts';
+import { deleteExpiredIdempotencyRecords } from '../platform/idempotency.repo.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import type { Job } from './runner.ts';
 
@@ -22,16 +28,8 @@ const ABANDONED_PARTIAL_HOURS = 1;
 export async function extendHorizons(db: Db, now: Temporal.Instant): Promise<number> {
   const year = now.toZonedDateTimeISO('UTC').year;
   return await db.transaction().execute(async (tx) => {
-    const due = await sql<{ company_id: string; id: string; consolidated_through: string; timezone: string }>`
-      select e.company_id, e.id, e.consolidated_through, a.timezone
-      from employees e
-      join companies t on t.id = e.company_id
-      join companies a on a.id = coalesce(t.sandbox_of, t.id)
-      where e.consolidated_through < ${`${year}-12-31`}::date
-        and (e.termination_date is null or e.termination_date > e.consolidated_through)
-      limit ${HORIZON_BATCH}
-      for update of e skip locked`.execute(tx);
-    for (const employee of due.rows) {
+    const due = await claimEmployeesBehind(tx, `${year}-12-31`, HORIZON_BATCH);
+    for (const employee of due) {
       const from = Temporal.PlainDate.from(employee.consolidated_through).add({ days: 1 }).toString();
       await consolidate(
         tx,
@@ -42,7 +40,7 @@ export async function extendHorizons(db: Db, now: Temporal.Instant): Promise<num
         toDate(now),
       );
     }
-    return due.rows.length;
+    return due.length;
   });
 }
 
@@ -53,24 +51,10 @@ export async function extendHorizons(db: Db, now: Temporal.Instant): Promise<num
  */
 export async function sweepDeliveriesAndEvents(db: Db, now: Temporal.Instant): Promise<number> {
   const cutoff = toDate(now.subtract({ hours: 24 * DELIVERY_RETENTION_DAYS }));
-  const deliveries = await sql`
-    delete from webhook_deliveries d using (
-      select company_id, id from webhook_deliveries
-      where status <> 'pending' and updated_at < ${cutoff}
-      order by updated_at
-      limit ${SWEEP_BATCH}
-    ) old
-    where d.company_id = old.company_id and d.id = old.id`.execute(db);
-  const events = await sql`
-    delete from events e using (
-      select o.company_id, o.id from events o
-      where o.created_at < ${cutoff}
-        and not exists (select from webhook_deliveries d where d.company_id = o.company_id and d.event_id = o.id)
-      order by o.created_at
-      limit ${SWEEP_BATCH}
-    ) old
-    where e.company_id = old.company_id and e.id = old.id`.execute(db);
-  return Number(deliveries.numAffectedRows ?? 0n) + Number(events.numAffectedRows ?? 0n);
+  return (
+    (await deleteFinishedDeliveries(db, cutoff, SWEEP_BATCH)) +
+    (await deleteEventsWithoutDeliveries(db, cutoff, SWEEP_BATCH))
+  );
 }
 
 /**
@@ -84,14 +68,10 @@ export function maintenanceJob(deps: { db: Db; clock: Clock; reportStore: Report
     idleMilliseconds: 60_000,
     tick: async () => {
       const now = deps.clock.now();
-      await deps.db
-        .deleteFrom('rate_limit_windows')
-        .where('window_start', '<', toDate(now.subtract({ minutes: 10 })))
-        .execute();
-      await deps.db.deleteFrom('idempotency_keys').where('expires_at', '<', toDate(now)).execute();
-      // A used download nonce matters only while its address could still be presented.
-      await deps.db.deleteFrom('report_downloads').where('url_expires_at', '<', toDate(now)).execute();
-      await deps.db.deleteFrom('dashboard_sessions').where('expires_at', '<', toDate(now)).execute();
+      await deleteWindowsBefore(deps.db, toDate(now.subtract({ minutes: 10 })));
+      await deleteExpiredIdempotencyRecords(deps.db, toDate(now));
+      await deleteExpiredDownloadNonces(deps.db, toDate(now));
+      await deleteExpiredSessions(deps.db, toDate(now));
       await sweepLoginFailures(deps.db, now);
       const swept = await sweepDeliveriesAndEvents(deps.db, now);
       await deps.reportStore.sweep({

@@ -119,3 +119,8 @@ export async function quotaUsed(db: Db, companyId: string, month: string): Promi
     .executeTakeFirst();
   return Number(row?.request_count ?? 0);
 }
+
+/** Maintenance: rate-limit windows that ended before `before`, across tenants. */
+export async function deleteWindowsBefore(db: Db, before: Date): Promise<void> {
+  await db.deleteFrom('rate_limit_windows').where('window_start', '<', before).execute();
+}

@@ -1,9 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import { ApiError, invalid } from './errors.ts';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  findIdempotencyRecord,
+  releaseIdempotencyKey,
+} from './idempotency.repo.ts';
 
 const RETENTION_HOURS = 24;
 /** An in-flight record whose request died (process killed) is taken over after this lease. */
@@ -43,30 +48,17 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
 
     const now = deps.clock.now();
     const fingerprint = fingerprintOf(request);
-    const claimed = await sql<{ claimed: boolean }>`
-      insert into idempotency_keys as i
-        (company_id, idempotency_key, fingerprint, state, locked_until, created_at, expires_at)
-      values (${tenant.companyId}, ${key}, ${fingerprint}, 'in_flight',
-              ${toDate(now.add({ seconds: LEASE_SECONDS }))}, ${toDate(now)},
-              ${toDate(now.add({ hours: RETENTION_HOURS }))})
-      on conflict (company_id, idempotency_key) do update
-        set fingerprint = excluded.fingerprint, state = 'in_flight', locked_until = excluded.locked_until,
-            created_at = excluded.created_at, expires_at = excluded.expires_at,
-            response_status = null, response_headers = null, response_body = null
-        where i.expires_at <= ${toDate(now)}
-           or (i.state = 'in_flight' and i.locked_until <= ${toDate(now)} and i.fingerprint = excluded.fingerprint)
-      returning true as claimed`.execute(deps.db);
-    if (claimed.rows.length > 0) {
+    const claimed = await claimIdempotencyKey(deps.db, tenant.companyId, key, fingerprint, {
+      now: toDate(now),
+      lockedUntil: toDate(now.add({ seconds: LEASE_SECONDS })),
+      expiresAt: toDate(now.add({ hours: RETENTION_HOURS })),
+    });
+    if (claimed) {
       request.idempotencyKey = key;
       return;
     }
 
-    const existing = await deps.db
-      .selectFrom('idempotency_keys')
-      .select(['fingerprint', 'state', 'response_status', 'response_headers', 'response_body'])
-      .where('company_id', '=', tenant.companyId)
-      .where('idempotency_key', '=', key)
-      .executeTakeFirst();
+    const existing = await findIdempotencyRecord(deps.db, tenant.companyId, key);
     if (!existing) {
       throw new ApiError(
         'conflict',
@@ -95,16 +87,11 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     const tenant = request.tenant;
     if (key === null || !tenant) return payload;
     request.idempotencyKey = null;
-    const where = { company_id: tenant.companyId, idempotency_key: key };
     // An empty response (204) is stored as ''. Validation failures and server errors are not stored: the client
     // may fix the request and retry.
     const body = payload === undefined || payload === null ? '' : payload;
     if (reply.statusCode === 422 || reply.statusCode >= 500 || typeof body !== 'string') {
-      await deps.db
-        .deleteFrom('idempotency_keys')
-        .where('company_id', '=', where.company_id)
-        .where('idempotency_key', '=', where.idempotency_key)
-        .execute();
+      await releaseIdempotencyKey(deps.db, tenant.companyId, key);
       return payload;
     }
     const headers: Record<string, string> = {};
@@ -112,18 +99,11 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
       const value = reply.getHeader(name);
       if (value !== undefined) headers[name] = String(value);
     }
-    await deps.db
-      .updateTable('idempotency_keys')
-      .set({
-        state: 'completed',
-        locked_until: null,
-        response_status: reply.statusCode,
-        response_headers: JSON.stringify(headers),
-        response_body: body,
-      })
-      .where('company_id', '=', where.company_id)
-      .where('idempotency_key', '=', where.idempotency_key)
-      .execute();
+    await completeIdempotencyKey(deps.db, tenant.companyId, key, {
+      status: reply.statusCode,
+      headers: JSON.stringify(headers),
+      body,
+    });
     return payload;
   });
 }

@@ -4,6 +4,7 @@ import { ApiError, invalid } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
+import { findAdminByEmailKey, insertAdmin } from './admins.repo.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 
 export type AdminView = { id: string; company_id: string; email: string; created_at: string };
@@ -32,7 +33,7 @@ export async function createAdmin(
     updated_at: now,
   };
   try {
-    await db.insertInto('company_admins').values(row).execute();
+    await insertAdmin(db, row);
   } catch (error) {
     if (violatedConstraint(error) === 'company_admins_email_key') {
       throw new ApiError('conflict', 'An administrator with this email already exists.');
@@ -48,11 +49,7 @@ export async function authenticateAdmin(
   email: string,
   password: string,
 ): Promise<{ id: string; company_id: string; email: string } | null> {
-  const admin = await db
-    .selectFrom('company_admins')
-    .select(['company_id', 'id', 'email', 'password_hash'])
-    .where('email_key', '=', emailKey(email))
-    .executeTakeFirst();
+  const admin = await findAdminByEmailKey(db, emailKey(email));
   const matches = await verifyPassword(password, admin?.password_hash ?? (await dummyHash()));
   return admin && matches ? { id: admin.id, company_id: admin.company_id, email: admin.email } : null;
 }

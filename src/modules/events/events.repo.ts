@@ -27,3 +27,21 @@ export async function insertEventsWithDeliveries(
       on endpoint.company_id = ${companyId} and endpoint.status = 'active' and recorded.type = any (endpoint.events)
   `.execute(db);
 }
+
+/** Deletes up to `batch` events created before `before` that have no delivery left; returns how many. */
+export async function deleteEventsWithoutDeliveries(
+  db: Executor,
+  before: Date,
+  batch: number,
+): Promise<number> {
+  const result = await sql`
+    delete from events e using (
+      select o.company_id, o.id from events o
+      where o.created_at < ${before}
+        and not exists (select from webhook_deliveries d where d.company_id = o.company_id and d.event_id = o.id)
+      order by o.created_at
+      limit ${batch}
+    ) old
+    where e.company_id = old.company_id and e.id = old.id`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/database.ts';
 import { invalid } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { applyHoliday } from '../workdays/consolidation.ts';
+import { insertHoliday } from './holidays.repo.ts';
 
 export type HolidayView = { id: string; date: string; name: string; created_at: string; updated_at: string };
 
@@ -19,19 +19,7 @@ export async function createHoliday(
     // A holiday rewrites a day of every employee: it takes every employee's row lock first, in id order, like
     // any writer of an employee's days (docs/architecture.md, Lock order).
     await lockEmployees(tx, companyId);
-    const row = await tx
-      .insertInto('holidays')
-      .values({
-        company_id: companyId,
-        id: newId(),
-        date: input.date,
-        name: input.name,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((conflict) => conflict.columns(['company_id', 'date']).doNothing())
-      .returning(['id', 'date', 'name', 'created_at', 'updated_at'])
-      .executeTakeFirst();
+    const row = await insertHoliday(tx, companyId, input, now);
     if (!row) throw invalid({ date: 'already has a holiday in this company' });
     await applyHoliday(tx, companyId, row.date, now);
     return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };

@@ -1,0 +1,65 @@
+import type { Executor } from '../../db/database.ts';
+
+export type AdminRow = {
+  company_id: string;
+  id: string;
+  email: string;
+  email_key: string;
+  password_hash: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export async function insertAdmin(db: Executor, row: AdminRow): Promise<void> {
+  await db.insertInto('company_admins').values(row).execute();
+}
+
+/** Login precedes tenancy: the administrator is found by email alone (emails are unique in the deployment). */
+export async function findAdminByEmailKey(db: Executor, emailKey: string) {
+  return await db
+    .selectFrom('company_admins')
+    .select(['company_id', 'id', 'email', 'password_hash'])
+    .where('email_key', '=', emailKey)
+    .executeTakeFirst();
+}
+
+export async function insertSession(
+  db: Executor,
+  row: {
+    company_id: string;
+    id: string;
+    admin_id: string;
+    csrf_token: string;
+    expires_at: Date;
+    token_hash: Buffer;
+    created_at: Date;
+  },
+): Promise<void> {
+  await db.insertInto('dashboard_sessions').values(row).execute();
+}
+
+/** The unexpired session whose token hashes to `tokenHash`, with its administrator's email. */
+export async function findLiveSession(db: Executor, tokenHash: Buffer, now: Date) {
+  return await db
+    .selectFrom('dashboard_sessions as s')
+    .innerJoin('company_admins as a', (join) =>
+      join.onRef('a.company_id', '=', 's.company_id').onRef('a.id', '=', 's.admin_id'),
+    )
+    .select(['s.id', 's.company_id', 's.admin_id', 'a.email', 's.csrf_token', 's.expires_at'])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export async function deleteSessionRow(db: Executor, companyId: string, id: string): Promise<void> {
+  await db
+    .deleteFrom('dashboard_sessions')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Maintenance: sessions past their expiry, across tenants. */
+export async function deleteExpiredSessions(db: Executor, now: Date): Promise<void> {
+  await db.deleteFrom('dashboard_sessions').where('expires_at', '<', now).execute();
+}
