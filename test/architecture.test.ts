@@ -106,10 +106,8 @@ const SQL_EXCEPTIONS: Record<string, string> = {
 const NOT_YET_MOVED = new Set([
   'jobs/report-generation.ts',
   'modules/absences/absences.service.ts',
-  'modules/api-keys/api-keys.service.ts',
   'modules/check-ins/check-ins.service.ts',
   'modules/employees/employees.service.ts',
-  'modules/lifecycle/addon.ts',
   'modules/reports/content.ts',
   'modules/reports/reports.service.ts',
   'modules/vacation-balances/vacation-balances.service.ts',

@@ -1,6 +1,5 @@
-import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { ApiKeysTable, KeyMode } from '../../db/schema.ts';
+import type { KeyMode } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
@@ -10,7 +9,14 @@ import { requireScope, type Tenant } from '../../platform/tenant.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { findCompany, findSandboxOf } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
-import { revokeKeys } from './api-keys.repo.ts';
+import {
+  countActiveKeys,
+  insertKey,
+  type KeyRow,
+  keyExists,
+  revokeKeys,
+  selectKeys,
+} from './api-keys.repo.ts';
 
 export type ApiKeyView = {
   id: string;
@@ -29,24 +35,7 @@ export type ApiKeyView = {
   updated_at: string;
 };
 
-const COLUMNS = [
-  'id',
-  'name',
-  'mode',
-  'company_id',
-  'scopes',
-  'secret_prefix',
-  'expires_at',
-  'revoked_at',
-  'revoked_reason',
-  'last_used_at',
-  'last_used_ip',
-  'created_at',
-  'updated_at',
-] as const;
-
 /** The stored key as the service sees it: every column but the secret's hash. */
-type KeyRow = Omit<Selectable<ApiKeysTable>, 'secret_hash'>;
 
 const optionalInstant = (value: Date | null) => (value === null ? null : formatInstant(value));
 
@@ -98,17 +87,11 @@ export async function issueApiKey(
       throw new ApiError('addon_disabled', 'The public API addon is off for this company; enable it first.');
     }
     const tenantId = input.mode === 'live' ? account.id : sandbox.id;
-    const active = await tx
-      .selectFrom('api_keys')
-      .select(sql<number>`count(*)`.as('count'))
-      .where('company_id', 'in', [account.id, sandbox.id])
-      .where('revoked_at', 'is', null)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', toDate(now))]))
-      .executeTakeFirstOrThrow();
-    if (active.count >= locked.max_active_keys) {
+    const active = await countActiveKeys(tx, [account.id, sandbox.id], toDate(now));
+    if (active >= locked.max_active_keys) {
       throw new ApiError(
         'conflict',
-        `The company already has ${active.count} active keys (max_active_keys is ${locked.max_active_keys}). Revoke one first.`,
+        `The company already has ${active} active keys (max_active_keys is ${locked.max_active_keys}). Revoke one first.`,
       );
     }
     const days = input.expires_in_days ?? locked.default_expiration_days;
@@ -127,10 +110,7 @@ export async function issueApiKey(
       created_at: toDate(now),
       updated_at: toDate(now),
     };
-    await tx
-      .insertInto('api_keys')
-      .values({ ...row, secret_hash: sha256(secret) })
-      .execute();
+    await insertKey(tx, row, sha256(secret));
     return { ...toView(row, now), secret };
   });
 }
@@ -142,14 +122,7 @@ export async function listApiKeys(
   companyIds: string[],
   query: SyncQuery,
 ): Promise<Page<ApiKeyView>> {
-  const page = await syncPage(
-    db.selectFrom('api_keys').select(COLUMNS).where('company_id', 'in', companyIds),
-    {
-      codec,
-      listing: 'api_keys',
-      query,
-    },
-  );
+  const page = await syncPage(selectKeys(db, companyIds), { codec, listing: 'api_keys', query });
   const now = clock.now();
   return mapPage(page, (row) => toView(row, now));
 }
@@ -173,19 +146,12 @@ export async function listCompanyApiKeys(
  */
 export async function revokeApiKeyAsTenant(db: Db, clock: Clock, tenant: Tenant, id: string): Promise<void> {
   if (id !== tenant.apiKeyId) requireScope(tenant, 'api_keys:manage');
-  const key = await db
-    .selectFrom('api_keys')
-    .select('id')
-    .where('company_id', '=', tenant.companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (!key) throw notFound('API key');
+  if (!(await keyExists(db, id, tenant.companyId))) throw notFound('API key');
   const reason = tenant.apiKeyId === null ? 'revoked_by_dashboard' : 'revoked_by_api';
   await revokeKeys(db, toDate(clock.now()), { companyId: tenant.companyId, id }, reason);
 }
 
 export async function revokeApiKeyAsAdmin(db: Db, clock: Clock, id: string): Promise<void> {
-  const key = await db.selectFrom('api_keys').select('id').where('id', '=', id).executeTakeFirst();
-  if (!key) throw notFound('API key');
+  if (!(await keyExists(db, id))) throw notFound('API key');
   await revokeKeys(db, toDate(clock.now()), { id }, 'revoked_by_admin');
 }

@@ -51,3 +51,8 @@ export async function updateCompany(
 ): Promise<void> {
   await db.updateTable('companies').set(changes).where('id', '=', companyId).execute();
 }
+
+/** Deletes a company; every tenant table cascades from it (the sandbox's removal on addon disable). */
+export async function deleteCompany(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('companies').where('id', '=', id).execute();
+}

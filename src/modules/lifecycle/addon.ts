@@ -1,8 +1,9 @@
 import type { Executor } from '../../db/database.ts';
 import { revokeKeys } from '../api-keys/api-keys.repo.ts';
-import { type CompanyRow, findSandboxOf } from '../companies/companies.repo.ts';
+import { type CompanyRow, deleteCompany, findSandboxOf } from '../companies/companies.repo.ts';
 import { provisionSandbox } from '../companies/sandbox.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
+import { deleteReportsOf } from '../reports/reports.repo.ts';
 
 /**
  * Switching the public API addon off, inside the caller's transaction (which holds the account's row lock):
@@ -15,18 +16,14 @@ export async function disableAddon(tx: Executor, account: CompanyRow, now: Date)
   const sandbox = await findSandboxOf(tx, account.id);
   const tenants = sandbox ? [account.id, sandbox.id] : [account.id];
   await revokeKeys(tx, now, { companyIds: tenants }, 'addon_disabled');
-  const reports = await tx
-    .deleteFrom('reports')
-    .where('company_id', 'in', tenants)
-    .returning('storage_key')
-    .execute();
+  const storageKeys = await deleteReportsOf(tx, tenants);
   if (sandbox) {
     // The cascade rewrites every sandbox employee's days: their row locks come first, in id order, so that a
     // check-in in flight (which holds its employee's lock and then writes that employee's days) cannot deadlock.
     await lockEmployees(tx, sandbox.id);
-    await tx.deleteFrom('companies').where('id', '=', sandbox.id).execute();
+    await deleteCompany(tx, sandbox.id);
   }
-  return reports.flatMap((report) => (report.storage_key === null ? [] : [report.storage_key]));
+  return storageKeys;
 }
 
 /** Switching the addon back on: a new, empty sandbox. Revoked keys stay revoked. */
