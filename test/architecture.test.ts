@@ -105,12 +105,10 @@ const SQL_EXCEPTIONS: Record<string, string> = {
  */
 const NOT_YET_MOVED = new Set([
   'jobs/report-generation.ts',
-  'modules/absences/absences.service.ts',
   'modules/check-ins/check-ins.service.ts',
   'modules/employees/employees.service.ts',
   'modules/reports/content.ts',
   'modules/reports/reports.service.ts',
-  'modules/vacation-balances/vacation-balances.service.ts',
   'modules/webhooks/deliveries.service.ts',
   'modules/webhooks/endpoints.service.ts',
   'modules/work-summaries/work-summaries.service.ts',

@@ -1,6 +1,5 @@
-import type { Selectable } from 'kysely';
 import type { Db, Executor, Tx } from '../../db/database.ts';
-import type { AbsenceStatus, AbsencesTable } from '../../db/schema.ts';
+import type { AbsenceStatus } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
@@ -10,7 +9,16 @@ import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { findHolidayDates as holidayDates } from '../holidays/holidays.repo.ts';
 import { consolidate } from '../workdays/consolidation.ts';
+import {
+  type AbsenceRow,
+  findAbsence,
+  findOverlappingAbsence,
+  insertAbsence,
+  moveAbsence,
+  selectAbsencesMatching,
+} from './absences.repo.ts';
 import { MAX_ABSENCE_DAYS } from './absences.schemas.ts';
 
 export const VACATION = 'vacation';
@@ -32,11 +40,6 @@ export type AbsenceView = {
   updated_at: string;
 };
 
-type AbsenceRow = Omit<Selectable<AbsencesTable>, 'company_id' | 'absence_type_id'> & {
-  type_key: string;
-  type_label: string;
-};
-
 const toView = (row: AbsenceRow): AbsenceView => ({
   id: row.id,
   employee_id: row.employee_id,
@@ -53,40 +56,6 @@ const toView = (row: AbsenceRow): AbsenceView => ({
   created_at: formatInstant(row.created_at),
   updated_at: formatInstant(row.updated_at),
 });
-
-/** A tenant's absences joined with their type (same company, by the composite key). */
-export const absencesWithType = (db: Executor, companyId: string) =>
-  db
-    .selectFrom('absences')
-    .innerJoin('absence_types', (join) =>
-      join
-        .onRef('absence_types.company_id', '=', 'absences.company_id')
-        .onRef('absence_types.id', '=', 'absences.absence_type_id'),
-    )
-    .where('absences.company_id', '=', companyId);
-
-const selectAbsences = (db: Executor, companyId: string) =>
-  absencesWithType(db, companyId).select([
-    'absences.id',
-    'absences.employee_id',
-    'absence_types.key as type_key',
-    'absence_types.label as type_label',
-    'absences.start_date',
-    'absences.end_date',
-    'absences.half_day',
-    'absences.status',
-    'absences.days_count',
-    'absences.note',
-    'absences.denial_reason',
-    'absences.decided_at',
-    'absences.cancelled_at',
-    'absences.created_at',
-    'absences.updated_at',
-  ]);
-
-async function findAbsence(db: Executor, companyId: string, id: string): Promise<AbsenceRow | undefined> {
-  return await selectAbsences(db, companyId).where('absences.id', '=', id).executeTakeFirst();
-}
 
 export async function getAbsence(db: Executor, companyId: string, id: string): Promise<AbsenceView> {
   const row = await findAbsence(db, companyId, id);
@@ -115,14 +84,8 @@ export async function listAbsences(
   if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
     throw invalid({ 'query.to': 'must be on or after from' });
   }
-  let q = selectAbsences(db, companyId);
-  if (query.employee_id !== undefined) q = q.where('absences.employee_id', '=', query.employee_id);
-  if (query.type !== undefined) q = q.where('absence_types.key', '=', query.type);
-  if (query.status !== undefined) q = q.where('absences.status', '=', query.status);
-  if (query.from !== undefined) q = q.where('absences.end_date', '>=', query.from);
-  if (query.to !== undefined) q = q.where('absences.start_date', '<=', query.to);
   const page = await syncPage(
-    q,
+    selectAbsencesMatching(db, companyId, query),
     {
       codec,
       listing: `absences|employee=${query.employee_id ?? ''}|type=${query.type ?? ''}|status=${query.status ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`,
@@ -181,15 +144,7 @@ export async function requestAbsence(
     }
     if (!employee || !type || Object.keys(errors).length > 0) throw invalid(errors);
 
-    const overlapping = await tx
-      .selectFrom('absences')
-      .select('id')
-      .where('company_id', '=', tenant.companyId)
-      .where('employee_id', '=', employee.id)
-      .where('status', 'in', ['requested', 'approved'])
-      .where('start_date', '<=', input.end_date)
-      .where('end_date', '>=', input.start_date)
-      .executeTakeFirst();
+    const overlapping = await findOverlappingAbsence(tx, tenant.companyId, employee.id, input);
     if (overlapping) {
       throw new ApiError(
         'conflict',
@@ -198,17 +153,11 @@ export async function requestAbsence(
       );
     }
 
-    const holidays = await tx
-      .selectFrom('holidays')
-      .select('date')
-      .where('company_id', '=', tenant.companyId)
-      .where('date', '>=', input.start_date)
-      .where('date', '<=', input.end_date)
-      .execute();
+    const holidays = await holidayDates(tx, tenant.companyId, input.start_date, input.end_date);
     const daysCount = absenceDaysCount(
       { start_date: input.start_date, end_date: input.end_date, half_day: halfDay },
       employee.work_schedule,
-      new Set(holidays.map((holiday) => holiday.date)),
+      new Set(holidays),
     );
     const at = toDate(clock.now());
     const row: AbsenceRow = {
@@ -229,10 +178,7 @@ export async function requestAbsence(
       updated_at: at,
     };
     const { type_key: _key, type_label: _label, ...columns } = row;
-    await tx
-      .insertInto('absences')
-      .values({ company_id: tenant.companyId, absence_type_id: type.id, ...columns })
-      .execute();
+    await insertAbsence(tx, tenant.companyId, type.id, columns);
     await recordEvents(tx, tenant.companyId, at, [
       {
         type: 'absence.requested',
@@ -277,19 +223,12 @@ export async function decideAbsence(
     const before = await findAbsence(tx, tenant.companyId, id);
     if (!before) throw notFound('Absence');
     await findEmployee(tx, tenant.companyId, before.employee_id, { lock: true });
-    const changed = await tx
-      .updateTable('absences')
-      .set({
-        status: transition.to,
-        updated_at: at,
-        ...(transition.to === 'cancelled' ? { cancelled_at: at } : { decided_at: at }),
-        ...(transition.to === 'denied' ? { denial_reason: input.reason ?? null } : {}),
-      })
-      .where('company_id', '=', tenant.companyId)
-      .where('id', '=', id)
-      .where('status', 'in', transition.from)
-      .returning('id')
-      .executeTakeFirst();
+    const changed = await moveAbsence(tx, tenant.companyId, id, transition.from, {
+      status: transition.to,
+      updated_at: at,
+      ...(transition.to === 'cancelled' ? { cancelled_at: at } : { decided_at: at }),
+      ...(transition.to === 'denied' ? { denial_reason: input.reason ?? null } : {}),
+    });
     const row = await findAbsence(tx, tenant.companyId, id);
     if (!row) throw notFound('Absence');
     if (!changed) {

@@ -56,3 +56,12 @@ export async function updateCompany(
 export async function deleteCompany(db: Executor, id: string): Promise<void> {
   await db.deleteFrom('companies').where('id', '=', id).execute();
 }
+
+/** The account's vacation carry-over policy. */
+export async function findVacationPolicy(db: Executor, accountId: string) {
+  return await db
+    .selectFrom('companies')
+    .select(['vacation_carry_over_max_days', 'vacation_carry_over_expiry'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+}

@@ -4,7 +4,11 @@ import type { TenantScope } from '../../platform/tenant.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type VacationAbsence, type VacationBalance, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';
-import { absencesWithType, VACATION } from '../absences/absences.service.ts';
+import { absencesOfType } from '../absences/absences.repo.ts';
+import { VACATION } from '../absences/absences.service.ts';
+import { findVacationPolicy } from '../companies/companies.repo.ts';
+import { selectEmployedDuring } from '../employees/employees.repo.ts';
+import { findHolidayDates } from '../holidays/holidays.repo.ts';
 
 export type VacationBalanceView = VacationBalance & { employee_id: string };
 
@@ -28,13 +32,7 @@ export async function listVacationBalances(
   const first = `${query.year}-01-01`;
   const last = `${query.year}-12-31`;
   const listing = `vacation-balances|${query.year}|${query.employee_id ?? ''}`;
-  let employees = db
-    .selectFrom('employees')
-    .select(['id', 'hire_date', 'termination_date', 'vacation_days_per_year', 'work_schedule'])
-    .where('company_id', '=', tenant.companyId)
-    .where('hire_date', '<=', last)
-    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', first)]));
-  if (query.employee_id !== undefined) employees = employees.where('id', '=', query.employee_id);
+  const employees = selectEmployedDuring(db, tenant.companyId, first, last, query.employee_id);
   const { data: page, meta } = await keysetPage(employees, {
     codec,
     listing,
@@ -45,44 +43,21 @@ export async function listVacationBalances(
   });
   if (page.length === 0) return { data: [], meta };
 
-  const absences = await absencesWithType(db, tenant.companyId)
-    .select([
-      'absences.employee_id',
-      'absences.start_date',
-      'absences.end_date',
-      'absences.half_day',
-      'absences.status',
-      'absences.days_count',
-    ])
-    .where(
-      'absences.employee_id',
-      'in',
-      page.map((employee) => employee.id),
-    )
-    .where('absence_types.key', '=', VACATION)
-    .where('absences.status', 'in', ['requested', 'approved'])
-    .where('absences.start_date', '<=', last)
-    .execute();
+  const absences = await absencesOfType(
+    db,
+    tenant.companyId,
+    VACATION,
+    page.map((employee) => employee.id),
+    last,
+  );
   const earliestHire = page.reduce(
     (min, employee) => (employee.hire_date < min ? employee.hire_date : min),
     last,
   );
   const holidays = new Set(
-    (
-      await db
-        .selectFrom('holidays')
-        .select('date')
-        .where('company_id', '=', tenant.companyId)
-        .where('date', '>=', `${earliestHire.slice(0, 4)}-01-01`)
-        .where('date', '<=', last)
-        .execute()
-    ).map((row) => row.date),
+    await findHolidayDates(db, tenant.companyId, `${earliestHire.slice(0, 4)}-01-01`, last),
   );
-  const account = await db
-    .selectFrom('companies')
-    .select(['vacation_carry_over_max_days', 'vacation_carry_over_expiry'])
-    .where('id', '=', tenant.accountId)
-    .executeTakeFirstOrThrow();
+  const account = await findVacationPolicy(db, tenant.accountId);
   const policy = {
     carryOverMaxDays: Number(account.vacation_carry_over_max_days),
     carryOverExpiry: account.vacation_carry_over_expiry,
