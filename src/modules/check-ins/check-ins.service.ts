@@ -1,6 +1,5 @@
-import { type Selectable, sql } from 'kysely';
 import type { Db, Executor } from '../../db/database.ts';
-import type { CheckInSource, CheckInsTable, CheckInType } from '../../db/schema.ts';
+import type { CheckInSource, CheckInType } from '../../db/schema.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import {
@@ -18,11 +17,18 @@ import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { recordEvents } from '../events/events.service.ts';
 import { consolidate, datesAround } from '../workdays/consolidation.ts';
+import {
+  type CheckInRow,
+  findCheckIn,
+  insertCheckIn,
+  selectCheckInsMatching,
+  timestampAtOrAfter,
+} from './check-ins.repo.ts';
+
+export type { CheckInRow } from './check-ins.repo.ts';
 
 /** How far ahead of the service clock a check-in may be stamped (device clock skew). */
 export const FUTURE_TOLERANCE_SECONDS = 5 * 60;
-
-export type CheckInRow = Omit<Selectable<CheckInsTable>, 'company_id'>;
 
 export type CheckInView = {
   id: string;
@@ -44,14 +50,8 @@ const toView = (row: CheckInRow): CheckInView => ({
   updated_at: formatInstant(row.updated_at),
 });
 
-const selectCheckIns = (db: Executor, companyId: string) =>
-  db
-    .selectFrom('check_ins')
-    .select(['id', 'employee_id', 'type', 'timestamp', 'source', 'created_at', 'updated_at'])
-    .where('company_id', '=', companyId);
-
 export async function getCheckIn(db: Executor, companyId: string, id: string): Promise<CheckInView> {
-  const row = await selectCheckIns(db, companyId).where('id', '=', id).executeTakeFirst();
+  const row = await findCheckIn(db, companyId, id);
   if (!row) throw notFound('Check-in');
   return toView(row);
 }
@@ -99,14 +99,7 @@ export async function recordCheckIn(
       created_at: at,
       updated_at: at,
     };
-    const inserted = await tx
-      .insertInto('check_ins')
-      .values({ company_id: tenant.companyId, ...row })
-      .onConflict((conflict) =>
-        conflict.columns(['company_id', 'employee_id', 'timestamp', 'type']).doNothing(),
-      )
-      .returning('id')
-      .executeTakeFirst();
+    const inserted = await insertCheckIn(tx, tenant.companyId, row);
     if (!inserted) {
       throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
     }
@@ -158,12 +151,10 @@ export async function listCheckIns(
   if (from && to && Temporal.Instant.compare(to, from) <= 0) {
     throw invalid({ 'query.to': 'must be after from' });
   }
-  let q = selectCheckIns(db, companyId);
-  if (query.employee_id !== undefined) q = q.where('employee_id', '=', query.employee_id);
   const listing = checkInsListing(query);
-  if (to) q = q.where('timestamp', '<', toDate(to));
+  const range = { employeeId: query.employee_id, before: to ? toDate(to) : undefined };
   if (listing.order === 'sync') {
-    if (from) q = q.where('timestamp', '>=', toDate(from));
+    const q = selectCheckInsMatching(db, companyId, { ...range, from: from ? toDate(from) : undefined });
     const page = await syncPage(q, {
       codec,
       listing: listing.name,
@@ -172,7 +163,7 @@ export async function listCheckIns(
     return mapPage(page, toView);
   }
   const oneEmployee = query.employee_id !== undefined;
-  const page = await keysetPage(q, {
+  const page = await keysetPage(selectCheckInsMatching(db, companyId, range), {
     codec,
     listing: listing.name,
     sort: [
@@ -182,7 +173,7 @@ export async function listCheckIns(
     limit: query.limit ?? DEFAULT_LIMIT,
     cursor: query.cursor,
     keyOf: (row) => [timestampKey(row.timestamp), oneEmployee ? row.type : row.id],
-    start: from ? sql<boolean>`timestamp >= ${toDate(from)}` : undefined,
+    start: from ? timestampAtOrAfter(toDate(from)) : undefined,
   });
   return mapPage(page, toView);
 }
