@@ -105,7 +105,6 @@ const SQL_EXCEPTIONS: Record<string, string> = {
  */
 const NOT_YET_MOVED = new Set([
   'jobs/report-generation.ts',
-  'modules/employees/employees.service.ts',
   'modules/reports/content.ts',
   'modules/reports/reports.service.ts',
   'modules/webhooks/deliveries.service.ts',

@@ -65,3 +65,34 @@ export async function findVacationPolicy(db: Executor, accountId: string) {
     .where('id', '=', accountId)
     .executeTakeFirstOrThrow();
 }
+
+/** Takes one seat of the account's plan for the tenant, atomically; false when none is free. */
+export async function takeSeat(
+  tx: Executor,
+  tenant: { companyId: string; accountId: string },
+): Promise<boolean> {
+  const taken = await tx
+    .updateTable('companies')
+    .set((eb) => ({ active_employee_count: eb('active_employee_count', '+', 1) }))
+    .where('id', '=', tenant.companyId)
+    .where((eb) =>
+      eb(
+        'active_employee_count',
+        '<',
+        eb
+          .selectFrom('companies as account')
+          .select('account.seats')
+          .where('account.id', '=', tenant.accountId),
+      ),
+    )
+    .executeTakeFirst();
+  return taken.numUpdatedRows > 0n;
+}
+
+export async function freeSeat(tx: Executor, companyId: string): Promise<void> {
+  await tx
+    .updateTable('companies')
+    .set((eb) => ({ active_employee_count: eb('active_employee_count', '-', 1) }))
+    .where('id', '=', companyId)
+    .execute();
+}

@@ -1,4 +1,6 @@
+import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { EmployeesTable } from '../../db/schema.ts';
 
 /** A tenant's employees employed at some time in [first, last] (optionally one), for keyset paging by id. */
 export function selectEmployedDuring(
@@ -16,4 +18,116 @@ export function selectEmployedDuring(
     .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', first)]));
   if (employeeId !== undefined) query = query.where('id', '=', employeeId);
   return query;
+}
+
+export type EmployeeRow = Omit<
+  Selectable<EmployeesTable>,
+  'company_id' | 'email_key' | 'consolidated_through'
+>;
+
+const EMPLOYEE_COLUMNS = [
+  'id',
+  'first_name',
+  'last_name',
+  'email',
+  'external_id',
+  'status',
+  'hire_date',
+  'termination_date',
+  'location_id',
+  'unit_id',
+  'timezone',
+  'work_schedule',
+  'vacation_days_per_year',
+  'created_at',
+  'updated_at',
+] as const;
+
+const selectEmployees = (db: Executor, companyId: string) =>
+  db.selectFrom('employees').select(EMPLOYEE_COLUMNS).where('company_id', '=', companyId);
+
+export async function findEmployee(
+  db: Executor,
+  companyId: string,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<EmployeeRow | undefined> {
+  let query = selectEmployees(db, companyId).where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return await query.executeTakeFirst();
+}
+
+/** Takes the row lock of every employee of a company, in id order (the one order multi-employee writers use). */
+export async function lockEmployees(tx: Executor, companyId: string): Promise<void> {
+  await tx
+    .selectFrom('employees')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** The employees listing's filters; `search` is a case-insensitive substring of the name, email or external id. */
+export function selectEmployeesMatching(
+  db: Executor,
+  companyId: string,
+  filters: {
+    status?: 'active' | 'terminated' | undefined;
+    location_id?: string | undefined;
+    unit_id?: string | undefined;
+    search?: string | undefined;
+  },
+) {
+  let query = selectEmployees(db, companyId);
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status);
+  if (filters.search) {
+    const pattern = `%${filters.search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb(sql<string>`first_name || ' ' || last_name`, 'ilike', pattern),
+        eb('email', 'ilike', pattern),
+        eb('external_id', 'ilike', pattern),
+      ]),
+    );
+  }
+  if (filters.location_id !== undefined) query = query.where('location_id', '=', filters.location_id);
+  if (filters.unit_id !== undefined) query = query.where('unit_id', '=', filters.unit_id);
+  return query;
+}
+
+/** The id of the tenant's employee with that email key or external id, if any (the uniqueness pre-check). */
+export async function findEmployeeIdBy(
+  db: Executor,
+  companyId: string,
+  column: 'email_key' | 'external_id',
+  value: string,
+): Promise<{ id: string } | undefined> {
+  return await db
+    .selectFrom('employees')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where(column, '=', value)
+    .executeTakeFirst();
+}
+
+export async function insertEmployee(db: Executor, companyId: string, row: EmployeeRow): Promise<void> {
+  await db
+    .insertInto('employees')
+    .values({ company_id: companyId, ...row })
+    .execute();
+}
+
+export async function updateEmployeeRow(
+  db: Executor,
+  companyId: string,
+  id: string,
+  changes: Updateable<EmployeesTable>,
+): Promise<void> {
+  await db
+    .updateTable('employees')
+    .set(changes)
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .execute();
 }

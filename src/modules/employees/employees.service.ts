@@ -1,28 +1,32 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type Selectable, sql } from 'kysely';
 import { type Db, type Executor, type Tx, violatedConstraint } from '../../db/database.ts';
-import type { EmployeesTable } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
+import { freeSeat, takeSeat } from '../companies/companies.repo.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
 import { recordEvents } from '../events/events.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { unitExists } from '../units/units.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
+import {
+  type EmployeeRow,
+  findEmployee,
+  findEmployeeIdBy,
+  insertEmployee,
+  selectEmployeesMatching,
+  updateEmployeeRow,
+} from './employees.repo.ts';
 import { DEFAULT_VACATION_DAYS_PER_YEAR, DEFAULT_WORK_SCHEDULE, WEEKDAYS } from './employees.schemas.ts';
+
+export { type EmployeeRow, findEmployee, lockEmployees } from './employees.repo.ts';
 
 /** The calling tenant, as the services need it. `Tenant` from auth satisfies it. */
 
 export type WorkScheduleView = Record<(typeof WEEKDAYS)[number], number>;
-
-export type EmployeeRow = Omit<
-  Selectable<EmployeesTable>,
-  'company_id' | 'email_key' | 'consolidated_through'
->;
 
 export type EmployeeView = Omit<
   EmployeeRow,
@@ -33,24 +37,6 @@ export type EmployeeView = Omit<
   created_at: string;
   updated_at: string;
 };
-
-const COLUMNS = [
-  'id',
-  'first_name',
-  'last_name',
-  'email',
-  'external_id',
-  'status',
-  'hire_date',
-  'termination_date',
-  'location_id',
-  'unit_id',
-  'timezone',
-  'work_schedule',
-  'vacation_days_per_year',
-  'created_at',
-  'updated_at',
-] as const;
 
 export function scheduleView(minutes: number[]): WorkScheduleView {
   return Object.fromEntries(WEEKDAYS.map((day, index) => [day, minutes[index] ?? 0])) as WorkScheduleView;
@@ -66,31 +52,6 @@ export function toView(row: EmployeeRow): EmployeeView {
     created_at: formatInstant(row.created_at),
     updated_at: formatInstant(row.updated_at),
   };
-}
-
-const selectEmployees = (db: Executor, companyId: string) =>
-  db.selectFrom('employees').select(COLUMNS).where('company_id', '=', companyId);
-
-export async function findEmployee(
-  db: Executor,
-  companyId: string,
-  id: string,
-  options: { lock?: boolean } = {},
-): Promise<EmployeeRow | undefined> {
-  let query = selectEmployees(db, companyId).where('id', '=', id);
-  if (options.lock) query = query.forUpdate();
-  return await query.executeTakeFirst();
-}
-
-/** Takes the row lock of every employee of a company, in id order (the one order multi-employee writers use). */
-export async function lockEmployees(tx: Executor, companyId: string): Promise<void> {
-  await tx
-    .selectFrom('employees')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
 }
 
 export async function getEmployee(db: Executor, companyId: string, id: string): Promise<EmployeeView> {
@@ -114,21 +75,8 @@ export async function listEmployees(
     search?: string | undefined;
   },
 ): Promise<Page<EmployeeView>> {
-  let q = selectEmployees(db, companyId);
-  if (query.status !== undefined) q = q.where('status', '=', query.status);
   const search = query.search?.trim();
-  if (search) {
-    const pattern = `%${search.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql<string>`first_name || ' ' || last_name`, 'ilike', pattern),
-        eb('email', 'ilike', pattern),
-        eb('external_id', 'ilike', pattern),
-      ]),
-    );
-  }
-  if (query.location_id !== undefined) q = q.where('location_id', '=', query.location_id);
-  if (query.unit_id !== undefined) q = q.where('unit_id', '=', query.unit_id);
+  const q = selectEmployeesMatching(db, companyId, { ...query, search });
   const page = await syncPage(q, {
     codec,
     listing: `employees|status=${query.status ?? ''}|location=${query.location_id ?? ''}|unit=${query.unit_id ?? ''}|search=${search ?? ''}`,
@@ -166,21 +114,11 @@ async function checkReferencesAndUniqueness(
     errors.unit_id = 'is not a unit of this company';
   }
   if (input.email !== undefined) {
-    const taken = await tx
-      .selectFrom('employees')
-      .select('id')
-      .where('company_id', '=', companyId)
-      .where('email_key', '=', input.email.toLowerCase())
-      .executeTakeFirst();
+    const taken = await findEmployeeIdBy(tx, companyId, 'email_key', input.email.toLowerCase());
     if (taken && taken.id !== selfId) errors.email = 'is already used by another employee of this company';
   }
   if (input.external_id) {
-    const taken = await tx
-      .selectFrom('employees')
-      .select('id')
-      .where('company_id', '=', companyId)
-      .where('external_id', '=', input.external_id)
-      .executeTakeFirst();
+    const taken = await findEmployeeIdBy(tx, companyId, 'external_id', input.external_id);
     if (taken && taken.id !== selfId) {
       errors.external_id = 'is already used by another employee of this company';
     }
@@ -205,34 +143,6 @@ function uniquenessError(error: unknown): ApiError | null {
     return invalid({ external_id: 'is already used by another employee of this company' });
   }
   return null;
-}
-
-/** Takes one seat of the account's plan for the tenant, atomically; false when none is free. */
-async function takeSeat(tx: Tx, tenant: TenantScope): Promise<boolean> {
-  const taken = await tx
-    .updateTable('companies')
-    .set((eb) => ({ active_employee_count: eb('active_employee_count', '+', 1) }))
-    .where('id', '=', tenant.companyId)
-    .where((eb) =>
-      eb(
-        'active_employee_count',
-        '<',
-        eb
-          .selectFrom('companies as account')
-          .select('account.seats')
-          .where('account.id', '=', tenant.accountId),
-      ),
-    )
-    .executeTakeFirst();
-  return taken.numUpdatedRows > 0n;
-}
-
-async function freeSeat(tx: Tx, companyId: string): Promise<void> {
-  await tx
-    .updateTable('companies')
-    .set((eb) => ({ active_employee_count: eb('active_employee_count', '-', 1) }))
-    .where('id', '=', companyId)
-    .execute();
 }
 
 export async function createEmployee(
@@ -270,10 +180,7 @@ export async function createEmployee(
       updated_at: at,
     };
     try {
-      await tx
-        .insertInto('employees')
-        .values({ company_id: tenant.companyId, ...row })
-        .execute();
+      await insertEmployee(tx, tenant.companyId, row);
     } catch (error) {
       throw uniquenessError(error) ?? error;
     }
@@ -345,12 +252,7 @@ export async function updateEmployee(
     next.updated_at = toDate(clock.now());
     const { id: _id, created_at: _created, ...changes } = next;
     try {
-      await tx
-        .updateTable('employees')
-        .set(changes)
-        .where('company_id', '=', tenant.companyId)
-        .where('id', '=', id)
-        .execute();
+      await updateEmployeeRow(tx, tenant.companyId, id, changes);
     } catch (error) {
       throw uniquenessError(error) ?? error;
     }
@@ -396,12 +298,11 @@ export async function terminateEmployee(
       termination_date: terminationDate,
       updated_at: at,
     };
-    await tx
-      .updateTable('employees')
-      .set({ status: 'terminated', termination_date: terminationDate, updated_at: at })
-      .where('company_id', '=', tenant.companyId)
-      .where('id', '=', id)
-      .execute();
+    await updateEmployeeRow(tx, tenant.companyId, id, {
+      status: 'terminated',
+      termination_date: terminationDate,
+      updated_at: at,
+    });
     await freeSeat(tx, tenant.companyId);
     await consolidate(
       tx,
