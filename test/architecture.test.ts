@@ -107,8 +107,6 @@ const NOT_YET_MOVED = new Set([
   'jobs/report-generation.ts',
   'modules/reports/content.ts',
   'modules/reports/reports.service.ts',
-  'modules/webhooks/deliveries.service.ts',
-  'modules/webhooks/endpoints.service.ts',
   'modules/work-summaries/work-summaries.service.ts',
   'modules/workdays/consolidation.ts',
 ]);

@@ -1,5 +1,12 @@
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type {
+  WebhookDeliveriesTable,
+  WebhookDisabledReason,
+  WebhookEndpointStatus,
+} from '../../db/schema.ts';
+import { newId } from '../../platform/ids.ts';
+import { activeServiceSql } from '../../platform/service-state.ts';
 
 /** Deletes up to `batch` deliveries that reached their final state before `before`; returns how many. */
 export async function deleteFinishedDeliveries(db: Executor, before: Date, batch: number): Promise<number> {
@@ -12,4 +19,181 @@ export async function deleteFinishedDeliveries(db: Executor, before: Date, batch
     ) old
     where d.company_id = old.company_id and d.id = old.id`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Pending deliveries of a disabled endpoint end as failed, so a client who re-enables it decides what to retry. */
+export async function failPendingDeliveries(
+  tx: Executor,
+  companyId: string,
+  endpointId: string,
+  reason: WebhookDisabledReason,
+  at: Date,
+): Promise<void> {
+  await tx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'failed',
+      next_attempt_at: null,
+      last_error: `endpoint disabled (${reason}) before delivery`,
+      updated_at: at,
+    })
+    .where('company_id', '=', companyId)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/** A tenant's deliveries with their event's type, explicit columns. */
+export const selectDeliveries = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as e', (join) =>
+      join.onRef('e.company_id', '=', 'd.company_id').onRef('e.id', '=', 'd.event_id'),
+    )
+    .select([
+      'd.id',
+      'd.endpoint_id',
+      'd.event_id',
+      'e.type as event_type',
+      'd.status',
+      'd.attempts',
+      'd.last_attempt_at',
+      'd.last_response_status',
+      'd.last_error',
+      'd.next_attempt_at',
+      'd.created_at',
+    ])
+    .where('d.company_id', '=', companyId);
+
+export type DeliveryRow = Awaited<ReturnType<ReturnType<typeof selectDeliveries>['executeTakeFirstOrThrow']>>;
+
+/** A ping's delivery to one endpoint, due now; returns its id. */
+export async function insertDelivery(
+  db: Executor,
+  companyId: string,
+  input: { endpointId: string; eventId: string; at: Date },
+): Promise<string> {
+  const { id } = await db
+    .insertInto('webhook_deliveries')
+    .values({
+      company_id: companyId,
+      id: newId(),
+      endpoint_id: input.endpointId,
+      event_id: input.eventId,
+      status: 'pending',
+      next_attempt_at: input.at,
+      created_at: input.at,
+      updated_at: input.at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+/** Queues a finished delivery for one manual attempt, due now; false when it is still pending. */
+export async function requeueFinishedDelivery(
+  db: Executor,
+  companyId: string,
+  id: string,
+  at: Date,
+): Promise<boolean> {
+  const queued = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'pending', next_attempt_at: at, automatic_retries: false, updated_at: at })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('status', '<>', 'pending')
+    .executeTakeFirst();
+  return queued.numUpdatedRows > 0n;
+}
+
+/** A delivery claimed for one attempt, with what the attempt needs. */
+export type ClaimedDelivery = {
+  company_id: string;
+  id: string;
+  endpoint_id: string;
+  attempts: number;
+  automatic_retries: boolean;
+  url: string;
+  secret: string;
+  endpoint_status: WebhookEndpointStatus;
+  event_id: string;
+  event_type: string;
+  event_data: Record<string, unknown>;
+  event_created_at: Date;
+};
+
+/** The claim statement of claimDueDeliveries (deliveries.service.ts says how it takes turns). */
+export async function claimDue(
+  db: Executor,
+  at: Date,
+  leaseUntil: Date,
+  limit: number,
+): Promise<ClaimedDelivery[]> {
+  const result = await sql<ClaimedDelivery>`
+    with recursive tenants (company_id) as (
+      (select d.company_id from webhook_deliveries d where d.status = 'pending' order by d.company_id limit 1)
+      union all
+      select (select d.company_id from webhook_deliveries d
+              where d.status = 'pending' and d.company_id > t.company_id order by d.company_id limit 1)
+      from tenants t where t.company_id is not null
+    ), served as (
+      select t.company_id from tenants t
+      join companies tenant on tenant.id = t.company_id
+      join companies account on account.id = coalesce(tenant.sandbox_of, tenant.id)
+      left join queue_turns q on q.queue = 'webhooks' and q.company_id = t.company_id
+      where t.company_id is not null and ${activeServiceSql('account')}
+        and exists (select from webhook_deliveries d where d.company_id = t.company_id
+                    and d.status = 'pending' and d.next_attempt_at <= ${at})
+      order by q.last_claimed_at nulls first
+      limit ${limit}
+    ), candidates as (
+      select c.company_id, c.id, c.next_attempt_at,
+             row_number() over (partition by c.company_id order by c.next_attempt_at) as turn
+      from served s cross join lateral (
+        select d.company_id, d.id, d.next_attempt_at from webhook_deliveries d
+        where d.company_id = s.company_id and d.status = 'pending' and d.next_attempt_at <= ${at}
+        order by d.next_attempt_at
+        limit ${limit}
+        for update of d skip locked
+      ) c
+    ), due as (
+      select company_id, id from candidates order by turn, next_attempt_at limit ${limit}
+    ), turn as (
+      insert into queue_turns (queue, company_id, last_claimed_at)
+      select distinct 'webhooks', company_id, ${at}::timestamptz from due
+      on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
+    )
+    update webhook_deliveries d
+    set attempts = d.attempts + 1, last_attempt_at = ${at}, last_response_status = null, last_error = null,
+        next_attempt_at = ${leaseUntil}, updated_at = ${at}
+    from due, webhook_endpoints w, events e
+    where d.company_id = due.company_id and d.id = due.id
+      and w.company_id = d.company_id and w.id = d.endpoint_id
+      and e.company_id = d.company_id and e.id = d.event_id
+    returning d.company_id, d.id, d.endpoint_id, d.attempts, d.automatic_retries, w.url, w.secret,
+              w.status as endpoint_status, e.id as event_id, e.type as event_type, e.data as event_data,
+              e.created_at as event_created_at`.execute(db);
+  return result.rows;
+}
+
+/**
+ * Updates a claimed delivery only while this attempt still owns it: still pending, at the attempt it claimed.
+ * A late outcome of an attempt whose lease was taken over, or whose endpoint was disabled or deleted, changes
+ * nothing.
+ */
+export async function updateOwnedDelivery(
+  db: Executor,
+  delivery: Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts'>,
+  changes: Updateable<WebhookDeliveriesTable>,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('webhook_deliveries')
+    .set(changes)
+    .where('company_id', '=', delivery.company_id)
+    .where('id', '=', delivery.id)
+    .where('status', '=', 'pending')
+    .where('attempts', '=', delivery.attempts)
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
 }

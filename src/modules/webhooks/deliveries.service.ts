@@ -1,13 +1,23 @@
-import { sql } from 'kysely';
 import type { Db, Executor } from '../../db/database.ts';
-import type { WebhookDeliveryStatus, WebhookEndpointStatus } from '../../db/schema.ts';
+import type { WebhookDeliveryStatus } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
-import { activeServiceSql } from '../../platform/service-state.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { envelopeOf, eventPublicId, recordEvents } from '../events/events.service.ts';
+import {
+  type ClaimedDelivery,
+  claimDue,
+  type DeliveryRow,
+  insertDelivery,
+  requeueFinishedDelivery,
+  selectDeliveries,
+  updateOwnedDelivery,
+} from './deliveries.repo.ts';
+import { endFailureStreak, extendFailureStreak } from './endpoints.repo.ts';
 import { disableEndpoint, findEndpoint } from './endpoints.service.ts';
+
+export type { ClaimedDelivery } from './deliveries.repo.ts';
+
 import type { AttemptOutcome, SignedRequest } from './sender.ts';
 
 /** Delays before each retry, after a failed attempt (spec, Limits): 1 min, 5 min, 30 min, 2 h, 12 h, 24 h. */
@@ -34,29 +44,6 @@ export type DeliveryView = {
   next_attempt_at: string | null;
   created_at: string;
 };
-
-const selectDeliveries = (db: Executor, companyId: string) =>
-  db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('events as e', (join) =>
-      join.onRef('e.company_id', '=', 'd.company_id').onRef('e.id', '=', 'd.event_id'),
-    )
-    .select([
-      'd.id',
-      'd.endpoint_id',
-      'd.event_id',
-      'e.type as event_type',
-      'd.status',
-      'd.attempts',
-      'd.last_attempt_at',
-      'd.last_response_status',
-      'd.last_error',
-      'd.next_attempt_at',
-      'd.created_at',
-    ])
-    .where('d.company_id', '=', companyId);
-
-type DeliveryRow = Awaited<ReturnType<ReturnType<typeof selectDeliveries>['executeTakeFirstOrThrow']>>;
 
 const optionalInstant = (value: Date | null) => (value === null ? null : formatInstant(value));
 
@@ -128,20 +115,7 @@ export async function sendPing(
   return await db.transaction().execute(async (tx) => {
     await requireActiveEndpoint(tx, companyId, endpointId);
     const [eventId] = await recordEvents(tx, companyId, at, [{ type: 'ping', data: {} }]);
-    const { id } = await tx
-      .insertInto('webhook_deliveries')
-      .values({
-        company_id: companyId,
-        id: newId(),
-        endpoint_id: endpointId,
-        event_id: eventId as string,
-        status: 'pending',
-        next_attempt_at: at,
-        created_at: at,
-        updated_at: at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertDelivery(tx, companyId, { endpointId, eventId: eventId as string, at });
     return await getDelivery(tx, companyId, endpointId, id);
   });
 }
@@ -161,14 +135,7 @@ export async function retryDelivery(
   return await db.transaction().execute(async (tx) => {
     await requireActiveEndpoint(tx, companyId, endpointId);
     const current = await getDelivery(tx, companyId, endpointId, id);
-    const queued = await tx
-      .updateTable('webhook_deliveries')
-      .set({ status: 'pending', next_attempt_at: at, automatic_retries: false, updated_at: at })
-      .where('company_id', '=', companyId)
-      .where('id', '=', id)
-      .where('status', '<>', 'pending')
-      .executeTakeFirst();
-    if (queued.numUpdatedRows === 0n) {
+    if (!(await requeueFinishedDelivery(tx, companyId, id, at))) {
       throw new ApiError(
         'conflict',
         'The delivery is still pending: it is already queued for its next attempt.',
@@ -180,22 +147,6 @@ export async function retryDelivery(
     return await getDelivery(tx, companyId, endpointId, id);
   });
 }
-
-/** A delivery claimed for one attempt, with what the attempt needs. */
-export type ClaimedDelivery = {
-  company_id: string;
-  id: string;
-  endpoint_id: string;
-  attempts: number;
-  automatic_retries: boolean;
-  url: string;
-  secret: string;
-  endpoint_status: WebhookEndpointStatus;
-  event_id: string;
-  event_type: string;
-  event_data: Record<string, unknown>;
-  event_created_at: Date;
-};
 
 /**
  * Claims up to `limit` due deliveries, taking turns across tenants whose account has an active service (a tenant
@@ -213,51 +164,7 @@ export type ClaimedDelivery = {
 export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): Promise<ClaimedDelivery[]> {
   const now = clock.now();
   const at = toDate(now);
-  const result = await sql<ClaimedDelivery>`
-    with recursive tenants (company_id) as (
-      (select d.company_id from webhook_deliveries d where d.status = 'pending' order by d.company_id limit 1)
-      union all
-      select (select d.company_id from webhook_deliveries d
-              where d.status = 'pending' and d.company_id > t.company_id order by d.company_id limit 1)
-      from tenants t where t.company_id is not null
-    ), served as (
-      select t.company_id from tenants t
-      join companies tenant on tenant.id = t.company_id
-      join companies account on account.id = coalesce(tenant.sandbox_of, tenant.id)
-      left join queue_turns q on q.queue = 'webhooks' and q.company_id = t.company_id
-      where t.company_id is not null and ${activeServiceSql('account')}
-        and exists (select from webhook_deliveries d where d.company_id = t.company_id
-                    and d.status = 'pending' and d.next_attempt_at <= ${at})
-      order by q.last_claimed_at nulls first
-      limit ${limit}
-    ), candidates as (
-      select c.company_id, c.id, c.next_attempt_at,
-             row_number() over (partition by c.company_id order by c.next_attempt_at) as turn
-      from served s cross join lateral (
-        select d.company_id, d.id, d.next_attempt_at from webhook_deliveries d
-        where d.company_id = s.company_id and d.status = 'pending' and d.next_attempt_at <= ${at}
-        order by d.next_attempt_at
-        limit ${limit}
-        for update of d skip locked
-      ) c
-    ), due as (
-      select company_id, id from candidates order by turn, next_attempt_at limit ${limit}
-    ), turn as (
-      insert into queue_turns (queue, company_id, last_claimed_at)
-      select distinct 'webhooks', company_id, ${at}::timestamptz from due
-      on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
-    )
-    update webhook_deliveries d
-    set attempts = d.attempts + 1, last_attempt_at = ${at}, last_response_status = null, last_error = null,
-        next_attempt_at = ${toDate(now.add({ seconds: LEASE_SECONDS }))}, updated_at = ${at}
-    from due, webhook_endpoints w, events e
-    where d.company_id = due.company_id and d.id = due.id
-      and w.company_id = d.company_id and w.id = d.endpoint_id
-      and e.company_id = d.company_id and e.id = d.event_id
-    returning d.company_id, d.id, d.endpoint_id, d.attempts, d.automatic_retries, w.url, w.secret,
-              w.status as endpoint_status, e.id as event_id, e.type as event_type, e.data as event_data,
-              e.created_at as event_created_at`.execute(db);
-  return result.rows;
+  return await claimDue(db, at, toDate(now.add({ seconds: LEASE_SECONDS })), limit);
 }
 
 /** The signed request of one attempt at `at`: the spec's envelope, as the exact bytes sent. */
@@ -278,20 +185,6 @@ export function signedRequestOf(delivery: ClaimedDelivery, at: Date): SignedRequ
 }
 
 /**
- * Updates a claimed delivery only while this attempt still owns it: still pending, at the attempt it claimed.
- * A late outcome of an attempt whose lease was taken over, or whose endpoint was disabled or deleted, changes
- * nothing.
- */
-function owned(db: Executor, delivery: ClaimedDelivery) {
-  return db
-    .updateTable('webhook_deliveries')
-    .where('company_id', '=', delivery.company_id)
-    .where('id', '=', delivery.id)
-    .where('status', '=', 'pending')
-    .where('attempts', '=', delivery.attempts);
-}
-
-/**
  * Records an attempt's outcome. A failure schedules the next retry (or ends the delivery as failed), extends the
  * endpoint's failure streak, and disables the endpoint once the streak is 7 days old; a success ends the streak.
  * Fenced by `owned`.
@@ -308,33 +201,19 @@ export async function recordOutcome(
   const next = !outcome.succeeded && delay !== undefined ? toDate(now.add({ seconds: delay })) : null;
   const status: WebhookDeliveryStatus = outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed';
   await db.transaction().execute(async (tx) => {
-    const updated = await owned(tx, delivery)
-      .set({
-        status,
-        next_attempt_at: next,
-        last_response_status: outcome.responseStatus,
-        last_error: outcome.error,
-        updated_at: at,
-      })
-      .executeTakeFirst();
-    if (updated.numUpdatedRows === 0n) return;
+    const updated = await updateOwnedDelivery(tx, delivery, {
+      status,
+      next_attempt_at: next,
+      last_response_status: outcome.responseStatus,
+      last_error: outcome.error,
+      updated_at: at,
+    });
+    if (!updated) return;
     if (outcome.succeeded) {
-      await tx
-        .updateTable('webhook_endpoints')
-        .set({ failing_since: null })
-        .where('company_id', '=', delivery.company_id)
-        .where('id', '=', delivery.endpoint_id)
-        .where('failing_since', 'is not', null)
-        .execute();
+      await endFailureStreak(tx, delivery.company_id, delivery.endpoint_id);
       return;
     }
-    const endpoint = await tx
-      .updateTable('webhook_endpoints')
-      .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', eb.val(at)) }))
-      .where('company_id', '=', delivery.company_id)
-      .where('id', '=', delivery.endpoint_id)
-      .returning(['failing_since', 'status'])
-      .executeTakeFirst();
+    const endpoint = await extendFailureStreak(tx, delivery.company_id, delivery.endpoint_id, at);
     const streakStart = endpoint?.failing_since;
     if (
       endpoint?.status === 'active' &&
@@ -348,14 +227,12 @@ export async function recordOutcome(
 
 /** A claimed delivery whose endpoint was disabled after the fan-out: it ends as failed without being sent. */
 export async function abandonDelivery(db: Db, clock: Clock, delivery: ClaimedDelivery): Promise<void> {
-  await owned(db, delivery)
-    .set({
-      status: 'failed',
-      // Nothing was sent: the claim's attempt is given back.
-      attempts: delivery.attempts - 1,
-      next_attempt_at: null,
-      last_error: 'endpoint disabled before delivery',
-      updated_at: toDate(clock.now()),
-    })
-    .execute();
+  await updateOwnedDelivery(db, delivery, {
+    status: 'failed',
+    // Nothing was sent: the claim's attempt is given back.
+    attempts: delivery.attempts - 1,
+    next_attempt_at: null,
+    last_error: 'endpoint disabled before delivery',
+    updated_at: toDate(clock.now()),
+  });
 }

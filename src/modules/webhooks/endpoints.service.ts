@@ -1,16 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { type Selectable, sql } from 'kysely';
 import type { Db, Executor, Tx } from '../../db/database.ts';
-import type { WebhookDisabledReason, WebhookEndpointsTable } from '../../db/schema.ts';
+import type { WebhookDisabledReason } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { failPendingDeliveries } from './deliveries.repo.ts';
+import {
+  countActiveEndpoints,
+  deleteEndpointRow,
+  disableActiveEndpoint,
+  type EndpointRow,
+  findEndpoint,
+  insertEndpoint,
+  lockTenantEndpoints,
+  selectEndpoints,
+  updateEndpointRow,
+} from './endpoints.repo.ts';
 import { type TargetPolicy, targetProblem } from './target.ts';
-import { MAX_ACTIVE_ENDPOINTS } from './webhooks.schemas.ts';
 
-export type EndpointRow = Omit<Selectable<WebhookEndpointsTable>, 'company_id' | 'secret' | 'failing_since'>;
+export { type EndpointRow, findEndpoint } from './endpoints.repo.ts';
+
+import { MAX_ACTIVE_ENDPOINTS } from './webhooks.schemas.ts';
 
 export type EndpointView = Omit<EndpointRow, 'created_at' | 'updated_at'> & {
   created_at: string;
@@ -19,34 +31,8 @@ export type EndpointView = Omit<EndpointRow, 'created_at' | 'updated_at'> & {
 
 export type EndpointDeps = { db: Db; clock: Clock; targets: TargetPolicy };
 
-const COLUMNS = [
-  'id',
-  'url',
-  'events',
-  'description',
-  'status',
-  'disabled_reason',
-  'created_at',
-  'updated_at',
-] as const;
-
 export function toEndpointView(row: EndpointRow): EndpointView {
   return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
-}
-
-export async function findEndpoint(
-  db: Executor,
-  companyId: string,
-  id: string,
-  options: { lock?: boolean } = {},
-): Promise<EndpointRow | undefined> {
-  let query = db
-    .selectFrom('webhook_endpoints')
-    .select(COLUMNS)
-    .where('company_id', '=', companyId)
-    .where('id', '=', id);
-  if (options.lock) query = query.forUpdate();
-  return await query.executeTakeFirst();
 }
 
 export async function getEndpoint(db: Executor, companyId: string, id: string): Promise<EndpointView> {
@@ -61,14 +47,7 @@ export async function listEndpoints(
   companyId: string,
   query: SyncQuery,
 ): Promise<Page<EndpointView>> {
-  const page = await syncPage(
-    db.selectFrom('webhook_endpoints').select(COLUMNS).where('company_id', '=', companyId),
-    {
-      codec,
-      listing: 'webhook-endpoints',
-      query,
-    },
-  );
+  const page = await syncPage(selectEndpoints(db, companyId), { codec, listing: 'webhook-endpoints', query });
   return mapPage(page, toEndpointView);
 }
 
@@ -83,15 +62,8 @@ async function requireTarget(targets: TargetPolicy, url: string): Promise<void> 
  * transaction-scoped advisory lock before counting.
  */
 async function ensureActiveSlot(tx: Tx, companyId: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`webhook_endpoints:${companyId}`}, 0))`.execute(
-    tx,
-  );
-  const { active } = await tx
-    .selectFrom('webhook_endpoints')
-    .select((eb) => eb.fn.countAll<number>().as('active'))
-    .where('company_id', '=', companyId)
-    .where('status', '=', 'active')
-    .executeTakeFirstOrThrow();
+  await lockTenantEndpoints(tx, companyId);
+  const active = await countActiveEndpoints(tx, companyId);
   if (Number(active) >= MAX_ACTIVE_ENDPOINTS) {
     throw new ApiError(
       'conflict',
@@ -126,34 +98,9 @@ export async function createEndpoint(
       updated_at: at,
     };
     const secret = newSecret();
-    await tx
-      .insertInto('webhook_endpoints')
-      .values({ company_id: companyId, ...row, secret })
-      .execute();
+    await insertEndpoint(tx, companyId, row, secret);
     return { ...toEndpointView(row), secret };
   });
-}
-
-/** Pending deliveries of a disabled endpoint end as failed, so a client who re-enables it decides what to retry. */
-async function failPendingDeliveries(
-  tx: Tx,
-  companyId: string,
-  endpointId: string,
-  reason: WebhookDisabledReason,
-  at: Date,
-): Promise<void> {
-  await tx
-    .updateTable('webhook_deliveries')
-    .set({
-      status: 'failed',
-      next_attempt_at: null,
-      last_error: `endpoint disabled (${reason}) before delivery`,
-      updated_at: at,
-    })
-    .where('company_id', '=', companyId)
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
-    .execute();
 }
 
 /** Stops an active endpoint: fan-out only targets active endpoints, and its pending deliveries end as failed. */
@@ -164,14 +111,9 @@ export async function disableEndpoint(
   reason: WebhookDisabledReason,
   at: Date,
 ): Promise<void> {
-  const disabled = await tx
-    .updateTable('webhook_endpoints')
-    .set({ status: 'disabled', disabled_reason: reason, updated_at: at })
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  if (disabled.numUpdatedRows > 0n) await failPendingDeliveries(tx, companyId, id, reason, at);
+  if (await disableActiveEndpoint(tx, companyId, id, reason, at)) {
+    await failPendingDeliveries(tx, companyId, id, reason, at);
+  }
 }
 
 export async function updateEndpoint(
@@ -205,21 +147,16 @@ export async function updateEndpoint(
     next.updated_at = at;
     const enabling = current.status === 'disabled' && status === 'active';
     if (enabling) await ensureActiveSlot(tx, companyId);
-    await tx
-      .updateTable('webhook_endpoints')
-      .set({
-        url: next.url,
-        events: next.events,
-        description: next.description,
-        status: next.status,
-        disabled_reason: next.disabled_reason,
-        updated_at: at,
-        // Re-enabling starts a new failure streak.
-        ...(enabling ? { failing_since: null } : {}),
-      })
-      .where('company_id', '=', companyId)
-      .where('id', '=', id)
-      .execute();
+    await updateEndpointRow(tx, companyId, id, {
+      url: next.url,
+      events: next.events,
+      description: next.description,
+      status: next.status,
+      disabled_reason: next.disabled_reason,
+      updated_at: at,
+      // Re-enabling starts a new failure streak.
+      ...(enabling ? { failing_since: null } : {}),
+    });
     if (current.status === 'active' && status === 'disabled') {
       await failPendingDeliveries(tx, companyId, id, 'manual', at);
     }
@@ -229,10 +166,5 @@ export async function updateEndpoint(
 
 /** Deletes the endpoint and, with it, its deliveries: pending ones are never sent. */
 export async function deleteEndpoint(db: Db, companyId: string, id: string): Promise<void> {
-  const deleted = await db
-    .deleteFrom('webhook_endpoints')
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-  if (deleted.numDeletedRows === 0n) throw notFound('Webhook endpoint');
+  if (!(await deleteEndpointRow(db, companyId, id))) throw notFound('Webhook endpoint');
 }
