@@ -1,7 +1,5 @@
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import type { Db, Executor } from '../db/database.ts';
-import type { ReportsTable } from '../db/schema.ts';
+import type { Db } from '../db/database.ts';
 import { recordEvents } from '../modules/events/events.service.ts';
 import {
   CHECK_INS_EXPORT_COLUMNS,
@@ -9,6 +7,13 @@ import {
   TIME_REGISTRY_COLUMNS,
   timeRegistryRows,
 } from '../modules/reports/content.ts';
+import {
+  type ClaimedReport,
+  claimDueReport,
+  claimExpiredReports,
+  markReportExpired,
+  updateOwnedReport,
+} from '../modules/reports/reports.repo.ts';
 import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
 import { csvStream, type Row, xlsxStream } from '../modules/reports/writers.ts';
@@ -36,13 +41,6 @@ const HEARTBEAT_MILLISECONDS = 20_000;
 export const MAX_REPORT_ATTEMPTS = 3;
 const RETENTION_BATCH = 100;
 
-type ClaimedReport = Pick<ReportsTable, 'company_id' | 'id' | 'type' | 'format'> & {
-  attempts: number;
-  params: Record<string, string>;
-  account_id: string;
-  timezone: string;
-};
-
 /**
  * Claims one due report, taking turns across tenants: among each tenant's oldest due report, the tenant whose
  * report was claimed longest ago (or never) goes first, so one tenant's backlog delays another's report by at
@@ -51,47 +49,7 @@ type ClaimedReport = Pick<ReportsTable, 'company_id' | 'id' | 'type' | 'format'>
 async function claimReport(db: Db, clock: Clock): Promise<ClaimedReport | null> {
   const now = clock.now();
   const at = toDate(now);
-  const result = await sql<ClaimedReport>`
-    with heads as (
-      select distinct on (r.company_id) r.company_id, r.id, r.run_at
-      from reports r
-      where r.status = 'processing' and r.run_at <= ${at}
-      order by r.company_id, r.run_at
-    ), ranked as (
-      select h.company_id, h.id, row_number() over (order by q.last_claimed_at nulls first, h.run_at) as turn
-      from heads h
-      left join queue_turns q on q.queue = 'reports' and q.company_id = h.company_id
-    ), due as (
-      select r.company_id, r.id from reports r
-      join ranked k on k.company_id = r.company_id and k.id = r.id
-      where r.status = 'processing' and r.run_at <= ${at}
-      order by k.turn
-      limit 1
-      for update of r skip locked
-    ), turn as (
-      insert into queue_turns (queue, company_id, last_claimed_at)
-      select 'reports', company_id, ${at} from due
-      on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
-    )
-    update reports r
-    set attempts = r.attempts + 1, run_at = ${toDate(now.add({ seconds: REPORT_LEASE_SECONDS }))}, updated_at = ${at}
-    from due, companies t, companies a
-    where r.company_id = due.company_id and r.id = due.id
-      and t.id = r.company_id and a.id = coalesce(t.sandbox_of, t.id)
-    returning r.company_id, r.id, r.type, r.format, r.params, r.attempts, a.id as account_id, a.timezone`.execute(
-    db,
-  );
-  return result.rows[0] ?? null;
-}
-
-/** Updates a claimed report only while this attempt still owns it. */
-function owned(db: Executor, report: ClaimedReport) {
-  return db
-    .updateTable('reports')
-    .where('company_id', '=', report.company_id)
-    .where('id', '=', report.id)
-    .where('status', '=', 'processing')
-    .where('attempts', '=', report.attempts);
+  return await claimDueReport(db, at, toDate(now.add({ seconds: REPORT_LEASE_SECONDS })));
 }
 
 async function* counted(rows: AsyncIterable<Row>, counter: { rows: number }): AsyncIterable<Row> {
@@ -104,25 +62,12 @@ async function* counted(rows: AsyncIterable<Row>, counter: { rows: number }): As
 /** Deletes the files of reports past retention and marks them expired. */
 export async function expireReports(db: Db, store: ReportStore, now: Temporal.Instant): Promise<number> {
   return await db.transaction().execute(async (tx) => {
-    const due = await tx
-      .selectFrom('reports')
-      .select(['company_id', 'id', 'storage_key'])
-      .where('status', '=', 'completed')
-      .where('file_expires_at', '<=', toDate(now))
-      .limit(RETENTION_BATCH)
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    const due = await claimExpiredReports(tx, toDate(now), RETENTION_BATCH);
     for (const report of due) {
       // The file goes first, while the row is locked: a crash leaves a completed row without a file (swept
       // again), never an orphaned file.
       if (report.storage_key) await store.delete(report.storage_key);
-      await tx
-        .updateTable('reports')
-        .set({ status: 'expired', storage_key: null, updated_at: toDate(now) })
-        .where('company_id', '=', report.company_id)
-        .where('id', '=', report.id)
-        .execute();
+      await markReportExpired(tx, report, toDate(now));
     }
     return due.length;
   });
@@ -138,26 +83,23 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
   const generate = async (report: ClaimedReport) => {
     const at = () => toDate(deps.clock.now());
     const fail = (message: string) =>
-      owned(deps.db, report)
-        .set({
-          status: 'failed',
-          run_at: null,
-          error_code: 'generation_failed',
-          error_message: message,
-          updated_at: at(),
-        })
-        .execute();
+      updateOwnedReport(deps.db, report, {
+        status: 'failed',
+        run_at: null,
+        error_code: 'generation_failed',
+        error_message: message,
+        updated_at: at(),
+      });
     if (report.attempts > MAX_REPORT_ATTEMPTS) {
       await fail(`Generation did not finish in ${MAX_REPORT_ATTEMPTS} attempts.`);
       return;
     }
     const heartbeat = setInterval(() => {
-      owned(deps.db, report)
-        .set({ run_at: toDate(deps.clock.now().add({ seconds: REPORT_LEASE_SECONDS })) })
-        .execute()
-        .catch((error: unknown) =>
-          deps.log?.warn({ err: error, report: report.id }, 'report lease not extended'),
-        );
+      updateOwnedReport(deps.db, report, {
+        run_at: toDate(deps.clock.now().add({ seconds: REPORT_LEASE_SECONDS })),
+      }).catch((error: unknown) =>
+        deps.log?.warn({ err: error, report: report.id }, 'report lease not extended'),
+      );
     }, HEARTBEAT_MILLISECONDS);
     const key = `${report.company_id}/${report.id}-${report.attempts}.${report.format}`;
     const counter = { rows: 0 };
@@ -202,27 +144,26 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
       );
       if (final) await fail('The file could not be generated.');
       else {
-        await owned(deps.db, report)
-          .set({ run_at: toDate(deps.clock.now().add({ seconds: 30 * report.attempts })), updated_at: at() })
-          .execute();
+        await updateOwnedReport(deps.db, report, {
+          run_at: toDate(deps.clock.now().add({ seconds: 30 * report.attempts })),
+          updated_at: at(),
+        });
       }
       return;
     }
     clearInterval(heartbeat);
     const completedAt = deps.clock.now();
     const completed = await deps.db.transaction().execute(async (tx) => {
-      const updated = await owned(tx, report)
-        .set({
-          status: 'completed',
-          run_at: null,
-          storage_key: key,
-          row_count: counter.rows,
-          completed_at: toDate(completedAt),
-          file_expires_at: toDate(completedAt.add({ hours: 24 * FILE_RETENTION_DAYS })),
-          updated_at: toDate(completedAt),
-        })
-        .executeTakeFirst();
-      if (updated.numUpdatedRows === 0n) return false;
+      const updated = await updateOwnedReport(tx, report, {
+        status: 'completed',
+        run_at: null,
+        storage_key: key,
+        row_count: counter.rows,
+        completed_at: toDate(completedAt),
+        file_expires_at: toDate(completedAt.add({ hours: 24 * FILE_RETENTION_DAYS })),
+        updated_at: toDate(completedAt),
+      });
+      if (!updated) return false;
       await recordEvents(tx, report.company_id, toDate(completedAt), [
         { type: 'report.completed', data: { report_id: report.id, status: 'completed' } },
       ]);

@@ -148,3 +148,19 @@ export async function absencesOfType(
     .where('absences.start_date', '<=', last)
     .execute();
 }
+
+/** An employee's approved absences overlapping the inclusive range, with their type's key and half-day flag. */
+export async function approvedAbsencesOf(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: { from: string; to: string },
+): Promise<Array<{ key: string; start_date: string; end_date: string; half_day: boolean }>> {
+  return await absencesWithType(db, companyId)
+    .select(['absence_types.key', 'absences.start_date', 'absences.end_date', 'absences.half_day'])
+    .where('absences.employee_id', '=', employeeId)
+    .where('absences.status', '=', 'approved')
+    .where('absences.start_date', '<=', range.to)
+    .where('absences.end_date', '>=', range.from)
+    .execute();
+}

@@ -52,3 +52,55 @@ export async function insertCheckIn(db: Executor, companyId: string, row: CheckI
 
 /** The timeline listing's first-page bound, as a condition keysetPage applies only without a cursor. */
 export const timestampAtOrAfter = (from: Date) => sql<boolean>`timestamp >= ${from}`;
+
+/** An employee's clock events (type and instant) in [from, before), in time order. */
+export async function findClockEvents(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  from: Date,
+  before: Date,
+): Promise<Array<{ type: CheckInRow['type']; timestamp: Date }>> {
+  return await db
+    .selectFrom('check_ins')
+    .select(['type', 'timestamp'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('timestamp', '>=', from)
+    .where('timestamp', '<', before)
+    .orderBy('timestamp')
+    .execute();
+}
+
+/**
+ * The tenant's check-ins in [from, before) (optionally one employee's) with their employee's name, external id
+ * and time zone, ordered by employee and time, streamed from a database cursor in chunks (flat memory).
+ */
+export function streamCheckInsWithEmployees(
+  db: Executor,
+  companyId: string,
+  filters: { from: Date; before: Date; employeeId?: string | undefined },
+  chunk: number,
+) {
+  let query = db
+    .selectFrom('check_ins as c')
+    .innerJoin('employees as e', (join) =>
+      join.onRef('e.company_id', '=', 'c.company_id').onRef('e.id', '=', 'c.employee_id'),
+    )
+    .select([
+      'c.id',
+      'c.employee_id',
+      'e.external_id',
+      'e.first_name',
+      'e.last_name',
+      'e.timezone',
+      'c.type',
+      'c.timestamp',
+      'c.source',
+    ])
+    .where('c.company_id', '=', companyId)
+    .where('c.timestamp', '>=', filters.from)
+    .where('c.timestamp', '<', filters.before);
+  if (filters.employeeId !== undefined) query = query.where('c.employee_id', '=', filters.employeeId);
+  return query.orderBy('c.employee_id').orderBy('c.timestamp').orderBy('c.id').stream(chunk);
+}

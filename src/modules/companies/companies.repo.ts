@@ -96,3 +96,8 @@ export async function freeSeat(tx: Executor, companyId: string): Promise<void> {
     .where('id', '=', companyId)
     .execute();
 }
+
+/** Serialises a tenant's writers that count something of theirs (the report cap) for the transaction. */
+export async function lockCompanyRow(db: Executor, companyId: string): Promise<void> {
+  await db.selectFrom('companies').select('id').where('id', '=', companyId).forNoKeyUpdate().execute();
+}

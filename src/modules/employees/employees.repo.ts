@@ -131,3 +131,13 @@ export async function updateEmployeeRow(
     .where('id', '=', id)
     .execute();
 }
+
+/** Some employees of a tenant, with what a registry heading names: ids, names and time zone. */
+export async function findEmployeesByIds(db: Executor, companyId: string, ids: string[]) {
+  return await db
+    .selectFrom('employees')
+    .select(['id', 'external_id', 'first_name', 'last_name', 'timezone'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}

@@ -5,6 +5,9 @@ import { eachDate } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
+import { approvedAbsencesOf } from '../absences/absences.repo.ts';
+import { findClockEvents, streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
+import { findEmployeesByIds } from '../employees/employees.repo.ts';
 import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
 import type { Column, Row } from './writers.ts';
 
@@ -60,28 +63,17 @@ export async function* checkInsExportRows(
 ): AsyncIterable<Row> {
   const start = startOfDate(params.from, tenant.timezone);
   const end = startOfDate(Temporal.PlainDate.from(params.to).add({ days: 1 }).toString(), tenant.timezone);
-  let query = db
-    .selectFrom('check_ins as c')
-    .innerJoin('employees as e', (join) =>
-      join.onRef('e.company_id', '=', 'c.company_id').onRef('e.id', '=', 'c.employee_id'),
-    )
-    .select([
-      'c.id',
-      'c.employee_id',
-      'e.external_id',
-      'e.first_name',
-      'e.last_name',
-      'e.timezone',
-      'c.type',
-      'c.timestamp',
-      'c.source',
-    ])
-    .where('c.company_id', '=', tenant.companyId)
-    .where('c.timestamp', '>=', new Date(start.epochMilliseconds))
-    .where('c.timestamp', '<', new Date(end.epochMilliseconds));
-  if (params.employee_id !== undefined) query = query.where('c.employee_id', '=', params.employee_id);
-  query = query.orderBy('c.employee_id').orderBy('c.timestamp').orderBy('c.id');
-  for await (const row of query.stream(CURSOR_CHUNK)) {
+  const rows = streamCheckInsWithEmployees(
+    db,
+    tenant.companyId,
+    {
+      from: new Date(start.epochMilliseconds),
+      before: new Date(end.epochMilliseconds),
+      employeeId: params.employee_id,
+    },
+    CURSOR_CHUNK,
+  );
+  for await (const row of rows) {
     yield {
       check_in_id: row.id,
       employee_id: row.employee_id,
@@ -154,14 +146,7 @@ export async function* timeRegistryRows(
     const ids = months.data.map((row) => row.employee_id);
     if (ids.length > 0) {
       const employees = new Map(
-        (
-          await db
-            .selectFrom('employees')
-            .select(['id', 'external_id', 'first_name', 'last_name', 'timezone'])
-            .where('company_id', '=', tenant.companyId)
-            .where('id', 'in', ids)
-            .execute()
-        ).map((employee) => [employee.id, employee]),
+        (await findEmployeesByIds(db, tenant.companyId, ids)).map((employee) => [employee.id, employee]),
       );
       for (const month of months.data) {
         const employee = employees.get(month.employee_id) as RegistryEmployee;
@@ -195,15 +180,13 @@ async function* employeeMonth(
   // Shifts that start in the month: read from the day before (a shift open across midnight) to two days after.
   const readFrom = startOfDate(Temporal.PlainDate.from(range.from).subtract({ days: 1 }).toString(), zone);
   const readTo = startOfDate(Temporal.PlainDate.from(range.to).add({ days: 2 }).toString(), zone);
-  const checkIns = await db
-    .selectFrom('check_ins')
-    .select(['type', 'timestamp'])
-    .where('company_id', '=', tenant.companyId)
-    .where('employee_id', '=', employee.id)
-    .where('timestamp', '>=', new Date(readFrom.epochMilliseconds))
-    .where('timestamp', '<', new Date(readTo.epochMilliseconds))
-    .orderBy('timestamp')
-    .execute();
+  const checkIns = await findClockEvents(
+    db,
+    tenant.companyId,
+    employee.id,
+    new Date(readFrom.epochMilliseconds),
+    new Date(readTo.epochMilliseconds),
+  );
   const events: ClockEvent[] = checkIns.map((row) => ({
     type: row.type,
     at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
@@ -222,18 +205,7 @@ async function* employeeMonth(
     shiftsByDate.set(date, entry);
   }
 
-  const absences = await db
-    .selectFrom('absences as a')
-    .innerJoin('absence_types as t', (join) =>
-      join.onRef('t.company_id', '=', 'a.company_id').onRef('t.id', '=', 'a.absence_type_id'),
-    )
-    .select(['t.key', 'a.start_date', 'a.end_date'])
-    .where('a.company_id', '=', tenant.companyId)
-    .where('a.employee_id', '=', employee.id)
-    .where('a.status', '=', 'approved')
-    .where('a.start_date', '<=', range.to)
-    .where('a.end_date', '>=', range.from)
-    .execute();
+  const absences = await approvedAbsencesOf(db, tenant.companyId, employee.id, range);
 
   const identity = {
     employee_id: employee.id,

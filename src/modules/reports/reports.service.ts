@@ -12,7 +12,16 @@ import type { TenantScope } from '../../platform/tenant.ts';
 import { withFormats } from '../../platform/validation.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { lockCompanyRow } from '../companies/companies.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
+import {
+  countProcessingReports,
+  findReport,
+  findReportForDownload,
+  insertReport,
+  latestReports,
+  useDownloadNonce,
+} from './reports.repo.ts';
 import { REPORT_PARAMS } from './reports.schemas.ts';
 
 /** A download address lives this long (spec, Limits). */
@@ -90,39 +99,22 @@ export async function createReport(
   const id = newId();
   await db.transaction().execute(async (tx) => {
     // The cap holds under concurrency: creations of one tenant take its row lock in turn.
-    await tx
-      .selectFrom('companies')
-      .select('id')
-      .where('id', '=', tenant.companyId)
-      .forNoKeyUpdate()
-      .execute();
-    const pending = await tx
-      .selectFrom('reports')
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .where('company_id', '=', tenant.companyId)
-      .where('status', '=', 'processing')
-      .executeTakeFirstOrThrow();
-    if (Number(pending.count) >= maxPending) {
+    await lockCompanyRow(tx, tenant.companyId);
+    const pending = await countProcessingReports(tx, tenant.companyId);
+    if (pending >= maxPending) {
       throw new ApiError(
         'rate_limited',
         `This company already has ${maxPending} reports queued or generating; request more once they complete.`,
         { headers: { 'Retry-After': String(PENDING_REPORTS_RETRY_SECONDS) } },
       );
     }
-    await tx
-      .insertInto('reports')
-      .values({
-        company_id: tenant.companyId,
-        id,
-        type: input.type,
-        format: input.format,
-        params: JSON.stringify(input.params),
-        status: 'processing',
-        run_at: at,
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await insertReport(tx, tenant.companyId, {
+      id,
+      type: input.type,
+      format: input.format,
+      params: JSON.stringify(input.params),
+      at,
+    });
   });
   return { id, status: 'processing' };
 }
@@ -184,12 +176,7 @@ export async function getReport(
   companyId: string,
   id: string,
 ): Promise<ReportView> {
-  const row = await db
-    .selectFrom('reports')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const row = await findReport(db, companyId, id);
   if (!row) throw notFound('Report');
   return toReportView(row, signer, clock.now());
 }
@@ -202,13 +189,7 @@ export async function listRecentReports(
   companyId: string,
   limit: number,
 ): Promise<ReportView[]> {
-  const rows = await db
-    .selectFrom('reports')
-    .selectAll()
-    .where('company_id', '=', companyId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  const rows = await latestReports(db, companyId, limit);
   const now = clock.now();
   return rows.map((row) => toReportView(row, signer, now));
 }
@@ -246,7 +227,7 @@ export async function openDownload(
   query: { expires?: string | undefined; signature?: string | undefined },
   log?: Pick<Logger, 'error'>,
 ): Promise<{ stream: Readable; contentType: string; fileName: string }> {
-  const report = await db.selectFrom('reports').selectAll().where('id', '=', id).executeTakeFirst();
+  const report = await findReportForDownload(db, id);
   if (!report) throw notFound('Report');
   const refused = (why: string) =>
     new ApiError('unauthenticated', `This download address ${why}.`, { status: 403 });
@@ -271,18 +252,13 @@ export async function openDownload(
     );
     throw notFound('Report file');
   }
-  const used = await db
-    .insertInto('report_downloads')
-    .values({
-      company_id: report.company_id,
-      report_id: id,
-      nonce,
-      used_at: toDate(now),
-      url_expires_at: new Date(expires * 1000),
-    })
-    .onConflict((conflict) => conflict.doNothing())
-    .returning('nonce')
-    .executeTakeFirst();
+  const used = await useDownloadNonce(db, {
+    companyId: report.company_id,
+    reportId: id,
+    nonce,
+    usedAt: toDate(now),
+    urlExpiresAt: new Date(expires * 1000),
+  });
   if (!used) {
     stream.destroy();
     throw refused('was already used; GET the report for a fresh one');
