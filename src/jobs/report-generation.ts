@@ -41,11 +41,7 @@ const HEARTBEAT_MILLISECONDS = 20_000;
 export const MAX_REPORT_ATTEMPTS = 3;
 const RETENTION_BATCH = 100;
 
-/**
- * Claims one due report, taking turns across tenants: among each tenant's oldest due report, the tenant whose
- * report was claimed longest ago (or never) goes first, so one tenant's backlog delays another's report by at
- * most one claim. The turn is recorded in the same statement (queue_turns).
- */
+/** Claims one due report under a lease, taking turns across tenants (reports.repo.ts, claimDueReport). */
 async function claimReport(db: Db, clock: Clock): Promise<ClaimedReport | null> {
   const now = clock.now();
   const at = toDate(now);

@@ -1,0 +1,194 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+
+/**
+ * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a shift open
+ * for 24 hours; closed when neither, no shift is open, and the date is before the employee's local today.
+ * Decided at read time, so stored rows never go stale. `w` is workdays, `e` the employee.
+ */
+export function dayStatus(now: Date, zone: RawBuilder<unknown>) {
+  const incomplete = sql<boolean>`(w.incomplete_shifts > 0 or (w.open_since is not null and w.open_since <= ${now}::timestamptz - interval '24 hours'))`;
+  const closed = sql<boolean>`(w.incomplete_shifts = 0 and w.open_since is null and w.date < (${now}::timestamptz at time zone ${zone})::date)`;
+  return { incomplete, closed };
+}
+
+/** A period's figures as the readers compute them, before the banked balance. */
+export type Figures = {
+  employee_id: string;
+  zone: string;
+  /** Set when the query already computed the cumulative balance through the row's period. */
+  banked_through?: number;
+  period_start: string;
+  period_end: string;
+  worked: number;
+  breaks: number;
+  night: number;
+  overtime: number;
+  expected: number;
+  absences: number;
+  source_days: number;
+  incomplete_days: number;
+  anomalies: number;
+};
+
+export const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
+
+/** What one page of work summaries reads: a tenant's range, optionally one employee, after a keyset position. */
+export type FiguresRead = {
+  companyId: string;
+  timezone: string;
+  from: string;
+  to: string;
+  employeeId?: string | undefined;
+  /** The (employee_id, period_start) key to read after, or null for the first page. */
+  after: [string, string] | null;
+  /** Rows to read (the page size plus one, to know whether there is more). */
+  limit: number;
+  now: Date;
+  /** The first month whose rollup may still differ from the read-time rule. */
+  settledUntil: string;
+};
+
+function filters(read: FiguresRead) {
+  const { closed, incomplete } = dayStatus(read.now, sql`coalesce(e.timezone, ${read.timezone})`);
+  const employee = read.employeeId ? sql`and e.id = ${read.employeeId}::uuid` : sql``;
+  return { closed, incomplete, employee };
+}
+
+/** Month rows: every employee employed during part of each month of the range, in (employee, month) order. */
+function employeeMonths(read: FiguresRead) {
+  const { employee } = filters(read);
+  const position = read.after
+    ? sql`and (e.id, m.month_start::date) > (${read.after[0]}::uuid, ${read.after[1]}::date)`
+    : sql``;
+  return {
+    from: sql`from employees e
+      cross join generate_series(${monthStart(read.from)}::date, ${monthStart(read.to)}::date, interval '1 month')
+        as m(month_start)`,
+    page: sql`where e.company_id = ${read.companyId}::uuid
+        and e.hire_date < (m.month_start + interval '1 month')::date
+        and (e.termination_date is null or e.termination_date >= m.month_start::date)
+        ${employee} ${position}
+      order by e.id, m.month_start
+      limit ${read.limit}`,
+  };
+}
+
+/** Day rows: the stored workdays of the range, minute figures counted only for closed days. */
+export async function dayFigures(db: Db, read: FiguresRead): Promise<Figures[]> {
+  const { closed, incomplete, employee } = filters(read);
+  const position = read.after
+    ? sql`and (w.employee_id, w.date) > (${read.after[0]}::uuid, ${read.after[1]}::date)`
+    : sql``;
+  const result = await sql<Figures>`
+      select w.employee_id, coalesce(e.timezone, ${read.timezone}) as zone,
+             w.date as period_start, w.date as period_end,
+             case when ${closed} then w.worked_minutes else 0 end as worked,
+             case when ${closed} then w.break_minutes else 0 end as breaks,
+             case when ${closed} then w.night_minutes else 0 end as night,
+             case when ${closed} then greatest(0, w.worked_minutes - w.expected_minutes) else 0 end as overtime,
+             case when ${closed} then w.expected_minutes else 0 end as expected,
+             case when ${closed} then w.absences_minutes else 0 end as absences,
+             case when ${closed} then 1 else 0 end as source_days,
+             case when ${incomplete} then 1 else 0 end as incomplete_days,
+             w.anomalies
+      from workdays w
+      join employees e on e.company_id = w.company_id and e.id = w.employee_id
+      where w.company_id = ${read.companyId}::uuid
+        and w.date >= ${read.from}::date and w.date <= ${read.to}::date
+        ${employee} ${position}
+      order by w.employee_id, w.date
+      limit ${read.limit}`.execute(db);
+  return result.rows;
+}
+
+/** Month rows of settled months only: one rollup row per employee and month, with the banked balance inline. */
+export async function settledMonthFigures(db: Db, read: FiguresRead): Promise<Figures[]> {
+  const months = employeeMonths(read);
+  const result = await sql<Figures>`
+      select e.id as employee_id, coalesce(e.timezone, ${read.timezone}) as zone,
+             m.month_start::date as period_start,
+             (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
+             coalesce(r.worked_minutes, 0) as worked, coalesce(r.break_minutes, 0) as breaks,
+             coalesce(r.night_minutes, 0) as night, coalesce(r.overtime_minutes, 0) as overtime,
+             coalesce(r.expected_minutes, 0) as expected, coalesce(r.absences_minutes, 0) as absences,
+             coalesce(r.source_days, 0) as source_days, coalesce(r.incomplete_days, 0) as incomplete_days,
+             coalesce(r.anomalies, 0) as anomalies,
+             coalesce((select sum(b.worked_minutes - b.expected_minutes) from workday_months b
+                       where b.company_id = e.company_id and b.employee_id = e.id
+                         and b.month <= m.month_start::date), 0)::int as banked_through
+      ${months.from}
+      left join workday_months r
+        on r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
+      ${months.page}`.execute(db);
+  return result.rows;
+}
+
+/** Month rows: settled months read their rollup; the newest months aggregate their days with the read-time rule. */
+export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]> {
+  const { closed, incomplete } = filters(read);
+  const months = employeeMonths(read);
+  const sum = (expression: RawBuilder<unknown>) =>
+    sql`coalesce(sum(${expression}) filter (where ${closed}), 0)::int`;
+  const result = await sql<Figures>`
+      select e.id as employee_id, coalesce(e.timezone, ${read.timezone}) as zone,
+             m.month_start::date as period_start,
+             (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
+             coalesce(a.worked, 0) as worked, coalesce(a.breaks, 0) as breaks, coalesce(a.night, 0) as night,
+             coalesce(a.overtime, 0) as overtime, coalesce(a.expected, 0) as expected,
+             coalesce(a.absences, 0) as absences, coalesce(a.source_days, 0) as source_days,
+             coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies
+      ${months.from}
+      left join lateral (
+        select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
+               r.overtime_minutes as overtime, r.expected_minutes as expected, r.absences_minutes as absences,
+               r.source_days, r.incomplete_days, r.anomalies
+        from workday_months r
+        where r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
+          and m.month_start < ${read.settledUntil}::date
+        union all
+        select ${sum(sql`w.worked_minutes`)}, ${sum(sql`w.break_minutes`)}, ${sum(sql`w.night_minutes`)},
+               ${sum(sql`greatest(0, w.worked_minutes - w.expected_minutes)`)}, ${sum(sql`w.expected_minutes`)},
+               ${sum(sql`w.absences_minutes`)},
+               (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
+               coalesce(sum(w.anomalies), 0)::int
+        from workdays w
+        where w.company_id = e.company_id and w.employee_id = e.id
+          and w.date >= m.month_start::date and w.date < (m.month_start + interval '1 month')::date
+          and m.month_start >= ${read.settledUntil}::date
+        having m.month_start >= ${read.settledUntil}::date
+      ) a on true
+      ${months.page}`.execute(db);
+  return result.rows;
+}
+
+/**
+ * The banked balance of some employees before a date each: settled months from their rollups, then the remaining
+ * closed days one by one.
+ */
+export async function bankedBeforeRows(
+  db: Db,
+  companyId: string,
+  read: {
+    now: Date;
+    settledUntil: string;
+    firsts: Array<{ employeeId: string; before: string; zone: string }>;
+  },
+): Promise<Array<{ employee_id: string; banked: number }>> {
+  const { closed } = dayStatus(read.now, sql`x.zone`);
+  // Settled months from their rollups, then the remaining days one by one.
+  const result = await sql<{ employee_id: string; banked: number }>`
+    select x.employee_id,
+           (coalesce((select sum(r.worked_minutes - r.expected_minutes) from workday_months r
+                      where r.company_id = ${companyId}::uuid and r.employee_id = x.employee_id
+                        and r.month < least(date_trunc('month', x.before)::date, ${read.settledUntil}::date)), 0)
+            + coalesce((select sum(w.worked_minutes - w.expected_minutes) from workdays w
+                        where w.company_id = ${companyId}::uuid and w.employee_id = x.employee_id
+                          and w.date >= least(date_trunc('month', x.before)::date, ${read.settledUntil}::date)
+                          and w.date < x.before and ${closed}), 0))::int as banked
+    from unnest(${read.firsts.map((first) => first.employeeId)}::uuid[], ${read.firsts.map((first) => first.before)}::date[],
+                ${read.firsts.map((first) => first.zone)}::text[]) as x(employee_id, before, zone)`.execute(
+    db,
+  );
+  return result.rows;
+}
