@@ -9,8 +9,8 @@ import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
-import { findHolidayDates as holidayDates } from '../holidays/holidays.repo.ts';
 import { consolidate } from '../workdays/consolidation.ts';
+import { findHolidayDates as holidayDates } from '../workdays/workdays.repo.ts';
 import {
   type AbsenceRow,
   findAbsence,

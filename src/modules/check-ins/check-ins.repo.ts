@@ -53,25 +53,6 @@ export async function insertCheckIn(db: Executor, companyId: string, row: CheckI
 /** The timeline listing's first-page bound, as a condition keysetPage applies only without a cursor. */
 export const timestampAtOrAfter = (from: Date) => sql<boolean>`timestamp >= ${from}`;
 
-/** An employee's clock events (type and instant) in [from, before), in time order. */
-export async function findClockEvents(
-  db: Executor,
-  companyId: string,
-  employeeId: string,
-  from: Date,
-  before: Date,
-): Promise<Array<{ type: CheckInRow['type']; timestamp: Date }>> {
-  return await db
-    .selectFrom('check_ins')
-    .select(['type', 'timestamp'])
-    .where('company_id', '=', companyId)
-    .where('employee_id', '=', employeeId)
-    .where('timestamp', '>=', from)
-    .where('timestamp', '<', before)
-    .orderBy('timestamp')
-    .execute();
-}
-
 /**
  * The tenant's check-ins in [from, before) (optionally one employee's) with their employee's name, external id
  * and time zone, ordered by employee and time, streamed from a database cursor in chunks (flat memory).

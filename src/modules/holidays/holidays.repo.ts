@@ -22,20 +22,3 @@ export async function insertHoliday(
     .returning(['id', 'date', 'name', 'created_at', 'updated_at'])
     .executeTakeFirst();
 }
-
-/** The company's holiday dates within the inclusive range. */
-export async function findHolidayDates(
-  db: Executor,
-  companyId: string,
-  from: string,
-  to: string,
-): Promise<string[]> {
-  const rows = await db
-    .selectFrom('holidays')
-    .select('date')
-    .where('company_id', '=', companyId)
-    .where('date', '>=', from)
-    .where('date', '<=', to)
-    .execute();
-  return rows.map((row) => row.date);
-}

@@ -6,9 +6,10 @@ import type { Clock } from '../../time/clock.ts';
 import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
 import { approvedAbsencesOf } from '../absences/absences.repo.ts';
-import { findClockEvents, streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
+import { streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
 import { findEmployeesByIds } from '../employees/employees.repo.ts';
 import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
+import { findClockEvents } from '../workdays/workdays.repo.ts';
 import type { Column, Row } from './writers.ts';
 
 /** The rows of each report type, read with flat memory: a database cursor, or pages of bounded size. */

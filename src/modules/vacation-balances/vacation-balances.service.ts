@@ -8,7 +8,7 @@ import { absencesOfType } from '../absences/absences.repo.ts';
 import { VACATION } from '../absences/absences.service.ts';
 import { findVacationPolicy } from '../companies/companies.repo.ts';
 import { selectEmployedDuring } from '../employees/employees.repo.ts';
-import { findHolidayDates } from '../holidays/holidays.repo.ts';
+import { findHolidayDates } from '../workdays/workdays.repo.ts';
 
 export type VacationBalanceView = VacationBalance & { employee_id: string };
 

@@ -1,4 +1,4 @@
-import { type Insertable, sql } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { WorkdaysTable } from '../../db/schema.ts';
 import { eachDate, scheduledMinutes } from '../../time/calendar.ts';
@@ -13,8 +13,19 @@ import {
   workday,
 } from '../../time/engine.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
+import {
+  approvedAbsenceSpans,
+  clearExpectedOn,
+  type DateRange,
+  findClockEvents,
+  findHolidayDates,
+  lockEmployeeCalendar,
+  refreshMonths,
+  replaceWorkdays,
+  setConsolidatedThrough,
+} from './workdays.repo.ts';
 
-export type DateRange = { from: string; to: string };
+export type { DateRange } from './workdays.repo.ts';
 
 /** Calendar days are materialised through the end of the year after the consolidation's "now". */
 export function horizon(now: Temporal.Instant, timeZone: string): string {
@@ -43,13 +54,7 @@ export async function consolidate(
   dates: { from: string; to: string | 'horizon' },
   now: Date,
 ): Promise<void> {
-  const employee = await tx
-    .selectFrom('employees')
-    .select(['timezone', 'work_schedule', 'hire_date', 'termination_date', 'consolidated_through'])
-    .where('company_id', '=', companyId)
-    .where('id', '=', employeeId)
-    .forUpdate()
-    .executeTakeFirst();
+  const employee = await lockEmployeeCalendar(tx, companyId, employeeId);
   if (!employee) return;
   const zone = employeeTimeZone(employee, companyTimeZone);
   const range: DateRange = {
@@ -63,14 +68,13 @@ export async function consolidate(
   const windowEnd = startOfDate(Temporal.PlainDate.from(range.to).add({ days: 1 }).toString(), zone).add({
     seconds: MAX_SHIFT_SECONDS,
   });
-  const checkIns = await tx
-    .selectFrom('check_ins')
-    .select(['type', 'timestamp'])
-    .where('company_id', '=', companyId)
-    .where('employee_id', '=', employeeId)
-    .where('timestamp', '>=', new Date(windowStart.epochMilliseconds))
-    .where('timestamp', '<', new Date(windowEnd.epochMilliseconds))
-    .execute();
+  const checkIns = await findClockEvents(
+    tx,
+    companyId,
+    employeeId,
+    new Date(windowStart.epochMilliseconds),
+    new Date(windowEnd.epochMilliseconds),
+  );
   const events: ClockEvent[] = checkIns.map((row) => ({
     type: row.type,
     at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
@@ -82,26 +86,8 @@ export async function consolidate(
     checkInsByDate.set(date, (checkInsByDate.get(date) ?? 0) + 1);
   }
 
-  const holidays = new Set(
-    (
-      await tx
-        .selectFrom('holidays')
-        .select('date')
-        .where('company_id', '=', companyId)
-        .where('date', '>=', range.from)
-        .where('date', '<=', range.to)
-        .execute()
-    ).map((row) => row.date),
-  );
-  const absences = await tx
-    .selectFrom('absences')
-    .select(['start_date', 'end_date', 'half_day'])
-    .where('company_id', '=', companyId)
-    .where('employee_id', '=', employeeId)
-    .where('status', '=', 'approved')
-    .where('start_date', '<=', range.to)
-    .where('end_date', '>=', range.from)
-    .execute();
+  const holidays = new Set(await findHolidayDates(tx, companyId, range.from, range.to));
+  const absences = await approvedAbsenceSpans(tx, companyId, employeeId, range);
 
   const rows: Array<Insertable<WorkdaysTable>> = [];
   for (const plainDate of eachDate(range.from, range.to)) {
@@ -137,27 +123,10 @@ export async function consolidate(
     });
   }
 
-  await tx
-    .deleteFrom('workdays')
-    .where('company_id', '=', companyId)
-    .where('employee_id', '=', employeeId)
-    .where('date', '>=', range.from)
-    .where('date', '<=', range.to)
-    .execute();
-  for (let index = 0; index < rows.length; index += 1000) {
-    await tx
-      .insertInto('workdays')
-      .values(rows.slice(index, index + 1000))
-      .execute();
-  }
+  await replaceWorkdays(tx, companyId, employeeId, range, rows);
   await refreshMonths(tx, companyId, employeeId, range);
   if (employee.consolidated_through === null || employee.consolidated_through < range.to) {
-    await tx
-      .updateTable('employees')
-      .set({ consolidated_through: range.to })
-      .where('company_id', '=', companyId)
-      .where('id', '=', employeeId)
-      .execute();
+    await setConsolidatedThrough(tx, companyId, employeeId, range.to);
   }
 }
 
@@ -174,61 +143,8 @@ function horizonOf(employee: { consolidated_through: string | null }, zone: stri
  * the change is set-based across the company instead of one consolidation per employee.
  */
 export async function applyHoliday(tx: Executor, companyId: string, date: string, now: Date): Promise<void> {
-  await tx
-    .deleteFrom('workdays')
-    .where('company_id', '=', companyId)
-    .where('date', '=', date)
-    .where('check_ins', '=', 0)
-    .execute();
-  await tx
-    .updateTable('workdays')
-    .set({ expected_minutes: 0, absences_minutes: 0, consolidated_at: now })
-    .where('company_id', '=', companyId)
-    .where('date', '=', date)
-    .execute();
+  await clearExpectedOn(tx, companyId, date, now);
   await refreshMonths(tx, companyId, null, { from: date, to: date });
 }
 
-const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`;
-
-/**
- * Recomputes the monthly rollups (workday_months) of the months a date range touches, for one employee or, with
- * null, the whole company. A day counts as closed in a rollup when its stored figures say so (no incomplete
- * shift, no shift without an out); readers use rollups only for months where that equals the read-time rule.
- */
-export async function refreshMonths(
-  tx: Executor,
-  companyId: string,
-  employeeId: string | null,
-  range: DateRange,
-): Promise<void> {
-  const from = firstOfMonth(range.from);
-  const until = Temporal.PlainDate.from(firstOfMonth(range.to)).add({ months: 1 }).toString();
-  let stale = tx
-    .deleteFrom('workday_months')
-    .where('company_id', '=', companyId)
-    .where('month', '>=', from)
-    .where('month', '<', until);
-  if (employeeId !== null) stale = stale.where('employee_id', '=', employeeId);
-  await stale.execute();
-  const employee = employeeId === null ? sql`` : sql`and employee_id = ${employeeId}::uuid`;
-  const settled = sql`incomplete_shifts = 0 and open_since is null`;
-  await sql`
-    insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
-                                overtime_minutes, expected_minutes, absences_minutes, source_days,
-                                incomplete_days, anomalies)
-    select company_id, employee_id, date_trunc('month', date)::date,
-           coalesce(sum(worked_minutes) filter (where ${settled}), 0),
-           coalesce(sum(break_minutes) filter (where ${settled}), 0),
-           coalesce(sum(night_minutes) filter (where ${settled}), 0),
-           coalesce(sum(greatest(0, worked_minutes - expected_minutes)) filter (where ${settled}), 0),
-           coalesce(sum(expected_minutes) filter (where ${settled}), 0),
-           coalesce(sum(absences_minutes) filter (where ${settled}), 0),
-           count(*) filter (where ${settled}),
-           count(*) filter (where not (${settled})),
-           sum(anomalies)
-    from workdays
-    where company_id = ${companyId}::uuid ${employee}
-      and date >= ${from}::date and date < ${until}::date
-    group by company_id, employee_id, date_trunc('month', date)`.execute(tx);
-}
+export { refreshMonths } from './workdays.repo.ts';

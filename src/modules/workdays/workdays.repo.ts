@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
 
 /**
  * Claims (FOR UPDATE SKIP LOCKED, across tenants) up to `batch` employees whose materialised calendar ends before
@@ -16,4 +17,176 @@ export async function claimEmployeesBehind(db: Executor, through: string, batch:
     limit ${batch}
     for update of e skip locked`.execute(db);
   return due.rows;
+}
+
+/** An employee's clock events (type and instant) in [from, before), in time order. */
+export async function findClockEvents(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  from: Date,
+  before: Date,
+): Promise<Array<{ type: CheckInType; timestamp: Date }>> {
+  return await db
+    .selectFrom('check_ins')
+    .select(['type', 'timestamp'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('timestamp', '>=', from)
+    .where('timestamp', '<', before)
+    .orderBy('timestamp')
+    .execute();
+}
+
+/** The company's holiday dates within the inclusive range. */
+export async function findHolidayDates(
+  db: Executor,
+  companyId: string,
+  from: string,
+  to: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('holidays')
+    .select('date')
+    .where('company_id', '=', companyId)
+    .where('date', '>=', from)
+    .where('date', '<=', to)
+    .execute();
+  return rows.map((row) => row.date);
+}
+
+/** The employee row consolidation reads, locked FOR UPDATE (the lock order's first step). */
+export async function lockEmployeeCalendar(db: Executor, companyId: string, employeeId: string) {
+  return await db
+    .selectFrom('employees')
+    .select(['timezone', 'work_schedule', 'hire_date', 'termination_date', 'consolidated_through'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', employeeId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** An employee's approved absences overlapping the inclusive range (the days they cover). */
+export async function approvedAbsenceSpans(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: DateRange,
+) {
+  return await db
+    .selectFrom('absences')
+    .select(['start_date', 'end_date', 'half_day'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('status', '=', 'approved')
+    .where('start_date', '<=', range.to)
+    .where('end_date', '>=', range.from)
+    .execute();
+}
+
+export type DateRange = { from: string; to: string };
+
+/** Replaces an employee's stored workdays of a range with `rows` (inserted in chunks of 1,000). */
+export async function replaceWorkdays(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: DateRange,
+  rows: Array<Insertable<WorkdaysTable>>,
+): Promise<void> {
+  await db
+    .deleteFrom('workdays')
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('date', '>=', range.from)
+    .where('date', '<=', range.to)
+    .execute();
+  for (let index = 0; index < rows.length; index += 1000) {
+    await db
+      .insertInto('workdays')
+      .values(rows.slice(index, index + 1000))
+      .execute();
+  }
+}
+
+export async function setConsolidatedThrough(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  through: string,
+) {
+  await db
+    .updateTable('employees')
+    .set({ consolidated_through: through })
+    .where('company_id', '=', companyId)
+    .where('id', '=', employeeId)
+    .execute();
+}
+
+/**
+ * A new holiday's date across the company: days without check-ins lose their row, the others their expected and
+ * absence minutes (on a holiday nobody is expected and no absence removes minutes).
+ */
+export async function clearExpectedOn(
+  db: Executor,
+  companyId: string,
+  date: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .deleteFrom('workdays')
+    .where('company_id', '=', companyId)
+    .where('date', '=', date)
+    .where('check_ins', '=', 0)
+    .execute();
+  await db
+    .updateTable('workdays')
+    .set({ expected_minutes: 0, absences_minutes: 0, consolidated_at: now })
+    .where('company_id', '=', companyId)
+    .where('date', '=', date)
+    .execute();
+}
+
+const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`;
+
+/**
+ * Recomputes the monthly rollups (workday_months) of the months a date range touches, for one employee or, with
+ * null, the whole company. A day counts as closed in a rollup when its stored figures say so (no incomplete
+ * shift, no shift without an out); readers use rollups only for months where that equals the read-time rule.
+ */
+export async function refreshMonths(
+  db: Executor,
+  companyId: string,
+  employeeId: string | null,
+  range: DateRange,
+): Promise<void> {
+  const from = firstOfMonth(range.from);
+  const until = Temporal.PlainDate.from(firstOfMonth(range.to)).add({ months: 1 }).toString();
+  let stale = db
+    .deleteFrom('workday_months')
+    .where('company_id', '=', companyId)
+    .where('month', '>=', from)
+    .where('month', '<', until);
+  if (employeeId !== null) stale = stale.where('employee_id', '=', employeeId);
+  await stale.execute();
+  const employee = employeeId === null ? sql`` : sql`and employee_id = ${employeeId}::uuid`;
+  const settled = sql`incomplete_shifts = 0 and open_since is null`;
+  await sql`
+    insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
+                                overtime_minutes, expected_minutes, absences_minutes, source_days,
+                                incomplete_days, anomalies)
+    select company_id, employee_id, date_trunc('month', date)::date,
+           coalesce(sum(worked_minutes) filter (where ${settled}), 0),
+           coalesce(sum(break_minutes) filter (where ${settled}), 0),
+           coalesce(sum(night_minutes) filter (where ${settled}), 0),
+           coalesce(sum(greatest(0, worked_minutes - expected_minutes)) filter (where ${settled}), 0),
+           coalesce(sum(expected_minutes) filter (where ${settled}), 0),
+           coalesce(sum(absences_minutes) filter (where ${settled}), 0),
+           count(*) filter (where ${settled}),
+           count(*) filter (where not (${settled})),
+           sum(anomalies)
+    from workdays
+    where company_id = ${companyId}::uuid ${employee}
+      and date >= ${from}::date and date < ${until}::date
+    group by company_id, employee_id, date_trunc('month', date)`.execute(db);
 }
