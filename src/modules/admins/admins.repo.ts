@@ -1,14 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { CompanyAdminsTable } from '../../db/schema.ts';
 
-export type AdminRow = {
-  company_id: string;
-  id: string;
-  email: string;
-  email_key: string;
-  password_hash: string;
-  created_at: Date;
-  updated_at: Date;
-};
+export type AdminRow = Selectable<CompanyAdminsTable>;
 
 export async function insertAdmin(db: Executor, row: AdminRow): Promise<void> {
   await db.insertInto('company_admins').values(row).execute();

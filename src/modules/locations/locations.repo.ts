@@ -1,6 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { LocationsTable } from '../../db/schema.ts';
 
-export type LocationRow = { id: string; name: string; timezone: string; created_at: Date; updated_at: Date };
+export type LocationRow = Omit<Selectable<LocationsTable>, 'company_id'>;
 
 /** A tenant's locations, explicit columns; listings page it with syncPage. */
 export const selectLocations = (db: Executor, companyId: string) =>

@@ -1,13 +1,8 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { UnitsTable } from '../../db/schema.ts';
 
-export type UnitRow = {
-  id: string;
-  name: string;
-  parent_id: string | null;
-  location_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
+export type UnitRow = Omit<Selectable<UnitsTable>, 'company_id'>;
 
 /** A tenant's units, explicit columns; listings page it with syncPage. */
 export const selectUnits = (db: Executor, companyId: string) =>
