@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type TLiteral, type TSchema, type TUnion, Type } from 'typebox';
 
 export const Uuid = (description?: string) =>
   Type.String({ format: 'uuid', maxLength: 36, ...(description ? { description } : {}) });
@@ -27,4 +27,11 @@ export const COMPONENT_KEYWORD = 'x-component';
  */
 export function named<T extends TSchema>(name: string, schema: T): T {
   return Object.assign(schema, { [COMPONENT_KEYWORD]: name });
+}
+
+/** A union of string literals from a constant list, typed as that union (a plain map() would type it never). */
+export function literals<const V extends readonly string[]>(values: V) {
+  return Type.Union(values.map((value) => Type.Literal(value))) as unknown as TUnion<{
+    -readonly [K in keyof V]: TLiteral<V[K]>;
+  }>;
 }

@@ -7,10 +7,16 @@ import type { Scope } from './scopes.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+export type Responses = Record<
+  number,
+  { description: string; schema: TSchema | null; contentType?: string; contentTypes?: string[] }
+>;
+
 export type OperationSpec<
   P extends TSchema | undefined,
   Q extends TSchema | undefined,
   B extends TSchema | undefined,
+  R extends Responses = Responses,
 > = {
   method: Method;
   url: string;
@@ -24,10 +30,7 @@ export type OperationSpec<
   querystring?: Q;
   body?: B;
   /** Success responses by status. A null schema means an empty body (204, or a file). */
-  responses: Record<
-    number,
-    { description: string; schema: TSchema | null; contentType?: string; contentTypes?: string[] }
-  >;
+  responses: R;
   /** Error codes this operation can answer besides the ones every authenticated call can. */
   errors?: ErrorCode[];
   /** Problem statuses answered with a code whose usual status differs (the signed download's 403). */
@@ -81,6 +84,16 @@ type In<S> = S extends TSchema ? Static<S> : undefined;
 export type OperationRequest<P, Q, B> = FastifyRequest<{ Params: In<P>; Querystring: In<Q>; Body: In<B> }>;
 
 /**
+ * What a handler may return: the body of one of its success responses, as its schema types it (so a handler
+ * that returns another shape does not compile), or the reply it sent itself (a status other than 200, a file).
+ */
+export type HandlerResult<R extends Responses> =
+  | {
+      [S in keyof R]: R[S] extends { schema: infer T } ? (T extends TSchema ? Static<T> : never) : never;
+    }[keyof R]
+  | FastifyReply;
+
+/**
  * Registers one operation: validation, serialization, scope and OpenAPI come from this one declaration, and
  * the handler's request is typed from the same schemas. Handlers stay thin: one service call.
  */
@@ -88,10 +101,11 @@ export function route<
   P extends TSchema | undefined = undefined,
   Q extends TSchema | undefined = undefined,
   B extends TSchema | undefined = undefined,
+  R extends Responses = Responses,
 >(
   app: FastifyInstance,
-  spec: OperationSpec<P, Q, B>,
-  handler: (request: OperationRequest<P, Q, B>, reply: FastifyReply) => Promise<unknown>,
+  spec: OperationSpec<P, Q, B, R>,
+  handler: (request: OperationRequest<P, Q, B>, reply: FastifyReply) => Promise<HandlerResult<R>>,
 ): void {
   const { schema, config } = operationOptions(spec);
   // A body whose fields are all optional may be left out entirely (POST …/approve with no payload). A JSON null

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
+import { Instant, literals, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { SCOPES } from '../../platform/scopes.ts';
 
-export const ScopeSchema = Type.Union(SCOPES.map((scope) => Type.Literal(scope)));
+export const ScopeSchema = literals(SCOPES);
 const Mode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 
 export const ApiKey = named(

@@ -23,7 +23,7 @@ export type ApiKeyView = {
   name: string | null;
   mode: KeyMode;
   company_id: string;
-  scopes: string[];
+  scopes: Scope[];
   prefix: string;
   status: 'active' | 'revoked' | 'expired';
   expires_at: string | null;
@@ -46,7 +46,8 @@ function toView(row: KeyRow, now: Temporal.Instant): ApiKeyView {
     name: row.name,
     mode: row.mode,
     company_id: row.company_id,
-    scopes: row.scopes,
+    // Only scopes of the list are ever stored (the schema validates issuance).
+    scopes: row.scopes as Scope[],
     prefix: row.secret_prefix,
     status: row.revoked_at !== null ? 'revoked' : expired ? 'expired' : 'active',
     expires_at: optionalInstant(row.expires_at),

@@ -6,11 +6,15 @@ const CompanyStatus = Type.Union([
   Type.Literal('suspended'),
   Type.Literal('archived'),
 ]);
-const SubscriptionStatus = Type.Union(
-  ['active', 'trialing', 'trial_expired', 'suspended', 'canceled', 'expired', 'none'].map((value) =>
-    Type.Literal(value),
-  ),
-);
+const SubscriptionStatus = Type.Union([
+  Type.Literal('active'),
+  Type.Literal('trialing'),
+  Type.Literal('trial_expired'),
+  Type.Literal('suspended'),
+  Type.Literal('canceled'),
+  Type.Literal('expired'),
+  Type.Literal('none'),
+]);
 const CarryOverExpiry = Type.String({
   pattern: '^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$',
   description: 'MM-DD',
