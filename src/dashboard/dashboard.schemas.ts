@@ -46,3 +46,6 @@ export const EmployeeSearchQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** What every dashboard operation declares: its OpenAPI tag and its surface (a session, not an API key). */
+export const DASHBOARD_OPERATION = { tag: 'Dashboard', surface: 'dashboard' } as const;

@@ -1,9 +1,15 @@
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database.ts';
 import { companyView, loadAccount } from '../modules/companies/companies.service.ts';
+import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
 import { quotaUsed } from '../platform/auth.repo.ts';
 import { quotaMonth } from '../platform/auth.ts';
+import type { AppDeps } from '../platform/deps.ts';
+import { route } from '../platform/operation.ts';
 import { monthlyQuota, RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
 import type { Clock } from '../time/clock.ts';
+import { DASHBOARD_OPERATION, SettingsView, UpdateSettingsBody } from './dashboard.schemas.ts';
+import { requireSession } from './session.ts';
 
 /** The integration settings screen: the company, this month's quota use per tenant, and the rate limits. */
 export async function integrationSettings(db: Db, clock: Clock, companyId: string) {
@@ -26,4 +32,39 @@ export async function integrationSettings(db: Db, clock: Clock, companyId: strin
     },
     rate_limits: { ...RATE_LIMIT_PER_MINUTE },
   };
+}
+
+/** The integration settings screen's API: read them, switch the addon. */
+export function settingsRoutes(api: FastifyInstance, deps: AppDeps): void {
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/dashboard/api/settings',
+      operationId: 'dashboardSettings',
+      summary: 'Addon, subscription state, quota use and rate limits',
+      scope: null,
+      responses: { 200: { description: 'The settings.', schema: SettingsView } },
+    },
+    async (request) => integrationSettings(deps.db, deps.clock, requireSession(request).company_id),
+  );
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'PATCH',
+      url: '/dashboard/api/settings',
+      operationId: 'dashboardUpdateSettings',
+      summary: 'Switch the public API addon on or off',
+      scope: null,
+      body: UpdateSettingsBody,
+      responses: { 200: { description: 'The settings.', schema: SettingsView } },
+    },
+    async (request) => {
+      const companyId = requireSession(request).company_id;
+      await changeCompany(deps, companyId, { addon_enabled: request.body.addon_enabled });
+      return integrationSettings(deps.db, deps.clock, companyId);
+    },
+  );
 }

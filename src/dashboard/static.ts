@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** Where `npm run build` (Vite) writes the dashboard's static assets. */
+export const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist', import.meta.url));
+
+/** The HTML shell: no framing, no third-party anything, never cached (it names the hashed asset files). */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+/** The Vite-built single-page app: its hashed assets (cached for a year) and the HTML shell at /dashboard. */
+export async function registerDashboardPage(app: FastifyInstance): Promise<void> {
+  const index = path.join(DASHBOARD_DIST, 'index.html');
+  if (existsSync(path.join(DASHBOARD_DIST, 'assets'))) {
+    await app.register(fastifyStatic, {
+      root: path.join(DASHBOARD_DIST, 'assets'),
+      prefix: '/dashboard/assets/',
+      index: false,
+      immutable: true,
+      maxAge: '365d',
+    });
+  }
+  const page = async (_request: FastifyRequest, reply: FastifyReply) => {
+    if (!existsSync(index)) {
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The dashboard is not built. Run `npm run build` (npm install does it too).\n');
+    }
+    return reply
+      .headers(PAGE_HEADERS)
+      .type('text/html; charset=utf-8')
+      .send(await readFile(index));
+  };
+  // The app's own routes (#/keys, #/webhooks…) live in the URL's fragment, so the shell is one address.
+  app.get('/dashboard', { schema: { hide: true } }, page);
+}

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { ApiKeyWithSecret } from '../modules/api-keys/api-keys.schemas.ts';
+import { issueApiKey } from '../modules/api-keys/api-keys.service.ts';
+import { loadAccount } from '../modules/companies/companies.service.ts';
+import { Employee } from '../modules/employees/employees.schemas.ts';
+import { listEmployees } from '../modules/employees/employees.service.ts';
+import { downloadSigner } from '../modules/reports/reports.routes.ts';
+import { Report } from '../modules/reports/reports.schemas.ts';
+import { listRecentReports } from '../modules/reports/reports.service.ts';
+import { registerTenantRoutes } from '../modules/tenant-routes.ts';
+import { requireTenant, serviceRefusal, type Tenant, tenantOf } from '../platform/auth.ts';
+import type { AppDeps } from '../platform/deps.ts';
+import { route } from '../platform/operation.ts';
+import { ListOf } from '../platform/pagination.ts';
+import { SCOPES } from '../platform/scopes.ts';
+import { DASHBOARD_OPERATION, DashboardCreateKeyBody, EmployeeSearchQuery } from './dashboard.schemas.ts';
+import { requireSession } from './session.ts';
+
+const MODES = ['live', 'test'] as const;
+
+/**
+ * The tenant routes under /dashboard/api/live and /test: the /v1 route modules themselves, with the session
+ * standing in for an API key (one copy of every business rule), and what only the dashboard does.
+ */
+export async function registerTenantApi(api: FastifyInstance, deps: AppDeps): Promise<void> {
+  for (const mode of MODES) {
+    await api.register(
+      async (tenantApi) => {
+        tenantApi.addHook('onRequest', async (request) => {
+          request.tenant = await sessionTenant(deps, request, mode);
+        });
+        tenantRoutes(tenantApi, deps, mode);
+      },
+      { prefix: `/${mode}` },
+    );
+  }
+}
+
+/**
+ * The session as a tenant of the chosen mode, under the same gate as /v1: addon_disabled, then
+ * subscription_inactive (except the routes that revoke). An administrator holds every scope.
+ */
+async function sessionTenant(deps: AppDeps, request: FastifyRequest, mode: 'live' | 'test'): Promise<Tenant> {
+  const session = requireSession(request);
+  const { account, sandbox } = await loadAccount(deps.db, session.company_id);
+  const refusal = serviceRefusal(account, request.routeOptions.config.access);
+  if (refusal) throw refusal;
+  // With the addon on, the sandbox exists (addon.ts keeps the two together under the account's lock).
+  const tenant = mode === 'live' ? account : sandbox;
+  if (!tenant) throw new Error(`company ${account.id} has the addon on but no sandbox`);
+  return tenantOf({
+    companyId: tenant.id,
+    accountId: account.id,
+    mode,
+    sandbox: mode === 'test',
+    apiKeyId: null,
+    scopes: new Set(SCOPES),
+    timezone: account.timezone,
+    activeEmployees: tenant.active_employee_count,
+  });
+}
+
+function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'): void {
+  registerTenantRoutes(app, deps, 'dashboard');
+
+  // What only the dashboard does: issue keys, search employees, list the latest reports.
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'POST',
+      url: '/api-keys',
+      operationId: `dashboardCreate${mode}Key`,
+      summary: 'Issue a key of this mode (secret shown once)',
+      scope: null,
+      body: DashboardCreateKeyBody,
+      errors: ['conflict', 'addon_disabled'],
+      responses: { 201: { description: 'The key with its secret.', schema: ApiKeyWithSecret } },
+    },
+    async (request, reply) => {
+      const tenant = requireTenant(request);
+      const key = await issueApiKey(deps.db, deps.clock, tenant.accountId, { ...request.body, mode });
+      return reply.code(201).send(key);
+    },
+  );
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/employees/search',
+      operationId: `dashboardSearch${mode}Employees`,
+      summary: 'Employees by name, email or external id, and status',
+      scope: null,
+      querystring: EmployeeSearchQuery,
+      responses: { 200: { description: 'A page of employees.', schema: ListOf(Employee) } },
+    },
+    async (request) =>
+      listEmployees(deps.db, deps.cursors, requireTenant(request).companyId, {
+        limit: request.query.limit,
+        cursor: request.query.cursor,
+        status: request.query.status,
+        search: request.query.q,
+      }),
+  );
+  const signer = downloadSigner(deps);
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/reports',
+      operationId: `dashboardList${mode}Reports`,
+      summary: 'The latest 20 reports, newest first',
+      scope: null,
+      responses: { 200: { description: 'Reports.', schema: Type.Object({ data: Type.Array(Report) }) } },
+    },
+    async (request) => ({
+      data: await listRecentReports(deps.db, deps.clock, signer, requireTenant(request).companyId, 20),
+    }),
+  );
+}
