@@ -5,6 +5,7 @@ import { adminPlugin } from './admin/admin.plugin.ts';
 import type { HttpSettings } from './config.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { ping } from './db/database.ts';
+import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
 import { registerTenantRoutes } from './modules/tenant-routes.ts';
 import { webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
 import { registerAuth } from './platform/auth.ts';
@@ -159,6 +160,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         routePrefix: '/v1/openapi.json',
         webhooks: webhookEventsOpenApi(),
         tags: PUBLIC_TAGS,
+        examples: OPENAPI_EXAMPLES,
       });
       registerTenantRoutes(v1, deps, 'api');
       v1.setNotFoundHandler(async (request) => {

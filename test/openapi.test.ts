@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderOpenApi } from '../scripts/write-openapi.ts';
+import { withFormats } from '../src/platform/validation.ts';
 import { createTestContext, type TestContext } from './helpers/context.ts';
 
 let ctx: TestContext;
@@ -77,6 +79,40 @@ describe('OpenAPI description', () => {
         else expect(response.headers).toHaveProperty('X-RateLimit-Remaining');
       }
       expect(operation.responses['429']?.headers).toHaveProperty('Retry-After');
+    }
+  });
+
+  it('names its schemas, stays small, and shows a valid example on every operation', async () => {
+    const document = JSON.parse(await readFile('openapi-v1.json', 'utf8'));
+    expect(Buffer.byteLength(await readFile('openapi-v1.json', 'utf8'))).toBeLessThanOrEqual(300 * 1024);
+    const schemas = document.components.schemas as Record<string, { examples?: unknown[] }>;
+    for (const name of ['Employee', 'CheckIn', 'Absence', 'Problem', 'WebhookEndpoint', 'Report']) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    const ajv = withFormats(new Ajv({ strict: false }));
+    ajv.addSchema(document, 'openapi');
+    for (const [name, schema] of Object.entries(schemas)) {
+      expect(schema.examples, `${name} has an example`).toHaveLength(1);
+      const validate = ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
+      expect(validate(schema.examples?.[0]), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
+    type Media = Record<string, { example?: unknown }>;
+    for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const body = (operation as { requestBody?: { content: Media } }).requestBody?.content;
+        if (body)
+          expect(
+            Object.values(body).some((media) => media.example !== undefined),
+            `${method} ${path} request`,
+          ).toBe(true);
+        const successes = Object.entries(operation.responses)
+          .filter(([status]) => status.startsWith('2'))
+          .map(([, response]) => response.content as Media | undefined);
+        const documented = successes.some(
+          (content) => !content || Object.values(content).some((media) => media.example !== undefined),
+        );
+        expect(documented, `${method} ${path} response`).toBe(true);
+      }
     }
   });
 

@@ -66,6 +66,7 @@ function extractComponents(document: OpenApiDocument): void {
   };
   document.paths = visit(document.paths ?? {}) as OpenApiDocument['paths'];
   if (document.webhooks) document.webhooks = visit(document.webhooks);
+  if (components.responses) components.responses = visit(components.responses);
   components.schemas = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
 }
 
@@ -159,6 +160,48 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
   return document;
 }
 
+/**
+ * Puts each named schema's example on its component (`examples`), derives the list components' examples from
+ * their item's, and shows them on every request body and response whose schema refers to a component with one.
+ */
+function addExamples(document: OpenApiDocument, examples: Record<string, unknown>): void {
+  const components = document.components as Json & {
+    schemas?: Record<string, Json>;
+    responses?: Record<string, Json>;
+  };
+  const schemas = components.schemas ?? {};
+  const exampleOf = (name: string): unknown => {
+    if (name in examples) return examples[name];
+    const item = name.endsWith('List') ? examples[name.slice(0, -'List'.length)] : undefined;
+    return item === undefined ? undefined : { data: [item], meta: { next_cursor: null, has_more: false } };
+  };
+  for (const [name, schema] of Object.entries(schemas)) {
+    const example = exampleOf(name);
+    if (example !== undefined) schema.examples = [example];
+  }
+  const annotate = (content: Json | undefined) => {
+    for (const media of Object.values(content ?? {}) as Json[]) {
+      const ref = (media.schema as Json | undefined)?.$ref;
+      const example =
+        typeof ref === 'string' ? exampleOf(ref.replace('#/components/schemas/', '')) : undefined;
+      if (example !== undefined) media.example = example;
+    }
+  };
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item[method] as
+        | (Json & { requestBody?: Json; responses?: Record<string, Json> })
+        | undefined;
+      if (!operation) continue;
+      annotate(operation.requestBody?.content as Json | undefined);
+      for (const response of Object.values(operation.responses ?? {}))
+        annotate(response.content as Json | undefined);
+    }
+  }
+  for (const response of Object.values(components.responses ?? {}))
+    annotate(response.content as Json | undefined);
+}
+
 export type OpenApiOptions = {
   surface: 'public' | 'admin';
   title: string;
@@ -168,6 +211,8 @@ export type OpenApiOptions = {
   webhooks?: Record<string, unknown>;
   /** The document's tags, in the order a reader should meet them, with what each groups. */
   tags: Array<{ name: string; description: string }>;
+  /** An example per named schema (modules/openapi-examples.ts). */
+  examples?: Record<string, unknown>;
 };
 
 /** Registers @fastify/swagger for the routes of the calling (encapsulated) plugin, served at routePrefix. */
@@ -210,6 +255,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       );
       if (options.webhooks) decorated.webhooks = options.webhooks;
       extractComponents(decorated);
+      if (options.examples) addExamples(decorated, options.examples);
       return decorated;
     },
   });

@@ -49,7 +49,7 @@ export const CreateAbsenceBody = named(
   ),
 );
 
-export const NoBody = Type.Object({}, { additionalProperties: false });
+export const NoBody = named('EmptyBody', Type.Object({}, { additionalProperties: false }));
 
 export const RejectAbsenceBody = named(
   'RejectAbsenceBody',

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { requireTenant } from '../../platform/auth.ts';
-import { IdParams } from '../../platform/common.schemas.ts';
+import { IdParams, named } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { type RouteSurface, route } from '../../platform/operation.ts';
 import { deriveKey } from '../../platform/secrets.ts';
@@ -85,7 +85,7 @@ export function reportsRoutes(app: FastifyInstance, deps: AppDeps, surface: Rout
       responses: {
         200: {
           description: "The file: CSV (UTF-8 with a byte-order mark) or XLSX, by the report's format.",
-          schema: Type.String({ format: 'binary' }),
+          schema: named('ReportFile', Type.String({ format: 'binary' })),
           contentTypes: Object.values(CONTENT_TYPES),
         },
       },
