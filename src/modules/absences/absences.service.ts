@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Db, Executor, Tx } from '../../db/database.ts';
 import type { AbsenceStatus } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
@@ -19,26 +20,11 @@ import {
   moveAbsence,
   selectAbsencesMatching,
 } from './absences.repo.ts';
-import { MAX_ABSENCE_DAYS } from './absences.schemas.ts';
+import { type Absence, MAX_ABSENCE_DAYS } from './absences.schemas.ts';
 
 export const VACATION = 'vacation';
 
-export type AbsenceView = {
-  id: string;
-  employee_id: string;
-  type: { key: string; label: string };
-  start_date: string;
-  end_date: string;
-  half_day: boolean;
-  status: AbsenceStatus;
-  days_count: number;
-  note: string | null;
-  denial_reason: string | null;
-  decided_at: string | null;
-  cancelled_at: string | null;
-  created_at: string;
-  updated_at: string;
-};
+export type AbsenceView = Static<typeof Absence>;
 
 const toView = (row: AbsenceRow): AbsenceView => ({
   id: row.id,

@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import type { KeyMode } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
@@ -17,23 +18,9 @@ import {
   revokeKeys,
   selectKeys,
 } from './api-keys.repo.ts';
+import type { ApiKey } from './api-keys.schemas.ts';
 
-export type ApiKeyView = {
-  id: string;
-  name: string | null;
-  mode: KeyMode;
-  company_id: string;
-  scopes: Scope[];
-  prefix: string;
-  status: 'active' | 'revoked' | 'expired';
-  expires_at: string | null;
-  revoked_at: string | null;
-  revoked_reason: string | null;
-  last_used_at: string | null;
-  last_used_ip: string | null;
-  created_at: string;
-  updated_at: string;
-};
+export type ApiKeyView = Static<typeof ApiKey>;
 
 /** The stored key as the service sees it: every column but the secret's hash. */
 

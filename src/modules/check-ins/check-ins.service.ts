@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Db, Executor } from '../../db/database.ts';
 import type { CheckInSource, CheckInType } from '../../db/schema.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -24,21 +25,14 @@ import {
   selectCheckInsMatching,
   timestampAtOrAfter,
 } from './check-ins.repo.ts';
+import type { CheckIn } from './check-ins.schemas.ts';
 
 export type { CheckInRow } from './check-ins.repo.ts';
 
 /** How far ahead of the service clock a check-in may be stamped (device clock skew). */
 export const FUTURE_TOLERANCE_SECONDS = 5 * 60;
 
-export type CheckInView = {
-  id: string;
-  employee_id: string;
-  type: CheckInType;
-  timestamp: string;
-  source: CheckInSource;
-  created_at: string;
-  updated_at: string;
-};
+export type CheckInView = Static<typeof CheckIn>;
 
 const toView = (row: CheckInRow): CheckInView => ({
   id: row.id,

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { Static } from 'typebox';
 import { type Db, type Executor, type Tx, violatedConstraint } from '../../db/database.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -20,7 +21,12 @@ import {
   selectEmployeesMatching,
   updateEmployeeRow,
 } from './employees.repo.ts';
-import { DEFAULT_VACATION_DAYS_PER_YEAR, DEFAULT_WORK_SCHEDULE, WEEKDAYS } from './employees.schemas.ts';
+import {
+  DEFAULT_VACATION_DAYS_PER_YEAR,
+  DEFAULT_WORK_SCHEDULE,
+  type Employee,
+  WEEKDAYS,
+} from './employees.schemas.ts';
 
 export { type EmployeeRow, findEmployee, lockEmployees } from './employees.repo.ts';
 
@@ -28,15 +34,7 @@ export { type EmployeeRow, findEmployee, lockEmployees } from './employees.repo.
 
 export type WorkScheduleView = Record<(typeof WEEKDAYS)[number], number>;
 
-export type EmployeeView = Omit<
-  EmployeeRow,
-  'work_schedule' | 'vacation_days_per_year' | 'created_at' | 'updated_at'
-> & {
-  work_schedule: WorkScheduleView;
-  vacation_days_per_year: number;
-  created_at: string;
-  updated_at: string;
-};
+export type EmployeeView = Static<typeof Employee>;
 
 export function scheduleView(minutes: number[]): WorkScheduleView {
   return Object.fromEntries(WEEKDAYS.map((day, index) => [day, minutes[index] ?? 0])) as WorkScheduleView;

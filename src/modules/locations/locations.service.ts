@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Db, Executor } from '../../db/database.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -5,14 +6,9 @@ import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount, requireTimeZone } from '../companies/companies.service.ts';
 import { findLocation, insertLocation, type LocationRow, selectLocations } from './locations.repo.ts';
+import type { Location } from './locations.schemas.ts';
 
-export type LocationView = {
-  id: string;
-  name: string;
-  timezone: string;
-  created_at: string;
-  updated_at: string;
-};
+export type LocationView = Static<typeof Location>;
 
 const toView = (row: LocationRow): LocationView => ({
   id: row.id,

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
+import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import type { ReportFormat, ReportsTable, ReportType } from '../../db/schema.ts';
 import { ApiError, invalid, notFound, validationErrors } from '../../platform/errors.ts';
@@ -22,7 +23,7 @@ import {
   latestReports,
   useDownloadNonce,
 } from './reports.repo.ts';
-import { REPORT_PARAMS } from './reports.schemas.ts';
+import { REPORT_PARAMS, type Report } from './reports.schemas.ts';
 
 /** A download address lives this long (spec, Limits). */
 export const DOWNLOAD_URL_SECONDS = 300;
@@ -31,20 +32,7 @@ export const FILE_RETENTION_DAYS = 7;
 
 export type ReportParams = Record<string, string>;
 
-export type ReportView = {
-  id: string;
-  type: ReportType;
-  format: ReportFormat;
-  params: Record<string, unknown>;
-  status: ReportsTable['status'];
-  created_at: string;
-  completed_at: string | null;
-  download_url?: string;
-  expires_at?: string;
-  file_expires_at?: string;
-  row_count?: number;
-  error?: { code: string; message: string };
-};
+export type ReportView = Static<typeof Report>;
 
 const ajv = withFormats(new Ajv({ allErrors: true, strict: false }));
 const paramValidators: Record<ReportType, ValidateFunction> = {

@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Db, Executor } from '../../db/database.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -6,15 +7,9 @@ import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { findUnit, insertUnit, selectUnits, type UnitRow } from './units.repo.ts';
+import type { Unit } from './units.schemas.ts';
 
-export type UnitView = {
-  id: string;
-  name: string;
-  parent_id: string | null;
-  location_id: string | null;
-  created_at: string;
-  updated_at: string;
-};
+export type UnitView = Static<typeof Unit>;
 
 const toView = (row: UnitRow): UnitView => ({
   ...row,

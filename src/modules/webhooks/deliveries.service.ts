@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Db, Executor } from '../../db/database.ts';
 import type { WebhookDeliveryStatus } from '../../db/schema.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
@@ -15,6 +16,7 @@ import {
 } from './deliveries.repo.ts';
 import { endFailureStreak, extendFailureStreak } from './endpoints.repo.ts';
 import { disableEndpoint, findEndpoint } from './endpoints.service.ts';
+import type { WebhookDelivery } from './webhooks.schemas.ts';
 
 export type { ClaimedDelivery } from './deliveries.repo.ts';
 
@@ -31,19 +33,7 @@ export const AUTO_DISABLE_AFTER_SECONDS = 7 * 24 * 3600;
  */
 export const LEASE_SECONDS = 60;
 
-export type DeliveryView = {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  last_attempt_at: string | null;
-  last_response_status: number | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-  created_at: string;
-};
+export type DeliveryView = Static<typeof WebhookDelivery>;
 
 const optionalInstant = (value: Date | null) => (value === null ? null : formatInstant(value));
 

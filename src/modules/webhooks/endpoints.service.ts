@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import type { Static } from 'typebox';
 import type { Db, Executor, Tx } from '../../db/database.ts';
 import type { WebhookDisabledReason } from '../../db/schema.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
@@ -22,12 +23,9 @@ import { type TargetPolicy, targetProblem } from './target.ts';
 
 export { type EndpointRow, findEndpoint } from './endpoints.repo.ts';
 
-import { MAX_ACTIVE_ENDPOINTS } from './webhooks.schemas.ts';
+import { MAX_ACTIVE_ENDPOINTS, type WebhookEndpoint } from './webhooks.schemas.ts';
 
-export type EndpointView = Omit<EndpointRow, 'created_at' | 'updated_at'> & {
-  created_at: string;
-  updated_at: string;
-};
+export type EndpointView = Static<typeof WebhookEndpoint>;
 
 export type EndpointDeps = { db: Db; clock: Clock; targets: TargetPolicy };
 

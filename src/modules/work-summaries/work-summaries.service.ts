@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import { invalid } from '../../platform/errors.ts';
 import { type CursorCodec, DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
@@ -12,23 +13,9 @@ import {
   monthStart,
   settledMonthFigures,
 } from './work-summaries.repo.ts';
+import type { WorkSummary } from './work-summaries.schemas.ts';
 
-export type WorkSummaryView = {
-  employee_id: string;
-  period_start: string;
-  period_end: string;
-  worked_minutes: number;
-  break_minutes: number;
-  night_minutes: number;
-  overtime_minutes: number;
-  expected_minutes: number;
-  balance_minutes: number;
-  banked_hours_balance_minutes: number;
-  absences_minutes: number;
-  source_days: number;
-  incomplete_days: number;
-  anomalies: number;
-};
+export type WorkSummaryView = Static<typeof WorkSummary>;
 
 export type ListWorkSummariesQuery = {
   period: 'day' | 'month';
