@@ -34,7 +34,6 @@ export const requestLogSerializers = {
       method: request.method,
       url: redactUrl(request.url),
       remoteAddress: request.ip,
-      requestId: request.id,
     };
   },
 };
