@@ -8,6 +8,17 @@ const LOCATION_ID = '0192f3a4-5a10-7b20-8c30-1d2e3f405162';
 const UNIT_ID = '0192f3a4-5a11-7b21-8c31-2e3f40516273';
 const AT = '2026-11-02T09:00:04Z';
 
+const webhookEndpoint = {
+  id: '0192f3a4-6666-7aaa-8bbb-0c0d0e0f1016',
+  url: 'https://hr.example.com/hooks/jornada',
+  events: ['employee.created', 'absence.approved'],
+  description: 'HR system',
+  status: 'active',
+  disabled_reason: null,
+  created_at: '2026-10-01T10:20:00Z',
+  updated_at: '2026-10-01T10:20:00Z',
+};
+
 const workSchedule = { mon: 480, tue: 480, wed: 480, thu: 480, fri: 420, sat: 0, sun: 0 };
 
 export const OPENAPI_EXAMPLES: Record<string, unknown> = {
@@ -167,27 +178,10 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     description: 'HR system',
   },
   UpdateWebhookEndpointBody: { events: ['employee.created', 'employee.updated', 'absence.approved'] },
-  WebhookEndpoint: {
-    id: '0192f3a4-6666-7aaa-8bbb-0c0d0e0f1016',
-    url: 'https://hr.example.com/hooks/jornada',
-    events: ['employee.created', 'absence.approved'],
-    description: 'HR system',
-    status: 'active',
-    disabled_reason: null,
-    created_at: '2026-10-01T10:20:00Z',
-    updated_at: '2026-10-01T10:20:00Z',
-  },
-  CreatedWebhookEndpoint: {
-    id: '0192f3a4-6666-7aaa-8bbb-0c0d0e0f1016',
-    url: 'https://hr.example.com/hooks/jornada',
-    events: ['employee.created', 'absence.approved'],
-    description: 'HR system',
-    status: 'active',
-    disabled_reason: null,
-    created_at: '2026-10-01T10:20:00Z',
-    updated_at: '2026-10-01T10:20:00Z',
-    secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
-  },
+  WebhookEndpoint: webhookEndpoint,
+
+  CreatedWebhookEndpoint: { ...webhookEndpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+
   WebhookDelivery: {
     id: '0192f3a4-7777-7aaa-8bbb-0c0d0e0f1017',
     endpoint_id: '0192f3a4-6666-7aaa-8bbb-0c0d0e0f1016',
