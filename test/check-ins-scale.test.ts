@@ -24,7 +24,7 @@ beforeAll(async () => {
   codec = new CursorCodec(deriveKey(await ensureInstanceSecret(database.db), 'cursor'));
   const clock = new FrozenClock('2026-01-01T00:00:00Z');
   for (const [index, employees] of [2_000, 1_000].entries()) {
-    const company = await createCompany(database.db, clock, { name: `Scale ${index}` });
+    const company = await createCompany({ db: database.db, clock }, { name: `Scale ${index}` });
     await generateEmployees(database.db, company.id, employees, new Date('2025-01-01T00:00:00Z'));
     await generateCheckIns(
       database.db,

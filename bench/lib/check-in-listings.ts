@@ -139,7 +139,7 @@ export async function explainScenarios(
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       recorder.take();
-      const page = await listCheckIns(db, codec, companyId, scenario.query);
+      const page = await listCheckIns({ db, cursors: codec }, { companyId }, scenario.query);
       const statement = recorder.take().find((query: CapturedQuery) => query.sql.includes('"check_ins"'));
       if (!statement) throw new Error(`no check-in query recorded for ${scenario.name}`);
       const plan = await explainQuery(db, statement);

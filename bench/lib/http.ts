@@ -36,7 +36,7 @@ export async function startBenchApi(
     }),
   );
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  const key = await issueApiKey(db, clock, companyId, { mode: 'live', scopes });
+  const key = await issueApiKey({ db, clock }, { companyId }, { mode: 'live', scopes });
   let sent = 0;
   return {
     async get(path, query) {

@@ -17,7 +17,7 @@ const db = createDb(url, { max: 4 });
 const store = fileStore(storeDir);
 const cursors = new CursorCodec(deriveKey(await ensureInstanceSecret(db), 'cursor'));
 const tenant = { companyId, accountId: companyId, timezone: 'Europe/Madrid' };
-const { id } = await createReport(db, systemClock, tenant, JSON.parse(requestJson));
+const { id } = await createReport({ db, clock: systemClock }, tenant, JSON.parse(requestJson));
 const started = performance.now();
 await reportGenerationJob({ db, clock: systemClock, cursors, store }).tick();
 const seconds = (performance.now() - started) / 1000;

@@ -37,8 +37,8 @@ export async function checkInsSuite(cluster: BenchCluster): Promise<string[]> {
         `generating ${EMPLOYEES} employees and ${EMPLOYEES * PER_EMPLOYEE} check-ins (kept for later runs)`,
       );
       await sql`truncate companies cascade`.execute(db);
-      const company = await createCompany(db, clock, { name: 'Bench' });
-      await createCompany(db, clock, { name: 'Neighbour' });
+      const company = await createCompany({ db, clock }, { name: 'Bench' });
+      await createCompany({ db, clock }, { name: 'Neighbour' });
       await timed('employees', () =>
         generateEmployees(db, company.id, EMPLOYEES, new Date('2025-01-01T00:00:00Z')),
       );

@@ -48,12 +48,16 @@ export async function webhooksSuite(cluster: BenchCluster): Promise<string[]> {
     await sql`truncate companies cascade`.execute(db);
     const clock = systemClock;
     const targets: TargetPolicy = { allowPrivate: true, resolve: systemResolver };
-    const company = await createCompany(db, clock, { name: 'Webhooks bench' });
+    const company = await createCompany({ db, clock }, { name: 'Webhooks bench' });
     for (let index = 0; index < ENDPOINTS; index++) {
-      await createEndpoint({ db, clock, targets }, company.id, {
-        url: `http://127.0.0.1:${port}/endpoint-${index}`,
-        events: ['employee.updated'],
-      });
+      await createEndpoint(
+        { db, clock, webhookTargets: targets },
+        { companyId: company.id },
+        {
+          url: `http://127.0.0.1:${port}/endpoint-${index}`,
+          events: ['employee.updated'],
+        },
+      );
     }
 
     const fanOutStarted = performance.now();

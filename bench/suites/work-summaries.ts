@@ -39,7 +39,7 @@ export async function openWorkSummariesData(cluster: BenchCluster): Promise<{ db
   if (!(await dataSetReady(db, marker))) {
     console.log(`generating ${EMPLOYEES} employees with ${WEEKS} weeks of check-ins (kept for later runs)`);
     await sql`truncate companies cascade`.execute(db);
-    const company = await createCompany(db, clock, { name: 'Bench' });
+    const company = await createCompany({ db, clock }, { name: 'Bench' });
     await generateEmployees(db, company.id, EMPLOYEES, new Date('2025-01-01T00:00:00Z'));
     await timed('check-ins', async () => {
       for (let first = 1; first <= EMPLOYEES; first += 500) {
@@ -153,7 +153,7 @@ export async function workSummariesSuite(cluster: BenchCluster): Promise<string[
     for (const [index, employee] of sample.entries()) {
       const at = Temporal.Instant.from('2025-09-01T18:00:00Z').add({ hours: 24 * (index % 60) });
       let started = performance.now();
-      const checkIn = await recordCheckIn(db, clock, tenant, {
+      const checkIn = await recordCheckIn({ db, clock }, tenant, {
         employee_id: employee.id,
         type: 'break_start',
         timestamp: at.toString(),

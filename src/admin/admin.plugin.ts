@@ -70,7 +70,7 @@ export async function adminPlugin(
       body: CreateCompanyBody,
       responses: { 201: { description: 'The company.', schema: Company } },
     },
-    async (request, reply) => reply.code(201).send(await createCompany(deps.db, deps.clock, request.body)),
+    async (request, reply) => reply.code(201).send(await createCompany(deps, request.body)),
   );
   route(
     app,
@@ -97,7 +97,7 @@ export async function adminPlugin(
       body: UpdateCompanyBody,
       responses: { 200: { description: 'The company.', schema: Company } },
     },
-    async (request) => changeCompany(deps, request.params.id, request.body),
+    async (request) => changeCompany(deps, { companyId: request.params.id }, request.body),
   );
   route(
     app,
@@ -115,7 +115,7 @@ export async function adminPlugin(
       responses: { 201: { description: 'The administrator.', schema: Admin } },
     },
     async (request, reply) =>
-      reply.code(201).send(await createAdmin(deps.db, deps.clock, request.params.id, request.body)),
+      reply.code(201).send(await createAdmin(deps, { companyId: request.params.id }, request.body)),
   );
   route(
     app,
@@ -131,7 +131,7 @@ export async function adminPlugin(
       responses: { 201: { description: 'The key, with its secret shown once.', schema: ApiKeyWithSecret } },
     },
     async (request, reply) =>
-      reply.code(201).send(await issueApiKey(deps.db, deps.clock, request.params.id, request.body)),
+      reply.code(201).send(await issueApiKey(deps, { companyId: request.params.id }, request.body)),
   );
   route(
     app,
@@ -145,8 +145,7 @@ export async function adminPlugin(
       querystring: Type.Object(PageQuery, { additionalProperties: false }),
       responses: { 200: { description: 'A page of keys.', schema: ListOf(ApiKey) } },
     },
-    async (request) =>
-      listCompanyApiKeys(deps.db, deps.clock, deps.cursors, request.params.id, request.query),
+    async (request) => listCompanyApiKeys(deps, { companyId: request.params.id }, request.query),
   );
   route(
     app,
@@ -160,7 +159,7 @@ export async function adminPlugin(
       responses: { 204: { description: 'Revoked.', schema: null } },
     },
     async (request, reply) => {
-      await revokeApiKeyAsAdmin(deps.db, deps.clock, request.params.id);
+      await revokeApiKeyAsAdmin(deps, request.params.id);
       return reply.code(204).send();
     },
   );
@@ -177,7 +176,7 @@ export async function adminPlugin(
       responses: { 201: { description: 'The location.', schema: Location } },
     },
     async (request, reply) =>
-      reply.code(201).send(await createLocation(deps.db, deps.clock, request.params.id, request.body)),
+      reply.code(201).send(await createLocation(deps, { companyId: request.params.id }, request.body)),
   );
   route(
     app,
@@ -192,7 +191,7 @@ export async function adminPlugin(
       responses: { 201: { description: 'The unit.', schema: Unit } },
     },
     async (request, reply) =>
-      reply.code(201).send(await createUnit(deps.db, deps.clock, request.params.id, request.body)),
+      reply.code(201).send(await createUnit(deps, { companyId: request.params.id }, request.body)),
   );
   route(
     app,
@@ -210,7 +209,7 @@ export async function adminPlugin(
       await getCompany(deps.db, request.params.id);
       return reply
         .code(201)
-        .send(await createAbsenceType(deps.db, deps.clock, request.params.id, request.body));
+        .send(await createAbsenceType(deps, { companyId: request.params.id }, request.body));
     },
   );
   route(
@@ -227,7 +226,7 @@ export async function adminPlugin(
     },
     async (request, reply) => {
       await getCompany(deps.db, request.params.id);
-      return reply.code(201).send(await createHoliday(deps.db, deps.clock, request.params.id, request.body));
+      return reply.code(201).send(await createHoliday(deps, { companyId: request.params.id }, request.body));
     },
   );
 

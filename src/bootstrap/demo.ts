@@ -20,19 +20,28 @@ export const DEMO_ADMIN_EMAIL = 'admin@demo.jornada.test';
  * login with a random password (printed once).
  */
 export async function seedDemo(db: Db, clock: Clock): Promise<DemoSeed> {
-  const company = await createCompany(db, clock, { name: 'Demo company' });
-  const live = await issueApiKey(db, clock, company.id, {
-    mode: 'live',
-    scopes: [...SCOPES],
-    name: 'Demo live key',
-  });
-  const test = await issueApiKey(db, clock, company.id, {
-    mode: 'test',
-    scopes: [...SCOPES],
-    name: 'Demo test key',
-  });
+  const deps = { db, clock };
+  const company = await createCompany(deps, { name: 'Demo company' });
+  const live = await issueApiKey(
+    deps,
+    { companyId: company.id },
+    {
+      mode: 'live',
+      scopes: [...SCOPES],
+      name: 'Demo live key',
+    },
+  );
+  const test = await issueApiKey(
+    deps,
+    { companyId: company.id },
+    {
+      mode: 'test',
+      scopes: [...SCOPES],
+      name: 'Demo test key',
+    },
+  );
   const password = randomBase62(20);
-  await createAdmin(db, clock, company.id, { email: DEMO_ADMIN_EMAIL, password });
+  await createAdmin(deps, { companyId: company.id }, { email: DEMO_ADMIN_EMAIL, password });
   return {
     companyId: company.id,
     liveKey: live.secret,

@@ -105,7 +105,7 @@ export function sessionRoutes(api: FastifyInstance, deps: AppDeps): void {
     async (request, reply) => {
       const attempt = { email: request.body.email, ip: request.ip };
       await assertLoginAllowed(deps.db, deps.clock, attempt);
-      const admin = await authenticateAdmin(deps.db, request.body.email, request.body.password);
+      const admin = await authenticateAdmin(deps, request.body);
       await recordLoginOutcome(deps.db, deps.clock, attempt, admin !== null);
       if (!admin) throw new ApiError('unauthenticated', 'The email or the password is wrong.');
       const { token, session } = await createSession(deps.db, deps.clock, admin);

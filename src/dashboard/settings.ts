@@ -63,7 +63,7 @@ export function settingsRoutes(api: FastifyInstance, deps: AppDeps): void {
     },
     async (request) => {
       const companyId = requireSession(request).company_id;
-      await changeCompany(deps, companyId, { addon_enabled: request.body.addon_enabled });
+      await changeCompany(deps, { companyId }, { addon_enabled: request.body.addon_enabled });
       return integrationSettings(deps.db, deps.clock, companyId);
     },
   );

@@ -80,7 +80,7 @@ function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'
     },
     async (request, reply) => {
       const tenant = requireTenant(request);
-      const key = await issueApiKey(deps.db, deps.clock, tenant.accountId, { ...request.body, mode });
+      const key = await issueApiKey(deps, { companyId: tenant.accountId }, { ...request.body, mode });
       return reply.code(201).send(key);
     },
   );
@@ -97,7 +97,7 @@ function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'
       responses: { 200: { description: 'A page of employees.', schema: ListOf(Employee) } },
     },
     async (request) =>
-      listEmployees(deps.db, deps.cursors, requireTenant(request).companyId, {
+      listEmployees(deps, requireTenant(request), {
         limit: request.query.limit,
         cursor: request.query.cursor,
         status: request.query.status,
@@ -117,7 +117,7 @@ function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'
       responses: { 200: { description: 'Reports.', schema: Type.Object({ data: Type.Array(Report) }) } },
     },
     async (request) => ({
-      data: await listRecentReports(deps.db, deps.clock, signer, requireTenant(request).companyId, 20),
+      data: await listRecentReports({ ...deps, signer }, requireTenant(request), 20),
     }),
   );
 }

@@ -5,6 +5,7 @@ import { IdParams } from './common.schemas.ts';
 import { route } from './operation.ts';
 import { ListOf, type Page } from './pagination.ts';
 import type { Scope } from './scopes.ts';
+import type { Tenant } from './tenant.ts';
 
 /**
  * The two read operations every public resource has: `GET /v1/<things>` (a page, filtered by the query) and
@@ -21,8 +22,8 @@ export function readRoutes<Q extends TSchema, I extends TSchema>(
     /** e.g. { one: 'employee', many: 'employees', article: 'an' } → listEmployees, getEmployee. */
     noun: { one: string; many: string; article?: 'a' | 'an' };
     listDescription?: string;
-    list: (companyId: string, query: Static<Q>) => Promise<Page<Static<I>>>;
-    get: (companyId: string, id: string) => Promise<Static<I>>;
+    list: (tenant: Tenant, query: Static<Q>) => Promise<Page<Static<I>>>;
+    get: (tenant: Tenant, id: string) => Promise<Static<I>>;
   },
 ): void {
   const { one, many, article = 'a' } = spec.noun;
@@ -46,8 +47,7 @@ export function readRoutes<Q extends TSchema, I extends TSchema>(
     },
     // A page of Static<I> is the static type of ListOf(I); the compiler cannot see that through the generic
     // (callers' list and get are checked against the item schema by this function's signature).
-    async (request) =>
-      (await spec.list(requireTenant(request).companyId, request.query as Static<Q>)) as never,
+    async (request) => (await spec.list(requireTenant(request), request.query as Static<Q>)) as never,
   );
   route(
     app,
@@ -61,6 +61,6 @@ export function readRoutes<Q extends TSchema, I extends TSchema>(
       params: IdParams,
       responses: { 200: { description: `The ${one}.`, schema: spec.item } },
     },
-    async (request) => spec.get(requireTenant(request).companyId, request.params.id),
+    async (request) => spec.get(requireTenant(request), request.params.id),
   );
 }

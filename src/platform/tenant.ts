@@ -24,6 +24,9 @@ export type Tenant = {
  */
 export type TenantScope = Pick<Tenant, 'companyId' | 'accountId' | 'timezone'>;
 
+/** What a service needs of the tenant when the company alone scopes it (a read by id, an operator's write). */
+export type CompanyScope = Pick<Tenant, 'companyId'>;
+
 /** For operations whose scope depends on the target (e.g. a key may always revoke itself). */
 export function requireScope(tenant: Tenant, scope: Scope): void {
   if (!tenant.scopes.has(scope)) {

@@ -25,7 +25,7 @@ const codec = new CursorCodec(Buffer.alloc(32, 7));
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
-  const company = await createCompany(db, clock, { name: 'Properties', seats: 1000 });
+  const company = await createCompany({ db, clock }, { name: 'Properties', seats: 1000 });
   tenant = { companyId: company.id, accountId: company.id, timezone: 'Europe/Madrid' };
 });
 afterAll(() => database.drop());
@@ -45,14 +45,14 @@ async function employeeWith(
   events: Array<{ type: 'in' | 'out' | 'break_start' | 'break_end'; minute: number }>,
 ) {
   counter += 1;
-  const employee = await createEmployee(db, clock, tenant, {
+  const employee = await createEmployee({ db, clock }, tenant, {
     first_name: 'P',
     last_name: `${counter}`,
     email: `p${counter}@example.com`,
     hire_date: '2026-02-01',
   });
   for (const event of events) {
-    await recordCheckIn(db, clock, tenant, {
+    await recordCheckIn({ db, clock }, tenant, {
       employee_id: employee.id,
       type: event.type,
       timestamp: MARCH.add({ minutes: event.minute }).toString(),
@@ -95,11 +95,18 @@ it('sums day rows to month rows, is idempotent, and does not depend on insertion
       expect(await stored(first)).toEqual(once);
 
       const query = { from: '2026-03-01', to: '2026-03-31', employee_id: first, limit: 100 };
-      const days = await listWorkSummaries(db, clock, codec, tenant, { ...query, period: 'day' });
+      const days = await listWorkSummaries({ db, clock, cursors: codec }, tenant, {
+        ...query,
+        period: 'day',
+      });
       // June: March is read from its monthly rollup. 2 April: March is too recent and is aggregated from its days.
       for (const reader of [clock, new FrozenClock('2026-04-02T00:00:00Z')]) {
-        const [month] = (await listWorkSummaries(db, reader, codec, tenant, { ...query, period: 'month' }))
-          .data;
+        const [month] = (
+          await listWorkSummaries({ db, clock: reader, cursors: codec }, tenant, {
+            ...query,
+            period: 'month',
+          })
+        ).data;
         for (const field of ADDITIVE_SUMMARY_FIELDS) {
           expect(
             days.data.reduce((sum, row) => sum + row[field], 0),

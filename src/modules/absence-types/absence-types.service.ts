@@ -1,33 +1,40 @@
-import type { Db } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
-import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
-import type { Clock } from '../../time/clock.ts';
+import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import type { CompanyScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { insertAbsenceType, listAbsenceTypes, selectAbsenceTypes } from './absence-types.repo.ts';
 
 export type AbsenceTypeView = { key: string; label: string };
 
 export async function createAbsenceType(
-  db: Db,
-  clock: Clock,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
   input: { key: string; label: string },
 ): Promise<AbsenceTypeView> {
+  const { db, clock } = deps;
+  const { companyId } = tenant;
   const row = await insertAbsenceType(db, companyId, input, toDate(clock.now()));
   if (!row) throw invalid({ key: 'is already used by another absence type of this company' });
   return { key: row.key, label: row.label };
 }
 
-export async function absenceTypes(db: Db, companyId: string): Promise<AbsenceTypeView[]> {
+export async function absenceTypes(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+): Promise<AbsenceTypeView[]> {
+  const { db } = deps;
+  const { companyId } = tenant;
   return (await listAbsenceTypes(db, companyId)).map((row) => ({ key: row.key, label: row.label }));
 }
 
 export async function listAbsenceTypesPage(
-  db: Db,
-  codec: CursorCodec,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<AbsenceTypeView>> {
+  const { db, cursors: codec } = deps;
+  const { companyId } = tenant;
   const page = await syncPage(selectAbsenceTypes(db, companyId), {
     codec,
     listing: 'absence-types',

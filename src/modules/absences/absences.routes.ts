@@ -68,8 +68,7 @@ export function absencesRoutes(app: FastifyInstance, deps: AppDeps): void {
       querystring: Type.Object({ ...PageQuery, ...UpdatedSinceQuery }, { additionalProperties: false }),
       responses: { 200: { description: 'A page of absence types.', schema: ListOf(AbsenceTypeRef) } },
     },
-    async (request) =>
-      listAbsenceTypesPage(deps.db, deps.cursors, requireTenant(request).companyId, request.query),
+    async (request) => listAbsenceTypesPage(deps, requireTenant(request), request.query),
   );
 
   readRoutes(app, {
@@ -81,8 +80,8 @@ export function absencesRoutes(app: FastifyInstance, deps: AppDeps): void {
     noun: { one: 'absence', many: 'absences', article: 'an' },
     listDescription:
       'With `from` and `to`, the absences that overlap the range, in any status or the one given: `status=approved&from=…&to=…` gives the approved absences overlapping it.',
-    list: (companyId, query) => listAbsences(deps.db, deps.cursors, companyId, query),
-    get: (companyId, id) => getAbsence(deps.db, companyId, id),
+    list: (tenant, query) => listAbsences(deps, tenant, query),
+    get: (tenant, id) => getAbsence(deps, tenant, id),
   });
 
   route(
@@ -101,7 +100,7 @@ export function absencesRoutes(app: FastifyInstance, deps: AppDeps): void {
       errors: ['conflict'],
     },
     async (request, reply) => {
-      const absence = await requestAbsence(deps.db, deps.clock, requireTenant(request), request.body);
+      const absence = await requestAbsence(deps, requireTenant(request), request.body);
       return reply.code(201).send(absence);
     },
   );
@@ -124,8 +123,7 @@ export function absencesRoutes(app: FastifyInstance, deps: AppDeps): void {
       },
       async (request) =>
         decideAbsence(
-          deps.db,
-          deps.clock,
+          deps,
           requireTenant(request),
           request.params.id,
           decision,

@@ -1,12 +1,13 @@
 import type { Static } from 'typebox';
-import type { Db, Executor, Tx } from '../../db/database.ts';
+import type { Tx } from '../../db/database.ts';
 import type { AbsenceStatus } from '../../db/schema.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import type { TenantScope } from '../../platform/tenant.ts';
+import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { absenceDaysCount, daysInRange, yearsOf } from '../../time/calendar.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
@@ -20,7 +21,7 @@ import {
   moveAbsence,
   selectAbsencesMatching,
 } from './absences.repo.ts';
-import { type Absence, MAX_ABSENCE_DAYS } from './absences.schemas.ts';
+import { type Absence, type CreateAbsenceBody, MAX_ABSENCE_DAYS } from './absences.schemas.ts';
 
 export const VACATION = 'vacation';
 
@@ -43,7 +44,13 @@ const toView = (row: AbsenceRow): AbsenceView => ({
   updated_at: formatInstant(row.updated_at),
 });
 
-export async function getAbsence(db: Executor, companyId: string, id: string): Promise<AbsenceView> {
+export async function getAbsence(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<AbsenceView> {
+  const { db } = deps;
+  const { companyId } = tenant;
   const row = await findAbsence(db, companyId, id);
   if (!row) throw notFound('Absence');
   return toView(row);
@@ -62,11 +69,12 @@ export type ListAbsencesQuery = {
 
 /** With from/to, the absences that overlap the inclusive range; combined with any other filter. */
 export async function listAbsences(
-  db: Db,
-  codec: CursorCodec,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
   query: ListAbsencesQuery,
 ): Promise<Page<AbsenceView>> {
+  const { db, cursors: codec } = deps;
+  const { companyId } = tenant;
   if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
     throw invalid({ 'query.to': 'must be on or after from' });
   }
@@ -94,18 +102,11 @@ function balanceEvents(row: { type_key: string; employee_id: string; start_date:
 }
 
 export async function requestAbsence(
-  db: Db,
-  clock: Clock,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
-  input: {
-    employee_id: string;
-    type: string;
-    start_date: string;
-    end_date: string;
-    half_day?: boolean | undefined;
-    note?: string | null | undefined;
-  },
+  input: Static<typeof CreateAbsenceBody>,
 ): Promise<AbsenceView> {
+  const { db, clock } = deps;
   const halfDay = input.half_day ?? false;
   return await db.transaction().execute(async (tx) => {
     // Locking the employee serializes this employee's absence requests, so the overlap check below holds.
@@ -195,13 +196,13 @@ export type AbsenceDecision = keyof typeof TRANSITIONS;
  * matches the row, and only it writes events. The others find the new state and answer 409.
  */
 export async function decideAbsence(
-  db: Db,
-  clock: Clock,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
   id: string,
   decision: AbsenceDecision,
   input: { reason?: string | undefined } = {},
 ): Promise<AbsenceView> {
+  const { db, clock } = deps;
   const transition: Transition = TRANSITIONS[decision];
   return await db.transaction().execute(async (tx: Tx) => {
     const at = toDate(clock.now());

@@ -1,8 +1,9 @@
-import type { Db } from '../../db/database.ts';
 import { violatedConstraint } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import type { CompanyScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findAdminByEmailKey, insertAdmin } from './admins.repo.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
@@ -13,12 +14,12 @@ const emailKey = (email: string) => email.trim().toLowerCase();
 
 /** A company administrator (a dashboard user) of a live company. Emails are unique in the deployment. */
 export async function createAdmin(
-  db: Db,
-  clock: Clock,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  scope: CompanyScope,
   input: { email: string; password: string },
 ): Promise<AdminView> {
-  const { tenant } = await loadAccount(db, companyId);
+  const { db, clock } = deps;
+  const { tenant } = await loadAccount(db, scope.companyId);
   if (tenant.sandbox_of !== null) {
     throw invalid({ company: 'is a sandbox; administrators belong to the live company' });
   }
@@ -45,10 +46,11 @@ export async function createAdmin(
 
 /** The administrator whose email and password match, or null. Unknown emails cost one scrypt too. */
 export async function authenticateAdmin(
-  db: Db,
-  email: string,
-  password: string,
+  deps: Pick<AppDeps, 'db'>,
+  credentials: { email: string; password: string },
 ): Promise<{ id: string; company_id: string; email: string } | null> {
+  const { db } = deps;
+  const { email, password } = credentials;
   const admin = await findAdminByEmailKey(db, emailKey(email));
   const matches = await verifyPassword(password, admin?.password_hash ?? (await dummyHash()));
   return admin && matches ? { id: admin.id, company_id: admin.company_id, email: admin.email } : null;

@@ -21,8 +21,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: AppDeps): void {
       querystring: ListApiKeysQuery,
       responses: { 200: { description: 'A page of API keys.', schema: ListOf(ApiKey) } },
     },
-    async (request) =>
-      listApiKeys(deps.db, deps.clock, deps.cursors, [requireTenant(request).companyId], request.query),
+    async (request) => listApiKeys(deps, [requireTenant(request)], request.query),
   );
 
   route(
@@ -41,7 +40,7 @@ export function apiKeysRoutes(app: FastifyInstance, deps: AppDeps): void {
       responses: { 204: { description: 'Revoked.', schema: null } },
     },
     async (request, reply) => {
-      await revokeApiKeyAsTenant(deps.db, deps.clock, requireTenant(request), request.params.id);
+      await revokeApiKeyAsTenant(deps, requireTenant(request), request.params.id);
       return reply.code(204).send();
     },
   );

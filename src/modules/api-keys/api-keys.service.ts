@@ -1,13 +1,13 @@
 import type { Static } from 'typebox';
-import type { Db } from '../../db/database.ts';
 import type { KeyMode } from '../../db/schema.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { Scope } from '../../platform/scopes.ts';
 import { randomBase62, sha256 } from '../../platform/secrets.ts';
-import { requireScope, type Tenant } from '../../platform/tenant.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { type CompanyScope, requireScope, type Tenant } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { findCompany, findSandboxOf } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import {
@@ -57,11 +57,12 @@ export function newSecret(mode: KeyMode): string {
  * default_expiration_days and max_active_keys (counted over live and test keys together).
  */
 export async function issueApiKey(
-  db: Db,
-  clock: Clock,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
   input: { mode: KeyMode; scopes: Scope[]; name?: string | undefined; expires_in_days?: number | undefined },
 ): Promise<ApiKeyView & { secret: string }> {
+  const { db, clock } = deps;
+  const { companyId } = tenant;
   const { account } = await loadAccount(db, companyId);
   const now = clock.now();
   const secret = newSecret(input.mode);
@@ -104,12 +105,12 @@ export async function issueApiKey(
 }
 
 export async function listApiKeys(
-  db: Db,
-  clock: Clock,
-  codec: CursorCodec,
-  companyIds: string[],
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenants: CompanyScope[],
   query: SyncQuery,
 ): Promise<Page<ApiKeyView>> {
+  const { db, clock, cursors: codec } = deps;
+  const companyIds = tenants.map((tenant) => tenant.companyId);
   const page = await syncPage(selectKeys(db, companyIds), { codec, listing: 'api_keys', query });
   const now = clock.now();
   return mapPage(page, (row) => toView(row, now));
@@ -117,14 +118,17 @@ export async function listApiKeys(
 
 /** Keys of a company as the admin sees them: its live keys and its sandbox's test keys. */
 export async function listCompanyApiKeys(
-  db: Db,
-  clock: Clock,
-  codec: CursorCodec,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: CompanyScope,
   query: { limit?: number | undefined; cursor?: string | undefined },
 ): Promise<Page<ApiKeyView>> {
-  const { account, sandbox } = await loadAccount(db, companyId);
-  return await listApiKeys(db, clock, codec, sandbox ? [account.id, sandbox.id] : [account.id], query);
+  const { account, sandbox } = await loadAccount(deps.db, tenant.companyId);
+  const tenants = sandbox ? [account, sandbox] : [account];
+  return await listApiKeys(
+    deps,
+    tenants.map((company) => ({ companyId: company.id })),
+    query,
+  );
 }
 
 /**
@@ -132,14 +136,20 @@ export async function listCompanyApiKeys(
  * revoking another key of the tenant needs api_keys:manage. Revoking an already revoked key succeeds again and
  * keeps the first revocation.
  */
-export async function revokeApiKeyAsTenant(db: Db, clock: Clock, tenant: Tenant, id: string): Promise<void> {
+export async function revokeApiKeyAsTenant(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: Tenant,
+  id: string,
+): Promise<void> {
+  const { db, clock } = deps;
   if (id !== tenant.apiKeyId) requireScope(tenant, 'api_keys:manage');
   if (!(await keyExists(db, id, tenant.companyId))) throw notFound('API key');
   const reason = tenant.apiKeyId === null ? 'revoked_by_dashboard' : 'revoked_by_api';
   await revokeKeys(db, toDate(clock.now()), { companyId: tenant.companyId, id }, reason);
 }
 
-export async function revokeApiKeyAsAdmin(db: Db, clock: Clock, id: string): Promise<void> {
+export async function revokeApiKeyAsAdmin(deps: Pick<AppDeps, 'db' | 'clock'>, id: string): Promise<void> {
+  const { db, clock } = deps;
   if (!(await keyExists(db, id))) throw notFound('API key');
   await revokeKeys(db, toDate(clock.now()), { id }, 'revoked_by_admin');
 }

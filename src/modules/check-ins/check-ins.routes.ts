@@ -18,8 +18,8 @@ export function checkInsRoutes(app: FastifyInstance, deps: AppDeps): void {
     noun: { one: 'check-in', many: 'check-ins' },
     listDescription:
       'Ordered by (updated_at, id), the sync order. With from/to and no updated_since the order is the timeline: by timestamp. `from` is inclusive, `to` exclusive.',
-    list: (companyId, query) => listCheckIns(deps.db, deps.cursors, companyId, query),
-    get: (companyId, id) => getCheckIn(deps.db, companyId, id),
+    list: (tenant, query) => listCheckIns(deps, tenant, query),
+    get: (tenant, id) => getCheckIn(deps, tenant, id),
   });
 
   route(
@@ -37,7 +37,7 @@ export function checkInsRoutes(app: FastifyInstance, deps: AppDeps): void {
       responses: { 201: { description: 'The recorded check-in.', schema: CheckIn } },
     },
     async (request, reply) => {
-      const checkIn = await recordCheckIn(deps.db, deps.clock, requireTenant(request), request.body);
+      const checkIn = await recordCheckIn(deps, requireTenant(request), request.body);
       return reply.code(201).send(checkIn);
     },
   );

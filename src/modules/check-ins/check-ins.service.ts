@@ -1,10 +1,9 @@
 import type { Static } from 'typebox';
-import type { Db, Executor } from '../../db/database.ts';
-import type { CheckInSource, CheckInType } from '../../db/schema.ts';
+import type { CheckInSource } from '../../db/schema.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import {
-  type CursorCodec,
   DEFAULT_LIMIT,
   keysetPage,
   mapPage,
@@ -12,8 +11,8 @@ import {
   syncPage,
   timestampKey,
 } from '../../platform/pagination.ts';
-import type { TenantScope } from '../../platform/tenant.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { recordEvents } from '../events/events.service.ts';
@@ -25,7 +24,7 @@ import {
   selectCheckInsMatching,
   timestampAtOrAfter,
 } from './check-ins.repo.ts';
-import type { CheckIn } from './check-ins.schemas.ts';
+import type { CheckIn, CreateCheckInBody } from './check-ins.schemas.ts';
 
 export type { CheckInRow } from './check-ins.repo.ts';
 
@@ -44,7 +43,13 @@ const toView = (row: CheckInRow): CheckInView => ({
   updated_at: formatInstant(row.updated_at),
 });
 
-export async function getCheckIn(db: Executor, companyId: string, id: string): Promise<CheckInView> {
+export async function getCheckIn(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<CheckInView> {
+  const { db } = deps;
+  const { companyId } = tenant;
   const row = await findCheckIn(db, companyId, id);
   if (!row) throw notFound('Check-in');
   return toView(row);
@@ -56,12 +61,12 @@ function truncateToSecond(instant: Temporal.Instant): Temporal.Instant {
 }
 
 export async function recordCheckIn(
-  db: Db,
-  clock: Clock,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
-  input: { employee_id: string; type: CheckInType; timestamp: string },
+  input: Static<typeof CreateCheckInBody>,
   source: CheckInSource = 'api',
 ): Promise<CheckInView> {
+  const { db, clock } = deps;
   const now = clock.now();
   const timestamp = truncateToSecond(Temporal.Instant.from(input.timestamp));
   return await db.transaction().execute(async (tx) => {
@@ -135,11 +140,12 @@ export function checkInsListing(query: ListCheckInsQuery): { order: 'sync' | 'ti
  *   (timestamp, type) for one employee, which the duplicate rule makes unique.
  */
 export async function listCheckIns(
-  db: Db,
-  codec: CursorCodec,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
   query: ListCheckInsQuery,
 ): Promise<Page<CheckInView>> {
+  const { db, cursors: codec } = deps;
+  const { companyId } = tenant;
   const from = query.from === undefined ? undefined : Temporal.Instant.from(query.from);
   const to = query.to === undefined ? undefined : Temporal.Instant.from(query.to);
   if (from && to && Temporal.Instant.compare(to, from) <= 0) {

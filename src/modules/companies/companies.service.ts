@@ -1,8 +1,9 @@
-import type { Db, Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { hasActiveService } from '../../platform/service-state.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { canonicalTimeZone } from '../../time/zones.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
 import { type CompanyRow, findCompany, findSandboxOf, insertCompany } from './companies.repo.ts';
@@ -86,10 +87,10 @@ export async function getCompany(db: Executor, companyId: string): Promise<Compa
 }
 
 export async function createCompany(
-  db: Db,
-  clock: Clock,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
   input: { name: string; timezone?: string | undefined; seats?: number | undefined },
 ): Promise<CompanyView> {
+  const { db, clock } = deps;
   const timezone = requireTimeZone(input.timezone ?? DEFAULT_TIMEZONE);
   const now = toDate(clock.now());
   const company: CompanyRow = {

@@ -29,8 +29,8 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
     item: Employee,
     querystring: ListEmployeesQuery,
     noun: { one: 'employee', many: 'employees', article: 'an' },
-    list: (companyId, query) => listEmployees(deps.db, deps.cursors, companyId, query),
-    get: (companyId, id) => getEmployee(deps.db, companyId, id),
+    list: (tenant, query) => listEmployees(deps, tenant, query),
+    get: (tenant, id) => getEmployee(deps, tenant, id),
   });
 
   route(
@@ -49,7 +49,7 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       errors: ['billing_required'],
     },
     async (request, reply) => {
-      const employee = await createEmployee(deps.db, deps.clock, requireTenant(request), request.body);
+      const employee = await createEmployee(deps, requireTenant(request), request.body);
       return reply.code(201).send(employee);
     },
   );
@@ -69,8 +69,7 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       body: UpdateEmployeeBody,
       responses: { 200: { description: 'The updated employee.', schema: Employee } },
     },
-    async (request) =>
-      updateEmployee(deps.db, deps.clock, requireTenant(request), request.params.id, request.body),
+    async (request) => updateEmployee(deps, requireTenant(request), request.params.id, request.body),
   );
 
   route(
@@ -89,7 +88,6 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       responses: { 200: { description: 'The terminated employee.', schema: Employee } },
       errors: ['conflict'],
     },
-    async (request) =>
-      terminateEmployee(deps.db, deps.clock, requireTenant(request), request.params.id, request.body ?? {}),
+    async (request) => terminateEmployee(deps, requireTenant(request), request.params.id, request.body ?? {}),
   );
 }

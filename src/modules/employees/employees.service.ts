@@ -1,11 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
-import { type Db, type Executor, type Tx, violatedConstraint } from '../../db/database.ts';
+import { type Tx, violatedConstraint } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import type { TenantScope } from '../../platform/tenant.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
 import { freeSeat, takeSeat } from '../companies/companies.repo.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
@@ -52,16 +53,21 @@ export function toView(row: EmployeeRow): EmployeeView {
   };
 }
 
-export async function getEmployee(db: Executor, companyId: string, id: string): Promise<EmployeeView> {
+export async function getEmployee(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<EmployeeView> {
+  const { db } = deps;
+  const { companyId } = tenant;
   const row = await findEmployee(db, companyId, id);
   if (!row) throw notFound('Employee');
   return toView(row);
 }
 
 export async function listEmployees(
-  db: Db,
-  codec: CursorCodec,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
   query: {
     limit?: number | undefined;
     cursor?: string | undefined;
@@ -73,6 +79,8 @@ export async function listEmployees(
     search?: string | undefined;
   },
 ): Promise<Page<EmployeeView>> {
+  const { db, cursors: codec } = deps;
+  const { companyId } = tenant;
   const search = query.search?.trim();
   const q = selectEmployeesMatching(db, companyId, { ...query, search });
   const page = await syncPage(q, {
@@ -144,11 +152,11 @@ function uniquenessError(error: unknown): ApiError | null {
 }
 
 export async function createEmployee(
-  db: Db,
-  clock: Clock,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
   input: Writable & { first_name: string; last_name: string; email: string },
 ): Promise<EmployeeView> {
+  const { db, clock } = deps;
   const now = clock.now();
   return await db.transaction().execute(async (tx) => {
     const errors = await checkReferencesAndUniqueness(tx, tenant.companyId, input, null);
@@ -200,12 +208,12 @@ export async function createEmployee(
 const sameSchedule = (a: number[], b: number[]) => a.length === b.length && a.every((m, i) => m === b[i]);
 
 export async function updateEmployee(
-  db: Db,
-  clock: Clock,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
   id: string,
   input: Writable,
 ): Promise<EmployeeView> {
+  const { db, clock } = deps;
   return await db.transaction().execute(async (tx) => {
     const current = await findEmployee(tx, tenant.companyId, id, { lock: true });
     if (!current) throw notFound('Employee');
@@ -272,12 +280,12 @@ export async function updateEmployee(
 }
 
 export async function terminateEmployee(
-  db: Db,
-  clock: Clock,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
   id: string,
   input: { termination_date?: string | undefined },
 ): Promise<EmployeeView> {
+  const { db, clock } = deps;
   const now = clock.now();
   return await db.transaction().execute(async (tx) => {
     const current = await findEmployee(tx, tenant.companyId, id, { lock: true });

@@ -1,6 +1,7 @@
-import type { Db } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import type { CompanyScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { applyHoliday } from '../workdays/consolidation.ts';
 import { insertHoliday } from './holidays.repo.ts';
@@ -9,11 +10,12 @@ export type HolidayView = { id: string; date: string; name: string; created_at: 
 
 /** A company holiday; the workdays of that date lose their expected minutes in the same transaction. */
 export async function createHoliday(
-  db: Db,
-  clock: Clock,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
   input: { date: string; name: string },
 ): Promise<HolidayView> {
+  const { db, clock } = deps;
+  const { companyId } = tenant;
   const now = toDate(clock.now());
   return await db.transaction().execute(async (tx) => {
     // A holiday rewrites a day of every employee: it takes every employee's row lock first, in id order, like

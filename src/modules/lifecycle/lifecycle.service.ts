@@ -1,7 +1,6 @@
-import type { Db } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
-import type { ReportStore } from '../../platform/ports.ts';
-import type { Clock } from '../../time/clock.ts';
+import type { CompanyScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { type CompanyRow, findCompany, updateCompany } from '../companies/companies.repo.ts';
 import { type CompanyView, getCompany, requireTimeZone } from '../companies/companies.service.ts';
@@ -41,10 +40,11 @@ export type CompanyChanges = {
  * Switching addon_enabled runs the addon lifecycle (addon.ts) in the same transaction as the change.
  */
 export async function changeCompany(
-  deps: { db: Db; clock: Clock; reportStore: ReportStore },
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'reportStore'>,
+  tenant: CompanyScope,
   changes: CompanyChanges,
 ): Promise<CompanyView> {
+  const { companyId } = tenant;
   if (changes.timezone !== undefined) changes.timezone = requireTimeZone(changes.timezone);
   if (
     changes.vacation_carry_over_expiry !== undefined &&

@@ -12,7 +12,7 @@ export function locationsRoutes(app: FastifyInstance, deps: AppDeps): void {
     item: Location,
     querystring: ListLocationsQuery,
     noun: { one: 'location', many: 'locations' },
-    list: (companyId, query) => listLocations(deps.db, deps.cursors, companyId, query),
-    get: (companyId, id) => getLocation(deps.db, companyId, id),
+    list: (tenant, query) => listLocations(deps, tenant, query),
+    get: (tenant, id) => getLocation(deps, tenant, id),
   });
 }

@@ -1,9 +1,11 @@
 import type { Static } from 'typebox';
-import type { Db, Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import type { CompanyScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount, requireTimeZone } from '../companies/companies.service.ts';
 import { findLocation, insertLocation, type LocationRow, selectLocations } from './locations.repo.ts';
 import type { Location } from './locations.schemas.ts';
@@ -19,11 +21,12 @@ const toView = (row: LocationRow): LocationView => ({
 });
 
 export async function createLocation(
-  db: Db,
-  clock: Clock,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
   input: { name: string; timezone?: string | undefined },
 ): Promise<LocationView> {
+  const { db, clock } = deps;
+  const { companyId } = tenant;
   const { account } = await loadAccount(db, companyId);
   const timezone = requireTimeZone(input.timezone ?? account.timezone);
   const now = toDate(clock.now());
@@ -32,7 +35,13 @@ export async function createLocation(
   return toView(row);
 }
 
-export async function getLocation(db: Executor, companyId: string, id: string): Promise<LocationView> {
+export async function getLocation(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<LocationView> {
+  const { db } = deps;
+  const { companyId } = tenant;
   const row = await findLocation(db, companyId, id);
   if (!row) throw notFound('Location');
   return toView(row);
@@ -43,11 +52,12 @@ export async function locationExists(db: Executor, companyId: string, id: string
 }
 
 export async function listLocations(
-  db: Db,
-  codec: CursorCodec,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<LocationView>> {
+  const { db, cursors: codec } = deps;
+  const { companyId } = tenant;
   const page = await syncPage(selectLocations(db, companyId), {
     codec,
     listing: 'locations',

@@ -33,6 +33,6 @@ export function organizationRoutes(app: FastifyInstance, deps: AppDeps): void {
       scope: null,
       responses: { 200: { description: 'The tenant of the calling key.', schema: Organization } },
     },
-    async (request) => getOrganization(deps.db, requireTenant(request)),
+    async (request) => getOrganization(deps, requireTenant(request)),
   );
 }

@@ -1,8 +1,9 @@
-import type { Db } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import type { Tenant } from '../../platform/tenant.ts';
 import { getCompany } from '../companies/companies.service.ts';
 
-export async function getOrganization(db: Db, tenant: Tenant) {
+export async function getOrganization(deps: Pick<AppDeps, 'db'>, tenant: Tenant) {
+  const { db } = deps;
   const company = await getCompany(db, tenant.companyId);
   return {
     id: company.id,

@@ -136,7 +136,7 @@ export async function* timeRegistryRows(
   const now = clock.now();
   let cursor: string | undefined;
   do {
-    const months = await listWorkSummaries(db, clock, codec, tenant, {
+    const months = await listWorkSummaries({ db, clock, cursors: codec }, tenant, {
       period: 'month',
       from,
       to,
@@ -169,7 +169,7 @@ async function* employeeMonth(
 ): AsyncIterable<Row> {
   const zone = employeeTimeZone(employee, tenant.timezone);
   const days = new Map<string, WorkSummaryView>();
-  const dayPage = await listWorkSummaries(db, clock, codec, tenant, {
+  const dayPage = await listWorkSummaries({ db, clock, cursors: codec }, tenant, {
     period: 'day',
     from: range.from,
     to: range.to,

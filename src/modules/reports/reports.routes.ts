@@ -39,13 +39,7 @@ export function reportsRoutes(app: FastifyInstance, deps: AppDeps, surface: Rout
       responses: { 202: { description: 'Accepted: the report is processing.', schema: ReportAccepted } },
     },
     async (request, reply) => {
-      const accepted = await createReport(
-        deps.db,
-        deps.clock,
-        requireTenant(request),
-        request.body,
-        deps.maxPendingReports,
-      );
+      const accepted = await createReport(deps, requireTenant(request), request.body);
       return reply.code(202).send(accepted);
     },
   );
@@ -64,8 +58,7 @@ export function reportsRoutes(app: FastifyInstance, deps: AppDeps, surface: Rout
       params: IdParams,
       responses: { 200: { description: 'The report.', schema: Report } },
     },
-    async (request) =>
-      getReport(deps.db, deps.clock, signer, requireTenant(request).companyId, request.params.id),
+    async (request) => getReport({ ...deps, signer }, requireTenant(request), request.params.id),
   );
 
   if (surface === 'dashboard') return;
@@ -93,15 +86,7 @@ export function reportsRoutes(app: FastifyInstance, deps: AppDeps, surface: Rout
       problemStatuses: [403],
     },
     async (request, reply) => {
-      const file = await openDownload(
-        deps.db,
-        deps.clock,
-        signer,
-        deps.reportStore,
-        request.params.id,
-        request.query,
-        request.log,
-      );
+      const file = await openDownload({ ...deps, signer }, request.params.id, request.query, request.log);
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', `attachment; filename="${file.fileName}"`)

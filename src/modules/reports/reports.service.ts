@@ -6,10 +6,11 @@ import type { Logger } from 'pino';
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
 import type { ReportFormat, ReportsTable, ReportType } from '../../db/schema.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound, validationErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { hmac, safeEqual } from '../../platform/secrets.ts';
-import type { TenantScope } from '../../platform/tenant.ts';
+import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { withFormats } from '../../platform/validation.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
@@ -66,12 +67,12 @@ const PENDING_REPORTS_RETRY_SECONDS = 30;
  * reports still processing gets 429 rate_limited with Retry-After, so that one tenant cannot fill the queue.
  */
 export async function createReport(
-  db: Db,
-  clock: Clock,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'maxPendingReports'>,
   tenant: TenantScope,
   input: { type: ReportType; format: ReportFormat; params: Record<string, unknown> },
-  maxPending = MAX_PENDING_REPORTS,
 ): Promise<{ id: string; status: 'processing' }> {
+  const { db, clock } = deps;
+  const maxPending = deps.maxPendingReports ?? MAX_PENDING_REPORTS;
   const errors = paramsErrors(input.type, input.params);
   if (input.format === 'xlsx' && input.type !== 'check_ins_export') {
     errors.format = ['xlsx is only available for check_ins_export; use csv'];
@@ -158,12 +159,12 @@ function toReportView(row: ReportRow, signer: DownloadSigner, now: Temporal.Inst
 }
 
 export async function getReport(
-  db: Db,
-  clock: Clock,
-  signer: DownloadSigner,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'> & { signer: DownloadSigner },
+  tenant: CompanyScope,
   id: string,
 ): Promise<ReportView> {
+  const { db, clock, signer } = deps;
+  const { companyId } = tenant;
   const row = await findReport(db, companyId, id);
   if (!row) throw notFound('Report');
   return toReportView(row, signer, clock.now());
@@ -171,12 +172,12 @@ export async function getReport(
 
 /** The tenant's latest reports, newest first (ids are UUIDv7, so the primary key orders them). */
 export async function listRecentReports(
-  db: Db,
-  clock: Clock,
-  signer: DownloadSigner,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'> & { signer: DownloadSigner },
+  tenant: CompanyScope,
   limit: number,
 ): Promise<ReportView[]> {
+  const { db, clock, signer } = deps;
+  const { companyId } = tenant;
   const rows = await latestReports(db, companyId, limit);
   const now = clock.now();
   return rows.map((row) => toReportView(row, signer, now));
@@ -199,22 +200,18 @@ export function fileNameOf(report: {
   return `${name}-${span}${who}.${report.format}`;
 }
 
-export type ReportFileSource = { get(key: string): Promise<Readable | null> };
-
 /**
  * GET /v1/reports/{id}/download: authenticated by the signature alone. The report must exist (404), the
  * signature must match and not be expired (403), and its nonce is consumed atomically, so a second use, even a
  * concurrent one, is refused (403).
  */
 export async function openDownload(
-  db: Db,
-  clock: Clock,
-  signer: DownloadSigner,
-  store: ReportFileSource,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'reportStore'> & { signer: DownloadSigner },
   id: string,
   query: { expires?: string | undefined; signature?: string | undefined },
   log?: Pick<Logger, 'error'>,
 ): Promise<{ stream: Readable; contentType: string; fileName: string }> {
+  const { db, clock, signer, reportStore: store } = deps;
   const report = await findReportForDownload(db, id);
   if (!report) throw notFound('Report');
   const refused = (why: string) =>

@@ -12,7 +12,7 @@ export function unitsRoutes(app: FastifyInstance, deps: AppDeps): void {
     item: Unit,
     querystring: ListUnitsQuery,
     noun: { one: 'unit', many: 'units' },
-    list: (companyId, query) => listUnits(deps.db, deps.cursors, companyId, query),
-    get: (companyId, id) => getUnit(deps.db, companyId, id),
+    list: (tenant, query) => listUnits(deps, tenant, query),
+    get: (tenant, id) => getUnit(deps, tenant, id),
   });
 }

@@ -1,9 +1,11 @@
 import type { Static } from 'typebox';
-import type { Db, Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import type { CompanyScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { findUnit, insertUnit, selectUnits, type UnitRow } from './units.repo.ts';
@@ -22,11 +24,12 @@ export async function unitExists(db: Executor, companyId: string, id: string): P
 }
 
 export async function createUnit(
-  db: Db,
-  clock: Clock,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
   input: { name: string; parent_id?: string | null | undefined; location_id?: string | null | undefined },
 ): Promise<UnitView> {
+  const { db, clock } = deps;
+  const { companyId } = tenant;
   await loadAccount(db, companyId);
   const errors: Record<string, string> = {};
   if (input.parent_id && !(await unitExists(db, companyId, input.parent_id))) {
@@ -49,18 +52,25 @@ export async function createUnit(
   return toView(row);
 }
 
-export async function getUnit(db: Executor, companyId: string, id: string): Promise<UnitView> {
+export async function getUnit(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<UnitView> {
+  const { db } = deps;
+  const { companyId } = tenant;
   const row = await findUnit(db, companyId, id);
   if (!row) throw notFound('Unit');
   return toView(row);
 }
 
 export async function listUnits(
-  db: Db,
-  codec: CursorCodec,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<UnitView>> {
+  const { db, cursors: codec } = deps;
+  const { companyId } = tenant;
   const page = await syncPage(selectUnits(db, companyId), {
     codec,
     listing: 'units',

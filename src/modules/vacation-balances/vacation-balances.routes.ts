@@ -23,13 +23,7 @@ export function vacationBalancesRoutes(app: FastifyInstance, deps: AppDeps): voi
     },
     async (request, reply) => {
       reply.headers(deprecatedUpdatedSinceHeaders(request.query.updated_since));
-      return await listVacationBalances(
-        deps.db,
-        deps.clock,
-        deps.cursors,
-        requireTenant(request),
-        request.query,
-      );
+      return await listVacationBalances(deps, requireTenant(request), request.query);
     },
   );
 }

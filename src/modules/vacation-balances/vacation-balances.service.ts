@@ -1,7 +1,6 @@
-import type { Db } from '../../db/database.ts';
-import { type CursorCodec, DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
-import type { Clock } from '../../time/clock.ts';
 import { type VacationAbsence, type VacationBalance, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';
 import { absencesOfType } from '../absences/absences.repo.ts';
@@ -18,9 +17,7 @@ export type VacationBalanceView = VacationBalance & { employee_id: string };
  * employee, read through company_id-first indexes for one page of employees at a time.
  */
 export async function listVacationBalances(
-  db: Db,
-  clock: Clock,
-  codec: CursorCodec,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
   tenant: TenantScope,
   query: {
     year: number;
@@ -29,6 +26,7 @@ export async function listVacationBalances(
     cursor?: string | undefined;
   },
 ): Promise<Page<VacationBalanceView>> {
+  const { db, clock, cursors: codec } = deps;
   const first = `${query.year}-01-01`;
   const last = `${query.year}-12-31`;
   const listing = `vacation-balances|${query.year}|${query.employee_id ?? ''}`;

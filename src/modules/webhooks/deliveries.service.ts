@@ -1,8 +1,10 @@
 import type { Static } from 'typebox';
 import type { Db, Executor } from '../../db/database.ts';
 import type { WebhookDeliveryStatus } from '../../db/schema.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
-import { type CursorCodec, keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
+import { keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
+import type { CompanyScope } from '../../platform/tenant.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { envelopeOf, eventPublicId, recordEvents } from '../events/events.service.ts';
 import {
@@ -58,12 +60,13 @@ async function getDelivery(db: Executor, companyId: string, endpointId: string, 
 
 /** An endpoint's deliveries, newest first. */
 export async function listDeliveries(
-  db: Db,
-  codec: CursorCodec,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
   endpointId: string,
   query: { limit?: number | undefined; cursor?: string | undefined },
 ): Promise<Page<DeliveryView>> {
+  const { db, cursors: codec } = deps;
+  const { companyId } = tenant;
   if (!(await findEndpoint(db, companyId, endpointId))) throw notFound('Webhook endpoint');
   const page = await keysetPage(selectDeliveries(db, companyId).where('d.endpoint_id', '=', endpointId), {
     codec,
@@ -96,11 +99,12 @@ async function requireActiveEndpoint(db: Executor, companyId: string, endpointId
 
 /** POST …/test: a ping event, delivered to this endpoint alone. */
 export async function sendPing(
-  db: Db,
-  clock: Clock,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
   endpointId: string,
 ): Promise<DeliveryView> {
+  const { db, clock } = deps;
+  const { companyId } = tenant;
   const at = toDate(clock.now());
   return await db.transaction().execute(async (tx) => {
     await requireActiveEndpoint(tx, companyId, endpointId);
@@ -115,12 +119,13 @@ export async function sendPing(
  * delivery is failed again (no automatic schedule). A pending delivery is already queued: 409.
  */
 export async function retryDelivery(
-  db: Db,
-  clock: Clock,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
   endpointId: string,
   id: string,
 ): Promise<DeliveryView> {
+  const { db, clock } = deps;
+  const { companyId } = tenant;
   const at = toDate(clock.now());
   return await db.transaction().execute(async (tx) => {
     await requireActiveEndpoint(tx, companyId, endpointId);

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
-import type { Db, Executor, Tx } from '../../db/database.ts';
+import type { Db, Tx } from '../../db/database.ts';
 import type { WebhookDisabledReason } from '../../db/schema.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { type CursorCodec, mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import type { CompanyScope } from '../../platform/tenant.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { failPendingDeliveries } from './deliveries.repo.ts';
 import {
@@ -33,18 +35,25 @@ export function toEndpointView(row: EndpointRow): EndpointView {
   return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
 }
 
-export async function getEndpoint(db: Executor, companyId: string, id: string): Promise<EndpointView> {
+export async function getEndpoint(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<EndpointView> {
+  const { db } = deps;
+  const { companyId } = tenant;
   const row = await findEndpoint(db, companyId, id);
   if (!row) throw notFound('Webhook endpoint');
   return toEndpointView(row);
 }
 
 export async function listEndpoints(
-  db: Db,
-  codec: CursorCodec,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<EndpointView>> {
+  const { db, cursors: codec } = deps;
+  const { companyId } = tenant;
   const page = await syncPage(selectEndpoints(db, companyId), { codec, listing: 'webhook-endpoints', query });
   return mapPage(page, toEndpointView);
 }
@@ -77,11 +86,12 @@ function newSecret(): string {
 }
 
 export async function createEndpoint(
-  deps: EndpointDeps,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'webhookTargets'>,
+  tenant: CompanyScope,
   input: { url: string; events: string[]; description?: string | null | undefined },
 ): Promise<EndpointView & { secret: string }> {
-  await requireTarget(deps.targets, input.url);
+  const { companyId } = tenant;
+  await requireTarget(deps.webhookTargets, input.url);
   const at = toDate(deps.clock.now());
   return await deps.db.transaction().execute(async (tx) => {
     await ensureActiveSlot(tx, companyId);
@@ -115,8 +125,8 @@ export async function disableEndpoint(
 }
 
 export async function updateEndpoint(
-  deps: EndpointDeps,
-  companyId: string,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'webhookTargets'>,
+  tenant: CompanyScope,
   id: string,
   input: {
     url?: string | undefined;
@@ -125,7 +135,8 @@ export async function updateEndpoint(
     status?: 'active' | 'disabled' | undefined;
   },
 ): Promise<EndpointView> {
-  if (input.url !== undefined) await requireTarget(deps.targets, input.url);
+  const { companyId } = tenant;
+  if (input.url !== undefined) await requireTarget(deps.webhookTargets, input.url);
   return await deps.db.transaction().execute(async (tx) => {
     const current = await findEndpoint(tx, companyId, id, { lock: true });
     if (!current) throw notFound('Webhook endpoint');
@@ -163,6 +174,12 @@ export async function updateEndpoint(
 }
 
 /** Deletes the endpoint and, with it, its deliveries: pending ones are never sent. */
-export async function deleteEndpoint(db: Db, companyId: string, id: string): Promise<void> {
+export async function deleteEndpoint(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<void> {
+  const { db } = deps;
+  const { companyId } = tenant;
   if (!(await deleteEndpointRow(db, companyId, id))) throw notFound('Webhook endpoint');
 }

@@ -28,8 +28,6 @@ const tag = 'Webhooks';
 const scope = 'webhooks:manage';
 
 export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const endpointDeps = { db: deps.db, clock: deps.clock, targets: deps.webhookTargets };
-
   readRoutes(app, {
     url: '/v1/webhook-endpoints',
     tag,
@@ -37,8 +35,8 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
     item: WebhookEndpoint,
     querystring: ListWebhookEndpointsQuery,
     noun: { one: 'webhook endpoint', many: 'webhook endpoints' },
-    list: (companyId, query) => listEndpoints(deps.db, deps.cursors, companyId, query),
-    get: (companyId, id) => getEndpoint(deps.db, companyId, id),
+    list: (tenant, query) => listEndpoints(deps, tenant, query),
+    get: (tenant, id) => getEndpoint(deps, tenant, id),
   });
 
   route(
@@ -60,7 +58,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       errors: ['conflict'],
     },
     async (request, reply) => {
-      const endpoint = await createEndpoint(endpointDeps, requireTenant(request).companyId, request.body);
+      const endpoint = await createEndpoint(deps, requireTenant(request), request.body);
       return reply.code(201).send(endpoint);
     },
   );
@@ -81,8 +79,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       responses: { 200: { description: 'The endpoint.', schema: WebhookEndpoint } },
       errors: ['conflict'],
     },
-    async (request) =>
-      updateEndpoint(endpointDeps, requireTenant(request).companyId, request.params.id, request.body),
+    async (request) => updateEndpoint(deps, requireTenant(request), request.params.id, request.body),
   );
 
   route(
@@ -101,7 +98,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       responses: { 204: { description: 'Deleted.', schema: null } },
     },
     async (request, reply) => {
-      await deleteEndpoint(deps.db, requireTenant(request).companyId, request.params.id);
+      await deleteEndpoint(deps, requireTenant(request), request.params.id);
       return reply.code(204).send();
     },
   );
@@ -122,12 +119,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       errors: ['conflict'],
     },
     async (request, reply) => {
-      const delivery = await sendPing(
-        deps.db,
-        deps.clock,
-        requireTenant(request).companyId,
-        request.params.id,
-      );
+      const delivery = await sendPing(deps, requireTenant(request), request.params.id);
       return reply.code(202).send(delivery);
     },
   );
@@ -146,14 +138,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       querystring: ListDeliveriesQuery,
       responses: { 200: { description: 'A page of deliveries.', schema: ListOf(WebhookDelivery) } },
     },
-    async (request) =>
-      listDeliveries(
-        deps.db,
-        deps.cursors,
-        requireTenant(request).companyId,
-        request.params.id,
-        request.query,
-      ),
+    async (request) => listDeliveries(deps, requireTenant(request), request.params.id, request.query),
   );
 
   route(
@@ -173,13 +158,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       const { id, deliveryId } = request.params;
-      const delivery = await retryDelivery(
-        deps.db,
-        deps.clock,
-        requireTenant(request).companyId,
-        id,
-        deliveryId,
-      );
+      const delivery = await retryDelivery(deps, requireTenant(request), id, deliveryId);
       return reply.code(202).send(delivery);
     },
   );

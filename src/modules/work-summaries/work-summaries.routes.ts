@@ -23,13 +23,7 @@ export function workSummariesRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       reply.headers(deprecatedUpdatedSinceHeaders(request.query.updated_since));
-      return await listWorkSummaries(
-        deps.db,
-        deps.clock,
-        deps.cursors,
-        requireTenant(request),
-        request.query,
-      );
+      return await listWorkSummaries(deps, requireTenant(request), request.query);
     },
   );
 }

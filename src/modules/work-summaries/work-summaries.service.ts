@@ -1,10 +1,10 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
-import { type CursorCodec, DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
+import { DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
-import type { Clock } from '../../time/clock.ts';
 import {
   bankedBeforeRows,
   dayFigures,
@@ -47,12 +47,11 @@ function validateRange(query: ListWorkSummariesQuery): void {
  * fields count closed workdays only; the banked balance adds every closed workday from the hire date.
  */
 export async function listWorkSummaries(
-  db: Db,
-  clock: Clock,
-  codec: CursorCodec,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
   tenant: TenantScope,
   query: ListWorkSummariesQuery,
 ): Promise<Page<WorkSummaryView>> {
+  const { db, clock, cursors: codec } = deps;
   validateRange(query);
   const listing = `work-summaries|${query.period}|${query.from}|${query.to}|${query.employee_id ?? ''}`;
   const after = query.cursor ? (codec.decode(listing, query.cursor, 2) as [string, string]) : null;
