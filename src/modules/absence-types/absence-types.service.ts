@@ -1,16 +1,18 @@
+import type { Static } from 'typebox';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
 import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { insertAbsenceType, listAbsenceTypes, selectAbsenceTypes } from './absence-types.repo.ts';
+import type { CreateAbsenceTypeBody } from './absence-types.schemas.ts';
 
 export type AbsenceTypeView = { key: string; label: string };
 
 export async function createAbsenceType(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: CompanyScope,
-  input: { key: string; label: string },
+  input: Static<typeof CreateAbsenceTypeBody>,
 ): Promise<AbsenceTypeView> {
   const { db, clock } = deps;
   const { companyId } = tenant;

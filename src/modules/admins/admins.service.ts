@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import { violatedConstraint } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid } from '../../platform/errors.ts';
@@ -6,6 +7,7 @@ import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findAdminByEmailKey, insertAdmin } from './admins.repo.ts';
+import type { CreateAdminBody, LoginBody } from './admins.schemas.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 
 export type AdminView = { id: string; company_id: string; email: string; created_at: string };
@@ -16,7 +18,7 @@ const emailKey = (email: string) => email.trim().toLowerCase();
 export async function createAdmin(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   scope: CompanyScope,
-  input: { email: string; password: string },
+  input: Static<typeof CreateAdminBody>,
 ): Promise<AdminView> {
   const { db, clock } = deps;
   const { tenant } = await loadAccount(db, scope.companyId);
@@ -47,7 +49,7 @@ export async function createAdmin(
 /** The administrator whose email and password match, or null. Unknown emails cost one scrypt too. */
 export async function authenticateAdmin(
   deps: Pick<AppDeps, 'db'>,
-  credentials: { email: string; password: string },
+  credentials: Static<typeof LoginBody>,
 ): Promise<{ id: string; company_id: string; email: string } | null> {
   const { db } = deps;
   const { email, password } = credentials;

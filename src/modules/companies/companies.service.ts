@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -7,6 +8,7 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { canonicalTimeZone } from '../../time/zones.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
 import { type CompanyRow, findCompany, findSandboxOf, insertCompany } from './companies.repo.ts';
+import type { CreateCompanyBody } from './companies.schemas.ts';
 import { provisionSandbox } from './sandbox.ts';
 
 export const DEFAULT_TIMEZONE = 'Europe/Madrid';
@@ -88,7 +90,7 @@ export async function getCompany(db: Executor, companyId: string): Promise<Compa
 
 export async function createCompany(
   deps: Pick<AppDeps, 'db' | 'clock'>,
-  input: { name: string; timezone?: string | undefined; seats?: number | undefined },
+  input: Static<typeof CreateCompanyBody>,
 ): Promise<CompanyView> {
   const { db, clock } = deps;
   const timezone = requireTimeZone(input.timezone ?? DEFAULT_TIMEZONE);

@@ -22,6 +22,7 @@ import {
   selectEmployeesMatching,
   updateEmployeeRow,
 } from './employees.repo.ts';
+import type { CreateEmployeeBody, TerminateEmployeeBody, UpdateEmployeeBody } from './employees.schemas.ts';
 import {
   DEFAULT_VACATION_DAYS_PER_YEAR,
   DEFAULT_WORK_SCHEDULE,
@@ -154,7 +155,7 @@ function uniquenessError(error: unknown): ApiError | null {
 export async function createEmployee(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
-  input: Writable & { first_name: string; last_name: string; email: string },
+  input: Static<typeof CreateEmployeeBody>,
 ): Promise<EmployeeView> {
   const { db, clock } = deps;
   const now = clock.now();
@@ -211,7 +212,7 @@ export async function updateEmployee(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
   id: string,
-  input: Writable,
+  input: Static<typeof UpdateEmployeeBody>,
 ): Promise<EmployeeView> {
   const { db, clock } = deps;
   return await db.transaction().execute(async (tx) => {
@@ -283,7 +284,7 @@ export async function terminateEmployee(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
   id: string,
-  input: { termination_date?: string | undefined },
+  input: Static<typeof TerminateEmployeeBody>,
 ): Promise<EmployeeView> {
   const { db, clock } = deps;
   const now = clock.now();

@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
@@ -5,6 +6,7 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { applyHoliday } from '../workdays/consolidation.ts';
 import { insertHoliday } from './holidays.repo.ts';
+import type { CreateHolidayBody } from './holidays.schemas.ts';
 
 export type HolidayView = { id: string; date: string; name: string; created_at: string; updated_at: string };
 
@@ -12,7 +14,7 @@ export type HolidayView = { id: string; date: string; name: string; created_at: 
 export async function createHoliday(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: CompanyScope,
-  input: { date: string; name: string },
+  input: Static<typeof CreateHolidayBody>,
 ): Promise<HolidayView> {
   const { db, clock } = deps;
   const { companyId } = tenant;

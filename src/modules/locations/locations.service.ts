@@ -8,7 +8,7 @@ import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount, requireTimeZone } from '../companies/companies.service.ts';
 import { findLocation, insertLocation, type LocationRow, selectLocations } from './locations.repo.ts';
-import type { Location } from './locations.schemas.ts';
+import type { CreateLocationBody, Location } from './locations.schemas.ts';
 
 export type LocationView = Static<typeof Location>;
 
@@ -23,7 +23,7 @@ const toView = (row: LocationRow): LocationView => ({
 export async function createLocation(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: CompanyScope,
-  input: { name: string; timezone?: string | undefined },
+  input: Static<typeof CreateLocationBody>,
 ): Promise<LocationView> {
   const { db, clock } = deps;
   const { companyId } = tenant;

@@ -24,6 +24,7 @@ import {
   latestReports,
   useDownloadNonce,
 } from './reports.repo.ts';
+import type { CreateReportBody } from './reports.schemas.ts';
 import { REPORT_PARAMS, type Report } from './reports.schemas.ts';
 
 /** A download address lives this long (spec, Limits). */
@@ -69,7 +70,7 @@ const PENDING_REPORTS_RETRY_SECONDS = 30;
 export async function createReport(
   deps: Pick<AppDeps, 'db' | 'clock' | 'maxPendingReports'>,
   tenant: TenantScope,
-  input: { type: ReportType; format: ReportFormat; params: Record<string, unknown> },
+  input: Static<typeof CreateReportBody>,
 ): Promise<{ id: string; status: 'processing' }> {
   const { db, clock } = deps;
   const maxPending = deps.maxPendingReports ?? MAX_PENDING_REPORTS;

@@ -9,7 +9,7 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { findUnit, insertUnit, selectUnits, type UnitRow } from './units.repo.ts';
-import type { Unit } from './units.schemas.ts';
+import type { CreateUnitBody, Unit } from './units.schemas.ts';
 
 export type UnitView = Static<typeof Unit>;
 
@@ -26,7 +26,7 @@ export async function unitExists(db: Executor, companyId: string, id: string): P
 export async function createUnit(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: CompanyScope,
-  input: { name: string; parent_id?: string | null | undefined; location_id?: string | null | undefined },
+  input: Static<typeof CreateUnitBody>,
 ): Promise<UnitView> {
   const { db, clock } = deps;
   const { companyId } = tenant;

@@ -22,6 +22,7 @@ import {
   updateEndpointRow,
 } from './endpoints.repo.ts';
 import { type TargetPolicy, targetProblem } from './target.ts';
+import type { CreateWebhookEndpointBody, UpdateWebhookEndpointBody } from './webhooks.schemas.ts';
 
 export { type EndpointRow, findEndpoint } from './endpoints.repo.ts';
 
@@ -88,7 +89,7 @@ function newSecret(): string {
 export async function createEndpoint(
   deps: Pick<AppDeps, 'db' | 'clock' | 'webhookTargets'>,
   tenant: CompanyScope,
-  input: { url: string; events: string[]; description?: string | null | undefined },
+  input: Static<typeof CreateWebhookEndpointBody>,
 ): Promise<EndpointView & { secret: string }> {
   const { companyId } = tenant;
   await requireTarget(deps.webhookTargets, input.url);
@@ -128,12 +129,7 @@ export async function updateEndpoint(
   deps: Pick<AppDeps, 'db' | 'clock' | 'webhookTargets'>,
   tenant: CompanyScope,
   id: string,
-  input: {
-    url?: string | undefined;
-    events?: string[] | undefined;
-    description?: string | null | undefined;
-    status?: 'active' | 'disabled' | undefined;
-  },
+  input: Static<typeof UpdateWebhookEndpointBody>,
 ): Promise<EndpointView> {
   const { companyId } = tenant;
   if (input.url !== undefined) await requireTarget(deps.webhookTargets, input.url);
