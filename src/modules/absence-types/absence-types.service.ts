@@ -5,9 +5,9 @@ import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pag
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { insertAbsenceType, listAbsenceTypes, selectAbsenceTypes } from './absence-types.repo.ts';
-import type { CreateAbsenceTypeBody } from './absence-types.schemas.ts';
+import type { AbsenceTypeRef, CreateAbsenceTypeBody } from './absence-types.schemas.ts';
 
-export type AbsenceTypeView = { key: string; label: string };
+export type AbsenceTypeView = Static<typeof AbsenceTypeRef>;
 
 export async function createAbsenceType(
   deps: Pick<AppDeps, 'db' | 'clock'>,

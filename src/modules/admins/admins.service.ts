@@ -7,10 +7,10 @@ import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findAdminByEmailKey, insertAdmin } from './admins.repo.ts';
-import type { CreateAdminBody, LoginBody } from './admins.schemas.ts';
+import type { Admin, CreateAdminBody, LoginBody } from './admins.schemas.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 
-export type AdminView = { id: string; company_id: string; email: string; created_at: string };
+export type AdminView = Static<typeof Admin>;
 
 const emailKey = (email: string) => email.trim().toLowerCase();
 

@@ -8,32 +8,13 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { canonicalTimeZone } from '../../time/zones.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
 import { type CompanyRow, findCompany, findSandboxOf, insertCompany } from './companies.repo.ts';
-import type { CreateCompanyBody } from './companies.schemas.ts';
+import type { Company, CreateCompanyBody } from './companies.schemas.ts';
 import { provisionSandbox } from './sandbox.ts';
 
 export const DEFAULT_TIMEZONE = 'Europe/Madrid';
 export const DEFAULT_SEATS = 50;
 
-export type CompanyView = {
-  id: string;
-  name: string;
-  timezone: string;
-  sandbox: boolean;
-  sandbox_company_id: string | null;
-  sandbox_of: string | null;
-  seats: number;
-  active_employees: number;
-  default_expiration_days: number | null;
-  max_active_keys: number;
-  company_status: CompanyRow['company_status'];
-  subscription_status: CompanyRow['subscription_status'];
-  addon_enabled: boolean;
-  service_active: boolean;
-  vacation_carry_over_max_days: number;
-  vacation_carry_over_expiry: string;
-  created_at: string;
-  updated_at: string;
-};
+export type CompanyView = Static<typeof Company>;
 
 /** The live company that owns a tenant: itself, or the company a sandbox belongs to. */
 export type Account = { account: CompanyRow; tenant: CompanyRow; sandbox: CompanyRow | undefined };

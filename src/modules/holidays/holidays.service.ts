@@ -6,9 +6,9 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { applyHoliday } from '../workdays/consolidation.ts';
 import { insertHoliday } from './holidays.repo.ts';
-import type { CreateHolidayBody } from './holidays.schemas.ts';
+import type { CreateHolidayBody, Holiday } from './holidays.schemas.ts';
 
-export type HolidayView = { id: string; date: string; name: string; created_at: string; updated_at: string };
+export type HolidayView = Static<typeof Holiday>;
 
 /** A company holiday; the workdays of that date lose their expected minutes in the same transaction. */
 export async function createHoliday(

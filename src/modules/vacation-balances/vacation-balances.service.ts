@@ -1,15 +1,17 @@
+import type { Static } from 'typebox';
 import type { AppDeps } from '../../platform/deps.ts';
 import { DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
-import { type VacationAbsence, type VacationBalance, vacationBalance } from '../../time/vacation.ts';
+import { type VacationAbsence, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';
 import { absencesOfType } from '../absences/absences.repo.ts';
 import { VACATION } from '../absences/absences.service.ts';
 import { findVacationPolicy } from '../companies/companies.repo.ts';
 import { selectEmployedDuring } from '../employees/employees.repo.ts';
 import { findHolidayDates } from '../workdays/workdays.repo.ts';
+import type { VacationBalance } from './vacation-balances.schemas.ts';
 
-export type VacationBalanceView = VacationBalance & { employee_id: string };
+export type VacationBalanceView = Static<typeof VacationBalance>;
 
 /**
  * One row per employee employed during the year, ordered by employee id (the cursor's key). Computed on read
