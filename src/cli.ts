@@ -4,11 +4,13 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Role, startService } from './main.ts';
+import { verifyChains } from './modules/registry/registry.service.ts';
 
 const USAGE = `Usage: jornada <command>
 
   serve [--role=api|worker|all]   start the API and/or the workers (default all)
   migrate                         apply database migrations and exit
+  registry verify [--company ID]  recompute the registry hash chains; exit 1 naming the first broken entry
   admin <command> [...]           operator commands (a client of /admin/v1):
       create-company --name N [--timezone TZ] [--seats N]
       get-company ID
@@ -43,6 +45,26 @@ async function serve(args: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+/** `jornada registry verify [--company ID]`: recomputes the hash chains on the database directly. */
+async function registryCommand(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { company: { type: 'string' } },
+  });
+  if (positionals[0] !== 'verify')
+    throw new ConfigError(`unknown registry command "${positionals[0] ?? ''}"\n\n${USAGE}`);
+  const config = loadConfig();
+  const database = await openDatabase(config, pino({ level: 'silent' }));
+  try {
+    const result = await verifyChains(database.db, values.company ?? null);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    if (!result.ok) process.exitCode = 1;
+  } finally {
+    await database.close();
+  }
 }
 
 async function migrateCommand(): Promise<void> {
@@ -141,6 +163,7 @@ async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
   if (command === 'migrate') return migrateCommand();
+  if (command === 'registry') return registryCommand(rest);
   if (command === 'admin') return admin(rest);
   process.stdout.write(USAGE);
   if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;

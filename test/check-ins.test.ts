@@ -28,6 +28,11 @@ describe('POST /v1/check-ins', () => {
       type: 'in',
       timestamp,
       source: 'api',
+      work_mode: null,
+      status: 'active',
+      late: false,
+      recorded_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      recorded_by: { type: 'api_key', id: env.company.liveKeyId },
       created_at: expect.stringMatching(/Z$/),
       updated_at: body.created_at,
     });

@@ -39,10 +39,11 @@ export async function generateCheckIns(
       select id, row_number() over (order by id) as n
       from employees where company_id = ${companyId}::uuid
     )
-    insert into check_ins (company_id, id, employee_id, type, timestamp, source, created_at, updated_at)
+    insert into check_ins (company_id, id, employee_id, type, timestamp, source, created_at, updated_at,
+                           recorded_at, recorded_by_type, recorded_by_id)
     select ${companyId}::uuid, gen_random_uuid(), s.id,
            case when k % 2 = 0 then 'in' else 'out' end,
-           t.ts, 'import', t.ts + t.delay, t.ts + t.delay
+           t.ts, 'import', t.ts + t.delay, t.ts + t.delay, t.ts + t.delay, 'system', 'bench-generator'
     from staff s
     cross join generate_series(0, ${perEmployee - 1}::int) k
     cross join lateral (
@@ -80,8 +81,10 @@ export async function generateWorkingYear(
       values ('in', interval '7 hours'), ('break_start', interval '12 hours'),
              ('break_end', interval '12 hours 30 minutes'), ('out', interval '15 hours 30 minutes')
     )
-    insert into check_ins (company_id, id, employee_id, type, timestamp, source, created_at, updated_at)
-    select ${companyId}::uuid, gen_random_uuid(), s.id, e.type, t.ts, 'import', t.ts, t.ts
+    insert into check_ins (company_id, id, employee_id, type, timestamp, source, created_at, updated_at,
+                           recorded_at, recorded_by_type, recorded_by_id)
+    select ${companyId}::uuid, gen_random_uuid(), s.id, e.type, t.ts, 'import', t.ts, t.ts, t.ts, 'system',
+           'bench-generator'
     from staff s cross join days cross join events e
     cross join lateral (
       select (days.day::timestamp + e.at + ((s.n * 7 + extract(doy from days.day)::int) % 11) * interval '1 minute')

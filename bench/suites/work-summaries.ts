@@ -146,7 +146,12 @@ export async function workSummariesSuite(cluster: BenchCluster): Promise<string[
       .orderBy('id')
       .limit(200)
       .execute();
-    const tenant = { companyId: company.id, accountId: company.id, timezone: 'Europe/Madrid' };
+    const tenant = {
+      companyId: company.id,
+      accountId: company.id,
+      timezone: 'Europe/Madrid',
+      actor: { type: 'system' as const, id: 'bench' },
+    };
     const inserts: number[] = [];
     const consolidations: number[] = [];
     const added: Array<{ id: string; employeeId: string; at: Temporal.Instant }> = [];

@@ -18,6 +18,8 @@ import { createHoliday } from '../modules/holidays/holidays.service.ts';
 import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
 import { CreateLocationBody, Location } from '../modules/locations/locations.schemas.ts';
 import { createLocation } from '../modules/locations/locations.service.ts';
+import { RegistryVerification, VerifyRegistryQuery } from '../modules/registry/registry.schemas.ts';
+import { verifyChains } from '../modules/registry/registry.service.ts';
 import { CreateUnitBody, Unit } from '../modules/units/units.schemas.ts';
 import { createUnit } from '../modules/units/units.service.ts';
 import { IdParams, Instant } from '../platform/common.schemas.ts';
@@ -228,6 +230,20 @@ export async function adminPlugin(
       await getCompany(deps.db, request.params.id);
       return reply.code(201).send(await createHoliday(deps, { companyId: request.params.id }, request.body));
     },
+  );
+
+  route(
+    app,
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/registry/verify',
+      operationId: 'adminVerifyRegistry',
+      summary: 'Recompute the registry hash chains and name the first broken entry',
+      querystring: VerifyRegistryQuery,
+      responses: { 200: { description: 'The verification.', schema: RegistryVerification } },
+    },
+    async (request) => verifyChains(deps.db, request.query.company_id ?? null),
   );
 
   const ClockView = Type.Object({ now: Instant() });

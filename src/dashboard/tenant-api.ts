@@ -55,6 +55,7 @@ async function sessionTenant(deps: AppDeps, request: FastifyRequest, mode: 'live
     mode,
     sandbox: mode === 'test',
     apiKeyId: null,
+    actor: { type: 'admin', id: session.admin_id },
     scopes: new Set(SCOPES),
     timezone: account.timezone,
     activeEmployees: tenant.active_employee_count,

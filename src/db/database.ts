@@ -1,4 +1,4 @@
-import { Kysely, type LogConfig, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, type LogConfig, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { Database } from './schema.ts';
@@ -31,6 +31,22 @@ export type DbOptions = {
 /** The client-side margin over the server's statement timeout. */
 const QUERY_TIMEOUT_MARGIN_MS = 500;
 
+/**
+ * pg's client-side read timeout (query_timeout) is cleared by a query's callback, which pg-cursor never calls:
+ * the timer would fire in the middle of a long streamed read (and keep a finished process alive until it did).
+ * A cursor signals its submission through the callback instead, which clears the timer. The server's statement
+ * timeout still spans the whole cursor (its fetches are one statement), so a long streamed read runs on a pool
+ * without one or in a transaction that lifts it (`withoutStatementTimeout`).
+ */
+class StreamingCursor<Row> extends Cursor<Row> {
+  callback = () => {};
+
+  override submit = (connection: Parameters<Cursor<Row>['submit']>[0]) => {
+    Cursor.prototype.submit.call(this, connection);
+    this.callback();
+  };
+}
+
 export function createDb(connectionString: string, options: DbOptions = {}): Db {
   const statementTimeout = options.statementTimeoutMs ?? 0;
   const pool = new pg.Pool({
@@ -55,7 +71,7 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
   });
   return new Kysely<Database>({
     // Cursor lets query.stream() read large results in chunks (report generation) with flat memory.
-    dialect: new PostgresDialect({ pool, cursor: Cursor }),
+    dialect: new PostgresDialect({ pool, cursor: StreamingCursor }),
     ...(options.log ? { log: options.log } : {}),
   });
 }
@@ -63,6 +79,17 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
 /** One round trip to the database (readiness). */
 export async function ping(db: Db): Promise<void> {
   await db.selectNoFrom((eb) => eb.val(1).as('one')).execute();
+}
+
+/**
+ * Runs `work` in a transaction whose statement timeout is lifted: for long streamed reads on a pool that has one
+ * (an operator's registry verification). The lock and idle timeouts still apply.
+ */
+export async function withoutStatementTimeout<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return await db.transaction().execute(async (tx) => {
+    await sql`set local statement_timeout = 0`.execute(tx);
+    return await work(tx);
+  });
 }
 
 /** SQLSTATE classes and codes that say "the database is unavailable or overloaded", not "this request is wrong". */

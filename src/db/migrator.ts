@@ -33,8 +33,10 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
  * behind a transaction-mode pooler (PgBouncer) where a session-level lock was not. A failing file rolls the
  * whole run back. No statement timeout applies: a migration may take as long as it needs.
  */
-export async function migrate(db: Db): Promise<MigrationResult> {
-  const files = await migrationFiles();
+export async function migrate(db: Db, options: { through?: string } = {}): Promise<MigrationResult> {
+  const files = (await migrationFiles()).filter(
+    (file) => options.through === undefined || file.replace(/\.sql$/, '') <= options.through,
+  );
   return await db.transaction().execute(async (tx) => {
     await sql`set local statement_timeout = 0`.execute(tx);
     await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx);

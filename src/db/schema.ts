@@ -2,7 +2,7 @@
  * Kysely table types, mirroring src/db/migrations/*.sql. timestamptz columns read as Date (millisecond
  * precision, matching timestamptz(3)); date columns read as 'YYYY-MM-DD' strings; numeric reads as string.
  */
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 type Numeric = ColumnType<string, string | number, string | number>;
 
@@ -33,6 +33,8 @@ export type CompaniesTable = {
   vacation_carry_over_max_days: Numeric;
   vacation_carry_over_expiry: string;
   active_employee_count: number;
+  /** A check-in recorded this many hours after its timestamp is late. */
+  late_record_hours: Generated<number>;
   created_at: Date;
   updated_at: Date;
 };
@@ -116,7 +118,9 @@ export type HolidaysTable = {
 
 export type EmployeeStatus = 'active' | 'terminated';
 export type CheckInType = 'in' | 'out' | 'break_start' | 'break_end';
-export type CheckInSource = 'api' | 'dashboard' | 'kiosk' | 'import';
+export type CheckInSource = 'api' | 'dashboard' | 'portal' | 'correction' | 'kiosk' | 'import';
+export type ActorType = 'api_key' | 'admin' | 'employee' | 'system';
+export type WorkMode = 'on_site' | 'remote';
 export type AbsenceStatus = 'requested' | 'approved' | 'denied' | 'cancelled';
 
 export type EmployeesTable = {
@@ -179,8 +183,26 @@ export type CheckInsTable = {
   type: CheckInType;
   timestamp: Date;
   source: CheckInSource;
+  recorded_at: Date;
+  recorded_by_type: ActorType;
+  recorded_by_id: string;
+  work_mode: WorkMode | null;
+  status: Generated<'active' | 'voided'>;
+  late: Generated<boolean>;
   created_at: Date;
   updated_at: Date;
+};
+
+export type RegistryEntriesTable = {
+  company_id: string;
+  employee_id: string;
+  seq: number;
+  kind: string;
+  subject_id: string | null;
+  content: string;
+  recorded_at: Date;
+  previous_hash: Buffer;
+  hash: Buffer;
 };
 
 export type AbsencesTable = {
@@ -330,5 +352,6 @@ export type Database = {
   company_admins: CompanyAdminsTable;
   dashboard_sessions: DashboardSessionsTable;
   queue_turns: QueueTurnsTable;
+  registry_entries: RegistryEntriesTable;
   login_failures: LoginFailuresTable;
 };

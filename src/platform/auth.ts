@@ -95,6 +95,7 @@ function toTenant(key: KeyRecord): Tenant {
     mode: key.mode,
     sandbox: key.sandbox,
     apiKeyId: key.api_key_id,
+    actor: { type: 'api_key', id: key.api_key_id },
     scopes: new Set(key.scopes),
     timezone: key.timezone,
     activeEmployees: key.active_employee_count,

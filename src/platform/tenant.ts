@@ -2,6 +2,9 @@ import type { KeyMode } from '../db/schema.ts';
 import { ApiError } from './errors.ts';
 import type { Scope } from './scopes.ts';
 
+/** Who recorded a fact of the registry (docs/registry.md). */
+export type Actor = { type: 'api_key' | 'admin' | 'employee' | 'system'; id: string };
+
 /** Who is calling: the tenant a key acts on, and the key's limits. */
 export type Tenant = {
   companyId: string;
@@ -10,6 +13,8 @@ export type Tenant = {
   sandbox: boolean;
   /** The calling key; null for a dashboard session (src/dashboard). */
   apiKeyId: string | null;
+  /** Who records what this caller writes (registry facts name it): the key, or the dashboard's administrator. */
+  actor: Actor;
   scopes: ReadonlySet<string>;
   timezone: string;
   activeEmployees: number;
@@ -23,6 +28,9 @@ export type Tenant = {
  * claimed row.
  */
 export type TenantScope = Pick<Tenant, 'companyId' | 'accountId' | 'timezone'>;
+
+/** A tenant with who acts in it: what a service that records a registry fact needs. */
+export type ActingTenant = TenantScope & Pick<Tenant, 'actor'>;
 
 /** What a service needs of the tenant when the company alone scopes it (a read by id, an operator's write). */
 export type CompanyScope = Pick<Tenant, 'companyId'>;

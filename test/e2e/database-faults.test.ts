@@ -4,9 +4,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { createDb, type Db, isDatabaseUnavailable } from '../../src/db/database.ts';
+import { createDb, type Db, isDatabaseUnavailable, withoutStatementTimeout } from '../../src/db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { migrate } from '../../src/db/migrator.ts';
 import { FakeClock } from '../../src/time/clock.ts';
@@ -169,6 +170,23 @@ describe('timeouts', () => {
       await holder.destroy();
     }
   });
+
+  it('lets a streamed read outlast the client-side read timeout when the statement timeout is lifted', async () => {
+    const query = (tx: typeof db) =>
+      tx.selectFrom(sql<{ n: number }>`generate_series(1, 30)`.as('g')).select(sql<number>`g`.as('n'));
+    const read = async (tx: typeof db) => {
+      const rows: number[] = [];
+      for await (const row of query(tx).stream(10)) {
+        rows.push(row.n);
+        if (rows.length % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 700));
+      }
+      return rows;
+    };
+    // Three pauses of 0.7 s: over 2 s, past this pool's 1 s statement and 1.5 s client-side read timeouts.
+    expect(await withoutStatementTimeout(db, (tx) => read(tx as unknown as typeof db))).toHaveLength(30);
+    // Without lifting it, the server cancels the cursor: it is one statement.
+    await expect(read(db)).rejects.toMatchObject({ code: '57014' });
+  }, 15_000);
 
   it('ends a transaction left idle longer than the idle-in-transaction timeout', async () => {
     const failure = await db

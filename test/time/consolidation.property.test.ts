@@ -7,7 +7,7 @@ import { createEmployee } from '../../src/modules/employees/employees.service.ts
 import { listWorkSummaries } from '../../src/modules/work-summaries/work-summaries.service.ts';
 import { consolidate } from '../../src/modules/workdays/consolidation.ts';
 import { CursorCodec } from '../../src/platform/pagination.ts';
-import type { TenantScope } from '../../src/platform/tenant.ts';
+import type { ActingTenant } from '../../src/platform/tenant.ts';
 import { FrozenClock } from '../../src/time/clock.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { ADDITIVE_SUMMARY_FIELDS } from '../helpers/resources.ts';
@@ -18,7 +18,7 @@ import { ADDITIVE_SUMMARY_FIELDS } from '../helpers/resources.ts';
  */
 let database: TestDatabase;
 let db: Db;
-let tenant: TenantScope;
+let tenant: ActingTenant;
 const clock = new FrozenClock('2026-06-01T00:00:00Z');
 const codec = new CursorCodec(Buffer.alloc(32, 7));
 
@@ -26,7 +26,12 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
   const company = await createCompany({ db, clock }, { name: 'Properties', seats: 1000 });
-  tenant = { companyId: company.id, accountId: company.id, timezone: 'Europe/Madrid' };
+  tenant = {
+    companyId: company.id,
+    accountId: company.id,
+    timezone: 'Europe/Madrid',
+    actor: { type: 'system', id: 'property-test' },
+  };
 });
 afterAll(() => database.drop());
 

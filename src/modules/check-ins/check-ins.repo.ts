@@ -7,7 +7,21 @@ export type CheckInRow = Omit<Selectable<CheckInsTable>, 'company_id'>;
 const selectCheckIns = (db: Executor, companyId: string) =>
   db
     .selectFrom('check_ins')
-    .select(['id', 'employee_id', 'type', 'timestamp', 'source', 'created_at', 'updated_at'])
+    .select([
+      'id',
+      'employee_id',
+      'type',
+      'timestamp',
+      'source',
+      'recorded_at',
+      'recorded_by_type',
+      'recorded_by_id',
+      'work_mode',
+      'status',
+      'late',
+      'created_at',
+      'updated_at',
+    ])
     .where('company_id', '=', companyId);
 
 export async function findCheckIn(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Instant, named, Uuid } from '../../platform/common.schemas.ts';
+import { Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 
 export const CHECK_IN_TYPES = ['in', 'out', 'break_start', 'break_end'] as const;
@@ -8,6 +8,8 @@ export const CheckInType = Type.Enum(CHECK_IN_TYPES, {
   description: '`in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.',
 });
 
+export const WorkMode = Type.Enum(['on_site', 'remote'], { description: 'Where the work was done.' });
+
 export const CheckIn = named(
   'CheckIn',
   Type.Object({
@@ -15,11 +17,31 @@ export const CheckIn = named(
     employee_id: Uuid(),
     type: CheckInType,
     timestamp: Instant('When the event happened, at one-second resolution.'),
-    source: Type.Enum(['api', 'dashboard', 'kiosk', 'import'], {
-      description: 'Where the check-in was recorded; the API records `api`. Extensible.',
+    source: Type.Enum(['api', 'dashboard', 'portal', 'correction', 'kiosk', 'import'], {
+      description:
+        'Where the check-in was recorded: `api` (an API key), `dashboard` (an administrator), `portal` (the worker), `correction` (added by an applied correction). Extensible.',
     }),
+    work_mode: Nullable(WorkMode),
+    status: Type.Enum(['active', 'voided'], {
+      description:
+        'A voided check-in (by an applied correction) stays in the registry but counts in no figure.',
+    }),
+    late: Type.Boolean({
+      description:
+        "Recorded this many hours or more after its timestamp (the company's late_record_hours, 24 by default).",
+    }),
+    recorded_at: Instant('When Jornada stored it (millisecond precision).'),
+    recorded_by: Type.Object(
+      {
+        type: Type.Enum(['api_key', 'admin', 'employee', 'system']),
+        id: Type.String({
+          description: 'The API key, administrator or employee id; for `system`, what wrote it.',
+        }),
+      },
+      { description: 'Who recorded it.' },
+    ),
     created_at: Instant(),
-    updated_at: Instant('Check-ins are immutable: equal to created_at.'),
+    updated_at: Instant('Changes only when a correction voids the check-in.'),
   }),
 );
 
@@ -32,6 +54,7 @@ export const CreateCheckInBody = named(
       timestamp: Instant(
         'ISO 8601 instant with an offset. Fractional seconds are truncated. At most 5 minutes in the future, not before the hire date, not after the termination date.',
       ),
+      work_mode: Type.Optional(WorkMode),
     },
     { additionalProperties: false },
   ),

@@ -11,11 +11,14 @@ import {
   syncPage,
   timestampKey,
 } from '../../platform/pagination.ts';
-import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { employeeTimeZone, localDate } from '../../time/zones.ts';
+import { findCompany } from '../companies/companies.repo.ts';
+import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { recordEvents } from '../events/events.service.ts';
+import { appendToChain, checkInFactContent } from '../registry/registry.service.ts';
 import { consolidate, datesAround } from '../workdays/consolidation.ts';
 import {
   type CheckInRow,
@@ -39,6 +42,11 @@ const toView = (row: CheckInRow): CheckInView => ({
   type: row.type,
   timestamp: formatInstant(row.timestamp),
   source: row.source,
+  work_mode: row.work_mode,
+  status: row.status,
+  late: row.late,
+  recorded_at: row.recorded_at.toISOString(),
+  recorded_by: { type: row.recorded_by_type, id: row.recorded_by_id },
   created_at: formatInstant(row.created_at),
   updated_at: formatInstant(row.updated_at),
 });
@@ -62,9 +70,9 @@ function truncateToSecond(instant: Temporal.Instant): Temporal.Instant {
 
 export async function recordCheckIn(
   deps: Pick<AppDeps, 'db' | 'clock'>,
-  tenant: TenantScope,
+  tenant: ActingTenant,
   input: Static<typeof CreateCheckInBody>,
-  source: CheckInSource = 'api',
+  source: CheckInSource = tenant.actor.type === 'admin' ? 'dashboard' : 'api',
 ): Promise<CheckInView> {
   const { db, clock } = deps;
   const now = clock.now();
@@ -89,12 +97,20 @@ export async function recordCheckIn(
     }
 
     const at = toDate(now);
+    const account = await findCompany(tx, tenant.accountId);
+    const lateAfter = (account?.late_record_hours ?? DEFAULT_LATE_RECORD_HOURS) * 3_600_000;
     const row: CheckInRow = {
       id: newId(),
       employee_id: employee.id,
       type: input.type,
       timestamp: new Date(timestamp.epochMilliseconds),
       source,
+      recorded_at: at,
+      recorded_by_type: tenant.actor.type,
+      recorded_by_id: tenant.actor.id,
+      work_mode: input.work_mode ?? null,
+      status: 'active',
+      late: now.epochMilliseconds - timestamp.epochMilliseconds >= lateAfter,
       created_at: at,
       updated_at: at,
     };
@@ -102,6 +118,13 @@ export async function recordCheckIn(
     if (!inserted) {
       throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
     }
+    // The fact enters the employee's registry chain in its own transaction, under the employee's lock.
+    await appendToChain(tx, tenant.companyId, employee.id, {
+      kind: 'check_in',
+      subjectId: row.id,
+      content: checkInFactContent(row),
+      recordedAt: at,
+    });
     await consolidate(
       tx,
       tenant.companyId,

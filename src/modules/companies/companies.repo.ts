@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
+import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { CompaniesTable } from '../../db/schema.ts';
 
@@ -18,6 +18,7 @@ const COLUMNS = [
   'vacation_carry_over_max_days',
   'vacation_carry_over_expiry',
   'active_employee_count',
+  'late_record_hours',
   'created_at',
   'updated_at',
 ] as const;
@@ -100,4 +101,12 @@ export async function freeSeat(tx: Executor, companyId: string): Promise<void> {
 /** Serialises a tenant's writers that count something of theirs (the report cap) for the transaction. */
 export async function lockCompanyRow(db: Executor, companyId: string): Promise<void> {
   await db.selectFrom('companies').select('id').where('id', '=', companyId).forNoKeyUpdate().execute();
+}
+
+/**
+ * Lets this transaction delete registry rows (check-ins, chain entries) while a whole sandbox is removed with its
+ * company: the append-only triggers refuse every other delete (docs/registry.md).
+ */
+export async function allowSandboxPurge(db: Executor): Promise<void> {
+  await sql`set local jornada.purge = 'sandbox'`.execute(db);
 }

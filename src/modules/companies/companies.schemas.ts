@@ -37,6 +37,9 @@ export const Company = Type.Object({
   service_active: Type.Boolean(),
   vacation_carry_over_max_days: Type.Number(),
   vacation_carry_over_expiry: Type.String(),
+  late_record_hours: Type.Integer({
+    description: 'A check-in recorded this many hours or more after its timestamp is marked late.',
+  }),
   created_at: Instant(),
   updated_at: Instant(),
 });
@@ -62,6 +65,7 @@ export const UpdateCompanyBody = Type.Object(
     max_active_keys: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
     vacation_carry_over_max_days: Type.Optional(Type.Number({ minimum: 0, maximum: 365, multipleOf: 0.5 })),
     vacation_carry_over_expiry: Type.Optional(CarryOverExpiry),
+    late_record_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 8760 })),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -13,6 +13,8 @@ import { provisionSandbox } from './sandbox.ts';
 
 export const DEFAULT_TIMEZONE = 'Europe/Madrid';
 export const DEFAULT_SEATS = 50;
+/** A check-in recorded a day or more after its timestamp is late (docs/registry.md). */
+export const DEFAULT_LATE_RECORD_HOURS = 24;
 
 export type CompanyView = Static<typeof Company>;
 
@@ -44,6 +46,7 @@ function toView(tenant: CompanyRow, account: CompanyRow, sandboxId: string | nul
     service_active: hasActiveService(account),
     vacation_carry_over_max_days: Number(account.vacation_carry_over_max_days),
     vacation_carry_over_expiry: account.vacation_carry_over_expiry,
+    late_record_hours: account.late_record_hours,
     created_at: formatInstant(tenant.created_at),
     updated_at: formatInstant(tenant.updated_at),
   };
@@ -89,6 +92,7 @@ export async function createCompany(
     addon_enabled: true,
     vacation_carry_over_max_days: '0',
     vacation_carry_over_expiry: '03-31',
+    late_record_hours: DEFAULT_LATE_RECORD_HOURS,
     active_employee_count: 0,
     created_at: now,
     updated_at: now,

@@ -1,6 +1,11 @@
 import type { Executor } from '../../db/database.ts';
 import { revokeKeys } from '../api-keys/api-keys.repo.ts';
-import { type CompanyRow, deleteCompany, findSandboxOf } from '../companies/companies.repo.ts';
+import {
+  allowSandboxPurge,
+  type CompanyRow,
+  deleteCompany,
+  findSandboxOf,
+} from '../companies/companies.repo.ts';
 import { provisionSandbox } from '../companies/sandbox.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { deleteReportsOf } from '../reports/reports.repo.ts';
@@ -21,6 +26,8 @@ export async function disableAddon(tx: Executor, account: CompanyRow, now: Date)
     // The cascade rewrites every sandbox employee's days: their row locks come first, in id order, so that a
     // check-in in flight (which holds its employee's lock and then writes that employee's days) cannot deadlock.
     await lockEmployees(tx, sandbox.id);
+    // The registry refuses deletes (0009_registry.sql) but for a whole sandbox going with its company.
+    await allowSandboxPurge(tx);
     await deleteCompany(tx, sandbox.id);
   }
   return storageKeys;

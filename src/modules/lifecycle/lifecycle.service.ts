@@ -33,6 +33,7 @@ export type CompanyChanges = {
   max_active_keys?: number | undefined;
   vacation_carry_over_max_days?: number | undefined;
   vacation_carry_over_expiry?: string | undefined;
+  late_record_hours?: number | undefined;
 };
 
 /**

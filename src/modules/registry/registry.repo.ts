@@ -1,0 +1,82 @@
+import type { Executor } from '../../db/database.ts';
+
+/** The last entry of an employee's chain (its seq and hash), or undefined for an empty chain. */
+export async function lastEntry(db: Executor, companyId: string, employeeId: string) {
+  return await db
+    .selectFrom('registry_entries')
+    .select(['seq', 'hash'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function insertEntry(
+  db: Executor,
+  entry: {
+    company_id: string;
+    employee_id: string;
+    seq: number;
+    kind: string;
+    subject_id: string | null;
+    content: string;
+    recorded_at: Date;
+    previous_hash: Buffer;
+    hash: Buffer;
+  },
+): Promise<void> {
+  await db.insertInto('registry_entries').values(entry).execute();
+}
+
+/** Every chain of the tenant (or of every tenant), entry by entry in chain order, streamed in chunks. */
+export function streamEntries(db: Executor, companyId: string | null, chunk: number) {
+  let query = db
+    .selectFrom('registry_entries')
+    .select(['company_id', 'employee_id', 'seq', 'kind', 'subject_id', 'content', 'previous_hash', 'hash']);
+  if (companyId !== null) query = query.where('company_id', '=', companyId);
+  return query.orderBy('company_id').orderBy('employee_id').orderBy('seq').stream(chunk);
+}
+
+/** The fields of a check-in that its chain entry records, by id. */
+export async function checkInFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('check_ins')
+    .select([
+      'id',
+      'employee_id',
+      'type',
+      'timestamp',
+      'source',
+      'recorded_at',
+      'recorded_by_type',
+      'recorded_by_id',
+      'work_mode',
+      'late',
+    ])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** Check-ins of a tenant (or of all) that no chain entry records: written behind the application's back. */
+export async function checkInsWithoutEntry(db: Executor, companyId: string | null) {
+  let query = db
+    .selectFrom('check_ins as c')
+    .select(['c.company_id', 'c.employee_id', 'c.id'])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('registry_entries as r')
+            .select('r.seq')
+            .whereRef('r.company_id', '=', 'c.company_id')
+            .whereRef('r.employee_id', '=', 'c.employee_id')
+            .where('r.kind', '=', 'check_in')
+            .whereRef('r.subject_id', '=', 'c.id'),
+        ),
+      ),
+    );
+  if (companyId !== null) query = query.where('c.company_id', '=', companyId);
+  return await query.limit(1).execute();
+}
