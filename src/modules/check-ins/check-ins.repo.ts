@@ -1,27 +1,14 @@
 import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { CheckInsTable } from '../../db/schema.ts';
+import { CHECK_IN_FACT_COLUMNS } from '../registry/registry.repo.ts';
 
 export type CheckInRow = Omit<Selectable<CheckInsTable>, 'company_id'>;
 
 const selectCheckIns = (db: Executor, companyId: string) =>
   db
     .selectFrom('check_ins')
-    .select([
-      'id',
-      'employee_id',
-      'type',
-      'timestamp',
-      'source',
-      'recorded_at',
-      'recorded_by_type',
-      'recorded_by_id',
-      'work_mode',
-      'status',
-      'late',
-      'created_at',
-      'updated_at',
-    ])
+    .select([...CHECK_IN_FACT_COLUMNS, 'status', 'created_at', 'updated_at'])
     .where('company_id', '=', companyId);
 
 export async function findCheckIn(

@@ -1,4 +1,6 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { RegistryEntriesTable } from '../../db/schema.ts';
 
 /** The last entry of an employee's chain (its seq and hash), or undefined for an empty chain. */
 export async function lastEntry(db: Executor, companyId: string, employeeId: string) {
@@ -12,20 +14,7 @@ export async function lastEntry(db: Executor, companyId: string, employeeId: str
     .executeTakeFirst();
 }
 
-export async function insertEntry(
-  db: Executor,
-  entry: {
-    company_id: string;
-    employee_id: string;
-    seq: number;
-    kind: string;
-    subject_id: string | null;
-    content: string;
-    recorded_at: Date;
-    previous_hash: Buffer;
-    hash: Buffer;
-  },
-): Promise<void> {
+export async function insertEntry(db: Executor, entry: Insertable<RegistryEntriesTable>): Promise<void> {
   await db.insertInto('registry_entries').values(entry).execute();
 }
 
@@ -38,23 +27,26 @@ export function streamEntries(db: Executor, companyId: string | null, chunk: num
   return query.orderBy('company_id').orderBy('employee_id').orderBy('seq').stream(chunk);
 }
 
+/** The columns of a check-in that its chain entry records (registry.service.ts, checkInFactContent). */
+export const CHECK_IN_FACT_COLUMNS = [
+  'id',
+  'employee_id',
+  'type',
+  'timestamp',
+  'source',
+  'recorded_at',
+  'recorded_by_type',
+  'recorded_by_id',
+  'work_mode',
+  'late',
+] as const;
+
 /** The fields of a check-in that its chain entry records, by id. */
 export async function checkInFacts(db: Executor, companyId: string, ids: string[]) {
   if (ids.length === 0) return [];
   return await db
     .selectFrom('check_ins')
-    .select([
-      'id',
-      'employee_id',
-      'type',
-      'timestamp',
-      'source',
-      'recorded_at',
-      'recorded_by_type',
-      'recorded_by_id',
-      'work_mode',
-      'late',
-    ])
+    .select(CHECK_IN_FACT_COLUMNS)
     .where('company_id', '=', companyId)
     .where('id', 'in', ids)
     .execute();
