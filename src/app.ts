@@ -52,6 +52,10 @@ const PUBLIC_TAGS = [
   { name: 'Absences', description: 'Requests, decisions and the absence types.' },
   { name: 'Work summaries', description: 'Closed-workday figures per day or month, from the time engine.' },
   { name: 'Vacation balances', description: 'Entitled, used, pending and remaining vacation days per year.' },
+  {
+    name: 'Time registry',
+    description: 'The registry of record: closed months that nothing but a correction changes.',
+  },
   { name: 'Reports', description: 'Files generated in the background: the monthly registry and exports.' },
   { name: 'Webhooks', description: 'Endpoints that receive signed events, and their deliveries.' },
 ];

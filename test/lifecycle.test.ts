@@ -35,7 +35,20 @@ async function populated() {
   });
   expect(hook.statusCode, hook.body).toBe(201);
   await hire(company.live, { first_name: 'Live', last_name: 'Person' });
-  const sandboxEmployee = await hire(company.test, { first_name: 'Sandbox', last_name: 'Person' });
+  const sandboxEmployee = await hire(company.test, {
+    first_name: 'Sandbox',
+    last_name: 'Person',
+    hire_date: '2026-01-01',
+  });
+  // Registry rows, which the database refuses to delete but with a whole sandbox: a check-in, a closed month.
+  const checkIn = await company.test.post('/v1/check-ins', {
+    employee_id: sandboxEmployee.id,
+    type: 'in',
+    timestamp: ctx.clock.now().subtract({ hours: 1 }).toString({ smallestUnit: 'second' }),
+  });
+  expect(checkIn.statusCode, checkIn.body).toBe(201);
+  const closed = await company.test.post('/v1/registry/months/2026-10/close');
+  expect(closed.statusCode, closed.body).toBe(200);
   const liveReport = await completedReport(company.live);
   const sandboxReport = await completedReport(company.test);
   return { company, extraTest, sandboxEmployee, liveReport, sandboxReport };
@@ -54,6 +67,9 @@ const SANDBOX_TABLES = [
   'events',
   'reports',
   'api_keys',
+  'check_ins',
+  'registry_entries',
+  'registry_months',
 ];
 
 describe('addon disable', () => {

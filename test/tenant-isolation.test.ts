@@ -79,6 +79,8 @@ const OPERATIONS_WITH_IDS: Operation[] = Object.entries(
 /** Operations that take an id but no key: another credential stands in for the tenant. */
 const NOT_KEYED: Record<string, string> = {
   downloadReport: 'the signed address is the credential (test/reports.test.ts refuses a tampered one)',
+  closeRegistryMonth:
+    'the month names no resource of another company: each tenant closes its own (test/registry-months.test.ts)',
 };
 
 /** Which of B's fixtures fills each path parameter. */

@@ -193,6 +193,14 @@ export type CheckInsTable = {
   updated_at: Date;
 };
 
+export type RegistryMonthsTable = {
+  company_id: string;
+  month: string;
+  closed_at: Date;
+  closed_by_type: ActorType;
+  closed_by_id: string;
+};
+
 export type RegistryEntriesTable = {
   company_id: string;
   employee_id: string;
@@ -353,5 +361,6 @@ export type Database = {
   dashboard_sessions: DashboardSessionsTable;
   queue_turns: QueueTurnsTable;
   registry_entries: RegistryEntriesTable;
+  registry_months: RegistryMonthsTable;
   login_failures: LoginFailuresTable;
 };

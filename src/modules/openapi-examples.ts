@@ -182,6 +182,11 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     file_expires_at: '2026-11-09T09:00:01Z',
     row_count: 1_147,
   },
+  ClosedMonth: {
+    month: '2026-10',
+    closed_at: '2026-11-02T08:00:00.000Z',
+    closed_by: { type: 'api_key', id: '0192f3a4-5555-7aaa-8bbb-0c0d0e0f1001' },
+  },
   CreateWebhookEndpointBody: {
     url: 'https://hr.example.com/hooks/jornada',
     events: ['employee.created', 'absence.approved'],

@@ -7,6 +7,7 @@ import { checkInsRoutes } from './check-ins/check-ins.routes.ts';
 import { employeesRoutes } from './employees/employees.routes.ts';
 import { locationsRoutes } from './locations/locations.routes.ts';
 import { organizationRoutes } from './organization/organization.routes.ts';
+import { registryRoutes } from './registry/registry.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
 import { unitsRoutes } from './units/units.routes.ts';
 import { vacationBalancesRoutes } from './vacation-balances/vacation-balances.routes.ts';
@@ -29,6 +30,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   absencesRoutes,
   workSummariesRoutes,
   vacationBalancesRoutes,
+  registryRoutes,
   reportsRoutes,
   webhooksRoutes,
 ];

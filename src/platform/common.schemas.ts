@@ -35,3 +35,6 @@ export function literals<const V extends readonly string[]>(values: V) {
     -readonly [K in keyof V]: TLiteral<V[K]>;
   }>;
 }
+
+/** The body of an action that takes none: left out, or `{}`; any field is unknown (422). */
+export const NoBody = named('EmptyBody', Type.Object({}, { additionalProperties: false }));

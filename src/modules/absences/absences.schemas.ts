@@ -49,7 +49,7 @@ export const CreateAbsenceBody = named(
   ),
 );
 
-export const NoBody = named('EmptyBody', Type.Object({}, { additionalProperties: false }));
+export { NoBody } from '../../platform/common.schemas.ts';
 
 export const RejectAbsenceBody = named(
   'RejectAbsenceBody',

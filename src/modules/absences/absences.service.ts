@@ -11,6 +11,7 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { assertMonthsOpen } from '../registry/months.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import { findHolidayDates as holidayDates } from '../workdays/workdays.repo.ts';
 import {
@@ -210,6 +211,11 @@ export async function decideAbsence(
     const before = await findAbsence(tx, tenant.companyId, id);
     if (!before) throw notFound('Absence');
     await findEmployee(tx, tenant.companyId, before.employee_id, { lock: true });
+    // Approving, or cancelling an approved absence, changes the figures of its dates: not in a closed month.
+    if (transition.to === 'approved' || (transition.to === 'cancelled' && before.status === 'approved')) {
+      const range = { from: before.start_date, to: before.end_date };
+      await assertMonthsOpen(tx, tenant.companyId, range, `to make the absence ${transition.to}`);
+    }
     const changed = await moveAbsence(tx, tenant.companyId, id, transition.from, {
       status: transition.to,
       updated_at: at,

@@ -18,6 +18,7 @@ import { findCompany } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { recordEvents } from '../events/events.service.ts';
+import { assertMonthsOpen } from '../registry/months.service.ts';
 import { appendToChain, checkInFactContent } from '../registry/registry.service.ts';
 import { consolidate, datesAround } from '../workdays/consolidation.ts';
 import {
@@ -95,6 +96,8 @@ export async function recordCheckIn(
         timestamp: `must not be after the employee's termination date (${employee.termination_date})`,
       });
     }
+
+    await assertMonthsOpen(tx, tenant.companyId, { from: day, to: day }, 'a check-in on that day');
 
     const at = toDate(now);
     const account = await findCompany(tx, tenant.accountId);

@@ -4,6 +4,7 @@ import { invalid } from '../../platform/errors.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
+import { assertMonthsOpen } from '../registry/months.service.ts';
 import { applyHoliday } from '../workdays/consolidation.ts';
 import { insertHoliday } from './holidays.repo.ts';
 import type { CreateHolidayBody, Holiday } from './holidays.schemas.ts';
@@ -23,6 +24,7 @@ export async function createHoliday(
     // A holiday rewrites a day of every employee: it takes every employee's row lock first, in id order, like
     // any writer of an employee's days (docs/architecture.md, Lock order).
     await lockEmployees(tx, companyId);
+    await assertMonthsOpen(tx, companyId, { from: input.date, to: input.date }, 'a holiday on that date');
     const row = await insertHoliday(tx, companyId, input, now);
     if (!row) throw invalid({ date: 'already has a holiday in this company' });
     await applyHoliday(tx, companyId, row.date, now);

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { RegistryEntriesTable } from '../../db/schema.ts';
+import type { RegistryEntriesTable, RegistryMonthsTable } from '../../db/schema.ts';
 
 /** The last entry of an employee's chain (its seq and hash), or undefined for an empty chain. */
 export async function lastEntry(db: Executor, companyId: string, employeeId: string) {
@@ -71,4 +71,56 @@ export async function checkInsWithoutEntry(db: Executor, companyId: string | nul
     );
   if (companyId !== null) query = query.where('c.company_id', '=', companyId);
   return await query.limit(1).execute();
+}
+
+/** Closes a month for a tenant; false when it was already closed. */
+export async function insertClosedMonth(
+  db: Executor,
+  row: Insertable<RegistryMonthsTable>,
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('registry_months')
+    .values(row)
+    .onConflict((conflict) => conflict.columns(['company_id', 'month']).doNothing())
+    .returning('month')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** The tenant's closed months (YYYY-MM-01) that overlap the inclusive date range. */
+export async function closedMonthsIn(
+  db: Executor,
+  companyId: string,
+  from: string,
+  to: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('registry_months')
+    .select('month')
+    .where('company_id', '=', companyId)
+    .where('month', '>=', `${from.slice(0, 7)}-01`)
+    .where('month', '<=', `${to.slice(0, 7)}-01`)
+    .orderBy('month')
+    .execute();
+  return rows.map((row) => row.month);
+}
+
+/** A tenant's closed months, for a listing (newest first, keyset on the month). */
+export const selectClosedMonths = (db: Executor, companyId: string) =>
+  db
+    .selectFrom('registry_months')
+    .select(['month', 'closed_at', 'closed_by_type', 'closed_by_id'])
+    .where('company_id', '=', companyId);
+
+/** The ids of the tenant's employees employed at some time in the inclusive range, in id order. */
+export async function employeesEmployedIn(db: Executor, companyId: string, from: string, to: string) {
+  const rows = await db
+    .selectFrom('employees')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('hire_date', '<=', to)
+    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', from)]))
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { named, Uuid } from '../../platform/common.schemas.ts';
+import { Instant, named, Uuid } from '../../platform/common.schemas.ts';
+import { PageQuery } from '../../platform/pagination.ts';
 
 export const VerifyRegistryQuery = Type.Object(
   { company_id: Type.Optional(Uuid('Only this company’s chains (default: every company).')) },
@@ -28,3 +29,25 @@ export const RegistryVerification = named(
     { additionalProperties: false },
   ),
 );
+
+export const MonthParams = Type.Object(
+  { month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', maxLength: 7, description: 'YYYY-MM' }) },
+  { additionalProperties: false },
+);
+
+export const ClosedMonth = named(
+  'ClosedMonth',
+  Type.Object(
+    {
+      month: Type.String({ description: 'YYYY-MM' }),
+      closed_at: Instant(),
+      closed_by: Type.Object({
+        type: Type.Enum(['api_key', 'admin', 'employee', 'system']),
+        id: Type.String(),
+      }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const ListClosedMonthsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });

@@ -1,0 +1,115 @@
+import type { Static } from 'typebox';
+import type { Executor } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { ApiError, invalid } from '../../platform/errors.ts';
+import {
+  type CursorCodec,
+  DEFAULT_LIMIT,
+  keysetPage,
+  mapPage,
+  type Page,
+} from '../../platform/pagination.ts';
+import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
+import { localDate } from '../../time/zones.ts';
+import { lockCompanyRow } from '../companies/companies.repo.ts';
+import { lockEmployees } from '../employees/employees.service.ts';
+import {
+  closedMonthsIn,
+  employeesEmployedIn,
+  insertClosedMonth,
+  selectClosedMonths,
+} from './registry.repo.ts';
+import type { ClosedMonth } from './registry.schemas.ts';
+import { appendToChain } from './registry.service.ts';
+
+export type ClosedMonthView = Static<typeof ClosedMonth>;
+
+const monthRange = (month: string) => {
+  const first = Temporal.PlainDate.from(`${month}-01`);
+  return { from: first.toString(), to: first.add({ months: 1 }).subtract({ days: 1 }).toString() };
+};
+
+/**
+ * Closes a month of the tenant (docs/registry.md): only once it has ended in the company's time zone (422), and
+ * once (409). Every employee of the month gets the closing in their chain. The closing takes every employee's
+ * row lock, like every writer of their days, so no check-in can slip into the month while it closes.
+ */
+export async function closeMonth(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: ActingTenant,
+  month: string,
+): Promise<ClosedMonthView> {
+  const now = deps.clock.now();
+  const range = monthRange(month);
+  if (localDate(now, tenant.timezone).toString() <= range.to) {
+    throw invalid({ 'path.month': `has not ended yet in ${tenant.timezone}` });
+  }
+  const at = toDate(now);
+  return await deps.db.transaction().execute(async (tx) => {
+    // Every employee's lock, then the company row (which a hire takes first, with its seat), then every
+    // employee's again: an employee hired meanwhile has committed and is locked too, and a later hire waits for
+    // the closing, so none records into the month behind it. Employees before the company keeps the lock order.
+    await lockEmployees(tx, tenant.companyId);
+    await lockCompanyRow(tx, tenant.companyId);
+    await lockEmployees(tx, tenant.companyId);
+    const closed = await insertClosedMonth(tx, {
+      company_id: tenant.companyId,
+      month: range.from,
+      closed_at: at,
+      closed_by_type: tenant.actor.type,
+      closed_by_id: tenant.actor.id,
+    });
+    if (!closed) throw new ApiError('conflict', `The month ${month} is already closed.`);
+    for (const employeeId of await employeesEmployedIn(tx, tenant.companyId, range.from, range.to)) {
+      await appendToChain(tx, tenant.companyId, employeeId, {
+        kind: 'month_close',
+        subjectId: null,
+        content: { month, closed_at: at.toISOString(), closed_by: tenant.actor },
+        recordedAt: at,
+      });
+    }
+    return { month, closed_at: formatInstant(at), closed_by: tenant.actor };
+  });
+}
+
+export async function listClosedMonths(
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
+  query: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<ClosedMonthView>> {
+  const page = await keysetPage(selectClosedMonths(deps.db, tenant.companyId), {
+    codec: deps.cursors as CursorCodec,
+    listing: 'registry-months',
+    sort: [{ column: 'month', kind: 'text' }],
+    direction: 'desc',
+    limit: query.limit ?? DEFAULT_LIMIT,
+    cursor: query.cursor,
+    keyOf: (row) => [row.month],
+  });
+  return mapPage(page, (row) => ({
+    month: row.month.slice(0, 7),
+    closed_at: formatInstant(row.closed_at),
+    closed_by: { type: row.closed_by_type, id: row.closed_by_id },
+  }));
+}
+
+/**
+ * Refuses a change to the figures of a closed month (409): a check-in dated in it, an absence decision covering
+ * it, a holiday in it. Call it holding the employee's (or every employee's) row lock, as a closing takes them.
+ */
+export async function assertMonthsOpen(
+  db: Executor,
+  companyId: string,
+  range: { from: string; to: string },
+  what: string,
+): Promise<void> {
+  const [closed] = await closedMonthsIn(db, companyId, range.from, range.to);
+  if (closed) {
+    throw new ApiError(
+      'conflict',
+      `The month ${closed.slice(0, 7)} is closed: ${what} would change its figures. Record the change with a correction.`,
+      { errors: { closed_month: closed.slice(0, 7) } },
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import { requireTenant } from '../../platform/auth.ts';
+import { NoBody } from '../../platform/common.schemas.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { route } from '../../platform/operation.ts';
+import { ListOf } from '../../platform/pagination.ts';
+import { closeMonth, listClosedMonths } from './months.service.ts';
+import { ClosedMonth, ListClosedMonthsQuery, MonthParams } from './registry.schemas.ts';
+
+const tag = 'Time registry';
+
+export function registryRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/registry/months/:month/close',
+      operationId: 'closeRegistryMonth',
+      summary: 'Close a month of the time registry',
+      description:
+        'Closes a month (YYYY-MM) once it has ended in the company time zone: from then on no check-in, absence decision or holiday may change its figures (409 `conflict`); a change is recorded as a correction. Closing is permanent and is written into every affected employee’s registry chain. A month not yet ended is 422; a month already closed is 409.',
+      tag,
+      scope: 'org:fichajes:write',
+      params: MonthParams,
+      body: NoBody,
+      responses: { 200: { description: 'The closed month.', schema: ClosedMonth } },
+    },
+    async (request) => closeMonth(deps, requireTenant(request), request.params.month),
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/registry/months',
+      operationId: 'listClosedRegistryMonths',
+      summary: 'List closed months',
+      description: 'The closed months of the time registry, newest first.',
+      tag,
+      scope: 'org:fichajes:read',
+      querystring: ListClosedMonthsQuery,
+      responses: { 200: { description: 'A page of closed months.', schema: ListOf(ClosedMonth) } },
+    },
+    async (request) => listClosedMonths(deps, requireTenant(request), request.query),
+  );
+}
