@@ -177,6 +177,46 @@ describe('a closed month', () => {
   });
 });
 
+describe('employee changes over a closed month', () => {
+  it('refuses a schedule, time zone or hire date change that would rewrite it, and a termination dated in it', async () => {
+    const backdated = await company.live.post('/v1/employees', {
+      first_name: 'Back',
+      last_name: 'Dated',
+      email: 'back.dated@example.com',
+      hire_date: `${closed}-01`,
+    });
+    expect(backdated.statusCode, backdated.body).toBe(409);
+    expect(backdated.json().errors.closed_month).toBe(closed);
+    const person = employee;
+    const before = (await company.live.get(`/v1/employees/${person.id}`)).json();
+    for (const change of [
+      { work_schedule: { mon: 240, tue: 240, wed: 240, thu: 240, fri: 240, sat: 0, sun: 0 } },
+      { timezone: 'America/New_York' },
+      { hire_date: `${closed}-02` },
+      { hire_date: '2020-01-01' },
+    ]) {
+      const response = await company.live.patch(`/v1/employees/${person.id}`, change);
+      expect(response.statusCode, JSON.stringify(change)).toBe(409);
+      expect(response.json()).toMatchObject({ code: 'conflict', errors: { closed_month: closed } });
+    }
+    const terminated = await company.live.post(`/v1/employees/${person.id}/terminate`, {
+      termination_date: `${closed}-20`,
+    });
+    expect(terminated.statusCode).toBe(409);
+    expect((await company.live.get(`/v1/employees/${person.id}`)).json()).toEqual(before);
+
+    // A change that rewrites no closed figure goes through: a name, and a termination dated today.
+    expect(
+      (await company.live.patch(`/v1/employees/${person.id}`, { first_name: 'Renamed' })).statusCode,
+    ).toBe(200);
+    const today = now().toPlainDate().toString();
+    const leaving = await company.live.post(`/v1/employees/${person.id}/terminate`, {
+      termination_date: today,
+    });
+    expect(leaving.statusCode, leaving.body).toBe(200);
+  });
+});
+
 describe('closing while the month is still being written', () => {
   it('lets every check-in of the month either land before the closing in the chain or be refused, hires included', async () => {
     const racing = await ctx.createCompany({ timezone: 'UTC' });
@@ -204,7 +244,8 @@ describe('closing while the month is still being written', () => {
         email: `new-${index}@example.com`,
         hire_date: `${month}-01`,
       });
-      expect(response.statusCode, response.body).toBe(201);
+      // A hire behind the closing is refused: its hire date is in the closed month.
+      if (response.statusCode !== 201) return response;
       return await racing.live.post('/v1/check-ins', {
         employee_id: response.json().id,
         type: 'in',

@@ -57,16 +57,7 @@ export async function findEmployee(
   return await query.executeTakeFirst();
 }
 
-/** Takes the row lock of every employee of a company, in id order (the one order multi-employee writers use). */
-export async function lockEmployees(tx: Executor, companyId: string): Promise<void> {
-  await tx
-    .selectFrom('employees')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .orderBy('id')
-    .forUpdate()
-    .execute();
-}
+export { lockEmployees } from '../../db/locks.ts';
 
 /** The employees listing's filters; `search` is a case-insensitive substring of the name, email or external id. */
 export function selectEmployeesMatching(

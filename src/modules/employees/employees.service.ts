@@ -12,6 +12,7 @@ import { freeSeat, takeSeat } from '../companies/companies.repo.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
 import { recordEvents } from '../events/events.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
+import { assertMonthsOpen } from '../registry/months.service.ts';
 import { unitExists } from '../units/units.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import {
@@ -168,6 +169,9 @@ export async function createEmployee(
         'Every seat of the plan is taken by an active employee. Terminate an employee or add seats.',
       );
     }
+    // A hire date in or before a closed month would add expected minutes to its days (docs/registry.md).
+    const hireDate = input.hire_date ?? localDate(now, tenant.timezone).toString();
+    await assertMonthsOpen(tx, tenant.companyId, { from: hireDate, to: LAST_DATE }, 'this hire date');
     const at = toDate(now);
     const row: EmployeeRow = {
       id: newId(),
@@ -176,7 +180,7 @@ export async function createEmployee(
       email: input.email,
       external_id: input.external_id ?? null,
       status: 'active',
-      hire_date: input.hire_date ?? localDate(now, tenant.timezone).toString(),
+      hire_date: hireDate,
       termination_date: null,
       location_id: input.location_id ?? null,
       unit_id: input.unit_id ?? null,
@@ -205,6 +209,9 @@ export async function createEmployee(
     return toView(row);
   });
 }
+
+/** The end of every date range that runs to the horizon. */
+const LAST_DATE = '9999-12-31';
 
 const sameSchedule = (a: number[], b: number[]) => a.length === b.length && a.every((m, i) => m === b[i]);
 
@@ -263,7 +270,8 @@ export async function updateEmployee(
     } catch (error) {
       throw uniquenessError(error) ?? error;
     }
-    // The calendar of every date may change: re-consolidate the employee's whole history.
+    // The calendar of every date may change: re-consolidate the employee's whole history. Schedules are not
+    // effective-dated yet, so such a change would rewrite a closed month's figures: refused (docs/registry.md).
     if (
       next.hire_date !== current.hire_date ||
       next.termination_date !== current.termination_date ||
@@ -271,6 +279,7 @@ export async function updateEmployee(
       !sameSchedule(next.work_schedule, current.work_schedule)
     ) {
       const from = next.hire_date < current.hire_date ? next.hire_date : current.hire_date;
+      await assertMonthsOpen(tx, tenant.companyId, { from, to: LAST_DATE }, 'this change to the employee');
       await consolidate(tx, tenant.companyId, tenant.timezone, id, { from, to: 'horizon' }, next.updated_at);
     }
     await recordEvents(tx, tenant.companyId, next.updated_at, [
@@ -298,6 +307,8 @@ export async function terminateEmployee(
     if (terminationDate < current.hire_date) {
       throw invalid({ termination_date: `must be on or after the hire date (${current.hire_date})` });
     }
+    const range = { from: terminationDate, to: LAST_DATE };
+    await assertMonthsOpen(tx, tenant.companyId, range, 'a termination on that date');
     const at = toDate(now);
     const next: EmployeeRow = {
       ...current,

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import { lockEmployees } from '../../db/locks.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid } from '../../platform/errors.ts';
 import {
@@ -13,7 +14,6 @@ import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
 import { lockCompanyRow } from '../companies/companies.repo.ts';
-import { lockEmployees } from '../employees/employees.service.ts';
 import {
   closedMonthsIn,
   employeesEmployedIn,
