@@ -413,3 +413,38 @@ describe('scopes', () => {
     });
   });
 });
+
+describe('employment dates and recorded check-ins', () => {
+  it('refuses a hire or termination date that would leave a check-in outside the employment (local days)', async () => {
+    const tenant = env.company.live;
+    const person = await hire(tenant, { hire_date: '2026-01-01', timezone: 'Europe/Madrid' });
+    const record = async (timestamp: string) => {
+      const response = await tenant.post('/v1/check-ins', { employee_id: person.id, type: 'in', timestamp });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json();
+    };
+    // 00:30 on 10 November in Madrid, still 9 November in UTC.
+    const first = await record('2026-11-09T23:30:00Z');
+    const last = await record('2026-11-12T08:00:00Z');
+
+    const later = await tenant.patch(`/v1/employees/${person.id}`, { hire_date: '2026-11-11' });
+    expect(later.statusCode, later.body).toBe(409);
+    expect(later.json()).toMatchObject({ code: 'conflict', errors: { check_in_id: first.id } });
+    expect((await tenant.get(`/v1/employees/${person.id}`)).json().hire_date).toBe('2026-01-01');
+    const sameDay = await tenant.patch(`/v1/employees/${person.id}`, { hire_date: '2026-11-10' });
+    expect(sameDay.statusCode, sameDay.body).toBe(200);
+
+    const early = await tenant.post(`/v1/employees/${person.id}/terminate`, {
+      termination_date: '2026-11-11',
+    });
+    expect(early.statusCode, early.body).toBe(409);
+    expect(early.json().errors.check_in_id).toBe(last.id);
+    expect((await tenant.get(`/v1/employees/${person.id}`)).json().status).toBe('active');
+    const onTime = await tenant.post(`/v1/employees/${person.id}/terminate`, {
+      termination_date: '2026-11-12',
+    });
+    expect(onTime.statusCode, onTime.body).toBe(200);
+    const corrected = await tenant.patch(`/v1/employees/${person.id}`, { termination_date: '2026-11-11' });
+    expect(corrected.statusCode).toBe(409);
+  });
+});

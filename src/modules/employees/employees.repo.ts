@@ -132,3 +132,27 @@ export async function findEmployeesByIds(db: Executor, companyId: string, ids: s
     .where('id', 'in', ids)
     .execute();
 }
+
+/** The earliest active check-in of an employee outside [start, end) (end null: open), or undefined. */
+export async function activeCheckInOutside(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  start: Date,
+  end: Date | null,
+) {
+  return await db
+    .selectFrom('check_ins')
+    .select(['id', 'timestamp'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('status', '=', 'active')
+    .where((eb) =>
+      end === null
+        ? eb('timestamp', '<', start)
+        : eb.or([eb('timestamp', '<', start), eb('timestamp', '>=', end)]),
+    )
+    .orderBy('timestamp')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { localDate } from '../../time/zones.ts';
+import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { freeSeat, takeSeat } from '../companies/companies.repo.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
 import { recordEvents } from '../events/events.service.ts';
@@ -16,6 +16,7 @@ import { assertMonthsOpen } from '../registry/months.service.ts';
 import { unitExists } from '../units/units.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import {
+  activeCheckInOutside,
   type EmployeeRow,
   findEmployee,
   findEmployeeIdBy,
@@ -213,6 +214,38 @@ export async function createEmployee(
 /** The end of every date range that runs to the horizon. */
 const LAST_DATE = '9999-12-31';
 
+/**
+ * Refuses employment dates that would leave a recorded check-in outside the employment (409): the registry keeps
+ * every check-in, so the check-in is voided by a correction first (docs/registry.md).
+ */
+async function assertCheckInsWithin(
+  tx: Tx,
+  tenant: TenantScope,
+  employee: Pick<EmployeeRow, 'id' | 'hire_date' | 'termination_date' | 'timezone'>,
+): Promise<void> {
+  const timeZone = employeeTimeZone(employee, tenant.timezone);
+  const startOf = (date: string) =>
+    new Date(Temporal.PlainDate.from(date).toZonedDateTime({ timeZone }).epochMilliseconds);
+  const end =
+    employee.termination_date === null
+      ? null
+      : startOf(Temporal.PlainDate.from(employee.termination_date).add({ days: 1 }).toString());
+  const outside = await activeCheckInOutside(
+    tx,
+    tenant.companyId,
+    employee.id,
+    startOf(employee.hire_date),
+    end,
+  );
+  if (outside) {
+    throw new ApiError(
+      'conflict',
+      `A check-in at ${outside.timestamp.toISOString()} would fall outside the employment: void it with a correction first.`,
+      { errors: { check_in_id: outside.id } },
+    );
+  }
+}
+
 const sameSchedule = (a: number[], b: number[]) => a.length === b.length && a.every((m, i) => m === b[i]);
 
 export async function updateEmployee(
@@ -279,6 +312,7 @@ export async function updateEmployee(
       !sameSchedule(next.work_schedule, current.work_schedule)
     ) {
       const from = next.hire_date < current.hire_date ? next.hire_date : current.hire_date;
+      await assertCheckInsWithin(tx, tenant, next);
       await assertMonthsOpen(tx, tenant.companyId, { from, to: LAST_DATE }, 'this change to the employee');
       await consolidate(tx, tenant.companyId, tenant.timezone, id, { from, to: 'horizon' }, next.updated_at);
     }
@@ -307,6 +341,7 @@ export async function terminateEmployee(
     if (terminationDate < current.hire_date) {
       throw invalid({ termination_date: `must be on or after the hire date (${current.hire_date})` });
     }
+    await assertCheckInsWithin(tx, tenant, { ...current, termination_date: terminationDate });
     const range = { from: terminationDate, to: LAST_DATE };
     await assertMonthsOpen(tx, tenant.companyId, range, 'a termination on that date');
     const at = toDate(now);
