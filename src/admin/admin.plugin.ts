@@ -222,9 +222,12 @@ export async function adminPlugin(
       url: '/admin/v1/companies/:id/holidays',
       operationId: 'adminCreateHoliday',
       summary: 'Add a company holiday',
+      description:
+        'A holiday dated in a closed month of the company is 409 conflict (`errors.closed_month`): it would change that month’s figures.',
       params: CompanyParams,
       body: CreateHolidayBody,
       responses: { 201: { description: 'The holiday.', schema: Holiday } },
+      errors: ['conflict'],
     },
     async (request, reply) => {
       await getCompany(deps.db, request.params.id);

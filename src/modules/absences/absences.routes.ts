@@ -36,7 +36,7 @@ const DECISIONS: Array<{
     operationId: 'approveAbsence',
     summary: 'Approve an absence',
     description:
-      'Moves a requested absence to approved and emits `absence.approved` (and `vacation_balance.updated` for a vacation). An absence already decided is 409 conflict, and nothing changes.',
+      'Moves a requested absence to approved and emits `absence.approved` (and `vacation_balance.updated` for a vacation). An absence already decided is 409 conflict, and nothing changes; so is one whose dates touch a closed month (`errors.closed_month`).',
   },
   {
     decision: 'reject',
@@ -50,7 +50,7 @@ const DECISIONS: Array<{
     operationId: 'cancelAbsence',
     summary: 'Cancel an absence',
     description:
-      'Moves a requested or approved absence to cancelled and emits `absence.cancelled`. A denied or cancelled absence is 409 conflict.',
+      'Moves a requested or approved absence to cancelled and emits `absence.cancelled`. A denied or cancelled absence is 409 conflict, and so is cancelling an approved one whose dates touch a closed month.',
   },
 ];
 

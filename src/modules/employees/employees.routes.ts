@@ -41,12 +41,12 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'createEmployee',
       summary: 'Create an employee',
       description:
-        'Takes a seat of the plan. With no free seat the answer is 402 billing_required, and retrying unchanged gives the same 402. Emits `employee.created`.',
+        'Takes a seat of the plan. With no free seat the answer is 402 billing_required, and retrying unchanged gives the same 402. A hire date in or before a closed month of the registry is 409 conflict. Emits `employee.created`.',
       tag,
       scope: 'org:empleados:write',
       body: CreateEmployeeBody,
       responses: { 201: { description: 'The new employee.', schema: Employee } },
-      errors: ['billing_required'],
+      errors: ['billing_required', 'conflict'],
     },
     async (request, reply) => {
       const employee = await createEmployee(deps, requireTenant(request), request.body);
@@ -62,12 +62,13 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'updateEmployee',
       summary: 'Update an employee',
       description:
-        'Changes any writable field but `status` (see terminate). A change emits `employee.updated`; a body that changes nothing is a no-op.',
+        'Changes any writable field but `status` (see terminate). A change emits `employee.updated`; a body that changes nothing is a no-op. 409 conflict: a change of `work_schedule`, `timezone`, `hire_date` or `termination_date` that would recompute a closed month (`errors.closed_month`), or employment dates that would leave an active check-in outside the employment (`errors.check_in_id`).',
       tag,
       scope: 'org:empleados:write',
       params: IdParams,
       body: UpdateEmployeeBody,
       responses: { 200: { description: 'The updated employee.', schema: Employee } },
+      errors: ['conflict'],
     },
     async (request) => updateEmployee(deps, requireTenant(request), request.params.id, request.body),
   );
@@ -80,7 +81,7 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'terminateEmployee',
       summary: 'Terminate an employee',
       description:
-        'Sets `status` to `terminated`, which frees a seat, and emits `employee.terminated`. No check-in can be recorded after the termination date. Terminating again is 409 conflict.',
+        'Sets `status` to `terminated`, which frees a seat, and emits `employee.terminated`. No check-in can be recorded after the termination date. Terminating again is 409 conflict, as is a termination date in a closed month (`errors.closed_month`) or before an active check-in (`errors.check_in_id`).',
       tag,
       scope: 'org:empleados:write',
       params: IdParams,

@@ -24,6 +24,7 @@ export function registryRoutes(app: FastifyInstance, deps: AppDeps): void {
       params: MonthParams,
       body: NoBody,
       responses: { 200: { description: 'The closed month.', schema: ClosedMonth } },
+      errors: ['conflict'],
     },
     async (request) => closeMonth(deps, requireTenant(request), request.params.month),
   );
