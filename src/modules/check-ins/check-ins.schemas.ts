@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
+import { Actor, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 
 export const CHECK_IN_TYPES = ['in', 'out', 'break_start', 'break_end'] as const;
@@ -31,15 +31,7 @@ export const CheckIn = named(
         "Recorded this many hours or more after its timestamp (the company's late_record_hours, 24 by default).",
     }),
     recorded_at: Instant('When Jornada stored it (millisecond precision).'),
-    recorded_by: Type.Object(
-      {
-        type: Type.Enum(['api_key', 'admin', 'employee', 'system']),
-        id: Type.String({
-          description: 'The API key, administrator or employee id; for `system`, what wrote it.',
-        }),
-      },
-      { description: 'Who recorded it.' },
-    ),
+    recorded_by: Actor('Who recorded it.'),
     created_at: Instant(),
     updated_at: Instant('Changes only when a correction voids the check-in.'),
   }),

@@ -2,23 +2,7 @@ import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { EmployeesTable } from '../../db/schema.ts';
 
-/** A tenant's employees employed at some time in [first, last] (optionally one), for keyset paging by id. */
-export function selectEmployedDuring(
-  db: Executor,
-  companyId: string,
-  first: string,
-  last: string,
-  employeeId?: string | undefined,
-) {
-  let query = db
-    .selectFrom('employees')
-    .select(['id', 'hire_date', 'termination_date', 'vacation_days_per_year', 'work_schedule'])
-    .where('company_id', '=', companyId)
-    .where('hire_date', '<=', last)
-    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', first)]));
-  if (employeeId !== undefined) query = query.where('id', '=', employeeId);
-  return query;
-}
+export { lockEmployees, selectEmployedDuring } from '../../db/employees.ts';
 
 export type EmployeeRow = Omit<
   Selectable<EmployeesTable>,
@@ -56,8 +40,6 @@ export async function findEmployee(
   if (options.lock) query = query.forUpdate();
   return await query.executeTakeFirst();
 }
-
-export { lockEmployees } from '../../db/locks.ts';
 
 /** The employees listing's filters; `search` is a case-insensitive substring of the name, email or external id. */
 export function selectEmployeesMatching(

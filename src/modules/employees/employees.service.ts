@@ -7,7 +7,7 @@ import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { employeeTimeZone, localDate } from '../../time/zones.ts';
+import { employeeTimeZone, localDate, startOfDate } from '../../time/zones.ts';
 import { freeSeat, takeSeat } from '../companies/companies.repo.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
 import { recordEvents } from '../events/events.service.ts';
@@ -224,8 +224,7 @@ async function assertCheckInsWithin(
   employee: Pick<EmployeeRow, 'id' | 'hire_date' | 'termination_date' | 'timezone'>,
 ): Promise<void> {
   const timeZone = employeeTimeZone(employee, tenant.timezone);
-  const startOf = (date: string) =>
-    new Date(Temporal.PlainDate.from(date).toZonedDateTime({ timeZone }).epochMilliseconds);
+  const startOf = (date: string) => new Date(startOfDate(date, timeZone).epochMilliseconds);
   const end =
     employee.termination_date === null
       ? null

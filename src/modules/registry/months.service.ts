@@ -1,15 +1,9 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
-import { lockEmployees } from '../../db/locks.ts';
+import { lockEmployees } from '../../db/employees.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid } from '../../platform/errors.ts';
-import {
-  type CursorCodec,
-  DEFAULT_LIMIT,
-  keysetPage,
-  mapPage,
-  type Page,
-} from '../../platform/pagination.ts';
+import { DEFAULT_LIMIT, keysetPage, mapPage, type Page } from '../../platform/pagination.ts';
 import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
@@ -79,7 +73,7 @@ export async function listClosedMonths(
   query: { limit?: number | undefined; cursor?: string | undefined },
 ): Promise<Page<ClosedMonthView>> {
   const page = await keysetPage(selectClosedMonths(deps.db, tenant.companyId), {
-    codec: deps.cursors as CursorCodec,
+    codec: deps.cursors,
     listing: 'registry-months',
     sort: [{ column: 'month', kind: 'text' }],
     direction: 'desc',

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { selectEmployedDuring } from '../../db/employees.ts';
 import type { RegistryEntriesTable, RegistryMonthsTable } from '../../db/schema.ts';
 
 /** The last entry of an employee's chain (its seq and hash), or undefined for an empty chain. */
@@ -114,13 +115,6 @@ export const selectClosedMonths = (db: Executor, companyId: string) =>
 
 /** The ids of the tenant's employees employed at some time in the inclusive range, in id order. */
 export async function employeesEmployedIn(db: Executor, companyId: string, from: string, to: string) {
-  const rows = await db
-    .selectFrom('employees')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('hire_date', '<=', to)
-    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', from)]))
-    .orderBy('id')
-    .execute();
+  const rows = await selectEmployedDuring(db, companyId, from, to).orderBy('id').execute();
   return rows.map((row) => row.id);
 }

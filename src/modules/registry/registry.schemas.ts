@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Instant, named, Uuid } from '../../platform/common.schemas.ts';
+import { Actor, Instant, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery } from '../../platform/pagination.ts';
 
 export const VerifyRegistryQuery = Type.Object(
@@ -41,10 +41,7 @@ export const ClosedMonth = named(
     {
       month: Type.String({ description: 'YYYY-MM' }),
       closed_at: Instant(),
-      closed_by: Type.Object({
-        type: Type.Enum(['api_key', 'admin', 'employee', 'system']),
-        id: Type.String(),
-      }),
+      closed_by: Actor('Who closed it.'),
     },
     { additionalProperties: false },
   ),

@@ -1,0 +1,36 @@
+import type { Executor } from './database.ts';
+
+// Queries on employee rows that modules on both sides of the employees module need (the registry, which the
+// employees module calls, among them): here, below the modules, so that no module cycle is needed.
+
+/**
+ * Takes the row lock of every employee of a company, in id order (the one order multi-employee writers use;
+ * docs/architecture.md, Lock order).
+ */
+export async function lockEmployees(tx: Executor, companyId: string): Promise<void> {
+  await tx
+    .selectFrom('employees')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** A tenant's employees employed at some time in [first, last] (optionally one), for keyset paging by id. */
+export function selectEmployedDuring(
+  db: Executor,
+  companyId: string,
+  first: string,
+  last: string,
+  employeeId?: string | undefined,
+) {
+  let query = db
+    .selectFrom('employees')
+    .select(['id', 'hire_date', 'termination_date', 'vacation_days_per_year', 'work_schedule'])
+    .where('company_id', '=', companyId)
+    .where('hire_date', '<=', last)
+    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', first)]));
+  if (employeeId !== undefined) query = query.where('id', '=', employeeId);
+  return query;
+}
