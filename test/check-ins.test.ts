@@ -30,6 +30,8 @@ describe('POST /v1/check-ins', () => {
       source: 'api',
       work_mode: null,
       status: 'active',
+      voided_by_correction_id: null,
+      correction_id: null,
       late: false,
       recorded_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       recorded_by: { type: 'api_key', id: env.company.liveKeyId },

@@ -86,31 +86,40 @@ describe('OpenAPI description', () => {
     const document = JSON.parse(await readFile('openapi-v1.json', 'utf8'));
     expect(Buffer.byteLength(await readFile('openapi-v1.json', 'utf8'))).toBeLessThanOrEqual(300 * 1024);
     const schemas = document.components.schemas as Record<string, { examples?: unknown[] }>;
+    // An example is stated once: in components.examples when an operation shows it, else on its schema.
+    const examples = document.components.examples as Record<string, { value: unknown }>;
     for (const name of ['Employee', 'CheckIn', 'Absence', 'Problem', 'WebhookEndpoint', 'Report']) {
       expect(schemas[name], name).toBeDefined();
     }
     const ajv = withFormats(new Ajv({ strict: false }));
     ajv.addSchema(document, 'openapi');
     for (const [name, schema] of Object.entries(schemas)) {
-      expect(schema.examples, `${name} has an example`).toHaveLength(1);
+      const example = examples[name]?.value ?? schema.examples?.[0];
+      expect(example, `${name} has an example`).toBeDefined();
+      expect(examples[name] !== undefined && schema.examples !== undefined, `${name} stated twice`).toBe(
+        false,
+      );
       const validate = ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
-      expect(validate(schema.examples?.[0]), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      expect(validate(example), `${name}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
-    type Media = Record<string, { example?: unknown }>;
+    // An operation's example is a reference to components.examples, which holds each example once.
+    type Media = Record<string, { example?: unknown; examples?: Record<string, { $ref?: string }> }>;
+    const shown = (media: Media[string]) =>
+      media.example !== undefined ||
+      Object.values(media.examples ?? {}).some(
+        (example) =>
+          example.$ref !== undefined &&
+          document.components.examples?.[example.$ref.replace('#/components/examples/', '')]?.value !==
+            undefined,
+      );
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
       for (const [method, operation] of Object.entries(item)) {
         const body = (operation as { requestBody?: { content: Media } }).requestBody?.content;
-        if (body)
-          expect(
-            Object.values(body).some((media) => media.example !== undefined),
-            `${method} ${path} request`,
-          ).toBe(true);
+        if (body) expect(Object.values(body).some(shown), `${method} ${path} request`).toBe(true);
         const successes = Object.entries(operation.responses)
           .filter(([status]) => status.startsWith('2'))
           .map(([, response]) => response.content as Media | undefined);
-        const documented = successes.some(
-          (content) => !content || Object.values(content).some((media) => media.example !== undefined),
-        );
+        const documented = successes.some((content) => !content || Object.values(content).some(shown));
         expect(documented, `${method} ${path} response`).toBe(true);
       }
     }

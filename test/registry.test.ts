@@ -134,17 +134,17 @@ describe('the per-employee hash chain', () => {
     expect(verified.json().entries).toBeGreaterThanOrEqual(3);
   });
 
-  it('is refused any UPDATE or DELETE by the database, and a check-in any change but its status', async () => {
+  it('is refused any UPDATE or DELETE by the database, and a check-in any change but one void', async () => {
     const employee = await hire(company.live, { hire_date: '2026-01-01' });
     const checkIn = (
       await company.live.post('/v1/check-ins', { employee_id: employee.id, type: 'in', timestamp: ago(3) })
     ).json();
-    const refused = async (statement: Promise<unknown>) => {
+    const refused = async (statement: Promise<unknown>, code = '42501') => {
       const error = await statement.then(
         () => null,
         (failure: { code?: string }) => failure,
       );
-      expect(error?.code).toBe('42501');
+      expect(error?.code).toBe(code);
     };
     await refused(
       sql`update registry_entries set content = '{}' where subject_id = ${checkIn.id}`.execute(ctx.db),
@@ -156,10 +156,21 @@ describe('the per-employee hash chain', () => {
       ),
     );
     await refused(sql`delete from check_ins where id = ${checkIn.id}`.execute(ctx.db));
-    await sql`update check_ins set status = 'voided', updated_at = now() where id = ${checkIn.id}`.execute(
-      ctx.db,
+    // A void names the correction that voids it (a check constraint), and happens once: never back to active.
+    await refused(
+      sql`update check_ins set status = 'voided', updated_at = now() where id = ${checkIn.id}`.execute(
+        ctx.db,
+      ),
+      '23514',
     );
-    await sql`update check_ins set status = 'active' where id = ${checkIn.id}`.execute(ctx.db);
+    const correction = '0191a8e0-0000-7000-8000-000000000001';
+    await sql`update check_ins set status = 'voided', voided_by_correction_id = ${correction}, updated_at = now()
+              where id = ${checkIn.id}`.execute(ctx.db);
+    await refused(
+      sql`update check_ins set status = 'active', voided_by_correction_id = null where id = ${checkIn.id}`.execute(
+        ctx.db,
+      ),
+    );
   });
 
   it('names the check-in whose timestamp was changed behind the application’s back (triggers disabled)', async () => {

@@ -10,8 +10,17 @@ let company: TestCompany;
 let other: TestCompany;
 const employees: Array<{ id: string; first_name: string; last_name: string; external_id: string | null }> =
   [];
-const checkIns: Array<{ id: string; employee_id: string; type: string; timestamp: string; source: string }> =
-  [];
+const checkIns: Array<{
+  id: string;
+  employee_id: string;
+  type: string;
+  timestamp: string;
+  source: string;
+  status: string;
+  late: boolean;
+  correction_id: string | null;
+  voided_by_correction_id: string | null;
+}> = [];
 
 // Names a CSV or a spreadsheet must carry safely: a comma, quotes, a newline, and formulas.
 const NAMES: Array<[string, string, string | null]> = [
@@ -193,6 +202,10 @@ describe('check_ins_export', () => {
           timestamp_utc: checkIn.timestamp,
           local_time: local,
           source: checkIn.source,
+          status: checkIn.status,
+          late: String(checkIn.late),
+          correction_id: checkIn.correction_id ?? '',
+          voided_by_correction_id: checkIn.voided_by_correction_id ?? '',
         };
       });
 
@@ -268,6 +281,9 @@ describe('check_ins_export', () => {
       const record = Object.fromEntries(header.map((name, column) => [String(name), values[column]]));
       expect(record).toEqual({
         ...row,
+        late: row.late === 'true',
+        correction_id: row.correction_id || undefined,
+        voided_by_correction_id: row.voided_by_correction_id || undefined,
         timestamp_utc: new Date(row.timestamp_utc),
         local_time: new Date(`${row.local_time.replace(' ', 'T')}Z`),
       });

@@ -31,6 +31,13 @@ beforeAll(async () => {
       timestamp: ctx.clock.now().subtract({ hours: 1 }).toString({ smallestUnit: 'second' }),
     })
   ).json().id;
+  ids.correction = (
+    await b.live.post('/v1/check-in-corrections', {
+      employee_id: employee.id,
+      reason: 'Forgot to clock out',
+      void: [ids.checkIn],
+    })
+  ).json().id;
   ids.absence = (
     await b.live.post('/v1/absences', {
       employee_id: employee.id,
@@ -91,6 +98,9 @@ const FIXTURES: Record<string, Record<string, string>> = {
   '/v1/employees/{id}': { id: 'employee' },
   '/v1/employees/{id}/terminate': { id: 'employee' },
   '/v1/check-ins/{id}': { id: 'checkIn' },
+  '/v1/check-in-corrections/{id}': { id: 'correction' },
+  '/v1/check-in-corrections/{id}/approve': { id: 'correction' },
+  '/v1/check-in-corrections/{id}/reject': { id: 'correction' },
   '/v1/absences/{id}': { id: 'absence' },
   '/v1/absences/{id}/approve': { id: 'absence' },
   '/v1/absences/{id}/reject': { id: 'absence' },
@@ -109,6 +119,7 @@ const FIXTURES: Record<string, Record<string, string>> = {
 const BODIES: Record<string, unknown> = {
   updateEmployee: { first_name: 'Taken' },
   updateWebhookEndpoint: { status: 'disabled' },
+  rejectCheckInCorrection: { reason: 'Not ours' },
 };
 
 const LISTINGS = [
@@ -117,6 +128,7 @@ const LISTINGS = [
   '/v1/api-keys',
   '/v1/employees',
   '/v1/check-ins',
+  '/v1/check-in-corrections',
   '/v1/absences',
   '/v1/webhook-endpoints',
 ];
@@ -154,6 +166,11 @@ describe('tenant isolation', () => {
       status: 'active',
     });
     expect((await b.live.get(`/v1/absences/${ids.absence}`)).json().status).toBe('requested');
+    expect((await b.live.get(`/v1/check-in-corrections/${ids.correction}`)).json()).toMatchObject({
+      status: 'pending',
+      company_approval: null,
+      rejection: null,
+    });
     expect((await b.live.get(`/v1/webhook-endpoints/${ids.webhookEndpoint}`)).json().status).toBe('active');
     const deliveries = (await b.live.get(`/v1/webhook-endpoints/${ids.webhookEndpoint}/deliveries`)).json();
     expect(deliveries.data.map((delivery: { id: string }) => delivery.id)).toEqual([ids.webhookDelivery]);

@@ -34,7 +34,7 @@ async function rowAt(
   );
   let query = db
     .selectFrom('check_ins')
-    .select(['id', 'type', 'timestamp', 'updated_at'])
+    .select(['id', 'timestamp', 'updated_at'])
     .where('company_id', '=', companyId)
     .where(column, '>=', at)
     .orderBy(column)
@@ -67,8 +67,7 @@ export async function checkInScenarios(db: Db, codec: CursorCodec, companyId: st
   };
   const timelineCursor = async (query: ListCheckInsQuery, fraction: number) => {
     const row = await rowAt(db, companyId, fraction, 'timestamp', query.employee_id);
-    const tie = query.employee_id ? row.type : row.id;
-    return codec.encode(checkInsListing(query).name, [row.timestamp.getTime(), tie]);
+    return codec.encode(checkInsListing(query).name, [row.timestamp.getTime(), row.id]);
   };
   const early = (await rowAt(db, companyId, 0.05, 'updated_at')).updated_at.toISOString();
   const late = (await rowAt(db, companyId, 0.95, 'updated_at')).updated_at.toISOString();

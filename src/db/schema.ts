@@ -189,6 +189,39 @@ export type CheckInsTable = {
   work_mode: WorkMode | null;
   status: Generated<'active' | 'voided'>;
   late: Generated<boolean>;
+  /** The correction that added this check-in (source `correction`). */
+  correction_id: Generated<string | null>;
+  /** The correction that voided it (status `voided`). */
+  voided_by_correction_id: Generated<string | null>;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type CorrectionStatus = 'pending' | 'applied' | 'rejected';
+
+/** One check-in a correction adds, as stored in add_items. */
+export type CorrectionAddition = { type: CheckInType; timestamp: string; work_mode: WorkMode | null };
+
+export type CheckInCorrectionsTable = {
+  company_id: string;
+  id: string;
+  employee_id: string;
+  status: CorrectionStatus;
+  reason: string;
+  void_ids: string[];
+  add_items: ColumnType<CorrectionAddition[], string, string>;
+  requested_by_type: ActorType;
+  requested_by_id: string;
+  requested_at: Date;
+  company_approval_by_type: ActorType | null;
+  company_approval_by_id: string | null;
+  company_approval_at: Date | null;
+  employee_approval_at: Date | null;
+  rejected_by_type: ActorType | null;
+  rejected_by_id: string | null;
+  rejected_at: Date | null;
+  rejection_reason: string | null;
+  applied_at: Date | null;
   created_at: Date;
   updated_at: Date;
 };
@@ -362,5 +395,6 @@ export type Database = {
   queue_turns: QueueTurnsTable;
   registry_entries: RegistryEntriesTable;
   registry_months: RegistryMonthsTable;
+  check_in_corrections: CheckInCorrectionsTable;
   login_failures: LoginFailuresTable;
 };

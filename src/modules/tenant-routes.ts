@@ -4,6 +4,7 @@ import type { RouteSurface } from '../platform/operation.ts';
 import { absencesRoutes } from './absences/absences.routes.ts';
 import { apiKeysRoutes } from './api-keys/api-keys.routes.ts';
 import { checkInsRoutes } from './check-ins/check-ins.routes.ts';
+import { correctionsRoutes } from './corrections/corrections.routes.ts';
 import { employeesRoutes } from './employees/employees.routes.ts';
 import { locationsRoutes } from './locations/locations.routes.ts';
 import { organizationRoutes } from './organization/organization.routes.ts';
@@ -27,6 +28,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   unitsRoutes,
   employeesRoutes,
   checkInsRoutes,
+  correctionsRoutes,
   absencesRoutes,
   workSummariesRoutes,
   vacationBalancesRoutes,

@@ -161,8 +161,9 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
 }
 
 /**
- * Puts each named schema's example on its component (`examples`), derives the list components' examples from
- * their item's, and shows them on every request body and response whose schema refers to a component with one.
+ * States each named schema's example once (the list components' derived from their item's): in
+ * `components.examples`, referred to from every request body and response whose schema is that component, or,
+ * for a schema no operation shows directly, on the schema itself (`examples`).
  */
 function addExamples(document: OpenApiDocument, examples: Record<string, unknown>): void {
   const components = document.components as Json & {
@@ -175,16 +176,17 @@ function addExamples(document: OpenApiDocument, examples: Record<string, unknown
     const item = name.endsWith('List') ? examples[name.slice(0, -'List'.length)] : undefined;
     return item === undefined ? undefined : { data: [item], meta: { next_cursor: null, has_more: false } };
   };
-  for (const [name, schema] of Object.entries(schemas)) {
-    const example = exampleOf(name);
-    if (example !== undefined) schema.examples = [example];
-  }
+  // Examples an operation shows go to components.examples, referred to from each media type; the others (of
+  // schemas used only inside another) stay on their schema (`examples`): no component is left unused.
+  const shared: Record<string, Json> = {};
   const annotate = (content: Json | undefined) => {
     for (const media of Object.values(content ?? {}) as Json[]) {
       const ref = (media.schema as Json | undefined)?.$ref;
-      const example =
-        typeof ref === 'string' ? exampleOf(ref.replace('#/components/schemas/', '')) : undefined;
-      if (example !== undefined) media.example = example;
+      const name = typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
+      const example = name === undefined ? undefined : exampleOf(name);
+      if (name === undefined || example === undefined) continue;
+      shared[name] = { value: example };
+      media.examples = { [name]: { $ref: `#/components/examples/${name}` } };
     }
   };
   for (const item of Object.values(document.paths ?? {})) {
@@ -200,6 +202,11 @@ function addExamples(document: OpenApiDocument, examples: Record<string, unknown
   }
   for (const response of Object.values(components.responses ?? {}))
     annotate(response.content as Json | undefined);
+  components.examples = shared;
+  for (const [name, schema] of Object.entries(schemas)) {
+    const example = exampleOf(name);
+    if (example !== undefined && !(name in shared)) schema.examples = [example];
+  }
 }
 
 export type OpenApiOptions = {

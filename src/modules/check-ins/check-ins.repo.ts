@@ -8,7 +8,7 @@ export type CheckInRow = Omit<Selectable<CheckInsTable>, 'company_id'>;
 const selectCheckIns = (db: Executor, companyId: string) =>
   db
     .selectFrom('check_ins')
-    .select([...CHECK_IN_FACT_COLUMNS, 'status', 'created_at', 'updated_at'])
+    .select([...CHECK_IN_FACT_COLUMNS, 'status', 'voided_by_correction_id', 'created_at', 'updated_at'])
     .where('company_id', '=', companyId);
 
 export async function findCheckIn(
@@ -26,9 +26,15 @@ export async function findCheckIn(
 export function selectCheckInsMatching(
   db: Executor,
   companyId: string,
-  filters: { employeeId?: string | undefined; from?: Date | undefined; before?: Date | undefined },
+  filters: {
+    employeeId?: string | undefined;
+    from?: Date | undefined;
+    before?: Date | undefined;
+    status?: 'active' | 'voided' | undefined;
+  },
 ) {
   let query = selectCheckIns(db, companyId);
+  if (filters.status !== undefined) query = query.where('status', '=', filters.status);
   if (filters.employeeId !== undefined) query = query.where('employee_id', '=', filters.employeeId);
   if (filters.before) query = query.where('timestamp', '<', filters.before);
   if (filters.from) query = query.where('timestamp', '>=', filters.from);
@@ -36,15 +42,18 @@ export function selectCheckInsMatching(
 }
 
 /**
- * Inserts a check-in unless one of the same employee, timestamp and type exists (the duplicate rule, enforced by
- * a unique index). Returns whether it was inserted.
+ * Inserts a check-in unless an active one of the same employee, timestamp and type exists (the duplicate rule,
+ * enforced by a partial unique index). Returns whether it was inserted.
  */
 export async function insertCheckIn(db: Executor, companyId: string, row: CheckInRow): Promise<boolean> {
   const inserted = await db
     .insertInto('check_ins')
     .values({ company_id: companyId, ...row })
     .onConflict((conflict) =>
-      conflict.columns(['company_id', 'employee_id', 'timestamp', 'type']).doNothing(),
+      conflict
+        .columns(['company_id', 'employee_id', 'timestamp', 'type'])
+        .where('status', '=', 'active')
+        .doNothing(),
     )
     .returning('id')
     .executeTakeFirst();
@@ -79,6 +88,10 @@ export function streamCheckInsWithEmployees(
       'c.type',
       'c.timestamp',
       'c.source',
+      'c.status',
+      'c.late',
+      'c.correction_id',
+      'c.voided_by_correction_id',
     ])
     .where('c.company_id', '=', companyId)
     .where('c.timestamp', '>=', filters.from)

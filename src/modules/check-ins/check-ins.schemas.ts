@@ -26,6 +26,8 @@ export const CheckIn = named(
       description:
         'A voided check-in (by an applied correction) stays in the registry but counts in no figure.',
     }),
+    voided_by_correction_id: Nullable(Uuid('The correction that voided it.')),
+    correction_id: Nullable(Uuid('The correction that added it (source `correction`).')),
     late: Type.Boolean({
       description:
         "Recorded this many hours or more after its timestamp (the company's late_record_hours, 24 by default).",
@@ -61,6 +63,12 @@ export const ListCheckInsQuery = named(
       employee_id: Type.Optional(Uuid()),
       from: Type.Optional(Instant('Only check-ins with timestamp at or after this instant.')),
       to: Type.Optional(Instant('Only check-ins with timestamp before this instant.')),
+      status: Type.Optional(
+        Type.Enum(['active', 'voided', 'all'], {
+          description:
+            'Which check-ins: by default `active` ones, or all of them when `updated_since` is given (a sync must see a check-in that a correction voided).',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
-import type { CheckInSource } from '../../db/schema.ts';
+import type { Executor } from '../../db/database.ts';
+import type { CheckInSource, CheckInType, WorkMode } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -11,12 +12,12 @@ import {
   syncPage,
   timestampKey,
 } from '../../platform/pagination.ts';
-import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
+import type { ActingTenant, Actor, CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { employeeTimeZone, localDate } from '../../time/zones.ts';
-import { findCompany } from '../companies/companies.repo.ts';
+import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
-import { findEmployee } from '../employees/employees.service.ts';
+import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
 import { recordEvents } from '../events/events.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { appendToChain, checkInFactContent } from '../registry/registry.service.ts';
@@ -45,6 +46,8 @@ const toView = (row: CheckInRow): CheckInView => ({
   source: row.source,
   work_mode: row.work_mode,
   status: row.status,
+  voided_by_correction_id: row.voided_by_correction_id,
+  correction_id: row.correction_id,
   late: row.late,
   recorded_at: row.recorded_at.toISOString(),
   recorded_by: { type: row.recorded_by_type, id: row.recorded_by_id },
@@ -69,6 +72,76 @@ function truncateToSecond(instant: Temporal.Instant): Temporal.Instant {
   return Temporal.Instant.fromEpochMilliseconds(Math.floor(instant.epochMilliseconds / 1000) * 1000);
 }
 
+/**
+ * Why a check-in of the employee at that instant cannot be recorded (too far in the future, outside the
+ * employment), or null. The same rules hold for a check-in a correction adds.
+ */
+export function checkInTimingError(
+  employee: EmployeeRow,
+  companyTimeZone: string,
+  timestamp: Temporal.Instant,
+  now: Temporal.Instant,
+): string | null {
+  if (Temporal.Instant.compare(timestamp, now.add({ seconds: FUTURE_TOLERANCE_SECONDS })) > 0) {
+    return 'must not be more than 5 minutes in the future';
+  }
+  const day = localDate(timestamp, employeeTimeZone(employee, companyTimeZone)).toString();
+  if (day < employee.hire_date) return `must not be before the employee's hire date (${employee.hire_date})`;
+  if (employee.termination_date !== null && day > employee.termination_date) {
+    return `must not be after the employee's termination date (${employee.termination_date})`;
+  }
+  return null;
+}
+
+/** A check-in as the caller states it: the instant at one-second resolution. */
+export type CheckInFact = { type: CheckInType; timestamp: Temporal.Instant; work_mode: WorkMode | null };
+
+export const parseCheckInInstant = (text: string) => truncateToSecond(Temporal.Instant.from(text));
+
+/**
+ * Stores one check-in and appends it to the employee's registry chain, in the caller's transaction and under the
+ * employee's row lock. Returns null when an active check-in of the same employee, type and timestamp exists.
+ * The caller re-consolidates the days and records the events.
+ */
+export async function storeCheckIn(
+  tx: Executor,
+  tenant: TenantScope,
+  employeeId: string,
+  fact: CheckInFact,
+  record: { source: CheckInSource; actor: Actor; correctionId: string | null; now: Temporal.Instant },
+): Promise<CheckInRow | null> {
+  const { companyId } = tenant;
+  const at = toDate(record.now);
+  // The account's setting governs its sandbox too.
+  const company = await findCompanyOf(tx, tenant.accountId);
+  const lateAfter = (company?.late_record_hours ?? DEFAULT_LATE_RECORD_HOURS) * 3_600_000;
+  const row: CheckInRow = {
+    id: newId(),
+    employee_id: employeeId,
+    type: fact.type,
+    timestamp: new Date(fact.timestamp.epochMilliseconds),
+    source: record.source,
+    recorded_at: at,
+    recorded_by_type: record.actor.type,
+    recorded_by_id: record.actor.id,
+    work_mode: fact.work_mode,
+    status: 'active',
+    late: record.now.epochMilliseconds - fact.timestamp.epochMilliseconds >= lateAfter,
+    correction_id: record.correctionId,
+    voided_by_correction_id: null,
+    created_at: at,
+    updated_at: at,
+  };
+  if (!(await insertCheckIn(tx, companyId, row))) return null;
+  await appendToChain(tx, companyId, employeeId, {
+    kind: 'check_in',
+    subjectId: row.id,
+    content: checkInFactContent(row),
+    recordedAt: at,
+  });
+  return row;
+}
+
 export async function recordCheckIn(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: ActingTenant,
@@ -77,65 +150,28 @@ export async function recordCheckIn(
 ): Promise<CheckInView> {
   const { db, clock } = deps;
   const now = clock.now();
-  const timestamp = truncateToSecond(Temporal.Instant.from(input.timestamp));
+  const timestamp = parseCheckInInstant(input.timestamp);
   return await db.transaction().execute(async (tx) => {
     // The employee's row lock comes first, before the insert (whose foreign key takes a share lock on the same
     // row): every writer of an employee's days locks in one order (docs/architecture.md, Lock order).
     const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
     if (!employee) throw invalid({ employee_id: 'is not an employee of this company' });
-
-    if (Temporal.Instant.compare(timestamp, now.add({ seconds: FUTURE_TOLERANCE_SECONDS })) > 0) {
-      throw invalid({ timestamp: 'must not be more than 5 minutes in the future' });
-    }
-    const day = localDate(timestamp, employeeTimeZone(employee, tenant.timezone)).toString();
-    if (day < employee.hire_date) {
-      throw invalid({ timestamp: `must not be before the employee's hire date (${employee.hire_date})` });
-    }
-    if (employee.termination_date !== null && day > employee.termination_date) {
-      throw invalid({
-        timestamp: `must not be after the employee's termination date (${employee.termination_date})`,
-      });
-    }
-
+    const timingError = checkInTimingError(employee, tenant.timezone, timestamp, now);
+    if (timingError) throw invalid({ timestamp: timingError });
+    const zone = employeeTimeZone(employee, tenant.timezone);
+    const day = localDate(timestamp, zone).toString();
     await assertMonthsOpen(tx, tenant.companyId, { from: day, to: day }, 'a check-in on that day');
 
-    const at = toDate(now);
-    const account = await findCompany(tx, tenant.accountId);
-    const lateAfter = (account?.late_record_hours ?? DEFAULT_LATE_RECORD_HOURS) * 3_600_000;
-    const row: CheckInRow = {
-      id: newId(),
-      employee_id: employee.id,
-      type: input.type,
-      timestamp: new Date(timestamp.epochMilliseconds),
+    const fact = { type: input.type, timestamp, work_mode: input.work_mode ?? null };
+    const row = await storeCheckIn(tx, tenant, employee.id, fact, {
       source,
-      recorded_at: at,
-      recorded_by_type: tenant.actor.type,
-      recorded_by_id: tenant.actor.id,
-      work_mode: input.work_mode ?? null,
-      status: 'active',
-      late: now.epochMilliseconds - timestamp.epochMilliseconds >= lateAfter,
-      created_at: at,
-      updated_at: at,
-    };
-    const inserted = await insertCheckIn(tx, tenant.companyId, row);
-    if (!inserted) {
-      throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
-    }
-    // The fact enters the employee's registry chain in its own transaction, under the employee's lock.
-    await appendToChain(tx, tenant.companyId, employee.id, {
-      kind: 'check_in',
-      subjectId: row.id,
-      content: checkInFactContent(row),
-      recordedAt: at,
+      actor: tenant.actor,
+      correctionId: null,
+      now,
     });
-    await consolidate(
-      tx,
-      tenant.companyId,
-      tenant.timezone,
-      employee.id,
-      datesAround(timestamp, employeeTimeZone(employee, tenant.timezone)),
-      at,
-    );
+    if (!row) throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
+    const at = toDate(now);
+    await consolidate(tx, tenant.companyId, tenant.timezone, employee.id, datesAround(timestamp, zone), at);
     await recordEvents(tx, tenant.companyId, at, [
       { type: 'checkin.created', data: { check_in_id: row.id, employee_id: row.employee_id } },
     ]);
@@ -150,11 +186,21 @@ export type ListCheckInsQuery = {
   employee_id?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+  status?: 'active' | 'voided' | 'all' | undefined;
 };
+
+/**
+ * The statuses a listing shows: the one asked for; by default the active check-ins, except in a sync
+ * (updated_since), which must see a check-in that a correction voided.
+ */
+function statusFilter(query: ListCheckInsQuery): 'active' | 'voided' | undefined {
+  const status = query.status ?? (query.updated_since === undefined ? 'active' : 'all');
+  return status === 'all' ? undefined : status;
+}
 
 /** Which order a check-in listing uses, and the name its cursors are bound to. */
 export function checkInsListing(query: ListCheckInsQuery): { order: 'sync' | 'timeline'; name: string } {
-  const name = `check-ins|employee=${query.employee_id ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`;
+  const name = `check-ins|employee=${query.employee_id ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}|status=${statusFilter(query) ?? 'all'}`;
   const sync = (query.from === undefined && query.to === undefined) || query.updated_since !== undefined;
   return sync ? { order: 'sync', name } : { order: 'timeline', name: `${name}|timeline` };
 }
@@ -162,8 +208,8 @@ export function checkInsListing(query: ListCheckInsQuery): { order: 'sync' | 'ti
 /**
  * Two orders, each served by an index whose trailing columns are the sort key (see docs/decisions/0003):
  * - the sync order (updated_at, id), by default and whenever updated_since is given;
- * - the timeline order when from/to is given without updated_since: (timestamp, id) company-wide, or
- *   (timestamp, type) for one employee, which the duplicate rule makes unique.
+ * - the timeline order when from/to is given without updated_since: (timestamp, id), company-wide or for one
+ *   employee.
  */
 export async function listCheckIns(
   deps: Pick<AppDeps, 'db' | 'cursors'>,
@@ -178,7 +224,11 @@ export async function listCheckIns(
     throw invalid({ 'query.to': 'must be after from' });
   }
   const listing = checkInsListing(query);
-  const range = { employeeId: query.employee_id, before: to ? toDate(to) : undefined };
+  const range = {
+    employeeId: query.employee_id,
+    before: to ? toDate(to) : undefined,
+    status: statusFilter(query),
+  };
   if (listing.order === 'sync') {
     const q = selectCheckInsMatching(db, companyId, { ...range, from: from ? toDate(from) : undefined });
     const page = await syncPage(q, {
@@ -188,17 +238,16 @@ export async function listCheckIns(
     });
     return mapPage(page, toView);
   }
-  const oneEmployee = query.employee_id !== undefined;
   const page = await keysetPage(selectCheckInsMatching(db, companyId, range), {
     codec,
     listing: listing.name,
     sort: [
       { column: 'timestamp', kind: 'timestamp' },
-      oneEmployee ? { column: 'type', kind: 'text' } : { column: 'id', kind: 'text' },
+      { column: 'id', kind: 'text' },
     ],
     limit: query.limit ?? DEFAULT_LIMIT,
     cursor: query.cursor,
-    keyOf: (row) => [timestampKey(row.timestamp), oneEmployee ? row.type : row.id],
+    keyOf: (row) => [timestampKey(row.timestamp), row.id],
     start: from ? timestampAtOrAfter(toDate(from)) : undefined,
   });
   return mapPage(page, toView);

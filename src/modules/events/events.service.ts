@@ -10,6 +10,11 @@ const absence = (status: 'requested' | 'approved' | 'denied' | 'cancelled') =>
     { absence_id: Uuid(), employee_id: Uuid(), status: Type.Literal(status) },
     { additionalProperties: false },
   );
+const correction = (status: 'pending' | 'applied' | 'rejected') =>
+  Type.Object(
+    { correction_id: Uuid(), employee_id: Uuid(), status: Type.Literal(status) },
+    { additionalProperties: false },
+  );
 const employee = Type.Object({ employee_id: Uuid() }, { additionalProperties: false });
 
 /**
@@ -24,6 +29,9 @@ export const EVENT_DATA = {
     { check_in_id: Uuid(), employee_id: Uuid() },
     { additionalProperties: false },
   ),
+  'check_in_correction.requested': correction('pending'),
+  'check_in_correction.applied': correction('applied'),
+  'check_in_correction.rejected': correction('rejected'),
   'absence.requested': absence('requested'),
   'absence.approved': absence('approved'),
   'absence.denied': absence('denied'),

@@ -40,6 +40,7 @@ export const CHECK_IN_FACT_COLUMNS = [
   'recorded_by_id',
   'work_mode',
   'late',
+  'correction_id',
 ] as const;
 
 /** The fields of a check-in that its chain entry records, by id. */
@@ -53,8 +54,47 @@ export async function checkInFacts(db: Executor, companyId: string, ids: string[
     .execute();
 }
 
-/** Check-ins of a tenant (or of all) that no chain entry records: written behind the application's back. */
-export async function checkInsWithoutEntry(db: Executor, companyId: string | null) {
+/** The voided check-ins among the ids, with the correction that voided each. */
+export async function voidFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('check_ins')
+    .select(['id', 'employee_id', 'voided_by_correction_id'])
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'voided')
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** What the corrections among the ids asked for, as their chain entries record it. */
+export async function correctionFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('check_in_corrections')
+    .select([
+      'id',
+      'employee_id',
+      'reason',
+      'void_ids',
+      'add_items',
+      'requested_by_type',
+      'requested_by_id',
+      'requested_at',
+    ])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/**
+ * A check-in of a tenant (or of all) whose fact no chain entry records: a check-in (kind `check_in`) or a voided
+ * check-in's void (kind `check_in_void`) written behind the application's back.
+ */
+export async function checkInWithoutEntry(
+  db: Executor,
+  companyId: string | null,
+  kind: 'check_in' | 'check_in_void',
+) {
   let query = db
     .selectFrom('check_ins as c')
     .select(['c.company_id', 'c.employee_id', 'c.id'])
@@ -65,13 +105,14 @@ export async function checkInsWithoutEntry(db: Executor, companyId: string | nul
             .select('r.seq')
             .whereRef('r.company_id', '=', 'c.company_id')
             .whereRef('r.employee_id', '=', 'c.employee_id')
-            .where('r.kind', '=', 'check_in')
+            .where('r.kind', '=', kind)
             .whereRef('r.subject_id', '=', 'c.id'),
         ),
       ),
     );
+  if (kind === 'check_in_void') query = query.where('c.status', '=', 'voided');
   if (companyId !== null) query = query.where('c.company_id', '=', companyId);
-  return await query.limit(1).execute();
+  return await query.limit(1).executeTakeFirst();
 }
 
 /** Closes a month for a tenant; false when it was already closed. */

@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { type Db, type Executor, withoutStatementTimeout } from '../../db/database.ts';
 import {
   checkInFacts,
-  checkInsWithoutEntry,
+  checkInWithoutEntry,
+  correctionFacts,
   insertEntry,
   lastEntry,
   streamEntries,
+  voidFacts,
 } from './registry.repo.ts';
 
 /**
@@ -73,6 +75,7 @@ export function checkInFactContent(row: {
   recorded_by_id: string;
   work_mode: string | null;
   late: boolean;
+  correction_id: string | null;
 }): Record<string, unknown> {
   return {
     check_in_id: row.id,
@@ -84,8 +87,68 @@ export function checkInFactContent(row: {
     recorded_by: { type: row.recorded_by_type, id: row.recorded_by_id },
     work_mode: row.work_mode,
     late: row.late,
+    // Only a check-in a correction added names one (older entries have no such key: their text is unchanged).
+    correction_id: row.correction_id ?? undefined,
   };
 }
+
+/** The canonical content of a correction request's registry fact, from its stored row. */
+export function correctionRequestContent(row: {
+  id: string;
+  employee_id: string;
+  reason: string;
+  void_ids: string[];
+  add_items: unknown[];
+  requested_by_type: string;
+  requested_by_id: string;
+  requested_at: Date;
+}): Record<string, unknown> {
+  return {
+    correction_id: row.id,
+    employee_id: row.employee_id,
+    reason: row.reason,
+    void: row.void_ids,
+    add: row.add_items,
+    requested_by: { type: row.requested_by_type, id: row.requested_by_id },
+    requested_at: row.requested_at.toISOString(),
+  };
+}
+
+/**
+ * The facts whose entries verification compares with the rows the database holds now: for each kind, the
+ * canonical content each subject's row gives today, by subject id (a row that no longer says it is absent).
+ */
+const SUBJECT_FACTS: Record<
+  string,
+  (db: Executor, companyId: string, ids: string[]) => Promise<Map<string, string>>
+> = {
+  check_in: async (db, companyId, ids) =>
+    new Map(
+      (await checkInFacts(db, companyId, ids)).map((row) => [
+        row.id,
+        canonicalJson({ kind: 'check_in', ...checkInFactContent(row) }),
+      ]),
+    ),
+  check_in_void: async (db, companyId, ids) =>
+    new Map(
+      (await voidFacts(db, companyId, ids)).map((row) => [
+        row.id,
+        canonicalJson({
+          kind: 'check_in_void',
+          check_in_id: row.id,
+          correction_id: row.voided_by_correction_id,
+          employee_id: row.employee_id,
+        }),
+      ]),
+    ),
+  correction_requested: async (db, companyId, ids) =>
+    new Map(
+      (await correctionFacts(db, companyId, ids)).map((row) => [
+        row.id,
+        canonicalJson({ kind: 'correction_requested', ...correctionRequestContent(row) }),
+      ]),
+    ),
+};
 
 export type Verification =
   | { ok: true; entries: number }
@@ -98,10 +161,10 @@ export type Verification =
 const CHUNK = 1_000;
 
 /**
- * Recomputes every chain (of one company, or of all) and compares each check-in's recorded fact with the row the
- * database holds now. Names the first broken entry: a hash that does not follow, a link to a previous hash that
- * is not the previous entry's, a seq out of order, or a check-in whose row no longer says what was recorded (or
- * that no entry records).
+ * Recomputes every chain (of one company, or of all) and compares each recorded check-in, void and correction
+ * request with the row the database holds now. Names the first broken entry: a hash that does not follow, a link
+ * to a previous hash that is not the previous entry's, a seq out of order, a row that no longer says what was
+ * recorded, or a check-in (or a void) that no entry records.
  */
 export async function verifyChains(db: Db, companyId: string | null): Promise<Verification> {
   // One long streamed read: in a transaction that lifts the statement timeout (the cursor is one statement).
@@ -115,30 +178,29 @@ async function verifyWithin(db: Executor, companyId: string | null): Promise<Ver
     company_id: string;
     employee_id: string;
     seq: number;
+    kind: string;
     content: string;
     subject: string;
   }> = [];
 
   const checkPending = async (): Promise<Verification | null> => {
-    const byCompany = new Map<string, typeof pending>();
-    for (const item of pending)
-      byCompany.set(item.company_id, [...(byCompany.get(item.company_id) ?? []), item]);
+    const groups = new Map<string, typeof pending>();
+    for (const item of pending) {
+      const group = `${item.company_id}|${item.kind}`;
+      groups.set(group, [...(groups.get(group) ?? []), item]);
+    }
     pending = [];
-    for (const [company, items] of byCompany) {
-      const rows = new Map(
-        (
-          await checkInFacts(
-            db,
-            company,
-            items.map((item) => item.subject),
-          )
-        ).map((row) => [row.id, row]),
+    for (const items of groups.values()) {
+      const [first] = items;
+      const facts = SUBJECT_FACTS[first?.kind ?? ''];
+      if (!first || !facts) continue;
+      const rows = await facts(
+        db,
+        first.company_id,
+        items.map((item) => item.subject),
       );
       for (const item of items) {
-        const row = rows.get(item.subject);
-        const found = row
-          ? canonicalJson({ kind: 'check_in', ...checkInFactContent(row) })
-          : 'no such check-in';
+        const found = rows.get(item.subject) ?? `no such ${item.kind} subject`;
         const expected = canonicalJson(JSON.parse(item.content));
         if (found !== expected) {
           return {
@@ -171,11 +233,12 @@ async function verifyWithin(db: Executor, companyId: string | null): Promise<Ver
     if (!entry.hash.equals(expectedHash))
       return broken(expectedHash.toString('hex'), entry.hash.toString('hex'));
     chain = { ...chain, hash: entry.hash, seq };
-    if (entry.kind === 'check_in' && entry.subject_id) {
+    if (entry.kind in SUBJECT_FACTS && entry.subject_id) {
       pending.push({
         company_id: entry.company_id,
         employee_id: entry.employee_id,
         seq,
+        kind: entry.kind,
         content: entry.content,
         subject: entry.subject_id,
       });
@@ -187,18 +250,20 @@ async function verifyWithin(db: Executor, companyId: string | null): Promise<Ver
   }
   const failure = await checkPending();
   if (failure) return failure;
-  const [orphan] = await checkInsWithoutEntry(db, companyId);
-  if (orphan) {
-    return {
-      ok: false,
-      entries,
-      broken: {
-        employee_id: orphan.employee_id,
-        entry: 0,
-        expected: 'a registry entry',
-        found: `check-in ${orphan.id} without one`,
-      },
-    };
+  for (const kind of ['check_in', 'check_in_void'] as const) {
+    const orphan = await checkInWithoutEntry(db, companyId, kind);
+    if (orphan) {
+      return {
+        ok: false,
+        entries,
+        broken: {
+          employee_id: orphan.employee_id,
+          entry: 0,
+          expected: `a registry entry of kind ${kind}`,
+          found: `check-in ${orphan.id} without one`,
+        },
+      };
+    }
   }
   return { ok: true, entries };
 }

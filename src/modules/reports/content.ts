@@ -23,6 +23,10 @@ export const CHECK_INS_EXPORT_COLUMNS: Column[] = [
   { key: 'timestamp_utc', kind: 'instant', width: 20 },
   { key: 'local_time', kind: 'local', width: 20 },
   { key: 'source', kind: 'text', width: 10 },
+  { key: 'status', kind: 'text', width: 8 },
+  { key: 'late', kind: 'boolean', width: 6 },
+  { key: 'correction_id', kind: 'text', width: 38 },
+  { key: 'voided_by_correction_id', kind: 'text', width: 38 },
 ];
 
 const CURSOR_CHUNK = 2_000;
@@ -55,7 +59,8 @@ const localTime = (instant: Temporal.Instant, zone: string) =>
 
 /**
  * check_ins_export: every check-in of the tenant from `from` to `to` (dates in the company's time zone,
- * inclusive), ordered by employee and timestamp, streamed from a cursor. Local time is the employee's zone.
+ * inclusive), ordered by employee and timestamp, streamed from a cursor. Local time is the employee's zone. Voided
+ * check-ins stay in the export, marked (status, and the correction that voided them): the registry hides nothing.
  */
 export async function* checkInsExportRows(
   db: Db,
@@ -84,6 +89,10 @@ export async function* checkInsExportRows(
       timestamp_utc: row.timestamp,
       local_time: localDateTime(row.timestamp, employeeTimeZone(row, tenant.timezone)),
       source: row.source,
+      status: row.status,
+      late: row.late,
+      correction_id: row.correction_id,
+      voided_by_correction_id: row.voided_by_correction_id,
     };
   }
 }

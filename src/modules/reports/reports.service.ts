@@ -4,7 +4,6 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
-import type { Db } from '../../db/database.ts';
 import type { ReportFormat, ReportsTable, ReportType } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound, validationErrors } from '../../platform/errors.ts';
@@ -13,7 +12,7 @@ import { hmac, safeEqual } from '../../platform/secrets.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { withFormats } from '../../platform/validation.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
-import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockCompanyRow } from '../companies/companies.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import {

@@ -123,6 +123,11 @@ const EVENT_SOURCES: Record<EventType, string> = {
   'employee.updated': 'A `PATCH /v1/employees/{id}` changed the employee (a no-op PATCH emits nothing).',
   'employee.terminated': 'An employee was terminated (`POST /v1/employees/{id}/terminate`).',
   'checkin.created': 'A check-in was recorded (an exact duplicate records nothing and emits nothing).',
+  'check_in_correction.requested':
+    'A correction of check-ins was requested (`POST /v1/check-in-corrections`, or by the worker in the portal).',
+  'check_in_correction.applied':
+    'Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added.',
+  'check_in_correction.rejected': 'The company or the worker rejected a pending correction.',
   'absence.requested': 'An absence was requested (`POST /v1/absences`).',
   'absence.approved': 'A requested absence was approved.',
   'absence.denied': 'A requested absence was rejected.',

@@ -19,7 +19,7 @@ export async function claimEmployeesBehind(db: Executor, through: string, batch:
   return due.rows;
 }
 
-/** An employee's clock events (type and instant) in [from, before), in time order. */
+/** An employee's active clock events (type and instant) in [from, before), in time order: voided ones count in no figure. */
 export async function findClockEvents(
   db: Executor,
   companyId: string,
@@ -32,6 +32,7 @@ export async function findClockEvents(
     .select(['type', 'timestamp'])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
+    .where('status', '=', 'active')
     .where('timestamp', '>=', from)
     .where('timestamp', '<', before)
     .orderBy('timestamp')

@@ -1,0 +1,434 @@
+import type { Static } from 'typebox';
+import type { Executor } from '../../db/database.ts';
+import type { CorrectionAddition, CorrectionStatus } from '../../db/schema.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
+import type { ActingTenant, Actor, CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
+import { employeeTimeZone } from '../../time/zones.ts';
+import {
+  type CheckInFact,
+  checkInTimingError,
+  parseCheckInInstant,
+  storeCheckIn,
+} from '../check-ins/check-ins.service.ts';
+import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
+import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { appendToChain, correctionRequestContent } from '../registry/registry.service.ts';
+import { consolidate, datesAround } from '../workdays/consolidation.ts';
+import {
+  type CorrectionRow,
+  findActiveCheckIns,
+  findActiveCheckInsAt,
+  findCorrection,
+  insertCorrection,
+  selectCorrectionsMatching,
+  updatePendingCorrection,
+  voidCheckIns,
+} from './corrections.repo.ts';
+import type { Correction, CreateCorrectionBody } from './corrections.schemas.ts';
+
+export type CorrectionView = Static<typeof Correction>;
+
+const actorOf = (type: Actor['type'] | null, id: string | null): Actor | null =>
+  type === null || id === null ? null : { type, id };
+
+export function toView(row: CorrectionRow): CorrectionView {
+  const companyBy = actorOf(row.company_approval_by_type, row.company_approval_by_id);
+  const rejectedBy = actorOf(row.rejected_by_type, row.rejected_by_id);
+  return {
+    id: row.id,
+    employee_id: row.employee_id,
+    status: row.status,
+    reason: row.reason,
+    void: row.void_ids,
+    add: row.add_items,
+    requested_by: { type: row.requested_by_type, id: row.requested_by_id },
+    requested_at: row.requested_at.toISOString(),
+    company_approval:
+      companyBy && row.company_approval_at
+        ? { by: companyBy, at: row.company_approval_at.toISOString() }
+        : null,
+    employee_approval: row.employee_approval_at
+      ? { by: { type: 'employee', id: row.employee_id }, at: row.employee_approval_at.toISOString() }
+      : null,
+    rejection:
+      rejectedBy && row.rejected_at
+        ? { by: rejectedBy, at: row.rejected_at.toISOString(), reason: row.rejection_reason ?? '' }
+        : null,
+    applied_at: row.applied_at ? row.applied_at.toISOString() : null,
+    created_at: formatInstant(row.created_at),
+    updated_at: formatInstant(row.updated_at),
+  };
+}
+
+/** A worker (the portal) sees and decides only their own corrections; the company sees all of its own. */
+type Viewer = { employeeId?: string | undefined };
+const viewerOf = (tenant: ActingTenant): Viewer =>
+  tenant.actor.type === 'employee' ? { employeeId: tenant.actor.id } : {};
+
+export async function getCorrection(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  id: string,
+  viewer: Viewer = {},
+): Promise<CorrectionView> {
+  const row = await findCorrection(deps.db, tenant.companyId, id, viewer);
+  if (!row) throw notFound('Check-in correction');
+  return toView(row);
+}
+
+export type ListCorrectionsQuery = {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  updated_since?: string | undefined;
+  employee_id?: string | undefined;
+  status?: CorrectionStatus | undefined;
+};
+
+export async function listCorrections(
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
+  query: ListCorrectionsQuery,
+): Promise<Page<CorrectionView>> {
+  const { db, cursors: codec } = deps;
+  const filters = { employeeId: query.employee_id, status: query.status };
+  const page = await syncPage(selectCorrectionsMatching(db, tenant.companyId, filters), {
+    codec,
+    listing: `check-in-corrections|employee=${query.employee_id ?? ''}|status=${query.status ?? ''}`,
+    query,
+  });
+  return mapPage(page, toView);
+}
+
+/** The additions as the registry keeps them: instants at one-second resolution, in UTC. */
+function normalizeAdditions(input: Static<typeof CreateCorrectionBody>['add']): CorrectionAddition[] {
+  return (input ?? []).map((item) => ({
+    type: item.type,
+    timestamp: formatInstant(new Date(parseCheckInInstant(item.timestamp).epochMilliseconds)),
+    work_mode: item.work_mode ?? null,
+  }));
+}
+
+const factOf = (item: CorrectionAddition): CheckInFact => ({
+  type: item.type,
+  timestamp: Temporal.Instant.from(item.timestamp),
+  work_mode: item.work_mode,
+});
+
+/**
+ * Requests a correction of an employee's check-ins. Nothing in the record changes until the company and the
+ * worker have both approved it; a worker's own request (the portal) carries the worker's approval already.
+ */
+export async function requestCorrection(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: ActingTenant,
+  input: Static<typeof CreateCorrectionBody>,
+): Promise<CorrectionView> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const at = toDate(now);
+  const byWorker = tenant.actor.type === 'employee';
+  return await db.transaction().execute(async (tx) => {
+    const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
+    if (!employee || (byWorker && employee.id !== tenant.actor.id)) {
+      throw invalid({ employee_id: 'is not an employee of this company' });
+    }
+    const voidIds = input.void ?? [];
+    const additions = normalizeAdditions(input.add);
+    const errors: Record<string, string> = {};
+    if (input.reason.trim() === '') errors.reason = 'must not be blank';
+    if (voidIds.length === 0 && additions.length === 0) {
+      errors.void = 'or add must name at least one check-in';
+    }
+    const active = await findActiveCheckIns(tx, tenant.companyId, employee.id, voidIds);
+    const activeIds = new Set(active.map((row) => row.id));
+    voidIds.forEach((id, index) => {
+      if (!activeIds.has(id)) errors[`void[${index}]`] = 'is not an active check-in of this employee';
+    });
+    Object.assign(errors, await additionErrors(tx, tenant, employee, voidIds, additions, now));
+    if (Object.keys(errors).length > 0) throw invalid(errors);
+
+    const row: CorrectionRow = {
+      id: newId(),
+      employee_id: employee.id,
+      status: 'pending',
+      reason: input.reason,
+      void_ids: voidIds,
+      add_items: additions,
+      requested_by_type: tenant.actor.type,
+      requested_by_id: tenant.actor.id,
+      requested_at: at,
+      company_approval_by_type: null,
+      company_approval_by_id: null,
+      company_approval_at: null,
+      employee_approval_at: byWorker ? at : null,
+      rejected_by_type: null,
+      rejected_by_id: null,
+      rejected_at: null,
+      rejection_reason: null,
+      applied_at: null,
+      created_at: at,
+      updated_at: at,
+    };
+    await insertCorrection(tx, tenant.companyId, row);
+    await appendToChain(tx, tenant.companyId, employee.id, {
+      kind: 'correction_requested',
+      subjectId: row.id,
+      content: correctionRequestContent(row),
+      recordedAt: at,
+    });
+    if (byWorker) await appendApproval(tx, tenant, row, at);
+    await recordEvents(tx, tenant.companyId, at, [requestedEvent(row, 'pending')]);
+    return toView(row);
+  });
+}
+
+const requestedEvent = (row: CorrectionRow, status: 'pending'): PendingEvent => ({
+  type: 'check_in_correction.requested',
+  data: { correction_id: row.id, employee_id: row.employee_id, status },
+});
+
+/**
+ * What is wrong with the check-ins a correction adds: the rules of a check-in (not in the future, within the
+ * employment), and no duplicate of another addition or of an active check-in that the correction keeps.
+ */
+async function additionErrors(
+  tx: Executor,
+  tenant: TenantScope,
+  employee: EmployeeRow,
+  voidIds: string[],
+  additions: CorrectionAddition[],
+  now: Temporal.Instant,
+): Promise<Record<string, string>> {
+  const errors: Record<string, string> = {};
+  const seen = new Set<string>();
+  const instants = additions.map((item) => Temporal.Instant.from(item.timestamp));
+  const existing = await findActiveAt(tx, tenant.companyId, employee.id, instants, new Set(voidIds));
+  additions.forEach((item, index) => {
+    const instant = instants[index] as Temporal.Instant;
+    const timing = checkInTimingError(employee, tenant.timezone, instant, now);
+    const key = `${item.type}|${instant.epochMilliseconds}`;
+    if (timing) errors[`add[${index}].timestamp`] = timing;
+    else if (seen.has(key) || existing.has(key)) {
+      errors[`add[${index}]`] = 'duplicates a check-in of the same type and timestamp';
+    }
+    seen.add(key);
+  });
+  return errors;
+}
+
+/** The employee's active check-ins at those instants, but those being voided, as `type|epoch ms` keys. */
+async function findActiveAt(
+  tx: Executor,
+  companyId: string,
+  employeeId: string,
+  instants: Temporal.Instant[],
+  voiding: Set<string>,
+): Promise<Set<string>> {
+  const rows = await findActiveCheckInsAt(
+    tx,
+    companyId,
+    employeeId,
+    instants.map((instant) => new Date(instant.epochMilliseconds)),
+  );
+  return new Set(
+    rows.filter((row) => !voiding.has(row.id)).map((row) => `${row.type}|${row.timestamp.getTime()}`),
+  );
+}
+
+async function appendApproval(tx: Executor, tenant: ActingTenant, row: CorrectionRow, at: Date) {
+  await appendToChain(tx, tenant.companyId, row.employee_id, {
+    kind: tenant.actor.type === 'employee' ? 'correction_accepted' : 'correction_approved',
+    subjectId: row.id,
+    content: { correction_id: row.id, by: tenant.actor, at: at.toISOString() },
+    recordedAt: at,
+  });
+}
+
+/**
+ * Finds a correction to decide and locks its employee (the lock order: the employee's row, then what hangs from
+ * it; docs/architecture.md). A worker finds only their own. A decided correction is 409.
+ */
+async function pendingCorrection(tx: Executor, tenant: ActingTenant, id: string): Promise<CorrectionRow> {
+  const viewer = viewerOf(tenant);
+  const found = await findCorrection(tx, tenant.companyId, id, viewer);
+  if (!found) throw notFound('Check-in correction');
+  await findEmployee(tx, tenant.companyId, found.employee_id, { lock: true });
+  const row = await findCorrection(tx, tenant.companyId, id, viewer);
+  if (!row) throw notFound('Check-in correction');
+  if (row.status !== 'pending') {
+    throw new ApiError('conflict', `The correction is ${row.status}: a decided correction does not change.`, {
+      errors: { status: row.status },
+    });
+  }
+  return row;
+}
+
+/**
+ * Records one side's approval: the company's (an API key or an administrator) or the worker's (the portal).
+ * When both exist the correction is applied in the same transaction. Of concurrent approvals exactly one
+ * applies it: they queue on the employee's row lock, and the later ones find it applied (409).
+ */
+export async function approveCorrection(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: ActingTenant,
+  id: string,
+): Promise<CorrectionView> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const at = toDate(now);
+  return await db.transaction().execute(async (tx) => {
+    const row = await pendingCorrection(tx, tenant, id);
+    const byWorker = tenant.actor.type === 'employee';
+    const given = byWorker ? row.employee_approval_at : row.company_approval_at;
+    if (given) {
+      throw new ApiError(
+        'conflict',
+        `The correction already has the ${byWorker ? "worker's" : "company's"} approval; it waits for the ${byWorker ? "company's" : "worker's"}.`,
+        { errors: { status: row.status } },
+      );
+    }
+    const approval = byWorker
+      ? { employee_approval_at: at }
+      : {
+          company_approval_by_type: tenant.actor.type,
+          company_approval_by_id: tenant.actor.id,
+          company_approval_at: at,
+        };
+    await updatePendingCorrection(tx, tenant.companyId, id, { ...approval, updated_at: at });
+    const approved: CorrectionRow = { ...row, ...approval, updated_at: at };
+    await appendApproval(tx, tenant, approved, at);
+    if (approved.company_approval_at && approved.employee_approval_at) {
+      return toView(await applyCorrection(tx, tenant, approved, now));
+    }
+    return toView(approved);
+  });
+}
+
+/**
+ * Applies a correction both sides approved: voids, then adds, then re-consolidates every day they touch, in the
+ * approving transaction. A check-in voided meanwhile by another correction, or an addition that now breaks a rule
+ * (a termination moved, a duplicate recorded), is 409 and nothing changes: the correction stays pending.
+ */
+async function applyCorrection(
+  tx: Executor,
+  tenant: ActingTenant,
+  row: CorrectionRow,
+  now: Temporal.Instant,
+): Promise<CorrectionRow> {
+  const at = toDate(now);
+  const employee = await findEmployee(tx, tenant.companyId, row.employee_id);
+  if (!employee) throw notFound('Employee');
+  const voided = await voidCheckIns(tx, tenant.companyId, employee.id, row.void_ids, row.id, at);
+  if (voided.length !== row.void_ids.length) {
+    const done = new Set(voided.map((item) => item.id));
+    const gone = row.void_ids.find((item) => !done.has(item));
+    throw new ApiError('conflict', `Check-in ${gone} is no longer active: the correction cannot apply.`, {
+      errors: { check_in_id: gone ?? '' },
+    });
+  }
+  for (const item of voided) {
+    await appendToChain(tx, tenant.companyId, employee.id, {
+      kind: 'check_in_void',
+      subjectId: item.id,
+      content: { check_in_id: item.id, correction_id: row.id, employee_id: employee.id },
+      recordedAt: at,
+    });
+  }
+  const errors = await additionErrors(tx, tenant, employee, [], row.add_items, now);
+  if (Object.keys(errors).length > 0) {
+    throw new ApiError('conflict', 'An addition of the correction no longer holds: it cannot apply.', {
+      errors,
+    });
+  }
+  const requester = { type: row.requested_by_type, id: row.requested_by_id };
+  const added: string[] = [];
+  for (const item of row.add_items) {
+    const stored = await storeCheckIn(tx, tenant, employee.id, factOf(item), {
+      source: 'correction',
+      actor: requester,
+      correctionId: row.id,
+      now,
+    });
+    if (stored) added.push(stored.id);
+  }
+  await updatePendingCorrection(tx, tenant.companyId, row.id, {
+    status: 'applied',
+    applied_at: at,
+    updated_at: at,
+  });
+  await appendToChain(tx, tenant.companyId, employee.id, {
+    kind: 'correction_applied',
+    subjectId: row.id,
+    content: { correction_id: row.id, voided: row.void_ids, added, applied_at: at.toISOString() },
+    recordedAt: at,
+  });
+  const instants = [
+    ...voided.map((item) => Temporal.Instant.fromEpochMilliseconds(item.timestamp.getTime())),
+    ...row.add_items.map((item) => Temporal.Instant.from(item.timestamp)),
+  ].sort(Temporal.Instant.compare);
+  const zone = employeeTimeZone(employee, tenant.timezone);
+  const first = instants[0] as Temporal.Instant;
+  const last = instants[instants.length - 1] as Temporal.Instant;
+  await consolidate(
+    tx,
+    tenant.companyId,
+    tenant.timezone,
+    employee.id,
+    { from: datesAround(first, zone).from, to: datesAround(last, zone).to },
+    at,
+  );
+  await recordEvents(tx, tenant.companyId, at, [
+    {
+      type: 'check_in_correction.applied',
+      data: { correction_id: row.id, employee_id: employee.id, status: 'applied' },
+    },
+    ...added.map(
+      (checkInId): PendingEvent => ({
+        type: 'checkin.created',
+        data: { check_in_id: checkInId, employee_id: employee.id },
+      }),
+    ),
+  ]);
+  return { ...row, status: 'applied', applied_at: at, updated_at: at };
+}
+
+/** Ends a pending correction as rejected, by the company or by the worker, with the reason. */
+export async function rejectCorrection(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: ActingTenant,
+  id: string,
+  reason: string,
+): Promise<CorrectionView> {
+  const { db, clock } = deps;
+  const at = toDate(clock.now());
+  if (reason.trim() === '') throw invalid({ reason: 'must not be blank' });
+  return await db.transaction().execute(async (tx) => {
+    const row = await pendingCorrection(tx, tenant, id);
+    const rejection = {
+      status: 'rejected' as const,
+      rejected_by_type: tenant.actor.type,
+      rejected_by_id: tenant.actor.id,
+      rejected_at: at,
+      rejection_reason: reason,
+      updated_at: at,
+    };
+    await updatePendingCorrection(tx, tenant.companyId, id, rejection);
+    await appendToChain(tx, tenant.companyId, row.employee_id, {
+      kind: 'correction_rejected',
+      subjectId: row.id,
+      content: { correction_id: row.id, by: tenant.actor, at: at.toISOString(), reason },
+      recordedAt: at,
+    });
+    await recordEvents(tx, tenant.companyId, at, [
+      {
+        type: 'check_in_correction.rejected',
+        data: { correction_id: row.id, employee_id: row.employee_id, status: 'rejected' },
+      },
+    ]);
+    return toView({ ...row, ...rejection });
+  });
+}
