@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from './database.ts';
 
 // Queries on employee rows that modules on both sides of the employees module need (the registry, which the
@@ -33,4 +34,24 @@ export function selectEmployedDuring(
     .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', first)]));
   if (employeeId !== undefined) query = query.where('id', '=', employeeId);
   return query;
+}
+
+/**
+ * The company's tracking start for an employee row of the query (the account's: a sandbox follows its live
+ * company), as text: a correlated lookup by primary key.
+ */
+export const companyTrackingStart = sql<string>`(select a.tracking_start_date::text from companies c
+  join companies a on a.id = coalesce(c.sandbox_of, c.id) where c.id = employees.company_id)`;
+
+/**
+ * The first day an employee is tracked: the later of the hire date and their own tracking start, or the
+ * company's when they have none (docs/registry.md, Banked hours start when recording starts).
+ */
+export function effectiveTrackingStart(employee: {
+  hire_date: string;
+  tracking_start_date: string | null;
+  company_tracking_start_date: string;
+}): string {
+  const start = employee.tracking_start_date ?? employee.company_tracking_start_date;
+  return start > employee.hire_date ? start : employee.hire_date;
 }

@@ -35,6 +35,8 @@ export type CompaniesTable = {
   active_employee_count: number;
   /** A check-in recorded this many hours after its timestamp is late. */
   late_record_hours: Generated<number>;
+  /** When the company started recording in Jornada: before it, no minutes are expected. */
+  tracking_start_date: string;
   created_at: Date;
   updated_at: Date;
 };
@@ -141,6 +143,9 @@ export type EmployeesTable = {
   work_schedule: number[];
   vacation_days_per_year: Numeric;
   consolidated_through: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The employee's own tracking start; null: the later of hire_date and the company's. */
+  tracking_start_date: ColumnType<string | null, string | null | undefined, string | null>;
+  opening_banked_minutes: Generated<number>;
   created_at: Date;
   updated_at: Date;
 };
@@ -156,6 +161,8 @@ export type WorkdaysTable = {
   absences_minutes: number;
   anomalies: number;
   check_ins: number;
+  /** On or after the employee's tracking start: the day adds to the banked balance. */
+  tracked: Generated<boolean>;
   incomplete_shifts: number;
   open_since: Date | null;
   consolidated_at: Date;
@@ -174,6 +181,8 @@ export type WorkdayMonthsTable = {
   source_days: number;
   incomplete_days: number;
   anomalies: number;
+  /** What the month's tracked closed days add to the banked balance (worked − expected). */
+  banked_minutes: number;
 };
 
 export type CheckInsTable = {

@@ -242,6 +242,8 @@ export type DayCalendar = {
   holiday: boolean;
   /** Between hire_date and termination_date, inclusive. */
   employed: boolean;
+  /** On or after the employee's tracking start: before it nothing is expected (docs/registry.md). */
+  tracked: boolean;
   /** An approved absence covering the date: a whole day, or a half day. */
   absence: 'none' | 'full' | 'half';
 };
@@ -265,7 +267,7 @@ export type Workday = {
 
 /** expected and absences minutes of a date, from its calendar alone. */
 export function expectedMinutes(calendar: DayCalendar): { expected: number; absences: number } {
-  const base = calendar.holiday || !calendar.employed ? 0 : calendar.scheduledMinutes;
+  const base = calendar.holiday || !calendar.employed || !calendar.tracked ? 0 : calendar.scheduledMinutes;
   const expected =
     calendar.absence === 'full' ? 0 : calendar.absence === 'half' ? Math.floor(base / 2) : base;
   return { expected, absences: base - expected };

@@ -55,6 +55,12 @@ export type TestContext = {
     scopes?: Scope[];
     seats?: number;
     timezone?: string;
+    /**
+     * The company's tracking start. By default 2000-01-01: a company that brought its whole history, so that
+     * the figures of back-dated test data are expected as before tracking starts existed. A test of the
+     * tracking start itself passes null (the service's default: the day the company is created) or a date.
+     */
+    trackingStart?: string | null;
   }): Promise<TestCompany>;
   createKey(
     companyId: string,
@@ -144,10 +150,13 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   let counter = 0;
   const createCompany: TestContext['createCompany'] = async (companyOptions = {}) => {
     counter += 1;
+    const trackingStart =
+      companyOptions.trackingStart === undefined ? '2000-01-01' : companyOptions.trackingStart;
     const response = await admin.post('/admin/v1/companies', {
       name: companyOptions.name ?? `Company ${counter}`,
       ...(companyOptions.seats !== undefined ? { seats: companyOptions.seats } : {}),
       ...(companyOptions.timezone !== undefined ? { timezone: companyOptions.timezone } : {}),
+      ...(trackingStart !== null ? { tracking_start_date: trackingStart } : {}),
     });
     if (response.statusCode !== 201)
       throw new Error(`createCompany failed: ${response.statusCode} ${response.body}`);

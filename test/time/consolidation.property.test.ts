@@ -25,7 +25,10 @@ const codec = new CursorCodec(Buffer.alloc(32, 7));
 beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
-  const company = await createCompany({ db, clock }, { name: 'Properties', seats: 1000 });
+  const company = await createCompany(
+    { db, clock },
+    { name: 'Properties', seats: 1000, tracking_start_date: '2026-01-01' },
+  );
   tenant = {
     companyId: company.id,
     accountId: company.id,

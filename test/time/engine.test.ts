@@ -21,7 +21,13 @@ function events(zone: string, list: Array<[ClockEventType, string]>): ClockEvent
 
 const LATER = Temporal.Instant.from('2027-01-01T00:00:00Z');
 const MADRID = 'Europe/Madrid';
-const WORKDAY: DayCalendar = { scheduledMinutes: 480, holiday: false, employed: true, absence: 'none' };
+const WORKDAY: DayCalendar = {
+  scheduledMinutes: 480,
+  holiday: false,
+  employed: true,
+  tracked: true,
+  absence: 'none',
+};
 
 function minutes(zone: string, list: Array<[ClockEventType, string]>, now = LATER) {
   const days = activityByDate(events(zone, list), zone, now);
@@ -249,10 +255,22 @@ describe('incomplete shifts and anomalies', () => {
 
 describe('expected minutes and the day status', () => {
   it('follows the schedule, holidays, employment and approved absences', () => {
-    const base: DayCalendar = { scheduledMinutes: 435, holiday: false, employed: true, absence: 'none' };
+    const base: DayCalendar = {
+      scheduledMinutes: 435,
+      holiday: false,
+      employed: true,
+      tracked: true,
+      absence: 'none',
+    };
     expect(expectedMinutes(base)).toEqual({ expected: 435, absences: 0 });
     expect(expectedMinutes({ ...base, holiday: true })).toEqual({ expected: 0, absences: 0 });
     expect(expectedMinutes({ ...base, employed: false })).toEqual({ expected: 0, absences: 0 });
+    // Before the tracking start nothing is expected, and an absence removes nothing.
+    expect(expectedMinutes({ ...base, tracked: false })).toEqual({ expected: 0, absences: 0 });
+    expect(expectedMinutes({ ...base, tracked: false, absence: 'full' })).toEqual({
+      expected: 0,
+      absences: 0,
+    });
     expect(expectedMinutes({ ...base, absence: 'full' })).toEqual({ expected: 0, absences: 435 });
     expect(expectedMinutes({ ...base, absence: 'half' })).toEqual({ expected: 217, absences: 218 });
     expect(expectedMinutes({ ...base, holiday: true, absence: 'full' })).toEqual({

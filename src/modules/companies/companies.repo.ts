@@ -19,6 +19,7 @@ const COLUMNS = [
   'vacation_carry_over_expiry',
   'active_employee_count',
   'late_record_hours',
+  'tracking_start_date',
   'created_at',
   'updated_at',
 ] as const;

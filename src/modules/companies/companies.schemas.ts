@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Instant, Nullable, TimeZoneName, Uuid } from '../../platform/common.schemas.ts';
+import { CalendarDate, Instant, Nullable, TimeZoneName, Uuid } from '../../platform/common.schemas.ts';
 
 const CompanyStatus = Type.Union([
   Type.Literal('active'),
@@ -40,6 +40,9 @@ export const Company = Type.Object({
   late_record_hours: Type.Integer({
     description: 'A check-in recorded this many hours or more after its timestamp is marked late.',
   }),
+  tracking_start_date: CalendarDate(
+    'When the company started recording in Jornada: before it no minutes are expected and the banked balance does not run. Defaults to the day the company was created.',
+  ),
   created_at: Instant(),
   updated_at: Instant(),
 });
@@ -49,6 +52,11 @@ export const CreateCompanyBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 200 }),
     timezone: Type.Optional(TimeZoneName()),
     seats: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+    tracking_start_date: Type.Optional(
+      CalendarDate(
+        'When the company starts recording in Jornada; defaults to today in its time zone. Earlier for a company that brings its history.',
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -66,6 +74,11 @@ export const UpdateCompanyBody = Type.Object(
     vacation_carry_over_max_days: Type.Optional(Type.Number({ minimum: 0, maximum: 365, multipleOf: 0.5 })),
     vacation_carry_over_expiry: Type.Optional(CarryOverExpiry),
     late_record_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 8760 })),
+    tracking_start_date: Type.Optional(
+      CalendarDate(
+        'Set it earlier to migrate a history: the employees without their own tracking start are recomputed between the old and the new date (409 if that touches a closed month).',
+      ),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { hasActiveService } from '../../platform/service-state.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { canonicalTimeZone } from '../../time/zones.ts';
+import { canonicalTimeZone, localDate } from '../../time/zones.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
 import { type CompanyRow, findCompany, findSandboxOf, insertCompany } from './companies.repo.ts';
 import type { Company, CreateCompanyBody } from './companies.schemas.ts';
@@ -47,6 +47,7 @@ function toView(tenant: CompanyRow, account: CompanyRow, sandboxId: string | nul
     vacation_carry_over_max_days: Number(account.vacation_carry_over_max_days),
     vacation_carry_over_expiry: account.vacation_carry_over_expiry,
     late_record_hours: account.late_record_hours,
+    tracking_start_date: account.tracking_start_date,
     created_at: formatInstant(tenant.created_at),
     updated_at: formatInstant(tenant.updated_at),
   };
@@ -78,7 +79,8 @@ export async function createCompany(
 ): Promise<CompanyView> {
   const { db, clock } = deps;
   const timezone = requireTimeZone(input.timezone ?? DEFAULT_TIMEZONE);
-  const now = toDate(clock.now());
+  const instant = clock.now();
+  const now = toDate(instant);
   const company: CompanyRow = {
     id: newId(),
     sandbox_of: null,
@@ -93,6 +95,8 @@ export async function createCompany(
     vacation_carry_over_max_days: '0',
     vacation_carry_over_expiry: '03-31',
     late_record_hours: DEFAULT_LATE_RECORD_HOURS,
+    // Recording starts the day the company is created (an operator migrating history sets it earlier).
+    tracking_start_date: input.tracking_start_date ?? localDate(instant, timezone).toString(),
     active_employee_count: 0,
     created_at: now,
     updated_at: now,

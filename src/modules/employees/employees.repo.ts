@@ -1,13 +1,18 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { companyTrackingStart } from '../../db/employees.ts';
 import type { EmployeesTable } from '../../db/schema.ts';
 
-export { lockEmployees, selectEmployedDuring } from '../../db/employees.ts';
+export { effectiveTrackingStart, lockEmployees, selectEmployedDuring } from '../../db/employees.ts';
 
-export type EmployeeRow = Omit<
+/** An employee's stored columns. */
+export type EmployeeColumns = Omit<
   Selectable<EmployeesTable>,
   'company_id' | 'email_key' | 'consolidated_through'
 >;
+
+/** An employee as read, with the company's tracking start (for the default of the employee's). */
+export type EmployeeRow = EmployeeColumns & { company_tracking_start_date: string };
 
 const EMPLOYEE_COLUMNS = [
   'id',
@@ -23,12 +28,17 @@ const EMPLOYEE_COLUMNS = [
   'timezone',
   'work_schedule',
   'vacation_days_per_year',
+  'tracking_start_date',
+  'opening_banked_minutes',
   'created_at',
   'updated_at',
 ] as const;
 
 const selectEmployees = (db: Executor, companyId: string) =>
-  db.selectFrom('employees').select(EMPLOYEE_COLUMNS).where('company_id', '=', companyId);
+  db
+    .selectFrom('employees')
+    .select([...EMPLOYEE_COLUMNS, companyTrackingStart.as('company_tracking_start_date')])
+    .where('company_id', '=', companyId);
 
 export async function findEmployee(
   db: Executor,
@@ -84,7 +94,7 @@ export async function findEmployeeIdBy(
     .executeTakeFirst();
 }
 
-export async function insertEmployee(db: Executor, companyId: string, row: EmployeeRow): Promise<void> {
+export async function insertEmployee(db: Executor, companyId: string, row: EmployeeColumns): Promise<void> {
   await db
     .insertInto('employees')
     .values({ company_id: companyId, ...row })
@@ -137,4 +147,15 @@ export async function activeCheckInOutside(
     .orderBy('timestamp')
     .limit(1)
     .executeTakeFirst();
+}
+
+/** The ids of a tenant's employees, in id order. */
+export async function employeeIdsOf(db: Executor, companyId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('employees')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
 }

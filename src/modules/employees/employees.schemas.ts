@@ -40,6 +40,12 @@ export const Employee = named(
     timezone: Nullable(TimeZoneName("IANA time zone overriding the company's; null uses the company's.")),
     work_schedule: WorkSchedule,
     vacation_days_per_year: Type.Number(),
+    tracking_start_date: CalendarDate(
+      "The first day Jornada expects minutes of the employee and runs the banked balance: the later of the hire date and the employee's own tracking start, or the company's when none was set.",
+    ),
+    opening_banked_minutes: Type.Integer({
+      description: 'The banked balance carried over at the tracking start (from the previous system).',
+    }),
     created_at: Instant(),
     updated_at: Instant(),
   }),
@@ -61,6 +67,16 @@ const writable = {
   timezone: Nullable(TimeZoneName()),
   work_schedule: WorkSchedule,
   vacation_days_per_year: VacationDays,
+  tracking_start_date: Nullable(
+    CalendarDate(
+      "The employee's own tracking start; null (or left out) follows the company's. Never before the hire date in effect.",
+    ),
+  ),
+  opening_banked_minutes: Type.Integer({
+    minimum: -1_000_000,
+    maximum: 1_000_000,
+    description: 'The banked balance at the tracking start. Default 0.',
+  }),
 };
 
 export const CreateEmployeeBody = named(
@@ -79,6 +95,8 @@ export const CreateEmployeeBody = named(
       vacation_days_per_year: Type.Optional(
         Type.Number({ minimum: 0, maximum: 366, multipleOf: 0.5, description: 'Default 22.' }),
       ),
+      tracking_start_date: Type.Optional(writable.tracking_start_date),
+      opening_banked_minutes: Type.Optional(writable.opening_banked_minutes),
     },
     { additionalProperties: false },
   ),
@@ -101,6 +119,8 @@ export const UpdateEmployeeBody = named(
       timezone: Type.Optional(writable.timezone),
       work_schedule: Type.Optional(writable.work_schedule),
       vacation_days_per_year: Type.Optional(writable.vacation_days_per_year),
+      tracking_start_date: Type.Optional(writable.tracking_start_date),
+      opening_banked_minutes: Type.Optional(writable.opening_banked_minutes),
     },
     { additionalProperties: false },
   ),

@@ -17,7 +17,9 @@ import { unitExists } from '../units/units.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import {
   activeCheckInOutside,
+  type EmployeeColumns,
   type EmployeeRow,
+  effectiveTrackingStart,
   findEmployee,
   findEmployeeIdBy,
   insertEmployee,
@@ -47,10 +49,12 @@ export function scheduleView(minutes: number[]): WorkScheduleView {
 const scheduleArray = (schedule: WorkScheduleView): number[] => WEEKDAYS.map((day) => schedule[day]);
 
 export function toView(row: EmployeeRow): EmployeeView {
+  const { company_tracking_start_date: _company, ...columns } = row;
   return {
-    ...row,
+    ...columns,
     work_schedule: scheduleView(row.work_schedule),
     vacation_days_per_year: Number(row.vacation_days_per_year),
+    tracking_start_date: effectiveTrackingStart(row),
     created_at: formatInstant(row.created_at),
     updated_at: formatInstant(row.updated_at),
   };
@@ -106,6 +110,8 @@ type Writable = {
   timezone?: string | null | undefined;
   work_schedule?: WorkScheduleView | undefined;
   vacation_days_per_year?: number | undefined;
+  tracking_start_date?: string | null | undefined;
+  opening_banked_minutes?: number | undefined;
 };
 
 /** The checks that need the database: references within the tenant, and per-company uniqueness. */
@@ -174,7 +180,7 @@ export async function createEmployee(
     const hireDate = input.hire_date ?? localDate(now, tenant.timezone).toString();
     await assertMonthsOpen(tx, tenant.companyId, { from: hireDate, to: LAST_DATE }, 'this hire date');
     const at = toDate(now);
-    const row: EmployeeRow = {
+    const row: EmployeeColumns = {
       id: newId(),
       first_name: input.first_name,
       last_name: input.last_name,
@@ -188,6 +194,8 @@ export async function createEmployee(
       timezone: input.timezone ? requireTimeZone(input.timezone) : null,
       work_schedule: input.work_schedule ? scheduleArray(input.work_schedule) : DEFAULT_WORK_SCHEDULE,
       vacation_days_per_year: String(input.vacation_days_per_year ?? DEFAULT_VACATION_DAYS_PER_YEAR),
+      tracking_start_date: input.tracking_start_date ?? null,
+      opening_banked_minutes: input.opening_banked_minutes ?? 0,
       created_at: at,
       updated_at: at,
     };
@@ -196,6 +204,8 @@ export async function createEmployee(
     } catch (error) {
       throw uniquenessError(error) ?? error;
     }
+    const stored = await findEmployee(tx, tenant.companyId, row.id);
+    if (!stored) throw notFound('Employee');
     await consolidate(
       tx,
       tenant.companyId,
@@ -207,7 +217,7 @@ export async function createEmployee(
     await recordEvents(tx, tenant.companyId, at, [
       { type: 'employee.created', data: { employee_id: row.id } },
     ]);
-    return toView(row);
+    return toView(stored);
   });
 }
 
@@ -290,13 +300,16 @@ export async function updateEmployee(
         input.vacation_days_per_year !== undefined
           ? String(input.vacation_days_per_year)
           : current.vacation_days_per_year,
+      tracking_start_date:
+        input.tracking_start_date !== undefined ? input.tracking_start_date : current.tracking_start_date,
+      opening_banked_minutes: input.opening_banked_minutes ?? current.opening_banked_minutes,
     };
     // A PATCH that changes nothing is a no-op: no new updated_at, no event. Comparing the public views treats
     // '22' and '22.0' (numeric) and equal schedules as equal.
     if (isDeepStrictEqual(toView(next), toView(current))) return toView(current);
 
     next.updated_at = toDate(clock.now());
-    const { id: _id, created_at: _created, ...changes } = next;
+    const { id: _id, created_at: _created, company_tracking_start_date: _start, ...changes } = next;
     try {
       await updateEmployeeRow(tx, tenant.companyId, id, changes);
     } catch (error) {
@@ -304,12 +317,38 @@ export async function updateEmployee(
     }
     // The calendar of every date may change: re-consolidate the employee's whole history. Schedules are not
     // effective-dated yet, so such a change would rewrite a closed month's figures: refused (docs/registry.md).
-    if (
+    const tracking = [effectiveTrackingStart(current), effectiveTrackingStart(next)].sort() as [
+      string,
+      string,
+    ];
+    if (next.opening_banked_minutes !== current.opening_banked_minutes) {
+      // The opening balance runs into every month from the tracking start.
+      await assertMonthsOpen(
+        tx,
+        tenant.companyId,
+        { from: tracking[0], to: LAST_DATE },
+        'this opening balance',
+      );
+    }
+    const calendarChanged =
       next.hire_date !== current.hire_date ||
       next.termination_date !== current.termination_date ||
       next.timezone !== current.timezone ||
-      !sameSchedule(next.work_schedule, current.work_schedule)
-    ) {
+      !sameSchedule(next.work_schedule, current.work_schedule);
+    if (!calendarChanged && tracking[0] !== tracking[1]) {
+      // A new tracking start alone changes the days between the old and the new one.
+      const last = Temporal.PlainDate.from(tracking[1]).subtract({ days: 1 }).toString();
+      await assertMonthsOpen(tx, tenant.companyId, { from: tracking[0], to: last }, 'this tracking start');
+      await consolidate(
+        tx,
+        tenant.companyId,
+        tenant.timezone,
+        id,
+        { from: tracking[0], to: last },
+        next.updated_at,
+      );
+    }
+    if (calendarChanged) {
       const from = next.hire_date < current.hire_date ? next.hire_date : current.hire_date;
       await assertCheckInsWithin(tx, tenant, next);
       await assertMonthsOpen(tx, tenant.companyId, { from, to: LAST_DATE }, 'this change to the employee');

@@ -1,9 +1,13 @@
+import { lockEmployees } from '../../db/employees.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
-import { type CompanyRow, findCompany, updateCompany } from '../companies/companies.repo.ts';
+import { type CompanyRow, findCompany, findSandboxOf, updateCompany } from '../companies/companies.repo.ts';
 import { type CompanyView, getCompany, requireTimeZone } from '../companies/companies.service.ts';
+import { employeeIdsOf } from '../employees/employees.repo.ts';
+import { assertMonthsOpen } from '../registry/months.service.ts';
+import { consolidate } from '../workdays/consolidation.ts';
 import { disableAddon, enableAddon } from './addon.ts';
 
 /**
@@ -34,6 +38,7 @@ export type CompanyChanges = {
   vacation_carry_over_max_days?: number | undefined;
   vacation_carry_over_expiry?: string | undefined;
   late_record_hours?: number | undefined;
+  tracking_start_date?: string | undefined;
 };
 
 /**
@@ -43,9 +48,11 @@ export type CompanyChanges = {
 export async function changeCompany(
   deps: Pick<AppDeps, 'db' | 'clock' | 'reportStore'>,
   tenant: CompanyScope,
-  changes: CompanyChanges,
+  requested: CompanyChanges,
 ): Promise<CompanyView> {
   const { companyId } = tenant;
+  // The tracking start moves in its own transaction, with the locks it needs first (moveTrackingStart).
+  const { tracking_start_date: trackingStart, ...changes } = requested;
   if (changes.timezone !== undefined) changes.timezone = requireTimeZone(changes.timezone);
   if (
     changes.vacation_carry_over_expiry !== undefined &&
@@ -54,6 +61,7 @@ export async function changeCompany(
     throw invalid({ vacation_carry_over_expiry: 'is not a valid MM-DD date' });
   }
   const now = toDate(deps.clock.now());
+  if (trackingStart !== undefined) await moveTrackingStart(deps, companyId, trackingStart, now);
   const removedFiles = await deps.db.transaction().execute(async (tx) => {
     const company = await findCompany(tx, companyId, { forUpdate: true });
     if (!company) throw notFound('Company');
@@ -74,4 +82,44 @@ export async function changeCompany(
   // The rows are gone for good; their files go after the commit (a missing file is not an error).
   await Promise.all(removedFiles.map((key) => deps.reportStore.delete(key)));
   return await getCompany(deps.db, companyId);
+}
+
+/**
+ * Moves a live company's tracking start (docs/registry.md): the days between the old and the new date change for
+ * every employee of the company and of its sandbox who has no tracking start of their own, so those days are
+ * recomputed, and refused (409) when they touch a closed month. Every employee's row is locked first, then the
+ * company's (the lock order, docs/architecture.md).
+ */
+async function moveTrackingStart(
+  deps: Pick<AppDeps, 'db'>,
+  companyId: string,
+  date: string,
+  now: Date,
+): Promise<void> {
+  await deps.db.transaction().execute(async (tx) => {
+    const sandbox = await findSandboxOf(tx, companyId);
+    const tenants = [companyId, ...(sandbox ? [sandbox.id] : [])];
+    for (const tenant of tenants) await lockEmployees(tx, tenant);
+    const company = await findCompany(tx, companyId, { forUpdate: true });
+    if (!company) throw notFound('Company');
+    if (company.sandbox_of !== null) {
+      throw invalid({ tracking_start_date: 'is set on the live company; a sandbox shares it' });
+    }
+    if (company.tracking_start_date === date) return;
+    const from = date < company.tracking_start_date ? date : company.tracking_start_date;
+    const last = Temporal.PlainDate.from(
+      date < company.tracking_start_date ? company.tracking_start_date : date,
+    )
+      .subtract({ days: 1 })
+      .toString();
+    for (const tenant of tenants) {
+      await assertMonthsOpen(tx, tenant, { from, to: last }, 'moving the tracking start');
+    }
+    await updateCompany(tx, companyId, { tracking_start_date: date, updated_at: now });
+    for (const tenant of tenants) {
+      for (const employeeId of await employeeIdsOf(tx, tenant)) {
+        await consolidate(tx, tenant, company.timezone, employeeId, { from, to: last }, now);
+      }
+    }
+  });
 }

@@ -18,6 +18,8 @@ export type Figures = {
   zone: string;
   /** Set when the query already computed the cumulative balance through the row's period. */
   banked_through?: number;
+  /** What the row adds to the banked balance: its tracked closed days' worked − expected. */
+  banked: number;
   period_start: string;
   period_end: string;
   worked: number;
@@ -91,7 +93,8 @@ export async function dayFigures(db: Db, read: FiguresRead): Promise<Figures[]> 
              case when ${closed} then w.absences_minutes else 0 end as absences,
              case when ${closed} then 1 else 0 end as source_days,
              case when ${incomplete} then 1 else 0 end as incomplete_days,
-             w.anomalies
+             w.anomalies,
+             case when ${closed} and w.tracked then w.worked_minutes - w.expected_minutes else 0 end as banked
       from workdays w
       join employees e on e.company_id = w.company_id and e.id = w.employee_id
       where w.company_id = ${read.companyId}::uuid
@@ -113,10 +116,11 @@ export async function settledMonthFigures(db: Db, read: FiguresRead): Promise<Fi
              coalesce(r.night_minutes, 0) as night, coalesce(r.overtime_minutes, 0) as overtime,
              coalesce(r.expected_minutes, 0) as expected, coalesce(r.absences_minutes, 0) as absences,
              coalesce(r.source_days, 0) as source_days, coalesce(r.incomplete_days, 0) as incomplete_days,
-             coalesce(r.anomalies, 0) as anomalies,
-             coalesce((select sum(b.worked_minutes - b.expected_minutes) from workday_months b
-                       where b.company_id = e.company_id and b.employee_id = e.id
-                         and b.month <= m.month_start::date), 0)::int as banked_through
+             coalesce(r.anomalies, 0) as anomalies, coalesce(r.banked_minutes, 0) as banked,
+             (e.opening_banked_minutes
+              + coalesce((select sum(b.banked_minutes) from workday_months b
+                          where b.company_id = e.company_id and b.employee_id = e.id
+                            and b.month <= m.month_start::date), 0))::int as banked_through
       ${months.from}
       left join workday_months r
         on r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
@@ -137,12 +141,13 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
              coalesce(a.worked, 0) as worked, coalesce(a.breaks, 0) as breaks, coalesce(a.night, 0) as night,
              coalesce(a.overtime, 0) as overtime, coalesce(a.expected, 0) as expected,
              coalesce(a.absences, 0) as absences, coalesce(a.source_days, 0) as source_days,
-             coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies
+             coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies,
+             coalesce(a.banked, 0) as banked
       ${months.from}
       left join lateral (
         select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
                r.overtime_minutes as overtime, r.expected_minutes as expected, r.absences_minutes as absences,
-               r.source_days, r.incomplete_days, r.anomalies
+               r.source_days, r.incomplete_days, r.anomalies, r.banked_minutes as banked
         from workday_months r
         where r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
           and m.month_start < ${read.settledUntil}::date
@@ -151,7 +156,8 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
                ${sum(sql`greatest(0, w.worked_minutes - w.expected_minutes)`)}, ${sum(sql`w.expected_minutes`)},
                ${sum(sql`w.absences_minutes`)},
                (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
-               coalesce(sum(w.anomalies), 0)::int
+               coalesce(sum(w.anomalies), 0)::int,
+               coalesce(sum(w.worked_minutes - w.expected_minutes) filter (where ${closed} and w.tracked), 0)::int
         from workdays w
         where w.company_id = e.company_id and w.employee_id = e.id
           and w.date >= m.month_start::date and w.date < (m.month_start + interval '1 month')::date
@@ -163,8 +169,8 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
 }
 
 /**
- * The banked balance of some employees before a date each: settled months from their rollups, then the remaining
- * closed days one by one.
+ * The banked balance of some employees before a date each: the opening balance, then settled months from their
+ * rollups, then the remaining tracked closed days one by one.
  */
 export async function bankedBeforeRows(
   db: Db,
@@ -179,13 +185,15 @@ export async function bankedBeforeRows(
   // Settled months from their rollups, then the remaining days one by one.
   const result = await sql<{ employee_id: string; banked: number }>`
     select x.employee_id,
-           (coalesce((select sum(r.worked_minutes - r.expected_minutes) from workday_months r
+           ((select e.opening_banked_minutes from employees e
+             where e.company_id = ${companyId}::uuid and e.id = x.employee_id)
+            + coalesce((select sum(r.banked_minutes) from workday_months r
                       where r.company_id = ${companyId}::uuid and r.employee_id = x.employee_id
                         and r.month < least(date_trunc('month', x.before)::date, ${read.settledUntil}::date)), 0)
             + coalesce((select sum(w.worked_minutes - w.expected_minutes) from workdays w
                         where w.company_id = ${companyId}::uuid and w.employee_id = x.employee_id
                           and w.date >= least(date_trunc('month', x.before)::date, ${read.settledUntil}::date)
-                          and w.date < x.before and ${closed}), 0))::int as banked
+                          and w.date < x.before and w.tracked and ${closed}), 0))::int as banked
     from unnest(${read.firsts.map((first) => first.employeeId)}::uuid[], ${read.firsts.map((first) => first.before)}::date[],
                 ${read.firsts.map((first) => first.zone)}::text[]) as x(employee_id, before, zone)`.execute(
     db,

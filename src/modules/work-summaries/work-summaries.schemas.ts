@@ -19,7 +19,7 @@ export const WorkSummary = named(
     ),
     balance_minutes: Minutes('worked − expected (can be negative).'),
     banked_hours_balance_minutes: Minutes(
-      'The cumulative balance of every closed workday from the hire date through period_end.',
+      "The employee's opening_banked_minutes plus the balance of every closed workday from the tracking start through period_end.",
     ),
     absences_minutes: Minutes('Scheduled minutes removed by approved absences on closed workdays.'),
     source_days: Type.Integer({ description: 'The number of closed workdays aggregated into the row.' }),

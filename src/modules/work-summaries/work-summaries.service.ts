@@ -44,7 +44,8 @@ function validateRange(query: ListWorkSummariesQuery): void {
 /**
  * Rows per employee and period, paged by the key (employee_id, period_start). Day rows are the stored workdays
  * of the range; month rows aggregate them per calendar month for every employee employed in that month. Minute
- * fields count closed workdays only; the banked balance adds every closed workday from the hire date.
+ * fields count closed workdays only; the banked balance is the opening balance plus every closed workday from the
+ * tracking start (docs/registry.md).
  */
 export async function listWorkSummaries(
   deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
@@ -89,7 +90,7 @@ export async function listWorkSummaries(
     : await bankedBefore(db, tenant, instant, page);
   const data = page.map((row): WorkSummaryView => {
     const balance = row.worked - row.expected;
-    const running = row.banked_through ?? (banked.get(row.employee_id) ?? 0) + balance;
+    const running = row.banked_through ?? (banked.get(row.employee_id) ?? 0) + row.banked;
     banked.set(row.employee_id, running);
     return {
       employee_id: row.employee_id,

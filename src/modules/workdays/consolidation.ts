@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { effectiveTrackingStart } from '../../db/employees.ts';
 import type { WorkdaysTable } from '../../db/schema.ts';
 import { eachDate, scheduledMinutes } from '../../time/calendar.ts';
 import {
@@ -57,6 +58,7 @@ export async function consolidate(
   const employee = await lockEmployeeCalendar(tx, companyId, employeeId);
   if (!employee) return;
   const zone = employeeTimeZone(employee, companyTimeZone);
+  const trackingStart = effectiveTrackingStart(employee);
   const range: DateRange = {
     from: dates.from,
     to: dates.to === 'horizon' ? horizonOf(employee, zone, now) : dates.to,
@@ -99,6 +101,7 @@ export async function consolidate(
       employed:
         date >= employee.hire_date &&
         (employee.termination_date === null || date <= employee.termination_date),
+      tracked: date >= trackingStart,
       absence: covering ? (covering.half_day ? 'half' : 'full') : 'none',
     };
     const day = activity.get(date);
@@ -117,6 +120,7 @@ export async function consolidate(
       absences_minutes: figures.absencesMinutes,
       anomalies: figures.anomalies,
       check_ins: checkInCount,
+      tracked: date >= trackingStart,
       incomplete_shifts: day?.incompleteShifts ?? 0,
       open_since: day?.openSince ? new Date(day.openSince.epochMilliseconds) : null,
       consolidated_at: now,

@@ -1,5 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { companyTrackingStart } from '../../db/employees.ts';
 import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
 
 /**
@@ -60,7 +61,15 @@ export async function findHolidayDates(
 export async function lockEmployeeCalendar(db: Executor, companyId: string, employeeId: string) {
   return await db
     .selectFrom('employees')
-    .select(['timezone', 'work_schedule', 'hire_date', 'termination_date', 'consolidated_through'])
+    .select([
+      'timezone',
+      'work_schedule',
+      'hire_date',
+      'termination_date',
+      'consolidated_through',
+      'tracking_start_date',
+      companyTrackingStart.as('company_tracking_start_date'),
+    ])
     .where('company_id', '=', companyId)
     .where('id', '=', employeeId)
     .forUpdate()
@@ -175,7 +184,7 @@ export async function refreshMonths(
   await sql`
     insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
                                 overtime_minutes, expected_minutes, absences_minutes, source_days,
-                                incomplete_days, anomalies)
+                                incomplete_days, anomalies, banked_minutes)
     select company_id, employee_id, date_trunc('month', date)::date,
            coalesce(sum(worked_minutes) filter (where ${settled}), 0),
            coalesce(sum(break_minutes) filter (where ${settled}), 0),
@@ -185,7 +194,8 @@ export async function refreshMonths(
            coalesce(sum(absences_minutes) filter (where ${settled}), 0),
            count(*) filter (where ${settled}),
            count(*) filter (where not (${settled})),
-           sum(anomalies)
+           sum(anomalies),
+           coalesce(sum(worked_minutes - expected_minutes) filter (where ${settled} and tracked), 0)
     from workdays
     where company_id = ${companyId}::uuid ${employee}
       and date >= ${from}::date and date < ${until}::date
