@@ -178,7 +178,7 @@ describe('a closed month', () => {
 });
 
 describe('employee changes over a closed month', () => {
-  it('refuses a schedule, time zone or hire date change that would rewrite it, and a termination dated in it', async () => {
+  it('refuses a contract change effective in it, a time zone or hire date change, and a termination dated in it', async () => {
     const backdated = await company.live.post('/v1/employees', {
       first_name: 'Back',
       last_name: 'Dated',
@@ -189,8 +189,10 @@ describe('employee changes over a closed month', () => {
     expect(backdated.json().errors.closed_month).toBe(closed);
     const person = employee;
     const before = (await company.live.get(`/v1/employees/${person.id}`)).json();
+    const part = { mon: 240, tue: 240, wed: 240, thu: 240, fri: 240, sat: 0, sun: 0 };
     for (const change of [
-      { work_schedule: { mon: 240, tue: 240, wed: 240, thu: 240, fri: 240, sat: 0, sun: 0 } },
+      { work_schedule: part, effective_from: `${closed}-15` },
+      { vacation_days_per_year: 30, effective_from: `${closed}-01` },
       { timezone: 'America/New_York' },
       { hire_date: `${closed}-02` },
       { hire_date: '2020-01-01' },
@@ -205,10 +207,18 @@ describe('employee changes over a closed month', () => {
     expect(terminated.statusCode).toBe(409);
     expect((await company.live.get(`/v1/employees/${person.id}`)).json()).toEqual(before);
 
-    // A change that rewrites no closed figure goes through: a name, and a termination dated today.
+    // A change that rewrites no closed figure goes through: a name, a schedule from today (the default), and a
+    // termination dated today. The closed month keeps its schedule (the contract history shows both periods).
     expect(
       (await company.live.patch(`/v1/employees/${person.id}`, { first_name: 'Renamed' })).statusCode,
     ).toBe(200);
+    const schedule = await company.live.patch(`/v1/employees/${person.id}`, { work_schedule: part });
+    expect(schedule.statusCode, schedule.body).toBe(200);
+    expect(schedule.json().work_schedule).toEqual(part);
+    const periods = (await company.live.get(`/v1/employees/${person.id}/contract-history`)).json().data;
+    expect(periods).toHaveLength(2);
+    expect(periods[1]).toMatchObject({ effective_from: now().toPlainDate().toString(), effective_to: null });
+    expect(periods[0].effective_to).toBe(now().toPlainDate().subtract({ days: 1 }).toString());
     const today = now().toPlainDate().toString();
     const leaving = await company.live.post(`/v1/employees/${person.id}/terminate`, {
       termination_date: today,

@@ -160,11 +160,22 @@ describe('workday consolidation', () => {
     ]);
   });
 
-  it('re-consolidates the whole history on a schedule change and after termination', async () => {
+  it('re-consolidates from a schedule change’s effective date, and after termination', async () => {
     const employee = await hire(env.company.live, { hire_date: '2026-01-01' });
     await env.company.live.patch(`/v1/employees/${employee.id}`, {
       work_schedule: { mon: 0, tue: 0, wed: 0, thu: 0, fri: 0, sat: 300, sun: 300 },
+      effective_from: '2026-02-01',
     });
+    // The week before keeps the old schedule.
+    const before = await days(employee.id, '2026-01-26', '2026-02-01');
+    expect(before.map((row) => [row.date, row.expected_minutes])).toEqual([
+      ['2026-01-26', 480],
+      ['2026-01-27', 480],
+      ['2026-01-28', 480],
+      ['2026-01-29', 480],
+      ['2026-01-30', 480],
+      ['2026-02-01', 300],
+    ]);
     const week = await days(employee.id, '2026-02-02', '2026-02-08');
     expect(week.map((row) => [row.date, row.expected_minutes])).toEqual([
       ['2026-02-07', 300],
@@ -172,6 +183,11 @@ describe('workday consolidation', () => {
     ]);
     await env.company.live.post(`/v1/employees/${employee.id}/terminate`, { termination_date: '2026-06-30' });
     expect((await days(employee.id)).at(-1)?.date).toBe('2026-06-28');
+    const history = (await env.company.live.get(`/v1/employees/${employee.id}/contract-history`)).json();
+    expect(history.data.map((period: { effective_from: string }) => period.effective_from)).toEqual([
+      '2026-01-01',
+      '2026-02-01',
+    ]);
   });
 
   it('is idempotent: consolidating again changes nothing', async () => {

@@ -3,7 +3,7 @@ import type { Db } from '../../src/db/database.ts';
 
 /**
  * Bench data, written with set-based SQL (the API would take hours for 10 million rows): one company's
- * employees, and per employee pairs of in/out check-ins on consecutive days. Check-ins are synced late by a
+ * employees (each with one contract period from the hire date), and per employee pairs of in/out check-ins on consecutive days. Check-ins are synced late by a
  * pseudo-random delay of up to three days, so the sync order (updated_at) differs from the timeline.
  */
 export async function generateEmployees(
@@ -19,6 +19,11 @@ export async function generateEmployees(
            'active', date '2025-01-01', '{480,480,480,480,480,0,0}', 22,
            ${startAt}::timestamptz + g * interval '1 millisecond', ${startAt}::timestamptz + g * interval '1 millisecond'
     from generate_series(1, ${count}::int) g`.execute(db);
+  await sql`
+    insert into employee_contracts (company_id, employee_id, effective_from, work_schedule, vacation_days_per_year,
+                                    recorded_at, recorded_by_type, recorded_by_id)
+    select company_id, id, hire_date, work_schedule, vacation_days_per_year, created_at, 'system', 'bench'
+    from employees where company_id = ${companyId}::uuid`.execute(db);
   await db
     .updateTable('companies')
     .set({ seats: count, active_employee_count: count })

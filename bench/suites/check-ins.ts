@@ -37,7 +37,10 @@ export async function checkInsSuite(cluster: BenchCluster): Promise<string[]> {
         `generating ${EMPLOYEES} employees and ${EMPLOYEES * PER_EMPLOYEE} check-ins (kept for later runs)`,
       );
       await sql`truncate companies cascade`.execute(db);
-      const company = await createCompany({ db, clock }, { name: 'Bench' });
+      const company = await createCompany(
+        { db, clock },
+        { name: 'Bench', tracking_start_date: '2024-01-01' },
+      );
       await createCompany({ db, clock }, { name: 'Neighbour' });
       await timed('employees', () =>
         generateEmployees(db, company.id, EMPLOYEES, new Date('2025-01-01T00:00:00Z')),

@@ -39,7 +39,7 @@ export async function openWorkSummariesData(cluster: BenchCluster): Promise<{ db
   if (!(await dataSetReady(db, marker))) {
     console.log(`generating ${EMPLOYEES} employees with ${WEEKS} weeks of check-ins (kept for later runs)`);
     await sql`truncate companies cascade`.execute(db);
-    const company = await createCompany({ db, clock }, { name: 'Bench' });
+    const company = await createCompany({ db, clock }, { name: 'Bench', tracking_start_date: '2024-01-01' });
     await generateEmployees(db, company.id, EMPLOYEES, new Date('2025-01-01T00:00:00Z'));
     await timed('check-ins', async () => {
       for (let first = 1; first <= EMPLOYEES; first += 500) {

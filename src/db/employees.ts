@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { ContractPeriod } from '../time/contract.ts';
 import type { Executor } from './database.ts';
 
 // Queries on employee rows that modules on both sides of the employees module need (the registry, which the
@@ -54,4 +55,39 @@ export function effectiveTrackingStart(employee: {
 }): string {
   const start = employee.tracking_start_date ?? employee.company_tracking_start_date;
   return start > employee.hire_date ? start : employee.hire_date;
+}
+
+/** The contract periods of some employees of a tenant, each in effective_from order (time/contract.ts). */
+export async function contractsOf(
+  db: Executor,
+  companyId: string,
+  employeeIds: readonly string[],
+): Promise<Map<string, ContractPeriod[]>> {
+  const contracts = new Map<string, ContractPeriod[]>();
+  if (employeeIds.length === 0) return contracts;
+  const rows = await db
+    .selectFrom('employee_contracts')
+    .select(['employee_id', 'effective_from', 'work_schedule', 'vacation_days_per_year'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', 'in', employeeIds)
+    .orderBy('employee_id')
+    .orderBy('effective_from')
+    .execute();
+  for (const row of rows) {
+    const periods = contracts.get(row.employee_id) ?? [];
+    periods.push({
+      effective_from: row.effective_from,
+      work_schedule: row.work_schedule,
+      vacation_days_per_year: Number(row.vacation_days_per_year),
+    });
+    contracts.set(row.employee_id, periods);
+  }
+  return contracts;
+}
+
+/** One employee's contract periods, in effective_from order. */
+export async function contractOf(db: Executor, companyId: string, employeeId: string) {
+  const periods = (await contractsOf(db, companyId, [employeeId])).get(employeeId);
+  if (!periods) throw new Error(`employee ${employeeId} has no contract period`);
+  return periods;
 }

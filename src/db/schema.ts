@@ -150,6 +150,17 @@ export type EmployeesTable = {
   updated_at: Date;
 };
 
+export type EmployeeContractsTable = {
+  company_id: string;
+  employee_id: string;
+  effective_from: string;
+  work_schedule: number[];
+  vacation_days_per_year: Numeric;
+  recorded_at: Date;
+  recorded_by_type: ActorType;
+  recorded_by_id: string;
+};
+
 export type WorkdaysTable = {
   company_id: string;
   employee_id: string;
@@ -405,5 +416,6 @@ export type Database = {
   registry_entries: RegistryEntriesTable;
   registry_months: RegistryMonthsTable;
   check_in_corrections: CheckInCorrectionsTable;
+  employee_contracts: EmployeeContractsTable;
   login_failures: LoginFailuresTable;
 };

@@ -97,7 +97,15 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     tracking_start_date: '2026-09-01',
     opening_banked_minutes: 630,
   },
-  UpdateEmployeeBody: { unit_id: UNIT_ID, vacation_days_per_year: 23 },
+  UpdateEmployeeBody: { vacation_days_per_year: 23, effective_from: '2027-01-01' },
+  ContractPeriod: {
+    effective_from: '2026-03-01',
+    effective_to: '2026-12-31',
+    work_schedule: workSchedule,
+    vacation_days_per_year: 22,
+    recorded_at: '2026-02-20T11:30:00.412Z',
+    recorded_by: { type: 'api_key', id: '0192f3a4-2222-7aaa-8bbb-0c0d0e0f1012' },
+  },
   TerminateEmployeeBody: { termination_date: '2026-11-30' },
   CheckIn: {
     id: '0192f3a4-3333-7aaa-8bbb-0c0d0e0f1013',

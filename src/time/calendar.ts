@@ -26,17 +26,18 @@ export function scheduledMinutes(schedule: readonly number[], date: Temporal.Pla
 }
 
 /**
- * The days an absence counts: the employee's scheduled working days in the range (schedule above 0 and not a
- * company holiday). A half day counts 0.5 when that day is a working day.
+ * The days an absence counts: the employee's scheduled working days in the range (scheduled minutes above 0, by
+ * the contract in effect on each date, and not a company holiday). A half day counts 0.5 when that day is a
+ * working day.
  */
 export function absenceDaysCount(
   range: { start_date: string; end_date: string; half_day: boolean },
-  schedule: readonly number[],
+  minutesOn: (date: Temporal.PlainDate) => number,
   holidays: ReadonlySet<string>,
 ): number {
   let days = 0;
   for (const date of eachDate(range.start_date, range.end_date)) {
-    if (scheduledMinutes(schedule, date) > 0 && !holidays.has(date.toString())) days += 1;
+    if (minutesOn(date) > 0 && !holidays.has(date.toString())) days += 1;
   }
   return range.half_day ? days / 2 : days;
 }

@@ -3,12 +3,13 @@
  * company policy, the vacation absences and the holidays.
  */
 import { absenceDaysCount, daysInRange } from './calendar.ts';
+import { type ContractPeriod, contractMinutes, earnedVacationDays } from './contract.ts';
 
 export type VacationEmployee = {
   hire_date: string;
   termination_date: string | null;
-  vacation_days_per_year: number;
-  work_schedule: readonly number[];
+  /** The contract periods, in effective_from order (time/contract.ts). */
+  contract: readonly ContractPeriod[];
 };
 
 export type VacationAbsence = {
@@ -43,24 +44,35 @@ export function daysEmployed(employee: VacationEmployee, year: number): number {
   return to < from ? 0 : daysInRange(from, to);
 }
 
-/** vacation_days_per_year prorated by the days employed in the year, to the nearest 0.5. */
+/**
+ * vacation_days_per_year prorated by the days employed in the year, to the nearest 0.5; with several contract
+ * periods in the year, each period's days earn at its own rate.
+ */
 export function entitledDays(employee: VacationEmployee, year: number): number {
   const total = daysInRange(yearStart(year), yearEnd(year));
-  return roundToHalf((employee.vacation_days_per_year * daysEmployed(employee, year)) / total);
+  if (daysEmployed(employee, year) === 0) return 0;
+  const from = employee.hire_date > yearStart(year) ? employee.hire_date : yearStart(year);
+  const end = employee.termination_date ?? yearEnd(year);
+  const to = end < yearEnd(year) ? end : yearEnd(year);
+  return roundToHalf(earnedVacationDays(employee.contract, { from, to }, total));
 }
 
 /** The part of an absence's days that falls in a year; a range across the new year is split by date. */
 export function daysInYear(
   absence: VacationAbsence,
   year: number,
-  schedule: readonly number[],
+  contract: readonly ContractPeriod[],
   holidays: ReadonlySet<string>,
 ): number {
   if (absence.start_date >= yearStart(year) && absence.end_date <= yearEnd(year)) return absence.days_count;
   const from = absence.start_date > yearStart(year) ? absence.start_date : yearStart(year);
   const to = absence.end_date < yearEnd(year) ? absence.end_date : yearEnd(year);
   if (to < from) return 0;
-  return absenceDaysCount({ start_date: from, end_date: to, half_day: absence.half_day }, schedule, holidays);
+  return absenceDaysCount(
+    { start_date: from, end_date: to, half_day: absence.half_day },
+    (date) => contractMinutes(contract, date),
+    holidays,
+  );
 }
 
 /**
@@ -82,7 +94,7 @@ export function vacationBalance(
     const sum = (status: VacationAbsence['status']) =>
       absences
         .filter((absence) => absence.status === status)
-        .reduce((total, absence) => total + daysInYear(absence, y, employee.work_schedule, holidays), 0);
+        .reduce((total, absence) => total + daysInYear(absence, y, employee.contract, holidays), 0);
     const expiresAt = `${String(y).padStart(4, '0')}-${policy.carryOverExpiry}`;
     const carryOver =
       today > expiresAt ? 0 : Math.min(Math.max(0, previousRemaining), policy.carryOverMaxDays);

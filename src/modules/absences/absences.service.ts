@@ -8,7 +8,9 @@ import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { absenceDaysCount, daysInRange, yearsOf } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
+import { contractMinutes } from '../../time/contract.ts';
 import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
+import { contractOf } from '../employees/employees.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
@@ -142,9 +144,10 @@ export async function requestAbsence(
     }
 
     const holidays = await holidayDates(tx, tenant.companyId, input.start_date, input.end_date);
+    const contract = await contractOf(tx, tenant.companyId, employee.id);
     const daysCount = absenceDaysCount(
       { start_date: input.start_date, end_date: input.end_date, half_day: halfDay },
-      employee.work_schedule,
+      (date) => contractMinutes(contract, date),
       new Set(holidays),
     );
     const at = toDate(clock.now());

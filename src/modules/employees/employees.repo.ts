@@ -1,9 +1,15 @@
-import { type Selectable, sql, type Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { companyTrackingStart } from '../../db/employees.ts';
-import type { EmployeesTable } from '../../db/schema.ts';
+import type { EmployeeContractsTable, EmployeesTable } from '../../db/schema.ts';
 
-export { effectiveTrackingStart, lockEmployees, selectEmployedDuring } from '../../db/employees.ts';
+export {
+  contractOf,
+  contractsOf,
+  effectiveTrackingStart,
+  lockEmployees,
+  selectEmployedDuring,
+} from '../../db/employees.ts';
 
 /** An employee's stored columns. */
 export type EmployeeColumns = Omit<
@@ -158,4 +164,42 @@ export async function employeeIdsOf(db: Executor, companyId: string): Promise<st
     .orderBy('id')
     .execute();
   return rows.map((row) => row.id);
+}
+
+/** Records a contract period; one that starts the same day is replaced (its start is still open). */
+export async function upsertContractPeriod(
+  db: Executor,
+  row: Insertable<EmployeeContractsTable>,
+): Promise<void> {
+  await db
+    .insertInto('employee_contracts')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict.columns(['company_id', 'employee_id', 'effective_from']).doUpdateSet({
+        work_schedule: row.work_schedule,
+        vacation_days_per_year: row.vacation_days_per_year,
+        recorded_at: row.recorded_at,
+        recorded_by_type: row.recorded_by_type,
+        recorded_by_id: row.recorded_by_id,
+      }),
+    )
+    .execute();
+}
+
+/** An employee's contract periods with who recorded each, in effective_from order. */
+export async function contractHistoryRows(db: Executor, companyId: string, employeeId: string) {
+  return await db
+    .selectFrom('employee_contracts')
+    .select([
+      'effective_from',
+      'work_schedule',
+      'vacation_days_per_year',
+      'recorded_at',
+      'recorded_by_type',
+      'recorded_by_id',
+    ])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .orderBy('effective_from')
+    .execute();
 }

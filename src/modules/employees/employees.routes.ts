@@ -3,8 +3,10 @@ import { requireTenant } from '../../platform/auth.ts';
 import { IdParams } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
+import { ListOf } from '../../platform/pagination.ts';
 import { readRoutes } from '../../platform/read-routes.ts';
 import {
+  ContractPeriod,
   CreateEmployeeBody,
   Employee,
   ListEmployeesQuery,
@@ -12,6 +14,7 @@ import {
   UpdateEmployeeBody,
 } from './employees.schemas.ts';
 import {
+  contractHistory,
   createEmployee,
   getEmployee,
   listEmployees,
@@ -32,6 +35,23 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
     list: (tenant, query) => listEmployees(deps, tenant, query),
     get: (tenant, id) => getEmployee(deps, tenant, id),
   });
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/employees/:id/contract-history',
+      operationId: 'getEmployeeContractHistory',
+      summary: "List an employee's contract periods",
+      description:
+        'The effective-dated values of `work_schedule` and `vacation_days_per_year`, oldest first, each with who recorded it and when. Every period is on the one page.',
+      tag,
+      scope: 'org:empleados:read',
+      params: IdParams,
+      responses: { 200: { description: 'The contract periods.', schema: ListOf(ContractPeriod) } },
+    },
+    async (request) => contractHistory(deps, requireTenant(request), request.params.id),
+  );
 
   route(
     app,
@@ -62,7 +82,7 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'updateEmployee',
       summary: 'Update an employee',
       description:
-        'Changes any writable field but `status` (see terminate). A change emits `employee.updated`; a body that changes nothing is a no-op. 409 conflict: a change of `work_schedule`, `timezone`, `hire_date` or `termination_date` that would recompute a closed month (`errors.closed_month`), or employment dates that would leave an active check-in outside the employment (`errors.check_in_id`).',
+        'Changes any writable field but `status` (see terminate). `work_schedule` and `vacation_days_per_year` are effective-dated: they apply from `effective_from` (default today in the employee time zone) and earlier days keep their values (see contract-history). A change emits `employee.updated`; a body that changes nothing is a no-op. 409 conflict: a change that would recompute a closed month (`errors.closed_month`): a contract change effective in it, a `timezone`, `hire_date` or `termination_date` change, a tracking start or opening balance across it; or employment dates that would leave an active check-in outside the employment (`errors.check_in_id`).',
       tag,
       scope: 'org:empleados:write',
       params: IdParams,

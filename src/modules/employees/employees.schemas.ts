@@ -1,5 +1,13 @@
 import { Type } from 'typebox';
-import { CalendarDate, Instant, Nullable, named, TimeZoneName, Uuid } from '../../platform/common.schemas.ts';
+import {
+  Actor,
+  CalendarDate,
+  Instant,
+  Nullable,
+  named,
+  TimeZoneName,
+  Uuid,
+} from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
@@ -119,6 +127,11 @@ export const UpdateEmployeeBody = named(
       timezone: Type.Optional(writable.timezone),
       work_schedule: Type.Optional(writable.work_schedule),
       vacation_days_per_year: Type.Optional(writable.vacation_days_per_year),
+      effective_from: Type.Optional(
+        CalendarDate(
+          "With work_schedule or vacation_days_per_year: the first day the new values apply (default: today in the employee's time zone); earlier days keep theirs. Not before the hire date, not in a closed month (409).",
+        ),
+      ),
       tracking_start_date: Type.Optional(writable.tracking_start_date),
       opening_banked_minutes: Type.Optional(writable.opening_banked_minutes),
     },
@@ -150,4 +163,20 @@ export const ListEmployeesQuery = named(
     },
     { additionalProperties: false },
   ),
+);
+
+export const ContractPeriod = named(
+  'ContractPeriod',
+  Type.Object({
+    effective_from: CalendarDate(
+      'The first day the values apply (the first period also covers any earlier day).',
+    ),
+    effective_to: Nullable(
+      CalendarDate('The last day, the day before the next period starts; null for the last.'),
+    ),
+    work_schedule: WorkSchedule,
+    vacation_days_per_year: Type.Number(),
+    recorded_at: Instant('When the period was recorded (or last replaced, while its start was open).'),
+    recorded_by: Actor('Who recorded it.'),
+  }),
 );

@@ -5,8 +5,9 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
+import { periodOn } from '../../time/contract.ts';
 import { employeeTimeZone, localDate, startOfDate } from '../../time/zones.ts';
 import { freeSeat, takeSeat } from '../companies/companies.repo.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
@@ -17,6 +18,8 @@ import { unitExists } from '../units/units.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import {
   activeCheckInOutside,
+  contractHistoryRows,
+  contractOf,
   type EmployeeColumns,
   type EmployeeRow,
   effectiveTrackingStart,
@@ -25,8 +28,14 @@ import {
   insertEmployee,
   selectEmployeesMatching,
   updateEmployeeRow,
+  upsertContractPeriod,
 } from './employees.repo.ts';
-import type { CreateEmployeeBody, TerminateEmployeeBody, UpdateEmployeeBody } from './employees.schemas.ts';
+import type {
+  ContractPeriod,
+  CreateEmployeeBody,
+  TerminateEmployeeBody,
+  UpdateEmployeeBody,
+} from './employees.schemas.ts';
 import {
   DEFAULT_VACATION_DAYS_PER_YEAR,
   DEFAULT_WORK_SCHEDULE,
@@ -162,7 +171,7 @@ function uniquenessError(error: unknown): ApiError | null {
 
 export async function createEmployee(
   deps: Pick<AppDeps, 'db' | 'clock'>,
-  tenant: TenantScope,
+  tenant: ActingTenant,
   input: Static<typeof CreateEmployeeBody>,
 ): Promise<EmployeeView> {
   const { db, clock } = deps;
@@ -204,6 +213,17 @@ export async function createEmployee(
     } catch (error) {
       throw uniquenessError(error) ?? error;
     }
+    // The first contract period, from the hire date (it also covers any earlier date: docs/registry.md).
+    await upsertContractPeriod(tx, {
+      company_id: tenant.companyId,
+      employee_id: row.id,
+      effective_from: row.hire_date,
+      work_schedule: row.work_schedule,
+      vacation_days_per_year: row.vacation_days_per_year,
+      recorded_at: at,
+      recorded_by_type: tenant.actor.type,
+      recorded_by_id: tenant.actor.id,
+    });
     const stored = await findEmployee(tx, tenant.companyId, row.id);
     if (!stored) throw notFound('Employee');
     await consolidate(
@@ -255,11 +275,76 @@ async function assertCheckInsWithin(
   }
 }
 
-const sameSchedule = (a: number[], b: number[]) => a.length === b.length && a.every((m, i) => m === b[i]);
+const sameSchedule = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((m, i) => m === b[i]);
+
+type ContractChange = {
+  /** The period to record (a period starting the same day is replaced). */
+  period: { effective_from: string; work_schedule: number[]; vacation_days_per_year: string };
+  /** The last day it holds: the day before the next period, or null when it is the last. */
+  until: string | null;
+  /** The latest period's values after the change: what the employee shows. */
+  latest: { work_schedule: number[]; vacation_days_per_year: string };
+};
+
+/**
+ * What a PATCH changes in the effective-dated contract (docs/registry.md): `work_schedule` and
+ * `vacation_days_per_year` apply from `effective_from` (default: today in the employee's time zone), and the
+ * days before keep their values; a later period stays as it is. Null when the contract does not change. Adds
+ * field errors to `errors`.
+ */
+async function plannedContractChange(
+  tx: Tx,
+  tenant: TenantScope,
+  current: EmployeeRow,
+  input: Static<typeof UpdateEmployeeBody>,
+  hireDate: string,
+  now: Temporal.Instant,
+  errors: Record<string, string>,
+): Promise<ContractChange | null> {
+  if (input.work_schedule === undefined && input.vacation_days_per_year === undefined) {
+    if (input.effective_from !== undefined) {
+      errors.effective_from = 'applies only with work_schedule or vacation_days_per_year';
+    }
+    return null;
+  }
+  const zone = employeeTimeZone({ timezone: input.timezone ?? current.timezone }, tenant.timezone);
+  const from = input.effective_from ?? localDate(now, zone).toString();
+  if (from < hireDate) {
+    errors.effective_from = `must not be before the hire date (${hireDate})`;
+    return null;
+  }
+  const contract = await contractOf(tx, tenant.companyId, current.id);
+  const base = periodOn(contract, from);
+  const period = {
+    effective_from: from,
+    work_schedule: input.work_schedule ? scheduleArray(input.work_schedule) : [...base.work_schedule],
+    vacation_days_per_year: String(input.vacation_days_per_year ?? base.vacation_days_per_year),
+  };
+  if (
+    sameSchedule(period.work_schedule, base.work_schedule) &&
+    Number(period.vacation_days_per_year) === base.vacation_days_per_year
+  ) {
+    return null;
+  }
+  const following = contract.find((item) => item.effective_from > from);
+  const last = contract.at(-1);
+  const latest =
+    following && last
+      ? {
+          work_schedule: [...last.work_schedule],
+          vacation_days_per_year: String(last.vacation_days_per_year),
+        }
+      : { work_schedule: period.work_schedule, vacation_days_per_year: period.vacation_days_per_year };
+  const until = following
+    ? Temporal.PlainDate.from(following.effective_from).subtract({ days: 1 }).toString()
+    : null;
+  return { period, until, latest };
+}
 
 export async function updateEmployee(
   deps: Pick<AppDeps, 'db' | 'clock'>,
-  tenant: TenantScope,
+  tenant: ActingTenant,
   id: string,
   input: Static<typeof UpdateEmployeeBody>,
 ): Promise<EmployeeView> {
@@ -277,6 +362,7 @@ export async function updateEmployee(
       errors[input.termination_date !== undefined ? 'termination_date' : 'hire_date'] =
         'must not put the termination date before the hire date';
     }
+    const change = await plannedContractChange(tx, tenant, current, input, hireDate, clock.now(), errors);
     if (Object.keys(errors).length > 0) throw invalid(errors);
 
     const next: EmployeeRow = {
@@ -295,18 +381,16 @@ export async function updateEmployee(
             ? null
             : requireTimeZone(input.timezone)
           : current.timezone,
-      work_schedule: input.work_schedule ? scheduleArray(input.work_schedule) : current.work_schedule,
-      vacation_days_per_year:
-        input.vacation_days_per_year !== undefined
-          ? String(input.vacation_days_per_year)
-          : current.vacation_days_per_year,
+      // The employee shows the latest contract period's values.
+      work_schedule: change ? change.latest.work_schedule : current.work_schedule,
+      vacation_days_per_year: change ? change.latest.vacation_days_per_year : current.vacation_days_per_year,
       tracking_start_date:
         input.tracking_start_date !== undefined ? input.tracking_start_date : current.tracking_start_date,
       opening_banked_minutes: input.opening_banked_minutes ?? current.opening_banked_minutes,
     };
     // A PATCH that changes nothing is a no-op: no new updated_at, no event. Comparing the public views treats
     // '22' and '22.0' (numeric) and equal schedules as equal.
-    if (isDeepStrictEqual(toView(next), toView(current))) return toView(current);
+    if (!change && isDeepStrictEqual(toView(next), toView(current))) return toView(current);
 
     next.updated_at = toDate(clock.now());
     const { id: _id, created_at: _created, company_tracking_start_date: _start, ...changes } = next;
@@ -315,8 +399,22 @@ export async function updateEmployee(
     } catch (error) {
       throw uniquenessError(error) ?? error;
     }
-    // The calendar of every date may change: re-consolidate the employee's whole history. Schedules are not
-    // effective-dated yet, so such a change would rewrite a closed month's figures: refused (docs/registry.md).
+    if (change) {
+      // The days of the changed period, from its start until the next period (or for good).
+      const range = { from: change.period.effective_from, to: change.until ?? LAST_DATE };
+      await assertMonthsOpen(tx, tenant.companyId, range, 'this contract change');
+      await upsertContractPeriod(tx, {
+        company_id: tenant.companyId,
+        employee_id: id,
+        ...change.period,
+        recorded_at: next.updated_at,
+        recorded_by_type: tenant.actor.type,
+        recorded_by_id: tenant.actor.id,
+      });
+      const to = change.until ?? 'horizon';
+      await consolidate(tx, tenant.companyId, tenant.timezone, id, { ...range, to }, next.updated_at);
+    }
+    // Employment dates and the time zone change the calendar of every date: the whole history is recomputed.
     const tracking = [effectiveTrackingStart(current), effectiveTrackingStart(next)].sort() as [
       string,
       string,
@@ -333,8 +431,7 @@ export async function updateEmployee(
     const calendarChanged =
       next.hire_date !== current.hire_date ||
       next.termination_date !== current.termination_date ||
-      next.timezone !== current.timezone ||
-      !sameSchedule(next.work_schedule, current.work_schedule);
+      next.timezone !== current.timezone;
     if (!calendarChanged && tracking[0] !== tracking[1]) {
       // A new tracking start alone changes the days between the old and the new one.
       const last = Temporal.PlainDate.from(tracking[1]).subtract({ days: 1 }).toString();
@@ -408,4 +505,31 @@ export async function terminateEmployee(
     ]);
     return toView(next);
   });
+}
+
+export type ContractPeriodView = Static<typeof ContractPeriod>;
+
+/** An employee's contract periods, oldest first: one page, as every listing answers. */
+export async function contractHistory(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<Page<ContractPeriodView>> {
+  const { db } = deps;
+  if (!(await findEmployee(db, tenant.companyId, id))) throw notFound('Employee');
+  const rows = await contractHistoryRows(db, tenant.companyId, id);
+  const data = rows.map((row, index): ContractPeriodView => {
+    const following = rows[index + 1];
+    return {
+      effective_from: row.effective_from,
+      effective_to: following
+        ? Temporal.PlainDate.from(following.effective_from).subtract({ days: 1 }).toString()
+        : null,
+      work_schedule: scheduleView(row.work_schedule),
+      vacation_days_per_year: Number(row.vacation_days_per_year),
+      recorded_at: row.recorded_at.toISOString(),
+      recorded_by: { type: row.recorded_by_type, id: row.recorded_by_id },
+    };
+  });
+  return { data, meta: { next_cursor: null, has_more: false } };
 }

@@ -7,7 +7,7 @@ import { localDate } from '../../time/zones.ts';
 import { absencesOfType } from '../absences/absences.repo.ts';
 import { VACATION } from '../absences/absences.service.ts';
 import { findVacationPolicy } from '../companies/companies.repo.ts';
-import { selectEmployedDuring } from '../employees/employees.repo.ts';
+import { contractsOf, selectEmployedDuring } from '../employees/employees.repo.ts';
 import { findHolidayDates } from '../workdays/workdays.repo.ts';
 import type { VacationBalance } from './vacation-balances.schemas.ts';
 
@@ -63,6 +63,11 @@ export async function listVacationBalances(
     carryOverExpiry: account.vacation_carry_over_expiry,
   };
   const today = localDate(clock.now(), tenant.timezone).toString();
+  const contracts = await contractsOf(
+    db,
+    tenant.companyId,
+    page.map((employee) => employee.id),
+  );
 
   const data = page.map((employee): VacationBalanceView => {
     const own: VacationAbsence[] = absences
@@ -78,8 +83,7 @@ export async function listVacationBalances(
       {
         hire_date: employee.hire_date,
         termination_date: employee.termination_date,
-        vacation_days_per_year: Number(employee.vacation_days_per_year),
-        work_schedule: employee.work_schedule,
+        contract: contracts.get(employee.id) ?? [],
       },
       own,
       holidays,

@@ -1,8 +1,9 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { effectiveTrackingStart } from '../../db/employees.ts';
+import { contractOf, effectiveTrackingStart } from '../../db/employees.ts';
 import type { WorkdaysTable } from '../../db/schema.ts';
-import { eachDate, scheduledMinutes } from '../../time/calendar.ts';
+import { eachDate } from '../../time/calendar.ts';
+import { contractMinutes } from '../../time/contract.ts';
 import {
   activityByDate,
   BEGINNING_OF_TIME,
@@ -59,6 +60,7 @@ export async function consolidate(
   if (!employee) return;
   const zone = employeeTimeZone(employee, companyTimeZone);
   const trackingStart = effectiveTrackingStart(employee);
+  const contract = await contractOf(tx, companyId, employeeId);
   const range: DateRange = {
     from: dates.from,
     to: dates.to === 'horizon' ? horizonOf(employee, zone, now) : dates.to,
@@ -96,7 +98,7 @@ export async function consolidate(
     const date = plainDate.toString();
     const covering = absences.find((absence) => absence.start_date <= date && absence.end_date >= date);
     const calendar: DayCalendar = {
-      scheduledMinutes: scheduledMinutes(employee.work_schedule, plainDate),
+      scheduledMinutes: contractMinutes(contract, plainDate),
       holiday: holidays.has(date),
       employed:
         date >= employee.hire_date &&
