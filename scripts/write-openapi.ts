@@ -24,6 +24,7 @@ export async function renderOpenApi(): Promise<{ public: string; admin: string }
     adminToken: 'openapi-generation-only',
     webhookTargets: { allowPrivate: false, resolve: systemResolver },
     reportStore: fileStore(path.join(os.tmpdir(), 'jornada-reports-unused')),
+    mailer: null,
   });
   await app.ready();
   const render = async (url: string) => `${JSON.stringify((await app.inject({ url })).json(), null, 2)}\n`;

@@ -23,6 +23,7 @@ import {
 import { requestLogSerializers } from './platform/log-redaction.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
+import { portalPlugin } from './portal/portal.plugin.ts';
 
 /** Shared with the process: while draining (after SIGTERM), /readyz answers 503. */
 export type Lifecycle = { draining: boolean };
@@ -175,6 +176,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   );
 
   await app.register(async (dashboard) => dashboardPlugin(dashboard, deps));
+  await app.register(async (portal) => portalPlugin(portal, deps));
 
   const adminToken = deps.adminToken;
   if (adminToken !== null) {

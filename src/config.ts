@@ -25,6 +25,10 @@ export type Config = {
   webhookPorts: number[];
   /** Reports a company may have queued or in generation at once. */
   maxPendingReports: number;
+  /** JORNADA_SMTP_URL: where mail goes (portal invitations); null sends none. */
+  smtpUrl: string | null;
+  /** JORNADA_MAIL_FROM: the sender of that mail. */
+  mailFrom: string;
 };
 
 /** The pool and the timeouts of every connection (milliseconds; 0 turns a timeout off). */
@@ -134,6 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(read(env, 'JORNADA_DATA_DIR') ?? './.data'),
     adminToken,
     publicUrl: publicUrl.toString().replace(/\/$/, ''),
+    smtpUrl: smtpUrl(env),
+    mailFrom: read(env, 'JORNADA_MAIL_FROM') ?? `Jornada <no-reply@${publicUrl.hostname}>`,
     fakeClock: flag(env, 'JORNADA_FAKE_CLOCK', false),
     webhooksAllowPrivate: flag(env, 'JORNADA_WEBHOOKS_ALLOW_PRIVATE', false),
     logLevel,
@@ -159,4 +165,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPorts: ports(env, 'JORNADA_WEBHOOKS_ALLOWED_PORTS', [443]),
     maxPendingReports: integer(env, 'JORNADA_MAX_PENDING_REPORTS', 10, 1, 10_000),
   };
+}
+
+function smtpUrl(env: Record<string, string | undefined>): string | null {
+  const text = read(env, 'JORNADA_SMTP_URL');
+  if (text === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`JORNADA_SMTP_URL must be an smtp:// or smtps:// URL (got "${text}")`);
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError(`JORNADA_SMTP_URL must be an smtp:// or smtps:// URL (got "${text}")`);
+  }
+  return text;
 }

@@ -3,6 +3,7 @@ import { ensureInstanceSecret } from './db/instance-secret.ts';
 import { fileStore } from './modules/reports/store.ts';
 import type { TargetPolicy } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
+import { smtpMailer } from './platform/mail.ts';
 import { CursorCodec } from './platform/pagination.ts';
 import { deriveKey } from './platform/secrets.ts';
 import type { Clock, FakeClock } from './time/clock.ts';
@@ -18,6 +19,8 @@ export type DepsOptions = {
   /** The directory of generated report files (`<data dir>/reports`). */
   reportsDir: string;
   maxPendingReports?: number;
+  /** JORNADA_SMTP_URL and JORNADA_MAIL_FROM; no mail without a URL. */
+  smtp?: { url: string; from: string } | null;
 };
 
 /**
@@ -37,6 +40,7 @@ export async function createDeps(options: DepsOptions): Promise<AppDeps> {
     adminToken: options.adminToken,
     webhookTargets: options.webhookTargets,
     reportStore: fileStore(options.reportsDir),
+    mailer: options.smtp ? smtpMailer(options.smtp.url, options.smtp.from) : null,
     ...(options.maxPendingReports === undefined ? {} : { maxPendingReports: options.maxPendingReports }),
   };
 }

@@ -177,6 +177,7 @@ export async function startService(
     },
     reportsDir: path.join(config.dataDir, 'reports'),
     maxPendingReports: config.maxPendingReports,
+    smtp: config.smtpUrl === null ? null : { url: config.smtpUrl, from: config.mailFrom },
   });
 
   let app: FastifyInstance | null = null;

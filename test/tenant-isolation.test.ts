@@ -98,6 +98,7 @@ const FIXTURES: Record<string, Record<string, string>> = {
   '/v1/employees/{id}': { id: 'employee' },
   '/v1/employees/{id}/terminate': { id: 'employee' },
   '/v1/employees/{id}/contract-history': { id: 'employee' },
+  '/v1/employees/{id}/portal-invitation': { id: 'employee' },
   '/v1/check-ins/{id}': { id: 'checkIn' },
   '/v1/check-in-corrections/{id}': { id: 'correction' },
   '/v1/check-in-corrections/{id}/approve': { id: 'correction' },

@@ -30,18 +30,31 @@ export async function registerDashboardPage(app: FastifyInstance): Promise<void>
       maxAge: '365d',
     });
   }
-  const page = async (_request: FastifyRequest, reply: FastifyReply) => {
-    if (!existsSync(index)) {
+  // The app's own routes (#/keys, #/webhooks…) live in the URL's fragment, so the shell is one address.
+  app.get('/dashboard', { schema: { hide: true } }, pageOf(index, 'dashboard'));
+}
+
+/**
+ * The workers' portal: a second page of the same Vite build (its assets are the dashboard's, under
+ * /dashboard/assets/), at /portal and at the invitation link's address.
+ */
+export function registerPortalPage(app: FastifyInstance): void {
+  const page = pageOf(path.join(DASHBOARD_DIST, 'portal.html'), 'portal');
+  app.get('/portal', { schema: { hide: true } }, page);
+  app.get('/portal/invitation', { schema: { hide: true } }, page);
+}
+
+function pageOf(file: string, name: string) {
+  return async (_request: FastifyRequest, reply: FastifyReply) => {
+    if (!existsSync(file)) {
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
-        .send('The dashboard is not built. Run `npm run build` (npm install does it too).\n');
+        .send(`The ${name} is not built. Run \`npm run build\` (npm install does it too).\n`);
     }
     return reply
       .headers(PAGE_HEADERS)
       .type('text/html; charset=utf-8')
-      .send(await readFile(index));
+      .send(await readFile(file));
   };
-  // The app's own routes (#/keys, #/webhooks…) live in the URL's fragment, so the shell is one address.
-  app.get('/dashboard', { schema: { hide: true } }, page);
 }

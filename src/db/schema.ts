@@ -161,6 +161,37 @@ export type EmployeeContractsTable = {
   recorded_by_id: string;
 };
 
+export type PortalInvitationsTable = {
+  company_id: string;
+  id: string;
+  employee_id: string;
+  token_hash: Buffer;
+  created_by_type: ActorType;
+  created_by_id: string;
+  created_at: Date;
+  expires_at: Date;
+  used_at: Date | null;
+};
+
+export type PortalAccountsTable = {
+  company_id: string;
+  employee_id: string;
+  email_key: string;
+  password_hash: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type PortalSessionsTable = {
+  company_id: string;
+  id: string;
+  employee_id: string;
+  token_hash: Buffer;
+  csrf_token: string;
+  created_at: Date;
+  expires_at: Date;
+};
+
 export type WorkdaysTable = {
   company_id: string;
   employee_id: string;
@@ -417,5 +448,8 @@ export type Database = {
   registry_months: RegistryMonthsTable;
   check_in_corrections: CheckInCorrectionsTable;
   employee_contracts: EmployeeContractsTable;
+  portal_invitations: PortalInvitationsTable;
+  portal_accounts: PortalAccountsTable;
+  portal_sessions: PortalSessionsTable;
   login_failures: LoginFailuresTable;
 };

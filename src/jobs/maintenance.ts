@@ -2,6 +2,7 @@ import type { Db } from '../db/database.ts';
 import { deleteExpiredSessions } from '../modules/admins/admins.repo.ts';
 import { deleteEventsWithoutDeliveries } from '../modules/events/events.repo.ts';
 import { sweepLoginFailures } from '../modules/logins/logins.service.ts';
+import { deleteExpiredPortalSessions } from '../modules/portal/portal.repo.ts';
 import { deleteExpiredDownloadNonces } from '../modules/reports/reports.repo.ts';
 import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
@@ -59,7 +60,7 @@ export async function sweepDeliveriesAndEvents(db: Db, now: Temporal.Instant): P
 
 /**
  * Sweeps finished rate-limit windows, expired idempotency records, used download nonces, expired dashboard
- * sessions, expired login failures, old deliveries and events, and abandoned report files; extends calendar
+ * and portal sessions, expired login failures, old deliveries and events, and abandoned report files; extends calendar
  * horizons. Returns the rows handled, so the runner calls it again at once while a backlog remains.
  */
 export function maintenanceJob(deps: { db: Db; clock: Clock; reportStore: ReportStore }): Job {
@@ -72,6 +73,7 @@ export function maintenanceJob(deps: { db: Db; clock: Clock; reportStore: Report
       await deleteExpiredIdempotencyRecords(deps.db, toDate(now));
       await deleteExpiredDownloadNonces(deps.db, toDate(now));
       await deleteExpiredSessions(deps.db, toDate(now));
+      await deleteExpiredPortalSessions(deps.db, toDate(now));
       await sweepLoginFailures(deps.db, now);
       const swept = await sweepDeliveriesAndEvents(deps.db, now);
       await deps.reportStore.sweep({

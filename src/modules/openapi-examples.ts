@@ -98,6 +98,11 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     opening_banked_minutes: 630,
   },
   UpdateEmployeeBody: { vacation_days_per_year: 23, effective_from: '2027-01-01' },
+  PortalInvitation: {
+    url: 'https://jornada.example.com/portal/invitation?token=q1Vb0kq3cN3y7n0bR8Jt0x3F2yC5s9dXoQ7mW1pE4aU',
+    expires_at: '2026-11-30T09:12:44Z',
+    emailed: true,
+  },
   ContractPeriod: {
     effective_from: '2026-03-01',
     effective_to: '2026-12-31',

@@ -8,6 +8,7 @@ import { correctionsRoutes } from './corrections/corrections.routes.ts';
 import { employeesRoutes } from './employees/employees.routes.ts';
 import { locationsRoutes } from './locations/locations.routes.ts';
 import { organizationRoutes } from './organization/organization.routes.ts';
+import { portalInvitationRoutes } from './portal/portal.routes.ts';
 import { registryRoutes } from './registry/registry.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
 import { unitsRoutes } from './units/units.routes.ts';
@@ -27,6 +28,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   locationsRoutes,
   unitsRoutes,
   employeesRoutes,
+  portalInvitationRoutes,
   checkInsRoutes,
   correctionsRoutes,
   absencesRoutes,

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database.ts';
 import type { Clock, FakeClock } from '../time/clock.ts';
+import type { Mailer } from './mail.ts';
 import type { CursorCodec } from './pagination.ts';
 import type { ReportStore, TargetPolicy } from './ports.ts';
 
@@ -20,4 +21,6 @@ export type AppDeps = {
   reportStore: ReportStore;
   /** JORNADA_MAX_PENDING_REPORTS: reports a tenant may have queued or generating at once (default 10). */
   maxPendingReports?: number;
+  /** Sends mail (JORNADA_SMTP_URL); null when none is configured. */
+  mailer: Mailer | null;
 };

@@ -105,6 +105,8 @@ type TestOptions = {
   adminToken?: string | null;
   webhookTargets?: TargetPolicy;
   publicUrl?: string;
+  /** An SMTP server for the mail the service sends (a local sink in the tests). */
+  smtp?: { url: string; from: string };
 };
 
 /** The app's dependencies over a database, as the tests use them: a fake clock and the admin API enabled. */
@@ -122,6 +124,7 @@ export async function testDeps(
     adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
     webhookTargets: options.webhookTargets ?? { allowPrivate: true, resolve: systemResolver },
     reportsDir,
+    smtp: options.smtp ?? null,
   });
 }
 

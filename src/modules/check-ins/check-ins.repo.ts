@@ -99,3 +99,18 @@ export function streamCheckInsWithEmployees(
   if (filters.employeeId !== undefined) query = query.where('c.employee_id', '=', filters.employeeId);
   return query.orderBy('c.employee_id').orderBy('c.timestamp').orderBy('c.id').stream(chunk);
 }
+
+/** An employee's latest active check-in by timestamp (where their day stands), or undefined. */
+export async function latestActiveCheckIn(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+): Promise<CheckInRow | undefined> {
+  return await selectCheckIns(db, companyId)
+    .where('employee_id', '=', employeeId)
+    .where('status', '=', 'active')
+    .orderBy('timestamp', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -26,6 +26,7 @@ import {
   type CheckInRow,
   findCheckIn,
   insertCheckIn,
+  latestActiveCheckIn,
   selectCheckInsMatching,
   timestampAtOrAfter,
 } from './check-ins.repo.ts';
@@ -251,4 +252,14 @@ export async function listCheckIns(
     start: from ? timestampAtOrAfter(toDate(from)) : undefined,
   });
   return mapPage(page, toView);
+}
+
+/** An employee's latest active check-in, as the portal shows where the worker's day stands. */
+export async function latestCheckIn(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  employeeId: string,
+): Promise<CheckInView | null> {
+  const row = await latestActiveCheckIn(deps.db, tenant.companyId, employeeId);
+  return row ? toView(row) : null;
 }

@@ -57,29 +57,34 @@ export const Correction = named(
   }),
 );
 
+/** What a correction asks for; the company names the employee, a worker in the portal is the employee. */
+const correctionRequest = {
+  reason: Reason('Why the record must change; it enters the registry.'),
+  void: Type.Optional(
+    Type.Array(Uuid(), {
+      maxItems: MAX_CORRECTION_ITEMS,
+      uniqueItems: true,
+      description: 'Active check-ins of that employee to void. At least one of void and add.',
+    }),
+  ),
+  add: Type.Optional(
+    Type.Array(Addition, {
+      maxItems: MAX_CORRECTION_ITEMS,
+      description: 'Check-ins to add. At least one of void and add.',
+    }),
+  ),
+};
+
 export const CreateCorrectionBody = named(
   'CreateCheckInCorrectionBody',
   Type.Object(
-    {
-      employee_id: Uuid('An employee of this company.'),
-      reason: Reason('Why the record must change; it enters the registry.'),
-      void: Type.Optional(
-        Type.Array(Uuid(), {
-          maxItems: MAX_CORRECTION_ITEMS,
-          uniqueItems: true,
-          description: 'Active check-ins of that employee to void. At least one of void and add.',
-        }),
-      ),
-      add: Type.Optional(
-        Type.Array(Addition, {
-          maxItems: MAX_CORRECTION_ITEMS,
-          description: 'Check-ins to add. At least one of void and add.',
-        }),
-      ),
-    },
+    { employee_id: Uuid('An employee of this company.'), ...correctionRequest },
     { additionalProperties: false },
   ),
 );
+
+/** A worker's own request in the portal. */
+export const WorkerCorrectionBody = Type.Object(correctionRequest, { additionalProperties: false });
 
 export const RejectCorrectionBody = named(
   'RejectCheckInCorrectionBody',

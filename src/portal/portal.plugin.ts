@@ -1,0 +1,411 @@
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { registerPortalPage } from '../dashboard/static.ts';
+import { CheckIn } from '../modules/check-ins/check-ins.schemas.ts';
+import { latestCheckIn, listCheckIns, recordCheckIn } from '../modules/check-ins/check-ins.service.ts';
+import { loadAccount } from '../modules/companies/companies.service.ts';
+import {
+  Correction,
+  RejectCorrectionBody,
+  WorkerCorrectionBody,
+} from '../modules/corrections/corrections.schemas.ts';
+import {
+  approveCorrection,
+  getCorrection,
+  listCorrections,
+  rejectCorrection,
+  requestCorrection,
+} from '../modules/corrections/corrections.service.ts';
+import { findEmployee } from '../modules/employees/employees.service.ts';
+import { assertLoginAllowed, recordLoginOutcome } from '../modules/logins/logins.service.ts';
+import {
+  acceptInvitation,
+  endPortalSession,
+  findPortalSession,
+  loginWorker,
+  PORTAL_SESSION_COOKIE,
+  PORTAL_SESSION_SECONDS,
+  type PortalSession,
+  workerTenant,
+} from '../modules/portal/portal.service.ts';
+import { WorkSummary } from '../modules/work-summaries/work-summaries.schemas.ts';
+import { listWorkSummaries } from '../modules/work-summaries/work-summaries.service.ts';
+import { admitToWindow } from '../platform/auth.repo.ts';
+import { rateLimited, windowOf } from '../platform/auth.ts';
+import { IdParams } from '../platform/common.schemas.ts';
+import type { AppDeps } from '../platform/deps.ts';
+import { ApiError, notFound } from '../platform/errors.ts';
+import { route } from '../platform/operation.ts';
+import { ListOf } from '../platform/pagination.ts';
+import { safeEqual } from '../platform/secrets.ts';
+import { RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
+import type { ActingTenant } from '../platform/tenant.ts';
+import { formatInstant } from '../time/clock.ts';
+import { employeeTimeZone, localDate, startOfDate } from '../time/zones.ts';
+import {
+  AcceptInvitationBody,
+  DateRangeQuery,
+  MeView,
+  PORTAL_OPERATION,
+  PortalCheckInBody,
+  PortalCorrectionsQuery,
+  PortalLoginBody,
+  PortalSessionView,
+} from './portal.schemas.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    portalSession: PortalSession | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const PREFIX = '/portal/api';
+
+function worker(request: FastifyRequest): PortalSession {
+  if (!request.portalSession) throw new ApiError('unauthenticated', 'Log in to the portal first.');
+  return request.portalSession;
+}
+
+/**
+ * The workers' portal (docs/registry.md): the page at /portal and its JSON API at /portal/api, like the
+ * dashboard's: an HttpOnly, SameSite=Strict session cookie (path /portal), X-CSRF-Token on every state-changing
+ * call, a per-session rate window, and throttled logins. A session acts as its employee, on that employee's
+ * data alone: the employee id never comes from the request.
+ */
+export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  await app.register(fastifyCookie);
+  app.decorateRequest('portalSession', null);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith(`${PREFIX}/`)) return;
+    if (request.routeOptions.config.access?.scope === 'public') return;
+    const token = request.cookies[PORTAL_SESSION_COOKIE];
+    const session = token ? await findPortalSession(deps.db, deps.clock, token) : null;
+    if (!session) throw new ApiError('unauthenticated', 'Log in to the portal first.');
+    if (!SAFE_METHODS.has(request.method)) {
+      const presented = request.headers['x-csrf-token'];
+      if (
+        typeof presented !== 'string' ||
+        !safeEqual(Buffer.from(presented), Buffer.from(session.csrf_token))
+      ) {
+        throw new ApiError('unauthenticated', 'The X-CSRF-Token header is missing or does not match.', {
+          status: 403,
+          errors: { csrf_token: ['is missing or does not match the session'] },
+        });
+      }
+    }
+    const now = deps.clock.now();
+    const window = windowOf(now);
+    const limit = RATE_LIMIT_PER_MINUTE.live;
+    const admitted = await admitToWindow(deps.db, {
+      companyId: session.company_id,
+      subjectId: session.id,
+      windowStart: window.windowStart,
+      limit,
+    });
+    if (admitted === null) throw rateLimited(limit, window, now);
+    request.portalSession = session;
+  });
+
+  const setSession = (request: FastifyRequest, reply: FastifyReply, token: string) =>
+    reply.setCookie(PORTAL_SESSION_COOKIE, token, {
+      path: '/portal',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: request.protocol === 'https' || deps.publicUrl.startsWith('https://'),
+      maxAge: PORTAL_SESSION_SECONDS,
+    });
+
+  const actingAs = async (request: FastifyRequest) => {
+    const session = worker(request);
+    const tenant = await workerTenant(deps.db, session);
+    const employee = await findEmployee(deps.db, tenant.companyId, session.employee_id);
+    if (!employee) throw notFound('Employee');
+    return { session, tenant, employee, zone: employeeTimeZone(employee, tenant.timezone) };
+  };
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/invitations/accept`,
+      operationId: 'portalAcceptInvitation',
+      summary: 'Set a password with an invitation link’s token; opens a session',
+      scope: 'public',
+      body: AcceptInvitationBody,
+      errors: ['conflict'],
+      responses: { 200: { description: 'The session.', schema: PortalSessionView } },
+    },
+    async (request, reply) => {
+      const { token, session } = await acceptInvitation(deps, request.body);
+      setSession(request, reply, token);
+      return { csrf_token: session.csrf_token };
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/login`,
+      operationId: 'portalLogin',
+      summary: 'Log in with email and password; sets the session cookie',
+      scope: 'public',
+      body: PortalLoginBody,
+      responses: { 200: { description: 'The session.', schema: PortalSessionView } },
+    },
+    async (request, reply) => {
+      const attempt = { email: request.body.email, ip: request.ip };
+      await assertLoginAllowed(deps.db, deps.clock, attempt);
+      const opened = await loginWorker(deps, request.body);
+      await recordLoginOutcome(deps.db, deps.clock, attempt, opened !== null);
+      if (!opened) throw new ApiError('unauthenticated', 'The email or the password is wrong.');
+      setSession(request, reply, opened.token);
+      return { csrf_token: opened.session.csrf_token };
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/logout`,
+      operationId: 'portalLogout',
+      summary: 'End the session',
+      scope: null,
+      responses: { 204: { description: 'Logged out.', schema: null } },
+    },
+    async (request, reply) => {
+      await endPortalSession(deps.db, worker(request));
+      reply.clearCookie(PORTAL_SESSION_COOKIE, { path: '/portal' });
+      return reply.code(204).send();
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/me`,
+      operationId: 'portalMe',
+      summary: 'The worker, their company, where their day stands, and the CSRF token',
+      scope: null,
+      responses: { 200: { description: 'The worker.', schema: MeView } },
+    },
+    async (request) => {
+      const { session, tenant, employee, zone } = await actingAs(request);
+      const { tenant: company } = await loadAccount(deps.db, tenant.companyId);
+      return {
+        employee: {
+          id: employee.id,
+          first_name: employee.first_name,
+          last_name: employee.last_name,
+          email: employee.email,
+          status: employee.status,
+          hire_date: employee.hire_date,
+          termination_date: employee.termination_date,
+          timezone: zone,
+          can_clock: canClock(employee, zone, deps.clock.now()),
+        },
+        company: { name: company.name },
+        last_check_in: await latestCheckIn(deps, tenant, employee.id),
+        csrf_token: session.csrf_token,
+      };
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/check-ins`,
+      operationId: 'portalCreateCheckIn',
+      summary: 'Clock in, out or a break, now',
+      description:
+        'Recorded at the service’s clock, with source `portal` and the worker as recorded_by; the rules of `POST /v1/check-ins` apply. A worker whose employment has ended reads their records but cannot clock (409).',
+      scope: null,
+      body: PortalCheckInBody,
+      errors: ['conflict'],
+      responses: { 201: { description: 'The check-in.', schema: CheckIn } },
+    },
+    async (request, reply) => {
+      const { tenant, employee, zone } = await actingAs(request);
+      const now = deps.clock.now();
+      if (!canClock(employee, zone, now)) {
+        throw new ApiError('conflict', 'Your employment has ended: your records stay readable here.', {
+          errors: { termination_date: employee.termination_date ?? '' },
+        });
+      }
+      const checkIn = await recordCheckIn(
+        deps,
+        tenant,
+        {
+          employee_id: employee.id,
+          type: request.body.type,
+          timestamp: formatInstant(new Date(now.epochMilliseconds)),
+          ...(request.body.work_mode ? { work_mode: request.body.work_mode } : {}),
+        },
+        'portal',
+      );
+      return reply.code(201).send(checkIn);
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/days`,
+      operationId: 'portalDays',
+      summary: 'The worker’s own day figures',
+      scope: null,
+      querystring: DateRangeQuery,
+      responses: { 200: { description: 'A page of days.', schema: ListOf(WorkSummary) } },
+    },
+    async (request) => {
+      const { tenant, employee } = await actingAs(request);
+      return await listWorkSummaries(deps, tenant, {
+        ...request.query,
+        period: 'day',
+        employee_id: employee.id,
+      });
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/check-ins`,
+      operationId: 'portalCheckIns',
+      summary: 'The worker’s own check-ins, voided ones included, in time order',
+      scope: null,
+      querystring: DateRangeQuery,
+      responses: { 200: { description: 'A page of check-ins.', schema: ListOf(CheckIn) } },
+    },
+    async (request) => {
+      const { tenant, employee, zone } = await actingAs(request);
+      const { from, to, limit, cursor } = request.query;
+      const end = Temporal.PlainDate.from(to).add({ days: 1 }).toString();
+      return await listCheckIns(deps, tenant, {
+        employee_id: employee.id,
+        from: startOfDate(from, zone).toString(),
+        to: startOfDate(end, zone).toString(),
+        status: 'all',
+        limit: limit ?? 100,
+        cursor,
+      });
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/corrections`,
+      operationId: 'portalCorrections',
+      summary: 'The corrections of the worker’s record',
+      scope: null,
+      querystring: PortalCorrectionsQuery,
+      responses: { 200: { description: 'A page of corrections.', schema: ListOf(Correction) } },
+    },
+    async (request) => {
+      const { tenant, employee } = await actingAs(request);
+      return await listCorrections(deps, tenant, { ...request.query, employee_id: employee.id });
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/corrections`,
+      operationId: 'portalRequestCorrection',
+      summary: 'Ask the company to correct the worker’s record (the worker’s approval is given)',
+      scope: null,
+      body: WorkerCorrectionBody,
+      responses: { 201: { description: 'The pending correction.', schema: Correction } },
+    },
+    async (request, reply) => {
+      const { tenant, employee } = await actingAs(request);
+      const correction = await requestCorrection(deps, tenant, { ...request.body, employee_id: employee.id });
+      return reply.code(201).send(correction);
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/corrections/:id`,
+      operationId: 'portalGetCorrection',
+      summary: 'One correction of the worker’s record',
+      scope: null,
+      params: IdParams,
+      responses: { 200: { description: 'The correction.', schema: Correction } },
+    },
+    async (request) => {
+      const { tenant, employee } = await actingAs(request);
+      return await getCorrection(deps, tenant, request.params.id, { employeeId: employee.id });
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/corrections/:id/accept`,
+      operationId: 'portalAcceptCorrection',
+      summary: 'Give the worker’s approval to a correction (applied if the company approved it too)',
+      scope: null,
+      params: IdParams,
+      body: Type.Object({}, { additionalProperties: false }),
+      errors: ['conflict'],
+      responses: { 200: { description: 'The correction.', schema: Correction } },
+    },
+    async (request) => approveCorrection(deps, await tenantOf(request), request.params.id),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/corrections/:id/reject`,
+      operationId: 'portalRejectCorrection',
+      summary: 'Reject a correction of the worker’s record, with a reason',
+      scope: null,
+      params: IdParams,
+      body: RejectCorrectionBody,
+      errors: ['conflict'],
+      responses: { 200: { description: 'The rejected correction.', schema: Correction } },
+    },
+    async (request) =>
+      rejectCorrection(deps, await tenantOf(request), request.params.id, request.body.reason),
+  );
+
+  const tenantOf = async (request: FastifyRequest): Promise<ActingTenant> => (await actingAs(request)).tenant;
+
+  registerPortalPage(app);
+}
+
+/** A worker clocks until the end of the last day of the employment (in their time zone). */
+function canClock(
+  employee: { termination_date: string | null },
+  zone: string,
+  now: Temporal.Instant,
+): boolean {
+  return employee.termination_date === null || localDate(now, zone).toString() <= employee.termination_date;
+}
