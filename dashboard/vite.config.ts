@@ -1,11 +1,25 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-/** The dashboard is served by the service at /dashboard (src/dashboard/dashboard.plugin.ts). */
+/**
+ * Two pages of one build, served by the service: the company dashboard at /dashboard
+ * (src/dashboard/dashboard.plugin.ts) and the workers' portal at /portal (src/portal/portal.plugin.ts). Their
+ * assets share /dashboard/assets/.
+ */
 export default defineConfig({
   root: import.meta.dirname,
   base: '/dashboard/',
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    rollupOptions: {
+      input: {
+        dashboard: `${import.meta.dirname}/index.html`,
+        portal: `${import.meta.dirname}/portal.html`,
+      },
+    },
+  },
   logLevel: 'warn',
 });

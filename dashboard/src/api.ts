@@ -15,46 +15,58 @@ export class ApiProblem extends Error {
   }
 }
 
-let csrfToken = '';
-export function setCsrfToken(token: string): void {
-  csrfToken = token;
+/**
+ * A JSON client for one of the service's session APIs (the dashboard's, the portal's): the same-origin cookie,
+ * X-CSRF-Token on every state-changing call, problem+json turned into ApiProblem, and a hook for a lost session.
+ */
+export function sessionClient(base: string, loginPaths: readonly string[]) {
+  let csrfToken = '';
+  let onSessionLost: () => void = () => {};
+  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        credentials: 'same-origin',
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch {
+      throw new ApiProblem(0, 'network_error', 'The service cannot be reached. Check your connection.', {});
+    }
+    if (response.status === 204) return undefined as T;
+    const data = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (!response.ok) {
+      const problem = new ApiProblem(
+        response.status,
+        String(data?.code ?? 'internal_error'),
+        String(data?.detail ?? `The service answered ${response.status}.`),
+        (data?.errors as Record<string, unknown>) ?? {},
+      );
+      if (response.status === 401 && !loginPaths.includes(path)) onSessionLost();
+      throw problem;
+    }
+    return data as T;
+  }
+  return {
+    request,
+    setCsrfToken(token: string): void {
+      csrfToken = token;
+    },
+    /** Called when the session is gone (401), so the app can show the login form again. */
+    whenSessionLost(handler: () => void): void {
+      onSessionLost = handler;
+    },
+  };
 }
 
-/** Called when the session is gone (401), so the app can show the login form again. */
-let onSessionLost: () => void = () => {};
-export function whenSessionLost(handler: () => void): void {
-  onSessionLost = handler;
-}
-
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
-  let response: Response;
-  try {
-    response = await fetch(`/dashboard/api${path}`, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch {
-    throw new ApiProblem(0, 'network_error', 'The service cannot be reached. Check your connection.', {});
-  }
-  if (response.status === 204) return undefined as T;
-  const data = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-  if (!response.ok) {
-    const problem = new ApiProblem(
-      response.status,
-      String(data?.code ?? 'internal_error'),
-      String(data?.detail ?? `The service answered ${response.status}.`),
-      (data?.errors as Record<string, unknown>) ?? {},
-    );
-    if (response.status === 401 && path !== '/login') onSessionLost();
-    throw problem;
-  }
-  return data as T;
-}
+const dashboard = sessionClient('/dashboard/api', ['/login']);
+export const api = dashboard.request;
+export const setCsrfToken = dashboard.setCsrfToken;
+export const whenSessionLost = dashboard.whenSessionLost;
 
 /** A problem as sentences a person can act on: the detail, then each field's messages. */
 export function describe(error: unknown): string[] {

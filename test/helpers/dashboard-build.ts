@@ -16,6 +16,7 @@ async function sourceHash(): Promise<string> {
       path.join('src', file),
     ),
     'index.html',
+    'portal.html',
     'vite.config.ts',
     'tsconfig.json',
   ].sort();

@@ -1,0 +1,139 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Problems } from './App.tsx';
+import { type CheckIn, type Day, type Me, type Page, portalApi } from './api.ts';
+import { dayOf, hoursOf, longDate, monthName, todayIn } from './format.ts';
+import { RecordLine } from './Today.tsx';
+
+/** Every page of a listing of the portal API. */
+export async function allPages<T>(path: string): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const separator = path.includes('?') ? '&' : '?';
+    const page: Page<T> = await portalApi<Page<T>>(
+      'GET',
+      `${path}${cursor ? `${separator}cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
+    rows.push(...page.data);
+    cursor = page.meta.next_cursor;
+  } while (cursor);
+  return rows;
+}
+
+/** The day a correction request starts from (set by "ask to correct this day"). */
+export const CORRECTION_DAY_KEY = 'jornada.portal.correctionDay';
+
+export function RecordScreen({ me }: { me: Me }) {
+  const { t } = useTranslation();
+  const zone = me.employee.timezone;
+  const today = todayIn(zone);
+  const [month, setMonth] = useState(today.slice(0, 7));
+  const [days, setDays] = useState<Day[]>([]);
+  const [records, setRecords] = useState<CheckIn[]>([]);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    const from = `${month}-01`;
+    const last = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0))
+      .toISOString()
+      .slice(0, 10);
+    const to = last < today ? last : today;
+    if (to < from) {
+      setDays([]);
+      setRecords([]);
+      return;
+    }
+    setError(null);
+    Promise.all([
+      allPages<Day>(`/days?from=${from}&to=${to}&limit=100`),
+      allPages<CheckIn>(`/check-ins?from=${from}&to=${to}&limit=100`),
+    ])
+      .then(([dayRows, checkIns]) => {
+        setDays(dayRows);
+        setRecords(checkIns);
+      })
+      .catch(setError);
+  }, [month, today]);
+
+  const byDay = new Map<string, CheckIn[]>();
+  for (const record of records) {
+    const date = dayOf(record.timestamp, zone);
+    byDay.set(date, [...(byDay.get(date) ?? []), record]);
+  }
+  const dates = [...new Set([...days.map((day) => day.period_start), ...byDay.keys()])].sort().reverse();
+  const figures = new Map(days.map((day) => [day.period_start, day]));
+  const total = days.reduce(
+    (sum, day) => ({
+      worked: sum.worked + day.worked_minutes,
+      expected: sum.expected + day.expected_minutes,
+    }),
+    { worked: 0, expected: 0 },
+  );
+  const banked = days.at(-1)?.banked_hours_balance_minutes;
+
+  return (
+    <section aria-labelledby="record-title">
+      <h1 id="record-title">{t('nav.record')}</h1>
+      <label className="inline">
+        {t('record.month')}
+        <input
+          type="month"
+          value={month}
+          max={today.slice(0, 7)}
+          onChange={(e) => setMonth(e.target.value)}
+        />
+      </label>
+      <Problems error={error} />
+      <div className="card totals">
+        <h2>
+          {t('record.total')} · {monthName(month)}
+        </h2>
+        <dl>
+          <dt>{t('record.worked')}</dt>
+          <dd>{hoursOf(total.worked)}</dd>
+          <dt>{t('record.expected')}</dt>
+          <dd>{hoursOf(total.expected)}</dd>
+          <dt>{t('record.balance')}</dt>
+          <dd>{hoursOf(total.worked - total.expected)}</dd>
+          {banked !== undefined && (
+            <>
+              <dt>{t('record.banked')}</dt>
+              <dd>{hoursOf(banked)}</dd>
+            </>
+          )}
+        </dl>
+      </div>
+      {dates.length === 0 && <p className="muted">{t('record.noDays')}</p>}
+      {dates.map((date) => {
+        const day = figures.get(date);
+        return (
+          <article key={date} className="card day" aria-labelledby={`day-${date}`}>
+            <h2 id={`day-${date}`}>
+              {longDate(date)}
+              {day && day.incomplete_days > 0 && <span className="tag warn">{t('record.incomplete')}</span>}
+            </h2>
+            {day && (
+              <p className="figures">
+                {t('record.worked')}: {hoursOf(day.worked_minutes)} · {t('record.expected')}:{' '}
+                {hoursOf(day.expected_minutes)} · {t('record.breaks')}: {hoursOf(day.break_minutes)}
+              </p>
+            )}
+            <ul className="records">
+              {(byDay.get(date) ?? []).map((record) => (
+                <RecordLine key={record.id} record={record} zone={zone} />
+              ))}
+            </ul>
+            <a
+              href="#/corrections"
+              className="link"
+              onClick={() => sessionStorage.setItem(CORRECTION_DAY_KEY, date)}
+            >
+              {t('record.ask')}
+            </a>
+          </article>
+        );
+      })}
+    </section>
+  );
+}

@@ -1,0 +1,255 @@
+/// <reference lib="dom" />
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import {
+  E2E_ADMIN_TOKEN,
+  freePort,
+  httpClient,
+  type ServiceNode,
+  startServiceNode,
+  stopServiceNode,
+} from '../helpers/service.ts';
+
+/**
+ * The workers' portal in a real browser at phone width (390×844): Chromium driven by playwright-core, against a
+ * real `jornada serve` process. A worker accepts the invitation, clocks in, takes a break, clocks out, sees the
+ * day, asks for a correction and accepts one from the company; axe-core finds no WCAG A/AA violation on any
+ * screen. Screenshots (phone and desktop) go to test-results/portal/.
+ */
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/portal');
+const PASSWORD = 'mi contraseña de prueba';
+
+let database: TestDatabase;
+let dataDir: string;
+let node: ServiceNode;
+let browser: Browser;
+let phone: BrowserContext;
+let page: Page;
+let base = '';
+let http: ReturnType<typeof httpClient>;
+let liveKey = '';
+let employeeId = '';
+let invitation = '';
+
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  database = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-portal-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  node = await startServiceNode(database.url, 'all', {
+    port,
+    env: { JORNADA_DATA_DIR: dataDir, JORNADA_PUBLIC_URL: base, JORNADA_FAKE_CLOCK: '0' },
+  });
+  http = httpClient(base);
+  const company = await http('POST', '/admin/v1/companies', { name: 'Panadería Sol' }, E2E_ADMIN_TOKEN);
+  expect(company.status).toBe(201);
+  liveKey = (
+    await http(
+      'POST',
+      `/admin/v1/companies/${company.body.id}/api-keys`,
+      {
+        mode: 'live',
+        scopes: ['org:empleados:write', 'org:empleados:read', 'org:fichajes:write', 'org:fichajes:read'],
+      },
+      E2E_ADMIN_TOKEN,
+    )
+  ).body.secret;
+  const employee = await http(
+    'POST',
+    '/v1/employees',
+    { first_name: 'Lucía', last_name: 'Portal', email: 'lucia.portal@example.com', hire_date: '2026-01-01' },
+    liveKey,
+  );
+  expect(employee.status, employee.text).toBe(201);
+  employeeId = employee.body.id;
+  const invited = await http('POST', `/v1/employees/${employeeId}/portal-invitation`, {}, liveKey);
+  expect(invited.status, invited.text).toBe(201);
+  invitation = invited.body.url;
+
+  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
+  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  page = await phone.newPage();
+  page.setDefaultTimeout(10_000);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (node) await stopServiceNode(node);
+  await database?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const shot = (name: string, on: Page = page) =>
+  on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+const accessible = async (on: Page = page) => expect(await axeViolations(on)).toEqual([]);
+const status = () => page.locator('.status .state');
+const tab = async (name: string) => {
+  await page.getByRole('link', { name }).click();
+  await page.getByRole('heading', { level: 1, name }).waitFor();
+};
+
+describe('the workers’ portal in Chromium at phone width', () => {
+  it('accepts the invitation in Spanish and lands on today', async () => {
+    await page.goto(invitation);
+    await page.getByRole('heading', { name: 'Crea tu contraseña' }).waitFor();
+    await accessible();
+    await shot('phone-invitation');
+    await page.getByLabel('Contraseña (12 caracteres o más)').fill(PASSWORD);
+    await page.getByLabel('Repite la contraseña').fill('otra contraseña distinta');
+    await page.getByRole('button', { name: 'Crear contraseña y entrar' }).click();
+    await page.getByRole('alert').getByText('Las contraseñas no coinciden.').waitFor();
+    await page.getByLabel('Repite la contraseña').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Crear contraseña y entrar' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hola, Lucía' }).waitFor();
+    // The token left the address bar.
+    expect(new URL(page.url()).search).toBe('');
+    await expect.poll(() => status().textContent()).toBe('Fuera de la jornada');
+    await accessible();
+    await shot('phone-today-out');
+  });
+
+  it('clocks in remotely, takes a break, clocks out, and lists the day’s records', async () => {
+    await page.getByLabel('Teletrabajo').check();
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect.poll(() => status().textContent()).toMatch(/^Trabajando desde las \d\d:\d\d$/);
+    await accessible();
+    await shot('phone-today-working');
+    await page.getByRole('button', { name: 'Empezar pausa' }).click();
+    await expect.poll(() => status().textContent()).toMatch(/^En pausa desde las/);
+    await page.getByRole('button', { name: 'Volver de la pausa' }).click();
+    await expect.poll(() => status().textContent()).toMatch(/^Trabajando/);
+    await page.getByRole('button', { name: 'Salir' }).click();
+    await expect.poll(() => status().textContent()).toBe('Fuera de la jornada');
+    const records = page.locator('.records li');
+    await expect.poll(() => records.count()).toBe(4);
+    expect(await records.first().textContent()).toContain('Teletrabajo');
+    await shot('phone-today-done');
+    const stored = await http('GET', `/v1/check-ins?employee_id=${employeeId}`, undefined, liveKey);
+    expect(stored.body.data.map((row: { source: string }) => row.source)).toEqual([
+      'portal',
+      'portal',
+      'portal',
+      'portal',
+    ]);
+    expect(stored.body.data[0].recorded_by).toEqual({ type: 'employee', id: employeeId });
+  });
+
+  it('shows the day in “Mi registro”', async () => {
+    await tab('Mi registro');
+    await page.locator('article.day').first().waitFor();
+    expect(await page.locator('article.day .records li').count()).toBe(4);
+    await accessible();
+    await shot('phone-record');
+  });
+
+  it('asks for a correction with a reason', async () => {
+    await tab('Correcciones');
+    const breaks = page.locator('form .records li');
+    await expect.poll(() => breaks.count()).toBe(4);
+    await page.getByRole('checkbox', { name: /Inicio de pausa/ }).check();
+    await page.getByRole('checkbox', { name: /Fin de pausa/ }).check();
+    await page.getByLabel('Motivo (obligatorio)').fill('No hice pausa: pulsé por error');
+    await page.getByRole('button', { name: 'Enviar a la empresa' }).click();
+    await page.getByRole('status').getByText('Corrección enviada').waitFor();
+    const card = page.locator('article.correction').first();
+    await expect.poll(() => card.textContent()).toContain('Espera la aprobación de la empresa');
+    expect(await card.textContent()).toContain('Pedida por ti');
+    await accessible();
+    await shot('phone-correction-requested');
+  });
+
+  it('accepts a correction from the company, which then applies', async () => {
+    const records = await http('GET', `/v1/check-ins?employee_id=${employeeId}`, undefined, liveKey);
+    const clockIn = records.body.data.find((row: { type: string }) => row.type === 'in');
+    const correction = await http(
+      'POST',
+      '/v1/check-in-corrections',
+      {
+        employee_id: employeeId,
+        reason: 'La entrada fue presencial, no teletrabajo',
+        void: [clockIn.id],
+        add: [{ type: 'in', timestamp: clockIn.timestamp, work_mode: 'on_site' }],
+      },
+      liveKey,
+    );
+    expect(correction.status, correction.text).toBe(201);
+    const approved = await http(
+      'POST',
+      `/v1/check-in-corrections/${correction.body.id}/approve`,
+      {},
+      liveKey,
+    );
+    expect(approved.body.status).toBe('pending');
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Correcciones' }).waitFor();
+    const card = page.locator('article.correction', { hasText: 'La entrada fue presencial' });
+    await card.getByRole('button', { name: 'Aceptar' }).waitFor();
+    await accessible();
+    await shot('phone-correction-to-accept');
+    await card.getByRole('button', { name: 'Aceptar' }).click();
+    await expect.poll(() => card.textContent()).toContain('Aplicada');
+    const after = await http('GET', `/v1/check-in-corrections/${correction.body.id}`, undefined, liveKey);
+    expect(after.body).toMatchObject({
+      status: 'applied',
+      employee_approval: { by: { type: 'employee', id: employeeId } },
+    });
+
+    // The company approves the worker's own request too; the day shows both corrections' marks.
+    const mine = (
+      await http(
+        'GET',
+        `/v1/check-in-corrections?employee_id=${employeeId}&status=pending`,
+        undefined,
+        liveKey,
+      )
+    ).body.data[0];
+    expect((await http('POST', `/v1/check-in-corrections/${mine.id}/approve`, {}, liveKey)).body.status).toBe(
+      'applied',
+    );
+    await tab('Mi registro');
+    await page.locator('article.day').first().waitFor();
+    await expect.poll(() => page.locator('article.day .records li.voided').count()).toBe(3);
+    expect(await page.locator('article.day').first().textContent()).toContain('corrección');
+    await shot('phone-record-corrected');
+  });
+
+  it('speaks English on request, and keeps the choice', async () => {
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My record' }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'My record' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    await accessible();
+    await shot('phone-record-english');
+    await page.getByRole('button', { name: 'Cambiar a español' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mi registro' }).waitFor();
+  });
+
+  it('lays out at desktop width too, and logs out to the login form', async () => {
+    const desktop = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const wide = await desktop.newPage();
+    await wide.goto(`${base}/portal`);
+    await wide.getByLabel('Correo electrónico').fill('lucia.portal@example.com');
+    await wide.getByLabel('Contraseña').fill(PASSWORD);
+    await wide.getByRole('button', { name: 'Entrar' }).click();
+    await wide.getByRole('heading', { level: 1, name: 'Hola, Lucía' }).waitFor();
+    await accessible(wide);
+    await shot('desktop-today', wide);
+    await wide.getByRole('link', { name: 'Correcciones' }).click();
+    await wide.getByRole('heading', { level: 1, name: 'Correcciones' }).waitFor();
+    await shot('desktop-corrections', wide);
+    await wide.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await wide.getByRole('heading', { name: 'Entrar' }).waitFor();
+    await desktop.close();
+  });
+});
