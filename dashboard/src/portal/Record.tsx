@@ -124,13 +124,16 @@ export function RecordScreen({ me }: { me: Me }) {
                 <RecordLine key={record.id} record={record} zone={zone} />
               ))}
             </ul>
-            <a
-              href="#/corrections"
+            <button
+              type="button"
               className="link"
-              onClick={() => sessionStorage.setItem(CORRECTION_DAY_KEY, date)}
+              onClick={() => {
+                sessionStorage.setItem(CORRECTION_DAY_KEY, date);
+                window.location.hash = '#/corrections';
+              }}
             >
               {t('record.ask')}
-            </a>
+            </button>
           </article>
         );
       })}
