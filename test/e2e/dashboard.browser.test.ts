@@ -251,6 +251,16 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
     await page.getByRole('button', { name: 'Edit Mateo Nuevo' }).click();
+    // The workers' portal invitation: a link to give the employee (no mail server here), which opens the portal.
+    await page.getByRole('button', { name: 'Invite to the workers’ portal' }).click();
+    const link = await page.getByTestId('secret').textContent();
+    expect(link).toMatch(new RegExp(`^${base}/portal/invitation\\?token=[\\w-]{43}$`));
+    await shot('employee-portal-invitation');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const portal = await page.context().newPage();
+    await portal.goto(link as string);
+    await portal.getByRole('heading', { name: 'Crea tu contraseña' }).waitFor();
+    await portal.close();
     await page.getByRole('button', { name: 'Terminate' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Terminate' }).click();
     await page.getByRole('status').filter({ hasText: 'Terminated Mateo Nuevo' }).waitFor();

@@ -1,6 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Mode, type Page, query } from '../api.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, Pager, Table, useAction, useLoad } from '../ui.tsx';
+import {
+  ConfirmButton,
+  ErrorMessage,
+  Field,
+  Loading,
+  Pager,
+  SecretOnce,
+  Table,
+  useAction,
+  useLoad,
+} from '../ui.tsx';
 import { type Employee, fullName } from './names.ts';
 
 type Draft = { first_name: string; last_name: string; email: string; external_id: string; hire_date: string };
@@ -72,6 +82,9 @@ export function EmployeesScreen({ mode }: { mode: Mode }) {
   const [selected, setSelected] = useState<Employee | null>(null);
   const [creating, setCreating] = useState(false);
   const [terminationDate, setTerminationDate] = useState('');
+  const [invitation, setInvitation] = useState<{ url: string; expires_at: string; emailed: boolean } | null>(
+    null,
+  );
   const action = useAction();
   const [notice, setNotice] = useState('');
 
@@ -139,7 +152,14 @@ export function EmployeesScreen({ mode }: { mode: Mode }) {
             </td>
             <td>{employee.hire_date}</td>
             <td>
-              <button type="button" className="secondary" onClick={() => setSelected(employee)}>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  setSelected(employee);
+                  setInvitation(null);
+                }}
+              >
                 Edit {fullName(employee)}
               </button>
             </td>
@@ -152,7 +172,14 @@ export function EmployeesScreen({ mode }: { mode: Mode }) {
         <section className="card" aria-label={`Edit ${fullName(selected)}`}>
           <div className="row">
             <h2>{fullName(selected)}</h2>
-            <button type="button" className="secondary" onClick={() => setSelected(null)}>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => {
+                setSelected(null);
+                setInvitation(null);
+              }}
+            >
               Close
             </button>
           </div>
@@ -177,6 +204,31 @@ export function EmployeesScreen({ mode }: { mode: Mode }) {
               list.reload();
             }}
           />
+          <div className="row">
+            <button
+              type="button"
+              className="secondary"
+              disabled={action.busy}
+              onClick={() =>
+                void action.run(async () => {
+                  setInvitation(await api('POST', `/${mode}/employees/${selected.id}/portal-invitation`, {}));
+                })
+              }
+            >
+              Invite to the workers’ portal
+            </button>
+          </div>
+          {invitation && (
+            <SecretOnce
+              label={
+                invitation.emailed
+                  ? `Portal invitation (also emailed to ${selected.email})`
+                  : 'Portal invitation: give this link to the employee'
+              }
+              secret={invitation.url}
+              onDone={() => setInvitation(null)}
+            />
+          )}
           {selected.status === 'active' && (
             <div className="row">
               <Field label="Last day of employment" hint="Empty: today.">
