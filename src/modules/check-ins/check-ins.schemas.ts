@@ -29,8 +29,7 @@ export const CheckIn = named(
     voided_by_correction_id: Nullable(Uuid('The correction that voided it.')),
     correction_id: Nullable(Uuid('The correction that added it (source `correction`).')),
     late: Type.Boolean({
-      description:
-        "Recorded this many hours or more after its timestamp (the company's late_record_hours, 24 by default).",
+      description: "Recorded more than the company's late_record_hours (24 by default) after its timestamp.",
     }),
     recorded_at: Instant('When Jornada stored it (millisecond precision).'),
     recorded_by: Actor('Who recorded it.'),

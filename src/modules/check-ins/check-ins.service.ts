@@ -127,7 +127,7 @@ export async function storeCheckIn(
     recorded_by_id: record.actor.id,
     work_mode: fact.work_mode,
     status: 'active',
-    late: record.now.epochMilliseconds - fact.timestamp.epochMilliseconds >= lateAfter,
+    late: record.now.epochMilliseconds - fact.timestamp.epochMilliseconds > lateAfter,
     correction_id: record.correctionId,
     voided_by_correction_id: null,
     created_at: at,

@@ -38,7 +38,7 @@ export const Company = Type.Object({
   vacation_carry_over_max_days: Type.Number(),
   vacation_carry_over_expiry: Type.String(),
   late_record_hours: Type.Integer({
-    description: 'A check-in recorded this many hours or more after its timestamp is marked late.',
+    description: 'A check-in recorded more than this many hours after its timestamp is marked late.',
   }),
   tracking_start_date: CalendarDate(
     'When the company started recording in Jornada: before it no minutes are expected and the banked balance does not run. Defaults to the day the company was created.',

@@ -13,7 +13,7 @@ import { provisionSandbox } from './sandbox.ts';
 
 export const DEFAULT_TIMEZONE = 'Europe/Madrid';
 export const DEFAULT_SEATS = 50;
-/** A check-in recorded a day or more after its timestamp is late (docs/registry.md). */
+/** A check-in recorded more than a day after its timestamp is late (docs/registry.md). */
 export const DEFAULT_LATE_RECORD_HOURS = 24;
 
 export type CompanyView = Static<typeof Company>;
