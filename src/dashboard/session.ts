@@ -11,13 +11,10 @@ import {
 } from '../modules/admins/sessions.ts';
 import { getCompany } from '../modules/companies/companies.service.ts';
 import { assertLoginAllowed, recordLoginOutcome } from '../modules/logins/logins.service.ts';
-import { admitToWindow } from '../platform/auth.repo.ts';
-import { rateLimited, windowOf } from '../platform/auth.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { ApiError } from '../platform/errors.ts';
 import { route } from '../platform/operation.ts';
-import { safeEqual } from '../platform/secrets.ts';
-import { RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
+import { admitSession } from '../platform/session-gate.ts';
 import { DASHBOARD_OPERATION, SessionView } from './dashboard.schemas.ts';
 
 declare module 'fastify' {
@@ -25,8 +22,6 @@ declare module 'fastify' {
     session: Session | null;
   }
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function secureCookies(deps: AppDeps, request: FastifyRequest): boolean {
   return request.protocol === 'https' || deps.publicUrl.startsWith('https://');
@@ -45,46 +40,15 @@ async function sessionView(deps: AppDeps, session: Session) {
   };
 }
 
-/** A dashboard session's requests per minute: the live key limit. */
-export const SESSION_RATE_LIMIT_PER_MINUTE = RATE_LIMIT_PER_MINUTE.live;
+export { SESSION_RATE_LIMIT_PER_MINUTE } from '../platform/session-gate.ts';
 
-/**
- * The session gate of every /dashboard/api call but login: the session cookie, then the CSRF token on
- * state-changing calls, then the session's per-minute window.
- */
+/** The session gate of every /dashboard/api call but login (platform/session-gate.ts). */
 export function registerSessionGate(api: FastifyInstance, deps: AppDeps): void {
-  // Session, then CSRF: a state-changing call needs the session's token in X-CSRF-Token. A cross-site page
-  // can neither read the token nor (SameSite=Strict) send the cookie; login itself accepts only JSON, which a
-  // cross-site form cannot send without a CORS preflight that this service never grants.
   api.addHook('onRequest', async (request) => {
     if (request.routeOptions.config.access?.scope === 'public') return;
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? await findSession(deps.db, deps.clock, token) : null;
-    if (!session) throw new ApiError('unauthenticated', 'Log in to the dashboard first.');
-    if (!SAFE_METHODS.has(request.method)) {
-      const presented = request.headers['x-csrf-token'];
-      if (
-        typeof presented !== 'string' ||
-        !safeEqual(Buffer.from(presented), Buffer.from(session.csrf_token))
-      ) {
-        throw new ApiError('unauthenticated', 'The X-CSRF-Token header is missing or does not match.', {
-          status: 403,
-          errors: { csrf_token: ['is missing or does not match the session'] },
-        });
-      }
-    }
-    // Metered per session (a person, not an integration): the live key limit per minute, in both modes,
-    // and never counted toward the monthly quota (docs/decisions/0007-hardening.md).
-    const now = deps.clock.now();
-    const window = windowOf(now);
-    const admitted = await admitToWindow(deps.db, {
-      companyId: session.company_id,
-      subjectId: session.id,
-      windowStart: window.windowStart,
-      limit: SESSION_RATE_LIMIT_PER_MINUTE,
-    });
-    if (admitted === null) throw rateLimited(SESSION_RATE_LIMIT_PER_MINUTE, window, now);
-    request.session = session;
+    request.session = await admitSession(deps, request, session, 'dashboard');
   });
 }
 

@@ -31,15 +31,12 @@ import {
 } from '../modules/portal/portal.service.ts';
 import { WorkSummary } from '../modules/work-summaries/work-summaries.schemas.ts';
 import { listWorkSummaries } from '../modules/work-summaries/work-summaries.service.ts';
-import { admitToWindow } from '../platform/auth.repo.ts';
-import { rateLimited, windowOf } from '../platform/auth.ts';
 import { IdParams } from '../platform/common.schemas.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { route } from '../platform/operation.ts';
 import { ListOf } from '../platform/pagination.ts';
-import { safeEqual } from '../platform/secrets.ts';
-import { RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
+import { admitSession } from '../platform/session-gate.ts';
 import type { ActingTenant } from '../platform/tenant.ts';
 import { formatInstant } from '../time/clock.ts';
 import { employeeTimeZone, localDate, startOfDate } from '../time/zones.ts';
@@ -60,7 +57,6 @@ declare module 'fastify' {
   }
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const PREFIX = '/portal/api';
 
 function worker(request: FastifyRequest): PortalSession {
@@ -82,30 +78,7 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
     if (request.routeOptions.config.access?.scope === 'public') return;
     const token = request.cookies[PORTAL_SESSION_COOKIE];
     const session = token ? await findPortalSession(deps.db, deps.clock, token) : null;
-    if (!session) throw new ApiError('unauthenticated', 'Log in to the portal first.');
-    if (!SAFE_METHODS.has(request.method)) {
-      const presented = request.headers['x-csrf-token'];
-      if (
-        typeof presented !== 'string' ||
-        !safeEqual(Buffer.from(presented), Buffer.from(session.csrf_token))
-      ) {
-        throw new ApiError('unauthenticated', 'The X-CSRF-Token header is missing or does not match.', {
-          status: 403,
-          errors: { csrf_token: ['is missing or does not match the session'] },
-        });
-      }
-    }
-    const now = deps.clock.now();
-    const window = windowOf(now);
-    const limit = RATE_LIMIT_PER_MINUTE.live;
-    const admitted = await admitToWindow(deps.db, {
-      companyId: session.company_id,
-      subjectId: session.id,
-      windowStart: window.windowStart,
-      limit,
-    });
-    if (admitted === null) throw rateLimited(limit, window, now);
-    request.portalSession = session;
+    request.portalSession = await admitSession(deps, request, session, 'portal');
   });
 
   const setSession = (request: FastifyRequest, reply: FastifyReply, token: string) =>

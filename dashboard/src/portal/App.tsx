@@ -128,8 +128,14 @@ export function PortalApp() {
   );
 }
 
-function LoginForm({ onDone }: { onDone: () => Promise<void> }) {
-  const { t } = useTranslation();
+/**
+ * A form that opens a session: runs `open` with the form's data, keeps the session's CSRF token, then `onDone`;
+ * a problem is shown above the fields.
+ */
+function useSessionForm(
+  open: (form: FormData) => Promise<{ csrf_token: string } | null>,
+  onDone: () => Promise<void>,
+) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -138,18 +144,30 @@ function LoginForm({ onDone }: { onDone: () => Promise<void> }) {
     setBusy(true);
     setError(null);
     try {
-      const session = await portalApi<{ csrf_token: string }>('POST', '/login', {
-        email: String(form.get('email')),
-        password: String(form.get('password')),
-      });
-      setPortalCsrf(session.csrf_token);
-      await onDone();
+      const session = await open(form);
+      if (session) {
+        setPortalCsrf(session.csrf_token);
+        await onDone();
+      }
     } catch (failure) {
       setError(failure);
     } finally {
       setBusy(false);
     }
   };
+  return { error, setError, busy, submit };
+}
+
+function LoginForm({ onDone }: { onDone: () => Promise<void> }) {
+  const { t } = useTranslation();
+  const { error, busy, submit } = useSessionForm(
+    (form) =>
+      portalApi<{ csrf_token: string }>('POST', '/login', {
+        email: String(form.get('email')),
+        password: String(form.get('password')),
+      }),
+    onDone,
+  );
   return (
     <form className="card form" onSubmit={submit}>
       <h1>{t('login.title')}</h1>
@@ -171,31 +189,14 @@ function LoginForm({ onDone }: { onDone: () => Promise<void> }) {
 
 function InvitationForm({ token, onDone }: { token: string; onDone: () => Promise<void> }) {
   const { t } = useTranslation();
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  const { error, setError, busy, submit } = useSessionForm(async (form) => {
     const password = String(form.get('password'));
     if (password !== String(form.get('confirm'))) {
       setError(new Error(t('invitation.mismatch')));
-      return;
+      return null;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const session = await portalApi<{ csrf_token: string }>('POST', '/invitations/accept', {
-        token,
-        password,
-      });
-      setPortalCsrf(session.csrf_token);
-      await onDone();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    return await portalApi<{ csrf_token: string }>('POST', '/invitations/accept', { token, password });
+  }, onDone);
   return (
     <form className="card form" onSubmit={submit}>
       <h1>{t('invitation.title')}</h1>

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n.ts';
 import { PortalApp } from './App.tsx';
+import '../base.css';
 import './portal.css';
 
 const root = document.getElementById('root');

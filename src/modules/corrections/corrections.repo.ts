@@ -77,17 +77,25 @@ export async function updatePendingCorrection(
   return updated !== undefined;
 }
 
-/** The employee's active check-ins among the ids, with their instants. */
-export async function findActiveCheckIns(db: Executor, companyId: string, employeeId: string, ids: string[]) {
-  if (ids.length === 0) return [];
-  return await db
+/** The employee's active check-ins among the ids, or at any of the instants (to find duplicates of additions). */
+export async function findActiveCheckIns(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  among: { ids: string[] } | { instants: Date[] },
+) {
+  const values = 'ids' in among ? among.ids : among.instants;
+  if (values.length === 0) return [];
+  const query = db
     .selectFrom('check_ins')
     .select(['id', 'type', 'timestamp'])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
-    .where('status', '=', 'active')
-    .where('id', 'in', ids)
-    .execute();
+    .where('status', '=', 'active');
+  return await ('ids' in among
+    ? query.where('id', 'in', among.ids)
+    : query.where('timestamp', 'in', among.instants)
+  ).execute();
 }
 
 /** Voids the employee's active check-ins among the ids; returns those it voided. */
@@ -108,23 +116,5 @@ export async function voidCheckIns(
     .where('status', '=', 'active')
     .where('id', 'in', ids)
     .returning(['id', 'timestamp'])
-    .execute();
-}
-
-/** The employee's active check-ins at any of the instants (to find duplicates of additions). */
-export async function findActiveCheckInsAt(
-  db: Executor,
-  companyId: string,
-  employeeId: string,
-  instants: Date[],
-) {
-  if (instants.length === 0) return [];
-  return await db
-    .selectFrom('check_ins')
-    .select(['id', 'type', 'timestamp'])
-    .where('company_id', '=', companyId)
-    .where('employee_id', '=', employeeId)
-    .where('status', '=', 'active')
-    .where('timestamp', 'in', instants)
     .execute();
 }

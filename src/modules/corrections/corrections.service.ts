@@ -21,7 +21,6 @@ import { consolidate, datesAround } from '../workdays/consolidation.ts';
 import {
   type CorrectionRow,
   findActiveCheckIns,
-  findActiveCheckInsAt,
   findCorrection,
   insertCorrection,
   selectCorrectionsMatching,
@@ -143,7 +142,7 @@ export async function requestCorrection(
     if (voidIds.length === 0 && additions.length === 0) {
       errors.void = 'or add must name at least one check-in';
     }
-    const active = await findActiveCheckIns(tx, tenant.companyId, employee.id, voidIds);
+    const active = await findActiveCheckIns(tx, tenant.companyId, employee.id, { ids: voidIds });
     const activeIds = new Set(active.map((row) => row.id));
     voidIds.forEach((id, index) => {
       if (!activeIds.has(id)) errors[`void[${index}]`] = 'is not an active check-in of this employee';
@@ -228,12 +227,9 @@ async function findActiveAt(
   instants: Temporal.Instant[],
   voiding: Set<string>,
 ): Promise<Set<string>> {
-  const rows = await findActiveCheckInsAt(
-    tx,
-    companyId,
-    employeeId,
-    instants.map((instant) => new Date(instant.epochMilliseconds)),
-  );
+  const rows = await findActiveCheckIns(tx, companyId, employeeId, {
+    instants: instants.map((instant) => new Date(instant.epochMilliseconds)),
+  });
   return new Set(
     rows.filter((row) => !voiding.has(row.id)).map((row) => `${row.type}|${row.timestamp.getTime()}`),
   );

@@ -1,0 +1,50 @@
+import type { FastifyRequest } from 'fastify';
+import { admitToWindow } from './auth.repo.ts';
+import { rateLimited, windowOf } from './auth.ts';
+import type { AppDeps } from './deps.ts';
+import { ApiError } from './errors.ts';
+import { safeEqual } from './secrets.ts';
+import { RATE_LIMIT_PER_MINUTE } from './service-state.ts';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A person's session requests per minute (the dashboard's and the portal's): the live key limit. */
+export const SESSION_RATE_LIMIT_PER_MINUTE = RATE_LIMIT_PER_MINUTE.live;
+
+/**
+ * The gate of a cookie session (the dashboard's, the portal's): the session, then the CSRF token on a
+ * state-changing call, then the session's per-minute window. A cross-site page can neither read the token nor
+ * (SameSite=Strict) send the cookie; logins accept only JSON, which a cross-site form cannot send without a CORS
+ * preflight that this service never grants. Metered per session (a person, not an integration), never counted
+ * toward the monthly quota (docs/decisions/0007-hardening.md).
+ */
+export async function admitSession<S extends { id: string; company_id: string; csrf_token: string }>(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  request: FastifyRequest,
+  session: S | null,
+  where: string,
+): Promise<S> {
+  if (!session) throw new ApiError('unauthenticated', `Log in to the ${where} first.`);
+  if (!SAFE_METHODS.has(request.method)) {
+    const presented = request.headers['x-csrf-token'];
+    if (
+      typeof presented !== 'string' ||
+      !safeEqual(Buffer.from(presented), Buffer.from(session.csrf_token))
+    ) {
+      throw new ApiError('unauthenticated', 'The X-CSRF-Token header is missing or does not match.', {
+        status: 403,
+        errors: { csrf_token: ['is missing or does not match the session'] },
+      });
+    }
+  }
+  const now = deps.clock.now();
+  const window = windowOf(now);
+  const admitted = await admitToWindow(deps.db, {
+    companyId: session.company_id,
+    subjectId: session.id,
+    windowStart: window.windowStart,
+    limit: SESSION_RATE_LIMIT_PER_MINUTE,
+  });
+  if (admitted === null) throw rateLimited(SESSION_RATE_LIMIT_PER_MINUTE, window, now);
+  return session;
+}
