@@ -58,6 +58,17 @@ async function day(employeeId: string, date: string) {
   return response.json().data[0];
 }
 
+/** The company's request to void one check-in of an employee (a double `in`), pending. */
+async function voidOf(employeeId: string, checkInId: string, reason = 'Double in') {
+  const response = await company.live.post('/v1/check-in-corrections', {
+    employee_id: employeeId,
+    reason,
+    void: [checkInId],
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
 /** A worker hired long ago with a mistaken double `in` on 2026-10-05: the day is incomplete. */
 async function doubleIn() {
   const employee = await hire(company.live, { hire_date: '2025-01-01' });
@@ -215,13 +226,7 @@ describe('approving a correction', () => {
   it('changes nothing with the company’s approval alone, and refuses a second one', async () => {
     const { employee, second } = await doubleIn();
     const before = await day(employee.id, '2026-10-05');
-    const correction = (
-      await company.live.post('/v1/check-in-corrections', {
-        employee_id: employee.id,
-        reason: 'Double in',
-        void: [second],
-      })
-    ).json();
+    const correction = await voidOf(employee.id, second);
     const approved = await company.live.post(`/v1/check-in-corrections/${correction.id}/approve`);
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json()).toMatchObject({
@@ -382,16 +387,8 @@ describe('approving a correction', () => {
 
   it('stays pending with 409 when a check-in it voids was voided meanwhile by another correction', async () => {
     const { employee, second } = await doubleIn();
-    const make = async () =>
-      (
-        await company.live.post('/v1/check-in-corrections', {
-          employee_id: employee.id,
-          reason: 'Double in',
-          void: [second],
-        })
-      ).json();
-    const one = await make();
-    const two = await make();
+    const one = await voidOf(employee.id, second);
+    const two = await voidOf(employee.id, second);
     await workerAccepts(employee.id, one.id);
     await workerAccepts(employee.id, two.id);
     expect((await company.live.post(`/v1/check-in-corrections/${one.id}/approve`)).json().status).toBe(
@@ -414,13 +411,7 @@ describe('approving a correction', () => {
 describe('rejecting a correction', () => {
   it('ends it as rejected with who, when and why; nothing changes; a decided one is 409', async () => {
     const { employee, second } = await doubleIn();
-    const correction = (
-      await company.live.post('/v1/check-in-corrections', {
-        employee_id: employee.id,
-        reason: 'Double in',
-        void: [second],
-      })
-    ).json();
+    const correction = await voidOf(employee.id, second);
     expect((await company.live.post(`/v1/check-in-corrections/${correction.id}/reject`, {})).statusCode).toBe(
       422,
     );
@@ -465,13 +456,7 @@ describe('rejecting a correction', () => {
   it('lets the worker reject, and no worker see or decide another worker’s correction', async () => {
     const { employee, second } = await doubleIn();
     const colleague = await hire(company.live, { hire_date: '2025-01-01' });
-    const correction = (
-      await company.live.post('/v1/check-in-corrections', {
-        employee_id: employee.id,
-        reason: 'Double in',
-        void: [second],
-      })
-    ).json();
+    const correction = await voidOf(employee.id, second);
     await expect(workerAccepts(colleague.id, correction.id)).rejects.toMatchObject({ code: 'not_found' });
     const { rejectCorrection } = await import('../src/modules/corrections/corrections.service.ts');
     const rejected = await rejectCorrection(ctx.deps, asWorker(employee.id), correction.id, 'That was me');
@@ -618,13 +603,7 @@ describe('the chain records every step, and verification finds what was changed 
 
   it('refuses to rewrite a correction’s request or to undo a decision', async () => {
     const { employee, second } = await doubleIn();
-    const correction = (
-      await company.live.post('/v1/check-in-corrections', {
-        employee_id: employee.id,
-        reason: 'Double in',
-        void: [second],
-      })
-    ).json();
+    const correction = await voidOf(employee.id, second);
     const refused = async (statement: Promise<unknown>) => {
       const error = await statement.then(
         () => null,

@@ -9,7 +9,7 @@ import { launchChromium } from '../helpers/browser.ts';
 import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import {
-  E2E_ADMIN_TOKEN,
+  companyWithLiveKey,
   freePort,
   httpClient,
   type ServiceNode,
@@ -49,19 +49,12 @@ beforeAll(async () => {
     env: { JORNADA_DATA_DIR: dataDir, JORNADA_PUBLIC_URL: base, JORNADA_FAKE_CLOCK: '0' },
   });
   http = httpClient(base);
-  const company = await http('POST', '/admin/v1/companies', { name: 'Panadería Sol' }, E2E_ADMIN_TOKEN);
-  expect(company.status).toBe(201);
-  liveKey = (
-    await http(
-      'POST',
-      `/admin/v1/companies/${company.body.id}/api-keys`,
-      {
-        mode: 'live',
-        scopes: ['org:empleados:write', 'org:empleados:read', 'org:fichajes:write', 'org:fichajes:read'],
-      },
-      E2E_ADMIN_TOKEN,
-    )
-  ).body.secret;
+  ({ liveKey } = await companyWithLiveKey(http, 'Panadería Sol', [
+    'org:empleados:write',
+    'org:empleados:read',
+    'org:fichajes:write',
+    'org:fichajes:read',
+  ]));
   const employee = await http(
     'POST',
     '/v1/employees',

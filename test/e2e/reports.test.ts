@@ -5,6 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import {
+  companyWithLiveKey,
   E2E_ADMIN_TOKEN,
   freePort,
   httpClient,
@@ -33,15 +34,13 @@ beforeAll(async () => {
     await startServiceNode(database.url, 'worker', { env }),
   ];
   http = httpClient(`http://127.0.0.1:${port}`);
-  const company = await http('POST', '/admin/v1/companies', { name: 'Reports e2e' }, E2E_ADMIN_TOKEN);
   key = (
-    await http(
-      'POST',
-      `/admin/v1/companies/${company.body.id}/api-keys`,
-      { mode: 'live', scopes: ['org:informes:read', 'org:empleados:write', 'org:fichajes:write'] },
-      E2E_ADMIN_TOKEN,
-    )
-  ).body.secret;
+    await companyWithLiveKey(http, 'Reports e2e', [
+      'org:informes:read',
+      'org:empleados:write',
+      'org:fichajes:write',
+    ])
+  ).liveKey;
 }, 60_000);
 
 afterAll(async () => {

@@ -75,3 +75,21 @@ export function httpClient(base: string) {
     return { status: response.status, body: json, text, headers: response.headers };
   };
 }
+
+/** A company made through the operator API of a started node, with a live key of the given scopes. */
+export async function companyWithLiveKey(
+  http: ReturnType<typeof httpClient>,
+  name: string,
+  scopes: string[],
+) {
+  const company = await http('POST', '/admin/v1/companies', { name }, E2E_ADMIN_TOKEN);
+  if (company.status !== 201) throw new Error(`company: ${company.status} ${company.text}`);
+  const key = await http(
+    'POST',
+    `/admin/v1/companies/${company.body.id}/api-keys`,
+    { mode: 'live', scopes },
+    E2E_ADMIN_TOKEN,
+  );
+  if (key.status !== 201) throw new Error(`key: ${key.status} ${key.text}`);
+  return { companyId: company.body.id as string, liveKey: key.body.secret as string };
+}
