@@ -187,18 +187,23 @@ describe('clocking and reading one’s own record', () => {
       ['out', 240],
     ] as const) {
       ctx.clock.advance(minutes * 60);
+      // The fake clock runs on with the real one: the check-in is stamped between these two instants.
+      const before = Math.floor(ctx.clock.now().epochMilliseconds / 1000) * 1000;
       const response = await worker.send('POST', '/portal/api/check-ins', {
         type,
         ...(type === 'in' ? { work_mode: 'remote' } : {}),
       });
+      const after = ctx.clock.now().epochMilliseconds;
       expect(response.statusCode, response.body).toBe(201);
       expect(response.json()).toMatchObject({
         type,
         source: 'portal',
         recorded_by: { type: 'employee', id: employee.id },
         late: false,
-        timestamp: ctx.clock.now().toString({ smallestUnit: 'second' }),
       });
+      const stamped = Date.parse(response.json().timestamp);
+      expect(stamped).toBeGreaterThanOrEqual(before);
+      expect(stamped).toBeLessThanOrEqual(after);
       ids.push(response.json().id);
     }
     const me = (await worker.send('GET', '/portal/api/me')).json();
