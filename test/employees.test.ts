@@ -38,6 +38,8 @@ describe('POST /v1/employees', () => {
       // The later of the hire date and the company's tracking start (2000-01-01 for the test companies).
       tracking_start_date: today(),
       opening_banked_minutes: 0,
+      national_id: null,
+      social_security_number: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       updated_at: body.created_at,
     });

@@ -16,13 +16,13 @@ import { createCompany, getCompany } from '../modules/companies/companies.servic
 import { CreateHolidayBody, Holiday } from '../modules/holidays/holidays.schemas.ts';
 import { createHoliday } from '../modules/holidays/holidays.service.ts';
 import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
-import { CreateLocationBody, Location } from '../modules/locations/locations.schemas.ts';
-import { createLocation } from '../modules/locations/locations.service.ts';
+import { CreateLocationBody, Location, UpdateLocationBody } from '../modules/locations/locations.schemas.ts';
+import { createLocation, updateLocation } from '../modules/locations/locations.service.ts';
 import { RegistryVerification, VerifyRegistryQuery } from '../modules/registry/registry.schemas.ts';
 import { verifyChains } from '../modules/registry/registry.service.ts';
 import { CreateUnitBody, Unit } from '../modules/units/units.schemas.ts';
 import { createUnit } from '../modules/units/units.service.ts';
-import { IdParams, Instant } from '../platform/common.schemas.ts';
+import { IdParams, Instant, Uuid } from '../platform/common.schemas.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { registerOpenApi } from '../platform/openapi.ts';
@@ -179,6 +179,21 @@ export async function adminPlugin(
     },
     async (request, reply) =>
       reply.code(201).send(await createLocation(deps, { companyId: request.params.id }, request.body)),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'PATCH',
+      url: '/admin/v1/companies/:id/locations/:locationId',
+      operationId: 'adminUpdateLocation',
+      summary: 'Change a location: name, time zone, address, contribution account code (CCC)',
+      params: Type.Object({ id: Uuid(), locationId: Uuid() }, { additionalProperties: false }),
+      body: UpdateLocationBody,
+      responses: { 200: { description: 'The location.', schema: Location } },
+    },
+    async (request) =>
+      updateLocation(deps, { companyId: request.params.id }, request.params.locationId, request.body),
   );
   route(
     app,

@@ -37,6 +37,8 @@ export type CompaniesTable = {
   late_record_hours: Generated<number>;
   /** When the company started recording in Jornada: before it, no minutes are expected. */
   tracking_start_date: string;
+  legal_name: Generated<string | null>;
+  tax_id: Generated<string | null>;
   created_at: Date;
   updated_at: Date;
 };
@@ -85,6 +87,10 @@ export type LocationsTable = {
   id: string;
   name: string;
   timezone: string;
+  /** The work centre's postal address. */
+  address: Generated<string | null>;
+  /** Its Social Security contribution account code (código cuenta de cotización). */
+  ccc: Generated<string | null>;
   created_at: Date;
   updated_at: Date;
 };
@@ -146,6 +152,8 @@ export type EmployeesTable = {
   /** The employee's own tracking start; null: the later of hire_date and the company's. */
   tracking_start_date: ColumnType<string | null, string | null | undefined, string | null>;
   opening_banked_minutes: Generated<number>;
+  national_id: Generated<string | null>;
+  social_security_number: Generated<string | null>;
   created_at: Date;
   updated_at: Date;
 };

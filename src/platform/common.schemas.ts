@@ -50,3 +50,7 @@ export const Actor = (description: string) =>
     },
     { description },
   );
+
+/** A Spanish identity number as written (spaces, dots, hyphens and slashes are dropped before checking). */
+export const IdentityNumber = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 24, description });

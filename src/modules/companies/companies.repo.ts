@@ -20,6 +20,8 @@ const COLUMNS = [
   'active_employee_count',
   'late_record_hours',
   'tracking_start_date',
+  'legal_name',
+  'tax_id',
   'created_at',
   'updated_at',
 ] as const;

@@ -1,5 +1,12 @@
 import { Type } from 'typebox';
-import { CalendarDate, Instant, Nullable, TimeZoneName, Uuid } from '../../platform/common.schemas.ts';
+import {
+  CalendarDate,
+  IdentityNumber,
+  Instant,
+  Nullable,
+  TimeZoneName,
+  Uuid,
+} from '../../platform/common.schemas.ts';
 
 const CompanyStatus = Type.Union([
   Type.Literal('active'),
@@ -43,6 +50,10 @@ export const Company = Type.Object({
   tracking_start_date: CalendarDate(
     'When the company started recording in Jornada: before it no minutes are expected and the banked balance does not run. Defaults to the day the company was created.',
   ),
+  legal_name: Nullable(
+    Type.String({ description: 'The registered name (razón social) on the registry documents.' }),
+  ),
+  tax_id: Nullable(Type.String({ description: 'The CIF or NIF, normalized (capitals, no separators).' })),
   created_at: Instant(),
   updated_at: Instant(),
 });
@@ -56,6 +67,10 @@ export const CreateCompanyBody = Type.Object(
       CalendarDate(
         'When the company starts recording in Jornada; defaults to today in its time zone. Earlier for a company that brings its history.',
       ),
+    ),
+    legal_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+    tax_id: Type.Optional(
+      Nullable(IdentityNumber('CIF, or NIF (DNI/NIE) of a self-employed employer; checked.')),
     ),
   },
   { additionalProperties: false },
@@ -78,6 +93,10 @@ export const UpdateCompanyBody = Type.Object(
       CalendarDate(
         'Set it earlier to migrate a history: the employees without their own tracking start are recomputed between the old and the new date (409 if that touches a closed month).',
       ),
+    ),
+    legal_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+    tax_id: Type.Optional(
+      Nullable(IdentityNumber('CIF, or NIF (DNI/NIE) of a self-employed employer; checked.')),
     ),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
+import { isTaxId, normalizeIdentity } from '../../platform/identity.ts';
 import { newId } from '../../platform/ids.ts';
 import { hasActiveService } from '../../platform/service-state.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
@@ -20,6 +21,14 @@ export type CompanyView = Static<typeof Company>;
 
 /** The live company that owns a tenant: itself, or the company a sandbox belongs to. */
 export type Account = { account: CompanyRow; tenant: CompanyRow; sandbox: CompanyRow | undefined };
+
+/** A tax id as stored: normalized, and a valid CIF or NIF (422 otherwise). */
+export function requireTaxId(text: string): string {
+  const normalized = normalizeIdentity(text);
+  if (!isTaxId(normalized))
+    throw invalid({ tax_id: 'is not a valid CIF or NIF (check its control character)' });
+  return normalized;
+}
 
 export function requireTimeZone(name: string, field = 'timezone'): string {
   const zone = canonicalTimeZone(name);
@@ -48,6 +57,8 @@ function toView(tenant: CompanyRow, account: CompanyRow, sandboxId: string | nul
     vacation_carry_over_expiry: account.vacation_carry_over_expiry,
     late_record_hours: account.late_record_hours,
     tracking_start_date: account.tracking_start_date,
+    legal_name: account.legal_name,
+    tax_id: account.tax_id,
     created_at: formatInstant(tenant.created_at),
     updated_at: formatInstant(tenant.updated_at),
   };
@@ -97,6 +108,8 @@ export async function createCompany(
     late_record_hours: DEFAULT_LATE_RECORD_HOURS,
     // Recording starts the day the company is created (an operator migrating history sets it earlier).
     tracking_start_date: input.tracking_start_date ?? localDate(instant, timezone).toString(),
+    legal_name: input.legal_name ?? null,
+    tax_id: input.tax_id === undefined || input.tax_id === null ? null : requireTaxId(input.tax_id),
     active_employee_count: 0,
     created_at: now,
     updated_at: now,

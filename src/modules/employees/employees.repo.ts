@@ -36,6 +36,8 @@ const EMPLOYEE_COLUMNS = [
   'vacation_days_per_year',
   'tracking_start_date',
   'opening_banked_minutes',
+  'national_id',
+  'social_security_number',
   'created_at',
   'updated_at',
 ] as const;

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import {
   Actor,
   CalendarDate,
+  IdentityNumber,
   Instant,
   Nullable,
   named,
@@ -54,6 +55,15 @@ export const Employee = named(
     opening_banked_minutes: Type.Integer({
       description: 'The banked balance carried over at the tracking start (from the previous system).',
     }),
+    national_id: Nullable(
+      Type.String({ description: 'DNI or NIE, normalized. Never in a webhook; needs org:empleados:read.' }),
+    ),
+    social_security_number: Nullable(
+      Type.String({
+        description:
+          'Social Security affiliation number (NAF), 12 digits. Never in a webhook; needs org:empleados:read.',
+      }),
+    ),
     created_at: Instant(),
     updated_at: Instant(),
   }),
@@ -85,6 +95,8 @@ const writable = {
     maximum: 1_000_000,
     description: 'The banked balance at the tracking start. Default 0.',
   }),
+  national_id: Nullable(IdentityNumber('DNI or NIE with its control letter; checked.')),
+  social_security_number: Nullable(IdentityNumber('NAF: 12 digits with the two control digits; checked.')),
 };
 
 export const CreateEmployeeBody = named(
@@ -105,6 +117,8 @@ export const CreateEmployeeBody = named(
       ),
       tracking_start_date: Type.Optional(writable.tracking_start_date),
       opening_banked_minutes: Type.Optional(writable.opening_banked_minutes),
+      national_id: Type.Optional(writable.national_id),
+      social_security_number: Type.Optional(writable.social_security_number),
     },
     { additionalProperties: false },
   ),
@@ -134,6 +148,8 @@ export const UpdateEmployeeBody = named(
       ),
       tracking_start_date: Type.Optional(writable.tracking_start_date),
       opening_banked_minutes: Type.Optional(writable.opening_banked_minutes),
+      national_id: Type.Optional(writable.national_id),
+      social_security_number: Type.Optional(writable.social_security_number),
     },
     { additionalProperties: false },
   ),

@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import { type Tx, violatedConstraint } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { isNaf, isNationalId, normalizeIdentity } from '../../platform/identity.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
@@ -121,6 +122,8 @@ type Writable = {
   vacation_days_per_year?: number | undefined;
   tracking_start_date?: string | null | undefined;
   opening_banked_minutes?: number | undefined;
+  national_id?: string | null | undefined;
+  social_security_number?: string | null | undefined;
 };
 
 /** The checks that need the database: references within the tenant, and per-company uniqueness. */
@@ -146,6 +149,13 @@ async function checkReferencesAndUniqueness(
     if (taken && taken.id !== selfId) {
       errors.external_id = 'is already used by another employee of this company';
     }
+  }
+  if (input.national_id && !isNationalId(normalizeIdentity(input.national_id))) {
+    errors.national_id = 'is not a valid DNI or NIE (check its control letter)';
+  }
+  if (input.social_security_number && !isNaf(normalizeIdentity(input.social_security_number))) {
+    errors.social_security_number =
+      'is not a valid Social Security number (12 digits with the control digits)';
   }
   if (input.timezone && !errors.timezone) {
     try {
@@ -205,6 +215,8 @@ export async function createEmployee(
       vacation_days_per_year: String(input.vacation_days_per_year ?? DEFAULT_VACATION_DAYS_PER_YEAR),
       tracking_start_date: input.tracking_start_date ?? null,
       opening_banked_minutes: input.opening_banked_minutes ?? 0,
+      national_id: identityOf(input.national_id),
+      social_security_number: identityOf(input.social_security_number),
       created_at: at,
       updated_at: at,
     };
@@ -239,6 +251,11 @@ export async function createEmployee(
     ]);
     return toView(stored);
   });
+}
+
+/** An identity number as stored (normalized), or null. */
+function identityOf(text: string | null | undefined): string | null {
+  return text === undefined || text === null ? null : normalizeIdentity(text);
 }
 
 /** The end of every date range that runs to the horizon. */
@@ -387,6 +404,11 @@ export async function updateEmployee(
       tracking_start_date:
         input.tracking_start_date !== undefined ? input.tracking_start_date : current.tracking_start_date,
       opening_banked_minutes: input.opening_banked_minutes ?? current.opening_banked_minutes,
+      national_id: input.national_id !== undefined ? identityOf(input.national_id) : current.national_id,
+      social_security_number:
+        input.social_security_number !== undefined
+          ? identityOf(input.social_security_number)
+          : current.social_security_number,
     };
     // A PATCH that changes nothing is a no-op: no new updated_at, no event. Comparing the public views treats
     // '22' and '22.0' (numeric) and equal schedules as equal.

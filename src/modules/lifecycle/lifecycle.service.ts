@@ -4,7 +4,12 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { type CompanyRow, findCompany, findSandboxOf, updateCompany } from '../companies/companies.repo.ts';
-import { type CompanyView, getCompany, requireTimeZone } from '../companies/companies.service.ts';
+import {
+  type CompanyView,
+  getCompany,
+  requireTaxId,
+  requireTimeZone,
+} from '../companies/companies.service.ts';
 import { employeeIdsOf } from '../employees/employees.repo.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
@@ -39,6 +44,8 @@ export type CompanyChanges = {
   vacation_carry_over_expiry?: string | undefined;
   late_record_hours?: number | undefined;
   tracking_start_date?: string | undefined;
+  legal_name?: string | null | undefined;
+  tax_id?: string | null | undefined;
 };
 
 /**
@@ -54,6 +61,7 @@ export async function changeCompany(
   // The tracking start moves in its own transaction, with the locks it needs first (moveTrackingStart).
   const { tracking_start_date: trackingStart, ...changes } = requested;
   if (changes.timezone !== undefined) changes.timezone = requireTimeZone(changes.timezone);
+  if (changes.tax_id !== undefined && changes.tax_id !== null) changes.tax_id = requireTaxId(changes.tax_id);
   if (
     changes.vacation_carry_over_expiry !== undefined &&
     !validCarryOverExpiry(changes.vacation_carry_over_expiry)

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { LocationsTable } from '../../db/schema.ts';
 
@@ -8,7 +8,7 @@ export type LocationRow = Omit<Selectable<LocationsTable>, 'company_id'>;
 export const selectLocations = (db: Executor, companyId: string) =>
   db
     .selectFrom('locations')
-    .select(['id', 'name', 'timezone', 'created_at', 'updated_at'])
+    .select(['id', 'name', 'timezone', 'address', 'ccc', 'created_at', 'updated_at'])
     .where('company_id', '=', companyId);
 
 export async function findLocation(
@@ -24,4 +24,20 @@ export async function insertLocation(db: Executor, companyId: string, row: Locat
     .insertInto('locations')
     .values({ company_id: companyId, ...row })
     .execute();
+}
+
+export async function updateLocationRow(
+  db: Executor,
+  companyId: string,
+  id: string,
+  changes: Updateable<LocationsTable>,
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('locations')
+    .set(changes)
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .returning('id')
+    .executeTakeFirst();
+  return updated !== undefined;
 }

@@ -1,5 +1,12 @@
 import { Type } from 'typebox';
-import { Instant, named, TimeZoneName, Uuid } from '../../platform/common.schemas.ts';
+import {
+  IdentityNumber,
+  Instant,
+  Nullable,
+  named,
+  TimeZoneName,
+  Uuid,
+} from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 
 export const Location = named(
@@ -8,6 +15,13 @@ export const Location = named(
     id: Uuid(),
     name: Type.String(),
     timezone: Type.String({ description: 'IANA time zone of the location.' }),
+    address: Nullable(Type.String({ description: 'The work centre’s postal address.' })),
+    ccc: Nullable(
+      Type.String({
+        description:
+          'Its Social Security contribution account code (código cuenta de cotización), 11 digits.',
+      }),
+    ),
     created_at: Instant(),
     updated_at: Instant(),
   }),
@@ -18,10 +32,32 @@ export const ListLocationsQuery = named(
   Type.Object({ ...PageQuery, ...UpdatedSinceQuery }, { additionalProperties: false }),
 );
 
+const locationFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  timezone: TimeZoneName(),
+  address: Nullable(Type.String({ minLength: 1, maxLength: 500 })),
+  ccc: Nullable(IdentityNumber('11 digits with the two control digits; checked.')),
+};
+
 export const CreateLocationBody = named(
   'CreateLocationBody',
   Type.Object(
-    { name: Type.String({ minLength: 1, maxLength: 200 }), timezone: Type.Optional(TimeZoneName()) },
+    {
+      name: locationFields.name,
+      timezone: Type.Optional(locationFields.timezone),
+      address: Type.Optional(locationFields.address),
+      ccc: Type.Optional(locationFields.ccc),
+    },
     { additionalProperties: false },
   ),
+);
+
+export const UpdateLocationBody = Type.Object(
+  {
+    name: Type.Optional(locationFields.name),
+    timezone: Type.Optional(locationFields.timezone),
+    address: Type.Optional(locationFields.address),
+    ccc: Type.Optional(locationFields.ccc),
+  },
+  { additionalProperties: false, minProperties: 1 },
 );

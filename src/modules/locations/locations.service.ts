@@ -1,14 +1,21 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
-import { notFound } from '../../platform/errors.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import { isCcc, normalizeIdentity } from '../../platform/identity.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount, requireTimeZone } from '../companies/companies.service.ts';
-import { findLocation, insertLocation, type LocationRow, selectLocations } from './locations.repo.ts';
-import type { CreateLocationBody, Location } from './locations.schemas.ts';
+import {
+  findLocation,
+  insertLocation,
+  type LocationRow,
+  selectLocations,
+  updateLocationRow,
+} from './locations.repo.ts';
+import type { CreateLocationBody, Location, UpdateLocationBody } from './locations.schemas.ts';
 
 export type LocationView = Static<typeof Location>;
 
@@ -16,6 +23,8 @@ const toView = (row: LocationRow): LocationView => ({
   id: row.id,
   name: row.name,
   timezone: row.timezone,
+  address: row.address,
+  ccc: row.ccc,
   created_at: formatInstant(row.created_at),
   updated_at: formatInstant(row.updated_at),
 });
@@ -30,9 +39,43 @@ export async function createLocation(
   const { account } = await loadAccount(db, companyId);
   const timezone = requireTimeZone(input.timezone ?? account.timezone);
   const now = toDate(clock.now());
-  const row = { id: newId(), name: input.name, timezone, created_at: now, updated_at: now };
+  const row: LocationRow = {
+    id: newId(),
+    name: input.name,
+    timezone,
+    address: input.address ?? null,
+    ccc: input.ccc === undefined || input.ccc === null ? null : requireCcc(input.ccc),
+    created_at: now,
+    updated_at: now,
+  };
   await insertLocation(db, companyId, row);
   return toView(row);
+}
+
+/** A CCC as stored: normalized, with valid control digits (422 otherwise). */
+function requireCcc(text: string): string {
+  const normalized = normalizeIdentity(text);
+  if (!isCcc(normalized)) throw invalid({ ccc: 'is not a valid contribution account code (11 digits)' });
+  return normalized;
+}
+
+/** An operator's change to a location: name, time zone, address, CCC. */
+export async function updateLocation(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
+  id: string,
+  input: Static<typeof UpdateLocationBody>,
+): Promise<LocationView> {
+  const { db, clock } = deps;
+  const changes = {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.timezone !== undefined ? { timezone: requireTimeZone(input.timezone) } : {}),
+    ...(input.address !== undefined ? { address: input.address } : {}),
+    ...(input.ccc !== undefined ? { ccc: input.ccc === null ? null : requireCcc(input.ccc) } : {}),
+    updated_at: toDate(clock.now()),
+  };
+  if (!(await updateLocationRow(db, tenant.companyId, id, changes))) throw notFound('Location');
+  return await getLocation(deps, tenant, id);
 }
 
 export async function getLocation(
