@@ -292,6 +292,98 @@ describe('check_ins_export', () => {
   });
 });
 
+describe('time_registry_monthly, the registry of record’s columns', () => {
+  it('marks a night shift’s next-day end, gives HH:MM beside the minutes, the holiday’s name, late and corrected days', async () => {
+    const own = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+    const worker = await hire(own.live, { hire_date: '2026-09-01' });
+    const holiday = await ctx.admin.post(`/admin/v1/companies/${own.id}/holidays`, {
+      date: '2026-10-12',
+      name: 'Fiesta Nacional de España',
+    });
+    expect(holiday.statusCode, holiday.body).toBe(201);
+    const ids: string[] = [];
+    for (const [type, timestamp] of [
+      ['in', '2026-10-06T09:00:00+02:00'],
+      ['in', '2026-10-06T09:01:00+02:00'],
+      ['out', '2026-10-06T17:00:00+02:00'],
+      ['in', '2026-10-08T22:00:00+02:00'],
+      ['out', '2026-10-09T06:30:00+02:00'],
+    ]) {
+      const response = await own.live.post('/v1/check-ins', { employee_id: worker.id, type, timestamp });
+      expect(response.statusCode, response.body).toBe(201);
+      ids.push(response.json().id);
+    }
+    // The double in of the 6th is voided by a correction both sides approved.
+    const correction = (
+      await own.live.post('/v1/check-in-corrections', {
+        employee_id: worker.id,
+        reason: 'Double in',
+        void: [ids[1]],
+      })
+    ).json();
+    const { approveCorrection } = await import('../src/modules/corrections/corrections.service.ts');
+    await approveCorrection(
+      ctx.deps,
+      {
+        companyId: own.id,
+        accountId: own.id,
+        timezone: 'Europe/Madrid',
+        actor: { type: 'employee', id: worker.id },
+      },
+      correction.id,
+    );
+    expect((await own.live.post(`/v1/check-in-corrections/${correction.id}/approve`)).json().status).toBe(
+      'applied',
+    );
+
+    const report = await generated(
+      { type: 'time_registry_monthly', format: 'csv', params: { month: '2026-10' } },
+      own,
+    );
+    const rows = csvRecords((await download(report.download_url)).body);
+    const day = (date: string) => rows.find((row) => row.date === date) as Record<string, string>;
+    // The existing columns keep their meaning.
+    expect(day('2026-10-08')).toMatchObject({ first_in: '22:00', last_out: '06:30', shifts: '22:00-06:30' });
+    expect(day('2026-10-08')).toMatchObject({
+      intervals: '22:00-06:30 (+1)',
+      worked_minutes: '510',
+      worked_hhmm: '8:30',
+      night_minutes: '480',
+      night_hhmm: '8:00',
+      late_records: '2',
+      corrected: 'false',
+    });
+    expect(day('2026-10-06')).toMatchObject({
+      intervals: '09:00-17:00',
+      worked_hhmm: '8:00',
+      expected_hhmm: '8:00',
+      late_records: '2',
+      corrected: 'true',
+    });
+    expect(day('2026-10-12')).toMatchObject({ holiday: 'Fiesta Nacional de España', expected_minutes: '0' });
+    expect(day('2026-10-13')).toMatchObject({
+      holiday: '',
+      intervals: '',
+      late_records: '0',
+      corrected: 'false',
+    });
+    for (const row of rows) {
+      for (const field of ['worked', 'break', 'expected', 'overtime', 'night']) {
+        const minutes = Number(row[`${field}_minutes`]);
+        expect(row[`${field}_hhmm`], `${row.date} ${field}`).toBe(
+          `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`,
+        );
+      }
+    }
+    expect(rows.at(-1)).toMatchObject({
+      date: 'total',
+      late_records: '4',
+      corrected: 'true',
+      worked_hhmm: '16:30',
+    });
+  });
+});
+
 describe('time_registry_monthly', () => {
   it('has a row per employee and date, then totals equal to the work-summaries month row', async () => {
     const report = await generated({

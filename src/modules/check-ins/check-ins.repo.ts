@@ -114,3 +114,24 @@ export async function latestActiveCheckIn(
     .limit(1)
     .executeTakeFirst();
 }
+
+/**
+ * What the registry marks about an employee's check-ins in [from, before), voided ones included: when each
+ * happened, whether it was recorded late, and whether a correction added or voided it.
+ */
+export async function findCheckInMarks(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  from: Date,
+  before: Date,
+) {
+  return await db
+    .selectFrom('check_ins')
+    .select(['timestamp', 'status', 'late', 'correction_id'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('timestamp', '>=', from)
+    .where('timestamp', '<', before)
+    .execute();
+}

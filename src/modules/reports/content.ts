@@ -6,10 +6,10 @@ import type { Clock } from '../../time/clock.ts';
 import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
 import { approvedAbsencesOf } from '../absences/absences.repo.ts';
-import { streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
+import { findCheckInMarks, streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
 import { findEmployeesByIds } from '../employees/employees.repo.ts';
 import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
-import { findClockEvents } from '../workdays/workdays.repo.ts';
+import { findClockEvents, findHolidays } from '../workdays/workdays.repo.ts';
 import type { Column, Row } from './writers.ts';
 
 /** The rows of each report type, read with flat memory: a database cursor, or pages of bounded size. */
@@ -112,7 +112,36 @@ export const TIME_REGISTRY_COLUMNS: Column[] = [
   { key: 'night_minutes', kind: 'integer' },
   { key: 'absence_type', kind: 'text' },
   { key: 'incomplete', kind: 'boolean' },
+  // Added for the registry of record (issue 16); the columns above keep their meaning and order.
+  { key: 'intervals', kind: 'text' },
+  { key: 'worked_hhmm', kind: 'text' },
+  { key: 'break_hhmm', kind: 'text' },
+  { key: 'expected_hhmm', kind: 'text' },
+  { key: 'overtime_hhmm', kind: 'text' },
+  { key: 'night_hhmm', kind: 'text' },
+  { key: 'holiday', kind: 'text' },
+  { key: 'late_records', kind: 'integer' },
+  { key: 'corrected', kind: 'boolean' },
 ];
+
+/** Minutes as H:MM (hours unbounded: a month's total reads 172:30). */
+export const hhmm = (minutes: number) =>
+  `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** The HH:MM columns beside a row's minute columns. */
+const hhmmColumns = (figures: {
+  worked_minutes: number;
+  break_minutes: number;
+  expected_minutes: number;
+  overtime_minutes: number;
+  night_minutes: number;
+}) => ({
+  worked_hhmm: hhmm(figures.worked_minutes),
+  break_hhmm: hhmm(figures.break_minutes),
+  expected_hhmm: hhmm(figures.expected_minutes),
+  overtime_hhmm: hhmm(figures.overtime_minutes),
+  night_hhmm: hhmm(figures.night_minutes),
+});
 
 /** The registry's totals row carries this in its `date` column. */
 export const TOTALS_LABEL = 'total';
@@ -143,6 +172,9 @@ export async function* timeRegistryRows(
   const from = `${params.month}-01`;
   const to = Temporal.PlainDate.from(from).add({ months: 1 }).subtract({ days: 1 }).toString();
   const now = clock.now();
+  const holidays = new Map(
+    (await findHolidays(db, tenant.companyId, from, to)).map((holiday) => [holiday.date, holiday.name]),
+  );
   let cursor: string | undefined;
   do {
     const months = await listWorkSummaries({ db, clock, cursors: codec }, tenant, {
@@ -160,7 +192,7 @@ export async function* timeRegistryRows(
       );
       for (const month of months.data) {
         const employee = employees.get(month.employee_id) as RegistryEmployee;
-        yield* employeeMonth(db, clock, codec, tenant, employee, month, { from, to, now });
+        yield* employeeMonth(db, clock, codec, tenant, employee, month, { from, to, now, holidays });
       }
     }
     cursor = months.meta.next_cursor ?? undefined;
@@ -174,7 +206,7 @@ async function* employeeMonth(
   tenant: TenantScope,
   employee: RegistryEmployee,
   month: WorkSummaryView,
-  range: { from: string; to: string; now: Temporal.Instant },
+  range: { from: string; to: string; now: Temporal.Instant; holidays: ReadonlyMap<string, string> },
 ): AsyncIterable<Row> {
   const zone = employeeTimeZone(employee, tenant.timezone);
   const days = new Map<string, WorkSummaryView>();
@@ -201,13 +233,20 @@ async function* employeeMonth(
     type: row.type,
     at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
   }));
-  const shiftsByDate = new Map<string, { text: string[]; firstIn: string | null; lastOut: string | null }>();
-  for (const shift of interpretShifts(events, range.now).shifts) {
+  const shifts = interpretShifts(events, range.now).shifts;
+  const shiftsByDate = new Map<
+    string,
+    { text: string[]; marked: string[]; firstIn: string | null; lastOut: string | null }
+  >();
+  for (const shift of shifts) {
     const date = localDateOf(shift.start, zone);
-    const entry = shiftsByDate.get(date) ?? { text: [], firstIn: null, lastOut: null };
+    const entry = shiftsByDate.get(date) ?? { text: [], marked: [], firstIn: null, lastOut: null };
     const start = localTime(shift.start, zone);
     const end = shift.end ? localTime(shift.end, zone) : '';
     entry.text.push(`${start}-${end}`);
+    // A shift's end on a later date than its start is marked, e.g. 22:00-06:30 (+1).
+    const nextDay = shift.end && localDateOf(shift.end, zone) > date ? ' (+1)' : '';
+    entry.marked.push(`${start}-${end}${nextDay}`);
     if (shift.status === 'closed' && shift.end) {
       entry.firstIn ??= start;
       entry.lastOut = end;
@@ -216,6 +255,27 @@ async function* employeeMonth(
   }
 
   const absences = await approvedAbsencesOf(db, tenant.companyId, employee.id, range);
+  const marks = new Map<string, { late: number; corrected: boolean }>();
+  for (const mark of await findCheckInMarks(
+    db,
+    tenant.companyId,
+    employee.id,
+    new Date(startOfDate(range.from, zone).epochMilliseconds),
+    new Date(readTo.subtract({ hours: 24 }).epochMilliseconds),
+  )) {
+    // A mark belongs to the date of the shift it falls in (the row that shows that shift), else its own date.
+    const at = Temporal.Instant.fromEpochMilliseconds(mark.timestamp.getTime());
+    const within = shifts.find(
+      (shift) =>
+        Temporal.Instant.compare(shift.start, at) <= 0 &&
+        (shift.end === null || Temporal.Instant.compare(at, shift.end) <= 0),
+    );
+    const date = localDateOf(within ? within.start : at, zone);
+    const entry = marks.get(date) ?? { late: 0, corrected: false };
+    if (mark.late && mark.status === 'active') entry.late += 1;
+    if (mark.status === 'voided' || mark.correction_id !== null) entry.corrected = true;
+    marks.set(date, entry);
+  }
 
   const identity = {
     employee_id: employee.id,
@@ -240,6 +300,17 @@ async function* employeeMonth(
       absence_type:
         absences.find((absence) => absence.start_date <= date && absence.end_date >= date)?.key ?? null,
       incomplete: (day?.incomplete_days ?? 0) > 0,
+      intervals: shifts ? shifts.marked.join('; ') : null,
+      ...hhmmColumns({
+        worked_minutes: day?.worked_minutes ?? 0,
+        break_minutes: day?.break_minutes ?? 0,
+        expected_minutes: day?.expected_minutes ?? 0,
+        overtime_minutes: day?.overtime_minutes ?? 0,
+        night_minutes: day?.night_minutes ?? 0,
+      }),
+      holiday: range.holidays.get(date) ?? null,
+      late_records: marks.get(date)?.late ?? 0,
+      corrected: marks.get(date)?.corrected ?? false,
     };
   }
   yield {
@@ -255,5 +326,10 @@ async function* employeeMonth(
     night_minutes: month.night_minutes,
     absence_type: null,
     incomplete: month.incomplete_days > 0,
+    intervals: null,
+    ...hhmmColumns(month),
+    holiday: null,
+    late_records: [...marks.values()].reduce((total, mark) => total + mark.late, 0),
+    corrected: [...marks.values()].some((mark) => mark.corrected),
   };
 }

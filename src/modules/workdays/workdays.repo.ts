@@ -47,14 +47,19 @@ export async function findHolidayDates(
   from: string,
   to: string,
 ): Promise<string[]> {
-  const rows = await db
+  return (await findHolidays(db, companyId, from, to)).map((row) => row.date);
+}
+
+/** The company's holidays within the inclusive range, with their names, in date order. */
+export async function findHolidays(db: Executor, companyId: string, from: string, to: string) {
+  return await db
     .selectFrom('holidays')
-    .select('date')
+    .select(['date', 'name'])
     .where('company_id', '=', companyId)
     .where('date', '>=', from)
     .where('date', '<=', to)
+    .orderBy('date')
     .execute();
-  return rows.map((row) => row.date);
 }
 
 /** The employee row consolidation reads, locked FOR UPDATE (the lock order's first step). */
