@@ -226,6 +226,35 @@ describe('the per-employee hash chain', () => {
   });
 });
 
+describe('keeping the records (at least 4 years, art. 34.9 ET)', () => {
+  it('refuses to delete a worker or a live company that holds records, even in one SQL statement', async () => {
+    const kept = await ctx.createCompany({ name: 'Kept' });
+    const employee = await hire(kept.live, { hire_date: '2026-01-01' });
+    await kept.live.post('/v1/check-ins', { employee_id: employee.id, type: 'in', timestamp: ago(3) });
+    // Refused by a foreign key that does not cascade (23503), or by the append-only triggers that a cascade
+    // reaches (42501): either way nothing is deleted.
+    const refused = async (statement: Promise<unknown>) => {
+      const error = await statement.then(
+        () => null,
+        (failure: { code?: string }) => failure,
+      );
+      expect(['42501', '23503']).toContain(error?.code);
+    };
+    await refused(sql`delete from employees where id = ${employee.id}`.execute(ctx.db));
+    await refused(sql`delete from companies where id = ${kept.id}`.execute(ctx.db));
+    // Terminating keeps everything.
+    await kept.live.post(`/v1/employees/${employee.id}/terminate`, {});
+    const entries = await ctx.db
+      .selectFrom('registry_entries')
+      .select('seq')
+      .where('company_id', '=', kept.id)
+      .where('employee_id', '=', employee.id)
+      .execute();
+    expect(entries).toHaveLength(1);
+    expect((await kept.live.get(`/v1/check-ins?employee_id=${employee.id}`)).json().data).toHaveLength(1);
+  });
+});
+
 describe('check-ins recorded before the registry', () => {
   it('enter their employees’ chains when the migration runs, and verify', async () => {
     const database = await createEmptyDatabase();
