@@ -7,7 +7,7 @@ import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { ping } from './db/database.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
 import { registerTenantRoutes } from './modules/tenant-routes.ts';
-import { webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
+import { WEBHOOK_PARAMETERS, webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
 import { registerAuth } from './platform/auth.ts';
 import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -24,6 +24,7 @@ import { requestLogSerializers } from './platform/log-redaction.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
 import { portalPlugin } from './portal/portal.plugin.ts';
+import { registryAccessPlugin } from './registry-access/registry-access.plugin.ts';
 
 /** Shared with the process: while draining (after SIGTERM), /readyz answers 503. */
 export type Lifecycle = { draining: boolean };
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
           'Workforce time and absence data for payroll and HR integrations: employees, check-ins, absences, work summaries, vacation balances, reports and signed webhooks. Errors are RFC 9457 problem+json with a stable `code`.',
         routePrefix: '/v1/openapi.json',
         webhooks: webhookEventsOpenApi(),
+        webhookParameters: WEBHOOK_PARAMETERS,
         tags: PUBLIC_TAGS,
         examples: OPENAPI_EXAMPLES,
       });
@@ -177,6 +179,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   await app.register(async (dashboard) => dashboardPlugin(dashboard, deps));
   await app.register(async (portal) => portalPlugin(portal, deps));
+  await app.register(async (access) => registryAccessPlugin(access, deps));
 
   const adminToken = deps.adminToken;
   if (adminToken !== null) {

@@ -34,7 +34,8 @@ type Layer = (typeof LAYERS)[number];
 function layerOf(file: string): Layer {
   const top = file.split('/')[0] ?? '';
   if (top === 'time' || top === 'db' || top === 'platform' || top === 'modules' || top === 'jobs') return top;
-  if (top === 'admin' || top === 'dashboard' || top === 'portal') return 'surfaces';
+  if (top === 'admin' || top === 'dashboard' || top === 'portal' || top === 'registry-access')
+    return 'surfaces';
   return 'root'; // app.ts, main.ts, cli.ts, config.ts, deps.ts, routes.ts, bootstrap/
 }
 

@@ -26,6 +26,7 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   portal_accounts_email_key: 'a worker logs in by email alone, unique in the deployment',
   portal_sessions_token_hash: 'the portal session cookie: the lookup that precedes tenancy',
   portal_sessions_expires_at: 'the expiry sweep runs across tenants',
+  registry_access_grants_token_hash: 'the access link: the lookup that precedes tenancy',
   dashboard_sessions_expires_at: 'the expired-session sweep across tenants',
   webhook_deliveries_retention: 'the sweep of finished deliveries across tenants',
   events_retention: 'the sweep of old events across tenants',

@@ -58,6 +58,15 @@ beforeAll(async () => {
       params: { month: '2026-10' },
     })
   ).json().id;
+  ids.accessGrant = (
+    await b.live.post('/v1/registry/access-grants', {
+      kind: 'inspection',
+      label: 'B inspection',
+      from: '2026-10-01',
+      to: '2026-10-31',
+      expires_at: ctx.clock.now().add({ hours: 24 }).toString({ smallestUnit: 'second' }),
+    })
+  ).json().id;
   ids.sandboxLocation = (
     await ctx.admin.post(`/admin/v1/companies/${a.sandboxId}/locations`, { name: 'A test site' })
   ).json().id;
@@ -108,6 +117,8 @@ const FIXTURES: Record<string, Record<string, string>> = {
   '/v1/absences/{id}/reject': { id: 'absence' },
   '/v1/absences/{id}/cancel': { id: 'absence' },
   '/v1/reports/{id}': { id: 'report' },
+  '/v1/registry/access-grants/{id}': { id: 'accessGrant' },
+  '/v1/registry/access-grants/{id}/accesses': { id: 'accessGrant' },
   '/v1/webhook-endpoints/{id}': { id: 'webhookEndpoint' },
   '/v1/webhook-endpoints/{id}/test': { id: 'webhookEndpoint' },
   '/v1/webhook-endpoints/{id}/deliveries': { id: 'webhookEndpoint' },
@@ -131,6 +142,7 @@ const LISTINGS = [
   '/v1/employees',
   '/v1/check-ins',
   '/v1/check-in-corrections',
+  '/v1/registry/access-grants',
   '/v1/absences',
   '/v1/webhook-endpoints',
 ];
@@ -168,6 +180,7 @@ describe('tenant isolation', () => {
       status: 'active',
     });
     expect((await b.live.get(`/v1/absences/${ids.absence}`)).json().status).toBe('requested');
+    expect((await b.live.get(`/v1/registry/access-grants/${ids.accessGrant}`)).json().revoked_at).toBeNull();
     expect((await b.live.get(`/v1/check-in-corrections/${ids.correction}`)).json()).toMatchObject({
       status: 'pending',
       company_approval: null,

@@ -200,6 +200,32 @@ export type PortalSessionsTable = {
   expires_at: Date;
 };
 
+export type RegistryAccessGrantsTable = {
+  company_id: string;
+  id: string;
+  kind: 'inspection' | 'representatives';
+  label: string;
+  from_date: string;
+  to_date: string;
+  employee_ids: string[] | null;
+  token_hash: Buffer;
+  created_by_type: ActorType;
+  created_by_id: string;
+  created_at: Date;
+  expires_at: Date;
+  revoked_at: Date | null;
+};
+
+export type RegistryAccessesTable = {
+  company_id: string;
+  id: string;
+  grant_id: string;
+  at: Date;
+  ip: string;
+  what: string;
+  outcome: 'ok' | 'revoked' | 'expired';
+};
+
 export type WorkdaysTable = {
   company_id: string;
   employee_id: string;
@@ -459,5 +485,7 @@ export type Database = {
   portal_invitations: PortalInvitationsTable;
   portal_accounts: PortalAccountsTable;
   portal_sessions: PortalSessionsTable;
+  registry_access_grants: RegistryAccessGrantsTable;
+  registry_accesses: RegistryAccessesTable;
   login_failures: LoginFailuresTable;
 };

@@ -10,6 +10,7 @@ import { locationsRoutes } from './locations/locations.routes.ts';
 import { organizationRoutes } from './organization/organization.routes.ts';
 import { portalInvitationRoutes } from './portal/portal.routes.ts';
 import { registryRoutes } from './registry/registry.routes.ts';
+import { registryAccessRoutes } from './registry-access/access.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
 import { unitsRoutes } from './units/units.routes.ts';
 import { vacationBalancesRoutes } from './vacation-balances/vacation-balances.routes.ts';
@@ -35,6 +36,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   workSummariesRoutes,
   vacationBalancesRoutes,
   registryRoutes,
+  registryAccessRoutes,
   reportsRoutes,
   webhooksRoutes,
 ];

@@ -39,16 +39,22 @@ export function literals<const V extends readonly string[]>(values: V) {
 /** The body of an action that takes none: left out, or `{}`; any field is unknown (422). */
 export const NoBody = named('EmptyBody', Type.Object({}, { additionalProperties: false }));
 
+/** Marks a named schema whose description tells its use (kept beside each `$ref`, not in the component). */
+export const USE_DESCRIPTION = 'x-use-description';
+
 /** Who did something the registry keeps: an API key, an administrator, an employee, or the system. */
 export const Actor = (description: string) =>
-  Type.Object(
-    {
-      type: Type.Enum(['api_key', 'admin', 'employee', 'system']),
-      id: Type.String({
-        description: 'The API key, administrator or employee id; for `system`, what wrote it.',
-      }),
-    },
-    { description },
+  named(
+    'Actor',
+    Type.Object(
+      {
+        type: Type.Enum(['api_key', 'admin', 'employee', 'system']),
+        id: Type.String({
+          description: 'The API key, administrator or employee id; for `system`, what wrote it.',
+        }),
+      },
+      { description, [USE_DESCRIPTION]: true },
+    ),
   );
 
 /** A Spanish identity number as written (spaces, dots, hyphens and slashes are dropped before checking). */

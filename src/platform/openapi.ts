@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
-import { COMPONENT_KEYWORD } from './common.schemas.ts';
+import { COMPONENT_KEYWORD, USE_DESCRIPTION } from './common.schemas.ts';
 import { localUrl } from './operation.ts';
 
 type Json = Record<string, unknown>;
@@ -57,12 +57,17 @@ function extractComponents(document: OpenApiDocument): void {
     const object = Object.fromEntries(entries.filter(([key]) => key !== COMPONENT_KEYWORD));
     const name = (value as Json)[COMPONENT_KEYWORD];
     if (typeof name !== 'string') return object;
+    // A schema whose description says what it is *for* at each use (`usedAs`) keeps it beside the $ref.
+    const { description, [USE_DESCRIPTION]: perUse, ...shape } = object;
+    const component = perUse === true ? shape : object;
     const known = schemas[name];
-    if (known !== undefined && !isDeepStrictEqual(known, object)) {
+    if (known !== undefined && !isDeepStrictEqual(known, component)) {
       throw new Error(`two different schemas are named ${name}`);
     }
-    schemas[name] = object;
-    return { $ref: `#/components/schemas/${name}` };
+    schemas[name] = component;
+    return perUse === true && description !== undefined
+      ? { $ref: `#/components/schemas/${name}`, description }
+      : { $ref: `#/components/schemas/${name}` };
   };
   document.paths = visit(document.paths ?? {}) as OpenApiDocument['paths'];
   if (document.webhooks) document.webhooks = visit(document.webhooks);
@@ -89,9 +94,16 @@ function sharedProblemResponse(components: Json, status: string, response: Json)
   return { $ref: `#/components/responses/${name}` };
 }
 
+/** The document's `components.parameters`, made on first use. */
+function sharedParameters(components: Json): Json {
+  components.parameters ??= {};
+  return components.parameters as Json;
+}
+
 /**
  * Post-processing that is the same for every operation, kept here rather than repeated in each route:
- * rate-limit headers on every 2xx/4xx but 401, Retry-After on 429, deprecation of parameters and headers.
+ * rate-limit headers on every 2xx/4xx but 401, Retry-After on 429, deprecation of parameters and headers, one
+ * shared `{id}` path parameter and Idempotency-Key header.
  */
 function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenApiDocument {
   document.components ??= {};
@@ -111,7 +123,9 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
         | (Json & { responses?: Record<string, Json>; parameters?: Json[] })
         | undefined;
       if (!operation) continue;
+      // The scope is stated by the security requirement and in the description; the marker itself goes.
       const scope = operation['x-required-scope'];
+      delete operation['x-required-scope'];
       if (surface === 'public' && scope !== undefined) {
         operation.description = [
           operation.description,
@@ -126,7 +140,22 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
           ...(operation.parameters ?? []),
           { $ref: '#/components/parameters/IdempotencyKey' },
         ];
-        (components as Json & { parameters?: Json }).parameters = { IdempotencyKey: IDEMPOTENCY_KEY };
+        sharedParameters(components).IdempotencyKey = IDEMPOTENCY_KEY;
+      }
+      // The `{id}` of every path is one uuid parameter, stated once.
+      operation.parameters = operation.parameters?.map((parameter) =>
+        parameter.in === 'path' && parameter.name === 'id' && (parameter.schema as Json)?.format === 'uuid'
+          ? { $ref: '#/components/parameters/Id' }
+          : parameter,
+      );
+      if (operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/Id')) {
+        sharedParameters(components).Id = {
+          in: 'path',
+          name: 'id',
+          required: true,
+          description: 'The resource’s id.',
+          schema: { type: 'string', format: 'uuid', maxLength: 36 },
+        };
       }
       let deprecatedParameter = false;
       for (const parameter of operation.parameters ?? []) {
@@ -216,6 +245,8 @@ export type OpenApiOptions = {
   routePrefix: string;
   /** OpenAPI 3.1 `webhooks`: the requests the service sends (public surface). */
   webhooks?: Record<string, unknown>;
+  /** Parameters the webhooks refer to (`#/components/parameters/…`), stated once. */
+  webhookParameters?: Record<string, unknown>;
   /** The document's tags, in the order a reader should meet them, with what each groups. */
   tags: Array<{ name: string; description: string }>;
   /** An example per named schema (modules/openapi-examples.ts). */
@@ -261,6 +292,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         options.surface,
       );
       if (options.webhooks) decorated.webhooks = options.webhooks;
+      if (options.webhookParameters) {
+        const components = decorated.components as Json & { parameters?: Json };
+        components.parameters = { ...(components.parameters ?? {}), ...options.webhookParameters };
+      }
       extractComponents(decorated);
       if (options.examples) addExamples(decorated, options.examples);
       return decorated;

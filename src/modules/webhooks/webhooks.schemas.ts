@@ -140,19 +140,30 @@ const EVENT_SOURCES: Record<EventType, string> = {
 
 const SIGNATURE_HEADERS = [
   {
+    key: 'WebhookId',
     name: 'webhook-id',
     description: 'The event id (`evt_…`), the same on every attempt: deduplicate by it.',
   },
   {
+    key: 'WebhookTimestamp',
     name: 'webhook-timestamp',
     description: 'Unix time in seconds of this attempt. Reject if more than 5 minutes off.',
   },
   {
+    key: 'WebhookSignature',
     name: 'webhook-signature',
     description:
       "`v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.raw_body`, keyed by the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). Compare in constant time.",
   },
-].map((header) => ({ in: 'header', required: true, schema: { type: 'string' }, ...header }));
+];
+
+/** The signature headers of every webhook request, stated once in `components.parameters`. */
+export const WEBHOOK_PARAMETERS = Object.fromEntries(
+  SIGNATURE_HEADERS.map(({ key, ...header }) => [
+    key,
+    { in: 'header', required: true, schema: { type: 'string' }, ...header },
+  ]),
+);
 
 /**
  * The OpenAPI 3.1 `webhooks` object: one entry per event type, with its signed headers and its envelope
@@ -169,7 +180,7 @@ export function webhookEventsOpenApi(): Record<string, unknown> {
           description: `${EVENT_SOURCES[type]} Delivered as a signed POST to every active endpoint subscribed to \`${type}\`; retried 1 min, 5 min, 30 min, 2 h, 12 h and 24 h after a failure.`,
           tags: ['Webhook events'],
           security: [],
-          parameters: SIGNATURE_HEADERS,
+          parameters: SIGNATURE_HEADERS.map(({ key }) => ({ $ref: `#/components/parameters/${key}` })),
           requestBody: {
             required: true,
             content: {

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { requireTenant } from '../../platform/auth.ts';
+import { IdParams } from '../../platform/common.schemas.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { route } from '../../platform/operation.ts';
+import { ListOf } from '../../platform/pagination.ts';
+import { readRoutes } from '../../platform/read-routes.ts';
+import {
+  Access,
+  AccessGrant,
+  AccessGrantWithUrl,
+  CreateAccessGrantBody,
+  ListAccessGrantsQuery,
+} from './access.schemas.ts';
+import { createGrant, getGrant, listAccesses, listGrants, revokeGrant } from './access.service.ts';
+
+const tag = 'Time registry';
+
+export function registryAccessRoutes(app: FastifyInstance, deps: AppDeps): void {
+  readRoutes(app, {
+    url: '/v1/registry/access-grants',
+    tag,
+    scope: 'org:informes:read',
+    item: AccessGrant,
+    querystring: ListAccessGrantsQuery,
+    noun: { one: 'registry access grant', many: 'registry access grants' },
+    listDescription: 'Oldest first. The secret link is shown only when a grant is created.',
+    list: (tenant, query) => listGrants(deps, tenant, query),
+    get: (tenant, id) => getGrant(deps, tenant, id),
+  });
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/registry/access-grants',
+      operationId: 'createRegistryAccessGrant',
+      summary: 'Grant read-only access to the registry (Inspección, representatives)',
+      description:
+        'Makes a secret link to a read-only view of the registry for a period and, optionally, some workers: `inspection` sees every covered worker’s full registry; `representatives` see per-worker monthly totals by name, with no check-in detail and no identity numbers. It expires at `expires_at` (at most 90 days ahead) and can be revoked. Every use is logged. The answer holds the secret: it is never replayed for an Idempotency-Key.',
+      tag,
+      scope: 'org:informes:read',
+      body: CreateAccessGrantBody,
+      idempotency: 'never',
+      responses: { 201: { description: 'The grant with its link, shown once.', schema: AccessGrantWithUrl } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createGrant(deps, requireTenant(request), request.body)),
+  );
+
+  route(
+    app,
+    {
+      method: 'DELETE',
+      url: '/v1/registry/access-grants/:id',
+      operationId: 'revokeRegistryAccessGrant',
+      summary: 'Revoke a registry access grant',
+      description:
+        'The link answers 404 from now on (and each try is logged). Revoking again changes nothing.',
+      tag,
+      scope: 'org:informes:read',
+      params: IdParams,
+      responses: { 204: { description: 'Revoked.', schema: null } },
+    },
+    async (request, reply) => {
+      await revokeGrant(deps, requireTenant(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/registry/access-grants/:id/accesses',
+      operationId: 'listRegistryAccesses',
+      summary: 'List the uses of a registry access grant',
+      description: 'Every page view and download through the link, oldest first, with its time and address.',
+      tag,
+      scope: 'org:informes:read',
+      params: IdParams,
+      querystring: ListAccessGrantsQuery,
+      responses: { 200: { description: 'A page of accesses.', schema: ListOf(Access) } },
+    },
+    async (request) => listAccesses(deps, requireTenant(request), request.params.id, request.query),
+  );
+}

@@ -1,0 +1,272 @@
+import { randomBytes } from 'node:crypto';
+import type { Static } from 'typebox';
+import type { AppDeps } from '../../platform/deps.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { DEFAULT_LIMIT, keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
+import { sha256 } from '../../platform/secrets.ts';
+import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
+import { loadAccount } from '../companies/companies.service.ts';
+import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees.repo.ts';
+import { hhmm, timeRegistryRows } from '../reports/content.ts';
+import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
+import {
+  findGrant,
+  findGrantByToken,
+  type GrantRow,
+  insertAccess,
+  insertGrant,
+  revokeGrantRow,
+  selectAccesses,
+  selectGrants,
+} from './access.repo.ts';
+import { type AccessGrant, type CreateAccessGrantBody, MAX_GRANT_DAYS } from './access.schemas.ts';
+
+/**
+ * Read-only access to the registry for the Inspección de Trabajo and the workers' representatives
+ * (docs/registry.md): a grant is a secret link scoped to a period and, optionally, some workers; every use is
+ * logged, a revoked or expired one too.
+ */
+export type GrantView = Static<typeof AccessGrant>;
+
+const toView = (row: GrantRow): GrantView => ({
+  id: row.id,
+  kind: row.kind,
+  label: row.label,
+  from: row.from_date,
+  to: row.to_date,
+  employee_ids: row.employee_ids,
+  expires_at: formatInstant(row.expires_at),
+  revoked_at: row.revoked_at ? formatInstant(row.revoked_at) : null,
+  created_at: formatInstant(row.created_at),
+});
+
+export async function createGrant(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'publicUrl'>,
+  tenant: ActingTenant,
+  input: Static<typeof CreateAccessGrantBody>,
+): Promise<GrantView & { url: string }> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const errors: Record<string, string> = {};
+  if (input.to < input.from) errors.to = 'must be on or after from';
+  else if (Temporal.PlainDate.from(input.from).add({ years: 4 }).toString() < input.to) {
+    errors.to = 'must be at most 4 years after from';
+  }
+  const expires = Temporal.Instant.from(input.expires_at);
+  if (Temporal.Instant.compare(expires, now) <= 0) errors.expires_at = 'must be in the future';
+  else if (Temporal.Instant.compare(expires, now.add({ hours: MAX_GRANT_DAYS * 24 })) > 0) {
+    errors.expires_at = `must be at most ${MAX_GRANT_DAYS} days ahead`;
+  }
+  if (input.employee_ids) {
+    const found = new Set(
+      (await findEmployeesByIds(db, tenant.companyId, input.employee_ids)).map((employee) => employee.id),
+    );
+    input.employee_ids.forEach((id, index) => {
+      if (!found.has(id)) errors[`employee_ids[${index}]`] = 'is not an employee of this company';
+    });
+  }
+  if (Object.keys(errors).length > 0) throw invalid(errors);
+  if (tenant.actor.type === 'employee') throw notFound('Employee');
+  const token = randomBytes(32).toString('base64url');
+  const row = {
+    company_id: tenant.companyId,
+    id: newId(),
+    kind: input.kind,
+    label: input.label,
+    from_date: input.from,
+    to_date: input.to,
+    employee_ids: input.employee_ids ?? null,
+    created_at: toDate(now),
+    expires_at: toDate(expires),
+    revoked_at: null,
+  };
+  await insertGrant(db, {
+    ...row,
+    token_hash: sha256(token),
+    created_by_type: tenant.actor.type,
+    created_by_id: tenant.actor.id,
+  });
+  return { ...toView(row), url: `${deps.publicUrl}/registry-access/${token}` };
+}
+
+export async function listGrants(
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
+  query: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<GrantView>> {
+  const page = await keysetPage(selectGrants(deps.db, tenant.companyId), {
+    codec: deps.cursors,
+    listing: 'registry-access-grants',
+    sort: [
+      { column: 'created_at', kind: 'timestamp' },
+      { column: 'id', kind: 'text' },
+    ],
+    limit: query.limit ?? DEFAULT_LIMIT,
+    cursor: query.cursor,
+    keyOf: (row) => [timestampKey(row.created_at), row.id],
+  });
+  return mapPage(page, toView);
+}
+
+export async function getGrant(deps: Pick<AppDeps, 'db'>, tenant: CompanyScope, id: string) {
+  const row = await findGrant(deps.db, tenant.companyId, id);
+  if (!row) throw notFound('Access grant');
+  return toView(row);
+}
+
+/** Revokes a grant at once; revoking it again changes nothing. */
+export async function revokeGrant(deps: Pick<AppDeps, 'db' | 'clock'>, tenant: CompanyScope, id: string) {
+  const row = await findGrant(deps.db, tenant.companyId, id);
+  if (!row) throw notFound('Access grant');
+  await revokeGrantRow(deps.db, tenant.companyId, id, toDate(deps.clock.now()));
+}
+
+export async function listAccesses(
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
+  grantId: string,
+  query: { limit?: number | undefined; cursor?: string | undefined },
+) {
+  if (!(await findGrant(deps.db, tenant.companyId, grantId))) throw notFound('Access grant');
+  const page = await keysetPage(selectAccesses(deps.db, tenant.companyId, grantId), {
+    codec: deps.cursors,
+    listing: `registry-accesses|${grantId}`,
+    sort: [
+      { column: 'at', kind: 'timestamp' },
+      { column: 'id', kind: 'text' },
+    ],
+    limit: query.limit ?? DEFAULT_LIMIT,
+    cursor: query.cursor,
+    keyOf: (row) => [timestampKey(row.at), row.id],
+  });
+  return mapPage(page, (row) => ({ ...row, at: row.at.toISOString() }));
+}
+
+export type OpenedGrant = { grant: GrantRow; tenant: TenantScope };
+
+/**
+ * Opens a grant by its link's token and logs the access (what, when, from where). Unknown: 404. Revoked or
+ * expired: logged as such, then 404 (the link says nothing more).
+ */
+export async function openGrant(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  token: string,
+  access: { ip: string; what: string },
+): Promise<OpenedGrant> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const grant = await findGrantByToken(db, sha256(token));
+  if (!grant) throw gone();
+  const outcome =
+    grant.revoked_at !== null
+      ? 'revoked'
+      : grant.expires_at.getTime() <= now.epochMilliseconds
+        ? 'expired'
+        : 'ok';
+  await insertAccess(db, {
+    company_id: grant.company_id,
+    id: newId(),
+    grant_id: grant.id,
+    at: toDate(now),
+    ip: access.ip,
+    what: access.what,
+    outcome,
+  });
+  if (outcome !== 'ok') throw gone();
+  const { account, tenant } = await loadAccount(db, grant.company_id);
+  return { grant, tenant: { companyId: tenant.id, accountId: account.id, timezone: account.timezone } };
+}
+
+const gone = () => new ApiError('not_found', 'This access link does not exist, was revoked or has expired.');
+
+/** The months a grant's period touches, YYYY-MM. */
+function monthsOf(grant: GrantRow): string[] {
+  const months: string[] = [];
+  let month = Temporal.PlainYearMonth.from(grant.from_date.slice(0, 7));
+  const last = Temporal.PlainYearMonth.from(grant.to_date.slice(0, 7));
+  while (Temporal.PlainYearMonth.compare(month, last) <= 0) {
+    months.push(month.toString());
+    month = month.add({ months: 1 });
+  }
+  return months;
+}
+
+/** The covered workers (employed during the period, among the grant's), by name. */
+async function coveredWorkers(deps: Pick<AppDeps, 'db'>, opened: OpenedGrant) {
+  const { grant, tenant } = opened;
+  const employed = await selectEmployedDuring(deps.db, tenant.companyId, grant.from_date, grant.to_date)
+    .orderBy('id')
+    .execute();
+  const ids = employed.map((row) => row.id).filter((id) => grant.employee_ids?.includes(id) ?? true);
+  const rows = await findEmployeesByIds(deps.db, tenant.companyId, ids);
+  return rows
+    .map((row) => ({ id: row.id, name: `${row.first_name} ${row.last_name}` }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'es'));
+}
+
+/** What a grant opens on: the company, the period, the months and the covered workers. */
+export async function grantSummary(deps: Pick<AppDeps, 'db'>, opened: OpenedGrant) {
+  const { account } = await loadAccount(deps.db, opened.tenant.companyId);
+  return {
+    kind: opened.grant.kind,
+    label: opened.grant.label,
+    company: { name: account.name, legal_name: account.legal_name, tax_id: account.tax_id },
+    time_zone: opened.tenant.timezone,
+    from: opened.grant.from_date,
+    to: opened.grant.to_date,
+    expires_at: formatInstant(opened.grant.expires_at),
+    months: monthsOf(opened.grant),
+    workers: await coveredWorkers(deps, opened),
+  };
+}
+
+/**
+ * One covered worker's month. The Inspección sees the registry's day rows (intervals, figures, marks) and the
+ * totals; representatives see the month's totals alone (worked, overtime, night), by name: no check-in detail
+ * and no identity numbers (data minimisation).
+ */
+export async function workerMonth(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  opened: OpenedGrant,
+  employeeId: string,
+  month: string,
+) {
+  const { grant, tenant } = opened;
+  const covered = await coveredWorkers(deps, opened);
+  const worker = covered.find((item) => item.id === employeeId);
+  if (!worker || !monthsOf(grant).includes(month)) throw notFound('Worker month');
+  if (grant.kind === 'representatives') {
+    const from = `${month}-01`;
+    const to = Temporal.PlainDate.from(from).add({ months: 1 }).subtract({ days: 1 }).toString();
+    const [row] = (
+      await listWorkSummaries(deps, tenant, { period: 'month', from, to, employee_id: employeeId })
+    ).data;
+    const totals = {
+      worked_minutes: row?.worked_minutes ?? 0,
+      overtime_minutes: row?.overtime_minutes ?? 0,
+      night_minutes: row?.night_minutes ?? 0,
+    };
+    return {
+      worker: { name: worker.name },
+      month,
+      totals: {
+        ...totals,
+        worked_hhmm: hhmm(totals.worked_minutes),
+        overtime_hhmm: hhmm(totals.overtime_minutes),
+        night_hhmm: hhmm(totals.night_minutes),
+      },
+    };
+  }
+  const rows: Array<Record<string, unknown>> = [];
+  for await (const row of timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, {
+    month,
+    employee_id: employeeId,
+  })) {
+    const { employee_id: _id, external_id: _external, employee_name: _name, ...figures } = row;
+    rows.push(figures);
+  }
+  const totals = rows.pop() ?? null;
+  return { worker: { id: worker.id, name: worker.name }, month, days: rows, totals };
+}

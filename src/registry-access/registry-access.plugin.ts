@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { grantSummary, openGrant, workerMonth } from '../modules/registry-access/access.service.ts';
+import { Uuid } from '../platform/common.schemas.ts';
+import type { AppDeps } from '../platform/deps.ts';
+import { ApiError } from '../platform/errors.ts';
+import { route } from '../platform/operation.ts';
+
+const OPERATION = { tag: 'Registry access', surface: 'dashboard', scope: 'public' } as const;
+const Token = Type.String({ minLength: 20, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' });
+const Month = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
+const Summary = Type.Object({}, { additionalProperties: true });
+
+/**
+ * The read-only registry behind an access grant's link (docs/registry.md): no login, the link's token is the
+ * credential, in the path (`/registry-access/<token>/api/…`) or as `Authorization: Bearer <token>`
+ * (`/registry-access/api/…`). Every request opens the grant again, which logs the access.
+ */
+export function registryAccessPlugin(app: FastifyInstance, deps: AppDeps): void {
+  const bearer = (request: FastifyRequest): string => {
+    const header = request.headers.authorization;
+    const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) {
+      throw new ApiError(
+        'unauthenticated',
+        'Send the access link’s token as "Authorization: Bearer <token>".',
+      );
+    }
+    return token;
+  };
+
+  for (const form of ['path', 'bearer'] as const) {
+    const base = form === 'path' ? '/registry-access/:token/api' : '/registry-access/api';
+    const tokenOf = (request: FastifyRequest) =>
+      form === 'path' ? (request.params as { token: string }).token : bearer(request);
+    const params = (extra: Record<string, ReturnType<typeof Uuid> | typeof Month>) =>
+      Type.Object(
+        { ...(form === 'path' ? { token: Token } : {}), ...extra },
+        { additionalProperties: false },
+      );
+
+    route(
+      app,
+      {
+        ...OPERATION,
+        method: 'GET',
+        url: `${base}/summary`,
+        operationId: `registryAccessSummary${form}`,
+        summary: 'The company, period, months and covered workers of an access grant',
+        params: params({}),
+        responses: { 200: { description: 'The summary.', schema: Summary } },
+      },
+      async (request) => {
+        const opened = await openGrant(deps, tokenOf(request), { ip: request.ip, what: 'summary' });
+        return await grantSummary(deps, opened);
+      },
+    );
+
+    route(
+      app,
+      {
+        ...OPERATION,
+        method: 'GET',
+        url: `${base}/workers/:employeeId/:month`,
+        operationId: `registryAccessWorkerMonth${form}`,
+        summary: 'One covered worker’s month (full registry, or totals for representatives)',
+        params: params({ employeeId: Uuid(), month: Month }),
+        responses: { 200: { description: 'The worker’s month.', schema: Summary } },
+      },
+      async (request) => {
+        const { employeeId, month } = request.params as unknown as { employeeId: string; month: string };
+        const opened = await openGrant(deps, tokenOf(request), {
+          ip: request.ip,
+          what: `worker ${employeeId} ${month}`,
+        });
+        return await workerMonth(deps, opened, employeeId, month);
+      },
+    );
+  }
+}

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { hire } from './helpers/resources.ts';
+
+/**
+ * Read-only access for the Inspección and the workers' representatives (issue 16, docs/registry.md): a secret
+ * link per grant, scoped to a period and workers, every use logged, revocable, expiring.
+ */
+let ctx: TestContext;
+let company: TestCompany;
+let ana: { id: string; first_name: string; last_name: string };
+let luis: { id: string };
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  const created = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+  company = created;
+  await ctx.admin.patch(`/admin/v1/companies/${company.id}`, {
+    legal_name: 'Panadería Sol, S.L.',
+    tax_id: 'B12345674',
+  });
+  ana = await hire(company.live, { hire_date: '2026-01-01', first_name: 'Ana', national_id: '12345678Z' });
+  luis = await hire(company.live, { hire_date: '2026-01-01', first_name: 'Luis' });
+  for (const [employee, type, timestamp] of [
+    [ana.id, 'in', '2026-10-08T22:00:00+02:00'],
+    [ana.id, 'out', '2026-10-09T06:30:00+02:00'],
+    [luis.id, 'in', '2026-10-07T09:00:00+02:00'],
+    [luis.id, 'out', '2026-10-07T17:00:00+02:00'],
+  ] as const) {
+    const response = await company.live.post('/v1/check-ins', { employee_id: employee, type, timestamp });
+    expect(response.statusCode, response.body).toBe(201);
+  }
+});
+afterAll(() => ctx.close());
+beforeEach(() => ctx.clock.advance(60));
+
+const inDays = (days: number) =>
+  ctx.clock
+    .now()
+    .add({ hours: days * 24 })
+    .toString({ smallestUnit: 'second' });
+const tokenOf = (url: string) => url.split('/registry-access/')[1] as string;
+
+async function grant(body: Record<string, unknown>) {
+  const response = await company.live.post('/v1/registry/access-grants', {
+    kind: 'inspection',
+    label: 'ITSS Valencia, expediente 46/123',
+    from: '2026-10-01',
+    to: '2026-10-31',
+    expires_at: inDays(30),
+    ...body,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json();
+}
+
+const open = (path: string, headers: Record<string, string> = {}) =>
+  ctx.app.inject({ method: 'GET', url: path, headers, remoteAddress: '203.0.113.7' });
+
+describe('granting access', () => {
+  it('refuses a bad period, an expiry past 90 days or gone, unknown workers, unknown fields, and a key without the scope', async () => {
+    for (const [body, field] of [
+      [{ to: '2026-09-01' }, 'to'],
+      [{ to: '2031-01-01' }, 'to'],
+      [{ expires_at: inDays(91) }, 'expires_at'],
+      [{ expires_at: inDays(-1) }, 'expires_at'],
+      [{ employee_ids: ['0191a8e0-0000-7000-8000-000000000000'] }, 'employee_ids[0]'],
+      [{ kind: 'auditor' }, 'kind'],
+      [{ secret: 'x' }, 'secret'],
+    ] as const) {
+      const response = await company.live.post('/v1/registry/access-grants', {
+        kind: 'inspection',
+        label: 'x',
+        from: '2026-10-01',
+        to: '2026-10-31',
+        expires_at: inDays(30),
+        ...body,
+      });
+      expect(response.statusCode, JSON.stringify(body)).toBe(422);
+      expect(Object.keys(response.json().errors).join()).toContain(field);
+    }
+    const key = await ctx.createKey(company.id, 'live', ['org:fichajes:read']);
+    const refused = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/registry/access-grants',
+      headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        kind: 'inspection',
+        label: 'x',
+        from: '2026-10-01',
+        to: '2026-10-31',
+        expires_at: inDays(1),
+      }),
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('answers the secret link once; the listing and the grant never show it', async () => {
+    const created = await grant({});
+    expect(created).toMatchObject({
+      kind: 'inspection',
+      from: '2026-10-01',
+      to: '2026-10-31',
+      employee_ids: null,
+      revoked_at: null,
+      url: expect.stringMatching(/^http:\/\/jornada\.test\/registry-access\/[\w-]{43}$/),
+    });
+    const shown = (await company.live.get(`/v1/registry/access-grants/${created.id}`)).json();
+    expect(shown).not.toHaveProperty('url');
+    const listed = (await company.live.get('/v1/registry/access-grants')).json().data;
+    expect(listed.map((row: { id: string }) => row.id)).toContain(created.id);
+    expect(JSON.stringify(listed)).not.toContain(tokenOf(created.url));
+    const other = await ctx.createCompany();
+    expect((await other.live.get(`/v1/registry/access-grants/${created.id}`)).statusCode).toBe(404);
+    expect((await other.live.delete(`/v1/registry/access-grants/${created.id}`)).statusCode).toBe(404);
+  });
+});
+
+describe('the inspection’s view', () => {
+  it('lists the company, months and workers, and each worker’s full month, by path or Bearer token', async () => {
+    const created = await grant({});
+    const token = tokenOf(created.url);
+    const summary = await open(`/registry-access/${token}/api/summary`);
+    expect(summary.statusCode, summary.body).toBe(200);
+    expect(summary.json()).toMatchObject({
+      kind: 'inspection',
+      company: { legal_name: 'Panadería Sol, S.L.', tax_id: 'B12345674' },
+      time_zone: 'Europe/Madrid',
+      months: ['2026-10'],
+    });
+    expect(
+      summary
+        .json()
+        .workers.map((worker: { id: string }) => worker.id)
+        .sort(),
+    ).toEqual([ana.id, luis.id].sort());
+
+    const month = await open(`/registry-access/api/workers/${ana.id}/2026-10`, {
+      authorization: `Bearer ${token}`,
+    });
+    expect(month.statusCode, month.body).toBe(200);
+    expect(month.json().days).toHaveLength(31);
+    expect(month.json().days[7]).toMatchObject({
+      date: '2026-10-08',
+      intervals: '22:00-06:30 (+1)',
+      worked_hhmm: '8:30',
+    });
+    const summaries = (
+      await company.live.get('/v1/work-summaries', {
+        query: { period: 'month', from: '2026-10-01', to: '2026-10-31', employee_id: ana.id },
+      })
+    ).json().data[0];
+    expect(month.json().totals).toMatchObject({
+      worked_minutes: summaries.worked_minutes,
+      night_minutes: summaries.night_minutes,
+    });
+    // Outside the grant: another month, an unknown worker.
+    expect((await open(`/registry-access/${token}/api/workers/${ana.id}/2026-09`)).statusCode).toBe(404);
+    expect(
+      (await open(`/registry-access/${token}/api/workers/0191a8e0-0000-7000-8000-000000000000/2026-10`))
+        .statusCode,
+    ).toBe(404);
+    expect((await open('/registry-access/api/summary', { authorization: 'Bearer nope' })).statusCode).toBe(
+      401,
+    );
+    expect((await open(`/registry-access/${'x'.repeat(43)}/api/summary`)).statusCode).toBe(404);
+  });
+
+  it('covers only the workers named', async () => {
+    const created = await grant({ employee_ids: [luis.id] });
+    const token = tokenOf(created.url);
+    const summary = (await open(`/registry-access/${token}/api/summary`)).json();
+    expect(summary.workers.map((worker: { id: string }) => worker.id)).toEqual([luis.id]);
+    expect((await open(`/registry-access/${token}/api/workers/${ana.id}/2026-10`)).statusCode).toBe(404);
+  });
+});
+
+describe('the representatives’ view', () => {
+  it('shows monthly totals by name, never an interval or a national id', async () => {
+    const created = await grant({ kind: 'representatives', label: 'Comité de empresa' });
+    const token = tokenOf(created.url);
+    const summary = await open(`/registry-access/${token}/api/summary`);
+    expect(summary.statusCode).toBe(200);
+    const month = await open(`/registry-access/${token}/api/workers/${ana.id}/2026-10`);
+    expect(month.statusCode, month.body).toBe(200);
+    expect(month.json()).toEqual({
+      worker: { name: `${ana.first_name} ${ana.last_name}` },
+      month: '2026-10',
+      totals: {
+        worked_minutes: 510,
+        overtime_minutes: expect.any(Number),
+        night_minutes: 480,
+        worked_hhmm: '8:30',
+        overtime_hhmm: expect.any(String),
+        night_hhmm: '8:00',
+      },
+    });
+    for (const body of [summary.body, month.body]) {
+      expect(body).not.toContain('12345678Z');
+      expect(body).not.toContain('22:00');
+    }
+  });
+});
+
+describe('revoking, expiring and the access log', () => {
+  it('logs every use with time and address, answers 404 once revoked or expired, and logs those too', async () => {
+    const created = await grant({});
+    const token = tokenOf(created.url);
+    expect((await open(`/registry-access/${token}/api/summary`)).statusCode).toBe(200);
+    expect((await open(`/registry-access/${token}/api/workers/${luis.id}/2026-10`)).statusCode).toBe(200);
+    expect((await company.live.delete(`/v1/registry/access-grants/${created.id}`)).statusCode).toBe(204);
+    expect((await company.live.delete(`/v1/registry/access-grants/${created.id}`)).statusCode).toBe(204);
+    expect((await open(`/registry-access/${token}/api/summary`)).statusCode).toBe(404);
+    const accesses = (await company.live.get(`/v1/registry/access-grants/${created.id}/accesses`)).json()
+      .data;
+    expect(
+      accesses.map((row: { what: string; outcome: string; ip: string }) => [row.what, row.outcome, row.ip]),
+    ).toEqual([
+      ['summary', 'ok', '203.0.113.7'],
+      [`worker ${luis.id} 2026-10`, 'ok', '203.0.113.7'],
+      ['summary', 'revoked', '203.0.113.7'],
+    ]);
+    expect(
+      (await company.live.get(`/v1/registry/access-grants/${created.id}`)).json().revoked_at,
+    ).not.toBeNull();
+
+    const short = await grant({ expires_at: inDays(1) });
+    ctx.clock.advance(2 * 86_400);
+    expect((await open(`/registry-access/${tokenOf(short.url)}/api/summary`)).statusCode).toBe(404);
+    const expired = (await company.live.get(`/v1/registry/access-grants/${short.id}/accesses`)).json().data;
+    expect(expired.map((row: { outcome: string }) => row.outcome)).toEqual(['expired']);
+  });
+});
