@@ -211,7 +211,9 @@ describe('clocking and reading one’s own record', () => {
       employee: { id: employee.id, can_clock: true },
       last_check_in: { id: ids[3] },
     });
-    const listed = await worker.send('GET', `/portal/api/check-ins?from=${day}&to=${day}`);
+    // The shift may end after midnight, whatever the hour the test runs at: read the day and the next.
+    const next = Temporal.PlainDate.from(day).add({ days: 1 }).toString();
+    const listed = await worker.send('GET', `/portal/api/check-ins?from=${day}&to=${next}`);
     expect(listed.statusCode, listed.body).toBe(200);
     expect(listed.json().data.map((row: { id: string }) => row.id)).toEqual(
       expect.arrayContaining(ids.filter((_, index) => index < 4)),
@@ -332,5 +334,84 @@ describe('corrections in the portal', () => {
       status: 'rejected',
       rejection: { by: { type: 'employee', id: b.employee.id }, reason: 'Fue un día normal' },
     });
+  });
+});
+
+describe('the worker’s copy of a closed month', () => {
+  it('shows the month once closed, records the acknowledgement once in the chain, and tells the company who has', async () => {
+    const own = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+    const hireWorker = async (first_name: string) => {
+      const employee = await hire(own.live, { hire_date: '2025-01-01', first_name });
+      const worker = new Worker();
+      const link = await own.live.post(`/v1/employees/${employee.id}/portal-invitation`);
+      expect((await worker.accept(tokenOf(link.json().url))).statusCode).toBe(200);
+      return { employee, worker };
+    };
+    const a = await hireWorker('Alba');
+    const b = await hireWorker('Bruno');
+    const today = ctx.clock.now().toZonedDateTimeISO('Europe/Madrid').toPlainDate();
+    const month = today.with({ day: 1 }).subtract({ months: 1 }).toPlainYearMonth().toString();
+    const worked = Temporal.PlainDate.from(`${month}-10`)
+      .toZonedDateTime({ timeZone: 'Europe/Madrid', plainTime: '09:00' })
+      .toInstant();
+    for (const [type, at] of [
+      ['in', worked],
+      ['out', worked.add({ hours: 8 })],
+    ] as const) {
+      const response = await own.live.post('/v1/check-ins', {
+        employee_id: a.employee.id,
+        type,
+        timestamp: at.toString(),
+      });
+      expect(response.statusCode, response.body).toBe(201);
+    }
+    // Not yet closed: no copy, no acknowledgement, no company list.
+    expect((await a.worker.send('GET', `/portal/api/registry/${month}`)).statusCode).toBe(404);
+    expect((await a.worker.send('POST', `/portal/api/registry/${month}/acknowledge`, {})).statusCode).toBe(
+      404,
+    );
+    expect((await own.live.get(`/v1/registry/months/${month}/acknowledgements`)).statusCode).toBe(404);
+    expect((await own.live.post(`/v1/registry/months/${month}/close`)).statusCode).toBe(200);
+
+    const copy = await a.worker.send('GET', `/portal/api/registry/${month}`);
+    expect(copy.statusCode, copy.body).toBe(200);
+    expect(copy.json().acknowledged_at).toBeNull();
+    expect(copy.json().totals).toMatchObject({ date: 'total', worked_minutes: 480, worked_hhmm: '8:00' });
+    expect(copy.json().days.find((day: { date: string }) => day.date === `${month}-10`)).toMatchObject({
+      intervals: '09:00-17:00',
+    });
+    const first = await a.worker.send('POST', `/portal/api/registry/${month}/acknowledge`, {});
+    expect(first.statusCode, first.body).toBe(200);
+    ctx.clock.advance(5);
+    const again = await a.worker.send('POST', `/portal/api/registry/${month}/acknowledge`, {});
+    expect(again.json()).toEqual(first.json());
+    expect((await a.worker.send('GET', `/portal/api/registry/${month}`)).json().acknowledged_at).toBe(
+      first.json().acknowledged_at,
+    );
+    const entries = await ctx.db
+      .selectFrom('registry_entries')
+      .select('kind')
+      .where('company_id', '=', own.id)
+      .where('employee_id', '=', a.employee.id)
+      .where('kind', '=', 'month_acknowledged')
+      .execute();
+    expect(entries).toHaveLength(1);
+
+    const list = await own.live.get(`/v1/registry/months/${month}/acknowledgements`);
+    expect(list.statusCode, list.body).toBe(200);
+    const byId = new Map(
+      list
+        .json()
+        .data.map((row: { employee_id: string; acknowledged_at: string | null }) => [
+          row.employee_id,
+          row.acknowledged_at,
+        ]),
+    );
+    expect(byId.get(a.employee.id)).toBe(first.json().acknowledged_at);
+    expect(byId.get(b.employee.id)).toBeNull();
+    // Another company sees none of it.
+    const other = await ctx.createCompany();
+    const foreign = (await other.live.get(`/v1/registry/months/${month}/acknowledgements`)).statusCode;
+    expect(foreign).toBe(404);
   });
 });

@@ -97,6 +97,8 @@ const NOT_KEYED: Record<string, string> = {
   downloadReport: 'the signed address is the credential (test/reports.test.ts refuses a tampered one)',
   closeRegistryMonth:
     'the month names no resource of another company: each tenant closes its own (test/registry-months.test.ts)',
+  listRegistryMonthAcknowledgements:
+    'the month names no resource of another company: each tenant lists its own (test/portal.test.ts)',
 };
 
 /** Which of B's fixtures fills each path parameter. */

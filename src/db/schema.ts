@@ -226,6 +226,13 @@ export type RegistryAccessesTable = {
   outcome: 'ok' | 'revoked' | 'expired';
 };
 
+export type RegistryAcknowledgementsTable = {
+  company_id: string;
+  employee_id: string;
+  month: string;
+  acknowledged_at: Date;
+};
+
 export type WorkdaysTable = {
   company_id: string;
   employee_id: string;
@@ -487,5 +494,6 @@ export type Database = {
   portal_sessions: PortalSessionsTable;
   registry_access_grants: RegistryAccessGrantsTable;
   registry_accesses: RegistryAccessesTable;
+  registry_acknowledgements: RegistryAcknowledgementsTable;
   login_failures: LoginFailuresTable;
 };

@@ -103,6 +103,12 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
   },
   UpdateEmployeeBody: { vacation_days_per_year: 23, effective_from: '2027-01-01' },
   Actor: { type: 'api_key', id: '0192f3a4-2222-7aaa-8bbb-0c0d0e0f1012' },
+  PageMeta: { next_cursor: null, has_more: false },
+  RegistryAcknowledgement: {
+    employee_id: EMPLOYEE_ID,
+    employee_name: 'Lucía Martínez Soler',
+    acknowledged_at: '2026-11-03T07:41:09.118Z',
+  },
   RegistryAccessGrant: {
     id: '0192f3a4-7777-7aaa-8bbb-0c0d0e0f1077',
     kind: 'inspection',

@@ -94,6 +94,41 @@ function sharedProblemResponse(components: Json, status: string, response: Json)
   return { $ref: `#/components/responses/${name}` };
 }
 
+/**
+ * A query parameter that several operations declare identically (limit, cursor, updated_since, …) is stated
+ * once in `components.parameters` (named after it in PascalCase) and referred to.
+ */
+function shareQueryParameters(document: OpenApiDocument): void {
+  const operations = Object.values(document.paths ?? {}).flatMap((item) =>
+    METHODS.map((method) => item[method] as (Json & { parameters?: Json[] }) | undefined).filter(
+      (operation): operation is Json & { parameters?: Json[] } => operation !== undefined,
+    ),
+  );
+  const seen = new Map<string, { parameter: Json; count: number }>();
+  for (const operation of operations) {
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.in !== 'query') continue;
+      const name = String(parameter.name);
+      const known = seen.get(name);
+      if (!known) seen.set(name, { parameter, count: 1 });
+      else if (isDeepStrictEqual(known.parameter, parameter)) known.count += 1;
+    }
+  }
+  document.components ??= {};
+  const components = document.components as Json;
+  for (const operation of operations) {
+    operation.parameters = operation.parameters?.map((parameter) => {
+      const shared = parameter.in === 'query' ? seen.get(String(parameter.name)) : undefined;
+      if (!shared || shared.count < 2 || !isDeepStrictEqual(shared.parameter, parameter)) return parameter;
+      const key = String(parameter.name).replace(/(^|_)(\w)/g, (_match, _sep, letter: string) =>
+        letter.toUpperCase(),
+      );
+      sharedParameters(components)[key] = shared.parameter;
+      return { $ref: `#/components/parameters/${key}` };
+    });
+  }
+}
+
 /** The document's `components.parameters`, made on first use. */
 function sharedParameters(components: Json): Json {
   components.parameters ??= {};
@@ -291,6 +326,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         ('openapiObject' in document ? document.openapiObject : {}) as OpenApiDocument,
         options.surface,
       );
+      shareQueryParameters(decorated);
       if (options.webhooks) decorated.webhooks = options.webhooks;
       if (options.webhookParameters) {
         const components = decorated.components as Json & { parameters?: Json };

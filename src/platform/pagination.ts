@@ -50,15 +50,23 @@ export function deprecatedUpdatedSinceHeaders(updatedSince: string | undefined):
   return updatedSince === undefined ? {} : { Deprecation: `@${DEPRECATED_AT}`, Sunset: SUNSET };
 }
 
+/** What every page says about the next one. */
+export const PageMeta = named(
+  'PageMeta',
+  Type.Object({
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Pass it as `cursor` for the next page; null on the last page.',
+    }),
+    has_more: Type.Boolean(),
+  }),
+);
+
 export function ListOf<T extends TSchema>(item: T) {
   const itemName = (item as Record<string, unknown>)[COMPONENT_KEYWORD];
   const list = Type.Object(
     {
       data: Type.Array(item, { maxItems: MAX_LIMIT }),
-      meta: Type.Object({
-        next_cursor: Type.Union([Type.String(), Type.Null()]),
-        has_more: Type.Boolean(),
-      }),
+      meta: PageMeta,
     },
     { additionalProperties: false },
   );

@@ -29,6 +29,11 @@ import {
   type PortalSession,
   workerTenant,
 } from '../modules/portal/portal.service.ts';
+import { MonthParams } from '../modules/registry/registry.schemas.ts';
+import {
+  acknowledgeMonth,
+  workerRegistryMonth,
+} from '../modules/registry-access/acknowledgements.service.ts';
 import { WorkSummary } from '../modules/work-summaries/work-summaries.schemas.ts';
 import { listWorkSummaries } from '../modules/work-summaries/work-summaries.service.ts';
 import { IdParams } from '../platform/common.schemas.ts';
@@ -367,6 +372,44 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
     },
     async (request) =>
       rejectCorrection(deps, await tenantOf(request), request.params.id, request.body.reason),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/registry/:month`,
+      operationId: 'portalRegistryMonth',
+      summary: 'The worker’s copy of a closed month: day rows, totals, acknowledgement',
+      scope: null,
+      params: MonthParams,
+      responses: {
+        200: { description: 'The month.', schema: Type.Object({}, { additionalProperties: true }) },
+      },
+    },
+    async (request) => workerRegistryMonth(deps, await tenantOf(request), request.params.month),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/registry/:month/acknowledge`,
+      operationId: 'portalAcknowledgeMonth',
+      summary: 'Acknowledge a closed month (once; recorded in the worker’s chain)',
+      scope: null,
+      params: MonthParams,
+      body: Type.Object({}, { additionalProperties: false }),
+      responses: {
+        200: {
+          description: 'The acknowledgement (the first one, when repeated).',
+          schema: Type.Object({ month: Type.String(), acknowledged_at: Type.String() }),
+        },
+      },
+    },
+    async (request) => acknowledgeMonth(deps, await tenantOf(request), request.params.month),
   );
 
   const tenantOf = async (request: FastifyRequest): Promise<ActingTenant> => (await actingAs(request)).tenant;

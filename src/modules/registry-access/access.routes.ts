@@ -5,14 +5,17 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
 import { ListOf } from '../../platform/pagination.ts';
 import { readRoutes } from '../../platform/read-routes.ts';
+import { MonthParams } from '../registry/registry.schemas.ts';
 import {
   Access,
   AccessGrant,
   AccessGrantWithUrl,
+  Acknowledgement,
   CreateAccessGrantBody,
   ListAccessGrantsQuery,
 } from './access.schemas.ts';
 import { createGrant, getGrant, listAccesses, listGrants, revokeGrant } from './access.service.ts';
+import { listAcknowledgements } from './acknowledgements.service.ts';
 
 const tag = 'Time registry';
 
@@ -46,6 +49,25 @@ export function registryAccessRoutes(app: FastifyInstance, deps: AppDeps): void 
     },
     async (request, reply) =>
       reply.code(201).send(await createGrant(deps, requireTenant(request), request.body)),
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/registry/months/:month/acknowledgements',
+      operationId: 'listRegistryMonthAcknowledgements',
+      summary: 'Who has acknowledged a closed month',
+      description:
+        'Every employee employed in the closed month, in id order, with `acknowledged_at` (null: not yet). A month not closed is 404.',
+      tag,
+      scope: 'org:fichajes:read',
+      params: MonthParams,
+      querystring: ListAccessGrantsQuery,
+      responses: { 200: { description: 'A page of acknowledgements.', schema: ListOf(Acknowledgement) } },
+    },
+    async (request) =>
+      listAcknowledgements(deps, requireTenant(request), request.params.month, request.query),
   );
 
   route(

@@ -70,3 +70,14 @@ export const Access = named(
 );
 
 export const ListAccessGrantsQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
+
+export const Acknowledgement = named(
+  'RegistryAcknowledgement',
+  Type.Object({
+    employee_id: Uuid(),
+    employee_name: Type.String(),
+    acknowledged_at: Nullable(
+      Instant('When the worker acknowledged the month in the portal; null: not yet.'),
+    ),
+  }),
+);

@@ -159,3 +159,53 @@ export async function employeesEmployedIn(db: Executor, companyId: string, from:
   const rows = await selectEmployedDuring(db, companyId, from, to).orderBy('id').execute();
   return rows.map((row) => row.id);
 }
+
+/** Records a worker's acknowledgement of a month; false when it was given already. */
+export async function insertAcknowledgement(
+  db: Executor,
+  row: { company_id: string; employee_id: string; month: string; acknowledged_at: Date },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('registry_acknowledgements')
+    .values(row)
+    .onConflict((conflict) => conflict.columns(['company_id', 'month', 'employee_id']).doNothing())
+    .returning('employee_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** Whether a month (YYYY-MM-01) is closed for a tenant. */
+export async function isMonthClosed(db: Executor, companyId: string, month: string): Promise<boolean> {
+  return (await closedMonthsIn(db, companyId, month, month)).length > 0;
+}
+
+/** The employees of a month with their acknowledgement, if any (a listing pages it by id). */
+export function selectAcknowledgements(db: Executor, companyId: string, month: string, last: string) {
+  return selectEmployedDuring(db, companyId, month, last).select((eb) => [
+    'first_name',
+    'last_name',
+    eb
+      .selectFrom('registry_acknowledgements as k')
+      .select('k.acknowledged_at')
+      .where('k.company_id', '=', companyId)
+      .where('k.month', '=', month)
+      .whereRef('k.employee_id', '=', 'employees.id')
+      .as('acknowledged_at'),
+  ]);
+}
+
+/** One employee's acknowledgement of a month, if given. */
+export async function findAcknowledgement(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  month: string,
+) {
+  return await db
+    .selectFrom('registry_acknowledgements')
+    .select('acknowledged_at')
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('month', '=', month)
+    .executeTakeFirst();
+}

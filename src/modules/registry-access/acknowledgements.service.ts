@@ -1,0 +1,120 @@
+import type { AppDeps } from '../../platform/deps.ts';
+import { ApiError, notFound } from '../../platform/errors.ts';
+import { DEFAULT_LIMIT, keysetPage, mapPage, type Page } from '../../platform/pagination.ts';
+import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
+import { toDate } from '../../time/clock.ts';
+import { findEmployee } from '../employees/employees.service.ts';
+import {
+  findAcknowledgement,
+  insertAcknowledgement,
+  isMonthClosed,
+  selectAcknowledgements,
+} from '../registry/registry.repo.ts';
+import { appendToChain } from '../registry/registry.service.ts';
+import { timeRegistryRows } from '../reports/content.ts';
+
+/**
+ * The worker's copy of a closed month's registry, and their acknowledgement of it (docs/registry.md): art. 35.5
+ * ET gives the worker the summary of their hours with each pay period; the portal hands it over once the month
+ * is closed, and the worker's acknowledgement enters their chain.
+ */
+const monthStart = (month: string) => `${month}-01`;
+const monthEnd = (month: string) =>
+  Temporal.PlainDate.from(monthStart(month)).add({ months: 1 }).subtract({ days: 1 }).toString();
+
+async function assertWorkerMonth(deps: Pick<AppDeps, 'db'>, tenant: ActingTenant, month: string) {
+  const employee = await findEmployee(deps.db, tenant.companyId, tenant.actor.id);
+  const employed =
+    employee &&
+    employee.hire_date <= monthEnd(month) &&
+    (employee.termination_date === null || employee.termination_date >= monthStart(month));
+  if (!employed || !(await isMonthClosed(deps.db, tenant.companyId, monthStart(month)))) {
+    throw notFound('Closed month');
+  }
+}
+
+/** A worker's month as the registry closed it: the day rows and totals, and the acknowledgement if given. */
+export async function workerRegistryMonth(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: ActingTenant,
+  month: string,
+) {
+  await assertWorkerMonth(deps, tenant, month);
+  const days: Array<Record<string, unknown>> = [];
+  for await (const row of timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, {
+    month,
+    employee_id: tenant.actor.id,
+  })) {
+    const { employee_id: _id, external_id: _external, employee_name: _name, ...figures } = row;
+    days.push(figures);
+  }
+  const totals = days.pop() ?? null;
+  const acknowledged = await findAcknowledgement(
+    deps.db,
+    tenant.companyId,
+    tenant.actor.id,
+    monthStart(month),
+  );
+  return { month, days, totals, acknowledged_at: acknowledged?.acknowledged_at.toISOString() ?? null };
+}
+
+/**
+ * Records the worker's acknowledgement of a closed month, once (a repeat answers the first one), in the chain
+ * under the employee's lock.
+ */
+export async function acknowledgeMonth(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: ActingTenant,
+  month: string,
+): Promise<{ month: string; acknowledged_at: string }> {
+  await assertWorkerMonth(deps, tenant, month);
+  const at = toDate(deps.clock.now());
+  return await deps.db.transaction().execute(async (tx) => {
+    await findEmployee(tx, tenant.companyId, tenant.actor.id, { lock: true });
+    const row = { company_id: tenant.companyId, employee_id: tenant.actor.id, month: monthStart(month) };
+    if (await insertAcknowledgement(tx, { ...row, acknowledged_at: at })) {
+      await appendToChain(tx, tenant.companyId, tenant.actor.id, {
+        kind: 'month_acknowledged',
+        subjectId: null,
+        content: { month, employee_id: tenant.actor.id, acknowledged_at: at.toISOString() },
+        recordedAt: at,
+      });
+      return { month, acknowledged_at: at.toISOString() };
+    }
+    const first = await findAcknowledgement(tx, tenant.companyId, tenant.actor.id, row.month);
+    if (!first) throw new ApiError('internal_error', 'An acknowledgement vanished.');
+    return { month, acknowledged_at: first.acknowledged_at.toISOString() };
+  });
+}
+
+export type AcknowledgementView = {
+  employee_id: string;
+  employee_name: string;
+  acknowledged_at: string | null;
+};
+
+/** Who has and has not acknowledged a closed month: every employee of the month, in id order. */
+export async function listAcknowledgements(
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  tenant: CompanyScope,
+  month: string,
+  query: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<AcknowledgementView>> {
+  if (!(await isMonthClosed(deps.db, tenant.companyId, monthStart(month)))) throw notFound('Closed month');
+  const page = await keysetPage(
+    selectAcknowledgements(deps.db, tenant.companyId, monthStart(month), monthEnd(month)),
+    {
+      codec: deps.cursors,
+      listing: `registry-acknowledgements|${month}`,
+      sort: [{ column: 'id', kind: 'text' }],
+      limit: query.limit ?? DEFAULT_LIMIT,
+      cursor: query.cursor,
+      keyOf: (row) => [row.id],
+    },
+  );
+  return mapPage(page, (row) => ({
+    employee_id: row.id,
+    employee_name: `${row.first_name} ${row.last_name}`,
+    acknowledged_at: row.acknowledged_at ? row.acknowledged_at.toISOString() : null,
+  }));
+}
