@@ -216,6 +216,30 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await shot('phone-record-corrected');
   });
 
+  it('hands over a closed month, which the worker acknowledges', async () => {
+    const today = new Date();
+    const previous = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 15));
+    const month = previous.toISOString().slice(0, 7);
+    const closed = await http('POST', `/v1/registry/months/${month}/close`, {}, liveKey);
+    expect(closed.status, closed.text).toBe(200);
+    await tab('Mi registro');
+    await page.getByLabel('Mes', { exact: true }).fill(month);
+    const card = page.getByRole('region', { name: 'Mes cerrado por la empresa' });
+    await card.waitFor();
+    await accessible();
+    await shot('phone-closed-month');
+    await card.getByRole('button', { name: 'Confirmo que he recibido el resumen' }).click();
+    await card
+      .getByRole('status')
+      .getByText(/^Recibido el/)
+      .waitFor();
+    const list = await http('GET', `/v1/registry/months/${month}/acknowledgements`, undefined, liveKey);
+    expect(list.body.data).toEqual([
+      { employee_id: employeeId, employee_name: 'Lucía Portal', acknowledged_at: expect.any(String) },
+    ]);
+    await page.getByLabel('Mes', { exact: true }).fill(new Date().toISOString().slice(0, 7));
+  });
+
   it('speaks English on request, and keeps the choice', async () => {
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.getByRole('heading', { level: 1, name: 'My record' }).waitFor();

@@ -32,6 +32,28 @@ export function RecordScreen({ me }: { me: Me }) {
   const [days, setDays] = useState<Day[]>([]);
   const [records, setRecords] = useState<CheckIn[]>([]);
   const [error, setError] = useState<unknown>(null);
+  const [closed, setClosed] = useState<{ acknowledged_at: string | null } | null>(null);
+
+  useEffect(() => {
+    setClosed(null);
+    // A closed month has the worker's copy (404 while the company has not closed it).
+    portalApi<{ acknowledged_at: string | null }>('GET', `/registry/${month}`)
+      .then(setClosed)
+      .catch(() => setClosed(null));
+  }, [month]);
+
+  const acknowledge = async () => {
+    try {
+      const answer = await portalApi<{ acknowledged_at: string }>(
+        'POST',
+        `/registry/${month}/acknowledge`,
+        {},
+      );
+      setClosed({ acknowledged_at: answer.acknowledged_at });
+    } catch (failure) {
+      setError(failure);
+    }
+  };
 
   useEffect(() => {
     const from = `${month}-01`;
@@ -85,6 +107,21 @@ export function RecordScreen({ me }: { me: Me }) {
         />
       </label>
       <Problems error={error} />
+      {closed && (
+        <section className="card closed" aria-labelledby="closed-title">
+          <h2 id="closed-title">{t('record.closed')}</h2>
+          <p>{t('record.closedIntro')}</p>
+          {closed.acknowledged_at ? (
+            <p className="done" role="status">
+              {t('record.acknowledged', { date: longDate(dayOf(closed.acknowledged_at, zone)) })}
+            </p>
+          ) : (
+            <button type="button" className="primary" onClick={acknowledge}>
+              {t('record.acknowledge')}
+            </button>
+          )}
+        </section>
+      )}
       <div className="card totals">
         <h2>
           {t('record.total')} · {monthName(month)}

@@ -53,6 +53,10 @@ const es = {
     noDays: 'No hay días registrados este mes.',
     total: 'Total del mes',
     ask: 'Pedir una corrección de este día',
+    closed: 'Mes cerrado por la empresa',
+    closedIntro: 'Este es tu resumen del mes, tal como quedó en el registro. Confirma que lo has recibido.',
+    acknowledge: 'Confirmo que he recibido el resumen',
+    acknowledged: 'Recibido el {{date}}',
   },
   corrections: {
     title: 'Correcciones',
@@ -133,6 +137,10 @@ const en: Dictionary = {
     noDays: 'No recorded days this month.',
     total: 'Month total',
     ask: 'Ask to correct this day',
+    closed: 'Month closed by the company',
+    closedIntro: 'This is your summary of the month as the registry closed it. Confirm that you received it.',
+    acknowledge: 'I confirm I received the summary',
+    acknowledged: 'Received on {{date}}',
   },
   corrections: {
     title: 'Corrections',
