@@ -399,8 +399,8 @@ export type WebhookDeliveriesTable = {
   updated_at: Date;
 };
 
-export type ReportType = 'time_registry_monthly' | 'check_ins_export';
-export type ReportFormat = 'csv' | 'xlsx';
+export type ReportType = 'time_registry_monthly' | 'check_ins_export' | 'time_registry_worker_monthly';
+export type ReportFormat = 'csv' | 'xlsx' | 'pdf';
 export type ReportStatus = 'processing' | 'completed' | 'failed' | 'expired';
 
 export type ReportsTable = {

@@ -19,6 +19,8 @@ import type { ReportStore } from '../modules/reports/store.ts';
 import { csvStream, type Row, xlsxStream } from '../modules/reports/writers.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
 import { type Clock, toDate } from '../time/clock.ts';
+import { workerMonthlyDocuments } from '../modules/reports/documents.ts';
+import { pdfStream } from '../modules/reports/pdf.ts';
 import type { Job } from './runner.ts';
 
 export type ReportGenerationDeps = {
@@ -106,29 +108,41 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
         timezone: report.timezone,
       };
       const file =
-        report.type === 'time_registry_monthly'
-          ? csvStream(
-              TIME_REGISTRY_COLUMNS,
-              counted(
-                timeRegistryRows(streamDb, deps.clock, deps.cursors, tenant, {
-                  month: report.params.month as string,
-                  employee_id: report.params.employee_id,
-                }),
+        report.type === 'time_registry_worker_monthly'
+          ? pdfStream(
+              workerMonthlyDocuments(streamDb, deps.clock, deps.cursors, tenant, {
+                month: report.params.month as string,
+                employee_id: report.params.employee_id,
+              }),
+              {
+                locale: report.params.locale === 'en' ? 'en' : 'es',
+                generatedAt: deps.clock.now(),
                 counter,
-              ),
+              },
             )
-          : (report.format === 'xlsx' ? xlsxStream : csvStream)(
-              CHECK_INS_EXPORT_COLUMNS,
-              counted(
-                checkInsExportRows(streamDb, tenant, {
-                  from: report.params.from as string,
-                  to: report.params.to as string,
-                  employee_id: report.params.employee_id,
-                }),
-                counter,
-              ),
-              { sheetName: 'Check-ins' },
-            );
+          : report.type === 'time_registry_monthly'
+            ? csvStream(
+                TIME_REGISTRY_COLUMNS,
+                counted(
+                  timeRegistryRows(streamDb, deps.clock, deps.cursors, tenant, {
+                    month: report.params.month as string,
+                    employee_id: report.params.employee_id,
+                  }),
+                  counter,
+                ),
+              )
+            : (report.format === 'xlsx' ? xlsxStream : csvStream)(
+                CHECK_INS_EXPORT_COLUMNS,
+                counted(
+                  checkInsExportRows(streamDb, tenant, {
+                    from: report.params.from as string,
+                    to: report.params.to as string,
+                    employee_id: report.params.employee_id,
+                  }),
+                  counter,
+                ),
+                { sheetName: 'Check-ins' },
+              );
       await deps.store.put(key, file);
     } catch (error) {
       clearInterval(heartbeat);

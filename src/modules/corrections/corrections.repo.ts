@@ -118,3 +118,50 @@ export async function voidCheckIns(
     .returning(['id', 'timestamp'])
     .execute();
 }
+
+/**
+ * The applied corrections of an employee that touched [from, before): a check-in they voided or added lies in
+ * it. For the worker's monthly document.
+ */
+export async function appliedCorrectionsIn(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  from: Date,
+  before: Date,
+) {
+  return await db
+    .selectFrom('check_in_corrections as c')
+    .select([
+      'c.id',
+      'c.reason',
+      'c.requested_by_type',
+      'c.requested_by_id',
+      'c.requested_at',
+      'c.company_approval_by_type',
+      'c.company_approval_by_id',
+      'c.company_approval_at',
+      'c.employee_approval_at',
+      'c.applied_at',
+      'c.void_ids',
+      'c.add_items',
+    ])
+    .where('c.company_id', '=', companyId)
+    .where('c.employee_id', '=', employeeId)
+    .where('c.status', '=', 'applied')
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('check_ins as k')
+          .select('k.id')
+          .where('k.company_id', '=', companyId)
+          .where('k.employee_id', '=', employeeId)
+          .where('k.timestamp', '>=', from)
+          .where('k.timestamp', '<', before)
+          .where((eb) =>
+            eb.or([eb('k.correction_id', '=', eb.ref('c.id')), eb(eb.ref('k.id'), '=', eb.fn.any('c.void_ids'))]),
+          ),
+      ),
+    )
+    .orderBy('c.applied_at')
+    .execute();
+}

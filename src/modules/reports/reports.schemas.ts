@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 
-export const REPORT_TYPES = ['time_registry_monthly', 'check_ins_export'] as const;
-export const REPORT_FORMATS = ['csv', 'xlsx'] as const;
+export const REPORT_TYPES = ['time_registry_monthly', 'check_ins_export', 'time_registry_worker_monthly'] as const;
+export const REPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 
 /** The params of each type, validated after the body's shape (so the errors name `params.<field>`). */
 export const REPORT_PARAMS = {
@@ -10,6 +10,14 @@ export const REPORT_PARAMS = {
     {
       month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' }),
       employee_id: Type.Optional(Uuid('Only this employee.')),
+    },
+    { additionalProperties: false },
+  ),
+  time_registry_worker_monthly: Type.Object(
+    {
+      month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' }),
+      employee_id: Type.Optional(Uuid('Only this worker (default: every worker of the month).')),
+      locale: Type.Optional(Type.Enum(['es', 'en'], { description: 'The document’s language; default es.' })),
     },
     { additionalProperties: false },
   ),
@@ -29,9 +37,11 @@ export const CreateReportBody = named(
     {
       type: Type.Enum([...REPORT_TYPES], {
         description:
-          '`time_registry_monthly` (params `{ month: "YYYY-MM", employee_id? }`, csv only) or `check_ins_export` (params `{ from, to, employee_id? }`, dates, at most one year; csv or xlsx).',
+          '`time_registry_monthly` (params `{ month: "YYYY-MM", employee_id? }`, csv only), `check_ins_export` (params `{ from, to, employee_id? }`, dates, at most one year; csv or xlsx) or `time_registry_worker_monthly` (params `{ month, employee_id?, locale? }`: one signed-off document per worker, pdf).',
       }),
-      format: Type.Enum([...REPORT_FORMATS], { description: '`xlsx` only for `check_ins_export`.' }),
+      format: Type.Enum([...REPORT_FORMATS], {
+        description: '`xlsx` only for `check_ins_export`; `pdf` only for `time_registry_worker_monthly`.',
+      }),
       params: Type.Record(Type.String(), Type.Unknown(), { description: 'Depends on the type.' }),
     },
     { additionalProperties: false },

@@ -39,6 +39,14 @@ const ajv = withFormats(new Ajv({ allErrors: true, strict: false }));
 const paramValidators: Record<ReportType, ValidateFunction> = {
   time_registry_monthly: ajv.compile(REPORT_PARAMS.time_registry_monthly),
   check_ins_export: ajv.compile(REPORT_PARAMS.check_ins_export),
+  time_registry_worker_monthly: ajv.compile(REPORT_PARAMS.time_registry_worker_monthly),
+};
+
+/** The formats each type is generated in. */
+const FORMATS_OF: Record<ReportType, readonly ReportFormat[]> = {
+  time_registry_monthly: ['csv'],
+  check_ins_export: ['csv', 'xlsx'],
+  time_registry_worker_monthly: ['pdf'],
 };
 
 /** The params' own rules, as per-field errors under `params.`. */
@@ -74,8 +82,9 @@ export async function createReport(
   const { db, clock } = deps;
   const maxPending = deps.maxPendingReports ?? MAX_PENDING_REPORTS;
   const errors = paramsErrors(input.type, input.params);
-  if (input.format === 'xlsx' && input.type !== 'check_ins_export') {
-    errors.format = ['xlsx is only available for check_ins_export; use csv'];
+  const formats = FORMATS_OF[input.type];
+  if (!formats.includes(input.format)) {
+    errors.format = [`${input.type} is generated as ${formats.join(' or ')}`];
   }
   const employeeId = input.params.employee_id;
   if (typeof employeeId === 'string' && !errors['params.employee_id']) {
@@ -186,6 +195,7 @@ export async function listRecentReports(
 export const CONTENT_TYPES: Record<ReportFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
 };
 
 export function fileNameOf(report: {
@@ -194,9 +204,15 @@ export function fileNameOf(report: {
   params: Record<string, unknown>;
 }) {
   const params = report.params as ReportParams;
-  const span = report.type === 'time_registry_monthly' ? params.month : `${params.from}_${params.to}`;
+  const monthly = report.type !== 'check_ins_export';
+  const span = monthly ? params.month : `${params.from}_${params.to}`;
   const who = params.employee_id ? `-${params.employee_id}` : '';
-  const name = report.type === 'time_registry_monthly' ? 'time-registry' : 'check-ins';
+  const name =
+    report.type === 'time_registry_monthly'
+      ? 'time-registry'
+      : report.type === 'time_registry_worker_monthly'
+        ? 'worker-registry'
+        : 'check-ins';
   return `${name}-${span}${who}.${report.format}`;
 }
 
