@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { approveCorrection } from '../src/modules/corrections/corrections.service.ts';
@@ -8,6 +10,7 @@ import { hire } from './helpers/resources.ts';
  * The worker's monthly registry document (issue 16): a PDF per worker, its text read back with pdfjs-dist and
  * compared with the work summaries.
  */
+const SAMPLES = path.resolve(import.meta.dirname, '../test-results/documents');
 let ctx: TestContext;
 let company: TestCompany;
 let worker: { id: string; first_name: string; last_name: string };
@@ -120,6 +123,9 @@ describe('time_registry_worker_monthly', () => {
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
     // The fonts travel inside the file.
     expect(bytes.toString('latin1')).toMatch(/\/FontFile2/);
+    // Kept for a look (and for scripts/render-pdf.ts, which renders the sample in docs/).
+    await mkdir(SAMPLES, { recursive: true });
+    await writeFile(path.join(SAMPLES, 'worker-document-es.pdf'), bytes);
     const pages = await textOf(bytes);
     const text = pages.join('\n');
     for (const expected of [

@@ -7,6 +7,8 @@ import {
   TIME_REGISTRY_COLUMNS,
   timeRegistryRows,
 } from '../modules/reports/content.ts';
+import { workerMonthlyDocuments } from '../modules/reports/documents.ts';
+import { pdfStream } from '../modules/reports/pdf.ts';
 import {
   type ClaimedReport,
   claimDueReport,
@@ -19,8 +21,6 @@ import type { ReportStore } from '../modules/reports/store.ts';
 import { csvStream, type Row, xlsxStream } from '../modules/reports/writers.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
 import { type Clock, toDate } from '../time/clock.ts';
-import { workerMonthlyDocuments } from '../modules/reports/documents.ts';
-import { pdfStream } from '../modules/reports/pdf.ts';
 import type { Job } from './runner.ts';
 
 export type ReportGenerationDeps = {

@@ -3,7 +3,11 @@ import { api, formatInstant, type Mode } from '../api.ts';
 import type { Report } from '../types.ts';
 import { ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
 
-const LABELS = { time_registry_monthly: 'Monthly time registry', check_ins_export: 'Check-in export' };
+const LABELS = {
+  time_registry_monthly: 'Monthly time registry',
+  check_ins_export: 'Check-in export',
+  time_registry_worker_monthly: 'Workers’ monthly documents',
+};
 
 export function ReportsScreen({ mode }: { mode: Mode }) {
   const reports = useLoad(() => api<{ data: Report[] }>('GET', `/${mode}/reports`), [mode]);
@@ -28,7 +32,9 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
     const body =
       type === 'time_registry_monthly'
         ? { type, format: 'csv', params: { month } }
-        : { type, format, params: { from, to } };
+        : type === 'time_registry_worker_monthly'
+          ? { type, format: 'pdf', params: { month } }
+          : { type, format, params: { from, to } };
     if (await create.run(() => api('POST', `/${mode}/reports`, body))) reports.reload();
   };
   // Each GET mints a fresh single-use address valid 5 minutes: fetch one at the moment of the click.
@@ -52,9 +58,10 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
           <select value={type} onChange={(event) => setType(event.target.value as Report['type'])}>
             <option value="time_registry_monthly">{LABELS.time_registry_monthly} (CSV)</option>
             <option value="check_ins_export">{LABELS.check_ins_export}</option>
+            <option value="time_registry_worker_monthly">{LABELS.time_registry_worker_monthly} (PDF)</option>
           </select>
         </Field>
-        {type === 'time_registry_monthly' ? (
+        {type !== 'check_ins_export' ? (
           <Field label="Month">
             <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
           </Field>

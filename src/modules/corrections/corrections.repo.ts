@@ -158,7 +158,10 @@ export async function appliedCorrectionsIn(
           .where('k.timestamp', '>=', from)
           .where('k.timestamp', '<', before)
           .where((eb) =>
-            eb.or([eb('k.correction_id', '=', eb.ref('c.id')), eb(eb.ref('k.id'), '=', eb.fn.any('c.void_ids'))]),
+            eb.or([
+              eb('k.correction_id', '=', eb.ref('c.id')),
+              eb(eb.ref('k.id'), '=', eb.fn.any('c.void_ids')),
+            ]),
           ),
       ),
     )

@@ -62,9 +62,14 @@ export async function* workerMonthlyDocuments(
       const employee = await findEmployee(db, tenant.companyId, id);
       if (!employee) continue;
       const zone = employeeTimeZone(employee, tenant.timezone);
-      const location = employee.location_id ? await findLocation(db, tenant.companyId, employee.location_id) : null;
+      const location = employee.location_id
+        ? await findLocation(db, tenant.companyId, employee.location_id)
+        : null;
       const rows: Row[] = [];
-      for await (const row of timeRegistryRows(db, clock, codec, tenant, { month: params.month, employee_id: id })) {
+      for await (const row of timeRegistryRows(db, clock, codec, tenant, {
+        month: params.month,
+        employee_id: id,
+      })) {
         rows.push(row);
       }
       const totals = rows.pop() as Row;
@@ -96,7 +101,10 @@ export async function* workerMonthlyDocuments(
           requestedAt: row.requested_at,
           companyApproval:
             row.company_approval_at && row.company_approval_by_type
-              ? { by: `${row.company_approval_by_type} ${row.company_approval_by_id}`, at: row.company_approval_at }
+              ? {
+                  by: `${row.company_approval_by_type} ${row.company_approval_by_id}`,
+                  at: row.company_approval_at,
+                }
               : null,
           workerApprovalAt: row.employee_approval_at,
           appliedAt: row.applied_at,

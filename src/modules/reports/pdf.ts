@@ -183,7 +183,11 @@ function drawDocument(
       doc.text(label[column.key], x + 2, y, { width: column.width - 4, lineBreak: false });
       x += column.width;
     }
-    doc.moveTo(left, y + rowHeight - 3).lineTo(left + width, y + rowHeight - 3).lineWidth(0.5).stroke();
+    doc
+      .moveTo(left, y + rowHeight - 3)
+      .lineTo(left + width, y + rowHeight - 3)
+      .lineWidth(0.5)
+      .stroke();
     doc.y = y + rowHeight;
   };
   const bottom = () => doc.page.height - doc.page.margins.bottom - 40;
@@ -224,7 +228,7 @@ function drawDocument(
     doc.y = y + rowHeight;
   }
 
-  const needed = 200 + document.corrections.length * 24;
+  const needed = 150 + document.corrections.length * 24;
   if (doc.y + needed > bottom()) {
     footer(doc, document, label, generatedAt);
     doc.addPage();
@@ -250,7 +254,9 @@ function drawDocument(
       correction.companyApproval
         ? `${label.approvedBy}: ${correction.companyApproval.by} (${correction.companyApproval.at.toISOString()})`
         : null,
-      correction.workerApprovalAt ? `${label.acceptedByWorker} (${correction.workerApprovalAt.toISOString()})` : null,
+      correction.workerApprovalAt
+        ? `${label.acceptedByWorker} (${correction.workerApprovalAt.toISOString()})`
+        : null,
       correction.appliedAt ? `${label.applied} ${correction.appliedAt.toISOString()}` : null,
     ].filter(Boolean);
     doc.text(`• ${parts.join('; ')}`, { width });
@@ -261,13 +267,21 @@ function drawDocument(
   for (const [index, name] of [label.companySignature, label.workerSignature].entries()) {
     const x = left + index * (boxWidth + 20);
     doc.rect(x, boxY, boxWidth, 60).lineWidth(0.7).stroke();
-    doc.font('regular').fontSize(8).text(name, x + 6, boxY + 6, { width: boxWidth - 12 });
+    doc
+      .font('regular')
+      .fontSize(8)
+      .text(name, x + 6, boxY + 6, { width: boxWidth - 12 });
   }
   doc.y = boxY + 70;
   footer(doc, document, label, generatedAt);
 }
 
-function footer(doc: PDFKit.PDFDocument, document: WorkerDocument, label: Labels, generatedAt: Temporal.Instant) {
+function footer(
+  doc: PDFKit.PDFDocument,
+  document: WorkerDocument,
+  label: Labels,
+  generatedAt: Temporal.Instant,
+) {
   const left = doc.page.margins.left;
   const y = doc.page.height - doc.page.margins.bottom - 28;
   const keep = doc.y;

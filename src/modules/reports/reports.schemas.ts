@@ -1,7 +1,11 @@
 import { Type } from 'typebox';
 import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 
-export const REPORT_TYPES = ['time_registry_monthly', 'check_ins_export', 'time_registry_worker_monthly'] as const;
+export const REPORT_TYPES = [
+  'time_registry_monthly',
+  'check_ins_export',
+  'time_registry_worker_monthly',
+] as const;
 export const REPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 
 /** The params of each type, validated after the body's shape (so the errors name `params.<field>`). */
