@@ -380,6 +380,12 @@ describe('the worker’s copy of a closed month', () => {
     expect(copy.json().days.find((day: { date: string }) => day.date === `${month}-10`)).toMatchObject({
       intervals: '09:00-17:00',
     });
+    const pdf = await a.worker.send('GET', `/portal/api/registry/${month}.pdf`);
+    expect(pdf.statusCode, pdf.body.slice(0, 200)).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await b.worker.send('GET', `/portal/api/registry/${month}.pdf?locale=en`)).statusCode).toBe(200);
+    expect((await a.worker.send('GET', `/portal/api/registry/${month}.pdf?locale=fr`)).statusCode).toBe(422);
     const first = await a.worker.send('POST', `/portal/api/registry/${month}/acknowledge`, {});
     expect(first.statusCode, first.body).toBe(200);
     ctx.clock.advance(5);

@@ -33,6 +33,7 @@ import { MonthParams } from '../modules/registry/registry.schemas.ts';
 import {
   acknowledgeMonth,
   workerRegistryMonth,
+  workerRegistryMonthPdf,
 } from '../modules/registry-access/acknowledgements.service.ts';
 import { WorkSummary } from '../modules/work-summaries/work-summaries.schemas.ts';
 import { listWorkSummaries } from '../modules/work-summaries/work-summaries.service.ts';
@@ -372,6 +373,38 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
     },
     async (request) =>
       rejectCorrection(deps, await tenantOf(request), request.params.id, request.body.reason),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/registry/:month.pdf`,
+      operationId: 'portalRegistryMonthPdf',
+      summary: 'The worker’s copy of a closed month as the signed-off PDF document',
+      scope: null,
+      params: MonthParams,
+      querystring: Type.Object(
+        { locale: Type.Optional(Type.Enum(['es', 'en'])) },
+        { additionalProperties: false },
+      ),
+      responses: {
+        200: { description: 'The PDF.', schema: Type.String(), contentTypes: ['application/pdf'] },
+      },
+    },
+    async (request, reply) => {
+      const file = await workerRegistryMonthPdf(
+        deps,
+        await tenantOf(request),
+        request.params.month,
+        request.query.locale ?? 'es',
+      );
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `attachment; filename="registro-${request.params.month}.pdf"`)
+        .send(file);
+    },
   );
 
   route(

@@ -69,7 +69,12 @@ beforeAll(async () => {
 
   await mkdir(SHOTS, { recursive: true });
   browser = await launchChromium();
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  phone = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    acceptDownloads: true,
+  });
   page = await phone.newPage();
   page.setDefaultTimeout(10_000);
 }, 120_000);
@@ -228,6 +233,11 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await card.waitFor();
     await accessible();
     await shot('phone-closed-month');
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByRole('link', { name: 'Descargar el documento (PDF)' }).click(),
+    ]);
+    expect(pdf.suggestedFilename()).toBe(`registro-${month}.pdf`);
     await card.getByRole('button', { name: 'Confirmo que he recibido el resumen' }).click();
     await card
       .getByRole('status')

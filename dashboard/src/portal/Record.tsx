@@ -25,7 +25,7 @@ export async function allPages<T>(path: string): Promise<T[]> {
 export const CORRECTION_DAY_KEY = 'jornada.portal.correctionDay';
 
 export function RecordScreen({ me }: { me: Me }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const zone = me.employee.timezone;
   const today = todayIn(zone);
   const [month, setMonth] = useState(today.slice(0, 7));
@@ -111,6 +111,14 @@ export function RecordScreen({ me }: { me: Me }) {
         <section className="card closed" aria-labelledby="closed-title">
           <h2 id="closed-title">{t('record.closed')}</h2>
           <p>{t('record.closedIntro')}</p>
+          <p>
+            <a
+              href={`/portal/api/registry/${month}.pdf?locale=${i18n.language === 'en' ? 'en' : 'es'}`}
+              download
+            >
+              {t('record.download')}
+            </a>
+          </p>
           {closed.acknowledged_at ? (
             <p className="done" role="status">
               {t('record.acknowledged', { date: longDate(dayOf(closed.acknowledged_at, zone)) })}

@@ -57,6 +57,7 @@ const es = {
     closedIntro: 'Este es tu resumen del mes, tal como quedó en el registro. Confirma que lo has recibido.',
     acknowledge: 'Confirmo que he recibido el resumen',
     acknowledged: 'Recibido el {{date}}',
+    download: 'Descargar el documento (PDF)',
   },
   corrections: {
     title: 'Correcciones',
@@ -141,6 +142,7 @@ const en: Dictionary = {
     closedIntro: 'This is your summary of the month as the registry closed it. Confirm that you received it.',
     acknowledge: 'I confirm I received the summary',
     acknowledged: 'Received on {{date}}',
+    download: 'Download the document (PDF)',
   },
   corrections: {
     title: 'Corrections',

@@ -12,6 +12,8 @@ import {
 } from '../registry/registry.repo.ts';
 import { appendToChain } from '../registry/registry.service.ts';
 import { timeRegistryRows } from '../reports/content.ts';
+import { workerMonthlyDocuments } from '../reports/documents.ts';
+import { type DocumentLocale, pdfStream } from '../reports/pdf.ts';
 
 /**
  * The worker's copy of a closed month's registry, and their acknowledgement of it (docs/registry.md): art. 35.5
@@ -56,6 +58,23 @@ export async function workerRegistryMonth(
     monthStart(month),
   );
   return { month, days, totals, acknowledged_at: acknowledged?.acknowledged_at.toISOString() ?? null };
+}
+
+/** The worker's copy of a closed month as the signed-off PDF document (the report's, for one worker). */
+export async function workerRegistryMonthPdf(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: ActingTenant,
+  month: string,
+  locale: DocumentLocale,
+) {
+  await assertWorkerMonth(deps, tenant, month);
+  return pdfStream(
+    workerMonthlyDocuments(deps.db, deps.clock, deps.cursors, tenant, {
+      month,
+      employee_id: tenant.actor.id,
+    }),
+    { locale, generatedAt: deps.clock.now(), counter: { rows: 0 } },
+  );
 }
 
 /**
