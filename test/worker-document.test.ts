@@ -49,7 +49,12 @@ beforeAll(async () => {
     ['in', '2026-10-08T22:00:00+02:00'],
     ['out', '2026-10-09T06:30:00+02:00'],
   ] as const) {
-    const response = await company.live.post('/v1/check-ins', { employee_id: worker.id, type, timestamp });
+    const response = await company.live.post('/v1/check-ins', {
+      employee_id: worker.id,
+      type,
+      timestamp,
+      ...(timestamp.startsWith('2026-10-08') ? { work_mode: 'remote' } : {}),
+    });
     expect(response.statusCode, response.body).toBe(201);
     ids.push(response.json().id);
   }
@@ -144,6 +149,7 @@ describe('time_registry_worker_monthly', () => {
       'Firma de la empresa',
       'Firma del trabajador/a',
       'Horas extraordinarias (art. 35.5 ET)',
+      'teletrabajo',
     ]) {
       expect(text, expected).toContain(expected);
     }

@@ -117,7 +117,7 @@ export async function latestActiveCheckIn(
 
 /**
  * What the registry marks about an employee's check-ins in [from, before), voided ones included: when each
- * happened, whether it was recorded late, and whether a correction added or voided it.
+ * happened, whether it was recorded late, whether a correction added or voided it, and the work mode.
  */
 export async function findCheckInMarks(
   db: Executor,
@@ -128,7 +128,7 @@ export async function findCheckInMarks(
 ) {
   return await db
     .selectFrom('check_ins')
-    .select(['timestamp', 'status', 'late', 'correction_id'])
+    .select(['timestamp', 'status', 'late', 'correction_id', 'work_mode'])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
     .where('timestamp', '>=', from)

@@ -122,6 +122,7 @@ export const TIME_REGISTRY_COLUMNS: Column[] = [
   { key: 'holiday', kind: 'text' },
   { key: 'late_records', kind: 'integer' },
   { key: 'corrected', kind: 'boolean' },
+  { key: 'work_mode', kind: 'text' },
 ];
 
 /** Minutes as H:MM (hours unbounded: a month's total reads 172:30). */
@@ -255,7 +256,7 @@ async function* employeeMonth(
   }
 
   const absences = await approvedAbsencesOf(db, tenant.companyId, employee.id, range);
-  const marks = new Map<string, { late: number; corrected: boolean }>();
+  const marks = new Map<string, { late: number; corrected: boolean; modes: Set<string> }>();
   for (const mark of await findCheckInMarks(
     db,
     tenant.companyId,
@@ -271,8 +272,9 @@ async function* employeeMonth(
         (shift.end === null || Temporal.Instant.compare(at, shift.end) <= 0),
     );
     const date = localDateOf(within ? within.start : at, zone);
-    const entry = marks.get(date) ?? { late: 0, corrected: false };
+    const entry = marks.get(date) ?? { late: 0, corrected: false, modes: new Set<string>() };
     if (mark.late && mark.status === 'active') entry.late += 1;
+    if (mark.work_mode && mark.status === 'active') entry.modes.add(mark.work_mode);
     if (mark.status === 'voided' || mark.correction_id !== null) entry.corrected = true;
     marks.set(date, entry);
   }
@@ -311,6 +313,7 @@ async function* employeeMonth(
       holiday: range.holidays.get(date) ?? null,
       late_records: marks.get(date)?.late ?? 0,
       corrected: marks.get(date)?.corrected ?? false,
+      work_mode: [...(marks.get(date)?.modes ?? [])].sort().join(';') || null,
     };
   }
   yield {
@@ -331,5 +334,6 @@ async function* employeeMonth(
     holiday: null,
     late_records: [...marks.values()].reduce((total, mark) => total + mark.late, 0),
     corrected: [...marks.values()].some((mark) => mark.corrected),
+    work_mode: null,
   };
 }

@@ -30,6 +30,9 @@ const LABELS = {
     zone: 'Zona horaria',
     day: 'Día',
     intervals: 'Entradas y salidas',
+    mode: 'Modalidad',
+    on_site: 'presencial',
+    remote: 'teletrabajo',
     worked: 'Trabajado',
     ordinary: 'Ordinario',
     overtime: 'Extra',
@@ -66,6 +69,9 @@ const LABELS = {
     zone: 'Time zone',
     day: 'Day',
     intervals: 'In and out',
+    mode: 'Work mode',
+    on_site: 'on site',
+    remote: 'remote',
     worked: 'Worked',
     ordinary: 'Ordinary',
     overtime: 'Overtime',
@@ -99,13 +105,14 @@ const hhmm = (minutes: unknown) => {
 };
 
 const COLUMNS = [
-  { key: 'day', width: 58 },
-  { key: 'intervals', width: 150 },
-  { key: 'worked', width: 50 },
-  { key: 'ordinary', width: 50 },
-  { key: 'overtime', width: 42 },
-  { key: 'night', width: 46 },
-  { key: 'notes', width: 119 },
+  { key: 'day', width: 56 },
+  { key: 'intervals', width: 118 },
+  { key: 'mode', width: 62 },
+  { key: 'worked', width: 46 },
+  { key: 'ordinary', width: 46 },
+  { key: 'overtime', width: 36 },
+  { key: 'night', width: 44 },
+  { key: 'notes', width: 107 },
 ] as const;
 
 /** Streams the documents into one PDF; counts them in `counter.rows`. */
@@ -213,6 +220,13 @@ function drawDocument(
     const cells: Record<(typeof COLUMNS)[number]['key'], string> = {
       day: String(day.date),
       intervals: typeof day.intervals === 'string' && day.intervals !== '' ? day.intervals : label.none,
+      mode:
+        typeof day.work_mode === 'string'
+          ? day.work_mode
+              .split(';')
+              .map((mode) => (mode === 'remote' ? label.remote : label.on_site))
+              .join(', ')
+          : '',
       worked: hhmm(worked),
       ordinary: hhmm(worked - overtime),
       overtime: hhmm(overtime),
