@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_REPORT_ATTEMPTS, REPORT_LEASE_SECONDS } from '../src/jobs/report-generation.ts';
 import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
-import { eventsOf, fieldErrors, hire } from './helpers/resources.ts';
+import { eventsOf, fieldErrors, hire, voidByCorrection } from './helpers/resources.ts';
 
 let ctx: TestContext;
 let company: TestCompany;
@@ -314,27 +314,7 @@ describe('time_registry_monthly, the registry of record’s columns', () => {
       ids.push(response.json().id);
     }
     // The double in of the 6th is voided by a correction both sides approved.
-    const correction = (
-      await own.live.post('/v1/check-in-corrections', {
-        employee_id: worker.id,
-        reason: 'Double in',
-        void: [ids[1]],
-      })
-    ).json();
-    const { approveCorrection } = await import('../src/modules/corrections/corrections.service.ts');
-    await approveCorrection(
-      ctx.deps,
-      {
-        companyId: own.id,
-        accountId: own.id,
-        timezone: 'Europe/Madrid',
-        actor: { type: 'employee', id: worker.id },
-      },
-      correction.id,
-    );
-    expect((await own.live.post(`/v1/check-in-corrections/${correction.id}/approve`)).json().status).toBe(
-      'applied',
-    );
+    await voidByCorrection(ctx, own, worker.id, ids[1] as string, 'Double in');
 
     const report = await generated(
       { type: 'time_registry_monthly', format: 'csv', params: { month: '2026-10' } },

@@ -2,9 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { approveCorrection } from '../src/modules/corrections/corrections.service.ts';
 import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
-import { hire } from './helpers/resources.ts';
+import { hire, voidByCorrection } from './helpers/resources.ts';
 
 /**
  * The worker's monthly registry document (issue 16): a PDF per worker, its text read back with pdfjs-dist and
@@ -58,26 +57,7 @@ beforeAll(async () => {
     expect(response.statusCode, response.body).toBe(201);
     ids.push(response.json().id);
   }
-  const correction = (
-    await company.live.post('/v1/check-in-corrections', {
-      employee_id: worker.id,
-      reason: 'Fichaje de entrada duplicado',
-      void: [ids[1]],
-    })
-  ).json();
-  await approveCorrection(
-    ctx.deps,
-    {
-      companyId: company.id,
-      accountId: company.id,
-      timezone: 'Europe/Madrid',
-      actor: { type: 'employee', id: worker.id },
-    },
-    correction.id,
-  );
-  expect((await company.live.post(`/v1/check-in-corrections/${correction.id}/approve`)).json().status).toBe(
-    'applied',
-  );
+  await voidByCorrection(ctx, company, worker.id, ids[1] as string, 'Fichaje de entrada duplicado');
 });
 afterAll(() => ctx.close());
 beforeEach(() => ctx.clock.advance(61));

@@ -1,5 +1,7 @@
 import { expect } from 'vitest';
 import type { Db } from '../../src/db/database.ts';
+import { approveCorrection } from '../../src/modules/corrections/corrections.service.ts';
+import type { AppDeps } from '../../src/platform/deps.ts';
 import type { Client } from './context.ts';
 
 let sequence = 0;
@@ -56,3 +58,36 @@ export const ADDITIVE_SUMMARY_FIELDS = [
   'incomplete_days',
   'anomalies',
 ] as const;
+
+/**
+ * Voids one check-in by a correction that both sides approve: the company requests it over the API, the worker
+ * accepts it (the portal's service, acting as the employee) and the company approves it, which applies it.
+ */
+export async function voidByCorrection(
+  ctx: { deps: AppDeps },
+  company: { id: string; live: Client },
+  employeeId: string,
+  checkInId: string,
+  reason: string,
+): Promise<string> {
+  const requested = await company.live.post('/v1/check-in-corrections', {
+    employee_id: employeeId,
+    reason,
+    void: [checkInId],
+  });
+  expect(requested.statusCode, requested.body).toBe(201);
+  const id = requested.json().id as string;
+  await approveCorrection(
+    ctx.deps,
+    {
+      companyId: company.id,
+      accountId: company.id,
+      timezone: 'Europe/Madrid',
+      actor: { type: 'employee', id: employeeId },
+    },
+    id,
+  );
+  const approved = await company.live.post(`/v1/check-in-corrections/${id}/approve`);
+  expect(approved.json().status, approved.body).toBe('applied');
+  return id;
+}
