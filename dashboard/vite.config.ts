@@ -2,9 +2,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * Two pages of one build, served by the service: the company dashboard at /dashboard
- * (src/dashboard/dashboard.plugin.ts) and the workers' portal at /portal (src/portal/portal.plugin.ts). Their
- * assets share /dashboard/assets/.
+ * Three pages of one build, served by the service: the company dashboard at /dashboard
+ * (src/dashboard/dashboard.plugin.ts), the workers' portal at /portal (src/portal/portal.plugin.ts) and the
+ * read-only registry behind an access link at /registry-access/<token>. Their assets share /dashboard/assets/.
  */
 export default defineConfig({
   root: import.meta.dirname,
@@ -18,6 +18,7 @@ export default defineConfig({
       input: {
         dashboard: `${import.meta.dirname}/index.html`,
         portal: `${import.meta.dirname}/portal.html`,
+        access: `${import.meta.dirname}/access.html`,
       },
     },
   },

@@ -44,6 +44,15 @@ export function registerPortalPage(app: FastifyInstance): void {
   app.get('/portal/invitation', { schema: { hide: true } }, page);
 }
 
+/** The read-only registry view behind an access grant's link: a third page of the same build. */
+export function registerAccessPage(app: FastifyInstance): void {
+  app.get(
+    '/registry-access/:token',
+    { schema: { hide: true } },
+    pageOf(path.join(DASHBOARD_DIST, 'access.html'), 'registry view'),
+  );
+}
+
 function pageOf(file: string, name: string) {
   return async (_request: FastifyRequest, reply: FastifyReply) => {
     if (!existsSync(file)) {

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { grantSummary, openGrant, workerMonth } from '../modules/registry-access/access.service.ts';
+import { registerAccessPage } from '../dashboard/static.ts';
+import {
+  grantSummary,
+  openGrant,
+  workerMonth,
+  workerMonthPdf,
+} from '../modules/registry-access/access.service.ts';
 import { Uuid } from '../platform/common.schemas.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { ApiError } from '../platform/errors.ts';
@@ -17,6 +23,7 @@ const Summary = Type.Object({}, { additionalProperties: true });
  * (`/registry-access/api/…`). Every request opens the grant again, which logs the access.
  */
 export function registryAccessPlugin(app: FastifyInstance, deps: AppDeps): void {
+  registerAccessPage(app);
   const bearer = (request: FastifyRequest): string => {
     const header = request.headers.authorization;
     const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : '';
@@ -53,6 +60,32 @@ export function registryAccessPlugin(app: FastifyInstance, deps: AppDeps): void 
       async (request) => {
         const opened = await openGrant(deps, tokenOf(request), { ip: request.ip, what: 'summary' });
         return await grantSummary(deps, opened);
+      },
+    );
+
+    route(
+      app,
+      {
+        ...OPERATION,
+        method: 'GET',
+        url: `${base}/workers/:employeeId/:month.pdf`,
+        operationId: `registryAccessWorkerMonthPdf${form}`,
+        summary: 'One covered worker’s month as the PDF document (Inspección only)',
+        params: params({ employeeId: Uuid(), month: Month }),
+        responses: {
+          200: { description: 'The PDF.', schema: Type.String(), contentTypes: ['application/pdf'] },
+        },
+      },
+      async (request, reply) => {
+        const { employeeId, month } = request.params as unknown as { employeeId: string; month: string };
+        const opened = await openGrant(deps, tokenOf(request), {
+          ip: request.ip,
+          what: `pdf ${employeeId} ${month}`,
+        });
+        return reply
+          .type('application/pdf')
+          .header('content-disposition', `attachment; filename="registro-${month}-${employeeId}.pdf"`)
+          .send(await workerMonthPdf(deps, opened, employeeId, month));
       },
     );
 

@@ -17,6 +17,7 @@ async function sourceHash(): Promise<string> {
     ),
     'index.html',
     'portal.html',
+    'access.html',
     'vite.config.ts',
     'tsconfig.json',
   ].sort();

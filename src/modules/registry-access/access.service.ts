@@ -10,6 +10,8 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees.repo.ts';
 import { hhmm, timeRegistryRows } from '../reports/content.ts';
+import { workerMonthlyDocuments } from '../reports/documents.ts';
+import { pdfStream } from '../reports/pdf.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
 import {
   findGrant,
@@ -269,4 +271,28 @@ export async function workerMonth(
   }
   const totals = rows.pop() ?? null;
   return { worker: { id: worker.id, name: worker.name }, month, days: rows, totals };
+}
+
+/** A covered worker's month as the signed-off PDF document: the Inspección's download (404 for representatives). */
+export async function workerMonthPdf(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  opened: OpenedGrant,
+  employeeId: string,
+  month: string,
+) {
+  const covered = await coveredWorkers(deps, opened);
+  if (
+    opened.grant.kind !== 'inspection' ||
+    !covered.some((worker) => worker.id === employeeId) ||
+    !monthsOf(opened.grant).includes(month)
+  ) {
+    throw notFound('Worker month');
+  }
+  return pdfStream(
+    workerMonthlyDocuments(deps.db, deps.clock, deps.cursors, opened.tenant, {
+      month,
+      employee_id: employeeId,
+    }),
+    { locale: 'es', generatedAt: deps.clock.now(), counter: { rows: 0 } },
+  );
 }

@@ -1,0 +1,211 @@
+import { StrictMode, useEffect, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiProblem, sessionClient } from '../api.ts';
+import '../base.css';
+import './access.css';
+
+/**
+ * The read-only registry behind an access grant's link (/registry-access/<token>): the token in the address is
+ * the credential; every request is logged by the service. Spanish: the Inspección's and the representatives'.
+ */
+const token = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
+const { request } = sessionClient(`/registry-access/${token}/api`, []);
+
+type Summary = {
+  kind: 'inspection' | 'representatives';
+  label: string;
+  company: { name: string; legal_name: string | null; tax_id: string | null };
+  time_zone: string;
+  from: string;
+  to: string;
+  expires_at: string;
+  months: string[];
+  workers: Array<{ id: string; name: string }>;
+};
+type Day = Record<string, string | number | boolean | null>;
+type InspectionMonth = { worker: { id: string; name: string }; month: string; days: Day[]; totals: Day };
+type RepresentativesMonth = {
+  worker: { name: string };
+  month: string;
+  totals: Record<string, string | number>;
+};
+
+const monthName = (month: string) =>
+  new Intl.DateTimeFormat('es', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(`${month}-15T12:00:00Z`),
+  );
+
+function App() {
+  const [summary, setSummary] = useState<Summary | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [selected, setSelected] = useState<{ worker: string; month: string } | null>(null);
+  useEffect(() => {
+    request<Summary>('GET', '/summary')
+      .then(setSummary)
+      .catch(() => setFailed(true));
+  }, []);
+  if (failed) {
+    return (
+      <main className="content">
+        <h1>Enlace no disponible</h1>
+        <p>Este enlace de acceso no existe, ha sido revocado o ha caducado.</p>
+      </main>
+    );
+  }
+  if (!summary) return null;
+  return (
+    <main className="content">
+      <h1>Registro de jornada</h1>
+      <p className="muted">
+        {summary.kind === 'inspection'
+          ? 'Acceso de la Inspección de Trabajo'
+          : 'Acceso de la representación legal'}{' '}
+        · {summary.label}
+      </p>
+      <dl className="facts">
+        <dt>Empresa</dt>
+        <dd>{summary.company.legal_name ?? summary.company.name}</dd>
+        <dt>CIF/NIF</dt>
+        <dd>{summary.company.tax_id ?? '—'}</dd>
+        <dt>Periodo</dt>
+        <dd>
+          {summary.from} – {summary.to}
+        </dd>
+        <dt>Zona horaria</dt>
+        <dd>{summary.time_zone}</dd>
+        <dt>Caduca</dt>
+        <dd>{summary.expires_at}</dd>
+      </dl>
+      <h2>Personas trabajadoras</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Nombre</th>
+            {summary.months.map((month) => (
+              <th scope="col" key={month}>
+                {monthName(month)}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {summary.workers.map((worker) => (
+            <tr key={worker.id}>
+              <th scope="row">{worker.name}</th>
+              {summary.months.map((month) => (
+                <td key={month}>
+                  <button
+                    type="button"
+                    className="link"
+                    aria-label={`Ver ${monthName(month)} de ${worker.name}`}
+                    onClick={() => setSelected({ worker: worker.id, month })}
+                  >
+                    Ver
+                  </button>
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {selected && <Month kind={summary.kind} {...selected} />}
+    </main>
+  );
+}
+
+function Month({ kind, worker, month }: { kind: Summary['kind']; worker: string; month: string }) {
+  const [data, setData] = useState<InspectionMonth | RepresentativesMonth | null>(null);
+  const [error, setError] = useState('');
+  useEffect(() => {
+    setData(null);
+    request<InspectionMonth | RepresentativesMonth>('GET', `/workers/${worker}/${month}`)
+      .then(setData)
+      .catch((failure: unknown) =>
+        setError(failure instanceof ApiProblem ? failure.message : String(failure)),
+      );
+  }, [worker, month]);
+  if (error) return <p role="alert">{error}</p>;
+  if (!data) return null;
+  const title = `${data.worker.name} · ${monthName(month)}`;
+  if (kind === 'representatives' || !('days' in data)) {
+    const totals = (data as RepresentativesMonth).totals;
+    return (
+      <section aria-labelledby="month-title" className="card">
+        <h2 id="month-title">{title}</h2>
+        <dl className="facts">
+          <dt>Trabajado</dt>
+          <dd>{totals.worked_hhmm}</dd>
+          <dt>Horas extraordinarias</dt>
+          <dd>{totals.overtime_hhmm}</dd>
+          <dt>Nocturnas</dt>
+          <dd>{totals.night_hhmm}</dd>
+        </dl>
+      </section>
+    );
+  }
+  const month_ = data as InspectionMonth;
+  return (
+    <section aria-labelledby="month-title" className="card">
+      <h2 id="month-title">{title}</h2>
+      <p>
+        <a href={`/registry-access/${token}/api/workers/${worker}/${month}.pdf`} download>
+          Descargar el documento (PDF)
+        </a>
+      </p>
+      <div className="scroll">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Día</th>
+              <th scope="col">Entradas y salidas</th>
+              <th scope="col">Trabajado</th>
+              <th scope="col">Extra</th>
+              <th scope="col">Nocturno</th>
+              <th scope="col">Observaciones</th>
+            </tr>
+          </thead>
+          <tbody>
+            {month_.days.map((day) => (
+              <tr key={String(day.date)}>
+                <th scope="row">{String(day.date)}</th>
+                <td>{day.intervals ? String(day.intervals) : '—'}</td>
+                <td>{String(day.worked_hhmm)}</td>
+                <td>{String(day.overtime_hhmm)}</td>
+                <td>{String(day.night_hhmm)}</td>
+                <td>
+                  {[
+                    day.holiday,
+                    day.absence_type,
+                    Number(day.late_records) > 0 ? 'registro tardío' : null,
+                    day.corrected ? 'corregido' : null,
+                  ]
+                    .filter(Boolean)
+                    .join('; ')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row">Total</th>
+              <td />
+              <td>{String(month_.totals.worked_hhmm)}</td>
+              <td>{String(month_.totals.overtime_hhmm)}</td>
+              <td>{String(month_.totals.night_hhmm)}</td>
+              <td />
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
