@@ -1,21 +1,12 @@
 /// <reference lib="dom" />
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
-import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import {
-  companyWithLiveKey,
-  freePort,
-  httpClient,
-  type ServiceNode,
-  startServiceNode,
-  stopServiceNode,
-} from '../helpers/service.ts';
+import { startServedApp } from '../helpers/served-app.ts';
+import { companyWithLiveKey, type httpClient } from '../helpers/service.ts';
 
 /**
  * The read-only registry behind an access link, in Chromium against a real `jornada serve`: the Inspección lists
@@ -24,9 +15,7 @@ import {
  */
 const SHOTS = path.resolve(import.meta.dirname, '../../test-results/registry-access');
 
-let database: TestDatabase;
-let dataDir: string;
-let node: ServiceNode;
+let served: Awaited<ReturnType<typeof startServedApp>> | undefined;
 let browser: Browser;
 let page: Page;
 let http: ReturnType<typeof httpClient>;
@@ -34,16 +23,8 @@ let liveKey = '';
 let employeeId = '';
 
 beforeAll(async () => {
-  await ensureDashboardBuilt();
-  database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-access-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  node = await startServiceNode(database.url, 'all', {
-    port,
-    env: { JORNADA_DATA_DIR: dataDir, JORNADA_PUBLIC_URL: base, JORNADA_FAKE_CLOCK: '0' },
-  });
-  http = httpClient(base);
+  served = await startServedApp('access');
+  http = served.http;
   ({ liveKey } = await companyWithLiveKey(http, 'Panadería Sol', [
     'org:empleados:write',
     'org:fichajes:write',
@@ -84,9 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (node) await stopServiceNode(node);
-  await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  await served?.stop();
 });
 
 const grant = async (kind: 'inspection' | 'representatives') => {
