@@ -42,6 +42,12 @@ export function absenceDaysCount(
   return range.half_day ? days / 2 : days;
 }
 
+/** A month ('YYYY-MM') as its first and last dates, inclusive. */
+export function monthRange(month: string): { from: string; to: string } {
+  const first = Temporal.PlainDate.from(`${month}-01`);
+  return { from: first.toString(), to: first.add({ months: 1 }).subtract({ days: 1 }).toString() };
+}
+
 /** The calendar years a date range touches, in order. */
 export function yearsOf(start: string, end: string): number[] {
   const first = Temporal.PlainDate.from(start).year;

@@ -6,10 +6,11 @@ import { newId } from '../../platform/ids.ts';
 import { DEFAULT_LIMIT, keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
 import { sha256 } from '../../platform/secrets.ts';
 import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { monthRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees.repo.ts';
-import { hhmm, timeRegistryRows } from '../reports/content.ts';
+import { employeeRegistryMonth, hhmm } from '../reports/content.ts';
 import { workerMonthlyDocuments } from '../reports/documents.ts';
 import { pdfStream } from '../reports/pdf.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
@@ -240,8 +241,7 @@ export async function workerMonth(
   const worker = covered.find((item) => item.id === employeeId);
   if (!worker || !monthsOf(grant).includes(month)) throw notFound('Worker month');
   if (grant.kind === 'representatives') {
-    const from = `${month}-01`;
-    const to = Temporal.PlainDate.from(from).add({ months: 1 }).subtract({ days: 1 }).toString();
+    const { from, to } = monthRange(month);
     const [row] = (
       await listWorkSummaries(deps, tenant, { period: 'month', from, to, employee_id: employeeId })
     ).data;
@@ -261,16 +261,15 @@ export async function workerMonth(
       },
     };
   }
-  const rows: Array<Record<string, unknown>> = [];
-  for await (const row of timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, {
+  const { days, totals } = await employeeRegistryMonth(
+    deps.db,
+    deps.clock,
+    deps.cursors,
+    tenant,
+    employeeId,
     month,
-    employee_id: employeeId,
-  })) {
-    const { employee_id: _id, external_id: _external, employee_name: _name, ...figures } = row;
-    rows.push(figures);
-  }
-  const totals = rows.pop() ?? null;
-  return { worker: { id: worker.id, name: worker.name }, month, days: rows, totals };
+  );
+  return { worker: { id: worker.id, name: worker.name }, month, days, totals };
 }
 
 /** A covered worker's month as the signed-off PDF document: the Inspección's download (404 for representatives). */

@@ -2,6 +2,7 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { DEFAULT_LIMIT, keysetPage, mapPage, type Page } from '../../platform/pagination.ts';
 import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
+import { monthRange } from '../../time/calendar.ts';
 import { toDate } from '../../time/clock.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import {
@@ -11,7 +12,7 @@ import {
   selectAcknowledgements,
 } from '../registry/registry.repo.ts';
 import { appendToChain } from '../registry/registry.service.ts';
-import { timeRegistryRows } from '../reports/content.ts';
+import { employeeRegistryMonth } from '../reports/content.ts';
 import { workerMonthlyDocuments } from '../reports/documents.ts';
 import { type DocumentLocale, pdfStream } from '../reports/pdf.ts';
 
@@ -20,17 +21,15 @@ import { type DocumentLocale, pdfStream } from '../reports/pdf.ts';
  * ET gives the worker the summary of their hours with each pay period; the portal hands it over once the month
  * is closed, and the worker's acknowledgement enters their chain.
  */
-const monthStart = (month: string) => `${month}-01`;
-const monthEnd = (month: string) =>
-  Temporal.PlainDate.from(monthStart(month)).add({ months: 1 }).subtract({ days: 1 }).toString();
 
 async function assertWorkerMonth(deps: Pick<AppDeps, 'db'>, tenant: ActingTenant, month: string) {
   const employee = await findEmployee(deps.db, tenant.companyId, tenant.actor.id);
+  const { from, to } = monthRange(month);
   const employed =
     employee &&
-    employee.hire_date <= monthEnd(month) &&
-    (employee.termination_date === null || employee.termination_date >= monthStart(month));
-  if (!employed || !(await isMonthClosed(deps.db, tenant.companyId, monthStart(month)))) {
+    employee.hire_date <= to &&
+    (employee.termination_date === null || employee.termination_date >= from);
+  if (!employed || !(await isMonthClosed(deps.db, tenant.companyId, from))) {
     throw notFound('Closed month');
   }
 }
@@ -42,20 +41,19 @@ export async function workerRegistryMonth(
   month: string,
 ) {
   await assertWorkerMonth(deps, tenant, month);
-  const days: Array<Record<string, unknown>> = [];
-  for await (const row of timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, {
+  const { days, totals } = await employeeRegistryMonth(
+    deps.db,
+    deps.clock,
+    deps.cursors,
+    tenant,
+    tenant.actor.id,
     month,
-    employee_id: tenant.actor.id,
-  })) {
-    const { employee_id: _id, external_id: _external, employee_name: _name, ...figures } = row;
-    days.push(figures);
-  }
-  const totals = days.pop() ?? null;
+  );
   const acknowledged = await findAcknowledgement(
     deps.db,
     tenant.companyId,
     tenant.actor.id,
-    monthStart(month),
+    monthRange(month).from,
   );
   return { month, days, totals, acknowledged_at: acknowledged?.acknowledged_at.toISOString() ?? null };
 }
@@ -90,7 +88,7 @@ export async function acknowledgeMonth(
   const at = toDate(deps.clock.now());
   return await deps.db.transaction().execute(async (tx) => {
     await findEmployee(tx, tenant.companyId, tenant.actor.id, { lock: true });
-    const row = { company_id: tenant.companyId, employee_id: tenant.actor.id, month: monthStart(month) };
+    const row = { company_id: tenant.companyId, employee_id: tenant.actor.id, month: monthRange(month).from };
     if (await insertAcknowledgement(tx, { ...row, acknowledged_at: at })) {
       await appendToChain(tx, tenant.companyId, tenant.actor.id, {
         kind: 'month_acknowledged',
@@ -119,18 +117,16 @@ export async function listAcknowledgements(
   month: string,
   query: { limit?: number | undefined; cursor?: string | undefined },
 ): Promise<Page<AcknowledgementView>> {
-  if (!(await isMonthClosed(deps.db, tenant.companyId, monthStart(month)))) throw notFound('Closed month');
-  const page = await keysetPage(
-    selectAcknowledgements(deps.db, tenant.companyId, monthStart(month), monthEnd(month)),
-    {
-      codec: deps.cursors,
-      listing: `registry-acknowledgements|${month}`,
-      sort: [{ column: 'id', kind: 'text' }],
-      limit: query.limit ?? DEFAULT_LIMIT,
-      cursor: query.cursor,
-      keyOf: (row) => [row.id],
-    },
-  );
+  const { from, to } = monthRange(month);
+  if (!(await isMonthClosed(deps.db, tenant.companyId, from))) throw notFound('Closed month');
+  const page = await keysetPage(selectAcknowledgements(deps.db, tenant.companyId, from, to), {
+    codec: deps.cursors,
+    listing: `registry-acknowledgements|${month}`,
+    sort: [{ column: 'id', kind: 'text' }],
+    limit: query.limit ?? DEFAULT_LIMIT,
+    cursor: query.cursor,
+    keyOf: (row) => [row.id],
+  });
   return mapPage(page, (row) => ({
     employee_id: row.id,
     employee_name: `${row.first_name} ${row.last_name}`,

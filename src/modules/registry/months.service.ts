@@ -5,6 +5,7 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid } from '../../platform/errors.ts';
 import { DEFAULT_LIMIT, keysetPage, mapPage, type Page } from '../../platform/pagination.ts';
 import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
+import { monthRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
 import { lockCompanyRow } from '../companies/companies.repo.ts';
@@ -18,11 +19,6 @@ import type { ClosedMonth } from './registry.schemas.ts';
 import { appendToChain } from './registry.service.ts';
 
 export type ClosedMonthView = Static<typeof ClosedMonth>;
-
-const monthRange = (month: string) => {
-  const first = Temporal.PlainDate.from(`${month}-01`);
-  return { from: first.toString(), to: first.add({ months: 1 }).subtract({ days: 1 }).toString() };
-};
 
 /**
  * Closes a month of the tenant (docs/registry.md): only once it has ended in the company's time zone (422), and

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
-import { eachDate } from '../../time/calendar.ts';
+import { eachDate, monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
@@ -170,8 +170,7 @@ export async function* timeRegistryRows(
   tenant: TenantScope,
   params: { month: string; employee_id?: string | undefined },
 ): AsyncIterable<Row> {
-  const from = `${params.month}-01`;
-  const to = Temporal.PlainDate.from(from).add({ months: 1 }).subtract({ days: 1 }).toString();
+  const { from, to } = monthRange(params.month);
   const now = clock.now();
   const holidays = new Map(
     (await findHolidays(db, tenant.companyId, from, to)).map((holiday) => [holiday.date, holiday.name]),
@@ -198,6 +197,27 @@ export async function* timeRegistryRows(
     }
     cursor = months.meta.next_cursor ?? undefined;
   } while (cursor !== undefined);
+}
+
+/**
+ * One employee's month of the registry: its day rows and its totals row, without the identity columns (the
+ * callers show whose month it is their own way).
+ */
+export async function employeeRegistryMonth(
+  db: Db,
+  clock: Clock,
+  codec: CursorCodec,
+  tenant: TenantScope,
+  employeeId: string,
+  month: string,
+): Promise<{ days: Row[]; totals: Row | null }> {
+  const days: Row[] = [];
+  for await (const row of timeRegistryRows(db, clock, codec, tenant, { month, employee_id: employeeId })) {
+    const { employee_id: _id, external_id: _external, employee_name: _name, ...figures } = row;
+    days.push(figures);
+  }
+  const totals = days.pop() ?? null;
+  return { days, totals };
 }
 
 async function* employeeMonth(

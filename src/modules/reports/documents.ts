@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
+import { monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
 import { loadAccount } from '../companies/companies.service.ts';
@@ -9,7 +10,7 @@ import { appliedCorrectionsIn } from '../corrections/corrections.repo.ts';
 import { findEmployee } from '../employees/employees.repo.ts';
 import { findLocation } from '../locations/locations.repo.ts';
 import { lastEntry } from '../registry/registry.repo.ts';
-import { timeRegistryRows } from './content.ts';
+import { employeeRegistryMonth } from './content.ts';
 import type { Row } from './writers.ts';
 
 /** One worker's month, as the worker's registry document shows it (pdf.ts lays it out). */
@@ -47,8 +48,7 @@ export async function* workerMonthlyDocuments(
   tenant: TenantScope,
   params: { month: string; employee_id?: string | undefined },
 ): AsyncIterable<WorkerDocument> {
-  const from = `${params.month}-01`;
-  const to = Temporal.PlainDate.from(from).add({ months: 1 }).subtract({ days: 1 }).toString();
+  const { from, to } = monthRange(params.month);
   const { account } = await loadAccount(db, tenant.companyId);
   const company = { name: account.legal_name ?? account.name, tax_id: account.tax_id };
   let after: string | null = null;
@@ -65,14 +65,7 @@ export async function* workerMonthlyDocuments(
       const location = employee.location_id
         ? await findLocation(db, tenant.companyId, employee.location_id)
         : null;
-      const rows: Row[] = [];
-      for await (const row of timeRegistryRows(db, clock, codec, tenant, {
-        month: params.month,
-        employee_id: id,
-      })) {
-        rows.push(row);
-      }
-      const totals = rows.pop() as Row;
+      const { days, totals } = await employeeRegistryMonth(db, clock, codec, tenant, id, params.month);
       const start = startOfDate(from, zone);
       const end = startOfDate(Temporal.PlainDate.from(to).add({ days: 1 }).toString(), zone);
       const corrections = await appliedCorrectionsIn(
@@ -93,8 +86,8 @@ export async function* workerMonthlyDocuments(
         },
         month: params.month,
         timeZone: zone,
-        days: rows,
-        totals,
+        days,
+        totals: totals as Row,
         corrections: corrections.map((row) => ({
           reason: row.reason,
           requestedBy: `${row.requested_by_type} ${row.requested_by_id}`,
