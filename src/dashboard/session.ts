@@ -10,21 +10,17 @@ import {
   type Session,
 } from '../modules/admins/sessions.ts';
 import { getCompany } from '../modules/companies/companies.service.ts';
-import { assertLoginAllowed, recordLoginOutcome } from '../modules/logins/logins.service.ts';
+import { throttledLogin } from '../modules/logins/logins.service.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { ApiError } from '../platform/errors.ts';
 import { route } from '../platform/operation.ts';
-import { admitSession } from '../platform/session-gate.ts';
+import { admitSession, secureCookies } from '../platform/session-gate.ts';
 import { DASHBOARD_OPERATION, SessionView } from './dashboard.schemas.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     session: Session | null;
   }
-}
-
-export function secureCookies(deps: AppDeps, request: FastifyRequest): boolean {
-  return request.protocol === 'https' || deps.publicUrl.startsWith('https://');
 }
 
 export function requireSession(request: FastifyRequest): Session {
@@ -68,10 +64,9 @@ export function sessionRoutes(api: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) => {
       const attempt = { email: request.body.email, ip: request.ip };
-      await assertLoginAllowed(deps.db, deps.clock, attempt);
-      const admin = await authenticateAdmin(deps, request.body);
-      await recordLoginOutcome(deps.db, deps.clock, attempt, admin !== null);
-      if (!admin) throw new ApiError('unauthenticated', 'The email or the password is wrong.');
+      const admin = await throttledLogin(deps.db, deps.clock, attempt, () =>
+        authenticateAdmin(deps, request.body),
+      );
       const { token, session } = await createSession(deps.db, deps.clock, admin);
       reply.setCookie(SESSION_COOKIE, token, {
         path: '/dashboard',

@@ -6,6 +6,11 @@ import { ApiError } from './errors.ts';
 import { safeEqual } from './secrets.ts';
 import { RATE_LIMIT_PER_MINUTE } from './service-state.ts';
 
+/** Session cookies are Secure when the service is reached, or published, over https. */
+export function secureCookies(deps: Pick<AppDeps, 'publicUrl'>, request: FastifyRequest): boolean {
+  return request.protocol === 'https' || deps.publicUrl.startsWith('https://');
+}
+
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** A person's session requests per minute (the dashboard's and the portal's): the live key limit. */

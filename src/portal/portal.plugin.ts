@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { registerPortalPage } from '../dashboard/static.ts';
+import { LoginBody } from '../modules/admins/admins.schemas.ts';
 import { CheckIn } from '../modules/check-ins/check-ins.schemas.ts';
 import { latestCheckIn, listCheckIns, recordCheckIn } from '../modules/check-ins/check-ins.service.ts';
 import { loadAccount } from '../modules/companies/companies.service.ts';
@@ -18,7 +19,7 @@ import {
   requestCorrection,
 } from '../modules/corrections/corrections.service.ts';
 import { findEmployee } from '../modules/employees/employees.service.ts';
-import { assertLoginAllowed, recordLoginOutcome } from '../modules/logins/logins.service.ts';
+import { throttledLogin } from '../modules/logins/logins.service.ts';
 import {
   acceptInvitation,
   endPortalSession,
@@ -42,7 +43,7 @@ import type { AppDeps } from '../platform/deps.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
 import { route } from '../platform/operation.ts';
 import { ListOf } from '../platform/pagination.ts';
-import { admitSession } from '../platform/session-gate.ts';
+import { admitSession, secureCookies } from '../platform/session-gate.ts';
 import type { ActingTenant } from '../platform/tenant.ts';
 import { formatInstant } from '../time/clock.ts';
 import { employeeTimeZone, localDate, startOfDate } from '../time/zones.ts';
@@ -53,7 +54,6 @@ import {
   PORTAL_OPERATION,
   PortalCheckInBody,
   PortalCorrectionsQuery,
-  PortalLoginBody,
   PortalSessionView,
 } from './portal.schemas.ts';
 
@@ -92,7 +92,7 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
       path: '/portal',
       httpOnly: true,
       sameSite: 'strict',
-      secure: request.protocol === 'https' || deps.publicUrl.startsWith('https://'),
+      secure: secureCookies(deps, request),
       maxAge: PORTAL_SESSION_SECONDS,
     });
 
@@ -133,15 +133,14 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
       operationId: 'portalLogin',
       summary: 'Log in with email and password; sets the session cookie',
       scope: 'public',
-      body: PortalLoginBody,
+      body: LoginBody,
       responses: { 200: { description: 'The session.', schema: PortalSessionView } },
     },
     async (request, reply) => {
       const attempt = { email: request.body.email, ip: request.ip };
-      await assertLoginAllowed(deps.db, deps.clock, attempt);
-      const opened = await loginWorker(deps, request.body);
-      await recordLoginOutcome(deps.db, deps.clock, attempt, opened !== null);
-      if (!opened) throw new ApiError('unauthenticated', 'The email or the password is wrong.');
+      const opened = await throttledLogin(deps.db, deps.clock, attempt, () =>
+        loginWorker(deps, request.body),
+      );
       setSession(request, reply, opened.token);
       return { csrf_token: opened.session.csrf_token };
     },

@@ -15,14 +15,6 @@ export const AcceptInvitationBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PortalLoginBody = Type.Object(
-  {
-    email: Type.String({ minLength: 1, maxLength: 254 }),
-    password: Type.String({ minLength: 1, maxLength: 200 }),
-  },
-  { additionalProperties: false },
-);
-
 export const PortalSessionView = Type.Object({
   csrf_token: Type.String({ description: 'Send it back as X-CSRF-Token on every state-changing call.' }),
 });

@@ -49,6 +49,23 @@ export async function recordLoginOutcome(
   else await insertFailures(db, subjectsOf(attempt), toDate(clock.now()));
 }
 
+/**
+ * A password login under the throttle: refused (429) before the password is checked while the email or the
+ * address is locked out, the outcome recorded, and 401 when `check` finds no match (null).
+ */
+export async function throttledLogin<T>(
+  db: Db,
+  clock: Clock,
+  attempt: LoginAttempt,
+  check: () => Promise<T | null>,
+): Promise<T> {
+  await assertLoginAllowed(db, clock, attempt);
+  const found = await check();
+  await recordLoginOutcome(db, clock, attempt, found !== null);
+  if (found === null) throw new ApiError('unauthenticated', 'The email or the password is wrong.');
+  return found;
+}
+
 /** Maintenance: failures older than the window count for nothing. */
 export async function sweepLoginFailures(db: Db, now: Temporal.Instant): Promise<void> {
   await deleteFailuresBefore(db, toDate(now.subtract({ minutes: WINDOW_MINUTES })));
