@@ -116,8 +116,8 @@ export async function latestActiveCheckIn(
 }
 
 /**
- * What the registry marks about an employee's check-ins in [from, before), voided ones included: when each
- * happened, whether it was recorded late, whether a correction added or voided it, and the work mode.
+ * An employee's check-ins in [from, before) in time order, voided ones included, with what the registry marks
+ * about each: whether it was recorded late, whether a correction added or voided it, and the work mode.
  */
 export async function findCheckInMarks(
   db: Executor,
@@ -128,10 +128,11 @@ export async function findCheckInMarks(
 ) {
   return await db
     .selectFrom('check_ins')
-    .select(['timestamp', 'status', 'late', 'correction_id', 'work_mode'])
+    .select(['type', 'timestamp', 'status', 'late', 'correction_id', 'work_mode'])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
     .where('timestamp', '>=', from)
     .where('timestamp', '<', before)
+    .orderBy('timestamp')
     .execute();
 }

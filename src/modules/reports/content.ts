@@ -9,7 +9,7 @@ import { approvedAbsencesOf } from '../absences/absences.repo.ts';
 import { findCheckInMarks, streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
 import { findEmployeesByIds } from '../employees/employees.repo.ts';
 import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
-import { findClockEvents, findHolidays } from '../workdays/workdays.repo.ts';
+import { findHolidays } from '../workdays/workdays.repo.ts';
 import type { Column, Row } from './writers.ts';
 
 /** The rows of each report type, read with flat memory: a database cursor, or pages of bounded size. */
@@ -243,17 +243,17 @@ async function* employeeMonth(
   // Shifts that start in the month: read from the day before (a shift open across midnight) to two days after.
   const readFrom = startOfDate(Temporal.PlainDate.from(range.from).subtract({ days: 1 }).toString(), zone);
   const readTo = startOfDate(Temporal.PlainDate.from(range.to).add({ days: 2 }).toString(), zone);
-  const checkIns = await findClockEvents(
+  // One read serves the shifts (the active check-ins) and the marks (every check-in, voided ones too).
+  const checkIns = await findCheckInMarks(
     db,
     tenant.companyId,
     employee.id,
     new Date(readFrom.epochMilliseconds),
     new Date(readTo.epochMilliseconds),
   );
-  const events: ClockEvent[] = checkIns.map((row) => ({
-    type: row.type,
-    at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
-  }));
+  const events: ClockEvent[] = checkIns
+    .filter((row) => row.status === 'active')
+    .map((row) => ({ type: row.type, at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()) }));
   const shifts = interpretShifts(events, range.now).shifts;
   const shiftsByDate = new Map<
     string,
@@ -277,13 +277,10 @@ async function* employeeMonth(
 
   const absences = await approvedAbsencesOf(db, tenant.companyId, employee.id, range);
   const marks = new Map<string, { late: number; corrected: boolean; modes: Set<string> }>();
-  for (const mark of await findCheckInMarks(
-    db,
-    tenant.companyId,
-    employee.id,
-    new Date(startOfDate(range.from, zone).epochMilliseconds),
-    new Date(readTo.subtract({ hours: 24 }).epochMilliseconds),
-  )) {
+  const marksFrom = startOfDate(range.from, zone).epochMilliseconds;
+  const marksBefore = readTo.subtract({ hours: 24 }).epochMilliseconds;
+  for (const mark of checkIns) {
+    if (mark.timestamp.getTime() < marksFrom || mark.timestamp.getTime() >= marksBefore) continue;
     // A mark belongs to the date of the shift it falls in (the row that shows that shift), else its own date.
     const at = Temporal.Instant.fromEpochMilliseconds(mark.timestamp.getTime());
     const within = shifts.find(
