@@ -8,6 +8,7 @@ import { sha256 } from '../../platform/secrets.ts';
 import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
+import type { CompanyRow } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees.repo.ts';
 import { employeeRegistryMonth, hhmm } from '../reports/content.ts';
@@ -147,7 +148,7 @@ export async function listAccesses(
   return mapPage(page, (row) => ({ ...row, at: row.at.toISOString() }));
 }
 
-export type OpenedGrant = { grant: GrantRow; tenant: TenantScope };
+export type OpenedGrant = { grant: GrantRow; tenant: TenantScope; account: CompanyRow };
 
 /**
  * Opens a grant by its link's token and logs the access (what, when, from where). Unknown: 404. Revoked or
@@ -179,7 +180,11 @@ export async function openGrant(
   });
   if (outcome !== 'ok') throw gone();
   const { account, tenant } = await loadAccount(db, grant.company_id);
-  return { grant, tenant: { companyId: tenant.id, accountId: account.id, timezone: account.timezone } };
+  return {
+    grant,
+    account,
+    tenant: { companyId: tenant.id, accountId: account.id, timezone: account.timezone },
+  };
 }
 
 const gone = () => new ApiError('not_found', 'This access link does not exist, was revoked or has expired.');
@@ -209,9 +214,21 @@ async function coveredWorkers(deps: Pick<AppDeps, 'db'>, opened: OpenedGrant) {
     .sort((a, b) => a.name.localeCompare(b.name, 'es'));
 }
 
+/** A covered worker, if the month is one of the grant's (404 otherwise). */
+async function coveredWorkerMonth(
+  deps: Pick<AppDeps, 'db'>,
+  opened: OpenedGrant,
+  employeeId: string,
+  month: string,
+) {
+  const worker = (await coveredWorkers(deps, opened)).find((item) => item.id === employeeId);
+  if (!worker || !monthsOf(opened.grant).includes(month)) throw notFound('Worker month');
+  return worker;
+}
+
 /** What a grant opens on: the company, the period, the months and the covered workers. */
 export async function grantSummary(deps: Pick<AppDeps, 'db'>, opened: OpenedGrant) {
-  const { account } = await loadAccount(deps.db, opened.tenant.companyId);
+  const { account } = opened;
   return {
     kind: opened.grant.kind,
     label: opened.grant.label,
@@ -237,9 +254,7 @@ export async function workerMonth(
   month: string,
 ) {
   const { grant, tenant } = opened;
-  const covered = await coveredWorkers(deps, opened);
-  const worker = covered.find((item) => item.id === employeeId);
-  if (!worker || !monthsOf(grant).includes(month)) throw notFound('Worker month');
+  const worker = await coveredWorkerMonth(deps, opened, employeeId, month);
   if (grant.kind === 'representatives') {
     const { from, to } = monthRange(month);
     const [row] = (
@@ -279,14 +294,8 @@ export async function workerMonthPdf(
   employeeId: string,
   month: string,
 ) {
-  const covered = await coveredWorkers(deps, opened);
-  if (
-    opened.grant.kind !== 'inspection' ||
-    !covered.some((worker) => worker.id === employeeId) ||
-    !monthsOf(opened.grant).includes(month)
-  ) {
-    throw notFound('Worker month');
-  }
+  if (opened.grant.kind !== 'inspection') throw notFound('Worker month');
+  await coveredWorkerMonth(deps, opened, employeeId, month);
   return pdfStream(
     workerMonthlyDocuments(deps.db, deps.clock, deps.cursors, opened.tenant, {
       month,
