@@ -5,7 +5,6 @@ import { registerPortalPage } from '../dashboard/static.ts';
 import { LoginBody } from '../modules/admins/admins.schemas.ts';
 import { CheckIn } from '../modules/check-ins/check-ins.schemas.ts';
 import { latestCheckIn, listCheckIns, recordCheckIn } from '../modules/check-ins/check-ins.service.ts';
-import { loadAccount } from '../modules/companies/companies.service.ts';
 import {
   Correction,
   RejectCorrectionBody,
@@ -98,10 +97,10 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
 
   const actingAs = async (request: FastifyRequest) => {
     const session = worker(request);
-    const tenant = await workerTenant(deps.db, session);
+    const { tenant, companyName } = await workerTenant(deps.db, session);
     const employee = await findEmployee(deps.db, tenant.companyId, session.employee_id);
     if (!employee) throw notFound('Employee');
-    return { session, tenant, employee, zone: employeeTimeZone(employee, tenant.timezone) };
+    return { session, tenant, companyName, employee, zone: employeeTimeZone(employee, tenant.timezone) };
   };
 
   route(
@@ -176,8 +175,7 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
       responses: { 200: { description: 'The worker.', schema: MeView } },
     },
     async (request) => {
-      const { session, tenant, employee, zone } = await actingAs(request);
-      const { tenant: company } = await loadAccount(deps.db, tenant.companyId);
+      const { session, tenant, companyName, employee, zone } = await actingAs(request);
       return {
         employee: {
           id: employee.id,
@@ -190,7 +188,7 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
           timezone: zone,
           can_clock: canClock(employee, zone, deps.clock.now()),
         },
-        company: { name: company.name },
+        company: { name: companyName },
         last_check_in: await latestCheckIn(deps, tenant, employee.id),
         csrf_token: session.csrf_token,
       };

@@ -184,13 +184,22 @@ export async function endPortalSession(db: Db, session: PortalSession): Promise<
   await deletePortalSession(db, session.company_id, session.id);
 }
 
-/** The tenant a worker's session acts in: their company (its account's settings), as the employee. */
-export async function workerTenant(db: Db, session: PortalSession): Promise<ActingTenant> {
+/**
+ * The tenant a worker's session acts in: their company (its account's settings), as the employee; and the
+ * company's name, which the portal shows.
+ */
+export async function workerTenant(
+  db: Db,
+  session: PortalSession,
+): Promise<{ tenant: ActingTenant; companyName: string }> {
   const { account, tenant } = await loadAccount(db, session.company_id);
   return {
-    companyId: tenant.id,
-    accountId: account.id,
-    timezone: account.timezone,
-    actor: { type: 'employee', id: session.employee_id },
+    tenant: {
+      companyId: tenant.id,
+      accountId: account.id,
+      timezone: account.timezone,
+      actor: { type: 'employee', id: session.employee_id },
+    },
+    companyName: tenant.name,
   };
 }
