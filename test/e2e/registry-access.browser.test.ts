@@ -99,6 +99,9 @@ describe('the registry behind an access link', () => {
     await month.getByText('22:00-06:30 (+1)').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await shot('inspection-month');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shot('phone-inspection-month');
+    await page.setViewportSize({ width: 1280, height: 900 });
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       month.getByRole('link', { name: 'Descargar el documento (PDF)' }).click(),
@@ -130,6 +133,11 @@ describe('the registry behind an access link', () => {
     expect(await month.getByRole('link').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     await shot('representatives-month');
+    // The same view at phone width.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('phone-representatives-month');
+    await page.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('shows nothing once the link is revoked', async () => {
