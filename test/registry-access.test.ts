@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
 /**
@@ -166,6 +166,43 @@ describe('the inspection’s view', () => {
     expect((await open(`/registry-access/${'x'.repeat(43)}/api/summary`)).statusCode).toBe(404);
   });
 
+  it('downloads a month as CSV: the registry report’s rows for the covered workers', async () => {
+    const inspection = await grant({});
+    const token = tokenOf(inspection.url);
+    const csv = await open(`/registry-access/${token}/api/months/2026-10.csv`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe('attachment; filename="registro-2026-10.csv"');
+    // The same lines as the time_registry_monthly report of the month (workers by name here, by id there).
+    const created = await company.live.post('/v1/reports', {
+      type: 'time_registry_monthly',
+      format: 'csv',
+      params: { month: '2026-10' },
+    });
+    const job = reportWorker(ctx);
+    while ((await job.tick()) > 0) {}
+    const url = new URL((await company.live.get(`/v1/reports/${created.json().id}`)).json().download_url);
+    const report = await ctx.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+    const lines = (body: string) => body.split('\r\n').filter(Boolean);
+    expect(lines(csv.body)).toHaveLength(1 + 2 * 32);
+    expect(lines(csv.body)[0]).toBe(lines(report.body)[0]);
+    expect(lines(csv.body).slice(1).sort()).toEqual(lines(report.body).slice(1).sort());
+    expect(csv.body).toContain('22:00-06:30 (+1)');
+    // Named workers only; months outside the grant are 404.
+    const luisOnly = tokenOf((await grant({ employee_ids: [luis.id] })).url);
+    const narrow = await open(`/registry-access/${luisOnly}/api/months/2026-10.csv`);
+    expect(narrow.statusCode).toBe(200);
+    expect(narrow.body).toContain(luis.id);
+    expect(narrow.body).not.toContain(ana.id);
+    expect((await open(`/registry-access/${token}/api/months/2026-09.csv`)).statusCode).toBe(404);
+    // Each download is in the grant's access log.
+    const log = (await company.live.get(`/v1/registry/access-grants/${inspection.id}/accesses`)).json();
+    expect(log.data.map((access: { what: string }) => access.what).sort()).toEqual([
+      'csv 2026-09',
+      'csv 2026-10',
+    ]);
+  });
+
   it('covers only the workers named', async () => {
     const created = await grant({ employee_ids: [luis.id] });
     const token = tokenOf(created.url);
@@ -195,7 +232,21 @@ describe('the representatives’ view', () => {
         night_hhmm: '8:00',
       },
     });
-    for (const body of [summary.body, month.body]) {
+    const csv = await open(`/registry-access/${token}/api/months/2026-10.csv`);
+    expect(csv.statusCode, csv.body).toBe(200);
+    const rows = csv.body
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter(Boolean);
+    expect(rows[0]).toBe(
+      'employee_name,month,worked_minutes,worked_hhmm,overtime_minutes,overtime_hhmm,night_minutes,night_hhmm',
+    );
+    expect(rows).toHaveLength(3);
+    expect(rows).toContain(
+      `${ana.first_name} ${ana.last_name},2026-10,510,8:30,${month.json().totals.overtime_minutes},${month.json().totals.overtime_hhmm},480,8:00`,
+    );
+    expect(csv.body).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    for (const body of [summary.body, month.body, csv.body]) {
       expect(body).not.toContain('12345678Z');
       expect(body).not.toContain('22:00');
     }

@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sheetName } from '../src/modules/reports/document-xlsx.ts';
 import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire, voidByCorrection } from './helpers/resources.ts';
 
@@ -62,10 +64,10 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 beforeEach(() => ctx.clock.advance(61));
 
-async function generate(params: Record<string, unknown>) {
+async function generate(params: Record<string, unknown>, format: 'pdf' | 'xlsx' = 'pdf') {
   const created = await company.live.post('/v1/reports', {
     type: 'time_registry_worker_monthly',
-    format: 'pdf',
+    format,
     params,
   });
   expect(created.statusCode, created.body).toBe(202);
@@ -76,7 +78,11 @@ async function generate(params: Record<string, unknown>) {
   const url = new URL(report.download_url);
   const file = await ctx.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
   expect(file.statusCode).toBe(200);
-  expect(file.headers['content-type']).toBe('application/pdf');
+  expect(file.headers['content-type']).toBe(
+    format === 'pdf'
+      ? 'application/pdf'
+      : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  );
   return { report, bytes: file.rawPayload };
 }
 
@@ -90,8 +96,34 @@ async function textOf(bytes: Buffer): Promise<string[]> {
   return pages;
 }
 
+const hhmm = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+
+type Figures = { worked_minutes: number; overtime_minutes: number; night_minutes: number };
+
+/**
+ * The worker's 31 days of the month and the month row, from GET /v1/work-summaries: a date the day listing
+ * leaves out (nothing expected, nothing worked) is all zeros, as the document prints it.
+ */
+async function summaries(employeeId: string) {
+  const query = { from: '2026-10-01', to: '2026-10-31', employee_id: employeeId };
+  const listed = (
+    await company.live.get('/v1/work-summaries', { query: { ...query, period: 'day', limit: 31 } })
+  ).json().data as Array<Figures & { period_start: string }>;
+  const byDate = new Map(listed.map((day) => [day.period_start, day]));
+  const days = Array.from({ length: 31 }, (_, index) => {
+    const date = `2026-10-${String(index + 1).padStart(2, '0')}`;
+    const figures = byDate.get(date) ?? { worked_minutes: 0, overtime_minutes: 0, night_minutes: 0 };
+    return { ...figures, date };
+  });
+  expect(listed.length).toBeGreaterThan(0);
+  const month = (
+    await company.live.get('/v1/work-summaries', { query: { ...query, period: 'month' } })
+  ).json().data[0];
+  return { days, month };
+}
+
 describe('time_registry_worker_monthly', () => {
-  it('accepts pdf only, and other types no pdf', async () => {
+  it('accepts pdf and xlsx only, and other types no pdf', async () => {
     for (const body of [
       { type: 'time_registry_worker_monthly', format: 'csv', params: { month: '2026-10' } },
       { type: 'check_ins_export', format: 'pdf', params: { from: '2026-10-01', to: '2026-10-31' } },
@@ -134,13 +166,25 @@ describe('time_registry_worker_monthly', () => {
       expect(text, expected).toContain(expected);
     }
     expect(text.match(/2026-10-\d\d/g)?.length).toBeGreaterThanOrEqual(31);
-    // The totals are the work summaries' month row.
-    const month = (
-      await company.live.get('/v1/work-summaries', {
-        query: { period: 'month', from: '2026-10-01', to: '2026-10-31', employee_id: worker.id },
-      })
-    ).json().data[0];
-    const hhmm = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
+    // Day by day, worked, ordinary, overtime and night are the work summaries' day rows; the totals their month row.
+    const { days, month } = await summaries(worker.id);
+    // Each date's row runs from its date to the next date.
+    const rowsOf = new Map(
+      text
+        .replace(/\s+/g, ' ')
+        .split(/(?=\b2026-10-\d\d )/)
+        .map((segment) => [segment.slice(0, 10), segment] as const),
+    );
+    for (const day of days) {
+      const figures = [
+        day.worked_minutes,
+        day.worked_minutes - day.overtime_minutes,
+        day.overtime_minutes,
+        day.night_minutes,
+      ].map(hhmm);
+      expect(rowsOf.get(day.date), day.date).toContain(` ${figures.join(' ')}`);
+    }
+    expect(days.some((day) => day.worked_minutes > 0 && day.night_minutes > 0)).toBe(true);
     expect(text).toContain(`Trabajado ${hhmm(month.worked_minutes)}`);
     expect(text).toContain(`Nocturno ${hhmm(month.night_minutes)}`);
     // The chain head printed is the worker's last registry entry.
@@ -164,5 +208,84 @@ describe('time_registry_worker_monthly', () => {
     expect(text).toContain('Company signature');
     expect(text).toContain('Pau Segon');
     expect(text).toContain('Núria Ibáñez');
+  });
+
+  it('writes the same document as a workbook: a sheet per worker, durations that agree with the work summaries', async () => {
+    const { report, bytes } = await generate({ month: '2026-10', employee_id: worker.id }, 'xlsx');
+    expect(report.row_count).toBe(1);
+    await mkdir(SAMPLES, { recursive: true });
+    await writeFile(path.join(SAMPLES, 'worker-document-es.xlsx'), bytes);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Núria Ibáñez']);
+    const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+    expect(sheet.pageSetup.paperSize).toBe(9);
+    const rows: unknown[][] = [];
+    sheet.eachRow({ includeEmpty: true }, (row, number) => {
+      rows[number] = (row.values as unknown[]).slice(1);
+    });
+    const texts = rows.flat().filter((value): value is string => typeof value === 'string');
+    for (const expected of [
+      'Registro de jornada · 2026-10',
+      'Panadería Sol, S.L.',
+      'B12345674',
+      'Obrador, Carrer de la Pau 12, València',
+      '46123456752',
+      '12345678Z',
+      '281234567840',
+      'Europe/Madrid',
+      '22:00-06:30 (+1)',
+      'Fiesta Nacional de España',
+      'Firma de la empresa',
+      'Firma del trabajador/a',
+      'teletrabajo',
+    ]) {
+      expect(texts, expected).toContain(expected);
+    }
+    expect(texts.some((text) => text.includes('Fichaje de entrada duplicado'))).toBe(true);
+    // ExcelJS reads a duration-formatted number back as a date from Excel's epoch (1899-12-30).
+    const minutes = (value: unknown) =>
+      Math.round((value instanceof Date ? value.getTime() / 86_400_000 + 25_569 : Number(value)) * 1440);
+    const { days, month } = await summaries(worker.id);
+    const dayRows = rows.filter((row) => row?.[0] instanceof Date);
+    expect(dayRows).toHaveLength(31);
+    for (const [index, day] of days.entries()) {
+      const row = dayRows[index] as unknown[];
+      expect((row[0] as Date).toISOString().slice(0, 10)).toBe(day.date);
+      expect(row.slice(3, 7).map(minutes), day.date).toEqual([
+        day.worked_minutes,
+        day.worked_minutes - day.overtime_minutes,
+        day.overtime_minutes,
+        day.night_minutes,
+      ]);
+    }
+    const totals = rows.find((row) => row?.[0] === 'Totales del mes') as unknown[];
+    expect(totals.slice(3, 7).map(minutes)).toEqual([
+      month.worked_minutes,
+      month.worked_minutes - month.overtime_minutes,
+      month.overtime_minutes,
+      month.night_minutes,
+    ]);
+    expect(sheet.getCell(rows.indexOf(totals), 4).numFmt).toBe('[h]:mm');
+    expect(sheet.getCell(rows.indexOf(dayRows[0] as unknown[]), 4).numFmt).toBe('[h]:mm');
+    const head = await ctx.db
+      .selectFrom('registry_entries')
+      .select('hash')
+      .where('company_id', '=', company.id)
+      .where('employee_id', '=', worker.id)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    expect(texts).toContain(`Cadena del registro: ${head.hash.toString('hex')}`);
+  });
+
+  it('names each worker’s sheet within Excel’s rules, unique regardless of case', () => {
+    const taken = new Set<string>();
+    expect(sheetName('Ana [RRHH]: turno/noche', taken)).toBe('Ana  RRHH   turno noche');
+    expect(sheetName('ana  rrhh   turno noche', taken)).toBe('ana  rrhh   turno noche (2)');
+    const long = 'María de los Ángeles Fernández-Castellanos';
+    expect(sheetName(long, taken)).toHaveLength(31);
+    expect(sheetName(long, taken)).toMatch(/ \(2\)$/);
+    expect(sheetName('   ', taken)).toBe('Worker');
   });
 });

@@ -7,6 +7,7 @@ import {
   TIME_REGISTRY_COLUMNS,
   timeRegistryRows,
 } from '../modules/reports/content.ts';
+import { xlsxDocumentsStream } from '../modules/reports/document-xlsx.ts';
 import { workerMonthlyDocuments } from '../modules/reports/documents.ts';
 import { pdfStream } from '../modules/reports/pdf.ts';
 import {
@@ -109,7 +110,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
       };
       const file =
         report.type === 'time_registry_worker_monthly'
-          ? pdfStream(
+          ? (report.format === 'xlsx' ? xlsxDocumentsStream : pdfStream)(
               workerMonthlyDocuments(streamDb, deps.clock, deps.cursors, tenant, {
                 month: report.params.month as string,
                 employee_id: report.params.employee_id,

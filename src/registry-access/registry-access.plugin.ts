@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { registerAccessPage } from '../dashboard/static.ts';
 import {
   grantSummary,
+  monthCsv,
   openGrant,
   workerMonth,
   workerMonthPdf,
@@ -86,6 +87,29 @@ export function registryAccessPlugin(app: FastifyInstance, deps: AppDeps): void 
           .type('application/pdf')
           .header('content-disposition', `attachment; filename="registro-${month}-${employeeId}.pdf"`)
           .send(await workerMonthPdf(deps, opened, employeeId, month));
+      },
+    );
+
+    route(
+      app,
+      {
+        ...OPERATION,
+        method: 'GET',
+        url: `${base}/months/:month.csv`,
+        operationId: `registryAccessMonthCsv${form}`,
+        summary: 'A month of the covered workers as CSV (the registry rows, or totals for representatives)',
+        params: params({ month: Month }),
+        responses: {
+          200: { description: 'The CSV.', schema: Type.String(), contentTypes: ['text/csv'] },
+        },
+      },
+      async (request, reply) => {
+        const { month } = request.params as unknown as { month: string };
+        const opened = await openGrant(deps, tokenOf(request), { ip: request.ip, what: `csv ${month}` });
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="registro-${month}.csv"`)
+          .send(await monthCsv(deps, opened, month));
       },
     );
 

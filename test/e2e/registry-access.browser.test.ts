@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,14 @@ describe('the registry behind an access link', () => {
       month.getByRole('link', { name: 'Descargar el documento (PDF)' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe(`registro-2026-10-${employeeId}.pdf`);
+    const pdf = await readFile((await download.path()) as string);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Registro de octubre de 2026 (CSV)' }).click(),
+    ]);
+    expect(csv.suggestedFilename()).toBe('registro-2026-10.csv');
+    expect(await readFile((await csv.path()) as string, 'utf8')).toContain('22:00-06:30 (+1)');
     const accesses = await http(
       'GET',
       `/v1/registry/access-grants/${inspection.id}/accesses`,
@@ -117,6 +125,7 @@ describe('the registry behind an access link', () => {
       'summary',
       `worker ${employeeId} 2026-10`,
       `pdf ${employeeId} 2026-10`,
+      'csv 2026-10',
     ]);
   });
 
@@ -131,6 +140,15 @@ describe('the registry behind an access link', () => {
     expect(text).not.toContain('22:00');
     expect(text).not.toContain('12345678Z');
     expect(await month.getByRole('link').count()).toBe(0);
+    // Their download is the month's totals by name.
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Totales de octubre de 2026 (CSV)' }).click(),
+    ]);
+    const totals = await readFile((await csv.path()) as string, 'utf8');
+    expect(totals).toContain('Núria Ibáñez,2026-10,510,8:30');
+    expect(totals).not.toContain('22:00');
+    expect(totals).not.toContain('12345678Z');
     expect(await axeViolations(page)).toEqual([]);
     await shot('representatives-month');
     // The same view at phone width.

@@ -76,6 +76,18 @@ function App() {
         <dt>Caduca</dt>
         <dd>{summary.expires_at}</dd>
       </dl>
+      <h2>Descargas</h2>
+      <ul className="downloads">
+        {summary.months.map((month) => (
+          <li key={month}>
+            <a href={`/registry-access/${token}/api/months/${month}.csv`} download>
+              {summary.kind === 'inspection'
+                ? `Registro de ${monthName(month)} (CSV)`
+                : `Totales de ${monthName(month)} (CSV)`}
+            </a>
+          </li>
+        ))}
+      </ul>
       <h2>Personas trabajadoras</h2>
       <table>
         <thead>

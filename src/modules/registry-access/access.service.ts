@@ -11,9 +11,10 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import type { CompanyRow } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees.repo.ts';
-import { employeeRegistryMonth, hhmm } from '../reports/content.ts';
+import { employeeRegistryMonth, hhmm, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
 import { workerMonthlyDocuments } from '../reports/documents.ts';
 import { pdfStream } from '../reports/pdf.ts';
+import { type Column, csvStream } from '../reports/writers.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
 import {
   findGrant,
@@ -242,6 +243,83 @@ export async function grantSummary(deps: Pick<AppDeps, 'db'>, opened: OpenedGran
   };
 }
 
+type Totals = { worked_minutes: number; overtime_minutes: number; night_minutes: number };
+
+/** A worker's month totals (the work summaries' month row), or null when the worker was not employed in it. */
+async function monthTotals(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: TenantScope,
+  employeeId: string,
+  month: string,
+): Promise<Totals | null> {
+  const { from, to } = monthRange(month);
+  const [row] = (
+    await listWorkSummaries(deps, tenant, { period: 'month', from, to, employee_id: employeeId })
+  ).data;
+  return row
+    ? {
+        worked_minutes: row.worked_minutes,
+        overtime_minutes: row.overtime_minutes,
+        night_minutes: row.night_minutes,
+      }
+    : null;
+}
+
+const withHhmm = (totals: Totals) => ({
+  ...totals,
+  worked_hhmm: hhmm(totals.worked_minutes),
+  overtime_hhmm: hhmm(totals.overtime_minutes),
+  night_hhmm: hhmm(totals.night_minutes),
+});
+
+/** The representatives' CSV: each covered worker's month totals, by name (no ids, no intervals). */
+export const REPRESENTATIVES_COLUMNS: Column[] = [
+  { key: 'employee_name', kind: 'text' },
+  { key: 'month', kind: 'text' },
+  { key: 'worked_minutes', kind: 'integer' },
+  { key: 'worked_hhmm', kind: 'text' },
+  { key: 'overtime_minutes', kind: 'integer' },
+  { key: 'overtime_hhmm', kind: 'text' },
+  { key: 'night_minutes', kind: 'integer' },
+  { key: 'night_hhmm', kind: 'text' },
+];
+
+/**
+ * A month of the grant as CSV, every covered worker by name. The Inspección gets the CSV registry's rows (the
+ * columns of `time_registry_monthly`, so both agree); representatives get the month's totals alone.
+ */
+export async function monthCsv(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  opened: OpenedGrant,
+  month: string,
+) {
+  if (!monthsOf(opened.grant).includes(month)) throw notFound('Month');
+  const workers = await coveredWorkers(deps, opened);
+  const { tenant } = opened;
+  if (opened.grant.kind === 'inspection') {
+    return csvStream(
+      TIME_REGISTRY_COLUMNS,
+      (async function* () {
+        for (const worker of workers) {
+          yield* timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, {
+            month,
+            employee_id: worker.id,
+          });
+        }
+      })(),
+    );
+  }
+  return csvStream(
+    REPRESENTATIVES_COLUMNS,
+    (async function* () {
+      for (const worker of workers) {
+        const totals = await monthTotals(deps, tenant, worker.id, month);
+        if (totals) yield { employee_name: worker.name, month, ...withHhmm(totals) };
+      }
+    })(),
+  );
+}
+
 /**
  * One covered worker's month. The Inspección sees the registry's day rows (intervals, figures, marks) and the
  * totals; representatives see the month's totals alone (worked, overtime, night), by name: no check-in detail
@@ -256,25 +334,12 @@ export async function workerMonth(
   const { grant, tenant } = opened;
   const worker = await coveredWorkerMonth(deps, opened, employeeId, month);
   if (grant.kind === 'representatives') {
-    const { from, to } = monthRange(month);
-    const [row] = (
-      await listWorkSummaries(deps, tenant, { period: 'month', from, to, employee_id: employeeId })
-    ).data;
-    const totals = {
-      worked_minutes: row?.worked_minutes ?? 0,
-      overtime_minutes: row?.overtime_minutes ?? 0,
-      night_minutes: row?.night_minutes ?? 0,
+    const totals = (await monthTotals(deps, tenant, employeeId, month)) ?? {
+      worked_minutes: 0,
+      overtime_minutes: 0,
+      night_minutes: 0,
     };
-    return {
-      worker: { name: worker.name },
-      month,
-      totals: {
-        ...totals,
-        worked_hhmm: hhmm(totals.worked_minutes),
-        overtime_hhmm: hhmm(totals.overtime_minutes),
-        night_hhmm: hhmm(totals.night_minutes),
-      },
-    };
+    return { worker: { name: worker.name }, month, totals: withHhmm(totals) };
   }
   const { days, totals } = await employeeRegistryMonth(
     deps.db,

@@ -109,3 +109,120 @@ export async function* workerMonthlyDocuments(
     after = ids[ids.length - 1] as string;
   }
 }
+
+/** The document's version: bumped whenever its layout or content changes, printed on every page. */
+export const DOCUMENT_VERSION = 'jornada-registro-1';
+
+export const LABELS = {
+  es: {
+    title: 'Registro de jornada',
+    company: 'Empresa',
+    taxId: 'CIF/NIF',
+    centre: 'Centro de trabajo',
+    ccc: 'CCC',
+    worker: 'Trabajador/a',
+    nationalId: 'DNI/NIE',
+    naf: 'Nº afiliación (NAF)',
+    month: 'Mes',
+    zone: 'Zona horaria',
+    day: 'Día',
+    intervals: 'Entradas y salidas',
+    mode: 'Modalidad',
+    on_site: 'presencial',
+    remote: 'teletrabajo',
+    worked: 'Trabajado',
+    ordinary: 'Ordinario',
+    overtime: 'Extra',
+    night: 'Nocturno',
+    notes: 'Observaciones',
+    totals: 'Totales del mes',
+    corrections: 'Correcciones del mes',
+    noCorrections: 'Ninguna.',
+    requested: 'pedida por',
+    approvedBy: 'aprobada por la empresa',
+    acceptedByWorker: 'aceptada por el trabajador',
+    applied: 'aplicada',
+    companySignature: 'Firma de la empresa',
+    workerSignature: 'Firma del trabajador/a',
+    generated: 'Generado',
+    version: 'Versión',
+    chain: 'Cadena del registro',
+    late: 'registro tardío',
+    corrected: 'corregido',
+    incomplete: 'incompleto',
+    none: '—',
+    overtimeNote: 'Horas extraordinarias (art. 35.5 ET)',
+  },
+  en: {
+    title: 'Working time registry',
+    company: 'Company',
+    taxId: 'Tax id',
+    centre: 'Work centre',
+    ccc: 'CCC',
+    worker: 'Worker',
+    nationalId: 'National id',
+    naf: 'Social Security no. (NAF)',
+    month: 'Month',
+    zone: 'Time zone',
+    day: 'Day',
+    intervals: 'In and out',
+    mode: 'Work mode',
+    on_site: 'on site',
+    remote: 'remote',
+    worked: 'Worked',
+    ordinary: 'Ordinary',
+    overtime: 'Overtime',
+    night: 'Night',
+    notes: 'Notes',
+    totals: 'Month totals',
+    corrections: 'Corrections of the month',
+    noCorrections: 'None.',
+    requested: 'requested by',
+    approvedBy: 'approved by the company',
+    acceptedByWorker: 'accepted by the worker',
+    applied: 'applied',
+    companySignature: 'Company signature',
+    workerSignature: 'Worker signature',
+    generated: 'Generated',
+    version: 'Version',
+    chain: 'Registry chain',
+    late: 'late record',
+    corrected: 'corrected',
+    incomplete: 'incomplete',
+    none: '—',
+    overtimeNote: 'Overtime (art. 35.5 ET)',
+  },
+} as const;
+
+export type DocumentLocale = keyof typeof LABELS;
+
+export type Labels = (typeof LABELS)[DocumentLocale];
+
+/** A registry row (a day, or the totals) as the document's cells: figures in minutes, marks as notes. */
+export function dayCells(day: Row, label: Labels) {
+  const worked = Number(day.worked_minutes ?? 0);
+  const overtime = Number(day.overtime_minutes ?? 0);
+  const notes = [
+    day.holiday,
+    day.absence_type,
+    Number(day.late_records ?? 0) > 0 ? label.late : null,
+    day.corrected === true ? label.corrected : null,
+    day.incomplete === true ? label.incomplete : null,
+  ].filter((note): note is string => typeof note === 'string' && note !== '');
+  return {
+    day: String(day.date),
+    intervals: typeof day.intervals === 'string' && day.intervals !== '' ? day.intervals : label.none,
+    mode:
+      typeof day.work_mode === 'string'
+        ? day.work_mode
+            .split(';')
+            .map((mode) => (mode === 'remote' ? label.remote : label.on_site))
+            .join(', ')
+        : '',
+    worked,
+    ordinary: worked - overtime,
+    overtime,
+    night: Number(day.night_minutes ?? 0),
+    notes: notes.join('; '),
+  };
+}

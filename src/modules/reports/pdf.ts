@@ -1,7 +1,15 @@
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
-import type { WorkerDocument } from './documents.ts';
+import { hhmm } from './content.ts';
+import {
+  DOCUMENT_VERSION,
+  type DocumentLocale,
+  dayCells,
+  LABELS,
+  type Labels,
+  type WorkerDocument,
+} from './documents.ts';
 
 /**
  * The worker's monthly registry document as a PDF (pdfkit; docs/decisions/0010-registry-documents.md): A4, the
@@ -13,96 +21,6 @@ import type { WorkerDocument } from './documents.ts';
 const require = createRequire(import.meta.url);
 const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
-
-export const DOCUMENT_VERSION = 'jornada-registro-1';
-
-const LABELS = {
-  es: {
-    title: 'Registro de jornada',
-    company: 'Empresa',
-    taxId: 'CIF/NIF',
-    centre: 'Centro de trabajo',
-    ccc: 'CCC',
-    worker: 'Trabajador/a',
-    nationalId: 'DNI/NIE',
-    naf: 'Nº afiliación (NAF)',
-    month: 'Mes',
-    zone: 'Zona horaria',
-    day: 'Día',
-    intervals: 'Entradas y salidas',
-    mode: 'Modalidad',
-    on_site: 'presencial',
-    remote: 'teletrabajo',
-    worked: 'Trabajado',
-    ordinary: 'Ordinario',
-    overtime: 'Extra',
-    night: 'Nocturno',
-    notes: 'Observaciones',
-    totals: 'Totales del mes',
-    corrections: 'Correcciones del mes',
-    noCorrections: 'Ninguna.',
-    requested: 'pedida por',
-    approvedBy: 'aprobada por la empresa',
-    acceptedByWorker: 'aceptada por el trabajador',
-    applied: 'aplicada',
-    companySignature: 'Firma de la empresa',
-    workerSignature: 'Firma del trabajador/a',
-    generated: 'Generado',
-    version: 'Versión',
-    chain: 'Cadena del registro',
-    late: 'registro tardío',
-    corrected: 'corregido',
-    incomplete: 'incompleto',
-    none: '—',
-    overtimeNote: 'Horas extraordinarias (art. 35.5 ET)',
-  },
-  en: {
-    title: 'Working time registry',
-    company: 'Company',
-    taxId: 'Tax id',
-    centre: 'Work centre',
-    ccc: 'CCC',
-    worker: 'Worker',
-    nationalId: 'National id',
-    naf: 'Social Security no. (NAF)',
-    month: 'Month',
-    zone: 'Time zone',
-    day: 'Day',
-    intervals: 'In and out',
-    mode: 'Work mode',
-    on_site: 'on site',
-    remote: 'remote',
-    worked: 'Worked',
-    ordinary: 'Ordinary',
-    overtime: 'Overtime',
-    night: 'Night',
-    notes: 'Notes',
-    totals: 'Month totals',
-    corrections: 'Corrections of the month',
-    noCorrections: 'None.',
-    requested: 'requested by',
-    approvedBy: 'approved by the company',
-    acceptedByWorker: 'accepted by the worker',
-    applied: 'applied',
-    companySignature: 'Company signature',
-    workerSignature: 'Worker signature',
-    generated: 'Generated',
-    version: 'Version',
-    chain: 'Registry chain',
-    late: 'late record',
-    corrected: 'corrected',
-    incomplete: 'incomplete',
-    none: '—',
-    overtimeNote: 'Overtime (art. 35.5 ET)',
-  },
-} as const;
-
-export type DocumentLocale = keyof typeof LABELS;
-
-const hhmm = (minutes: unknown) => {
-  const value = Number(minutes ?? 0);
-  return `${Math.floor(value / 60)}:${String(value % 60).padStart(2, '0')}`;
-};
 
 const COLUMNS = [
   { key: 'day', width: 56 },
@@ -149,8 +67,6 @@ export function pdfStream(
   })();
   return doc;
 }
-
-type Labels = (typeof LABELS)[DocumentLocale];
 
 function drawDocument(
   doc: PDFKit.PDFDocument,
@@ -208,30 +124,13 @@ function drawDocument(
       header();
       doc.font('regular').fontSize(7.5);
     }
-    const notes = [
-      day.holiday,
-      day.absence_type,
-      Number(day.late_records ?? 0) > 0 ? label.late : null,
-      day.corrected === true ? label.corrected : null,
-      day.incomplete === true ? label.incomplete : null,
-    ].filter((note): note is string => typeof note === 'string' && note !== '');
-    const worked = Number(day.worked_minutes ?? 0);
-    const overtime = Number(day.overtime_minutes ?? 0);
+    const figures = dayCells(day, label);
     const cells: Record<(typeof COLUMNS)[number]['key'], string> = {
-      day: String(day.date),
-      intervals: typeof day.intervals === 'string' && day.intervals !== '' ? day.intervals : label.none,
-      mode:
-        typeof day.work_mode === 'string'
-          ? day.work_mode
-              .split(';')
-              .map((mode) => (mode === 'remote' ? label.remote : label.on_site))
-              .join(', ')
-          : '',
-      worked: hhmm(worked),
-      ordinary: hhmm(worked - overtime),
-      overtime: hhmm(overtime),
-      night: hhmm(day.night_minutes),
-      notes: notes.join('; ') || '',
+      ...figures,
+      worked: hhmm(figures.worked),
+      ordinary: hhmm(figures.ordinary),
+      overtime: hhmm(figures.overtime),
+      night: hhmm(figures.night),
     };
     let x = left;
     const y = doc.y;
@@ -249,13 +148,11 @@ function drawDocument(
     doc.y = 40;
   }
   doc.moveDown(0.6);
-  const totals = document.totals;
-  const worked = Number(totals.worked_minutes ?? 0);
-  const overtime = Number(totals.overtime_minutes ?? 0);
+  const totals = dayCells(document.totals, label);
   doc.font('bold').fontSize(10).text(label.totals, left);
   doc.font('regular').fontSize(8.5);
   doc.text(
-    `${label.worked} ${hhmm(worked)} · ${label.ordinary} ${hhmm(worked - overtime)} · ${label.overtimeNote} ${hhmm(overtime)} · ${label.night} ${hhmm(totals.night_minutes)}`,
+    `${label.worked} ${hhmm(totals.worked)} · ${label.ordinary} ${hhmm(totals.ordinary)} · ${label.overtimeNote} ${hhmm(totals.overtime)} · ${label.night} ${hhmm(totals.night)}`,
   );
   doc.moveDown(0.6);
   doc.font('bold').fontSize(10).text(label.corrections, left);

@@ -41,10 +41,11 @@ export const CreateReportBody = named(
     {
       type: Type.Enum([...REPORT_TYPES], {
         description:
-          '`time_registry_monthly` (params `{ month: "YYYY-MM", employee_id? }`, csv only), `check_ins_export` (params `{ from, to, employee_id? }`, dates, at most one year; csv or xlsx) or `time_registry_worker_monthly` (params `{ month, employee_id?, locale? }`: one signed-off document per worker, pdf).',
+          '`time_registry_monthly` (params `{ month: "YYYY-MM", employee_id? }`, csv only), `check_ins_export` (params `{ from, to, employee_id? }`, dates, at most one year; csv or xlsx) or `time_registry_worker_monthly` (params `{ month, employee_id?, locale? }`: one document per worker to sign, pdf or xlsx).',
       }),
       format: Type.Enum([...REPORT_FORMATS], {
-        description: '`xlsx` only for `check_ins_export`; `pdf` only for `time_registry_worker_monthly`.',
+        description:
+          '`csv` for `time_registry_monthly` and `check_ins_export`; `xlsx` for `check_ins_export` and `time_registry_worker_monthly`; `pdf` for `time_registry_worker_monthly`.',
       }),
       params: Type.Record(Type.String(), Type.Unknown(), { description: 'Depends on the type.' }),
     },

@@ -46,7 +46,7 @@ const paramValidators: Record<ReportType, ValidateFunction> = {
 const FORMATS_OF: Record<ReportType, readonly ReportFormat[]> = {
   time_registry_monthly: ['csv'],
   check_ins_export: ['csv', 'xlsx'],
-  time_registry_worker_monthly: ['pdf'],
+  time_registry_worker_monthly: ['pdf', 'xlsx'],
 };
 
 /** The params' own rules, as per-field errors under `params.`. */

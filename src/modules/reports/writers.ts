@@ -59,7 +59,7 @@ type Pipe = NodeJS.WritableStream & { _writableState?: { needDrain?: boolean } }
  * destination is over its high-water mark. It reads ExcelJS internals (`sheet.stream.pipes` and the pipe's `_writableState`, exceljs 4.4);
  * `npm run bench reports` fails if memory stops being flat.
  */
-async function zipBackpressure(sheet: ExcelJS.Worksheet): Promise<void> {
+export async function zipBackpressure(sheet: ExcelJS.Worksheet): Promise<void> {
   const pipes = (sheet as unknown as { stream?: { pipes?: Pipe[] } }).stream?.pipes ?? [];
   for (const pipe of pipes) {
     if (pipe._writableState?.needDrain) await once(pipe, 'drain');

@@ -1,0 +1,223 @@
+import { once } from 'node:events';
+import { PassThrough, type Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import {
+  DOCUMENT_VERSION,
+  type DocumentLocale,
+  dayCells,
+  LABELS,
+  type Labels,
+  type WorkerDocument,
+} from './documents.ts';
+import { neutralize, zipBackpressure } from './writers.ts';
+
+/**
+ * The worker's monthly registry document as a workbook (ExcelJS's streaming writer; docs/decisions/0010): one
+ * sheet per worker, laid out like the PDF (heading, a row per day, the month's totals, the corrections, signature
+ * boxes, the generation time, document version and chain head) and set to print on A4, one page wide. Dates are
+ * dates and the hour figures are durations (`[h]:mm`), so a payroll clerk can add them up.
+ */
+const COLUMNS = [
+  { key: 'day', width: 12 },
+  { key: 'intervals', width: 30 },
+  { key: 'mode', width: 14 },
+  { key: 'worked', width: 11 },
+  { key: 'ordinary', width: 11 },
+  { key: 'overtime', width: 9 },
+  { key: 'night', width: 10 },
+  { key: 'notes', width: 32 },
+] as const;
+
+const DURATION = '[h]:mm';
+const MINUTES_PER_DAY = 1440;
+const THIN = { style: 'thin' } as const;
+
+/** Excel's sheet names: at most 31 characters, none of []:*?/\, unique regardless of case. */
+export function sheetName(name: string, taken: Set<string>): string {
+  const base =
+    name
+      .replace(/[[\]:*?/\\]/g, ' ')
+      .trim()
+      .slice(0, 31) || 'Worker';
+  let candidate = base;
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) {
+    const suffix = ` (${n})`;
+    candidate = `${base.slice(0, 31 - suffix.length)}${suffix}`;
+  }
+  taken.add(candidate.toLowerCase());
+  return candidate;
+}
+
+/** Streams the documents into one workbook, a sheet per worker; counts them in `counter.rows`. */
+export function xlsxDocumentsStream(
+  documents: AsyncIterable<WorkerDocument>,
+  options: { locale: DocumentLocale; generatedAt: Temporal.Instant; counter: { rows: number } },
+): Readable {
+  const label = LABELS[options.locale];
+  const output = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  workbook.creator = 'Jornada';
+  (async () => {
+    const taken = new Set<string>();
+    let any = false;
+    for await (const document of documents) {
+      any = true;
+      const sheet = workbook.addWorksheet(sheetName(document.worker.name, taken), {
+        pageSetup: {
+          paperSize: 9,
+          orientation: 'portrait',
+          fitToPage: true,
+          fitToWidth: 1,
+          fitToHeight: 0,
+          printTitlesRow: '13:13',
+        },
+        headerFooter: {
+          oddFooter: `&L&8${label.version}: ${DOCUMENT_VERSION} · ${document.worker.name} · ${document.month}&R&8&P / &N`,
+        },
+      });
+      writeDocument(sheet, document, label, options.generatedAt);
+      await zipBackpressure(sheet);
+      sheet.commit();
+      options.counter.rows += 1;
+      if (output.writableNeedDrain) await once(output, 'drain');
+    }
+    if (!any) {
+      const sheet = workbook.addWorksheet(label.title);
+      sheet.addRow([label.title]).commit();
+      sheet.commit();
+    }
+    await workbook.commit();
+  })().catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
+  return output;
+}
+
+function writeDocument(
+  sheet: ExcelJS.Worksheet,
+  document: WorkerDocument,
+  label: Labels,
+  generatedAt: Temporal.Instant,
+): void {
+  sheet.columns = COLUMNS.map((column) => ({ key: column.key, width: column.width }));
+  const text = (value: string | null) => (value === null ? label.none : neutralize(value));
+  const title = sheet.addRow([`${label.title} · ${document.month}`]);
+  title.font = { bold: true, size: 14 };
+  title.commit();
+  const heading: Array<[string, string | null]> = [
+    [label.company, document.company.name],
+    [label.taxId, document.company.tax_id],
+    [
+      label.centre,
+      document.centre ? [document.centre.name, document.centre.address].filter(Boolean).join(', ') : null,
+    ],
+    [label.ccc, document.centre?.ccc ?? null],
+    [label.worker, document.worker.name],
+    [label.nationalId, document.worker.national_id],
+    [label.naf, document.worker.social_security_number],
+    [label.month, document.month],
+    [label.zone, document.timeZone],
+  ];
+  for (const [name, value] of heading) {
+    const row = sheet.addRow([name, text(value)]);
+    row.getCell(1).font = { bold: true };
+    row.commit();
+  }
+  sheet.addRow([]).commit();
+  const header = sheet.addRow(COLUMNS.map((column) => label[column.key]));
+  header.font = { bold: true };
+  header.eachCell((cell) => {
+    cell.border = { bottom: THIN };
+  });
+  header.commit();
+  const figures = (cells: ReturnType<typeof dayCells>) =>
+    [cells.worked, cells.ordinary, cells.overtime, cells.night].map((minutes) => minutes / MINUTES_PER_DAY);
+  const durations = (row: ExcelJS.Row) => {
+    for (const column of [4, 5, 6, 7]) row.getCell(column).numFmt = DURATION;
+  };
+  for (const day of document.days) {
+    const cells = dayCells(day, label);
+    const row = sheet.addRow([
+      new Date(`${cells.day}T00:00:00Z`),
+      cells.intervals,
+      cells.mode,
+      ...figures(cells),
+      cells.notes === '' ? null : neutralize(cells.notes),
+    ]);
+    row.getCell(1).numFmt = 'yyyy-mm-dd';
+    durations(row);
+    row.commit();
+  }
+  const totals = dayCells(document.totals, label);
+  const totalsRow = sheet.addRow([label.totals, null, null, ...figures(totals)]);
+  totalsRow.font = { bold: true };
+  totalsRow.eachCell((cell) => {
+    cell.border = { top: THIN };
+  });
+  durations(totalsRow);
+  totalsRow.commit();
+  sheet.addRow([]).commit();
+  const corrections = sheet.addRow([label.corrections]);
+  corrections.font = { bold: true };
+  corrections.commit();
+  if (document.corrections.length === 0) sheet.addRow([label.noCorrections]).commit();
+  for (const correction of document.corrections) {
+    const parts = [
+      `“${correction.reason}”`,
+      `${label.requested} ${correction.requestedBy} (${correction.requestedAt.toISOString()})`,
+      correction.companyApproval
+        ? `${label.approvedBy}: ${correction.companyApproval.by} (${correction.companyApproval.at.toISOString()})`
+        : null,
+      correction.workerApprovalAt
+        ? `${label.acceptedByWorker} (${correction.workerApprovalAt.toISOString()})`
+        : null,
+      correction.appliedAt ? `${label.applied} ${correction.appliedAt.toISOString()}` : null,
+    ].filter(Boolean);
+    const row = sheet.addRow([neutralize(`• ${parts.join('; ')}`)]);
+    row.getCell(1).alignment = { wrapText: false };
+    row.commit();
+  }
+  sheet.addRow([]).commit();
+  // Signature boxes: the company's over columns A–C, the worker's over E–H, five rows high, each merged and
+  // outlined. Merging restyles the merged cells, so the edges are drawn after it, before the rows
+  // are committed.
+  const boxes = [
+    { first: 1, last: 3, name: label.companySignature },
+    { first: 5, last: 8, name: label.workerSignature },
+  ];
+  const height = 5;
+  const rows = Array.from({ length: height }, () => sheet.addRow([]));
+  const top = (rows[0] as ExcelJS.Row).number;
+  for (const box of boxes) {
+    sheet.mergeCells(top, box.first, top + height - 1, box.last);
+    const master = (rows[0] as ExcelJS.Row).getCell(box.first);
+    master.value = box.name;
+    for (const [line, row] of rows.entries()) {
+      for (let column = box.first; column <= box.last; column++) {
+        // A merged cell shares its master's style object: each gets its own.
+        row.getCell(column).style = {
+          alignment: { vertical: 'top' },
+          border: {
+            ...(line === 0 ? { top: THIN } : {}),
+            ...(line === height - 1 ? { bottom: THIN } : {}),
+            ...(column === box.first ? { left: THIN } : {}),
+            ...(column === box.last ? { right: THIN } : {}),
+          },
+        };
+      }
+    }
+  }
+  for (const row of rows) row.commit();
+  sheet.addRow([]).commit();
+  for (const line of [
+    `${label.generated}: ${generatedAt.toString({ smallestUnit: 'second' })}`,
+    `${label.version}: ${DOCUMENT_VERSION}`,
+    `${label.chain}: ${document.chainHead ?? label.none}`,
+  ]) {
+    const row = sheet.addRow([line]);
+    row.font = { size: 8 };
+    row.commit();
+  }
+}
