@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { CreateApiKeyBody } from '../modules/api-keys/api-keys.schemas.ts';
-import { Company } from '../modules/companies/companies.schemas.ts';
+import { Company, UpdateCompanyBody } from '../modules/companies/companies.schemas.ts';
 import { EmployeeStatus } from '../modules/employees/employees.schemas.ts';
 import { Uuid } from '../platform/common.schemas.ts';
 import { PageQuery } from '../platform/pagination.ts';
@@ -23,9 +23,14 @@ export const SettingsView = Type.Object({
   rate_limits: Type.Object({ live: Type.Integer(), test: Type.Integer() }),
 });
 
+/** The settings an administrator changes: the addon, and the company's legal identity for the registry. */
 export const UpdateSettingsBody = Type.Object(
-  { addon_enabled: Type.Boolean() },
-  { additionalProperties: false },
+  {
+    addon_enabled: Type.Optional(Type.Boolean()),
+    legal_name: UpdateCompanyBody.properties.legal_name,
+    tax_id: UpdateCompanyBody.properties.tax_id,
+  },
+  { additionalProperties: false, minProperties: 1 },
 );
 
 /** Issuance from the dashboard: the mode is the live/test switch's, so the body has no `mode`. */

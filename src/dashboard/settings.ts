@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { Db } from '../db/database.ts';
 import { companyView, loadAccount } from '../modules/companies/companies.service.ts';
 import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
+import { Location, UpdateLocationBody } from '../modules/locations/locations.schemas.ts';
+import { updateLocation } from '../modules/locations/locations.service.ts';
 import { quotaUsed } from '../platform/auth.repo.ts';
 import { quotaMonth } from '../platform/auth.ts';
+import { Uuid } from '../platform/common.schemas.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { route } from '../platform/operation.ts';
 import { monthlyQuota, RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
@@ -34,7 +38,7 @@ export async function integrationSettings(db: Db, clock: Clock, companyId: strin
   };
 }
 
-/** The integration settings screen's API: read them, switch the addon. */
+/** The settings screen's API: read them, switch the addon, set the legal identity, edit a work centre. */
 export function settingsRoutes(api: FastifyInstance, deps: AppDeps): void {
   route(
     api,
@@ -56,15 +60,36 @@ export function settingsRoutes(api: FastifyInstance, deps: AppDeps): void {
       method: 'PATCH',
       url: '/dashboard/api/settings',
       operationId: 'dashboardUpdateSettings',
-      summary: 'Switch the public API addon on or off',
+      summary: 'Switch the public API addon on or off; set the legal name and tax id',
       scope: null,
       body: UpdateSettingsBody,
       responses: { 200: { description: 'The settings.', schema: SettingsView } },
     },
     async (request) => {
       const companyId = requireSession(request).company_id;
-      await changeCompany(deps, { companyId }, { addon_enabled: request.body.addon_enabled });
+      await changeCompany(deps, { companyId }, request.body);
       return integrationSettings(deps.db, deps.clock, companyId);
     },
+  );
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'PATCH',
+      url: '/dashboard/api/locations/:locationId',
+      operationId: 'dashboardUpdateLocation',
+      summary: 'Change a work centre: name, time zone, address, contribution account code (CCC)',
+      scope: null,
+      params: Type.Object({ locationId: Uuid() }, { additionalProperties: false }),
+      body: UpdateLocationBody,
+      responses: { 200: { description: 'The location.', schema: Location } },
+    },
+    async (request) =>
+      updateLocation(
+        deps,
+        { companyId: requireSession(request).company_id },
+        request.params.locationId,
+        request.body,
+      ),
   );
 }

@@ -13,8 +13,24 @@ import {
 } from '../ui.tsx';
 import { type Employee, fullName } from './names.ts';
 
-type Draft = { first_name: string; last_name: string; email: string; external_id: string; hire_date: string };
-const EMPTY: Draft = { first_name: '', last_name: '', email: '', external_id: '', hire_date: '' };
+type Draft = {
+  first_name: string;
+  last_name: string;
+  email: string;
+  external_id: string;
+  hire_date: string;
+  national_id: string;
+  social_security_number: string;
+};
+const EMPTY: Draft = {
+  first_name: '',
+  last_name: '',
+  email: '',
+  external_id: '',
+  hire_date: '',
+  national_id: '',
+  social_security_number: '',
+};
 
 function EmployeeForm({
   initial,
@@ -50,6 +66,20 @@ function EmployeeForm({
       <Field label="Hire date" hint={initial.hire_date ? undefined : 'Empty: today.'}>
         <input type="date" value={draft.hire_date} onChange={set('hire_date')} />
       </Field>
+      <Field
+        label="National id (NIF/NIE)"
+        hint="For the registry documents; checked. Never sent in webhooks."
+      >
+        <input value={draft.national_id} onChange={set('national_id')} autoComplete="off" />
+      </Field>
+      <Field label="Social Security number (NAF)" hint="12 digits; checked.">
+        <input
+          value={draft.social_security_number}
+          onChange={set('social_security_number')}
+          inputMode="numeric"
+          autoComplete="off"
+        />
+      </Field>
       <ErrorMessage error={action.error} />
       <button type="submit" disabled={action.busy}>
         {submitLabel}
@@ -58,12 +88,18 @@ function EmployeeForm({
   );
 }
 
+/** An optional text field: sent when filled; when emptied while editing, cleared (null). */
+const optional = (key: string, value: string, creating: boolean) =>
+  value.trim() ? { [key]: value.trim() } : creating ? {} : { [key]: null };
+
 const bodyOf = (draft: Draft, creating: boolean) => ({
   first_name: draft.first_name,
   last_name: draft.last_name,
   email: draft.email,
-  ...(draft.external_id ? { external_id: draft.external_id } : creating ? {} : { external_id: null }),
+  ...optional('external_id', draft.external_id, creating),
   ...(draft.hire_date ? { hire_date: draft.hire_date } : {}),
+  ...optional('national_id', draft.national_id, creating),
+  ...optional('social_security_number', draft.social_security_number, creating),
 });
 
 export function EmployeesScreen({ mode }: { mode: Mode }) {
@@ -191,6 +227,8 @@ export function EmployeesScreen({ mode }: { mode: Mode }) {
               email: selected.email,
               external_id: selected.external_id ?? '',
               hire_date: selected.hire_date,
+              national_id: selected.national_id ?? '',
+              social_security_number: selected.social_security_number ?? '',
             }}
             submitLabel="Save employee"
             onSubmit={async (draft) => {

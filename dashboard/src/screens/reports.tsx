@@ -16,6 +16,7 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
   const [month, setMonth] = useState(() => new Date().toISOString().slice(0, 7));
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [locale, setLocale] = useState<'es' | 'en'>('es');
   const create = useAction();
   const download = useAction();
 
@@ -33,8 +34,8 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
       type === 'time_registry_monthly'
         ? { type, format: 'csv', params: { month } }
         : type === 'time_registry_worker_monthly'
-          ? { type, format: 'pdf', params: { month } }
-          : { type, format, params: { from, to } };
+          ? { type, format: format === 'csv' ? 'pdf' : format, params: { month, locale } }
+          : { type, format: format === 'pdf' ? 'csv' : format, params: { from, to } };
     if (await create.run(() => api('POST', `/${mode}/reports`, body))) reports.reload();
   };
   // Each GET mints a fresh single-use address valid 5 minutes: fetch one at the moment of the click.
@@ -58,10 +59,31 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
           <select value={type} onChange={(event) => setType(event.target.value as Report['type'])}>
             <option value="time_registry_monthly">{LABELS.time_registry_monthly} (CSV)</option>
             <option value="check_ins_export">{LABELS.check_ins_export}</option>
-            <option value="time_registry_worker_monthly">{LABELS.time_registry_worker_monthly} (PDF)</option>
+            <option value="time_registry_worker_monthly">{LABELS.time_registry_worker_monthly}</option>
           </select>
         </Field>
-        {type !== 'check_ins_export' ? (
+        {type === 'time_registry_worker_monthly' ? (
+          <>
+            <Field label="Month">
+              <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
+            </Field>
+            <Field label="Format">
+              <select
+                value={format === 'csv' ? 'pdf' : format}
+                onChange={(event) => setFormat(event.target.value as Report['format'])}
+              >
+                <option value="pdf">PDF (to print and sign)</option>
+                <option value="xlsx">Excel (XLSX)</option>
+              </select>
+            </Field>
+            <Field label="Language">
+              <select value={locale} onChange={(event) => setLocale(event.target.value as 'es' | 'en')}>
+                <option value="es">Español</option>
+                <option value="en">English</option>
+              </select>
+            </Field>
+          </>
+        ) : type === 'time_registry_monthly' ? (
           <Field label="Month">
             <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
           </Field>
@@ -74,7 +96,10 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
               <input type="date" required value={to} onChange={(event) => setTo(event.target.value)} />
             </Field>
             <Field label="Format">
-              <select value={format} onChange={(event) => setFormat(event.target.value as Report['format'])}>
+              <select
+                value={format === 'pdf' ? 'csv' : format}
+                onChange={(event) => setFormat(event.target.value as Report['format'])}
+              >
                 <option value="csv">CSV</option>
                 <option value="xlsx">Excel (XLSX)</option>
               </select>
