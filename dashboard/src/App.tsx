@@ -4,6 +4,7 @@ import { AbsencesScreen } from './screens/absences.tsx';
 import { CheckInsScreen } from './screens/check-ins.tsx';
 import { EmployeesScreen } from './screens/employees.tsx';
 import { KeysScreen } from './screens/keys.tsx';
+import { RegistryScreen } from './screens/registry.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
 import { SettingsScreen } from './screens/settings.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
@@ -19,7 +20,8 @@ const SCREENS = [
   { path: 'employees', label: 'Employees' },
   { path: 'check-ins', label: 'Check-ins' },
   { path: 'reports', label: 'Reports' },
-  { path: 'settings', label: 'Integration settings' },
+  { path: 'registry', label: 'Registry' },
+  { path: 'settings', label: 'Settings' },
 ] as const;
 type ScreenPath = (typeof SCREENS)[number]['path'];
 
@@ -159,6 +161,7 @@ export function App() {
         {screen === 'employees' && <EmployeesScreen key={mode} mode={mode} />}
         {screen === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'reports' && <ReportsScreen key={mode} mode={mode} />}
+        {screen === 'registry' && <RegistryScreen key={mode} mode={mode} />}
         {screen === 'settings' && <SettingsScreen onChange={() => void refresh()} />}
       </main>
     </div>

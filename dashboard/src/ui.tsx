@@ -186,23 +186,30 @@ export function Loading({ loading }: { loading: boolean }) {
   ) : null;
 }
 
-/** A data table: column headers (and a hidden "Actions" one), rows, and a message when there are none. */
+/**
+ * A data table: column headers (and a hidden "Actions" one), rows, and a message when there are none. On a narrow
+ * screen the table scrolls sideways inside its box, which can then take the keyboard focus (arrow keys scroll
+ * it) and is named for screen readers by `label`.
+ */
 export function Table({
   columns,
   actions = false,
   rows,
   empty,
   live = false,
+  label,
 }: {
   columns: string[];
   actions?: boolean;
   rows: ReactNode[] | undefined;
   empty: string;
   live?: boolean;
+  label?: string;
 }) {
   return (
     <>
-      <div className="table-wrap">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
+      <section className="table-wrap" aria-label={label ?? 'Scrollable table'} tabIndex={0}>
         <table aria-live={live ? 'polite' : undefined}>
           <thead>
             <tr>
@@ -220,7 +227,7 @@ export function Table({
           </thead>
           <tbody>{rows}</tbody>
         </table>
-      </div>
+      </section>
       {rows?.length === 0 && <p className="muted">{empty}</p>}
     </>
   );

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -37,6 +38,8 @@ let liveKey = '';
 const login = { email: 'hr.admin@example.com', password: 'a long dashboard password' };
 let absenceId = '';
 let employeeName = '';
+let employeeId = '';
+let companyId = '';
 
 beforeAll(async () => {
   await ensureDashboardBuilt();
@@ -78,6 +81,8 @@ beforeAll(async () => {
     liveKey,
   );
   employeeName = 'Lucía Browser';
+  employeeId = employee.body.id;
+  companyId = company.body.id;
   // A shift on today's UTC date (the screens default to it) that is never in the future, whatever the hour the
   // test runs at: from up to 4 hours ago (not before midnight) to 3 minutes ahead (within the 5-minute skew).
   const now = Date.now();
@@ -284,8 +289,101 @@ describe('the dashboard in Chromium', () => {
     await shot('check-ins');
   });
 
+  it('keeps the legal identity, the work centres and the workers’ identity numbers', async () => {
+    const centre = await http(
+      'POST',
+      `/admin/v1/companies/${companyId}/locations`,
+      { name: 'Obrador' },
+      E2E_ADMIN_TOKEN,
+    );
+    expect(centre.status, centre.text).toBe(201);
+    await open('settings', 'Settings');
+    const identity = page.getByRole('form', { name: 'Legal identity' });
+    await identity.getByLabel('Legal name').fill('Panadería Sol, S.L.');
+    // A tax id with a wrong control character is refused with the field named.
+    await identity.getByLabel('Tax id (CIF/NIF)').fill('B12345675');
+    await identity.getByRole('button', { name: 'Save legal identity' }).click();
+    await expect.poll(() => identity.getByRole('alert').textContent()).toMatch(/tax_id/);
+    await identity.getByLabel('Tax id (CIF/NIF)').fill('b-12345674');
+    await identity.getByRole('button', { name: 'Save legal identity' }).click();
+    await identity.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const account = await http('GET', `/admin/v1/companies/${companyId}`, undefined, E2E_ADMIN_TOKEN);
+    expect(account.body).toMatchObject({ legal_name: 'Panadería Sol, S.L.', tax_id: 'B12345674' });
+    await page.getByRole('button', { name: 'Edit Obrador' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Obrador' });
+    await edit.getByLabel('Address').fill('Carrer de la Pau 12, València');
+    await edit.getByLabel('CCC (código cuenta de cotización)').fill('46123456752');
+    await edit.getByRole('button', { name: 'Save Obrador' }).click();
+    await page.getByRole('cell', { name: '46123456752' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('settings-identity');
+
+    await open('employees', 'Employees');
+    await page.getByRole('button', { name: `Edit ${employeeName}` }).click();
+    const form = page.getByRole('form', { name: 'Save employee' });
+    await form.getByLabel('National id (NIF/NIE)').fill('12345678Z');
+    await form.getByLabel('Social Security number (NAF)').fill('281234567840');
+    await form.getByRole('button', { name: 'Save employee' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved ${employeeName}` })
+      .waitFor();
+    // Read back through the dashboard's own session API.
+    const saved = await page.evaluate(async (id) => {
+      const response = await fetch(`/dashboard/api/live/employees/${id}`);
+      return response.json();
+    }, employeeId);
+    expect(saved).toMatchObject({ national_id: '12345678Z', social_security_number: '281234567840' });
+  });
+
+  it('closes a month, lists its acknowledgements, and grants, logs and revokes an access link', async () => {
+    await open('registry', 'Registry');
+    await page.getByLabel('Month to close').fill('2026-10');
+    await page.getByRole('button', { name: 'Close month' }).click();
+    await page
+      .getByRole('dialog', { name: 'Close 2026-10?' })
+      .getByRole('button', { name: 'Close the month' })
+      .click();
+    const acknowledgements = page.getByRole('region', { name: 'Acknowledgements of 2026-10' });
+    await acknowledgements.getByRole('cell', { name: employeeName }).waitFor();
+    expect(await acknowledgements.textContent()).toContain('0 of 1 workers');
+    expect(await acknowledgements.getByRole('cell', { name: 'not yet' }).count()).toBe(1);
+
+    const form = page.getByRole('form', { name: 'Grant access' });
+    await form.getByLabel('Label').fill('ITSS Valencia 46/123');
+    await form.getByLabel('From').fill('2026-10-01');
+    await form.getByLabel('To').fill('2026-10-31');
+    await form.getByRole('button', { name: 'Grant access' }).click();
+    const link = (await page.getByTestId('secret').textContent()) as string;
+    expect(link).toMatch(new RegExp(`^${base}/registry-access/[\\w-]{43}$`));
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('registry-grant-link');
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    const grants = page.getByRole('region', { name: 'Access for the Inspección and representatives' });
+    await grants.getByRole('cell', { name: 'active' }).waitFor();
+
+    const inspector = await page.context().newPage();
+    await inspector.goto(link);
+    await inspector.getByRole('rowheader', { name: employeeName }).waitFor();
+    await inspector.close();
+
+    await grants.getByRole('button', { name: 'Access log' }).click();
+    const log = page.getByRole('region', { name: 'Access log: ITSS Valencia 46/123' });
+    await log.getByRole('cell', { name: 'summary' }).waitFor();
+    expect(await log.getByRole('cell', { name: 'ok', exact: true }).count()).toBe(1);
+    await grants.getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .getByRole('dialog', { name: 'Revoke the access for ITSS Valencia 46/123?' })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await grants.getByRole('cell', { name: 'revoked' }).waitFor();
+    expect((await http('GET', new URL(link).pathname.replace(/$/, '/api/summary'))).status).toBe(404);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('registry');
+  });
+
   it('shows the integration settings and warns before switching the addon off', async () => {
-    await open('settings', 'Integration settings');
+    await open('settings', 'Settings');
     await page.getByText('Rate limits').waitFor();
     expect(await page.getByRole('region', { name: 'Subscription and limits' }).textContent()).toContain(
       'live 120/min per key',
@@ -308,11 +406,14 @@ describe('the dashboard in Chromium', () => {
     for (const [screen, heading] of [
       ['keys', 'API keys'],
       ['absences', 'Absences'],
+      ['registry', 'Registry'],
+      ['settings', 'Settings'],
     ] as const) {
       await open(screen, heading);
       // Wide tables scroll inside their own box; the page itself never scrolls sideways.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      expect(await axeViolations(page)).toEqual([]);
       await shot(`phone-${screen}`);
     }
   });

@@ -1,6 +1,7 @@
-import { api } from '../api.ts';
-import type { Company } from '../types.ts';
-import { ConfirmButton, ErrorMessage, Loading, useAction, useLoad } from '../ui.tsx';
+import { type FormEvent, useState } from 'react';
+import { api, type Page } from '../api.ts';
+import type { Company, Location } from '../types.ts';
+import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
 
 type Usage = { used: number; quota: number };
 type Settings = {
@@ -25,6 +26,14 @@ export function SettingsScreen({ onChange }: { onChange: () => void }) {
       <Loading loading={settings.loading && !data} />
       {data && (
         <>
+          <LegalIdentity
+            company={data.company}
+            onSaved={() => {
+              settings.reload();
+              onChange();
+            }}
+          />
+          <WorkCentres />
           <section className="card" aria-label="Public API addon">
             <h2>Public API addon</h2>
             <p>
@@ -99,5 +108,130 @@ export function SettingsScreen({ onChange }: { onChange: () => void }) {
         </>
       )}
     </>
+  );
+}
+
+/** The company's legal name and tax id, printed on the registry documents (docs/registry.md). */
+function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => void }) {
+  const [legalName, setLegalName] = useState(company.legal_name ?? '');
+  const [taxId, setTaxId] = useState(company.tax_id ?? '');
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    const done = await action.run(() =>
+      api('PATCH', '/settings', {
+        legal_name: legalName.trim() || null,
+        tax_id: taxId.trim() || null,
+      }),
+    );
+    if (done) {
+      setSaved(true);
+      onSaved();
+    }
+  };
+  return (
+    <form onSubmit={submit} className="card grid" aria-labelledby="identity-title">
+      <h2 id="identity-title">Legal identity</h2>
+      <p className="muted">Printed on every worker’s registry document and shown to the Inspección.</p>
+      <Field label="Legal name" hint="As registered, e.g. “Panadería Sol, S.L.”.">
+        <input maxLength={200} value={legalName} onChange={(event) => setLegalName(event.target.value)} />
+      </Field>
+      <Field label="Tax id (CIF/NIF)" hint="Checked, control character included.">
+        <input value={taxId} onChange={(event) => setTaxId(event.target.value)} autoComplete="off" />
+      </Field>
+      <ErrorMessage error={action.error} />
+      <div className="row">
+        <button type="submit" disabled={action.busy}>
+          Save legal identity
+        </button>
+        {saved && <span role="status">Saved.</span>}
+      </div>
+    </form>
+  );
+}
+
+/** The work centres (locations) with their address and contribution account code (CCC). */
+function WorkCentres() {
+  const locations = useLoad(() => api<Page<Location>>('GET', '/live/locations?limit=100'), []);
+  const [editing, setEditing] = useState<string | null>(null);
+  return (
+    <section className="card" aria-labelledby="centres-title">
+      <h2 id="centres-title">Work centres</h2>
+      <p className="muted">Each centre’s address and CCC head the documents of the workers assigned to it.</p>
+      <ErrorMessage error={locations.error} />
+      <Loading loading={locations.loading && !locations.data} />
+      <Table
+        columns={['Centre', 'Address', 'CCC', 'Time zone']}
+        actions
+        empty="No work centre yet: your operator creates them."
+        rows={locations.data?.data.map((location) => (
+          <tr key={location.id}>
+            <td>{location.name}</td>
+            <td>{location.address ?? '—'}</td>
+            <td>{location.ccc ?? '—'}</td>
+            <td>{location.timezone}</td>
+            <td>
+              <button
+                type="button"
+                className="secondary"
+                aria-expanded={editing === location.id}
+                onClick={() => setEditing(editing === location.id ? null : location.id)}
+              >
+                Edit {location.name}
+              </button>
+            </td>
+          </tr>
+        ))}
+      />
+      {locations.data?.data
+        .filter((location) => location.id === editing)
+        .map((location) => (
+          <CentreForm
+            key={location.id}
+            location={location}
+            onSaved={() => {
+              setEditing(null);
+              locations.reload();
+            }}
+          />
+        ))}
+    </section>
+  );
+}
+
+function CentreForm({ location, onSaved }: { location: Location; onSaved: () => void }) {
+  const [address, setAddress] = useState(location.address ?? '');
+  const [ccc, setCcc] = useState(location.ccc ?? '');
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const done = await action.run(() =>
+      api('PATCH', `/locations/${location.id}`, {
+        address: address.trim() || null,
+        ccc: ccc.trim() || null,
+      }),
+    );
+    if (done) onSaved();
+  };
+  return (
+    <form onSubmit={submit} className="grid" aria-label={`Edit ${location.name}`}>
+      <Field label="Address">
+        <input maxLength={500} value={address} onChange={(event) => setAddress(event.target.value)} />
+      </Field>
+      <Field label="CCC (código cuenta de cotización)" hint="11 digits; checked.">
+        <input
+          value={ccc}
+          onChange={(event) => setCcc(event.target.value)}
+          inputMode="numeric"
+          autoComplete="off"
+        />
+      </Field>
+      <ErrorMessage error={action.error} />
+      <button type="submit" disabled={action.busy}>
+        Save {location.name}
+      </button>
+    </form>
   );
 }
