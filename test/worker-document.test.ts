@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { PDFiumLibrary } from '@hyzyla/pdfium';
 import ExcelJS from 'exceljs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -197,6 +198,34 @@ describe('time_registry_worker_monthly', () => {
       .limit(1)
       .executeTakeFirstOrThrow();
     expect(text.replace(/\s/g, '')).toContain(head.hash.toString('hex'));
+  });
+
+  it('opens in PDFium, the engine of Chromium’s PDF viewer: A4 pages that render with ink on them', async () => {
+    // The Chromium these tests drive is a headless shell without the viewer's UI; the viewer draws with PDFium,
+    // here compiled to WebAssembly (docs/decisions/0010-registry-documents.md).
+    const { bytes } = await generate({ month: '2026-10', employee_id: worker.id });
+    const library = await PDFiumLibrary.init();
+    try {
+      const pdf = await library.loadDocument(new Uint8Array(bytes));
+      expect(pdf.getPageCount()).toBeGreaterThanOrEqual(1);
+      for (const page of pdf.pages()) {
+        const size = page.getOriginalSize();
+        // A4: 210 × 297 mm = 595.28 × 841.89 points.
+        expect(size.originalWidth).toBeCloseTo(595.28, 1);
+        expect(size.originalHeight).toBeCloseTo(841.89, 1);
+        const image = await page.render({ scale: 1, render: 'bitmap' });
+        expect(image.width).toBe(595);
+        // Dark pixels (text, rules, boxes) on a white page: the page is drawn, not blank.
+        let dark = 0;
+        for (let offset = 0; offset < image.data.length; offset += 4) {
+          if ((image.data[offset] as number) < 128) dark += 1;
+        }
+        expect(dark / (image.width * image.height)).toBeGreaterThan(0.01);
+      }
+      pdf.destroy();
+    } finally {
+      library.destroy();
+    }
   });
 
   it('writes English on request, and one page group per worker of the month', async () => {
