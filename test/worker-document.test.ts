@@ -4,7 +4,7 @@ import { PDFiumLibrary } from '@hyzyla/pdfium';
 import ExcelJS from 'exceljs';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sheetName } from '../src/modules/reports/document-xlsx.ts';
+import { sheetName, xlsxDocumentsStream } from '../src/modules/reports/document-xlsx.ts';
 import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire, voidByCorrection } from './helpers/resources.ts';
 
@@ -306,6 +306,44 @@ describe('time_registry_worker_monthly', () => {
       .limit(1)
       .executeTakeFirstOrThrow();
     expect(texts).toContain(`Cadena del registro: ${head.hash.toString('hex')}`);
+  });
+
+  it('writes a workbook of many workers that Excel’s index describes: every sheet, its name and print titles', async () => {
+    const names = Array.from({ length: 40 }, (_, n) => (n === 7 ? 'Worker 3' : `Worker ${n}`));
+    async function* documents() {
+      for (const name of names) {
+        yield {
+          company: { name: 'Co', tax_id: null },
+          centre: null,
+          worker: { name, national_id: null, social_security_number: null },
+          month: '2026-10',
+          timeZone: 'Europe/Madrid',
+          days: [{ date: '2026-10-01', intervals: '09:00-17:00', worked_minutes: 480, overtime_minutes: 0 }],
+          totals: { worked_minutes: 480, overtime_minutes: 0, night_minutes: 0 },
+          corrections: [],
+          chainHead: null,
+        };
+      }
+    }
+    const counter = { rows: 0 };
+    const chunks: Buffer[] = [];
+    for await (const chunk of xlsxDocumentsStream(documents(), {
+      locale: 'en',
+      generatedAt: Temporal.Instant.from('2026-11-01T10:00:00Z'),
+      counter,
+    })) {
+      chunks.push(chunk as Buffer);
+    }
+    expect(counter.rows).toBe(40);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(
+      names.map((name, n) => (n === 7 ? 'Worker 3 (2)' : name)),
+    );
+    for (const sheet of workbook.worksheets) {
+      expect(sheet.getCell('A1').value).toBe('Working time registry · 2026-10');
+      expect(sheet.pageSetup.printTitlesRow).toBe('13:13');
+    }
   });
 
   it('names each worker’s sheet within Excel’s rules, unique regardless of case', () => {
