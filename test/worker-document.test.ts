@@ -167,6 +167,12 @@ describe('time_registry_worker_monthly', () => {
       expect(text, expected).toContain(expected);
     }
     expect(text.match(/2026-10-\d\d/g)?.length).toBeGreaterThanOrEqual(31);
+    // The correction names who acted as a reader can tell (the integration by its key, no bare ids), at local times.
+    const correction = text.replace(/\s+/g, ' ');
+    expect(correction).toMatch(
+      /“Fichaje de entrada duplicado”; pedida por la integración “[^”]+” \(\d{4}-\d\d-\d\d \d\d:\d\d\); aprobada por la empresa: la integración “[^”]+” \(\d{4}-\d\d-\d\d \d\d:\d\d\); aceptada por la persona trabajadora/,
+    );
+    expect(correction).not.toMatch(/api_key|[0-9a-f]{8}-[0-9a-f]{4}-/);
     // Day by day, worked, ordinary, overtime and night are the work summaries' day rows; the totals their month row.
     const { days, month } = await summaries(worker.id);
     // Each date's row runs from its date to the next date.

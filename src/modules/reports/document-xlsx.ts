@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import {
+  correctionLine,
   DOCUMENT_VERSION,
   type DocumentLocale,
   dayCells,
@@ -223,18 +224,8 @@ function writeDocument(
   corrections.commit();
   if (document.corrections.length === 0) sheet.addRow([label.noCorrections]).commit();
   for (const correction of document.corrections) {
-    const parts = [
-      `“${correction.reason}”`,
-      `${label.requested} ${correction.requestedBy} (${correction.requestedAt.toISOString()})`,
-      correction.companyApproval
-        ? `${label.approvedBy}: ${correction.companyApproval.by} (${correction.companyApproval.at.toISOString()})`
-        : null,
-      correction.workerApprovalAt
-        ? `${label.acceptedByWorker} (${correction.workerApprovalAt.toISOString()})`
-        : null,
-      correction.appliedAt ? `${label.applied} ${correction.appliedAt.toISOString()}` : null,
-    ].filter(Boolean);
-    const row = sheet.addRow([neutralize(`• ${parts.join('; ')}`)]);
+    const line = correctionLine(correction, label, document.timeZone);
+    const row = sheet.addRow([neutralize(`• ${line}`)]);
     row.getCell(1).alignment = { wrapText: false };
     row.commit();
   }

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
+import type { ActorType } from '../../db/schema.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
@@ -13,7 +14,13 @@ import { lastEntry } from '../registry/registry.repo.ts';
 import { employeeRegistryMonth } from './content.ts';
 import type { Row } from './writers.ts';
 
-/** One worker's month, as the worker's registry document shows it (pdf.ts lays it out). */
+/**
+ * Who acted, as a reader of the document can tell: an integration by its key's name, an administrator by email,
+ * a worker by name, Jornada itself.
+ */
+export type ActorName = { type: ActorType; name: string };
+
+/** One worker's month, as the worker's registry document shows it (pdf.ts and document-xlsx.ts lay it out). */
 export type WorkerDocument = {
   company: { name: string; tax_id: string | null };
   centre: { name: string; address: string | null; ccc: string | null } | null;
@@ -24,9 +31,9 @@ export type WorkerDocument = {
   totals: Row;
   corrections: Array<{
     reason: string;
-    requestedBy: string;
+    requestedBy: ActorName;
     requestedAt: Date;
-    companyApproval: { by: string; at: Date } | null;
+    companyApproval: { by: ActorName; at: Date } | null;
     workerApprovalAt: Date | null;
     appliedAt: Date | null;
   }>;
@@ -35,6 +42,48 @@ export type WorkerDocument = {
 };
 
 const PAGE = 100;
+
+/**
+ * Names the actors of corrections, each looked up once per document set: API keys in the tenant (a sandbox's
+ * keys are its own), administrators in the account, other workers in the tenant.
+ */
+function actorNames(db: Db, tenant: TenantScope) {
+  const known = new Map<string, Promise<ActorName>>();
+  const lookup = async (type: ActorType, id: string): Promise<ActorName> => {
+    if (type === 'api_key') {
+      const key = await db
+        .selectFrom('api_keys')
+        .select(['name', 'secret_prefix'])
+        .where('company_id', '=', tenant.companyId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return { type, name: key ? (key.name ?? key.secret_prefix) : id };
+    }
+    if (type === 'admin') {
+      const admin = await db
+        .selectFrom('company_admins')
+        .select('email')
+        .where('company_id', '=', tenant.accountId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return { type, name: admin?.email ?? id };
+    }
+    if (type === 'employee') {
+      const employee = await findEmployee(db, tenant.companyId, id);
+      return { type, name: employee ? `${employee.first_name} ${employee.last_name}` : id };
+    }
+    return { type, name: 'Jornada' };
+  };
+  return (type: ActorType, id: string): Promise<ActorName> => {
+    const key = `${type}:${id}`;
+    let name = known.get(key);
+    if (!name) {
+      name = lookup(type, id);
+      known.set(key, name);
+    }
+    return name;
+  };
+}
 
 /**
  * time_registry_worker_monthly: the documents of every worker employed in the month (or the one asked for), in
@@ -51,6 +100,7 @@ export async function* workerMonthlyDocuments(
   const { from, to } = monthRange(params.month);
   const { account } = await loadAccount(db, tenant.companyId);
   const company = { name: account.legal_name ?? account.name, tax_id: account.tax_id };
+  const names = actorNames(db, tenant);
   let after: string | null = null;
   for (;;) {
     let query = selectEmployedDuring(db, tenant.companyId, from, to, params.employee_id)
@@ -76,11 +126,14 @@ export async function* workerMonthlyDocuments(
         new Date(end.epochMilliseconds),
       );
       const head = await lastEntry(db, tenant.companyId, id);
+      const workerName = `${employee.first_name} ${employee.last_name}`;
+      const actor = (type: ActorType, actorId: string) =>
+        type === 'employee' && actorId === id ? { type, name: workerName } : names(type, actorId);
       yield {
         company,
         centre: location ? { name: location.name, address: location.address, ccc: location.ccc } : null,
         worker: {
-          name: `${employee.first_name} ${employee.last_name}`,
+          name: workerName,
           national_id: employee.national_id,
           social_security_number: employee.social_security_number,
         },
@@ -88,20 +141,22 @@ export async function* workerMonthlyDocuments(
         timeZone: zone,
         days,
         totals: totals as Row,
-        corrections: corrections.map((row) => ({
-          reason: row.reason,
-          requestedBy: `${row.requested_by_type} ${row.requested_by_id}`,
-          requestedAt: row.requested_at,
-          companyApproval:
-            row.company_approval_at && row.company_approval_by_type
-              ? {
-                  by: `${row.company_approval_by_type} ${row.company_approval_by_id}`,
-                  at: row.company_approval_at,
-                }
-              : null,
-          workerApprovalAt: row.employee_approval_at,
-          appliedAt: row.applied_at,
-        })),
+        corrections: await Promise.all(
+          corrections.map(async (row) => ({
+            reason: row.reason,
+            requestedBy: await actor(row.requested_by_type, row.requested_by_id),
+            requestedAt: row.requested_at,
+            companyApproval:
+              row.company_approval_at && row.company_approval_by_type && row.company_approval_by_id
+                ? {
+                    by: await actor(row.company_approval_by_type, row.company_approval_by_id),
+                    at: row.company_approval_at,
+                  }
+                : null,
+            workerApprovalAt: row.employee_approval_at,
+            appliedAt: row.applied_at,
+          })),
+        ),
         chainHead: head ? head.hash.toString('hex') : null,
       };
     }
@@ -140,7 +195,9 @@ export const LABELS = {
     noCorrections: 'Ninguna.',
     requested: 'pedida por',
     approvedBy: 'aprobada por la empresa',
-    acceptedByWorker: 'aceptada por el trabajador',
+    acceptedByWorker: 'aceptada por la persona trabajadora',
+    integration: 'la integración',
+    administrator: 'la administración',
     applied: 'aplicada',
     companySignature: 'Firma de la empresa',
     workerSignature: 'Firma del trabajador/a',
@@ -180,6 +237,8 @@ export const LABELS = {
     requested: 'requested by',
     approvedBy: 'approved by the company',
     acceptedByWorker: 'accepted by the worker',
+    integration: 'the integration',
+    administrator: 'the administrator',
     applied: 'applied',
     companySignature: 'Company signature',
     workerSignature: 'Worker signature',
@@ -225,4 +284,40 @@ export function dayCells(day: Row, label: Labels) {
     night: Number(day.night_minutes ?? 0),
     notes: notes.join('; '),
   };
+}
+
+/** A time of the document in its zone, to the minute: `2026-11-23 17:09`. */
+export function documentTime(at: Date, zone: string): string {
+  return Temporal.Instant.fromEpochMilliseconds(at.getTime())
+    .toZonedDateTimeISO(zone)
+    .toPlainDateTime()
+    .toString({ smallestUnit: 'minute' })
+    .replace('T', ' ');
+}
+
+/** An actor as the document names it. */
+export function actorText(actor: ActorName, label: Labels): string {
+  if (actor.type === 'api_key') return `${label.integration} “${actor.name}”`;
+  if (actor.type === 'admin') return `${label.administrator} ${actor.name}`;
+  return actor.name;
+}
+
+/** One correction of the month as a line: why, who asked and when, who approved and when, when it applied. */
+export function correctionLine(
+  correction: WorkerDocument['corrections'][number],
+  label: Labels,
+  zone: string,
+): string {
+  const at = (date: Date) => documentTime(date, zone);
+  return [
+    `“${correction.reason}”`,
+    `${label.requested} ${actorText(correction.requestedBy, label)} (${at(correction.requestedAt)})`,
+    correction.companyApproval
+      ? `${label.approvedBy}: ${actorText(correction.companyApproval.by, label)} (${at(correction.companyApproval.at)})`
+      : null,
+    correction.workerApprovalAt ? `${label.acceptedByWorker} (${at(correction.workerApprovalAt)})` : null,
+    correction.appliedAt ? `${label.applied} ${at(correction.appliedAt)}` : null,
+  ]
+    .filter(Boolean)
+    .join('; ');
 }

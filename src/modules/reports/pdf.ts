@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import PDFDocument from 'pdfkit';
 import { hhmm } from './content.ts';
 import {
+  correctionLine,
   DOCUMENT_VERSION,
   type DocumentLocale,
   dayCells,
@@ -159,18 +160,8 @@ function drawDocument(
   doc.font('regular').fontSize(8);
   if (document.corrections.length === 0) doc.text(label.noCorrections);
   for (const correction of document.corrections) {
-    const parts = [
-      `“${correction.reason}”`,
-      `${label.requested} ${correction.requestedBy} (${correction.requestedAt.toISOString()})`,
-      correction.companyApproval
-        ? `${label.approvedBy}: ${correction.companyApproval.by} (${correction.companyApproval.at.toISOString()})`
-        : null,
-      correction.workerApprovalAt
-        ? `${label.acceptedByWorker} (${correction.workerApprovalAt.toISOString()})`
-        : null,
-      correction.appliedAt ? `${label.applied} ${correction.appliedAt.toISOString()}` : null,
-    ].filter(Boolean);
-    doc.text(`• ${parts.join('; ')}`, { width });
+    const line = correctionLine(correction, label, document.timeZone);
+    doc.text(`• ${line}`, { width });
   }
   doc.moveDown(1);
   const boxY = doc.y;
