@@ -99,7 +99,45 @@ async function textOf(bytes: Buffer): Promise<string[]> {
 
 const hhmm = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
 
+/** What both forms of the Spanish document show: the heading's values, the marked days, the signature boxes. */
+const HEADING_AND_DAYS = [
+  'Registro de jornada · 2026-10',
+  'Panadería Sol, S.L.',
+  'B12345674',
+  'Obrador, Carrer de la Pau 12, València',
+  '46123456752',
+  '12345678Z',
+  '281234567840',
+  'Europe/Madrid',
+  '22:00-06:30 (+1)',
+  'Fiesta Nacional de España',
+  'Firma de la empresa',
+  'Firma del trabajador/a',
+  'teletrabajo',
+];
+
+/** The head of a worker's registry chain, hex. */
+async function chainHead(employeeId: string): Promise<string> {
+  const head = await ctx.db
+    .selectFrom('registry_entries')
+    .select('hash')
+    .where('company_id', '=', company.id)
+    .where('employee_id', '=', employeeId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return head.hash.toString('hex');
+}
+
 type Figures = { worked_minutes: number; overtime_minutes: number; night_minutes: number };
+
+/** The document's four figures, in minutes, from a work summary: worked, ordinary, overtime, night. */
+const documentFigures = (row: Figures) => [
+  row.worked_minutes,
+  row.worked_minutes - row.overtime_minutes,
+  row.overtime_minutes,
+  row.night_minutes,
+];
 
 /**
  * The worker's 31 days of the month and the month row, from GET /v1/work-summaries: a date the day listing
@@ -147,22 +185,10 @@ describe('time_registry_worker_monthly', () => {
     const pages = await textOf(bytes);
     const text = pages.join('\n');
     for (const expected of [
-      'Registro de jornada · 2026-10',
-      'Panadería Sol, S.L.',
-      'B12345674',
-      'Obrador, Carrer de la Pau 12, València',
-      '46123456752',
+      ...HEADING_AND_DAYS,
       'Núria Ibáñez',
-      '12345678Z',
-      '281234567840',
-      'Europe/Madrid',
-      '22:00-06:30 (+1)',
-      'Fiesta Nacional de España',
       'Fichaje de entrada duplicado',
-      'Firma de la empresa',
-      'Firma del trabajador/a',
       'Horas extraordinarias (art. 35.5 ET)',
-      'teletrabajo',
     ]) {
       expect(text, expected).toContain(expected);
     }
@@ -183,27 +209,15 @@ describe('time_registry_worker_monthly', () => {
         .map((segment) => [segment.slice(0, 10), segment] as const),
     );
     for (const day of days) {
-      const figures = [
-        day.worked_minutes,
-        day.worked_minutes - day.overtime_minutes,
-        day.overtime_minutes,
-        day.night_minutes,
-      ].map(hhmm);
+      const figures = documentFigures(day).map(hhmm);
       expect(rowsOf.get(day.date), day.date).toContain(` ${figures.join(' ')}`);
     }
     expect(days.some((day) => day.worked_minutes > 0 && day.night_minutes > 0)).toBe(true);
     expect(text).toContain(`Trabajado ${hhmm(month.worked_minutes)}`);
     expect(text).toContain(`Nocturno ${hhmm(month.night_minutes)}`);
     // The chain head printed is the worker's last registry entry.
-    const head = await ctx.db
-      .selectFrom('registry_entries')
-      .select('hash')
-      .where('company_id', '=', company.id)
-      .where('employee_id', '=', worker.id)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    expect(text.replace(/\s/g, '')).toContain(head.hash.toString('hex'));
+    const head = await chainHead(worker.id);
+    expect(text.replace(/\s/g, '')).toContain(head);
   });
 
   it('opens in PDFium, the engine of Chromium’s PDF viewer: A4 pages that render with ink on them', async () => {
@@ -260,21 +274,7 @@ describe('time_registry_worker_monthly', () => {
       rows[number] = (row.values as unknown[]).slice(1);
     });
     const texts = rows.flat().filter((value): value is string => typeof value === 'string');
-    for (const expected of [
-      'Registro de jornada · 2026-10',
-      'Panadería Sol, S.L.',
-      'B12345674',
-      'Obrador, Carrer de la Pau 12, València',
-      '46123456752',
-      '12345678Z',
-      '281234567840',
-      'Europe/Madrid',
-      '22:00-06:30 (+1)',
-      'Fiesta Nacional de España',
-      'Firma de la empresa',
-      'Firma del trabajador/a',
-      'teletrabajo',
-    ]) {
+    for (const expected of HEADING_AND_DAYS) {
       expect(texts, expected).toContain(expected);
     }
     expect(texts.some((text) => text.includes('Fichaje de entrada duplicado'))).toBe(true);
@@ -287,31 +287,14 @@ describe('time_registry_worker_monthly', () => {
     for (const [index, day] of days.entries()) {
       const row = dayRows[index] as unknown[];
       expect((row[0] as Date).toISOString().slice(0, 10)).toBe(day.date);
-      expect(row.slice(3, 7).map(minutes), day.date).toEqual([
-        day.worked_minutes,
-        day.worked_minutes - day.overtime_minutes,
-        day.overtime_minutes,
-        day.night_minutes,
-      ]);
+      expect(row.slice(3, 7).map(minutes), day.date).toEqual(documentFigures(day));
     }
     const totals = rows.find((row) => row?.[0] === 'Totales del mes') as unknown[];
-    expect(totals.slice(3, 7).map(minutes)).toEqual([
-      month.worked_minutes,
-      month.worked_minutes - month.overtime_minutes,
-      month.overtime_minutes,
-      month.night_minutes,
-    ]);
+    expect(totals.slice(3, 7).map(minutes)).toEqual(documentFigures(month));
     expect(sheet.getCell(rows.indexOf(totals), 4).numFmt).toBe('[h]:mm');
     expect(sheet.getCell(rows.indexOf(dayRows[0] as unknown[]), 4).numFmt).toBe('[h]:mm');
-    const head = await ctx.db
-      .selectFrom('registry_entries')
-      .select('hash')
-      .where('company_id', '=', company.id)
-      .where('employee_id', '=', worker.id)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirstOrThrow();
-    expect(texts).toContain(`Cadena del registro: ${head.hash.toString('hex')}`);
+    const head = await chainHead(worker.id);
+    expect(texts).toContain(`Cadena del registro: ${head}`);
   });
 
   it('writes a workbook of many workers that Excel’s index describes: every sheet, its name and print titles', async () => {

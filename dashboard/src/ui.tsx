@@ -88,6 +88,30 @@ export function Field({ label, children, hint }: { label: string; children: Reac
   );
 }
 
+/** Two required date fields, From and To (inclusive). */
+export function DateRange({
+  from,
+  to,
+  onFrom,
+  onTo,
+}: {
+  from: string;
+  to: string;
+  onFrom: (value: string) => void;
+  onTo: (value: string) => void;
+}) {
+  return (
+    <>
+      <Field label="From">
+        <input type="date" required value={from} onChange={(event) => onFrom(event.target.value)} />
+      </Field>
+      <Field label="To">
+        <input type="date" required value={to} onChange={(event) => onTo(event.target.value)} />
+      </Field>
+    </>
+  );
+}
+
 /** A secret that is shown once, with a copy button. */
 export function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');

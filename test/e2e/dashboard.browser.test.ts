@@ -382,6 +382,25 @@ describe('the dashboard in Chromium', () => {
     await shot('registry');
   });
 
+  it('generates the workers’ monthly documents as XLSX from the report form', async () => {
+    await open('reports', 'Reports');
+    await page.getByLabel('Report', { exact: true }).selectOption('time_registry_worker_monthly');
+    await page.getByLabel('Month').fill('2026-10');
+    await page.getByLabel('Format').selectOption('xlsx');
+    await page.getByLabel('Language').selectOption('en');
+    await page.getByRole('button', { name: 'Request report' }).click();
+    const row = page.getByRole('row', { name: /Workers’ monthly documents \(XLSX\)/ });
+    await row.getByRole('cell', { name: 'completed' }).waitFor({ timeout: 20_000 });
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('worker-registry-2026-10.xlsx');
+    const bytes = await readFile(await download.path());
+    expect(bytes.subarray(0, 2).toString()).toBe('PK');
+    expect(await row.textContent()).toContain('locale en');
+  });
+
   it('shows the integration settings and warns before switching the addon off', async () => {
     await open('settings', 'Settings');
     await page.getByText('Rate limits').waitFor();

@@ -3,6 +3,7 @@ import { api, formatInstant, type Mode, type Page, query } from '../api.ts';
 import type { AccessGrant, AccessLogEntry, Acknowledgement, ClosedMonth } from '../types.ts';
 import {
   ConfirmButton,
+  DateRange,
   ErrorMessage,
   Field,
   Loading,
@@ -295,12 +296,7 @@ function GrantForm({ mode, onCreated }: { mode: Mode; onCreated: (url: string) =
       <Field label="Label" hint="Who it is for: the inspector’s case number, the works council…">
         <input required maxLength={200} value={label} onChange={(event) => setLabel(event.target.value)} />
       </Field>
-      <Field label="From">
-        <input type="date" required value={from} onChange={(event) => setFrom(event.target.value)} />
-      </Field>
-      <Field label="To">
-        <input type="date" required value={to} onChange={(event) => setTo(event.target.value)} />
-      </Field>
+      <DateRange from={from} to={to} onFrom={setFrom} onTo={setTo} />
       <Field label="Expires on" hint="At most 90 days ahead.">
         <input type="date" required value={expires} onChange={(event) => setExpires(event.target.value)} />
       </Field>

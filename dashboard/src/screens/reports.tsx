@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, formatInstant, type Mode } from '../api.ts';
 import type { Report } from '../types.ts';
-import { ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import { DateRange, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
 
 const LABELS = {
   time_registry_monthly: 'Monthly time registry',
@@ -62,49 +62,44 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
             <option value="time_registry_worker_monthly">{LABELS.time_registry_worker_monthly}</option>
           </select>
         </Field>
-        {type === 'time_registry_worker_monthly' ? (
-          <>
-            <Field label="Month">
-              <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
-            </Field>
-            <Field label="Format">
-              <select
-                value={format === 'csv' ? 'pdf' : format}
-                onChange={(event) => setFormat(event.target.value as Report['format'])}
-              >
-                <option value="pdf">PDF (to print and sign)</option>
-                <option value="xlsx">Excel (XLSX)</option>
-              </select>
-            </Field>
-            <Field label="Language">
-              <select value={locale} onChange={(event) => setLocale(event.target.value as 'es' | 'en')}>
-                <option value="es">Español</option>
-                <option value="en">English</option>
-              </select>
-            </Field>
-          </>
-        ) : type === 'time_registry_monthly' ? (
+        {type === 'check_ins_export' ? (
+          <DateRange from={from} to={to} onFrom={setFrom} onTo={setTo} />
+        ) : (
           <Field label="Month">
             <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
           </Field>
-        ) : (
-          <>
-            <Field label="From">
-              <input type="date" required value={from} onChange={(event) => setFrom(event.target.value)} />
-            </Field>
-            <Field label="To">
-              <input type="date" required value={to} onChange={(event) => setTo(event.target.value)} />
-            </Field>
-            <Field label="Format">
-              <select
-                value={format === 'pdf' ? 'csv' : format}
-                onChange={(event) => setFormat(event.target.value as Report['format'])}
-              >
+        )}
+        {type !== 'time_registry_monthly' && (
+          // The worker documents come as PDF or XLSX, the export as CSV or XLSX; CSV and PDF stand in for each other.
+          <Field label="Format">
+            <select
+              value={
+                type === 'check_ins_export'
+                  ? format === 'pdf'
+                    ? 'csv'
+                    : format
+                  : format === 'csv'
+                    ? 'pdf'
+                    : format
+              }
+              onChange={(event) => setFormat(event.target.value as Report['format'])}
+            >
+              {type === 'check_ins_export' ? (
                 <option value="csv">CSV</option>
-                <option value="xlsx">Excel (XLSX)</option>
-              </select>
-            </Field>
-          </>
+              ) : (
+                <option value="pdf">PDF (to print and sign)</option>
+              )}
+              <option value="xlsx">Excel (XLSX)</option>
+            </select>
+          </Field>
+        )}
+        {type === 'time_registry_worker_monthly' && (
+          <Field label="Language">
+            <select value={locale} onChange={(event) => setLocale(event.target.value as 'es' | 'en')}>
+              <option value="es">Español</option>
+              <option value="en">English</option>
+            </select>
+          </Field>
         )}
         <ErrorMessage error={create.error} />
         <button type="submit" disabled={create.busy}>

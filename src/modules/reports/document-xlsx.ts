@@ -3,7 +3,9 @@ import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import {
   correctionLine,
+  DOCUMENT_COLUMNS,
   DOCUMENT_VERSION,
+  type DocumentColumn,
   type DocumentLocale,
   dayCells,
   LABELS,
@@ -18,16 +20,18 @@ import { neutralize, zipBackpressure } from './writers.ts';
  * boxes, the generation time, document version and chain head) and set to print on A4, one page wide. Dates are
  * dates and the hour figures are durations (`[h]:mm`), so a payroll clerk can add them up.
  */
-const COLUMNS = [
-  { key: 'day', width: 12 },
-  { key: 'intervals', width: 30 },
-  { key: 'mode', width: 14 },
-  { key: 'worked', width: 11 },
-  { key: 'ordinary', width: 11 },
-  { key: 'overtime', width: 9 },
-  { key: 'night', width: 10 },
-  { key: 'notes', width: 32 },
-] as const;
+/** The day table's column widths, in characters. */
+const WIDTHS: Record<DocumentColumn, number> = {
+  day: 12,
+  intervals: 30,
+  mode: 14,
+  worked: 11,
+  ordinary: 11,
+  overtime: 9,
+  night: 10,
+  notes: 32,
+};
+const COLUMNS = DOCUMENT_COLUMNS.map((key) => ({ key, width: WIDTHS[key] }));
 
 const DURATION = '[h]:mm';
 const MINUTES_PER_DAY = 1440;

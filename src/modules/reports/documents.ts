@@ -257,6 +257,19 @@ export type DocumentLocale = keyof typeof LABELS;
 
 export type Labels = (typeof LABELS)[DocumentLocale];
 
+/** The day table's columns, in order (each writer sets their widths). */
+export const DOCUMENT_COLUMNS = [
+  'day',
+  'intervals',
+  'mode',
+  'worked',
+  'ordinary',
+  'overtime',
+  'night',
+  'notes',
+] as const;
+export type DocumentColumn = (typeof DOCUMENT_COLUMNS)[number];
+
 /** A registry row (a day, or the totals) as the document's cells: figures in minutes, marks as notes. */
 export function dayCells(day: Row, label: Labels) {
   const worked = Number(day.worked_minutes ?? 0);

@@ -4,7 +4,9 @@ import PDFDocument from 'pdfkit';
 import { hhmm } from './content.ts';
 import {
   correctionLine,
+  DOCUMENT_COLUMNS,
   DOCUMENT_VERSION,
+  type DocumentColumn,
   type DocumentLocale,
   dayCells,
   LABELS,
@@ -23,16 +25,18 @@ const require = createRequire(import.meta.url);
 const REGULAR = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
 const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
-const COLUMNS = [
-  { key: 'day', width: 56 },
-  { key: 'intervals', width: 118 },
-  { key: 'mode', width: 62 },
-  { key: 'worked', width: 46 },
-  { key: 'ordinary', width: 46 },
-  { key: 'overtime', width: 36 },
-  { key: 'night', width: 44 },
-  { key: 'notes', width: 107 },
-] as const;
+/** The day table's column widths, in points (515 in all: A4 less the margins). */
+const WIDTHS: Record<DocumentColumn, number> = {
+  day: 56,
+  intervals: 118,
+  mode: 62,
+  worked: 46,
+  ordinary: 46,
+  overtime: 36,
+  night: 44,
+  notes: 107,
+};
+const COLUMNS = DOCUMENT_COLUMNS.map((key) => ({ key, width: WIDTHS[key] }));
 
 /** Streams the documents into one PDF; counts them in `counter.rows`. */
 export function pdfStream(
@@ -126,7 +130,7 @@ function drawDocument(
       doc.font('regular').fontSize(7.5);
     }
     const figures = dayCells(day, label);
-    const cells: Record<(typeof COLUMNS)[number]['key'], string> = {
+    const cells: Record<DocumentColumn, string> = {
       ...figures,
       worked: hhmm(figures.worked),
       ordinary: hhmm(figures.ordinary),
