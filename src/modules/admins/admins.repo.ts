@@ -17,6 +17,17 @@ export async function findAdminByEmailKey(db: Executor, emailKey: string) {
     .executeTakeFirst();
 }
 
+/** An administrator's email, by id within the account (null: no such administrator). */
+export async function findAdminEmail(db: Executor, companyId: string, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('company_admins')
+    .select('email')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.email ?? null;
+}
+
 export async function insertSession(
   db: Executor,
   row: {

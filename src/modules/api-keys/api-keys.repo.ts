@@ -69,6 +69,16 @@ export async function insertKey(db: Executor, row: KeyRow, secretHash: Buffer): 
     .execute();
 }
 
+/** A key's name and secret prefix, how a person tells it apart (null: no such key in the tenant). */
+export async function findKeyName(db: Executor, companyId: string, id: string) {
+  return await db
+    .selectFrom('api_keys')
+    .select(['name', 'secret_prefix'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
 /** Whether the key exists (within the tenant, when one is given: operators revoke by id alone). */
 export async function keyExists(db: Executor, id: string, companyId?: string): Promise<boolean> {
   let query = db.selectFrom('api_keys').select('id').where('id', '=', id);

@@ -6,6 +6,8 @@ import type { TenantScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
+import { findAdminEmail } from '../admins/admins.repo.ts';
+import { findKeyName } from '../api-keys/api-keys.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { appliedCorrectionsIn } from '../corrections/corrections.repo.ts';
 import { findEmployee } from '../employees/employees.repo.ts';
@@ -51,22 +53,11 @@ function actorNames(db: Db, tenant: TenantScope) {
   const known = new Map<string, Promise<ActorName>>();
   const lookup = async (type: ActorType, id: string): Promise<ActorName> => {
     if (type === 'api_key') {
-      const key = await db
-        .selectFrom('api_keys')
-        .select(['name', 'secret_prefix'])
-        .where('company_id', '=', tenant.companyId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const key = await findKeyName(db, tenant.companyId, id);
       return { type, name: key ? (key.name ?? key.secret_prefix) : id };
     }
     if (type === 'admin') {
-      const admin = await db
-        .selectFrom('company_admins')
-        .select('email')
-        .where('company_id', '=', tenant.accountId)
-        .where('id', '=', id)
-        .executeTakeFirst();
-      return { type, name: admin?.email ?? id };
+      return { type, name: (await findAdminEmail(db, tenant.accountId, id)) ?? id };
     }
     if (type === 'employee') {
       const employee = await findEmployee(db, tenant.companyId, id);
