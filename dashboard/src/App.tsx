@@ -3,6 +3,7 @@ import { api, type Mode, setCsrfToken, whenSessionLost } from './api.ts';
 import { AbsencesScreen } from './screens/absences.tsx';
 import { CheckInsScreen } from './screens/check-ins.tsx';
 import { EmployeesScreen } from './screens/employees.tsx';
+import { HomeScreen } from './screens/home.tsx';
 import { KeysScreen } from './screens/keys.tsx';
 import { RegistryScreen } from './screens/registry.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
@@ -14,6 +15,7 @@ import { ErrorMessage, Field, useAction } from './ui.tsx';
 type Session = { admin: { id: string; email: string }; company: Company; csrf_token: string };
 
 const SCREENS = [
+  { path: 'home', label: 'Today' },
   { path: 'keys', label: 'API keys' },
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'absences', label: 'Absences' },
@@ -27,7 +29,7 @@ type ScreenPath = (typeof SCREENS)[number]['path'];
 
 function screenOfHash(): ScreenPath {
   const path = window.location.hash.replace(/^#\/?/, '');
-  return SCREENS.find((screen) => screen.path === path)?.path ?? 'keys';
+  return SCREENS.find((screen) => screen.path === path)?.path ?? 'home';
 }
 
 /** The screen lives in the URL's fragment (#/keys), so every screen has an address and the back button works. */
@@ -155,6 +157,7 @@ export function App() {
       </nav>
       <main>
         <h1>{title}</h1>
+        {screen === 'home' && <HomeScreen key={mode} mode={mode} />}
         {screen === 'keys' && <KeysScreen key={mode} mode={mode} />}
         {screen === 'webhooks' && <WebhooksScreen key={mode} mode={mode} />}
         {screen === 'absences' && <AbsencesScreen key={mode} mode={mode} />}

@@ -9,6 +9,8 @@ import { downloadSigner } from '../modules/reports/reports.routes.ts';
 import { Report } from '../modules/reports/reports.schemas.ts';
 import { listRecentReports } from '../modules/reports/reports.service.ts';
 import { registerTenantRoutes } from '../modules/tenant-routes.ts';
+import { Today } from '../modules/today/today.schemas.ts';
+import { today } from '../modules/today/today.service.ts';
 import { requireTenant, serviceRefusal, type Tenant, tenantOf } from '../platform/auth.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { route } from '../platform/operation.ts';
@@ -65,7 +67,20 @@ async function sessionTenant(deps: AppDeps, request: FastifyRequest, mode: 'live
 function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'): void {
   registerTenantRoutes(app, deps, 'dashboard');
 
-  // What only the dashboard does: issue keys, search employees, list the latest reports.
+  // What only the dashboard does: issue keys, search employees, list the latest reports, today at a glance.
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/today',
+      operationId: `dashboard${mode}Today`,
+      summary: 'Today at a glance: who is in, pending approvals, problem days, the month so far',
+      scope: null,
+      responses: { 200: { description: 'Today.', schema: Today } },
+    },
+    async (request) => today(deps, requireTenant(request)),
+  );
   route(
     app,
     {

@@ -154,7 +154,12 @@ describe('the dashboard in Chromium', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type(login.password);
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    // The home page: today at a glance.
+    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    await page.getByRole('heading', { name: 'Problem days, last 14 days' }).waitFor();
+    expect(await page.locator('main').textContent()).toContain(employeeName);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('home');
     const cookies = await page.context().cookies();
     const session = cookies.find((cookie) => cookie.name === 'jornada_session');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });
@@ -163,6 +168,7 @@ describe('the dashboard in Chromium', () => {
   });
 
   it('creates a test key, uses it against /v1/organization, revokes it and gets 401', async () => {
+    await open('keys', 'API keys');
     await setMode('Test (sandbox)');
     await page.getByRole('note').filter({ hasText: 'Test mode' }).waitFor();
     await page.getByLabel('Name').fill('Browser test key');
@@ -423,6 +429,7 @@ describe('the dashboard in Chromium', () => {
   it('fits a phone-width screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     for (const [screen, heading] of [
+      ['home', 'Today'],
       ['keys', 'API keys'],
       ['absences', 'Absences'],
       ['registry', 'Registry'],

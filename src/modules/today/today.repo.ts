@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { CheckInType } from '../../db/schema.ts';
+
+/**
+ * Reads for the dashboard's home page (today.service.ts). Each is one statement over the tenant, by the indexes
+ * that lead with company_id.
+ */
+
+/** Each employee's latest active check-in in (since, until]: where their day stands now. */
+export async function latestCheckIns(
+  db: Executor,
+  companyId: string,
+  since: Date,
+  until: Date,
+): Promise<Array<{ employee_id: string; type: CheckInType; timestamp: Date }>> {
+  return await db
+    .selectFrom('check_ins')
+    .select(['employee_id', 'type', 'timestamp'])
+    .distinctOn('employee_id')
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'active')
+    .where('timestamp', '>', since)
+    .where('timestamp', '<=', until)
+    .orderBy('employee_id')
+    .orderBy('timestamp', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** The employees employed on a date (hired on or before it, not terminated before it), by name. */
+export async function employeesOn(db: Executor, companyId: string, date: string) {
+  return await db
+    .selectFrom('employees')
+    .select(['id', 'first_name', 'last_name', 'hire_date'])
+    .where('company_id', '=', companyId)
+    .where('hire_date', '<=', date)
+    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', date)]))
+    .orderBy('last_name')
+    .orderBy('first_name')
+    .orderBy('id')
+    .execute();
+}
+
+/** The approved absences covering a date, with their type's label. */
+export async function absencesOn(db: Executor, companyId: string, date: string) {
+  return await db
+    .selectFrom('absences as a')
+    .innerJoin('absence_types as t', (join) =>
+      join.onRef('t.company_id', '=', 'a.company_id').onRef('t.id', '=', 'a.absence_type_id'),
+    )
+    .select(['a.employee_id', 't.label'])
+    .where('a.company_id', '=', companyId)
+    .where('a.status', '=', 'approved')
+    .where('a.start_date', '<=', date)
+    .where('a.end_date', '>=', date)
+    .execute();
+}
+
+/** What waits for the company: absence requests, and corrections without the company's approval. */
+export async function pendingCounts(db: Executor, companyId: string) {
+  const absences = await db
+    .selectFrom('absences')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'requested')
+    .executeTakeFirstOrThrow();
+  const corrections = await db
+    .selectFrom('check_in_corrections')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('company_id', '=', companyId)
+    .where('status', '=', 'pending')
+    .where('company_approval_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { absences: Number(absences.count), corrections: Number(corrections.count) };
+}
+
+/**
+ * The problem days from `from` to `to`: consolidated days with an incomplete shift or an ignored event, and days
+ * with check-ins recorded late (the late flag set when they were stored), one row per employee and date, latest
+ * first, at most `limit`.
+ */
+export async function problemDays(
+  db: Executor,
+  companyId: string,
+  range: { from: string; to: string; fromInstant: Date; toInstant: Date; timezone: string },
+  limit: number,
+) {
+  const rows = await sql<{
+    employee_id: string;
+    date: string;
+    incomplete_shifts: number;
+    anomalies: number;
+    late_records: number;
+  }>`
+    with flagged as (
+      select employee_id, date::text as date, incomplete_shifts, anomalies, 0 as late_records
+      from workdays
+      where company_id = ${companyId} and date between ${range.from} and ${range.to}
+        and (incomplete_shifts > 0 or anomalies > 0)
+      union all
+      select c.employee_id, (c.timestamp at time zone coalesce(e.timezone, ${range.timezone}))::date::text,
+        0, 0, 1
+      from check_ins c
+      join employees e on e.company_id = c.company_id and e.id = c.employee_id
+      where c.company_id = ${companyId} and c.late and c.status = 'active'
+        and c.timestamp >= ${range.fromInstant} and c.timestamp < ${range.toInstant}
+    )
+    select employee_id, date, max(incomplete_shifts)::int as incomplete_shifts, max(anomalies)::int as anomalies,
+      sum(late_records)::int as late_records
+    from flagged
+    group by employee_id, date
+    order by date desc, employee_id
+    limit ${limit}
+  `.execute(db);
+  return rows.rows;
+}

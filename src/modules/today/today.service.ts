@@ -1,0 +1,133 @@
+import type { Static } from 'typebox';
+import { contractsOf } from '../../db/employees.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import type { TenantScope } from '../../platform/tenant.ts';
+import { contractMinutes } from '../../time/contract.ts';
+import { localDate } from '../../time/zones.ts';
+import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
+import { findHolidays } from '../workdays/workdays.repo.ts';
+import { absencesOn, employeesOn, latestCheckIns, pendingCounts, problemDays } from './today.repo.ts';
+import { PRESENCE_STATES, type Today } from './today.schemas.ts';
+
+export type TodayView = Static<typeof Today>;
+type State = (typeof PRESENCE_STATES)[number];
+
+/** How far back a check-in still says where someone's day stands: a night shift started yesterday evening. */
+const PRESENCE_HOURS = 24;
+const PROBLEM_DAYS = 14;
+const MAX_PROBLEMS = 50;
+
+/**
+ * The dashboard's home page: who is in now, on a break, out, absent, or expected and not in yet; what waits for
+ * the company; the problem days of the last two weeks; the month so far. "Now" is the service clock's, "today"
+ * the company's date (docs/dashboard.md).
+ */
+export async function today(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: TenantScope,
+): Promise<TodayView> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const date = localDate(now, tenant.timezone).toString();
+  const employees = await employeesOn(db, tenant.companyId, date);
+  const latest = new Map(
+    (
+      await latestCheckIns(
+        db,
+        tenant.companyId,
+        new Date(now.subtract({ hours: PRESENCE_HOURS }).epochMilliseconds),
+        new Date(now.epochMilliseconds),
+      )
+    ).map((row) => [row.employee_id, row]),
+  );
+  const absent = new Map(
+    (await absencesOn(db, tenant.companyId, date)).map((row) => [row.employee_id, row.label]),
+  );
+  const holiday = (await findHolidays(db, tenant.companyId, date, date)).length > 0;
+  const contracts = await contractsOf(
+    db,
+    tenant.companyId,
+    employees.map((employee) => employee.id),
+  );
+  const startOfToday = Temporal.PlainDate.from(date).toZonedDateTime(tenant.timezone).toInstant();
+  const names = new Map(employees.map((row) => [row.id, `${row.first_name} ${row.last_name}`]));
+  const people = employees.map((employee) => {
+    const last = latest.get(employee.id);
+    const periods = contracts.get(employee.id);
+    const absence = absent.get(employee.id) ?? null;
+    const expected =
+      holiday || absence !== null || !periods ? 0 : contractMinutes(periods, Temporal.PlainDate.from(date));
+    const lastAt = last ? Temporal.Instant.fromEpochMilliseconds(last.timestamp.getTime()) : null;
+    const clockedToday = lastAt !== null && Temporal.Instant.compare(lastAt, startOfToday) >= 0;
+    let state: State;
+    if (last && (last.type === 'in' || last.type === 'break_end')) state = 'in';
+    else if (last && last.type === 'break_start') state = 'break';
+    else if (absence !== null) state = 'absent';
+    else if (clockedToday) state = 'out';
+    else state = expected > 0 ? 'missing' : 'off';
+    return {
+      employee_id: employee.id,
+      name: names.get(employee.id) as string,
+      state,
+      since:
+        last && state !== 'missing' && state !== 'off' && state !== 'absent'
+          ? last.timestamp.toISOString()
+          : null,
+      absence_type: absence,
+      expected_minutes: expected,
+    };
+  });
+  const counts = Object.fromEntries(PRESENCE_STATES.map((state) => [state, 0]));
+  for (const person of people) counts[person.state] = (counts[person.state] ?? 0) + 1;
+
+  const from = Temporal.PlainDate.from(date).subtract({ days: PROBLEM_DAYS }).toString();
+  const problems = await problemDays(
+    db,
+    tenant.companyId,
+    {
+      from,
+      to: date,
+      fromInstant: new Date(Temporal.PlainDate.from(from).toZonedDateTime(tenant.timezone).epochMilliseconds),
+      toInstant: new Date(now.epochMilliseconds),
+      timezone: tenant.timezone,
+    },
+    MAX_PROBLEMS,
+  );
+  return {
+    now: now.toString({ smallestUnit: 'second' }),
+    date,
+    time_zone: tenant.timezone,
+    people,
+    counts,
+    pending: await pendingCounts(db, tenant.companyId),
+    problems: problems.map((row) => ({ ...row, name: names.get(row.employee_id) ?? row.employee_id })),
+    month: await monthSoFar(deps, tenant, date),
+  };
+}
+
+/** The month of `date` up to it, summed over every employee's month row (the work summaries' own figures). */
+async function monthSoFar(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: TenantScope,
+  date: string,
+) {
+  const totals = { worked_minutes: 0, expected_minutes: 0, overtime_minutes: 0, night_minutes: 0 };
+  let cursor: string | undefined;
+  do {
+    const page = await listWorkSummaries(deps, tenant, {
+      period: 'month',
+      from: `${date.slice(0, 7)}-01`,
+      to: date,
+      limit: 100,
+      cursor,
+    });
+    for (const row of page.data) {
+      totals.worked_minutes += row.worked_minutes;
+      totals.expected_minutes += row.expected_minutes;
+      totals.overtime_minutes += row.overtime_minutes;
+      totals.night_minutes += row.night_minutes;
+    }
+    cursor = page.meta.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+  return { month: date.slice(0, 7), ...totals };
+}
