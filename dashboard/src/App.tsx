@@ -102,6 +102,10 @@ export function App() {
     void refresh();
   }, []);
   useEffect(() => sessionStorage.setItem('jornada.mode', mode), [mode]);
+  // The phone menu closes once a screen is chosen.
+  const [menuOpen, setMenuOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new screen is what closes the menu
+  useEffect(() => setMenuOpen(false), [screen]);
 
   if (session === undefined) return <p role="status">Loading…</p>;
   if (session === null) return <Login onLogin={accept} />;
@@ -144,8 +148,27 @@ export function App() {
           Test mode: you are working on the sandbox. Nothing here touches live data.
         </p>
       )}
-      <nav aria-label="Screens">
-        <ul>
+      <nav
+        aria-label="Screens"
+        className={menuOpen ? 'open' : undefined}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && menuOpen) {
+            setMenuOpen(false);
+            event.currentTarget.querySelector<HTMLButtonElement>('.menu-toggle')?.focus();
+          }
+        }}
+      >
+        {/* At phone width the screens fold into a menu behind this button (styles.css). */}
+        <button
+          type="button"
+          className="secondary menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="screens"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu <span aria-hidden="true">{menuOpen ? '▴' : '▾'}</span>
+        </button>
+        <ul id="screens">
           {SCREENS.map((item) => (
             <li key={item.path}>
               <a href={`#/${item.path}`} aria-current={item.path === screen ? 'page' : undefined}>

@@ -127,6 +127,12 @@ afterAll(async () => {
 
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 const open = async (screen: string, heading: string) => {
+  // At phone width the screens are behind the menu button.
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) {
+    await menu.click();
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+  }
   await page.getByRole('link', { name: heading }).click();
   await expect.poll(() => page.url()).toContain(`#/${screen}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
@@ -436,11 +442,24 @@ describe('the dashboard in Chromium', () => {
       ['settings', 'Settings'],
     ] as const) {
       await open(screen, heading);
+      // Choosing a screen folds the menu again.
+      expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
+      expect(await page.getByRole('link', { name: 'Webhooks' }).isVisible()).toBe(false);
       // Wide tables scroll inside their own box; the page itself never scrolls sideways.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       expect(await axeViolations(page)).toEqual([]);
       await shot(`phone-${screen}`);
     }
+    // The menu, open: every screen in one column; Escape folds it and gives the focus back to its button.
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.click();
+    await page.getByRole('link', { name: 'Webhooks' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('phone-menu');
+    await page.getByRole('link', { name: 'Webhooks' }).focus();
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('menu-toggle'))).toBe(true);
   });
 });
