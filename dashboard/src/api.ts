@@ -68,18 +68,36 @@ export const api = dashboard.request;
 export const setCsrfToken = dashboard.setCsrfToken;
 export const whenSessionLost = dashboard.whenSessionLost;
 
-/** A problem as sentences a person can act on: the detail, then each field's messages. */
+/** A field of the API (`scopes`, `params.month`, `path.id`) as a person reads it: `Scopes`, `Month`, `Id`. */
+export function fieldLabel(path: string): string {
+  const last = path.split('.').at(-1) ?? path;
+  const words = last.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A problem's messages by the API's field path (empty for a problem that names no field). */
+export function fieldErrors(error: unknown): Record<string, string[]> {
+  if (!(error instanceof ApiProblem)) return {};
+  return Object.fromEntries(
+    Object.entries(error.errors).map(([field, messages]) => [
+      field,
+      (Array.isArray(messages) ? messages : [messages]).map(String),
+    ]),
+  );
+}
+
+/**
+ * A problem as sentences a person can act on: with field errors, a heading and every field's messages (none
+ * hidden); else the detail.
+ */
 export function describe(error: unknown): string[] {
   if (!(error instanceof ApiProblem)) return [error instanceof Error ? error.message : String(error)];
-  const lines = [error.message];
-  for (const [field, messages] of Object.entries(error.errors)) {
-    // A message the detail already says is not repeated.
-    const list = (Array.isArray(messages) ? messages : [messages])
-      .map(String)
-      .filter((m) => !error.message.includes(m));
-    if (list.length > 0) lines.push(`${field.replaceAll('_', ' ')}: ${list.join('; ')}`);
-  }
-  return lines;
+  const fields = Object.entries(fieldErrors(error));
+  if (fields.length === 0) return [error.message];
+  return [
+    fields.length === 1 ? 'Check this field:' : `Check these ${fields.length} fields:`,
+    ...fields.map(([field, messages]) => `${fieldLabel(field)} ${messages.join('; ')}.`),
+  ];
 }
 
 export const query = (params: Record<string, string | number | undefined | null>) => {

@@ -8,7 +8,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { describe } from './api.ts';
+import { describe, fieldErrors } from './api.ts';
 
 /**
  * Loads data for a screen, again whenever `deps` change or `reload` is called. A response that arrives after a
@@ -72,43 +72,92 @@ export function ErrorMessage({ error }: { error: unknown }) {
   );
 }
 
-/** A labelled control: the label names the control alone (`for`/`id`), and the hint describes it. */
-export function Field({ label, children, hint }: { label: string; children: ReactElement; hint?: string }) {
+/**
+ * A labelled control: the label names the control alone (`for`/`id`), and the hint describes it. Given the API
+ * field it edits (`name`) and the last action's error, the field shows its own messages and is marked invalid.
+ */
+export function Field({
+  label,
+  children,
+  hint,
+  name,
+  error,
+}: {
+  label: string;
+  children: ReactElement;
+  hint?: string;
+  name?: string;
+  error?: unknown;
+}) {
   const id = useId();
+  const messages = name ? (fieldErrors(error)[name] ?? []) : [];
+  const describedBy = [hint ? `${id}-hint` : null, messages.length > 0 ? `${id}-error` : null]
+    .filter(Boolean)
+    .join(' ');
   const control = cloneElement(children as ReactElement<Record<string, unknown>>, {
     id,
-    ...(hint ? { 'aria-describedby': `${id}-hint` } : {}),
+    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+    ...(messages.length > 0 ? { 'aria-invalid': true } : {}),
   });
   return (
-    <div className="field">
+    <div className={messages.length > 0 ? 'field invalid' : 'field'}>
       <label htmlFor={id}>{label}</label>
       {control}
       {hint && <small id={`${id}-hint`}>{hint}</small>}
+      {messages.length > 0 && (
+        <small id={`${id}-error`} className="field-error">
+          {label} {messages.join('; ')}.
+        </small>
+      )}
     </div>
   );
 }
 
-/** Two required date fields, From and To (inclusive). */
+/** Two required date fields, From and To (inclusive), for the API fields `<prefix>from` and `<prefix>to`. */
 export function DateRange({
   from,
   to,
   onFrom,
   onTo,
+  error,
+  prefix = '',
 }: {
   from: string;
   to: string;
   onFrom: (value: string) => void;
   onTo: (value: string) => void;
+  error?: unknown;
+  prefix?: string;
 }) {
   return (
     <>
-      <Field label="From">
+      <Field label="From" name={`${prefix}from`} error={error}>
         <input type="date" required value={from} onChange={(event) => onFrom(event.target.value)} />
       </Field>
-      <Field label="To">
+      <Field label="To" name={`${prefix}to`} error={error}>
         <input type="date" required value={to} onChange={(event) => onTo(event.target.value)} />
       </Field>
     </>
+  );
+}
+
+/** The messages of a group of checkboxes (a fieldset) for one API field, e.g. `scopes`; nothing when none. */
+export function GroupError({
+  id,
+  name,
+  label,
+  error,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  error: unknown;
+}) {
+  const messages = fieldErrors(error)[name] ?? [];
+  return (
+    <small id={id} className="field-error" hidden={messages.length === 0}>
+      {messages.length > 0 ? `${label} ${messages.join('; ')}.` : ''}
+    </small>
   );
 }
 

@@ -110,11 +110,13 @@ export function invalid(fields: Record<string, string | string[]>, detail?: stri
   return new ApiError('validation_failed', detail ?? describeFields(errors), { errors });
 }
 
+/** The detail of a validation failure: the one field's problem, or every invalid field named (none hidden). */
 function describeFields(errors: Record<string, string[]>): string {
-  const first = Object.entries(errors)[0];
+  const entries = Object.entries(errors);
+  const first = entries[0];
   if (!first) return 'The request is invalid.';
-  const more = Object.keys(errors).length - 1;
-  return `${first[0]} ${first[1][0] ?? 'is invalid'}${more > 0 ? ` (and ${more} more)` : ''}.`;
+  if (entries.length === 1) return `${first[0]} ${first[1].join('; ') || 'is invalid'}.`;
+  return `${entries.length} fields are invalid: ${entries.map(([field, messages]) => `${field} ${messages.join('; ')}`).join(', ')}.`;
 }
 
 export type Problem = {
@@ -145,6 +147,49 @@ function joinPath(prefix: string, pointer: string, property?: string): string {
 }
 
 /** Ajv errors to `{ "field.path": ["message", …] }`. */
+const plural = (count: unknown, one: string, many: string) => `${count} ${Number(count) === 1 ? one : many}`;
+
+/** A validator error in plain words (Ajv's own text, "must NOT have fewer than 1 items", is for developers). */
+function plainMessage(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'minLength':
+      return Number(params.limit) === 1
+        ? 'must not be empty'
+        : `must have at least ${plural(params.limit, 'character', 'characters')}`;
+    case 'maxLength':
+      return `must have at most ${plural(params.limit, 'character', 'characters')}`;
+    case 'minItems':
+      return `needs at least ${plural(params.limit, 'item', 'items')}`;
+    case 'maxItems':
+      return `takes at most ${plural(params.limit, 'item', 'items')}`;
+    case 'uniqueItems':
+      return 'must not repeat an item';
+    case 'minimum':
+      return `must be at least ${params.limit}`;
+    case 'maximum':
+      return `must be at most ${params.limit}`;
+    case 'exclusiveMinimum':
+      return `must be more than ${params.limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${params.limit}`;
+    case 'multipleOf':
+      return `must be a multiple of ${params.multipleOf}`;
+    case 'minProperties':
+      return `needs at least ${plural(params.limit, 'field', 'fields')}`;
+    case 'type':
+      return `must be ${/^[aeiou]/.test(String(params.type)) ? 'an' : 'a'} ${String(params.type).replace(',', ' or ')}`;
+    case 'format':
+      return `must be a valid ${String(params.format).replaceAll('-', ' ')}`;
+    case 'pattern':
+      return 'is not in the expected form';
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
 export function validationErrors(errors: ErrorObject[], context: string): Record<string, string[]> {
   const prefix = Object.hasOwn(PREFIX_BY_CONTEXT, context) ? (PREFIX_BY_CONTEXT[context] as string) : context;
   // Field names come from the client: a Map, so that "toString" or "__proto__" are names like any other and
@@ -164,7 +209,7 @@ export function validationErrors(errors: ErrorObject[], context: string): Record
     } else if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       add(joinPath(prefix, error.instancePath), `must be one of: ${params.allowedValues.join(', ')}`);
     } else {
-      add(joinPath(prefix, error.instancePath), error.message ?? 'is invalid');
+      add(joinPath(prefix, error.instancePath), plainMessage(error));
     }
   }
   return Object.fromEntries(result);

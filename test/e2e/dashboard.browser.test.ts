@@ -175,6 +175,14 @@ describe('the dashboard in Chromium', () => {
 
   it('creates a test key, uses it against /v1/organization, revokes it and gets 401', async () => {
     await open('keys', 'API keys');
+    // Nothing chosen: every problem is listed, none hidden, and each field says its own.
+    await page.getByLabel('Name').fill('x'.repeat(100));
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Scopes needs at least 1 item.');
+    expect(await page.locator('#scopes-error').textContent()).toBe('Scopes needs at least 1 item.');
+    expect(await page.getByRole('alert').textContent()).not.toMatch(/must NOT|more\)/);
+    await shot('keys-field-error');
+    await page.getByLabel('Name').fill('');
     await setMode('Test (sandbox)');
     await page.getByRole('note').filter({ hasText: 'Test mode' }).waitFor();
     await page.getByLabel('Name').fill('Browser test key');
@@ -315,7 +323,15 @@ describe('the dashboard in Chromium', () => {
     // A tax id with a wrong control character is refused with the field named.
     await identity.getByLabel('Tax id (CIF/NIF)').fill('B12345675');
     await identity.getByRole('button', { name: 'Save legal identity' }).click();
-    await expect.poll(() => identity.getByRole('alert').textContent()).toMatch(/tax_id/);
+    await expect.poll(() => identity.getByRole('alert').textContent()).toMatch(/^Check this field:Tax id /);
+    // The field itself is marked, with its own message read with it.
+    const taxId = identity.getByLabel('Tax id (CIF/NIF)');
+    expect(await taxId.getAttribute('aria-invalid')).toBe('true');
+    expect(await identity.locator('.field-error').textContent()).toMatch(
+      /^Tax id \(CIF\/NIF\) is not a valid CIF/,
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('settings-field-error');
     await identity.getByLabel('Tax id (CIF/NIF)').fill('b-12345674');
     await identity.getByRole('button', { name: 'Save legal identity' }).click();
     await identity.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();

@@ -136,3 +136,27 @@ describe('operations', () => {
     expect(response.body).toContain('429');
   });
 });
+
+describe('validation messages', () => {
+  it('say what is wrong in plain words, and the detail names every invalid field', async () => {
+    const response = await env.company.live.post('/v1/employees', {
+      first_name: '',
+      last_name: 'x'.repeat(201),
+      email: 'not an email',
+      hire_date: '2026-01-01',
+      vacation_days_per_year: -1,
+    });
+    const body = expectProblem(response, 422, 'validation_failed');
+    expect(body.errors).toMatchObject({
+      first_name: expect.arrayContaining(['must not be empty']),
+      last_name: [expect.stringMatching(/^must have at most \d+ characters$/)],
+      email: ['must be a valid email'],
+      vacation_days_per_year: ['must be at least 0'],
+    });
+    expect(body.detail).toMatch(/^4 fields are invalid: /);
+    for (const field of ['first_name', 'last_name', 'email', 'vacation_days_per_year']) {
+      expect(body.detail).toContain(field);
+    }
+    expect(JSON.stringify(body)).not.toMatch(/must NOT|must match format/);
+  });
+});

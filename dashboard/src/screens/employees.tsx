@@ -51,19 +51,24 @@ function EmployeeForm({
   };
   return (
     <form onSubmit={submit} aria-label={submitLabel} className="grid">
-      <Field label="First name">
+      <Field label="First name" name="first_name" error={action.error}>
         <input required value={draft.first_name} onChange={set('first_name')} />
       </Field>
-      <Field label="Last name">
+      <Field label="Last name" name="last_name" error={action.error}>
         <input required value={draft.last_name} onChange={set('last_name')} />
       </Field>
-      <Field label="Email">
+      <Field label="Email" name="email" error={action.error}>
         <input type="email" required value={draft.email} onChange={set('email')} />
       </Field>
-      <Field label="External (payroll) id">
+      <Field label="External (payroll) id" name="external_id" error={action.error}>
         <input value={draft.external_id} onChange={set('external_id')} />
       </Field>
-      <Field label="Hire date" hint={initial.hire_date ? undefined : 'Empty: today.'}>
+      <Field
+        label="Hire date"
+        hint={initial.hire_date ? undefined : 'Empty: today.'}
+        name="hire_date"
+        error={action.error}
+      >
         <input type="date" value={draft.hire_date} onChange={set('hire_date')} />
       </Field>
       <Field
@@ -72,7 +77,12 @@ function EmployeeForm({
       >
         <input value={draft.national_id} onChange={set('national_id')} autoComplete="off" />
       </Field>
-      <Field label="Social Security number (NAF)" hint="12 digits; checked.">
+      <Field
+        label="Social Security number (NAF)"
+        hint="12 digits; checked."
+        name="social_security_number"
+        error={action.error}
+      >
         <input
           value={draft.social_security_number}
           onChange={set('social_security_number')}

@@ -6,6 +6,7 @@ import {
   ConfirmButton,
   ErrorMessage,
   Field,
+  GroupError,
   Loading,
   SecretOnce,
   Table,
@@ -48,11 +49,12 @@ export function KeysScreen({ mode }: { mode: Mode }) {
     <>
       <form onSubmit={submit} aria-label="Create an API key" className="card">
         <h2>Create a {mode} key</h2>
-        <Field label="Name">
+        <Field label="Name" name="name" error={create.error}>
           <input value={name} maxLength={100} onChange={(event) => setName(event.target.value)} />
         </Field>
-        <fieldset>
+        <fieldset aria-describedby="scopes-error">
           <legend>Scopes</legend>
+          <GroupError id="scopes-error" name="scopes" label="Scopes" error={create.error} />
           <div className="checks">
             {SCOPES.map((scope) => (
               <label key={scope}>
@@ -62,7 +64,12 @@ export function KeysScreen({ mode }: { mode: Mode }) {
             ))}
           </div>
         </fieldset>
-        <Field label="Expires in (days)" hint="Empty: the company's default expiration applies.">
+        <Field
+          label="Expires in (days)"
+          hint="Empty: the company's default expiration applies."
+          name="expires_in_days"
+          error={create.error}
+        >
           <input
             type="number"
             min={1}

@@ -58,7 +58,7 @@ function MonthsCard({ mode }: { mode: Mode }) {
         Each worker then gets the month’s document in the portal and can acknowledge it.
       </p>
       <div className="row">
-        <Field label="Month to close">
+        <Field label="Month to close" name="path.month" error={close.error}>
           <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
         </Field>
         <ConfirmButton
@@ -279,6 +279,8 @@ function GrantForm({ mode, onCreated }: { mode: Mode; onCreated: (url: string) =
     <form onSubmit={submit} aria-label="Grant access" className="grid">
       <Field
         label="For"
+        name="kind"
+        error={action.error}
         hint={
           kind === 'inspection'
             ? 'Sees every covered worker’s full registry and documents.'
@@ -293,11 +295,16 @@ function GrantForm({ mode, onCreated }: { mode: Mode; onCreated: (url: string) =
           ))}
         </select>
       </Field>
-      <Field label="Label" hint="Who it is for: the inspector’s case number, the works council…">
+      <Field
+        label="Label"
+        hint="Who it is for: the inspector’s case number, the works council…"
+        name="label"
+        error={action.error}
+      >
         <input required maxLength={200} value={label} onChange={(event) => setLabel(event.target.value)} />
       </Field>
-      <DateRange from={from} to={to} onFrom={setFrom} onTo={setTo} />
-      <Field label="Expires on" hint="At most 90 days ahead.">
+      <DateRange from={from} to={to} onFrom={setFrom} onTo={setTo} error={action.error} />
+      <Field label="Expires on" hint="At most 90 days ahead." name="expires_at" error={action.error}>
         <input type="date" required value={expires} onChange={(event) => setExpires(event.target.value)} />
       </Field>
       <div className="field">
@@ -307,7 +314,12 @@ function GrantForm({ mode, onCreated }: { mode: Mode; onCreated: (url: string) =
         </label>
       </div>
       {!everyone && (
-        <Field label="Workers" hint="Hold Ctrl (⌘ on a Mac) to choose several.">
+        <Field
+          label="Workers"
+          hint="Hold Ctrl (⌘ on a Mac) to choose several."
+          name="employee_ids"
+          error={action.error}
+        >
           <select
             multiple
             size={6}

@@ -63,15 +63,22 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
           </select>
         </Field>
         {type === 'check_ins_export' ? (
-          <DateRange from={from} to={to} onFrom={setFrom} onTo={setTo} />
+          <DateRange
+            from={from}
+            to={to}
+            onFrom={setFrom}
+            onTo={setTo}
+            error={create.error}
+            prefix="params."
+          />
         ) : (
-          <Field label="Month">
+          <Field label="Month" name="params.month" error={create.error}>
             <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
           </Field>
         )}
         {type !== 'time_registry_monthly' && (
           // The worker documents come as PDF or XLSX, the export as CSV or XLSX; CSV and PDF stand in for each other.
-          <Field label="Format">
+          <Field label="Format" name="format" error={create.error}>
             <select
               value={
                 type === 'check_ins_export'
@@ -94,7 +101,7 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
           </Field>
         )}
         {type === 'time_registry_worker_monthly' && (
-          <Field label="Language">
+          <Field label="Language" name="params.locale" error={create.error}>
             <select value={locale} onChange={(event) => setLocale(event.target.value as 'es' | 'en')}>
               <option value="es">Español</option>
               <option value="en">English</option>

@@ -135,10 +135,20 @@ function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => 
     <form onSubmit={submit} className="card grid" aria-labelledby="identity-title">
       <h2 id="identity-title">Legal identity</h2>
       <p className="muted">Printed on every worker’s registry document and shown to the Inspección.</p>
-      <Field label="Legal name" hint="As registered, e.g. “Panadería Sol, S.L.”.">
+      <Field
+        label="Legal name"
+        hint="As registered, e.g. “Panadería Sol, S.L.”."
+        name="legal_name"
+        error={action.error}
+      >
         <input maxLength={200} value={legalName} onChange={(event) => setLegalName(event.target.value)} />
       </Field>
-      <Field label="Tax id (CIF/NIF)" hint="Checked, control character included.">
+      <Field
+        label="Tax id (CIF/NIF)"
+        hint="Checked, control character included."
+        name="tax_id"
+        error={action.error}
+      >
         <input value={taxId} onChange={(event) => setTaxId(event.target.value)} autoComplete="off" />
       </Field>
       <ErrorMessage error={action.error} />
@@ -217,10 +227,15 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
   };
   return (
     <form onSubmit={submit} className="grid" aria-label={`Edit ${location.name}`}>
-      <Field label="Address">
+      <Field label="Address" name="address" error={action.error}>
         <input maxLength={500} value={address} onChange={(event) => setAddress(event.target.value)} />
       </Field>
-      <Field label="CCC (código cuenta de cotización)" hint="11 digits; checked.">
+      <Field
+        label="CCC (código cuenta de cotización)"
+        hint="11 digits; checked."
+        name="ccc"
+        error={action.error}
+      >
         <input
           value={ccc}
           onChange={(event) => setCcc(event.target.value)}

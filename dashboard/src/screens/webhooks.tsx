@@ -5,6 +5,7 @@ import {
   ConfirmButton,
   ErrorMessage,
   Field,
+  GroupError,
   Loading,
   SecretOnce,
   Table,
@@ -44,14 +45,15 @@ function EndpointForm({
     setEvents((current) => (current.includes(type) ? current.filter((t) => t !== type) : [...current, type]));
   return (
     <form onSubmit={submit} aria-label={submitLabel}>
-      <Field label="URL" hint="https:// only">
+      <Field label="URL" hint="https:// only" name="url" error={action.error}>
         <input type="url" required value={url} onChange={(event) => setUrl(event.target.value)} />
       </Field>
-      <Field label="Description">
+      <Field label="Description" name="description" error={action.error}>
         <input value={description} maxLength={500} onChange={(event) => setDescription(event.target.value)} />
       </Field>
-      <fieldset>
+      <fieldset aria-describedby="events-error">
         <legend>Events</legend>
+        <GroupError id="events-error" name="events" label="Events" error={action.error} />
         <div className="checks">
           {eventTypes.map((type) => (
             <label key={type}>
