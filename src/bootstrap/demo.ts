@@ -5,6 +5,8 @@ import { createCompany } from '../modules/companies/companies.service.ts';
 import { SCOPES } from '../platform/scopes.ts';
 import { randomBase62 } from '../platform/secrets.ts';
 import type { Clock } from '../time/clock.ts';
+import { localDate } from '../time/zones.ts';
+import { seedDemoMonth } from './demo-month.ts';
 
 export type DemoSeed = {
   companyId: string;
@@ -17,11 +19,20 @@ export const DEMO_ADMIN_EMAIL = 'admin@demo.jornada.test';
 
 /**
  * The first start on an empty embedded database creates a demo company, two all-scope keys and a dashboard
- * login with a random password (printed once).
+ * login with a random password (printed once), and fills the live company and its sandbox with a realistic
+ * month (demo-month.ts), recording from the first day of last month.
  */
 export async function seedDemo(db: Db, clock: Clock): Promise<DemoSeed> {
   const deps = { db, clock };
-  const company = await createCompany(deps, { name: 'Demo company' });
+  const timezone = 'Europe/Madrid';
+  const trackingStart = localDate(clock.now(), timezone).subtract({ months: 1 }).with({ day: 1 }).toString();
+  const company = await createCompany(deps, {
+    name: 'Demo company',
+    legal_name: 'Obrador Demo, S.L.',
+    tax_id: 'B12345674',
+    timezone,
+    tracking_start_date: trackingStart,
+  });
   const live = await issueApiKey(
     deps,
     { companyId: company.id },
@@ -41,7 +52,17 @@ export async function seedDemo(db: Db, clock: Clock): Promise<DemoSeed> {
     },
   );
   const password = randomBase62(20);
-  await createAdmin(deps, { companyId: company.id }, { email: DEMO_ADMIN_EMAIL, password });
+  const admin = await createAdmin(deps, { companyId: company.id }, { email: DEMO_ADMIN_EMAIL, password });
+  const actor = { type: 'admin' as const, id: admin.id };
+  for (const [index, tenantId] of [company.id, company.sandbox_company_id].entries()) {
+    if (tenantId === null) continue;
+    await seedDemoMonth(
+      db,
+      clock,
+      { companyId: tenantId, accountId: company.id, timezone, actor },
+      { seed: index + 1 },
+    );
+  }
   return {
     companyId: company.id,
     liveKey: live.secret,

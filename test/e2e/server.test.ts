@@ -122,6 +122,40 @@ describe('npm start', () => {
       expect(await login.json()).toMatchObject({ company: { name: 'Demo company' } });
       expect(login.headers.get('set-cookie')).toMatch(/^jornada_session=.*HttpOnly/);
 
+      // The demo company is alive: a month of a dozen people in two centres, live and sandbox alike.
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
+      for (const mode of ['live', 'test']) {
+        const today = await fetch(`${base}/dashboard/api/${mode}/today`, { headers: { cookie } });
+        expect(today.status).toBe(200);
+        const body = (await today.json()) as {
+          people: Array<{ state: string; absence_type: string | null }>;
+          pending: { absences: number; corrections: number };
+          problems: Array<{ incomplete_shifts: number }>;
+          month: { worked_minutes: number; overtime_minutes: number; night_minutes: number };
+        };
+        expect(body.people).toHaveLength(12);
+        expect(body.people.filter((person) => person.state === 'absent')).toEqual([
+          expect.objectContaining({ absence_type: 'Sick leave' }),
+        ]);
+        expect(body.pending).toEqual({ absences: 2, corrections: 1 });
+        expect(body.problems.some((row) => row.incomplete_shifts > 0)).toBe(true);
+        const locations = await fetch(`${base}/dashboard/api/${mode}/locations`, { headers: { cookie } });
+        expect(((await locations.json()) as { data: unknown[] }).data).toHaveLength(2);
+      }
+      // Last month is whole in the demo: it has overtime (long days) and night work (the night worker).
+      const lastMonth = Temporal.Now.plainDateISO('Europe/Madrid')
+        .subtract({ months: 1 })
+        .toString()
+        .slice(0, 7);
+      const summaries = await fetch(
+        `${base}/v1/work-summaries?period=month&from=${lastMonth}-01&to=${lastMonth}-28&limit=100`,
+        { headers: { authorization: `Bearer ${testKey}` } },
+      );
+      const rows = ((await summaries.json()) as { data: Array<Record<string, number>> }).data;
+      expect(rows).toHaveLength(12);
+      expect(rows.some((row) => (row.overtime_minutes as number) > 0)).toBe(true);
+      expect(rows.some((row) => (row.night_minutes as number) > 0)).toBe(true);
+
       // `jornada admin create-admin`, with the password on stdin (kept out of the shell history).
       const companyId = ((await company.json()) as { id: string }).id;
       const cli = spawnSync(
