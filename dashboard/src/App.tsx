@@ -18,7 +18,7 @@ const SCREENS = [
   { path: 'home', label: 'Today' },
   { path: 'keys', label: 'API keys' },
   { path: 'webhooks', label: 'Webhooks' },
-  { path: 'absences', label: 'Absences' },
+  { path: 'absences', label: 'Team calendar' },
   { path: 'employees', label: 'Employees' },
   { path: 'check-ins', label: 'Check-ins' },
   { path: 'reports', label: 'Reports' },
@@ -183,11 +183,11 @@ export function App() {
         {screen === 'home' && <HomeScreen key={mode} mode={mode} />}
         {screen === 'keys' && <KeysScreen key={mode} mode={mode} />}
         {screen === 'webhooks' && <WebhooksScreen key={mode} mode={mode} />}
-        {screen === 'absences' && <AbsencesScreen key={mode} mode={mode} />}
+        {screen === 'absences' && <AbsencesScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'employees' && <EmployeesScreen key={mode} mode={mode} />}
         {screen === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
-        {screen === 'reports' && <ReportsScreen key={mode} mode={mode} />}
-        {screen === 'registry' && <RegistryScreen key={mode} mode={mode} />}
+        {screen === 'reports' && <ReportsScreen key={mode} mode={mode} company={session.company} />}
+        {screen === 'registry' && <RegistryScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'settings' && <SettingsScreen onChange={() => void refresh()} />}
       </main>
     </div>

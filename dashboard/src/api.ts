@@ -109,6 +109,12 @@ export const query = (params: Record<string, string | number | undefined | null>
   return text ? `?${text}` : '';
 };
 
+/** Today's date (YYYY-MM-DD) in a time zone: the company's day, not the browser's or UTC's. */
+export const companyToday = (timeZone: string, at: Date = new Date()) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    at,
+  );
+
 export const formatInstant = (value: string | null | undefined) =>
   value ? new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 

@@ -113,28 +113,28 @@ export function Field({
   );
 }
 
-/** Two required date fields, From and To (inclusive), for the API fields `<prefix>from` and `<prefix>to`. */
+/** Two required date fields, From and To (inclusive), for two API fields (default `from` and `to`). */
 export function DateRange({
   from,
   to,
   onFrom,
   onTo,
   error,
-  prefix = '',
+  names = ['from', 'to'],
 }: {
   from: string;
   to: string;
   onFrom: (value: string) => void;
   onTo: (value: string) => void;
   error?: unknown;
-  prefix?: string;
+  names?: readonly [string, string];
 }) {
   return (
     <>
-      <Field label="From" name={`${prefix}from`} error={error}>
+      <Field label="From" name={names[0]} error={error}>
         <input type="date" required value={from} onChange={(event) => onFrom(event.target.value)} />
       </Field>
-      <Field label="To" name={`${prefix}to`} error={error}>
+      <Field label="To" name={names[1]} error={error}>
         <input type="date" required value={to} onChange={(event) => onTo(event.target.value)} />
       </Field>
     </>
@@ -205,7 +205,8 @@ export function ConfirmButton({
 }: {
   label: string;
   title: string;
-  children: ReactNode;
+  /** The dialog's content; a function gets whether the dialog is open (to load what it shows only then). */
+  children: ReactNode | ((open: boolean) => ReactNode);
   confirmLabel: string;
   onConfirm: () => void;
   danger?: boolean;
@@ -214,6 +215,7 @@ export function ConfirmButton({
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
+  const [open, setOpen] = useState(false);
   return (
     <>
       <button
@@ -221,6 +223,7 @@ export function ConfirmButton({
         className={danger ? 'danger' : ''}
         disabled={disabled}
         onClick={() => {
+          setOpen(true);
           dialog.current?.showModal();
           // A destructive confirmation starts on Cancel, so Enter alone never destroys anything.
           if (danger) cancel.current?.focus();
@@ -228,9 +231,9 @@ export function ConfirmButton({
       >
         {label}
       </button>
-      <dialog ref={dialog} aria-labelledby={titleId}>
+      <dialog ref={dialog} aria-labelledby={titleId} onClose={() => setOpen(false)}>
         <h3 id={titleId}>{title}</h3>
-        <div>{children}</div>
+        <div>{typeof children === 'function' ? children(open) : children}</div>
         <div className="row">
           <button
             type="button"

@@ -5,6 +5,8 @@ import { issueApiKey } from '../modules/api-keys/api-keys.service.ts';
 import { loadAccount } from '../modules/companies/companies.service.ts';
 import { Employee } from '../modules/employees/employees.schemas.ts';
 import { listEmployees } from '../modules/employees/employees.service.ts';
+import { Holiday, ListHolidaysQuery } from '../modules/holidays/holidays.schemas.ts';
+import { listHolidays } from '../modules/holidays/holidays.service.ts';
 import { downloadSigner } from '../modules/reports/reports.routes.ts';
 import { Report } from '../modules/reports/reports.schemas.ts';
 import { listRecentReports } from '../modules/reports/reports.service.ts';
@@ -67,7 +69,22 @@ async function sessionTenant(deps: AppDeps, request: FastifyRequest, mode: 'live
 function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'): void {
   registerTenantRoutes(app, deps, 'dashboard');
 
-  // What only the dashboard does: issue keys, search employees, list the latest reports, today at a glance.
+  // What only the dashboard does: issue keys, search employees, list the latest reports, today at a glance, the
+  // holidays of a calendar.
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/holidays',
+      operationId: `dashboard${mode}Holidays`,
+      summary: 'The company’s holidays from one date to another (at most a year)',
+      scope: null,
+      querystring: ListHolidaysQuery,
+      responses: { 200: { description: 'Holidays.', schema: Type.Object({ data: Type.Array(Holiday) }) } },
+    },
+    async (request) => listHolidays(deps, requireTenant(request), request.query),
+  );
   route(
     app,
     {

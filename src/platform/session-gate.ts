@@ -13,8 +13,12 @@ export function secureCookies(deps: Pick<AppDeps, 'publicUrl'>, request: Fastify
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** A person's session requests per minute (the dashboard's and the portal's): the live key limit. */
-export const SESSION_RATE_LIMIT_PER_MINUTE = RATE_LIMIT_PER_MINUTE.live;
+/**
+ * A person's session requests per minute (the dashboard's and the portal's): five times the live key limit,
+ * because a screen is several requests (the team calendar's month is seven, more with paging) and a person
+ * moves between screens quickly (docs/decisions/0007-hardening.md).
+ */
+export const SESSION_RATE_LIMIT_PER_MINUTE = RATE_LIMIT_PER_MINUTE.live * 5;
 
 /**
  * The gate of a cookie session (the dashboard's, the portal's): the session, then the CSRF token on a

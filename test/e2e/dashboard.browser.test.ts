@@ -209,16 +209,80 @@ describe('the dashboard in Chromium', () => {
     expect((await callV1(secret)).status).toBe(401);
   });
 
-  it('approves an absence that GET /v1/absences?status=approved then lists', async () => {
+  it('approves an absence from the team calendar after seeing the balance and who else is off', async () => {
     await setMode('Live');
-    await open('absences', 'Absences');
-    await page.getByRole('cell', { name: employeeName, exact: true }).waitFor();
-    await shot('absences');
-    await page.getByRole('button', { name: `Approve ${employeeName}` }).click();
-    await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
+    await open('absences', 'Team calendar');
+    const requests = page.getByRole('region', { name: /^Requests/ });
+    await requests.getByRole('button', { name: `Approve ${employeeName}` }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('team-calendar');
+    await requests.getByRole('button', { name: `Approve ${employeeName}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Approve ${employeeName}’s vacation?` });
+    await dialog.getByText('Left after approval').waitFor();
+    expect(await dialog.textContent()).toContain('Nobody else.');
+    expect(await dialog.textContent()).toMatch(/Taken after approval\s*3 days/);
+    await shot('team-calendar-approve');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Approved: ${employeeName}` })
+      .waitFor();
     const approved = await http('GET', '/v1/absences?status=approved', undefined, liveKey);
     expect(approved.status).toBe(200);
     expect(approved.body.data.map((absence: { id: string }) => absence.id)).toContain(absenceId);
+    // The calendar of December shows it, day by day.
+    await page.getByLabel('Month').fill('2026-12');
+    const calendar = page.getByRole('region', { name: 'Team calendar, 2026-12' });
+    await expect.poll(() => calendar.getByText('Vacation, approved').count()).toBe(3);
+  });
+
+  it('creates, rejects with a reason, and cancels absences for an employee', async () => {
+    await open('absences', 'Team calendar');
+    await page.getByLabel('Month').fill('2026-11');
+    const form = page.getByRole('form', { name: 'Create an absence' });
+    await form.getByLabel('Employee').selectOption({ label: employeeName });
+    await form.getByLabel('Type').selectOption('sick_leave');
+    await form.getByLabel('From').fill('2026-11-30');
+    await form.getByLabel('To').fill('2026-11-30');
+    await form.getByRole('button', { name: 'Create absence' }).click();
+    await page.getByRole('status').filter({ hasText: 'Created and approved' }).waitFor();
+    // Cancelled from the month's approved list.
+    await page.getByRole('button', { name: `Cancel ${employeeName}’s sick leave from 2026-11-30` }).click();
+    await page
+      .getByRole('dialog', { name: /^Cancel / })
+      .getByRole('button', { name: 'Cancel the absence' })
+      .click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Cancelled: ${employeeName}, Sick leave, 2026-11-30` })
+      .waitFor();
+    const cancelled = await http('GET', '/v1/absences?status=cancelled', undefined, liveKey);
+    expect(cancelled.body.data.map((absence: { start_date: string }) => absence.start_date)).toEqual([
+      '2026-11-30',
+    ]);
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Cancel .* from 2026-11-30$/ }).count())
+      .toBe(0);
+    // A request, rejected with a reason the employee will read.
+    await form.getByLabel('Type').selectOption('vacation');
+    await form.getByLabel('From').fill('2027-01-11');
+    await form.getByLabel('To').fill('2027-01-12');
+    await form.getByLabel('Approve at once').uncheck();
+    await form.getByRole('button', { name: 'Create absence' }).click();
+    await page.getByRole('status').filter({ hasText: 'Requested' }).waitFor();
+    await page.getByRole('button', { name: `Reject ${employeeName}` }).click();
+    const reject = page.getByRole('dialog', { name: `Reject ${employeeName}’s request?` });
+    await reject.getByLabel('Reason (shown to the employee)').fill('Cierre de inventario esos días');
+    await reject.getByRole('button', { name: 'Reject' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Rejected: ${employeeName}` })
+      .waitFor();
+    const denied = await http('GET', '/v1/absences?status=denied', undefined, liveKey);
+    expect(denied.body.data.map((absence: { denial_reason: string }) => absence.denial_reason)).toContain(
+      'Cierre de inventario esos días',
+    );
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it('creates a webhook endpoint, sends a ping and sees its delivery succeed', async () => {
@@ -453,7 +517,7 @@ describe('the dashboard in Chromium', () => {
     for (const [screen, heading] of [
       ['home', 'Today'],
       ['keys', 'API keys'],
-      ['absences', 'Absences'],
+      ['absences', 'Team calendar'],
       ['registry', 'Registry'],
       ['settings', 'Settings'],
     ] as const) {
@@ -464,6 +528,9 @@ describe('the dashboard in Chromium', () => {
       // Wide tables scroll inside their own box; the page itself never scrolls sideways.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      // The screen loaded: no refusal on it.
+      await page.waitForLoadState('networkidle');
+      expect(await page.getByRole('alert').count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
       await shot(`phone-${screen}`);
     }

@@ -1,87 +1,461 @@
-import { useState } from 'react';
-import { api, type Mode, type Page, query } from '../api.ts';
-import type { Absence } from '../types.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, Pager, Table, useAction, useLoad } from '../ui.tsx';
-import { employeesById, fullName } from './names.ts';
+import { type FormEvent, useState } from 'react';
+import { api, companyToday, type Mode, type Page, query } from '../api.ts';
+import type { Absence, Company, Location, VacationBalance } from '../types.ts';
+import { ConfirmButton, DateRange, ErrorMessage, Field, Loading, useAction, useLoad } from '../ui.tsx';
+import { type Employee, fullName } from './names.ts';
 
-export function AbsencesScreen({ mode }: { mode: Mode }) {
-  const [cursor, setCursor] = useState<string | null>(null);
-  const queue = useLoad(async () => {
-    const page = await api<Page<Absence>>(
-      'GET',
-      `/${mode}/absences${query({ status: 'requested', limit: 50, cursor })}`,
-    );
-    const people = await employeesById(
-      mode,
-      page.data.map((absence) => absence.employee_id),
-    );
-    return { page, people };
-  }, [mode, cursor]);
-  const [reasons, setReasons] = useState<Record<string, string>>({});
-  const action = useAction();
+type Holiday = { date: string; name: string };
+type Unit = { id: string; name: string };
+type AbsenceType = { key: string; label: string };
+
+/** Every page of a listing (the calendar needs the whole month: at most a few pages of 100). */
+async function all<T>(path: string, params: Record<string, string>): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<T> = await api<Page<T>>('GET', `${path}${query({ ...params, limit: 100, cursor })}`);
+    rows.push(...page.data);
+    cursor = page.meta.next_cursor;
+  } while (cursor);
+  return rows;
+}
+
+const monthDays = (month: string): string[] => {
+  const first = new Date(`${month}-01T12:00:00Z`);
+  const days: string[] = [];
+  for (
+    let date = first;
+    date.getUTCMonth() === first.getUTCMonth();
+    date = new Date(date.getTime() + 86_400_000)
+  ) {
+    days.push(date.toISOString().slice(0, 10));
+  }
+  return days;
+};
+
+const weekday = (date: string) =>
+  new Intl.DateTimeFormat('en-GB', { weekday: 'narrow', timeZone: 'UTC' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
+
+const overlaps = (absence: Absence, from: string, to: string) =>
+  absence.start_date <= to && absence.end_date >= from;
+
+/**
+ * The team calendar (issue 17): a month of absences and holidays per employee, filtered by work centre and unit,
+ * with the requests beside it. Approving asks first and shows the vacation balance after it and who else is
+ * off those days; rejecting takes a reason; an approved absence can be cancelled; an absence can be created for
+ * an employee.
+ */
+export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company }) {
+  const [month, setMonth] = useState(() => companyToday(company.timezone).slice(0, 7));
+  const [location, setLocation] = useState('');
+  const [unit, setUnit] = useState('');
   const [done, setDone] = useState('');
+  const days = monthDays(month);
+  const from = days[0] as string;
+  const to = days.at(-1) as string;
+  const data = useLoad(async () => {
+    const [employees, absences, holidays, locations, units, types, requests] = await Promise.all([
+      all<Employee>(`/${mode}/employees/search`, { status: 'active' }),
+      all<Absence>(`/${mode}/absences`, { from, to }),
+      api<{ data: Holiday[] }>('GET', `/${mode}/holidays${query({ from, to })}`),
+      all<Location>(`/${mode}/locations`, {}),
+      all<Unit>(`/${mode}/units`, {}),
+      all<AbsenceType>(`/${mode}/absence-types`, {}),
+      all<Absence>(`/${mode}/absences`, { status: 'requested' }),
+    ]);
+    return { employees, absences, holidays: holidays.data, locations, units, types, requests };
+  }, [mode, month]);
+  const action = useAction();
+  const reload = (message: string) => {
+    setDone(message);
+    data.reload();
+  };
+  const loaded = data.data;
+  const names = new Map(loaded?.employees.map((employee) => [employee.id, fullName(employee)]) ?? []);
+  const shown =
+    loaded?.employees.filter(
+      (employee) => (!location || employee.location_id === location) && (!unit || employee.unit_id === unit),
+    ) ?? [];
+  const holidays = new Map(loaded?.holidays.map((holiday) => [holiday.date, holiday.name]) ?? []);
+  const live =
+    loaded?.absences.filter((absence) => absence.status === 'approved' || absence.status === 'requested') ??
+    [];
 
-  const decide = (absence: Absence, decision: 'approve' | 'reject') =>
+  const decide = (absence: Absence, decision: 'approve' | 'reject' | 'cancel', reason?: string) =>
     void action.run(async () => {
-      const reason = reasons[absence.id]?.trim();
-      await api(
-        'POST',
-        `/${mode}/absences/${absence.id}/${decision}`,
-        decision === 'reject' && reason ? { reason } : {},
-      );
-      setDone(
-        `${decision === 'approve' ? 'Approved' : 'Rejected'}: ${absence.type.label}, ${absence.start_date}.`,
-      );
-      queue.reload();
+      await api('POST', `/${mode}/absences/${absence.id}/${decision}`, reason ? { reason } : {});
+      const who = names.get(absence.employee_id) ?? absence.employee_id;
+      const verb = { approve: 'Approved', reject: 'Rejected', cancel: 'Cancelled' }[decision];
+      reload(`${verb}: ${who}, ${absence.type.label}, ${absence.start_date} – ${absence.end_date}.`);
     });
 
   return (
     <>
-      <p>Requested absences waiting for a decision, oldest changes first.</p>
       {done && <p role="status">{done}</p>}
-      <ErrorMessage error={queue.error ?? action.error} />
-      <Loading loading={queue.loading} />
-      <Table
-        columns={['Employee', 'Type', 'From', 'To', 'Days', 'Note', 'Decision']}
-        empty="Nothing to decide."
-        rows={queue.data?.page.data.map((absence) => {
-          const person = queue.data?.people.get(absence.employee_id);
-          const who = person ? fullName(person) : absence.employee_id;
-          return (
-            <tr key={absence.id}>
-              <td>{who}</td>
-              <td>{absence.type.label}</td>
-              <td>{absence.start_date}</td>
-              <td>{absence.end_date}</td>
-              <td>{absence.days_count}</td>
-              <td>{absence.note ?? '—'}</td>
-              <td>
-                <div className="row">
-                  <button type="button" disabled={action.busy} onClick={() => decide(absence, 'approve')}>
-                    Approve {who}
-                  </button>
-                  <ConfirmButton
-                    label={`Reject ${who}`}
-                    title={`Reject the absence of ${who}?`}
-                    confirmLabel="Reject"
-                    disabled={action.busy}
-                    onConfirm={() => decide(absence, 'reject')}
-                  >
-                    <Field label="Reason (optional, shown to the employee)">
-                      <input
-                        maxLength={1000}
-                        value={reasons[absence.id] ?? ''}
-                        onChange={(event) => setReasons({ ...reasons, [absence.id]: event.target.value })}
+      <ErrorMessage error={data.error ?? action.error} />
+      <div className="row">
+        <Field label="Month">
+          <input
+            type="month"
+            required
+            value={month}
+            onChange={(event) => event.target.value && setMonth(event.target.value)}
+          />
+        </Field>
+        <Field label="Work centre">
+          <select value={location} onChange={(event) => setLocation(event.target.value)}>
+            <option value="">All</option>
+            {loaded?.locations.map((item) => (
+              <option key={item.id} value={item.id}>
+                {item.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Unit">
+          <select value={unit} onChange={(event) => setUnit(event.target.value)}>
+            <option value="">All</option>
+            {loaded?.units.map((item) => (
+              <option key={item.id} value={item.id}>
+                {item.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <Loading loading={data.loading && !loaded} />
+      {loaded && (
+        <div className="calendar-layout">
+          <section aria-labelledby="calendar-title">
+            <h2 id="calendar-title">Absences and holidays, {month}</h2>
+            <p className="muted legend">
+              <span className="cell-approved">V</span> approved · <span className="cell-requested">V</span>{' '}
+              requested · <span className="cell-holiday">·</span> holiday
+            </p>
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
+            <section className="table-wrap" aria-label={`Team calendar, ${month}`} tabIndex={0}>
+              <table className="calendar">
+                <thead>
+                  <tr>
+                    <th scope="col">Employee</th>
+                    {days.map((date) => (
+                      <th
+                        scope="col"
+                        key={date}
+                        className={holidays.has(date) ? 'cell-holiday' : undefined}
+                        title={holidays.get(date)}
+                      >
+                        <span aria-hidden="true">
+                          {weekday(date)}
+                          <br />
+                        </span>
+                        {Number(date.slice(8))}
+                        {holidays.has(date) && (
+                          <span className="visually-hidden"> ({holidays.get(date)})</span>
+                        )}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {shown.map((employee) => (
+                    <tr key={employee.id}>
+                      <th scope="row">{fullName(employee)}</th>
+                      {days.map((date) => {
+                        const absence = live.find(
+                          (item) => item.employee_id === employee.id && overlaps(item, date, date),
+                        );
+                        return (
+                          <td
+                            key={date}
+                            className={
+                              absence
+                                ? `cell-${absence.status}`
+                                : holidays.has(date)
+                                  ? 'cell-holiday'
+                                  : undefined
+                            }
+                            title={absence ? `${absence.type.label} (${absence.status})` : holidays.get(date)}
+                          >
+                            {absence && (
+                              <>
+                                <span aria-hidden="true">{absence.type.label.charAt(0)}</span>
+                                <span className="visually-hidden">
+                                  {absence.type.label}, {absence.status}
+                                </span>
+                              </>
+                            )}
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+            {shown.length === 0 && <p className="muted">No employee matches.</p>}
+          </section>
+
+          <section className="card" aria-labelledby="requests-title">
+            <h2 id="requests-title">Requests ({loaded.requests.length})</h2>
+            {loaded.requests.length === 0 && <p className="muted">Nothing to decide.</p>}
+            <ul className="requests">
+              {loaded.requests.map((absence) => {
+                const who = names.get(absence.employee_id) ?? absence.employee_id;
+                return (
+                  <li key={absence.id}>
+                    <strong>{who}</strong>: {absence.type.label}, {absence.start_date} – {absence.end_date} (
+                    {absence.days_count} {absence.days_count === 1 ? 'day' : 'days'})
+                    {absence.note && <span className="muted"> · “{absence.note}”</span>}
+                    <div className="row">
+                      <ConfirmButton
+                        label={`Approve ${who}`}
+                        title={`Approve ${who}’s ${absence.type.label.toLowerCase()}?`}
+                        confirmLabel="Approve"
+                        danger={false}
+                        disabled={action.busy}
+                        onConfirm={() => decide(absence, 'approve')}
+                      >
+                        {(open) => open && <ApprovalPreview mode={mode} absence={absence} names={names} />}
+                      </ConfirmButton>
+                      <RejectButton
+                        who={who}
+                        disabled={action.busy}
+                        onReject={(reason) => decide(absence, 'reject', reason)}
                       />
-                    </Field>
-                  </ConfirmButton>
-                </div>
-              </td>
-            </tr>
-          );
-        })}
-      />
-      <Pager cursor={cursor} next={queue.data?.page.meta} onPage={setCursor} />
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+            <h2>Approved in {month}</h2>
+            {!live.some((absence) => absence.status === 'approved') && (
+              <p className="muted">No approved absence this month.</p>
+            )}
+            <ul className="requests">
+              {live
+                .filter((absence) => absence.status === 'approved')
+                .map((absence) => {
+                  const who = names.get(absence.employee_id) ?? absence.employee_id;
+                  return (
+                    <li key={absence.id}>
+                      <strong>{who}</strong>: {absence.type.label}, {absence.start_date} – {absence.end_date}
+                      <div className="row">
+                        <ConfirmButton
+                          label={`Cancel ${who}’s ${absence.type.label.toLowerCase()} from ${absence.start_date}`}
+                          title={`Cancel ${who}’s ${absence.type.label.toLowerCase()}?`}
+                          confirmLabel="Cancel the absence"
+                          disabled={action.busy}
+                          onConfirm={() => decide(absence, 'cancel')}
+                        >
+                          <p>
+                            {absence.start_date} – {absence.end_date}: those days count as working days again,
+                            and the vacation days come back to the balance.
+                          </p>
+                        </ConfirmButton>
+                      </div>
+                    </li>
+                  );
+                })}
+            </ul>
+          </section>
+        </div>
+      )}
+      {loaded && (
+        <CreateAbsence
+          mode={mode}
+          employees={loaded.employees}
+          types={loaded.types}
+          onCreated={(message) => reload(message)}
+        />
+      )}
     </>
+  );
+}
+
+/** What approving changes: the vacation balance after it, and who else is off those days. */
+function ApprovalPreview({
+  mode,
+  absence,
+  names,
+}: {
+  mode: Mode;
+  absence: Absence;
+  names: Map<string, string>;
+}) {
+  const year = Number(absence.start_date.slice(0, 4));
+  const preview = useLoad(async () => {
+    const [balances, others] = await Promise.all([
+      absence.type.key === 'vacation'
+        ? api<Page<VacationBalance>>(
+            'GET',
+            `/${mode}/vacation-balances${query({ year, employee_id: absence.employee_id })}`,
+          )
+        : Promise.resolve(null),
+      all<Absence>(`/${mode}/absences`, { from: absence.start_date, to: absence.end_date }),
+    ]);
+    return {
+      balance: balances?.data[0] ?? null,
+      others: others.filter(
+        (other) =>
+          other.employee_id !== absence.employee_id &&
+          (other.status === 'approved' || other.status === 'requested'),
+      ),
+    };
+  }, [mode, absence.id]);
+  if (!preview.data) return <Loading loading={preview.loading} />;
+  const { balance, others } = preview.data;
+  return (
+    <>
+      <p>
+        {absence.start_date} – {absence.end_date}: {absence.days_count} working{' '}
+        {absence.days_count === 1 ? 'day' : 'days'}.
+      </p>
+      {balance && (
+        <dl className="figures">
+          <dt>Vacation {year}</dt>
+          <dd>
+            {balance.entitled_days + balance.carry_over_days} days ({balance.entitled_days} entitled
+            {balance.carry_over_days > 0 ? ` + ${balance.carry_over_days} carried over` : ''})
+          </dd>
+          <dt>Taken after approval</dt>
+          <dd>{balance.used_days + absence.days_count} days</dd>
+          <dt>Left after approval</dt>
+          <dd>
+            <strong>{balance.remaining_days} days</strong>
+            {balance.pending_days > absence.days_count &&
+              ` (counting ${balance.pending_days - absence.days_count} more requested)`}
+          </dd>
+        </dl>
+      )}
+      <h4>Also off those days</h4>
+      {others.length === 0 ? (
+        <p className="muted">Nobody else.</p>
+      ) : (
+        <ul className="list">
+          {others.map((other) => (
+            <li key={other.id}>
+              {names.get(other.employee_id) ?? other.employee_id}: {other.type.label}, {other.start_date} –{' '}
+              {other.end_date}
+              {other.status === 'requested' ? ' (requested)' : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function RejectButton({
+  who,
+  disabled,
+  onReject,
+}: {
+  who: string;
+  disabled: boolean;
+  onReject: (reason: string) => void;
+}) {
+  const [reason, setReason] = useState('');
+  return (
+    <ConfirmButton
+      label={`Reject ${who}`}
+      title={`Reject ${who}’s request?`}
+      confirmLabel="Reject"
+      disabled={disabled}
+      onConfirm={() => onReject(reason.trim())}
+    >
+      <Field label="Reason (shown to the employee)">
+        <input maxLength={1000} value={reason} onChange={(event) => setReason(event.target.value)} />
+      </Field>
+    </ConfirmButton>
+  );
+}
+
+function CreateAbsence({
+  mode,
+  employees,
+  types,
+  onCreated,
+}: {
+  mode: Mode;
+  employees: Employee[];
+  types: AbsenceType[];
+  onCreated: (message: string) => void;
+}) {
+  const [employee, setEmployee] = useState('');
+  const [type, setType] = useState('vacation');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [note, setNote] = useState('');
+  const [approve, setApprove] = useState(true);
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const created = await action.run(async () => {
+      const absence = await api<Absence>('POST', `/${mode}/absences`, {
+        employee_id: employee,
+        type,
+        start_date: from,
+        end_date: to,
+        ...(note.trim() ? { note: note.trim() } : {}),
+      });
+      return approve ? await api<Absence>('POST', `/${mode}/absences/${absence.id}/approve`, {}) : absence;
+    });
+    if (created) {
+      const who = employees.find((item) => item.id === employee);
+      onCreated(
+        `${created.status === 'approved' ? 'Created and approved' : 'Requested'}: ${who ? fullName(who) : ''}, ${created.type.label}, ${created.start_date} – ${created.end_date}.`,
+      );
+      setNote('');
+    }
+  };
+  return (
+    <form onSubmit={submit} className="card" aria-label="Create an absence">
+      <h2>Create an absence</h2>
+      <div className="grid">
+        <Field label="Employee" name="employee_id" error={action.error}>
+          <select required value={employee} onChange={(event) => setEmployee(event.target.value)}>
+            <option value="">Choose…</option>
+            {employees.map((item) => (
+              <option key={item.id} value={item.id}>
+                {fullName(item)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Type" name="type" error={action.error}>
+          <select value={type} onChange={(event) => setType(event.target.value)}>
+            {types.map((item) => (
+              <option key={item.key} value={item.key}>
+                {item.label}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <DateRange
+          from={from}
+          to={to}
+          onFrom={setFrom}
+          onTo={setTo}
+          error={action.error}
+          names={['start_date', 'end_date']}
+        />
+        <Field label="Note" name="note" error={action.error}>
+          <input maxLength={1000} value={note} onChange={(event) => setNote(event.target.value)} />
+        </Field>
+        <div className="field">
+          <label>
+            <input type="checkbox" checked={approve} onChange={(event) => setApprove(event.target.checked)} />{' '}
+            Approve at once
+          </label>
+        </div>
+      </div>
+      <ErrorMessage error={action.error} />
+      <button type="submit" disabled={action.busy}>
+        Create absence
+      </button>
+    </form>
   );
 }

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { api, formatMinutes, type Mode, type Page, query } from '../api.ts';
+import { api, companyToday, formatMinutes, type Mode, type Page, query } from '../api.ts';
 import type { CheckIn, Company, WorkSummary } from '../types.ts';
 import { ErrorMessage, Field, Loading, Table, useLoad } from '../ui.tsx';
 import { type Employee, fullName } from './names.ts';
 
-const today = () => new Date().toISOString().slice(0, 10);
 const addDays = (date: string, days: number) => {
   const value = new Date(`${date}T00:00:00Z`);
   value.setUTCDate(value.getUTCDate() + days);
@@ -89,7 +88,7 @@ function Day({ mode, employee, date, zone }: { mode: Mode; employee: Employee; d
 
 export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company }) {
   const [search, setSearch] = useState('');
-  const [date, setDate] = useState(today);
+  const [date, setDate] = useState(() => companyToday(company.timezone));
   const [employee, setEmployee] = useState<Employee | null>(null);
   const matches = useLoad(
     () => api<Page<Employee>>('GET', `/${mode}/employees/search${query({ q: search, limit: 10 })}`),
@@ -106,7 +105,7 @@ export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company
             type="date"
             required
             value={date}
-            onChange={(event) => setDate(event.target.value || today())}
+            onChange={(event) => setDate(event.target.value || companyToday(company.timezone))}
           />
         </Field>
       </div>

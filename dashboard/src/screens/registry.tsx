@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
-import { api, formatInstant, type Mode, type Page, query } from '../api.ts';
-import type { AccessGrant, AccessLogEntry, Acknowledgement, ClosedMonth } from '../types.ts';
+import { api, companyToday, formatInstant, type Mode, type Page, query } from '../api.ts';
+import type { AccessGrant, AccessLogEntry, Acknowledgement, ClosedMonth, Company } from '../types.ts';
 import {
   ConfirmButton,
   DateRange,
@@ -19,29 +19,28 @@ import { type Employee, fullName } from './names.ts';
  * The registry of record (docs/registry.md): close a month, see who has acknowledged a closed month, and grant
  * the Inspección or the workers' representatives read-only access through a secret link, with its access log.
  */
-export function RegistryScreen({ mode }: { mode: Mode }) {
+export function RegistryScreen({ mode, company }: { mode: Mode; company: Company }) {
   return (
     <>
-      <MonthsCard mode={mode} />
+      <MonthsCard mode={mode} timeZone={company.timezone} />
       <GrantsCard mode={mode} />
     </>
   );
 }
 
-/** The previous calendar month, YYYY-MM, in the browser's own calendar. */
-function previousMonth(): string {
-  const now = new Date();
-  const month = new Date(now.getFullYear(), now.getMonth() - 1, 1);
-  return `${month.getFullYear()}-${String(month.getMonth() + 1).padStart(2, '0')}`;
+/** The month before today's, YYYY-MM, in the company's time zone. */
+function previousMonth(timeZone: string): string {
+  const [year, month] = companyToday(timeZone).split('-').map(Number) as [number, number];
+  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
 }
 
-function MonthsCard({ mode }: { mode: Mode }) {
+function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
   const [cursor, setCursor] = useState<string | null>(null);
   const months = useLoad(
     () => api<Page<ClosedMonth>>('GET', `/${mode}/registry/months${query({ limit: 12, cursor })}`),
     [mode, cursor],
   );
-  const [month, setMonth] = useState(previousMonth);
+  const [month, setMonth] = useState(() => previousMonth(timeZone));
   const [open, setOpen] = useState<string | null>(null);
   const close = useAction();
   const closeMonth = () =>

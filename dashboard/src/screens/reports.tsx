@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { api, formatInstant, type Mode } from '../api.ts';
-import type { Report } from '../types.ts';
+import { api, companyToday, formatInstant, type Mode } from '../api.ts';
+import type { Company, Report } from '../types.ts';
 import { DateRange, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
 
 const LABELS = {
@@ -9,11 +9,11 @@ const LABELS = {
   time_registry_worker_monthly: 'Workers’ monthly documents',
 };
 
-export function ReportsScreen({ mode }: { mode: Mode }) {
+export function ReportsScreen({ mode, company }: { mode: Mode; company: Company }) {
   const reports = useLoad(() => api<{ data: Report[] }>('GET', `/${mode}/reports`), [mode]);
   const [type, setType] = useState<Report['type']>('time_registry_monthly');
   const [format, setFormat] = useState<Report['format']>('csv');
-  const [month, setMonth] = useState(() => new Date().toISOString().slice(0, 7));
+  const [month, setMonth] = useState(() => companyToday(company.timezone).slice(0, 7));
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [locale, setLocale] = useState<'es' | 'en'>('es');
@@ -69,7 +69,7 @@ export function ReportsScreen({ mode }: { mode: Mode }) {
             onFrom={setFrom}
             onTo={setTo}
             error={create.error}
-            prefix="params."
+            names={['params.from', 'params.to']}
           />
         ) : (
           <Field label="Month" name="params.month" error={create.error}>

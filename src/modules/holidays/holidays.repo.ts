@@ -22,3 +22,15 @@ export async function insertHoliday(
     .returning(['id', 'date', 'name', 'created_at', 'updated_at'])
     .executeTakeFirst();
 }
+
+/** A company's holidays from `from` to `to` (inclusive), by date. */
+export async function selectHolidays(db: Executor, companyId: string, from: string, to: string) {
+  return await db
+    .selectFrom('holidays')
+    .select(['id', 'date', 'name', 'created_at', 'updated_at'])
+    .where('company_id', '=', companyId)
+    .where('date', '>=', from)
+    .where('date', '<=', to)
+    .orderBy('date')
+    .execute();
+}

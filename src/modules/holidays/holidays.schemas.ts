@@ -13,3 +13,12 @@ export const CreateHolidayBody = Type.Object(
   { date: CalendarDate(), name: Type.String({ minLength: 1, maxLength: 200 }) },
   { additionalProperties: false },
 );
+
+/** A range of dates, at most a year (a calendar's month, a yearly list). */
+export const ListHolidaysQuery = Type.Object(
+  {
+    from: CalendarDate('First date.'),
+    to: CalendarDate('Last date, inclusive; at most one year after from.'),
+  },
+  { additionalProperties: false },
+);
