@@ -23,12 +23,17 @@ export const SettingsView = Type.Object({
   rate_limits: Type.Object({ live: Type.Integer(), test: Type.Integer() }),
 });
 
-/** The settings an administrator changes: the addon, and the company's legal identity for the registry. */
+/**
+ * The settings an administrator changes: the addon, the company's legal identity for the registry, when recording
+ * started and after how long a check-in counts as recorded late.
+ */
 export const UpdateSettingsBody = Type.Object(
   {
     addon_enabled: Type.Optional(Type.Boolean()),
     legal_name: UpdateCompanyBody.properties.legal_name,
     tax_id: UpdateCompanyBody.properties.tax_id,
+    tracking_start_date: UpdateCompanyBody.properties.tracking_start_date,
+    late_record_hours: UpdateCompanyBody.properties.late_record_hours,
   },
   { additionalProperties: false, minProperties: 1 },
 );

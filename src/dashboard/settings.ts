@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../db/database.ts';
+import { Admin, CreateAdminBody } from '../modules/admins/admins.schemas.ts';
+import { createAdmin, listAdmins } from '../modules/admins/admins.service.ts';
 import { companyView, loadAccount } from '../modules/companies/companies.service.ts';
 import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
 import { Location, UpdateLocationBody } from '../modules/locations/locations.schemas.ts';
@@ -60,7 +62,8 @@ export function settingsRoutes(api: FastifyInstance, deps: AppDeps): void {
       method: 'PATCH',
       url: '/dashboard/api/settings',
       operationId: 'dashboardUpdateSettings',
-      summary: 'Switch the public API addon on or off; set the legal name and tax id',
+      summary:
+        'Switch the public API addon on or off; set the legal name, tax id, tracking start, late-record hours',
       scope: null,
       body: UpdateSettingsBody,
       responses: { 200: { description: 'The settings.', schema: SettingsView } },
@@ -69,6 +72,38 @@ export function settingsRoutes(api: FastifyInstance, deps: AppDeps): void {
       const companyId = requireSession(request).company_id;
       await changeCompany(deps, { companyId }, request.body);
       return integrationSettings(deps.db, deps.clock, companyId);
+    },
+  );
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/dashboard/api/admins',
+      operationId: 'dashboardListAdmins',
+      summary: 'The company’s administrators',
+      scope: null,
+      responses: {
+        200: { description: 'Administrators.', schema: Type.Object({ data: Type.Array(Admin) }) },
+      },
+    },
+    async (request) => listAdmins(deps, { companyId: requireSession(request).company_id }),
+  );
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'POST',
+      url: '/dashboard/api/admins',
+      operationId: 'dashboardCreateAdmin',
+      summary: 'Add an administrator (email and a first password of 12 characters or more)',
+      scope: null,
+      body: CreateAdminBody,
+      responses: { 201: { description: 'The administrator.', schema: Admin } },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return await createAdmin(deps, { companyId: requireSession(request).company_id }, request.body);
     },
   );
   route(

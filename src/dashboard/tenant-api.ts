@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { AbsenceTypeRef, CreateAbsenceTypeBody } from '../modules/absence-types/absence-types.schemas.ts';
+import { createAbsenceType } from '../modules/absence-types/absence-types.service.ts';
 import { ApiKeyWithSecret } from '../modules/api-keys/api-keys.schemas.ts';
 import { issueApiKey } from '../modules/api-keys/api-keys.service.ts';
 import { loadAccount } from '../modules/companies/companies.service.ts';
 import { Employee } from '../modules/employees/employees.schemas.ts';
 import { listEmployees } from '../modules/employees/employees.service.ts';
-import { Holiday, ListHolidaysQuery } from '../modules/holidays/holidays.schemas.ts';
-import { listHolidays } from '../modules/holidays/holidays.service.ts';
+import { CreateHolidayBody, Holiday, ListHolidaysQuery } from '../modules/holidays/holidays.schemas.ts';
+import { createHoliday, deleteHoliday, listHolidays } from '../modules/holidays/holidays.service.ts';
 import { downloadSigner } from '../modules/reports/reports.routes.ts';
 import { Report } from '../modules/reports/reports.schemas.ts';
 import { listRecentReports } from '../modules/reports/reports.service.ts';
@@ -14,6 +16,7 @@ import { registerTenantRoutes } from '../modules/tenant-routes.ts';
 import { Today } from '../modules/today/today.schemas.ts';
 import { today } from '../modules/today/today.service.ts';
 import { requireTenant, serviceRefusal, type Tenant, tenantOf } from '../platform/auth.ts';
+import { IdParams } from '../platform/common.schemas.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { route } from '../platform/operation.ts';
 import { ListOf } from '../platform/pagination.ts';
@@ -84,6 +87,57 @@ function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'
       responses: { 200: { description: 'Holidays.', schema: Type.Object({ data: Type.Array(Holiday) }) } },
     },
     async (request) => listHolidays(deps, requireTenant(request), request.query),
+  );
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'POST',
+      url: '/holidays',
+      operationId: `dashboard${mode}CreateHoliday`,
+      summary: 'Add a company holiday (nobody is expected to work that date)',
+      scope: null,
+      body: CreateHolidayBody,
+      responses: { 201: { description: 'The holiday.', schema: Holiday } },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return await createHoliday(deps, requireTenant(request), request.body);
+    },
+  );
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'DELETE',
+      url: '/holidays/:id',
+      operationId: `dashboard${mode}DeleteHoliday`,
+      summary: 'Remove a company holiday (its date is a working day again; refused in a closed month)',
+      scope: null,
+      params: IdParams,
+      responses: { 204: { description: 'Removed.', schema: null } },
+    },
+    async (request, reply) => {
+      await deleteHoliday(deps, requireTenant(request), request.params.id);
+      return reply.code(204).send();
+    },
+  );
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'POST',
+      url: '/absence-types',
+      operationId: `dashboard${mode}CreateAbsenceType`,
+      summary: 'Add an absence type (a key and a label)',
+      scope: null,
+      body: CreateAbsenceTypeBody,
+      responses: { 201: { description: 'The absence type.', schema: AbsenceTypeRef } },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return await createAbsenceType(deps, requireTenant(request), request.body);
+    },
   );
   route(
     app,

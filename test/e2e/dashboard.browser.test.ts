@@ -428,6 +428,47 @@ describe('the dashboard in Chromium', () => {
     expect(saved).toMatchObject({ national_id: '12345678Z', social_security_number: '281234567840' });
   });
 
+  it('keeps the company settings: recording, holidays, absence types and administrators', async () => {
+    await open('settings', 'Settings');
+    const recording = page.getByRole('form', { name: 'Recording' });
+    await recording.getByLabel('Late record after (hours)').fill('72');
+    await recording.getByRole('button', { name: 'Save recording settings' }).click();
+    await recording.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const holidays = page.getByRole('region', { name: 'Holidays', exact: true });
+    const addHoliday = page.getByRole('form', { name: 'Add a holiday' });
+    await addHoliday.getByLabel('Date').fill('2026-12-08');
+    await addHoliday.getByLabel('Name').fill('Inmaculada Concepción');
+    await addHoliday.getByRole('button', { name: 'Add holiday' }).click();
+    await holidays.getByRole('cell', { name: 'Inmaculada Concepción', exact: true }).waitFor();
+    const types = page.getByRole('form', { name: 'Add an absence type' });
+    await types.getByLabel('Label').fill('Formación');
+    await types.getByLabel('Key').fill('training');
+    await types.getByRole('button', { name: 'Add absence type' }).click();
+    await page
+      .getByRole('region', { name: 'Absence types', exact: true })
+      .getByRole('cell', { name: 'Formación' })
+      .waitFor();
+    const admins = page.getByRole('form', { name: 'Add an administrator' });
+    await admins.getByLabel('Email').fill('rrhh.dos@example.com');
+    await admins.getByLabel('First password').fill('a second long password');
+    await admins.getByRole('button', { name: 'Add administrator' }).click();
+    await page
+      .getByRole('region', { name: 'Administrators', exact: true })
+      .getByRole('cell', { name: 'rrhh.dos@example.com' })
+      .waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('settings-company');
+    // The holiday removed again, after a confirmation.
+    await holidays.getByRole('button', { name: 'Remove Inmaculada Concepción (2026-12-08)' }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove the holiday of 2026-12-08?' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await holidays.getByText('No holiday in 2026.').waitFor();
+    const account = await http('GET', `/admin/v1/companies/${companyId}`, undefined, E2E_ADMIN_TOKEN);
+    expect(account.body.late_record_hours).toBe(72);
+  });
+
   it('closes a month, lists its acknowledgements, and grants, logs and revokes an access link', async () => {
     await open('registry', 'Registry');
     await page.getByLabel('Month to close').fill('2026-10');

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, type Page } from '../api.ts';
 import type { Company, Location } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import { CompanySettings } from './company.tsx';
 
 type Usage = { used: number; quota: number };
 type Settings = {
@@ -34,6 +35,13 @@ export function SettingsScreen({ onChange }: { onChange: () => void }) {
             }}
           />
           <WorkCentres />
+          <CompanySettings
+            company={data.company}
+            onSaved={() => {
+              settings.reload();
+              onChange();
+            }}
+          />
           <section className="card" aria-label="Public API addon">
             <h2>Public API addon</h2>
             <p>
@@ -132,25 +140,27 @@ function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => 
     }
   };
   return (
-    <form onSubmit={submit} className="card grid" aria-labelledby="identity-title">
+    <form onSubmit={submit} className="card" aria-labelledby="identity-title">
       <h2 id="identity-title">Legal identity</h2>
       <p className="muted">Printed on every worker’s registry document and shown to the Inspección.</p>
-      <Field
-        label="Legal name"
-        hint="As registered, e.g. “Panadería Sol, S.L.”."
-        name="legal_name"
-        error={action.error}
-      >
-        <input maxLength={200} value={legalName} onChange={(event) => setLegalName(event.target.value)} />
-      </Field>
-      <Field
-        label="Tax id (CIF/NIF)"
-        hint="Checked, control character included."
-        name="tax_id"
-        error={action.error}
-      >
-        <input value={taxId} onChange={(event) => setTaxId(event.target.value)} autoComplete="off" />
-      </Field>
+      <div className="grid">
+        <Field
+          label="Legal name"
+          hint="As registered, e.g. “Panadería Sol, S.L.”."
+          name="legal_name"
+          error={action.error}
+        >
+          <input maxLength={200} value={legalName} onChange={(event) => setLegalName(event.target.value)} />
+        </Field>
+        <Field
+          label="Tax id (CIF/NIF)"
+          hint="Checked, control character included."
+          name="tax_id"
+          error={action.error}
+        >
+          <input value={taxId} onChange={(event) => setTaxId(event.target.value)} autoComplete="off" />
+        </Field>
+      </div>
       <ErrorMessage error={action.error} />
       <div className="row">
         <button type="submit" disabled={action.busy}>

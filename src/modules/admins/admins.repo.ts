@@ -28,6 +28,16 @@ export async function findAdminEmail(db: Executor, companyId: string, id: string
   return row?.email ?? null;
 }
 
+/** A company's administrators, by email. */
+export async function selectAdmins(db: Executor, companyId: string) {
+  return await db
+    .selectFrom('company_admins')
+    .select(['id', 'company_id', 'email', 'created_at'])
+    .where('company_id', '=', companyId)
+    .orderBy('email')
+    .execute();
+}
+
 export async function insertSession(
   db: Executor,
   row: {

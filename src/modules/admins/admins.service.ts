@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
-import { findAdminByEmailKey, insertAdmin } from './admins.repo.ts';
+import { findAdminByEmailKey, insertAdmin, selectAdmins } from './admins.repo.ts';
 import type { Admin, CreateAdminBody, LoginBody } from './admins.schemas.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 
@@ -56,4 +56,13 @@ export async function authenticateAdmin(
   const admin = await findAdminByEmailKey(db, emailKey(email));
   const matches = await verifyPassword(password, admin?.password_hash ?? (await dummyHash()));
   return admin && matches ? { id: admin.id, company_id: admin.company_id, email: admin.email } : null;
+}
+
+/** A company's administrators (the dashboard's Settings): email and since when, never a password hash. */
+export async function listAdmins(
+  deps: Pick<AppDeps, 'db'>,
+  scope: CompanyScope,
+): Promise<{ data: AdminView[] }> {
+  const rows = await selectAdmins(deps.db, scope.companyId);
+  return { data: rows.map((row) => ({ ...row, created_at: formatInstant(row.created_at) })) };
 }

@@ -34,3 +34,25 @@ export async function selectHolidays(db: Executor, companyId: string, from: stri
     .orderBy('date')
     .execute();
 }
+
+/** Deletes a company holiday; its date, or undefined when the company has no such holiday. */
+export async function deleteHolidayRow(db: Executor, companyId: string, id: string) {
+  const row = await db
+    .deleteFrom('holidays')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .returning('date')
+    .executeTakeFirst();
+  return row?.date;
+}
+
+/** The date of a company holiday, or undefined. */
+export async function findHolidayDate(db: Executor, companyId: string, id: string) {
+  const row = await db
+    .selectFrom('holidays')
+    .select('date')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.date;
+}

@@ -1,13 +1,14 @@
 import type { Static } from 'typebox';
 import type { AppDeps } from '../../platform/deps.ts';
-import { invalid } from '../../platform/errors.ts';
-import type { CompanyScope } from '../../platform/tenant.ts';
+import { invalid, notFound } from '../../platform/errors.ts';
+import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
-import { applyHoliday } from '../workdays/consolidation.ts';
-import { insertHoliday, selectHolidays } from './holidays.repo.ts';
+import { employeesOn } from '../today/today.repo.ts';
+import { applyHoliday, consolidate } from '../workdays/consolidation.ts';
+import { deleteHolidayRow, findHolidayDate, insertHoliday, selectHolidays } from './holidays.repo.ts';
 import type { CreateHolidayBody, Holiday } from './holidays.schemas.ts';
 
 export type HolidayView = Static<typeof Holiday>;
@@ -49,4 +50,29 @@ export async function listHolidays(
       updated_at: formatInstant(row.updated_at),
     })),
   };
+}
+
+/**
+ * Removes a company holiday (a date entered by mistake): its date becomes a working day again, so every
+ * employee of that date is consolidated again, in the same transaction and lock order as creating one. Refused
+ * in a closed month.
+ */
+export async function deleteHoliday(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: TenantScope,
+  id: string,
+): Promise<void> {
+  const { db, clock } = deps;
+  const { companyId } = tenant;
+  const now = toDate(clock.now());
+  await db.transaction().execute(async (tx) => {
+    await lockEmployees(tx, companyId);
+    const date = await findHolidayDate(tx, companyId, id);
+    if (date === undefined) throw notFound('Holiday');
+    await assertMonthsOpen(tx, companyId, { from: date, to: date }, 'removing a holiday on that date');
+    await deleteHolidayRow(tx, companyId, id);
+    for (const employee of await employeesOn(tx, companyId, date)) {
+      await consolidate(tx, companyId, tenant.timezone, employee.id, { from: date, to: date }, now);
+    }
+  });
 }

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { createAdmin, type DashboardSession, dashboardSession } from './helpers/dashboard.ts';
+import { hire } from './helpers/resources.ts';
+
+/**
+ * The dashboard's company settings (issue 17): holidays (a yearly list, add, remove), absence types,
+ * administrators, the tracking start and the late-record threshold, through the dashboard's API.
+ */
+let ctx: TestContext;
+let company: TestCompany;
+let session: DashboardSession;
+let worker: { id: string };
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  company = await ctx.createCompany({ timezone: 'Europe/Madrid', trackingStart: '2026-01-01' });
+  worker = await hire(company.live, { hire_date: '2026-01-01' });
+  const admin = await createAdmin(ctx, company.id);
+  session = await dashboardSession(ctx, admin.email, admin.password);
+});
+afterAll(() => ctx.close());
+beforeEach(() => ctx.clock.advance(60));
+
+/** The expected minutes of the worker's day, from the work summaries. */
+async function expectedOn(date: string): Promise<number> {
+  const response = await company.live.get('/v1/work-summaries', {
+    query: { period: 'day', from: date, to: date, employee_id: worker.id },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json().data[0]?.expected_minutes ?? 0;
+}
+
+describe('holidays', () => {
+  it('adds one (nobody expected that day), lists the year, and removes it (expected again)', async () => {
+    // Wednesday 2026-10-07: a working day under the default schedule.
+    expect(await expectedOn('2026-10-07')).toBe(480);
+    const created = await session.call('POST', '/dashboard/api/live/holidays', {
+      date: '2026-10-07',
+      name: 'Fiesta local',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(await expectedOn('2026-10-07')).toBe(0);
+    const year = await session.call('GET', '/dashboard/api/live/holidays?from=2026-01-01&to=2026-12-31');
+    expect(year.json().data).toEqual([expect.objectContaining({ date: '2026-10-07', name: 'Fiesta local' })]);
+    const again = await session.call('POST', '/dashboard/api/live/holidays', {
+      date: '2026-10-07',
+      name: 'x',
+    });
+    expect(again.statusCode).toBe(422);
+
+    const removed = await session.call('DELETE', `/dashboard/api/live/holidays/${created.json().id}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+    expect(await expectedOn('2026-10-07')).toBe(480);
+    expect(
+      (await session.call('DELETE', `/dashboard/api/live/holidays/${created.json().id}`)).statusCode,
+    ).toBe(404);
+    // Over a year: refused by field.
+    const wide = await session.call('GET', '/dashboard/api/live/holidays?from=2026-01-01&to=2027-06-30');
+    expect(wide.statusCode).toBe(422);
+    expect(wide.json().errors).toHaveProperty('to');
+  });
+
+  it('never reaches another company’s holiday', async () => {
+    const other = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+    const theirs = await ctx.admin.post(`/admin/v1/companies/${other.id}/holidays`, {
+      date: '2026-12-08',
+      name: 'Inmaculada',
+    });
+    expect(theirs.statusCode, theirs.body).toBe(201);
+    expect(
+      (await session.call('DELETE', `/dashboard/api/live/holidays/${theirs.json().id}`)).statusCode,
+    ).toBe(404);
+    const mine = await session.call('GET', '/dashboard/api/live/holidays?from=2026-01-01&to=2026-12-31');
+    expect(mine.json().data).toEqual([]);
+  });
+});
+
+describe('absence types, administrators and recording settings', () => {
+  it('adds an absence type the absences then accept', async () => {
+    const created = await session.call('POST', '/dashboard/api/live/absence-types', {
+      key: 'training',
+      label: 'Formación',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(
+      (await session.call('POST', '/dashboard/api/live/absence-types', { key: 'training', label: 'x' }))
+        .statusCode,
+    ).toBe(422);
+    const absence = await company.live.post('/v1/absences', {
+      employee_id: worker.id,
+      type: 'training',
+      start_date: '2026-12-14',
+      end_date: '2026-12-14',
+    });
+    expect(absence.statusCode, absence.body).toBe(201);
+    expect(absence.json().type).toEqual({ key: 'training', label: 'Formación' });
+  });
+
+  it('lists the administrators and adds one who can log in', async () => {
+    const added = await session.call('POST', '/dashboard/api/admins', {
+      email: 'rrhh.segunda@example.com',
+      password: 'una contraseña larga',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const list = (await session.call('GET', '/dashboard/api/admins')).json().data;
+    expect(list.map((admin: { email: string }) => admin.email)).toContain('rrhh.segunda@example.com');
+    expect(JSON.stringify(list)).not.toMatch(/password|hash/);
+    await dashboardSession(ctx, 'rrhh.segunda@example.com', 'una contraseña larga');
+    const short = await session.call('POST', '/dashboard/api/admins', {
+      email: 'x@example.com',
+      password: 'short',
+    });
+    expect(short.statusCode).toBe(422);
+    expect(short.json().errors).toHaveProperty('password');
+  });
+
+  it('sets the tracking start and the late-record threshold', async () => {
+    const changed = await session.call('PATCH', '/dashboard/api/settings', {
+      tracking_start_date: '2025-11-01',
+      late_record_hours: 72,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().company).toMatchObject({
+      tracking_start_date: '2025-11-01',
+      late_record_hours: 72,
+    });
+    const bad = await session.call('PATCH', '/dashboard/api/settings', { late_record_hours: 0 });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors.late_record_hours).toEqual(['must be at least 1']);
+  });
+});
