@@ -20,7 +20,7 @@ const SCREENS = [
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'absences', label: 'Team calendar' },
   { path: 'employees', label: 'Employees' },
-  { path: 'check-ins', label: 'Check-ins' },
+  { path: 'check-ins', label: 'Time records' },
   { path: 'reports', label: 'Reports' },
   { path: 'registry', label: 'Registry' },
   { path: 'settings', label: 'Settings' },

@@ -6,6 +6,7 @@ export type { AbsenceView as Absence } from '../../src/modules/absences/absences
 export type { ApiKeyView as ApiKey } from '../../src/modules/api-keys/api-keys.service.ts';
 export type { CheckInView as CheckIn } from '../../src/modules/check-ins/check-ins.service.ts';
 export type { CompanyView as Company } from '../../src/modules/companies/companies.service.ts';
+export type { CorrectionView as Correction } from '../../src/modules/corrections/corrections.service.ts';
 export type { EmployeeView as Employee } from '../../src/modules/employees/employees.service.ts';
 export type { LocationView as Location } from '../../src/modules/locations/locations.service.ts';
 export type { GrantView as AccessGrant } from '../../src/modules/registry-access/access.service.ts';

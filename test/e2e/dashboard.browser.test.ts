@@ -364,13 +364,61 @@ describe('the dashboard in Chromium', () => {
     await shot('employees-error');
   });
 
-  it("shows an employee's check-ins and workday figures for a day", async () => {
-    await open('check-ins', 'Check-ins');
+  it("shows an employee's check-ins and workday figures for a day, and corrects them with a reason", async () => {
+    await open('check-ins', 'Time records');
     await page.getByRole('button', { name: employeeName }).click();
     const day = page.getByRole('region', { name: new RegExp(`Check-ins of ${employeeName}`) });
     await expect.poll(() => day.getByRole('row').count()).toBe(3);
     await expect.poll(() => day.textContent()).toContain('Worked');
     await shot('check-ins');
+    // Void the in through a correction: a dialog asks for the reason the registry keeps.
+    await day.getByRole('button', { name: /^Void in at / }).click();
+    const dialog = page.getByRole('dialog', { name: /^Void the in at / });
+    await dialog.getByLabel('Reason (kept in the registry)').fill('Fichaje duplicado por error');
+    await dialog.getByRole('button', { name: 'Request the correction' }).click();
+    await day.getByRole('status').filter({ hasText: 'Correction requested.' }).first().waitFor();
+    // Add a missing break in the day, also through a correction.
+    const add = page.getByRole('form', { name: 'Record a missing check-in' });
+    await add.getByLabel('Type').selectOption('break_start');
+    await add.getByLabel(/^Time \(/).fill('00:00');
+    await add.getByLabel('Reason (kept in the registry)').fill('Olvidó fichar la pausa');
+    await add.getByRole('button', { name: 'Request the correction' }).click();
+    await add.getByRole('status').waitFor();
+    const queue = page.getByRole('region', { name: 'Corrections waiting', exact: true });
+    await expect.poll(() => queue.getByRole('row').count()).toBe(3);
+    expect(await queue.textContent()).toContain('Fichaje duplicado por error');
+    expect(await queue.textContent()).toContain('to accept in the portal');
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('time-records-corrections');
+    // The company approves one and rejects the other, with a reason.
+    const voidRow = queue.getByRole('row').filter({ hasText: 'Fichaje duplicado por error' });
+    const breakRow = queue.getByRole('row').filter({ hasText: 'Olvidó fichar la pausa' });
+    await voidRow.getByRole('button', { name: `Approve ${employeeName}’s correction` }).click();
+    await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
+    await expect.poll(() => voidRow.textContent()).toContain('approved');
+    await breakRow.getByRole('button', { name: `Reject ${employeeName}’s correction` }).click();
+    // The open dialog is the one of that row.
+    const reject = page.locator('dialog[open]');
+    await reject
+      .getByLabel('Reason (shown to the worker, kept in the registry)')
+      .fill('No hubo pausa ese día');
+    await reject.getByRole('button', { name: 'Reject' }).click();
+    await page.getByRole('status').filter({ hasText: 'Rejected' }).waitFor();
+    // Read back through the dashboard's session: one waits for the worker with the company's approval, one is
+    // rejected with its reason.
+    const corrections = await page.evaluate(async () => {
+      const response = await fetch('/dashboard/api/live/check-in-corrections');
+      return (await response.json()).data as Array<{
+        status: string;
+        company_approval: unknown;
+        rejection: { reason: string } | null;
+      }>;
+    });
+    expect(corrections.map((row) => row.status).sort()).toEqual(['pending', 'rejected']);
+    expect(corrections.find((row) => row.status === 'pending')?.company_approval).not.toBeNull();
+    expect(corrections.find((row) => row.status === 'rejected')?.rejection?.reason).toBe(
+      'No hubo pausa ese día',
+    );
   });
 
   it('keeps the legal identity, the work centres and the workers’ identity numbers', async () => {

@@ -1,8 +1,8 @@
-import { useState } from 'react';
-import { api, companyToday, formatMinutes, type Mode, type Page, query } from '../api.ts';
-import type { CheckIn, Company, WorkSummary } from '../types.ts';
-import { ErrorMessage, Field, Loading, Table, useLoad } from '../ui.tsx';
-import { type Employee, fullName } from './names.ts';
+import { type FormEvent, useState } from 'react';
+import { api, companyToday, formatMinutes, type Mode, type Page, query, zonedInstant } from '../api.ts';
+import type { CheckIn, Company, Correction, WorkSummary } from '../types.ts';
+import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import { type Employee, employeesById, fullName } from './names.ts';
 
 const addDays = (date: string, days: number) => {
   const value = new Date(`${date}T00:00:00Z`);
@@ -11,7 +11,19 @@ const addDays = (date: string, days: number) => {
 };
 
 /** The check-ins of one employee on one local date, and that workday's figures from the time engine. */
-function Day({ mode, employee, date, zone }: { mode: Mode; employee: Employee; date: string; zone: string }) {
+function Day({
+  mode,
+  employee,
+  date,
+  zone,
+  onCorrection,
+}: {
+  mode: Mode;
+  employee: Employee;
+  date: string;
+  zone: string;
+  onCorrection: () => void;
+}) {
   const day = useLoad(async () => {
     // The local day lies within the UTC days around it; keep the events whose local date is the day.
     const page = await api<Page<CheckIn>>(
@@ -20,6 +32,7 @@ function Day({ mode, employee, date, zone }: { mode: Mode; employee: Employee; d
         employee_id: employee.id,
         from: `${addDays(date, -1)}T00:00:00Z`,
         to: `${addDays(date, 2)}T00:00:00Z`,
+        status: 'all',
         limit: 100,
       })}`,
     );
@@ -43,16 +56,38 @@ function Day({ mode, employee, date, zone }: { mode: Mode; employee: Employee; d
       <ErrorMessage error={day.error} />
       <Loading loading={day.loading} />
       <Table
-        columns={['Time', 'Type', 'Source']}
+        columns={['Time', 'Type', 'Source', 'Marks']}
+        actions
         empty="No check-ins on this day."
         rows={day.data?.events.map((checkIn) => (
-          <tr key={checkIn.id}>
+          <tr key={checkIn.id} className={checkIn.status === 'voided' ? 'voided' : undefined}>
             <td>{time.format(new Date(checkIn.timestamp))}</td>
             <td>{checkIn.type}</td>
             <td>{checkIn.source}</td>
+            <td>
+              {[
+                checkIn.status === 'voided' ? 'voided by a correction' : null,
+                checkIn.late ? 'recorded late' : null,
+                checkIn.source === 'correction' ? 'added by a correction' : null,
+              ]
+                .filter(Boolean)
+                .join('; ')}
+            </td>
+            <td>
+              {checkIn.status === 'active' && (
+                <VoidButton
+                  mode={mode}
+                  employee={employee}
+                  checkIn={checkIn}
+                  label={`${checkIn.type} at ${time.format(new Date(checkIn.timestamp))}`}
+                  onDone={onCorrection}
+                />
+              )}
+            </td>
           </tr>
         ))}
       />
+      <AddCheckIn mode={mode} employee={employee} date={date} zone={zone} onDone={onCorrection} />
       <h3>Workday figures</h3>
       {summary ? (
         <dl className="figures">
@@ -86,10 +121,232 @@ function Day({ mode, employee, date, zone }: { mode: Mode; employee: Employee; d
   );
 }
 
+/** What the worker must do next: a correction from the company applies once the worker accepts it in the portal. */
+const PENDING_NOTE =
+  'It applies once the worker accepts it in the portal; until then it waits in the corrections below.';
+
+/** Voids a check-in through a correction, with the reason the registry keeps. */
+function VoidButton({
+  mode,
+  employee,
+  checkIn,
+  label,
+  onDone,
+}: {
+  mode: Mode;
+  employee: Employee;
+  checkIn: CheckIn;
+  label: string;
+  onDone: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const action = useAction();
+  const [done, setDone] = useState('');
+  return (
+    <>
+      <ConfirmButton
+        label={`Void ${label}`}
+        title={`Void the ${label}?`}
+        confirmLabel="Request the correction"
+        onConfirm={() =>
+          void action
+            .run(() =>
+              api('POST', `/${mode}/check-in-corrections`, {
+                employee_id: employee.id,
+                reason: reason.trim(),
+                void: [checkIn.id],
+              }),
+            )
+            .then((created) => {
+              if (created) {
+                setDone(`Correction requested. ${PENDING_NOTE}`);
+                onDone();
+              }
+            })
+        }
+      >
+        <p>Nothing is deleted: the check-in stays in the registry, marked voided, with this reason.</p>
+        <Field label="Reason (kept in the registry)">
+          <input
+            required
+            maxLength={1000}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+        </Field>
+      </ConfirmButton>
+      <ErrorMessage error={action.error} />
+      {done && <p role="status">{done}</p>}
+    </>
+  );
+}
+
+/** Records a missing check-in through a correction (the registry never takes a silent back-dated entry). */
+function AddCheckIn({
+  mode,
+  employee,
+  date,
+  zone,
+  onDone,
+}: {
+  mode: Mode;
+  employee: Employee;
+  date: string;
+  zone: string;
+  onDone: () => void;
+}) {
+  const [type, setType] = useState<CheckIn['type']>('out');
+  const [at, setAt] = useState('');
+  const [reason, setReason] = useState('');
+  const [done, setDone] = useState('');
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setDone('');
+    const created = await action.run(() =>
+      api('POST', `/${mode}/check-in-corrections`, {
+        employee_id: employee.id,
+        reason: reason.trim(),
+        add: [{ type, timestamp: zonedInstant(date, at, zone) }],
+      }),
+    );
+    if (created) {
+      setDone(`Correction requested. ${PENDING_NOTE}`);
+      setReason('');
+      onDone();
+    }
+  };
+  return (
+    <form onSubmit={submit} className="card" aria-label="Record a missing check-in">
+      <h3>Record a missing check-in</h3>
+      <div className="grid">
+        <Field label="Type" name="add[0].type" error={action.error}>
+          <select value={type} onChange={(event) => setType(event.target.value as CheckIn['type'])}>
+            <option value="in">in</option>
+            <option value="break_start">break_start</option>
+            <option value="break_end">break_end</option>
+            <option value="out">out</option>
+          </select>
+        </Field>
+        <Field label={`Time (${zone})`} name="add[0].timestamp" error={action.error}>
+          <input type="time" required value={at} onChange={(event) => setAt(event.target.value)} />
+        </Field>
+        <Field label="Reason (kept in the registry)" name="reason" error={action.error}>
+          <input
+            required
+            maxLength={1000}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+        </Field>
+      </div>
+      <ErrorMessage error={action.error} />
+      <div className="row">
+        <button type="submit" disabled={action.busy}>
+          Request the correction
+        </button>
+        {done && <span role="status">{done}</span>}
+      </div>
+    </form>
+  );
+}
+
+/** The corrections waiting: approve (the company's half) or reject with a reason. */
+function CorrectionsQueue({ mode, zone }: { mode: Mode; zone: string }) {
+  const list = useLoad(async () => {
+    const page = await api<Page<Correction>>(
+      'GET',
+      `/${mode}/check-in-corrections${query({ status: 'pending', limit: 50 })}`,
+    );
+    const people = await employeesById(
+      mode,
+      page.data.map((correction) => correction.employee_id),
+    );
+    return { page, people };
+  }, [mode]);
+  const action = useAction();
+  const [done, setDone] = useState('');
+  const [reasons, setReasons] = useState<Record<string, string>>({});
+  const when = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' });
+  const decide = (correction: Correction, decision: 'approve' | 'reject', who: string) =>
+    void action.run(async () => {
+      await api(
+        'POST',
+        `/${mode}/check-in-corrections/${correction.id}/${decision}`,
+        decision === 'reject' ? { reason: (reasons[correction.id] ?? '').trim() } : undefined,
+      );
+      setDone(`${decision === 'approve' ? 'Approved' : 'Rejected'}: ${who}’s correction.`);
+      list.reload();
+    });
+  return (
+    <section aria-labelledby="corrections-title">
+      <h2 id="corrections-title">Corrections waiting</h2>
+      {done && <p role="status">{done}</p>}
+      <ErrorMessage error={list.error ?? action.error} />
+      <Loading loading={list.loading && !list.data} />
+      <Table
+        label="Corrections to decide"
+        columns={['Employee', 'Changes', 'Reason', 'Asked by', 'Company', 'Worker']}
+        actions
+        empty="No correction is waiting."
+        rows={list.data?.page.data.map((correction) => {
+          const person = list.data?.people.get(correction.employee_id);
+          const who = person ? fullName(person) : correction.employee_id;
+          const changes = [
+            ...correction.add.map((item) => `add ${item.type} at ${when.format(new Date(item.timestamp))}`),
+            ...correction.void.map(() => 'void a check-in'),
+          ];
+          return (
+            <tr key={correction.id}>
+              <td>{who}</td>
+              <td>{changes.join('; ')}</td>
+              <td>{correction.reason}</td>
+              <td>{correction.requested_by.type === 'employee' ? 'the worker' : 'the company'}</td>
+              <td>{correction.company_approval ? 'approved' : 'to approve'}</td>
+              <td>{correction.employee_approval ? 'accepted' : 'to accept in the portal'}</td>
+              <td>
+                <div className="row">
+                  {!correction.company_approval && (
+                    <button
+                      type="button"
+                      disabled={action.busy}
+                      onClick={() => decide(correction, 'approve', who)}
+                    >
+                      Approve {who}’s correction
+                    </button>
+                  )}
+                  <ConfirmButton
+                    label={`Reject ${who}’s correction`}
+                    title={`Reject ${who}’s correction?`}
+                    confirmLabel="Reject"
+                    disabled={action.busy}
+                    onConfirm={() => decide(correction, 'reject', who)}
+                  >
+                    <Field label="Reason (shown to the worker, kept in the registry)">
+                      <input
+                        required
+                        maxLength={1000}
+                        value={reasons[correction.id] ?? ''}
+                        onChange={(event) => setReasons({ ...reasons, [correction.id]: event.target.value })}
+                      />
+                    </Field>
+                  </ConfirmButton>
+                </div>
+              </td>
+            </tr>
+          );
+        })}
+      />
+    </section>
+  );
+}
+
 export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company }) {
   const [search, setSearch] = useState('');
   const [date, setDate] = useState(() => companyToday(company.timezone));
   const [employee, setEmployee] = useState<Employee | null>(null);
+  // A correction requested in a day shows in the queue below at once.
+  const [refresh, setRefresh] = useState(0);
   const matches = useLoad(
     () => api<Page<Employee>>('GET', `/${mode}/employees/search${query({ q: search, limit: 10 })}`),
     [mode, search],
@@ -126,10 +383,17 @@ export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company
         ))}
       </ul>
       {employee ? (
-        <Day mode={mode} employee={employee} date={date} zone={employee.timezone ?? company.timezone} />
+        <Day
+          mode={mode}
+          employee={employee}
+          date={date}
+          zone={employee.timezone ?? company.timezone}
+          onCorrection={() => setRefresh((value) => value + 1)}
+        />
       ) : (
         <p className="muted">Choose an employee to see the day.</p>
       )}
+      <CorrectionsQueue key={`${mode}-${refresh}`} mode={mode} zone={company.timezone} />
     </>
   );
 }
