@@ -133,7 +133,7 @@ const open = async (screen: string, heading: string) => {
     await menu.click();
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
   }
-  await page.getByRole('link', { name: heading }).click();
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: heading }).click();
   await expect.poll(() => page.url()).toContain(`#/${screen}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 };
@@ -521,6 +521,13 @@ describe('the dashboard in Chromium', () => {
     await open('registry', 'Registry');
     await page.getByLabel('Month to close').fill('2026-10');
     await page.getByRole('button', { name: 'Close month' }).click();
+    // First, what is still open in the month.
+    await page
+      .getByRole('dialog', { name: 'Close 2026-10?' })
+      .getByRole('region', { name: 'Still open in 2026-10' })
+      .getByText('1 correction waiting (any month)', { exact: false })
+      .waitFor();
+    await shot('registry-close-summary');
     await page
       .getByRole('dialog', { name: 'Close 2026-10?' })
       .getByRole('button', { name: 'Close the month' })
@@ -529,6 +536,8 @@ describe('the dashboard in Chromium', () => {
     await acknowledgements.getByRole('cell', { name: employeeName }).waitFor();
     expect(await acknowledgements.textContent()).toContain('0 of 1 workers');
     expect(await acknowledgements.getByRole('cell', { name: 'not yet' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Workers’ documents of 2026-10 (PDF)' }).click();
+    await page.getByRole('status').filter({ hasText: 'are being generated' }).waitFor();
 
     const form = page.getByRole('form', { name: 'Grant access' });
     await form.getByLabel('Label').fill('ITSS Valencia 46/123');

@@ -1,6 +1,13 @@
 import { type FormEvent, useState } from 'react';
 import { api, companyToday, formatInstant, type Mode, type Page, query } from '../api.ts';
-import type { AccessGrant, AccessLogEntry, Acknowledgement, ClosedMonth, Company } from '../types.ts';
+import type {
+  AccessGrant,
+  AccessLogEntry,
+  Acknowledgement,
+  ClosedMonth,
+  Company,
+  WorkSummary,
+} from '../types.ts';
 import {
   ConfirmButton,
   DateRange,
@@ -43,6 +50,8 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
   const [month, setMonth] = useState(() => previousMonth(timeZone));
   const [open, setOpen] = useState<string | null>(null);
   const close = useAction();
+  const documents = useAction();
+  const [generated, setGenerated] = useState<string | null>(null);
   const closeMonth = () =>
     void close.run(async () => {
       await api('POST', `/${mode}/registry/months/${month}/close`);
@@ -67,13 +76,21 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
           disabled={close.busy || !month}
           onConfirm={closeMonth}
         >
-          <p>
-            Closing {month} cannot be undone. Check first that every worker’s days are complete and every
-            pending correction for the month is decided.
-          </p>
+          {(open) => (
+            <>
+              <p>Closing {month} cannot be undone: its records, absences and holidays no longer change.</p>
+              {open && <CloseSummary mode={mode} month={month} />}
+            </>
+          )}
         </ConfirmButton>
       </div>
-      <ErrorMessage error={close.error ?? months.error} />
+      <ErrorMessage error={close.error ?? months.error ?? documents.error} />
+      {generated && (
+        <p role="status">
+          The workers’ documents of {generated} are being generated: download them from{' '}
+          <a href="#/reports">Reports</a>.
+        </p>
+      )}
       <Loading loading={months.loading && !months.data} />
       <Table
         columns={['Month', 'Closed', 'By']}
@@ -85,21 +102,107 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
             <td>{formatInstant(row.closed_at)}</td>
             <td>{row.closed_by.type}</td>
             <td>
-              <button
-                type="button"
-                className="secondary"
-                aria-expanded={open === row.month}
-                aria-label={`Acknowledgements of ${row.month}`}
-                onClick={() => setOpen(open === row.month ? null : row.month)}
-              >
-                Acknowledgements
-              </button>
+              <div className="row">
+                <button
+                  type="button"
+                  className="secondary"
+                  aria-expanded={open === row.month}
+                  aria-label={`Acknowledgements of ${row.month}`}
+                  onClick={() => setOpen(open === row.month ? null : row.month)}
+                >
+                  Acknowledgements
+                </button>
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={documents.busy}
+                  onClick={() =>
+                    void documents
+                      .run(() =>
+                        api('POST', `/${mode}/reports`, {
+                          type: 'time_registry_worker_monthly',
+                          format: 'pdf',
+                          params: { month: row.month },
+                        }),
+                      )
+                      .then((report) => {
+                        if (report) setGenerated(row.month);
+                      })
+                  }
+                >
+                  Workers’ documents of {row.month} (PDF)
+                </button>
+              </div>
             </td>
           </tr>
         ))}
       />
       <Pager cursor={cursor} next={months.data?.meta} onPage={setCursor} />
       {open && <Acknowledgements mode={mode} month={open} />}
+    </section>
+  );
+}
+
+/** What is still open in a month before it is closed: incomplete days, ignored events, undecided requests. */
+function CloseSummary({ mode, month }: { mode: Mode; month: string }) {
+  const summary = useLoad(async () => {
+    const [year, number] = month.split('-').map(Number) as [number, number];
+    const last = new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10);
+    const from = `${month}-01`;
+    let cursor: string | null = null;
+    const totals = { incomplete: 0, anomalies: 0, people: 0 };
+    do {
+      const page: Page<WorkSummary> = await api<Page<WorkSummary>>(
+        'GET',
+        `/${mode}/work-summaries${query({ period: 'month', from, to: last, limit: 100, cursor })}`,
+      );
+      for (const row of page.data) {
+        totals.incomplete += row.incomplete_days;
+        totals.anomalies += row.anomalies;
+        if (row.incomplete_days > 0 || row.anomalies > 0) totals.people += 1;
+      }
+      cursor = page.meta.next_cursor;
+    } while (cursor);
+    const [absences, corrections] = await Promise.all([
+      api<Page<unknown>>(
+        'GET',
+        `/${mode}/absences${query({ status: 'requested', from, to: last, limit: 100 })}`,
+      ),
+      api<Page<unknown>>('GET', `/${mode}/check-in-corrections${query({ status: 'pending', limit: 100 })}`),
+    ]);
+    return { ...totals, absences: absences.data.length, corrections: corrections.data.length };
+  }, [mode, month]);
+  if (!summary.data) {
+    return (
+      <>
+        <ErrorMessage error={summary.error} />
+        <Loading loading={summary.loading} />
+      </>
+    );
+  }
+  const data = summary.data;
+  const clear = data.incomplete + data.anomalies + data.absences + data.corrections === 0;
+  return (
+    <section aria-label={`Still open in ${month}`}>
+      <h4>Still open in {month}</h4>
+      {clear ? (
+        <p>Nothing: every day is complete and nothing waits for a decision.</p>
+      ) : (
+        <ul className="list">
+          <li>
+            {data.incomplete} incomplete {data.incomplete === 1 ? 'day' : 'days'} and {data.anomalies} ignored{' '}
+            {data.anomalies === 1 ? 'event' : 'events'}, for {data.people}{' '}
+            {data.people === 1 ? 'employee' : 'employees'}: they close with the figures as they stand.
+          </li>
+          <li>
+            {data.absences} absence {data.absences === 1 ? 'request' : 'requests'} of the month not decided.
+          </li>
+          <li>
+            {data.corrections} {data.corrections === 1 ? 'correction' : 'corrections'} waiting (any month):
+            one that touches {month} can no longer apply once it is closed.
+          </li>
+        </ul>
+      )}
     </section>
   );
 }
