@@ -184,7 +184,7 @@ export function App() {
         {screen === 'keys' && <KeysScreen key={mode} mode={mode} />}
         {screen === 'webhooks' && <WebhooksScreen key={mode} mode={mode} />}
         {screen === 'absences' && <AbsencesScreen key={mode} mode={mode} company={session.company} />}
-        {screen === 'employees' && <EmployeesScreen key={mode} mode={mode} />}
+        {screen === 'employees' && <EmployeesScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'reports' && <ReportsScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'registry' && <RegistryScreen key={mode} mode={mode} company={session.company} />}

@@ -474,6 +474,31 @@ describe('the dashboard in Chromium', () => {
       return response.json();
     }, employeeId);
     expect(saved).toMatchObject({ national_id: '12345678Z', social_security_number: '281234567840' });
+    // The contract: Fridays of six hours from December on; the history keeps November's week.
+    const contract = page.getByRole('form', { name: 'Schedule and vacation' });
+    await contract.getByLabel('Friday').fill('6');
+    await contract.getByLabel('From').fill('2026-12-01');
+    await contract.getByRole('button', { name: 'Save schedule and vacation' }).click();
+    const history = page.getByRole('region', { name: 'Contract history', exact: true });
+    await expect.poll(() => history.getByRole('row').count()).toBe(3);
+    expect(await history.textContent()).toContain('2026-11-30');
+    expect(await history.textContent()).toContain('Fr 6 h');
+    const assignment = page.getByRole('form', { name: 'Assignment and registry' });
+    await assignment.getByLabel('Work centre').selectOption({ label: 'Obrador' });
+    await assignment.getByRole('button', { name: 'Save assignment' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved ${employeeName}` })
+      .waitFor();
+    await page.getByRole('region', { name: 'Vacation 2026' }).getByText('Left').waitFor();
+    const updated = await page.evaluate(async (id) => {
+      const response = await fetch(`/dashboard/api/live/employees/${id}`);
+      return response.json();
+    }, employeeId);
+    expect(updated.work_schedule.fri).toBe(360);
+    expect(updated.location_id).not.toBeNull();
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('employee-contract');
   });
 
   it('keeps the company settings: recording, holidays, absence types and administrators', async () => {

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Mode, type Page, query } from '../api.ts';
+import type { Company } from '../types.ts';
 import {
   ConfirmButton,
   ErrorMessage,
@@ -11,6 +12,7 @@ import {
   useAction,
   useLoad,
 } from '../ui.tsx';
+import { EmployeeContract } from './employee-contract.tsx';
 import { type Employee, fullName } from './names.ts';
 
 type Draft = {
@@ -112,7 +114,7 @@ const bodyOf = (draft: Draft, creating: boolean) => ({
   ...optional('social_security_number', draft.social_security_number, creating),
 });
 
-export function EmployeesScreen({ mode }: { mode: Mode }) {
+export function EmployeesScreen({ mode, company }: { mode: Mode; company: Company }) {
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
   const [applied, setApplied] = useState({ q: '', status: '' });
@@ -247,6 +249,17 @@ export function EmployeesScreen({ mode }: { mode: Mode }) {
                 `/${mode}/employees/${selected.id}`,
                 bodyOf(draft, false),
               );
+              setSelected(saved);
+              setNotice(`Saved ${fullName(saved)}.`);
+              list.reload();
+            }}
+          />
+          <EmployeeContract
+            key={`${selected.id}-contract`}
+            mode={mode}
+            employee={selected}
+            companyTimeZone={company.timezone}
+            onSaved={(saved) => {
               setSelected(saved);
               setNotice(`Saved ${fullName(saved)}.`);
               list.reload();
