@@ -135,6 +135,37 @@ describe('today at a glance', () => {
     expect(body.month.worked_minutes).toBeGreaterThan(0);
   });
 
+  it('charts the last 8 weeks, the month’s overtime and the year’s absences', async () => {
+    at('2027-01-15T19:30:00');
+    // A long Thursday for Bre: eleven hours against eight expected.
+    await clock('Bre', 'in', '2027-01-14T08:00:00');
+    await clock('Bre', 'out', '2027-01-14T19:00:00');
+    const session = await dashboardSession(ctx, admin.email, admin.password);
+    const response = await session.call('GET', '/dashboard/api/live/charts');
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.weeks).toHaveLength(8);
+    expect(body.weeks.at(-1)).toMatchObject({ week_start: '2027-01-11' });
+    expect(body.weeks[0].week_start).toBe('2026-11-23');
+    expect(body.weeks.at(-1).worked_minutes).toBeGreaterThan(0);
+    // Noa's night shift (8 h) and the others' days are in the week's figures; the month's summary agrees.
+    const month = (
+      await company.live.get('/v1/work-summaries', {
+        query: { period: 'month', from: '2027-01-01', to: '2027-01-15' },
+      })
+    ).json().data as Array<{ employee_id: string; overtime_minutes: number }>;
+    expect(body.overtime).toEqual(
+      month
+        .filter((row) => row.overtime_minutes > 0)
+        .sort((a, b) => b.overtime_minutes - a.overtime_minutes)
+        .map((row) =>
+          expect.objectContaining({ employee_id: row.employee_id, overtime_minutes: row.overtime_minutes }),
+        ),
+    );
+    expect(body.overtime[0]).toMatchObject({ name: 'Bre Home', overtime_minutes: 180 });
+    expect(body.absences).toEqual([{ key: 'vacation', label: expect.any(String), days: 1 }]);
+  });
+
   it('shows only the session’s own company', async () => {
     const other = await ctx.createCompany({ timezone: 'Europe/Madrid' });
     await hire(other.live, { first_name: 'Otra', last_name: 'Empresa' });

@@ -13,8 +13,8 @@ import { downloadSigner } from '../modules/reports/reports.routes.ts';
 import { Report } from '../modules/reports/reports.schemas.ts';
 import { listRecentReports } from '../modules/reports/reports.service.ts';
 import { registerTenantRoutes } from '../modules/tenant-routes.ts';
-import { Today } from '../modules/today/today.schemas.ts';
-import { today } from '../modules/today/today.service.ts';
+import { Charts, Today } from '../modules/today/today.schemas.ts';
+import { charts, today } from '../modules/today/today.service.ts';
 import { requireTenant, serviceRefusal, type Tenant, tenantOf } from '../platform/auth.ts';
 import { IdParams } from '../platform/common.schemas.ts';
 import type { AppDeps } from '../platform/deps.ts';
@@ -151,6 +151,20 @@ function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'
       responses: { 200: { description: 'Today.', schema: Today } },
     },
     async (request) => today(deps, requireTenant(request)),
+  );
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/charts',
+      operationId: `dashboard${mode}Charts`,
+      summary:
+        'The home page’s charts: weeks worked against expected, the month’s overtime, the year’s absences',
+      scope: null,
+      responses: { 200: { description: 'Charts.', schema: Charts } },
+    },
+    async (request) => charts(deps, requireTenant(request)),
   );
   route(
     app,

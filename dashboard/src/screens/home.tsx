@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { api, type Mode } from '../api.ts';
-import type { Today } from '../types.ts';
+import { BarChart } from '../charts.tsx';
+import type { Charts, Today } from '../types.ts';
 import { ErrorMessage, Loading, Table, useLoad } from '../ui.tsx';
 
 type Person = Today['people'][number];
@@ -122,6 +123,7 @@ export function HomeScreen({ mode }: { mode: Mode }) {
           <p className="muted">Closed workdays only: today counts once it is over.</p>
         </section>
       </div>
+      <ChartsSection mode={mode} />
       <section aria-labelledby="problems-title">
         <h2 id="problems-title">Problem days, last 14 days</h2>
         <Table
@@ -140,5 +142,70 @@ export function HomeScreen({ mode }: { mode: Mode }) {
         />
       </section>
     </>
+  );
+}
+
+const hours = (minutes: number) => Math.round((minutes / 60) * 10) / 10;
+const shortDay = (date: string) =>
+  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+    new Date(`${date}T12:00:00Z`),
+  );
+
+/** Where people would rather look than read: the weeks, the overtime, the absences. */
+function ChartsSection({ mode }: { mode: Mode }) {
+  const charts = useLoad(() => api<Charts>('GET', `/${mode}/charts`), [mode]);
+  const data = charts.data;
+  if (!data) return <ErrorMessage error={charts.error} />;
+  const worked = data.weeks.map((week) => hours(week.worked_minutes));
+  const expected = data.weeks.map((week) => hours(week.expected_minutes));
+  const latest = data.weeks.at(-1);
+  return (
+    <section aria-labelledby="charts-title">
+      <h2 id="charts-title">At a glance</h2>
+      <div className="charts">
+        <BarChart
+          title="Worked and expected, last 8 weeks"
+          summary={
+            latest
+              ? `This week so far: ${hours(latest.worked_minutes)} hours worked of ${hours(latest.expected_minutes)} expected.`
+              : ''
+          }
+          labels={data.weeks.map((week) => `w/c ${shortDay(week.week_start)}`)}
+          series={[
+            { label: 'Worked', values: worked, color: '#1a5fb4' },
+            { label: 'Expected', values: expected, color: '#9aa4b2' },
+          ]}
+          unit="hours"
+        />
+        <BarChart
+          title="Overtime this month, by employee"
+          summary={
+            data.overtime.length === 0
+              ? 'Nobody has overtime this month.'
+              : `${data.overtime.length} employees with overtime; most: ${data.overtime[0]?.name}, ${hours(data.overtime[0]?.overtime_minutes ?? 0)} hours.`
+          }
+          labels={data.overtime.map((row) => row.name)}
+          series={[
+            {
+              label: 'Overtime',
+              values: data.overtime.map((row) => hours(row.overtime_minutes)),
+              color: '#b35900',
+            },
+          ]}
+          unit="hours"
+          horizontal
+        />
+        <BarChart
+          title="Absence days this year, by type"
+          summary={
+            data.absences.map((row) => `${row.label}: ${row.days} days`).join('; ') || 'No absence this year.'
+          }
+          labels={data.absences.map((row) => row.label)}
+          series={[{ label: 'Days', values: data.absences.map((row) => row.days), color: '#2f7d32' }]}
+          unit="days"
+          horizontal
+        />
+      </div>
+    </section>
   );
 }

@@ -115,3 +115,33 @@ export async function problemDays(
   `.execute(db);
   return rows.rows;
 }
+
+/** Worked and expected minutes per week (weeks from Monday) of the stored workdays from `from` to `to`. */
+export async function weekTotals(db: Executor, companyId: string, from: string, to: string) {
+  const rows = await sql<{ week_start: string; worked_minutes: number; expected_minutes: number }>`
+    select date_trunc('week', date)::date::text as week_start,
+      sum(worked_minutes)::int as worked_minutes, sum(expected_minutes)::int as expected_minutes
+    from workdays
+    where company_id = ${companyId} and date between ${from} and ${to}
+    group by 1
+    order by 1
+  `.execute(db);
+  return rows.rows;
+}
+
+/** Approved absence days per type among the absences that start in a range. */
+export async function absenceDaysByType(db: Executor, companyId: string, from: string, to: string) {
+  return await db
+    .selectFrom('absences as a')
+    .innerJoin('absence_types as t', (join) =>
+      join.onRef('t.company_id', '=', 'a.company_id').onRef('t.id', '=', 'a.absence_type_id'),
+    )
+    .select((eb) => ['t.key', 't.label', eb.fn.sum<string>('a.days_count').as('days')])
+    .where('a.company_id', '=', companyId)
+    .where('a.status', '=', 'approved')
+    .where('a.start_date', '>=', from)
+    .where('a.start_date', '<=', to)
+    .groupBy(['t.key', 't.label'])
+    .orderBy('t.label')
+    .execute();
+}

@@ -50,3 +50,32 @@ export const Today = named(
     }),
   }),
 );
+
+/** The home page's charts: the last weeks worked against expected, the month's overtime, the year's absences. */
+export const Charts = named(
+  'DashboardCharts',
+  Type.Object({
+    weeks: Type.Array(
+      Type.Object({
+        week_start: CalendarDate('The Monday.'),
+        worked_minutes: Minutes('Worked in the stored workdays of the week, every employee.'),
+        expected_minutes: Minutes('Expected in them.'),
+      }),
+      { description: 'The last 8 weeks, the current one included, oldest first.' },
+    ),
+    overtime: Type.Array(
+      Type.Object({
+        employee_id: Uuid(),
+        name: Type.String(),
+        overtime_minutes: Minutes('This month so far.'),
+      }),
+      {
+        description:
+          'The employees with overtime this month (the work summaries’ figure), most first, at most 15.',
+      },
+    ),
+    absences: Type.Array(Type.Object({ key: Type.String(), label: Type.String(), days: Type.Number() }), {
+      description: 'Approved absence days this year, per type (absences starting in the year).',
+    }),
+  }),
+);

@@ -6,10 +6,19 @@ import { contractMinutes } from '../../time/contract.ts';
 import { localDate } from '../../time/zones.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
 import { findHolidays } from '../workdays/workdays.repo.ts';
-import { absencesOn, employeesOn, latestCheckIns, pendingCounts, problemDays } from './today.repo.ts';
-import { PRESENCE_STATES, type Today } from './today.schemas.ts';
+import {
+  absenceDaysByType,
+  absencesOn,
+  employeesOn,
+  latestCheckIns,
+  pendingCounts,
+  problemDays,
+  weekTotals,
+} from './today.repo.ts';
+import { type Charts, PRESENCE_STATES, type Today } from './today.schemas.ts';
 
 export type TodayView = Static<typeof Today>;
+export type ChartsView = Static<typeof Charts>;
 type State = (typeof PRESENCE_STATES)[number];
 
 /** How far back a check-in still says where someone's day stands: a night shift started yesterday evening. */
@@ -105,13 +114,58 @@ export async function today(
   };
 }
 
-/** The month of `date` up to it, summed over every employee's month row (the work summaries' own figures). */
-async function monthSoFar(
+const CHART_WEEKS = 8;
+const TOP_OVERTIME = 15;
+
+/** The home page's charts, in the company's calendar (docs/dashboard.md). */
+export async function charts(
   deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
   tenant: TenantScope,
-  date: string,
-) {
-  const totals = { worked_minutes: 0, expected_minutes: 0, overtime_minutes: 0, night_minutes: 0 };
+): Promise<ChartsView> {
+  const { db, clock } = deps;
+  const date = localDate(clock.now(), tenant.timezone);
+  const monday = date.subtract({ days: date.dayOfWeek - 1 });
+  const first = monday.subtract({ weeks: CHART_WEEKS - 1 });
+  const stored = new Map(
+    (await weekTotals(db, tenant.companyId, first.toString(), date.toString())).map((row) => [
+      row.week_start,
+      row,
+    ]),
+  );
+  const weeks = Array.from({ length: CHART_WEEKS }, (_, index) => {
+    const start = first.add({ weeks: index }).toString();
+    const row = stored.get(start);
+    return {
+      week_start: start,
+      worked_minutes: row?.worked_minutes ?? 0,
+      expected_minutes: row?.expected_minutes ?? 0,
+    };
+  });
+  const month = await monthRows(deps, tenant, date.toString());
+  const names = new Map(
+    (await employeesOn(db, tenant.companyId, date.toString())).map((row) => [
+      row.id,
+      `${row.first_name} ${row.last_name}`,
+    ]),
+  );
+  const overtime = month
+    .filter((row) => row.overtime_minutes > 0)
+    .sort((a, b) => b.overtime_minutes - a.overtime_minutes)
+    .slice(0, TOP_OVERTIME)
+    .map((row) => ({
+      employee_id: row.employee_id,
+      name: names.get(row.employee_id) ?? row.employee_id,
+      overtime_minutes: row.overtime_minutes,
+    }));
+  const absences = (
+    await absenceDaysByType(db, tenant.companyId, `${date.year}-01-01`, `${date.year}-12-31`)
+  ).map((row) => ({ key: row.key, label: row.label, days: Number(row.days) }));
+  return { weeks, overtime, absences };
+}
+
+/** Every employee's month row for the month of `date`, up to it (the work summaries' own figures). */
+async function monthRows(deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>, tenant: TenantScope, date: string) {
+  const rows = [];
   let cursor: string | undefined;
   do {
     const page = await listWorkSummaries(deps, tenant, {
@@ -121,13 +175,24 @@ async function monthSoFar(
       limit: 100,
       cursor,
     });
-    for (const row of page.data) {
-      totals.worked_minutes += row.worked_minutes;
-      totals.expected_minutes += row.expected_minutes;
-      totals.overtime_minutes += row.overtime_minutes;
-      totals.night_minutes += row.night_minutes;
-    }
+    rows.push(...page.data);
     cursor = page.meta.next_cursor ?? undefined;
   } while (cursor !== undefined);
+  return rows;
+}
+
+/** The month of `date` up to it, summed over every employee's month row (the work summaries' own figures). */
+async function monthSoFar(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: TenantScope,
+  date: string,
+) {
+  const totals = { worked_minutes: 0, expected_minutes: 0, overtime_minutes: 0, night_minutes: 0 };
+  for (const row of await monthRows(deps, tenant, date)) {
+    totals.worked_minutes += row.worked_minutes;
+    totals.expected_minutes += row.expected_minutes;
+    totals.overtime_minutes += row.overtime_minutes;
+    totals.night_minutes += row.night_minutes;
+  }
   return { month: date.slice(0, 7), ...totals };
 }
