@@ -161,6 +161,43 @@ export function GroupError({
   );
 }
 
+/** A choice among named things (work centres, units) with a first option for none of them ("None", "All"). */
+export function NamedSelect({
+  value,
+  onChange,
+  items,
+  none,
+  ...rest
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  items: ReadonlyArray<{ id: string; name: string }> | undefined;
+  none: string;
+}) {
+  return (
+    <select value={value} onChange={(event) => onChange(event.target.value)} {...rest}>
+      <option value="">{none}</option>
+      {items?.map((item) => (
+        <option key={item.id} value={item.id}>
+          {item.name}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** A form's submit button, with "Saved." beside it once the last save went through. */
+export function SaveRow({ label, busy, saved }: { label: string; busy: boolean; saved: boolean }) {
+  return (
+    <div className="row">
+      <button type="submit" disabled={busy}>
+        {label}
+      </button>
+      {saved && <span role="status">Saved.</span>}
+    </div>
+  );
+}
+
 /** A secret that is shown once, with a copy button. */
 export function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');

@@ -1,7 +1,16 @@
 import { type FormEvent, useState } from 'react';
 import { api, companyToday, type Mode, type Page, query } from '../api.ts';
 import type { Absence, Company, Location, VacationBalance } from '../types.ts';
-import { ConfirmButton, DateRange, ErrorMessage, Field, Loading, useAction, useLoad } from '../ui.tsx';
+import {
+  ConfirmButton,
+  DateRange,
+  ErrorMessage,
+  Field,
+  Loading,
+  NamedSelect,
+  useAction,
+  useLoad,
+} from '../ui.tsx';
 import { type Employee, fullName } from './names.ts';
 
 type Holiday = { date: string; name: string };
@@ -105,24 +114,10 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
           />
         </Field>
         <Field label="Work centre">
-          <select value={location} onChange={(event) => setLocation(event.target.value)}>
-            <option value="">All</option>
-            {loaded?.locations.map((item) => (
-              <option key={item.id} value={item.id}>
-                {item.name}
-              </option>
-            ))}
-          </select>
+          <NamedSelect value={location} onChange={setLocation} items={loaded?.locations} none="All" />
         </Field>
         <Field label="Unit">
-          <select value={unit} onChange={(event) => setUnit(event.target.value)}>
-            <option value="">All</option>
-            {loaded?.units.map((item) => (
-              <option key={item.id} value={item.id}>
-                {item.name}
-              </option>
-            ))}
-          </select>
+          <NamedSelect value={unit} onChange={setUnit} items={loaded?.units} none="All" />
         </Field>
       </div>
       <Loading loading={data.loading && !loaded} />

@@ -125,6 +125,23 @@ function Day({
 const PENDING_NOTE =
   'It applies once the worker accepts it in the portal; until then it waits in the corrections below.';
 
+/** The reason a correction gives: required, and kept in the registry with it. */
+function ReasonField({
+  value,
+  onChange,
+  error,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  error: unknown;
+}) {
+  return (
+    <Field label="Reason (kept in the registry)" name="reason" error={error}>
+      <input required maxLength={1000} value={value} onChange={(event) => onChange(event.target.value)} />
+    </Field>
+  );
+}
+
 /** Voids a check-in through a correction, with the reason the registry keeps. */
 function VoidButton({
   mode,
@@ -166,14 +183,7 @@ function VoidButton({
         }
       >
         <p>Nothing is deleted: the check-in stays in the registry, marked voided, with this reason.</p>
-        <Field label="Reason (kept in the registry)">
-          <input
-            required
-            maxLength={1000}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </Field>
+        <ReasonField value={reason} onChange={setReason} error={action.error} />
       </ConfirmButton>
       <ErrorMessage error={action.error} />
       {done && <p role="status">{done}</p>}
@@ -231,14 +241,7 @@ function AddCheckIn({
         <Field label={`Time (${zone})`} name="add[0].timestamp" error={action.error}>
           <input type="time" required value={at} onChange={(event) => setAt(event.target.value)} />
         </Field>
-        <Field label="Reason (kept in the registry)" name="reason" error={action.error}>
-          <input
-            required
-            maxLength={1000}
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-          />
-        </Field>
+        <ReasonField value={reason} onChange={setReason} error={action.error} />
       </div>
       <ErrorMessage error={action.error} />
       <div className="row">

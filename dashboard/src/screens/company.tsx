@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, companyToday, formatInstant, type Page, query } from '../api.ts';
 import type { Company } from '../types.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
 
 /**
  * The company settings an HR administrator keeps (issue 17): when recording started and when a check-in counts
@@ -63,12 +63,7 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
         </Field>
       </div>
       <ErrorMessage error={action.error} />
-      <div className="row">
-        <button type="submit" disabled={action.busy}>
-          Save recording settings
-        </button>
-        {saved && <span role="status">Saved.</span>}
-      </div>
+      <SaveRow label="Save recording settings" busy={action.busy} saved={saved} />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, companyToday, formatInstant, formatMinutes, type Mode, type Page, query } from '../api.ts';
 import type { Employee, Location, VacationBalance } from '../types.ts';
-import { ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import { ErrorMessage, Field, Loading, NamedSelect, Table, useAction, useLoad } from '../ui.tsx';
 
 const WEEKDAYS = [
   ['mon', 'Monday'],
@@ -217,24 +217,10 @@ function AssignmentForm({
       <h3>Assignment and registry</h3>
       <div className="grid">
         <Field label="Work centre" name="location_id" error={action.error}>
-          <select value={location} onChange={(event) => setLocation(event.target.value)}>
-            <option value="">None</option>
-            {options.data?.locations.map((item) => (
-              <option key={item.id} value={item.id}>
-                {item.name}
-              </option>
-            ))}
-          </select>
+          <NamedSelect value={location} onChange={setLocation} items={options.data?.locations} none="None" />
         </Field>
         <Field label="Unit" name="unit_id" error={action.error}>
-          <select value={unit} onChange={(event) => setUnit(event.target.value)}>
-            <option value="">None</option>
-            {options.data?.units.map((item) => (
-              <option key={item.id} value={item.id}>
-                {item.name}
-              </option>
-            ))}
-          </select>
+          <NamedSelect value={unit} onChange={setUnit} items={options.data?.units} none="None" />
         </Field>
         <Field
           label="Time zone"

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Page } from '../api.ts';
 import type { Company, Location } from '../types.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
 import { CompanySettings } from './company.tsx';
 
 type Usage = { used: number; quota: number };
@@ -162,12 +162,7 @@ function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => 
         </Field>
       </div>
       <ErrorMessage error={action.error} />
-      <div className="row">
-        <button type="submit" disabled={action.busy}>
-          Save legal identity
-        </button>
-        {saved && <span role="status">Saved.</span>}
-      </div>
+      <SaveRow label="Save legal identity" busy={action.busy} saved={saved} />
     </form>
   );
 }
