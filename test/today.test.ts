@@ -125,7 +125,13 @@ describe('today at a glance', () => {
     await clock('Fal', 'in', '2027-01-13T09:00:00');
     await clock('Fal', 'out', '2027-01-13T17:00:00');
     await clock('Fal', 'out', '2027-01-15T18:00:00');
+    // Aus's in on Thursday morning, never followed by an out: after 24 hours the day is incomplete.
+    await clock('Aus', 'in', '2027-01-14T09:00:00');
+    at('2027-01-15T19:05:00');
     const body = await home();
+    expect(body.problems).toContainEqual(
+      expect.objectContaining({ name: 'Aus Home', date: '2027-01-14', incomplete_shifts: 1 }),
+    );
     const fal = body.problems.filter((row: { name: string }) => row.name.startsWith('Fal'));
     expect(fal).toEqual([
       expect.objectContaining({ date: '2027-01-15', anomalies: 1, late_records: 0 }),

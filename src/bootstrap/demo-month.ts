@@ -12,7 +12,7 @@ import { localDate } from '../time/zones.ts';
 
 /**
  * A realistic month for the demo company (issue 17), so that every screen shows something on the first start:
- * a dozen employees in two work centres, from the first day of last month until now, each check-in recorded at
+ * a dozen employees in two work centres, over the four weeks before this one and this week until now, each check-in recorded at
  * its own time (a clock replayed through the month, so nothing is marked late). Among them a night worker, a
  * part-timer, someone working remotely on Fridays, some overtime, a holiday, a vacation taken, a sick leave
  * covering today, two vacation requests waiting, and a worker's correction request waiting for the company.
@@ -60,6 +60,11 @@ function socialSecurity(province: number, number: number, digits: number): strin
 /** A DNI: eight digits and the letter of their remainder by 23. */
 function dni(number: number): string {
   return `${String(number).padStart(8, '0')}${'TRWAGMYFPDXBNJZSQVHLCKE'[number % 23]}`;
+}
+
+/** The demo's first day (and its tracking start): the Monday four weeks before this week's. */
+export function demoStart(today: Temporal.PlainDate): Temporal.PlainDate {
+  return today.subtract({ days: today.dayOfWeek - 1 }).subtract({ weeks: 4 });
 }
 
 /** A clock the seeding moves through the month: each write happens "at" its own time. */
@@ -132,15 +137,15 @@ export async function seedDemoMonth(
   const now = realClock.now();
   const zone = tenant.timezone;
   const today = localDate(now, zone);
-  const first = today.subtract({ months: 1 }).with({ day: 1 });
+  const first = demoStart(today);
   const clock = new ReplayClock(first.toZonedDateTime(zone).toInstant().subtract({ hours: 1 }));
   const deps = { db, clock };
   const jitter = random(options.seed);
 
   const centres: LocationView[] = [];
   for (const centre of CENTRES) centres.push(await createLocation(deps, tenant, centre));
-  // A local holiday on the second Monday of last month.
-  const secondMonday = first.add({ days: ((8 - first.dayOfWeek) % 7) + 7 });
+  // A local holiday on the Monday two weeks into the month.
+  const secondMonday = first.add({ weeks: 2 });
   await createHoliday(deps, tenant, { date: secondMonday.toString(), name: 'Fiesta local' });
 
   const employees: EmployeeView[] = [];
@@ -170,7 +175,7 @@ export async function seedDemoMonth(
   const id = (first: string) =>
     (employees.find((employee) => employee.first_name === first) as EmployeeView).id;
 
-  // Absences: a week of vacation last month, a sick leave covering today, two requests waiting.
+  // Absences: a week of vacation the week before this one, a sick leave covering today, two requests waiting.
   const vacationStart = secondMonday.add({ days: 7 });
   const absences: Array<{
     who: string;
@@ -225,7 +230,7 @@ export async function seedDemoMonth(
     }
   }
 
-  // Every event from the first of last month until now, in time order across the company.
+  // Every event from the first day until now, in time order across the company.
   const events: Array<Event & { employeeId: string }> = [];
   for (
     let date = first.subtract({ days: 1 });

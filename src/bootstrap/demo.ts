@@ -6,7 +6,7 @@ import { SCOPES } from '../platform/scopes.ts';
 import { randomBase62 } from '../platform/secrets.ts';
 import type { Clock } from '../time/clock.ts';
 import { localDate } from '../time/zones.ts';
-import { seedDemoMonth } from './demo-month.ts';
+import { demoStart, seedDemoMonth } from './demo-month.ts';
 
 export type DemoSeed = {
   companyId: string;
@@ -20,12 +20,12 @@ export const DEMO_ADMIN_EMAIL = 'admin@demo.jornada.test';
 /**
  * The first start on an empty embedded database creates a demo company, two all-scope keys and a dashboard
  * login with a random password (printed once), and fills the live company and its sandbox with a realistic
- * month (demo-month.ts), recording from the first day of last month.
+ * month (demo-month.ts), recording from the Monday four weeks before this week's.
  */
 export async function seedDemo(db: Db, clock: Clock): Promise<DemoSeed> {
   const deps = { db, clock };
   const timezone = 'Europe/Madrid';
-  const trackingStart = localDate(clock.now(), timezone).subtract({ months: 1 }).with({ day: 1 }).toString();
+  const trackingStart = demoStart(localDate(clock.now(), timezone)).toString();
   const company = await createCompany(deps, {
     name: 'Demo company',
     legal_name: 'Obrador Demo, S.L.',

@@ -76,7 +76,8 @@ export async function pendingCounts(db: Executor, companyId: string) {
 }
 
 /**
- * The problem days from `from` to `to`: consolidated days with an incomplete shift or an ignored event, and days
+ * The problem days from `from` to `to`: consolidated days with an incomplete shift (stored, or a shift without its
+ * out for more than 24 hours at `toInstant`, the work summaries' rule) or an ignored event, and days
  * with check-ins recorded late (the late flag set when they were stored), one row per employee and date, latest
  * first, at most `limit`.
  */
@@ -94,10 +95,16 @@ export async function problemDays(
     late_records: number;
   }>`
     with flagged as (
-      select employee_id, date::text as date, incomplete_shifts, anomalies, 0 as late_records
+      -- A shift left without its out for more than 24 hours is incomplete, as the work summaries read it.
+      select employee_id, date::text as date,
+        greatest(incomplete_shifts,
+          case when open_since is not null and open_since <= ${range.toInstant}::timestamptz - interval '24 hours'
+            then 1 else 0 end) as incomplete_shifts,
+        anomalies, 0 as late_records
       from workdays
       where company_id = ${companyId} and date between ${range.from} and ${range.to}
-        and (incomplete_shifts > 0 or anomalies > 0)
+        and (incomplete_shifts > 0 or anomalies > 0
+          or (open_since is not null and open_since <= ${range.toInstant}::timestamptz - interval '24 hours'))
       union all
       select c.employee_id, (c.timestamp at time zone coalesce(e.timezone, ${range.timezone}))::date::text,
         0, 0, 1
