@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, companyToday, formatMinutes, type Mode, type Page, query, zonedInstant } from '../api.ts';
+import { shiftEvents } from '../shifts.ts';
 import type { CheckIn, Company, Correction, WorkSummary } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
 import { type Employee, employeesById, fullName } from './names.ts';
@@ -36,10 +37,7 @@ function Day({
         limit: 100,
       })}`,
     );
-    const localDate = new Intl.DateTimeFormat('en-CA', { timeZone: zone });
-    const events = page.data
-      .filter((checkIn) => localDate.format(new Date(checkIn.timestamp)) === date)
-      .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+    const events = shiftEvents(page.data, date, zone);
     const summaries = await api<Page<WorkSummary>>(
       'GET',
       `/${mode}/work-summaries${query({ period: 'day', from: date, to: date, employee_id: employee.id })}`,
@@ -61,11 +59,15 @@ function Day({
         empty="No check-ins on this day."
         rows={day.data?.events.map((checkIn) => (
           <tr key={checkIn.id} className={checkIn.status === 'voided' ? 'voided' : undefined}>
-            <td>{time.format(new Date(checkIn.timestamp))}</td>
+            <td>
+              {time.format(new Date(checkIn.timestamp))}
+              {checkIn.dayOffset > 0 && <span title="the next day"> (+{checkIn.dayOffset})</span>}
+            </td>
             <td>{checkIn.type}</td>
             <td>{checkIn.source}</td>
             <td>
               {[
+                checkIn.dayOffset < 0 ? 'ends the shift of the day before' : null,
                 checkIn.status === 'voided' ? 'voided by a correction' : null,
                 checkIn.late ? 'recorded late' : null,
                 checkIn.source === 'correction' ? 'added by a correction' : null,
