@@ -497,6 +497,17 @@ describe('the dashboard in Chromium', () => {
     }, employeeId);
     expect(updated.work_schedule.fri).toBe(360);
     expect(updated.location_id).not.toBeNull();
+    // The employee's own page: the month as a calendar, the banked balance chart, the year's absences.
+    await page
+      .getByRole('region', { name: /^Days of \d{4}-\d{2}$/ })
+      .getByRole('columnheader', { name: 'Mon' })
+      .waitFor();
+    await page.getByRole('figure', { name: 'Banked hours at the end of each month' }).waitFor();
+    await page
+      .getByRole('region', { name: /^Absences of \d{4}$/ })
+      .getByRole('cell', { name: 'Vacation' })
+      .first()
+      .waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await shot('employee-contract');
   });

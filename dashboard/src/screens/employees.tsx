@@ -13,6 +13,7 @@ import {
   useLoad,
 } from '../ui.tsx';
 import { EmployeeContract } from './employee-contract.tsx';
+import { EmployeePage } from './employee-page.tsx';
 import { type Employee, fullName } from './names.ts';
 
 type Draft = {
@@ -264,6 +265,12 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
               setNotice(`Saved ${fullName(saved)}.`);
               list.reload();
             }}
+          />
+          <EmployeePage
+            key={`${selected.id}-page`}
+            mode={mode}
+            employee={selected}
+            timeZone={company.timezone}
           />
           <div className="row">
             <button
