@@ -149,6 +149,10 @@ export function zonedInstant(date: string, time: string, timeZone: string): stri
 export const formatInstant = (value: string | null | undefined) =>
   value ? new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 
+/** Minutes as H:MM, hours unbounded and negative with a minus sign: 172:30, −1:15. */
+export const hhmm = (minutes: number) =>
+  `${minutes < 0 ? '−' : ''}${Math.floor(Math.abs(minutes) / 60)}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+
 export const formatMinutes = (minutes: number) => {
   const sign = minutes < 0 ? '−' : '';
   const absolute = Math.abs(minutes);

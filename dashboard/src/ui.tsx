@@ -113,6 +113,19 @@ export function Field({
   );
 }
 
+/**
+ * A box that scrolls sideways on a narrow screen: named for screen readers, and able to take the keyboard focus
+ * so the arrow keys scroll it (WCAG 2.1.1).
+ */
+export function ScrollBox({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
+    <section className="table-wrap" aria-label={label} tabIndex={0}>
+      {children}
+    </section>
+  );
+}
+
 /** Two required date fields, From and To (inclusive), for two API fields (default `from` and `to`). */
 export function DateRange({
   from,
@@ -321,8 +334,7 @@ export function Table({
 }) {
   return (
     <>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
-      <section className="table-wrap" aria-label={label ?? 'Scrollable table'} tabIndex={0}>
+      <ScrollBox label={label ?? 'Scrollable table'}>
         <table aria-live={live ? 'polite' : undefined}>
           <thead>
             <tr>
@@ -340,7 +352,7 @@ export function Table({
           </thead>
           <tbody>{rows}</tbody>
         </table>
-      </section>
+      </ScrollBox>
       {rows?.length === 0 && <p className="muted">{empty}</p>}
     </>
   );

@@ -8,6 +8,7 @@ import {
   Field,
   Loading,
   NamedSelect,
+  ScrollBox,
   useAction,
   useLoad,
 } from '../ui.tsx';
@@ -129,8 +130,7 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
               <span className="cell-approved">V</span> approved · <span className="cell-requested">V</span>{' '}
               requested · <span className="cell-holiday">·</span> holiday
             </p>
-            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
-            <section className="table-wrap" aria-label={`Team calendar, ${month}`} tabIndex={0}>
+            <ScrollBox label={`Team calendar, ${month}`}>
               <table className="calendar">
                 <thead>
                   <tr>
@@ -189,7 +189,7 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                   ))}
                 </tbody>
               </table>
-            </section>
+            </ScrollBox>
             {shown.length === 0 && <p className="muted">No employee matches.</p>}
           </section>
 

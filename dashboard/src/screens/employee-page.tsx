@@ -1,12 +1,8 @@
 import { useState } from 'react';
-import { api, companyToday, type Mode, type Page, query } from '../api.ts';
+import { api, companyToday, hhmm, type Mode, type Page, query } from '../api.ts';
 import { BarChart } from '../charts.tsx';
 import type { Absence, Correction, Employee, WorkSummary } from '../types.ts';
-import { ErrorMessage, Field, Loading, Table, useLoad } from '../ui.tsx';
-
-/** Minutes as H:MM (negative with a minus sign). */
-const hhmm = (minutes: number) =>
-  `${minutes < 0 ? '−' : ''}${Math.floor(Math.abs(minutes) / 60)}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+import { ErrorMessage, Field, Loading, ScrollBox, Table, useLoad } from '../ui.tsx';
 
 const lastDay = (month: string) => {
   const [year, number] = month.split('-').map(Number) as [number, number];
@@ -71,8 +67,7 @@ function MonthCalendar({ mode, employee, month }: { mode: Mode; employee: Employ
   return (
     <>
       <ErrorMessage error={days.error} />
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
-      <section className="table-wrap" aria-label={`Days of ${month}`} tabIndex={0}>
+      <ScrollBox label={`Days of ${month}`}>
         <table className="month-calendar">
           <thead>
             <tr>
@@ -109,7 +104,7 @@ function MonthCalendar({ mode, employee, month }: { mode: Mode; employee: Employ
             ))}
           </tbody>
         </table>
-      </section>
+      </ScrollBox>
       <p className="muted">Each day: worked / expected (closed days).</p>
     </>
   );

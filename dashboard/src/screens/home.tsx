@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { api, type Mode } from '../api.ts';
+import { api, hhmm, type Mode } from '../api.ts';
 import { BarChart } from '../charts.tsx';
 import type { Charts, Today } from '../types.ts';
 import { ErrorMessage, Loading, Table, useLoad } from '../ui.tsx';
@@ -13,10 +13,6 @@ const GROUPS: Array<{ state: Person['state']; title: string; empty: string }> = 
   { state: 'absent', title: 'Absent', empty: 'Nobody is absent today.' },
   { state: 'out', title: 'Clocked out', empty: 'Nobody has clocked out yet today.' },
 ];
-
-/** Minutes as H:MM. */
-const hhmm = (minutes: number) =>
-  `${minutes < 0 ? '−' : ''}${Math.floor(Math.abs(minutes) / 60)}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
 
 /**
  * The home page: today at a glance, in the company's time zone (named on the page). Reloads every minute, so
