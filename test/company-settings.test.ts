@@ -115,6 +115,34 @@ describe('absence types, administrators and recording settings', () => {
     expect(short.json().errors).toHaveProperty('password');
   });
 
+  it('disables another administrator: no login, sessions end, the record stays; never oneself', async () => {
+    const other = await createAdmin(ctx, company.id);
+    const theirs = await dashboardSession(ctx, other.email, other.password);
+    expect((await theirs.call('GET', '/dashboard/api/session')).statusCode).toBe(200);
+    const disabled = await session.call('POST', `/dashboard/api/admins/${other.id}/disable`);
+    expect(disabled.statusCode, disabled.body).toBe(204);
+    expect((await theirs.call('GET', '/dashboard/api/session')).statusCode).toBe(401);
+    const login = await ctx.app.inject({
+      method: 'POST',
+      url: '/dashboard/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: other.email, password: other.password }),
+    });
+    expect(login.statusCode).toBe(401);
+    const list = (await session.call('GET', '/dashboard/api/admins')).json().data;
+    expect(list.find((admin: { id: string }) => admin.id === other.id).disabled_at).toMatch(/Z$/);
+    // Again: no such active administrator. Oneself: refused by field.
+    expect((await session.call('POST', `/dashboard/api/admins/${other.id}/disable`)).statusCode).toBe(404);
+    const me = (await session.call('GET', '/dashboard/api/session')).json().admin.id;
+    const self = await session.call('POST', `/dashboard/api/admins/${me}/disable`);
+    expect(self.statusCode).toBe(422);
+    expect(self.json().errors).toHaveProperty('id');
+    // Another company's administrator is not found.
+    const elsewhere = await ctx.createCompany({});
+    const stranger = await createAdmin(ctx, elsewhere.id);
+    expect((await session.call('POST', `/dashboard/api/admins/${stranger.id}/disable`)).statusCode).toBe(404);
+  });
+
   it('sets the tracking start and the late-record threshold', async () => {
     const changed = await session.call('PATCH', '/dashboard/api/settings', {
       tracking_start_date: '2025-11-01',

@@ -188,7 +188,9 @@ export function App() {
         {screen === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'reports' && <ReportsScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'registry' && <RegistryScreen key={mode} mode={mode} company={session.company} />}
-        {screen === 'settings' && <SettingsScreen onChange={() => void refresh()} />}
+        {screen === 'settings' && (
+          <SettingsScreen adminId={session.admin.id} onChange={() => void refresh()} />
+        )}
       </main>
     </div>
   );

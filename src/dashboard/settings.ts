@@ -2,14 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '../db/database.ts';
 import { Admin, CreateAdminBody } from '../modules/admins/admins.schemas.ts';
-import { createAdmin, listAdmins } from '../modules/admins/admins.service.ts';
+import { createAdmin, disableAdmin, listAdmins } from '../modules/admins/admins.service.ts';
 import { companyView, loadAccount } from '../modules/companies/companies.service.ts';
 import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
 import { Location, UpdateLocationBody } from '../modules/locations/locations.schemas.ts';
 import { updateLocation } from '../modules/locations/locations.service.ts';
 import { quotaUsed } from '../platform/auth.repo.ts';
 import { quotaMonth } from '../platform/auth.ts';
-import { Uuid } from '../platform/common.schemas.ts';
+import { IdParams, NoBody, Uuid } from '../platform/common.schemas.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { route } from '../platform/operation.ts';
 import { monthlyQuota, RATE_LIMIT_PER_MINUTE } from '../platform/service-state.ts';
@@ -104,6 +104,25 @@ export function settingsRoutes(api: FastifyInstance, deps: AppDeps): void {
     async (request, reply) => {
       reply.code(201);
       return await createAdmin(deps, { companyId: requireSession(request).company_id }, request.body);
+    },
+  );
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'POST',
+      url: '/dashboard/api/admins/:id/disable',
+      operationId: 'dashboardDisableAdmin',
+      summary: 'Disable another administrator (no login, sessions end; the record stays for the registry)',
+      scope: null,
+      params: IdParams,
+      body: NoBody,
+      responses: { 204: { description: 'Disabled.', schema: null } },
+    },
+    async (request, reply) => {
+      const session = requireSession(request);
+      await disableAdmin(deps, { companyId: session.company_id }, request.params.id, session.admin_id);
+      return reply.code(204).send();
     },
   );
   route(

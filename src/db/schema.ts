@@ -438,6 +438,8 @@ export type CompanyAdminsTable = {
   password_hash: string;
   created_at: Date;
   updated_at: Date;
+  /** Set when a company administrator disables the account: no login, no session (the row stays). */
+  disabled_at: Generated<Date | null>;
 };
 
 export type DashboardSessionsTable = {

@@ -538,8 +538,19 @@ describe('the dashboard in Chromium', () => {
     await admins.getByRole('button', { name: 'Add administrator' }).click();
     await page
       .getByRole('region', { name: 'Administrators', exact: true })
-      .getByRole('cell', { name: 'rrhh.dos@example.com' })
+      .getByRole('cell', { name: 'rrhh.dos@example.com', exact: true })
       .waitFor();
+    // The new administrator disabled again, after a confirmation; oneself has no such button.
+    await page.getByRole('button', { name: 'Disable rrhh.dos@example.com' }).click();
+    await page
+      .getByRole('dialog', { name: 'Disable rrhh.dos@example.com?' })
+      .getByRole('button', { name: 'Disable' })
+      .click();
+    await page
+      .getByRole('region', { name: 'Administrators', exact: true })
+      .getByText(/^disabled /)
+      .waitFor();
+    expect(await page.getByRole('button', { name: `Disable ${login.email}` }).count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     await shot('settings-company');
     // The holiday removed again, after a confirmation.

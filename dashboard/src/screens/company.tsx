@@ -8,13 +8,21 @@ import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction,
  * as late, the holidays of a year, the absence types and the administrators. Holidays and absence types are the
  * live company's (the sandbox keeps its own through the API).
  */
-export function CompanySettings({ company, onSaved }: { company: Company; onSaved: () => void }) {
+export function CompanySettings({
+  company,
+  adminId,
+  onSaved,
+}: {
+  company: Company;
+  adminId: string;
+  onSaved: () => void;
+}) {
   return (
     <>
       <Recording company={company} onSaved={onSaved} />
       <Holidays timeZone={company.timezone} />
       <AbsenceTypes />
-      <Administrators />
+      <Administrators me={adminId} />
     </>
   );
 }
@@ -232,10 +240,11 @@ function AbsenceTypes() {
   );
 }
 
-type Admin = { id: string; email: string; created_at: string };
+type Admin = { id: string; email: string; created_at: string; disabled_at?: string | null };
 
-function Administrators() {
+function Administrators({ me }: { me: string }) {
   const list = useLoad(() => api<{ data: Admin[] }>('GET', '/admins'), []);
+  const disable = useAction();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [added, setAdded] = useState('');
@@ -254,14 +263,40 @@ function Administrators() {
     <section className="card" aria-labelledby="admins-title">
       <h2 id="admins-title">Administrators</h2>
       <ErrorMessage error={list.error} />
+      <ErrorMessage error={disable.error} />
       <Table
         label="Administrators"
-        columns={['Email', 'Since']}
+        columns={['Email', 'Since', 'Status']}
+        actions
         empty="No administrator."
         rows={list.data?.data.map((admin) => (
           <tr key={admin.id}>
             <td>{admin.email}</td>
             <td>{formatInstant(admin.created_at)}</td>
+            <td className={admin.disabled_at ? 'status-disabled' : 'status-active'}>
+              {admin.disabled_at ? `disabled ${formatInstant(admin.disabled_at)}` : 'active'}
+            </td>
+            <td>
+              {!admin.disabled_at && admin.id !== me && (
+                <ConfirmButton
+                  label={`Disable ${admin.email}`}
+                  title={`Disable ${admin.email}?`}
+                  confirmLabel="Disable"
+                  disabled={disable.busy}
+                  onConfirm={() =>
+                    void disable.run(async () => {
+                      await api('POST', `/admins/${admin.id}/disable`);
+                      list.reload();
+                    })
+                  }
+                >
+                  <p>
+                    They can no longer log in and their open sessions end at once. Their name stays on what
+                    they recorded and approved in the registry.
+                  </p>
+                </ConfirmButton>
+              )}
+            </td>
           </tr>
         ))}
       />

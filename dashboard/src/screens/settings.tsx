@@ -11,7 +11,7 @@ type Settings = {
   rate_limits: { live: number; test: number };
 };
 
-export function SettingsScreen({ onChange }: { onChange: () => void }) {
+export function SettingsScreen({ adminId, onChange }: { adminId: string; onChange: () => void }) {
   const settings = useLoad(() => api<Settings>('GET', '/settings'), []);
   const action = useAction();
   const set = (enabled: boolean) =>
@@ -37,6 +37,7 @@ export function SettingsScreen({ onChange }: { onChange: () => void }) {
           <WorkCentres />
           <CompanySettings
             company={data.company}
+            adminId={adminId}
             onSaved={() => {
               settings.reload();
               onChange();

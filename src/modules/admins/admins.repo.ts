@@ -1,10 +1,10 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { CompanyAdminsTable } from '../../db/schema.ts';
 
 export type AdminRow = Selectable<CompanyAdminsTable>;
 
-export async function insertAdmin(db: Executor, row: AdminRow): Promise<void> {
+export async function insertAdmin(db: Executor, row: Insertable<CompanyAdminsTable>): Promise<void> {
   await db.insertInto('company_admins').values(row).execute();
 }
 
@@ -12,7 +12,7 @@ export async function insertAdmin(db: Executor, row: AdminRow): Promise<void> {
 export async function findAdminByEmailKey(db: Executor, emailKey: string) {
   return await db
     .selectFrom('company_admins')
-    .select(['company_id', 'id', 'email', 'password_hash'])
+    .select(['company_id', 'id', 'email', 'password_hash', 'disabled_at'])
     .where('email_key', '=', emailKey)
     .executeTakeFirst();
 }
@@ -32,7 +32,7 @@ export async function findAdminEmail(db: Executor, companyId: string, id: string
 export async function selectAdmins(db: Executor, companyId: string) {
   return await db
     .selectFrom('company_admins')
-    .select(['id', 'company_id', 'email', 'created_at'])
+    .select(['id', 'company_id', 'email', 'created_at', 'disabled_at'])
     .where('company_id', '=', companyId)
     .orderBy('email')
     .execute();
@@ -62,6 +62,7 @@ export async function findLiveSession(db: Executor, tokenHash: Buffer, now: Date
     )
     .select(['s.id', 's.company_id', 's.admin_id', 'a.email', 's.csrf_token', 's.expires_at'])
     .where('s.token_hash', '=', tokenHash)
+    .where('a.disabled_at', 'is', null)
     .where('s.expires_at', '>', now)
     .executeTakeFirst();
 }
@@ -77,4 +78,42 @@ export async function deleteSessionRow(db: Executor, companyId: string, id: stri
 /** Maintenance: sessions past their expiry, across tenants. */
 export async function deleteExpiredSessions(db: Executor, now: Date): Promise<void> {
   await db.deleteFrom('dashboard_sessions').where('expires_at', '<', now).execute();
+}
+
+/**
+ * Disables an administrator of the company who is not yet disabled, and ends their sessions; false when there is
+ * no such active administrator.
+ */
+export async function disableAdminRow(
+  db: Executor,
+  companyId: string,
+  id: string,
+  now: Date,
+): Promise<boolean> {
+  const row = await db
+    .updateTable('company_admins')
+    .set({ disabled_at: now, updated_at: now })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('disabled_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) return false;
+  await db
+    .deleteFrom('dashboard_sessions')
+    .where('company_id', '=', companyId)
+    .where('admin_id', '=', id)
+    .execute();
+  return true;
+}
+
+/** How many administrators of the company are active (not disabled), the company's row locked by the caller. */
+export async function countActiveAdmins(db: Executor, companyId: string): Promise<number> {
+  const row = await db
+    .selectFrom('company_admins')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('company_id', '=', companyId)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }

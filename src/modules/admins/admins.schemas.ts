@@ -1,11 +1,14 @@
 import { Type } from 'typebox';
-import { Instant, Uuid } from '../../platform/common.schemas.ts';
+import { Instant, Nullable, Uuid } from '../../platform/common.schemas.ts';
 
 export const Admin = Type.Object({
   id: Uuid(),
   company_id: Uuid(),
   email: Type.String(),
   created_at: Instant(),
+  disabled_at: Type.Optional(
+    Nullable(Instant('When another administrator disabled this one; null: active.')),
+  ),
 });
 
 export const Password = Type.String({

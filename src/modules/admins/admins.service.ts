@@ -1,12 +1,19 @@
 import type { Static } from 'typebox';
 import { violatedConstraint } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
-import { ApiError, invalid } from '../../platform/errors.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
+import { lockCompanyRow } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
-import { findAdminByEmailKey, insertAdmin, selectAdmins } from './admins.repo.ts';
+import {
+  countActiveAdmins,
+  disableAdminRow,
+  findAdminByEmailKey,
+  insertAdmin,
+  selectAdmins,
+} from './admins.repo.ts';
 import type { Admin, CreateAdminBody, LoginBody } from './admins.schemas.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
 
@@ -55,7 +62,10 @@ export async function authenticateAdmin(
   const { email, password } = credentials;
   const admin = await findAdminByEmailKey(db, emailKey(email));
   const matches = await verifyPassword(password, admin?.password_hash ?? (await dummyHash()));
-  return admin && matches ? { id: admin.id, company_id: admin.company_id, email: admin.email } : null;
+  // A disabled administrator gets the same answer as a wrong password (nothing tells the account apart).
+  return admin && matches && admin.disabled_at === null
+    ? { id: admin.id, company_id: admin.company_id, email: admin.email }
+    : null;
 }
 
 /** A company's administrators (the dashboard's Settings): email and since when, never a password hash. */
@@ -64,5 +74,33 @@ export async function listAdmins(
   scope: CompanyScope,
 ): Promise<{ data: AdminView[] }> {
   const rows = await selectAdmins(deps.db, scope.companyId);
-  return { data: rows.map((row) => ({ ...row, created_at: formatInstant(row.created_at) })) };
+  return {
+    data: rows.map((row) => ({
+      ...row,
+      created_at: formatInstant(row.created_at),
+      disabled_at: row.disabled_at ? formatInstant(row.disabled_at) : null,
+    })),
+  };
+}
+
+/**
+ * Disables another administrator of the company (docs/dashboard.md): they can no longer log in and their sessions
+ * end; the row stays, so the registry still names them. Not oneself (422), not the last active one (409).
+ */
+export async function disableAdmin(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  scope: CompanyScope,
+  id: string,
+  actingAdminId: string,
+): Promise<void> {
+  if (id === actingAdminId) throw invalid({ id: 'is you: another administrator must disable your account' });
+  const now = toDate(deps.clock.now());
+  await deps.db.transaction().execute(async (tx) => {
+    // Serializes disabling within the company, so two administrators cannot disable each other at once.
+    await lockCompanyRow(tx, scope.companyId);
+    if (!(await disableAdminRow(tx, scope.companyId, id, now))) throw notFound('Administrator');
+    if ((await countActiveAdmins(tx, scope.companyId)) === 0) {
+      throw new ApiError('conflict', 'The company would have no active administrator left.');
+    }
+  });
 }
