@@ -109,43 +109,6 @@ export const query = (params: Record<string, string | number | undefined | null>
   return text ? `?${text}` : '';
 };
 
-/** Today's date (YYYY-MM-DD) in a time zone: the company's day, not the browser's or UTC's. */
-export const companyToday = (timeZone: string, at: Date = new Date()) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    at,
-  );
-
-/**
- * The instant of a wall-clock time (`HH:MM` on `YYYY-MM-DD`) in a time zone, as `…Z` text: the UTC guess moved
- * by the zone's offset at it, checked once more for a day whose offset changes (DST).
- */
-export function zonedInstant(date: string, time: string, timeZone: string): string {
-  const wall = Date.parse(`${date}T${time}:00Z`);
-  const offsetAt = (instant: number) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat('en-CA', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      })
-        .formatToParts(new Date(instant))
-        .map((part) => [part.type, part.value]),
-    );
-    const local = Date.parse(
-      `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}Z`,
-    );
-    return local - instant;
-  };
-  let instant = wall - offsetAt(wall);
-  instant = wall - offsetAt(instant);
-  return `${new Date(instant).toISOString().slice(0, 19)}Z`;
-}
-
 export const formatInstant = (value: string | null | undefined) =>
   value ? new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 

@@ -1,8 +1,9 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dayIn, instantAt, todayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type CheckInType, type Correction, type Me, portalApi, type WorkMode } from './api.ts';
-import { dayOf, instantOf, longDate, timeOf, todayIn } from './format.ts';
+import { longDate, timeOf } from './format.ts';
 import { allPages, CORRECTION_DAY_KEY } from './Record.tsx';
 
 const TYPES: CheckInType[] = ['in', 'break_start', 'break_end', 'out'];
@@ -16,7 +17,7 @@ export function CorrectionsScreen({ me }: { me: Me }) {
 
   const load = useCallback(async () => {
     const today = todayIn(zone);
-    const since = dayOf(new Date(Date.now() - 90 * 86_400_000).toISOString(), zone);
+    const since = dayIn(new Date(Date.now() - 90 * 86_400_000).toISOString(), zone);
     const [rows, records] = await Promise.all([
       allPages<Correction>('/corrections?limit=100'),
       allPages<CheckIn>(`/check-ins?from=${since}&to=${today}&limit=100`),
@@ -31,7 +32,7 @@ export function CorrectionsScreen({ me }: { me: Me }) {
   const describeVoid = (id: string) => {
     const record = known.get(id);
     return record
-      ? `${t(`type.${record.type}`)} ${longDate(dayOf(record.timestamp, zone))} ${timeOf(record.timestamp, zone)}`
+      ? `${t(`type.${record.type}`)} ${longDate(dayIn(record.timestamp, zone))} ${timeOf(record.timestamp, zone)}`
       : id;
   };
 
@@ -101,7 +102,7 @@ function CorrectionCard({
         {correction.add.map((item) => (
           <li key={`${item.type}${item.timestamp}`}>
             {t('corrections.adds', {
-              what: `${t(`type.${item.type}`)} ${longDate(dayOf(item.timestamp, zone))} ${timeOf(item.timestamp, zone)}`,
+              what: `${t(`type.${item.type}`)} ${longDate(dayIn(item.timestamp, zone))} ${timeOf(item.timestamp, zone)}`,
             })}
           </li>
         ))}
@@ -171,7 +172,7 @@ function RequestForm({ me, onSent }: { me: Me; onSent: () => Promise<void> }) {
         ? [
             {
               type: String(form.get('type')) as CheckInType,
-              timestamp: instantOf(day, time, zone),
+              timestamp: instantAt(day, time, zone),
               ...(mode ? { work_mode: mode as WorkMode } : {}),
             },
           ]

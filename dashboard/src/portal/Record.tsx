@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { dayIn, todayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type Day, type Me, type Page, portalApi } from './api.ts';
-import { dayOf, hoursOf, longDate, monthName, todayIn } from './format.ts';
+import { hoursOf, longDate, monthName } from './format.ts';
 import { RecordLine } from './Today.tsx';
 
 /** Every page of a listing of the portal API. */
@@ -80,7 +81,7 @@ export function RecordScreen({ me }: { me: Me }) {
 
   const byDay = new Map<string, CheckIn[]>();
   for (const record of records) {
-    const date = dayOf(record.timestamp, zone);
+    const date = dayIn(record.timestamp, zone);
     byDay.set(date, [...(byDay.get(date) ?? []), record]);
   }
   const dates = [...new Set([...days.map((day) => day.period_start), ...byDay.keys()])].sort().reverse();
@@ -121,7 +122,7 @@ export function RecordScreen({ me }: { me: Me }) {
           </p>
           {closed.acknowledged_at ? (
             <p className="done" role="status">
-              {t('record.acknowledged', { date: longDate(dayOf(closed.acknowledged_at, zone)) })}
+              {t('record.acknowledged', { date: longDate(dayIn(closed.acknowledged_at, zone)) })}
             </p>
           ) : (
             <button type="button" className="primary" onClick={acknowledge}>

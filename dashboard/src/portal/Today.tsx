@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { todayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type CheckInType, type Me, type Page, portalApi, type WorkMode } from './api.ts';
-import { longDate, timeOf, todayIn } from './format.ts';
+import { longDate, timeOf } from './format.ts';
 
 /** Where the worker's day stands, from their latest check-in. */
 function stateOf(last: CheckIn | null): 'out' | 'working' | 'onBreak' {

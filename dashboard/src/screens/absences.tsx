@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { api, companyToday, type Mode, type Page, query } from '../api.ts';
+import { api, type Mode, type Page, query } from '../api.ts';
 import type { Absence, Company, Location, VacationBalance } from '../types.ts';
 import {
   ConfirmButton,
@@ -12,6 +12,7 @@ import {
   useAction,
   useLoad,
 } from '../ui.tsx';
+import { todayIn } from '../zoned.ts';
 import { type Employee, fullName } from './names.ts';
 
 type Holiday = { date: string; name: string };
@@ -58,7 +59,7 @@ const overlaps = (absence: Absence, from: string, to: string) =>
  * an employee.
  */
 export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company }) {
-  const [month, setMonth] = useState(() => companyToday(company.timezone).slice(0, 7));
+  const [month, setMonth] = useState(() => todayIn(company.timezone).slice(0, 7));
   const [location, setLocation] = useState('');
   const [unit, setUnit] = useState('');
   const [done, setDone] = useState('');

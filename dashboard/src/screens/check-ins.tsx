@@ -1,8 +1,9 @@
 import { type FormEvent, useState } from 'react';
-import { api, companyToday, formatMinutes, type Mode, type Page, query, zonedInstant } from '../api.ts';
+import { api, formatMinutes, type Mode, type Page, query } from '../api.ts';
 import { shiftEvents } from '../shifts.ts';
 import type { CheckIn, Company, Correction, WorkSummary } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import { instantAt, todayIn } from '../zoned.ts';
 import { type Employee, employeesById, fullName } from './names.ts';
 
 const addDays = (date: string, days: number) => {
@@ -219,7 +220,7 @@ function AddCheckIn({
       api('POST', `/${mode}/check-in-corrections`, {
         employee_id: employee.id,
         reason: reason.trim(),
-        add: [{ type, timestamp: zonedInstant(date, at, zone) }],
+        add: [{ type, timestamp: instantAt(date, at, zone) }],
       }),
     );
     if (created) {
@@ -348,7 +349,7 @@ function CorrectionsQueue({ mode, zone }: { mode: Mode; zone: string }) {
 
 export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company }) {
   const [search, setSearch] = useState('');
-  const [date, setDate] = useState(() => companyToday(company.timezone));
+  const [date, setDate] = useState(() => todayIn(company.timezone));
   const [employee, setEmployee] = useState<Employee | null>(null);
   // A correction requested in a day shows in the queue below at once.
   const [refresh, setRefresh] = useState(0);
@@ -367,7 +368,7 @@ export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company
             type="date"
             required
             value={date}
-            onChange={(event) => setDate(event.target.value || companyToday(company.timezone))}
+            onChange={(event) => setDate(event.target.value || todayIn(company.timezone))}
           />
         </Field>
       </div>

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { api, companyToday, formatInstant, type Page, query } from '../api.ts';
+import { api, formatInstant, type Page, query } from '../api.ts';
 import type { Company } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
+import { todayIn } from '../zoned.ts';
 
 /**
  * The company settings an HR administrator keeps (issue 17): when recording started and when a check-in counts
@@ -79,7 +80,7 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
 type Holiday = { id: string; date: string; name: string };
 
 function Holidays({ timeZone }: { timeZone: string }) {
-  const [year, setYear] = useState(() => companyToday(timeZone).slice(0, 4));
+  const [year, setYear] = useState(() => todayIn(timeZone).slice(0, 4));
   const list = useLoad(
     () =>
       api<{ data: Holiday[] }>(

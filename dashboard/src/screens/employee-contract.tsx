@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { api, companyToday, formatInstant, formatMinutes, type Mode, type Page, query } from '../api.ts';
+import { api, formatInstant, formatMinutes, type Mode, type Page, query } from '../api.ts';
 import type { Employee, Location, VacationBalance } from '../types.ts';
 import { ErrorMessage, Field, Loading, NamedSelect, Table, useAction, useLoad } from '../ui.tsx';
+import { todayIn } from '../zoned.ts';
 
 const WEEKDAYS = [
   ['mon', 'Monday'],
@@ -87,7 +88,7 @@ export function EmployeeContract({
       <Vacation
         mode={mode}
         employee={employee}
-        year={companyToday(companyTimeZone).slice(0, 4)}
+        year={todayIn(companyTimeZone).slice(0, 4)}
         version={version}
       />
     </>
@@ -113,7 +114,7 @@ function ScheduleForm({
       >,
   );
   const [vacation, setVacation] = useState(String(employee.vacation_days_per_year));
-  const [from, setFrom] = useState(() => companyToday(employee.timezone ?? companyTimeZone));
+  const [from, setFrom] = useState(() => todayIn(employee.timezone ?? companyTimeZone));
   const action = useAction();
   const total = WEEKDAYS.reduce((sum, [key]) => sum + minutesOf(week[key]), 0);
   const submit = async (event: FormEvent) => {

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { api, companyToday, hhmm, type Mode, type Page, query } from '../api.ts';
+import { api, hhmm, type Mode, type Page, query } from '../api.ts';
 import { BarChart } from '../charts.tsx';
 import type { Absence, Correction, Employee, WorkSummary } from '../types.ts';
 import { ErrorMessage, Field, Loading, ScrollBox, Table, useLoad } from '../ui.tsx';
+import { todayIn } from '../zoned.ts';
 
 const lastDay = (month: string) => {
   const [year, number] = month.split('-').map(Number) as [number, number];
@@ -22,7 +23,7 @@ export function EmployeePage({
   employee: Employee;
   timeZone: string;
 }) {
-  const today = companyToday(employee.timezone ?? timeZone);
+  const today = todayIn(employee.timezone ?? timeZone);
   const [month, setMonth] = useState(today.slice(0, 7));
   return (
     <>

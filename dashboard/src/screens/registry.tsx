@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { api, companyToday, formatInstant, type Mode, type Page, query } from '../api.ts';
+import { api, formatInstant, type Mode, type Page, query } from '../api.ts';
 import type {
   AccessGrant,
   AccessLogEntry,
@@ -20,6 +20,7 @@ import {
   useAction,
   useLoad,
 } from '../ui.tsx';
+import { todayIn } from '../zoned.ts';
 import { type Employee, fullName } from './names.ts';
 
 /**
@@ -37,7 +38,7 @@ export function RegistryScreen({ mode, company }: { mode: Mode; company: Company
 
 /** The month before today's, YYYY-MM, in the company's time zone. */
 function previousMonth(timeZone: string): string {
-  const [year, month] = companyToday(timeZone).split('-').map(Number) as [number, number];
+  const [year, month] = todayIn(timeZone).split('-').map(Number) as [number, number];
   return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
 }
 

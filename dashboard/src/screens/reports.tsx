@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { api, companyToday, formatInstant, type Mode } from '../api.ts';
+import { api, formatInstant, type Mode } from '../api.ts';
 import type { Company, Report } from '../types.ts';
 import { DateRange, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import { todayIn } from '../zoned.ts';
 
 const LABELS = {
   time_registry_monthly: 'Monthly time registry',
@@ -13,7 +14,7 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
   const reports = useLoad(() => api<{ data: Report[] }>('GET', `/${mode}/reports`), [mode]);
   const [type, setType] = useState<Report['type']>('time_registry_monthly');
   const [format, setFormat] = useState<Report['format']>('csv');
-  const [month, setMonth] = useState(() => companyToday(company.timezone).slice(0, 7));
+  const [month, setMonth] = useState(() => todayIn(company.timezone).slice(0, 7));
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [locale, setLocale] = useState<'es' | 'en'>('es');
