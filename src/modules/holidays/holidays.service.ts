@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { selectEmployedDuring } from '../../db/employees.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
@@ -6,7 +7,6 @@ import { yearRangeProblem } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
-import { employeesOn } from '../today/today.repo.ts';
 import { applyHoliday, consolidate } from '../workdays/consolidation.ts';
 import { deleteHolidayRow, findHolidayDate, insertHoliday, selectHolidays } from './holidays.repo.ts';
 import type { CreateHolidayBody, Holiday } from './holidays.schemas.ts';
@@ -71,7 +71,7 @@ export async function deleteHoliday(
     if (date === undefined) throw notFound('Holiday');
     await assertMonthsOpen(tx, companyId, { from: date, to: date }, 'removing a holiday on that date');
     await deleteHolidayRow(tx, companyId, id);
-    for (const employee of await employeesOn(tx, companyId, date)) {
+    for (const employee of await selectEmployedDuring(tx, companyId, date, date).execute()) {
       await consolidate(tx, companyId, tenant.timezone, employee.id, { from: date, to: date }, now);
     }
   });

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { selectEmployedDuring } from '../../db/employees.ts';
 import type { CheckInType } from '../../db/schema.ts';
 
 /**
@@ -28,14 +29,10 @@ export async function latestCheckIns(
     .execute();
 }
 
-/** The employees employed on a date (hired on or before it, not terminated before it), by name. */
+/** The employees employed on a date (the shared employment rule of db/employees.ts), by name. */
 export async function employeesOn(db: Executor, companyId: string, date: string) {
-  return await db
-    .selectFrom('employees')
-    .select(['id', 'first_name', 'last_name', 'hire_date'])
-    .where('company_id', '=', companyId)
-    .where('hire_date', '<=', date)
-    .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', date)]))
+  return await selectEmployedDuring(db, companyId, date, date)
+    .select(['first_name', 'last_name'])
     .orderBy('last_name')
     .orderBy('first_name')
     .orderBy('id')
