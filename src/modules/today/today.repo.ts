@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
 import type { CheckInType } from '../../db/schema.ts';
+import { absencesWithType } from '../absences/absences.repo.ts';
 
 /**
  * Reads for the dashboard's home page (today.service.ts). Each is one statement over the tenant, by the indexes
@@ -41,16 +42,11 @@ export async function employeesOn(db: Executor, companyId: string, date: string)
 
 /** The approved absences covering a date, with their type's label. */
 export async function absencesOn(db: Executor, companyId: string, date: string) {
-  return await db
-    .selectFrom('absences as a')
-    .innerJoin('absence_types as t', (join) =>
-      join.onRef('t.company_id', '=', 'a.company_id').onRef('t.id', '=', 'a.absence_type_id'),
-    )
-    .select(['a.employee_id', 't.label'])
-    .where('a.company_id', '=', companyId)
-    .where('a.status', '=', 'approved')
-    .where('a.start_date', '<=', date)
-    .where('a.end_date', '>=', date)
+  return await absencesWithType(db, companyId)
+    .select(['absences.employee_id', 'absence_types.label'])
+    .where('absences.status', '=', 'approved')
+    .where('absences.start_date', '<=', date)
+    .where('absences.end_date', '>=', date)
     .execute();
 }
 
@@ -135,17 +131,16 @@ export async function weekTotals(db: Executor, companyId: string, from: string, 
 
 /** Approved absence days per type among the absences that start in a range. */
 export async function absenceDaysByType(db: Executor, companyId: string, from: string, to: string) {
-  return await db
-    .selectFrom('absences as a')
-    .innerJoin('absence_types as t', (join) =>
-      join.onRef('t.company_id', '=', 'a.company_id').onRef('t.id', '=', 'a.absence_type_id'),
-    )
-    .select((eb) => ['t.key', 't.label', eb.fn.sum<string>('a.days_count').as('days')])
-    .where('a.company_id', '=', companyId)
-    .where('a.status', '=', 'approved')
-    .where('a.start_date', '>=', from)
-    .where('a.start_date', '<=', to)
-    .groupBy(['t.key', 't.label'])
-    .orderBy('t.label')
+  return await absencesWithType(db, companyId)
+    .select((eb) => [
+      'absence_types.key',
+      'absence_types.label',
+      eb.fn.sum<string>('absences.days_count').as('days'),
+    ])
+    .where('absences.status', '=', 'approved')
+    .where('absences.start_date', '>=', from)
+    .where('absences.start_date', '<=', to)
+    .groupBy(['absence_types.key', 'absence_types.label'])
+    .orderBy('absence_types.label')
     .execute();
 }
