@@ -12,6 +12,9 @@ import { useEffect, useId, useRef } from 'react';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
+/** Minutes as hours to one decimal, for a chart's bars. */
+export const chartHours = (minutes: number) => Math.round((minutes / 60) * 10) / 10;
+
 export type Series = { label: string; values: number[]; color: string };
 
 /**

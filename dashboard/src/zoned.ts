@@ -42,3 +42,9 @@ export function instantAt(date: string, time: string, timeZone: string): string 
   instant = wall - offsetAt(instant);
   return `${new Date(instant).toISOString().slice(0, 19)}Z`;
 }
+
+/** The last date (YYYY-MM-DD) of a month (YYYY-MM). */
+export function lastDayOf(month: string): string {
+  const [year, number] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10);
+}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { dayIn, todayIn } from '../zoned.ts';
+import { dayIn, lastDayOf, todayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type Day, type Me, type Page, portalApi } from './api.ts';
 import { hoursOf, longDate, monthName } from './format.ts';
@@ -58,9 +58,7 @@ export function RecordScreen({ me }: { me: Me }) {
 
   useEffect(() => {
     const from = `${month}-01`;
-    const last = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0))
-      .toISOString()
-      .slice(0, 10);
+    const last = lastDayOf(month);
     const to = last < today ? last : today;
     if (to < from) {
       setDays([]);

@@ -1,14 +1,9 @@
 import { useState } from 'react';
 import { api, hhmm, type Mode, type Page, query } from '../api.ts';
-import { BarChart } from '../charts.tsx';
+import { BarChart, chartHours } from '../charts.tsx';
 import type { Absence, Correction, Employee, WorkSummary } from '../types.ts';
 import { ErrorMessage, Field, Loading, ScrollBox, Table, useLoad } from '../ui.tsx';
-import { todayIn } from '../zoned.ts';
-
-const lastDay = (month: string) => {
-  const [year, number] = month.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10);
-};
+import { lastDayOf, todayIn } from '../zoned.ts';
 
 /**
  * An employee's own page (issue 17): their month as a calendar with each day's figures, the banked balance at
@@ -50,7 +45,7 @@ function MonthCalendar({ mode, employee, month }: { mode: Mode; employee: Employ
     () =>
       api<Page<WorkSummary>>(
         'GET',
-        `/${mode}/work-summaries${query({ period: 'day', from: `${month}-01`, to: lastDay(month), employee_id: employee.id, limit: 31 })}`,
+        `/${mode}/work-summaries${query({ period: 'day', from: `${month}-01`, to: lastDayOf(month), employee_id: employee.id, limit: 31 })}`,
       ),
     [mode, employee.id, month],
   );
@@ -58,7 +53,7 @@ function MonthCalendar({ mode, employee, month }: { mode: Mode; employee: Employ
   const byDate = new Map(days.data.data.map((row) => [row.period_start, row]));
   const first = new Date(`${month}-01T12:00:00Z`);
   const blanks = (first.getUTCDay() + 6) % 7; // Monday first
-  const count = Number(lastDay(month).slice(8));
+  const count = Number(lastDayOf(month).slice(8));
   const cells = [
     ...Array.from({ length: blanks }, () => null),
     ...Array.from({ length: count }, (_, index) => `${month}-${String(index + 1).padStart(2, '0')}`),
@@ -133,7 +128,7 @@ function BankedChart({ mode, employee, today }: { mode: Mode; employee: Employee
       series={[
         {
           label: 'Banked balance',
-          values: rows.map((row) => Math.round((row.banked_hours_balance_minutes / 60) * 10) / 10),
+          values: rows.map((row) => chartHours(row.banked_hours_balance_minutes)),
           color: '#1a5fb4',
         },
       ]}

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { api, hhmm, type Mode } from '../api.ts';
-import { BarChart } from '../charts.tsx';
+import { BarChart, chartHours } from '../charts.tsx';
 import type { Charts, Today } from '../types.ts';
 import { ErrorMessage, Loading, Table, useLoad } from '../ui.tsx';
 
@@ -141,7 +141,6 @@ export function HomeScreen({ mode }: { mode: Mode }) {
   );
 }
 
-const hours = (minutes: number) => Math.round((minutes / 60) * 10) / 10;
 const shortDay = (date: string) =>
   new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
     new Date(`${date}T12:00:00Z`),
@@ -152,8 +151,8 @@ function ChartsSection({ mode }: { mode: Mode }) {
   const charts = useLoad(() => api<Charts>('GET', `/${mode}/charts`), [mode]);
   const data = charts.data;
   if (!data) return <ErrorMessage error={charts.error} />;
-  const worked = data.weeks.map((week) => hours(week.worked_minutes));
-  const expected = data.weeks.map((week) => hours(week.expected_minutes));
+  const worked = data.weeks.map((week) => chartHours(week.worked_minutes));
+  const expected = data.weeks.map((week) => chartHours(week.expected_minutes));
   const latest = data.weeks.at(-1);
   return (
     <section aria-labelledby="charts-title">
@@ -163,7 +162,7 @@ function ChartsSection({ mode }: { mode: Mode }) {
           title="Worked and expected, last 8 weeks"
           summary={
             latest
-              ? `This week so far: ${hours(latest.worked_minutes)} hours worked of ${hours(latest.expected_minutes)} expected.`
+              ? `This week so far: ${chartHours(latest.worked_minutes)} hours worked of ${chartHours(latest.expected_minutes)} expected.`
               : ''
           }
           labels={data.weeks.map((week) => `w/c ${shortDay(week.week_start)}`)}
@@ -178,13 +177,13 @@ function ChartsSection({ mode }: { mode: Mode }) {
           summary={
             data.overtime.length === 0
               ? 'Nobody has overtime this month.'
-              : `${data.overtime.length} employees with overtime; most: ${data.overtime[0]?.name}, ${hours(data.overtime[0]?.overtime_minutes ?? 0)} hours.`
+              : `${data.overtime.length} employees with overtime; most: ${data.overtime[0]?.name}, ${chartHours(data.overtime[0]?.overtime_minutes ?? 0)} hours.`
           }
           labels={data.overtime.map((row) => row.name)}
           series={[
             {
               label: 'Overtime',
-              values: data.overtime.map((row) => hours(row.overtime_minutes)),
+              values: data.overtime.map((row) => chartHours(row.overtime_minutes)),
               color: '#b35900',
             },
           ]}

@@ -20,7 +20,7 @@ import {
   useAction,
   useLoad,
 } from '../ui.tsx';
-import { todayIn } from '../zoned.ts';
+import { lastDayOf, todayIn } from '../zoned.ts';
 import { type Employee, fullName } from './names.ts';
 
 /**
@@ -147,8 +147,7 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
 /** What is still open in a month before it is closed: incomplete days, ignored events, undecided requests. */
 function CloseSummary({ mode, month }: { mode: Mode; month: string }) {
   const summary = useLoad(async () => {
-    const [year, number] = month.split('-').map(Number) as [number, number];
-    const last = new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10);
+    const last = lastDayOf(month);
     const from = `${month}-01`;
     let cursor: string | null = null;
     const totals = { incomplete: 0, anomalies: 0, people: 0 };
