@@ -663,6 +663,9 @@ describe('the dashboard in Chromium', () => {
       ['home', 'Today'],
       ['keys', 'API keys'],
       ['absences', 'Team calendar'],
+      ['employees', 'Employees'],
+      ['check-ins', 'Time records'],
+      ['reports', 'Reports'],
       ['registry', 'Registry'],
       ['settings', 'Settings'],
     ] as const) {
