@@ -158,3 +158,36 @@ describe('absence types, administrators and recording settings', () => {
     expect(bad.json().errors.late_record_hours).toEqual(['must be at least 1']);
   });
 });
+
+describe("the dashboard's language", () => {
+  it('is Spanish by default in a Spanish zone, English elsewhere, and each administrator can choose', async () => {
+    const first = (await session.call('GET', '/dashboard/api/session')).json();
+    expect(first.admin.language).toBeNull();
+    expect(first.language).toBe('es');
+
+    const chosen = await session.call('PATCH', '/dashboard/api/me', { language: 'en' });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(chosen.json()).toMatchObject({ language: 'en', admin: { language: 'en' } });
+    // Kept for the next session too (the choice is the administrator's, not the browser's).
+    const again = (await session.call('GET', '/dashboard/api/session')).json();
+    expect(again).toMatchObject({ language: 'en', admin: { language: 'en' } });
+    // Another administrator of the same company still gets the company's default.
+    const other = await createAdmin(ctx, company.id);
+    const theirs = await dashboardSession(ctx, other.email, other.password);
+    expect((await theirs.call('GET', '/dashboard/api/session')).json().language).toBe('es');
+
+    const bad = await session.call('PATCH', '/dashboard/api/me', { language: 'fr' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().code).toBe('validation_failed');
+    expect(bad.json().errors).toEqual({ language: ['must be one of: es, en, null'] });
+    const unknown = await session.call('PATCH', '/dashboard/api/me', { language: 'es', theme: 'dark' });
+    expect(unknown.statusCode).toBe(422);
+    const reset = await session.call('PATCH', '/dashboard/api/me', { language: null });
+    expect(reset.json()).toMatchObject({ language: 'es', admin: { language: null } });
+
+    const abroad = await ctx.createCompany({ timezone: 'America/Mexico_City' });
+    const foreign = await createAdmin(ctx, abroad.id);
+    const foreignSession = await dashboardSession(ctx, foreign.email, foreign.password);
+    expect((await foreignSession.call('GET', '/dashboard/api/session')).json().language).toBe('en');
+  });
+});

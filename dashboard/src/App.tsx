@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, type Mode, setCsrfToken, whenSessionLost } from './api.ts';
+import { applyLanguage, i18n, type Language, msg, setDisplayZone, useT } from './i18n.ts';
 import { AbsencesScreen } from './screens/absences.tsx';
 import { CheckInsScreen } from './screens/check-ins.tsx';
 import { EmployeesScreen } from './screens/employees.tsx';
@@ -12,18 +13,23 @@ import { WebhooksScreen } from './screens/webhooks.tsx';
 import type { Company } from './types.ts';
 import { ErrorMessage, Field, useAction } from './ui.tsx';
 
-type Session = { admin: { id: string; email: string }; company: Company; csrf_token: string };
+type Session = {
+  admin: { id: string; email: string; language: Language | null };
+  language: Language;
+  company: Company;
+  csrf_token: string;
+};
 
 const SCREENS = [
-  { path: 'home', label: 'Today' },
-  { path: 'keys', label: 'API keys' },
-  { path: 'webhooks', label: 'Webhooks' },
-  { path: 'absences', label: 'Team calendar' },
-  { path: 'employees', label: 'Employees' },
-  { path: 'check-ins', label: 'Time records' },
-  { path: 'reports', label: 'Reports' },
-  { path: 'registry', label: 'Registry' },
-  { path: 'settings', label: 'Settings' },
+  { path: 'home', label: msg('Today') },
+  { path: 'keys', label: msg('API keys') },
+  { path: 'webhooks', label: msg('Webhooks') },
+  { path: 'absences', label: msg('Team calendar') },
+  { path: 'employees', label: msg('Employees') },
+  { path: 'check-ins', label: msg('Time records') },
+  { path: 'reports', label: msg('Reports') },
+  { path: 'registry', label: msg('Registry') },
+  { path: 'settings', label: msg('Settings') },
 ] as const;
 type ScreenPath = (typeof SCREENS)[number]['path'];
 
@@ -43,7 +49,26 @@ function useScreen(): ScreenPath {
   return screen;
 }
 
+/** The other language, offered by its own name (so a reader of either can find it). */
+function LanguageSwitch({ onSwitch }: { onSwitch: (language: Language) => void }) {
+  const t = useT();
+  const other: Language = i18n.language === 'es' ? 'en' : 'es';
+  return (
+    <button
+      type="button"
+      className="secondary"
+      lang={other}
+      aria-label={other === 'en' ? 'Switch to English' : 'Cambiar a español'}
+      title={t('Language of the dashboard')}
+      onClick={() => onSwitch(other)}
+    >
+      {other === 'en' ? 'English' : 'Español'}
+    </button>
+  );
+}
+
 function Login({ onLogin }: { onLogin: (session: Session) => void }) {
+  const t = useT();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const action = useAction();
@@ -55,9 +80,9 @@ function Login({ onLogin }: { onLogin: (session: Session) => void }) {
   return (
     <main className="login">
       <h1>Jornada</h1>
-      <form onSubmit={submit} aria-label="Log in">
-        <h2>Company administrator login</h2>
-        <Field label="Email">
+      <form onSubmit={submit} aria-label={t('Log in')}>
+        <h2>{t('Company administrator login')}</h2>
+        <Field label={t('Email')}>
           <input
             type="email"
             autoComplete="username"
@@ -66,7 +91,7 @@ function Login({ onLogin }: { onLogin: (session: Session) => void }) {
             onChange={(event) => setEmail(event.target.value)}
           />
         </Field>
-        <Field label="Password">
+        <Field label={t('Password')}>
           <input
             type="password"
             autoComplete="current-password"
@@ -77,14 +102,16 @@ function Login({ onLogin }: { onLogin: (session: Session) => void }) {
         </Field>
         <ErrorMessage error={action.error} />
         <button type="submit" disabled={action.busy}>
-          Log in
+          {t('Log in')}
         </button>
       </form>
+      <LanguageSwitch onSwitch={applyLanguage} />
     </main>
   );
 }
 
 export function App() {
+  const t = useT();
   const [session, setSession] = useState<Session | null | undefined>(undefined);
   const [mode, setMode] = useState<Mode>(() =>
     sessionStorage.getItem('jornada.mode') === 'test' ? 'test' : 'live',
@@ -93,7 +120,14 @@ export function App() {
 
   const accept = (next: Session) => {
     setCsrfToken(next.csrf_token);
+    setDisplayZone(next.company.timezone);
+    applyLanguage(next.language);
     setSession(next);
+  };
+  const chooseLanguage = async (language: Language) => {
+    applyLanguage(language);
+    const next = await api<Session>('PATCH', '/me', { language }).catch(() => null);
+    if (next) accept(next);
   };
   const refresh = () => api<Session>('GET', '/session').then(accept, () => setSession(null));
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, on load
@@ -107,14 +141,14 @@ export function App() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new screen is what closes the menu
   useEffect(() => setMenuOpen(false), [screen]);
 
-  if (session === undefined) return <p role="status">Loading…</p>;
+  if (session === undefined) return <p role="status">{t('Loading…')}</p>;
   if (session === null) return <Login onLogin={accept} />;
 
   const logout = async () => {
     await api('POST', '/logout').catch(() => {});
     setSession(null);
   };
-  const title = SCREENS.find((item) => item.path === screen)?.label ?? '';
+  const title = t(SCREENS.find((item) => item.path === screen)?.label ?? '');
   return (
     <div className={`shell mode-${mode}`}>
       <header>
@@ -122,7 +156,7 @@ export function App() {
           <strong>Jornada</strong> <span>{session.company.name}</span>
         </div>
         <fieldset className="switch">
-          <legend>Data</legend>
+          <legend>{t('Data')}</legend>
           {(['live', 'test'] as const).map((value) => (
             <label key={value}>
               <input
@@ -132,24 +166,25 @@ export function App() {
                 checked={mode === value}
                 onChange={() => setMode(value)}
               />
-              {value === 'live' ? 'Live' : 'Test (sandbox)'}
+              {value === 'live' ? t('Live') : t('Test (sandbox)')}
             </label>
           ))}
         </fieldset>
         <div className="who">
           <span>{session.admin.email}</span>
+          <LanguageSwitch onSwitch={(language) => void chooseLanguage(language)} />
           <button type="button" className="secondary" onClick={logout}>
-            Log out
+            {t('Log out')}
           </button>
         </div>
       </header>
       {mode === 'test' && (
         <p className="test-banner" role="note">
-          Test mode: you are working on the sandbox. Nothing here touches live data.
+          {t('Test mode: you are working on the sandbox. Nothing here touches live data.')}
         </p>
       )}
       <nav
-        aria-label="Screens"
+        aria-label={t('Screens')}
         className={menuOpen ? 'open' : undefined}
         onKeyDown={(event) => {
           if (event.key === 'Escape' && menuOpen) {
@@ -166,13 +201,13 @@ export function App() {
           aria-controls="screens"
           onClick={() => setMenuOpen(!menuOpen)}
         >
-          Menu <span aria-hidden="true">{menuOpen ? '▴' : '▾'}</span>
+          {t('Menu')} <span aria-hidden="true">{menuOpen ? '▴' : '▾'}</span>
         </button>
         <ul id="screens">
           {SCREENS.map((item) => (
             <li key={item.path}>
               <a href={`#/${item.path}`} aria-current={item.path === screen ? 'page' : undefined}>
-                {item.label}
+                {t(item.label)}
               </a>
             </li>
           ))}

@@ -1,5 +1,15 @@
 /** The dashboard's JSON API client: same-origin cookie session, X-CSRF-Token on every state-changing call. */
 
+import { i18n, t } from './i18n.ts';
+import {
+  CODE_SENTENCES,
+  SPANISH_FIELD_NAMES,
+  spanishDetail,
+  spanishFieldMessage,
+} from './locales/messages.ts';
+
+export { formatInstant } from './i18n.ts';
+
 export type Mode = 'live' | 'test';
 export type Page<T> = { data: T[]; meta: { next_cursor: string | null; has_more: boolean } };
 
@@ -68,12 +78,18 @@ export const api = dashboard.request;
 export const setCsrfToken = dashboard.setCsrfToken;
 export const whenSessionLost = dashboard.whenSessionLost;
 
+const spanish = () => i18n.language === 'es';
+
 /** A field of the API (`scopes`, `params.month`, `path.id`) as a person reads it: `Scopes`, `Month`, `Id`. */
 export function fieldLabel(path: string): string {
-  const last = path.split('.').at(-1) ?? path;
+  const last = (path.split('.').at(-1) ?? path).replace(/\[\d+\]$/, '');
+  if (spanish() && SPANISH_FIELD_NAMES[last]) return SPANISH_FIELD_NAMES[last];
   const words = last.replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** A field message of the service in the interface's language (the service writes English). */
+const localMessage = (message: string) => (spanish() ? (spanishFieldMessage(message) ?? message) : message);
 
 /** A problem's messages by the API's field path (empty for a problem that names no field). */
 export function fieldErrors(error: unknown): Record<string, string[]> {
@@ -81,22 +97,34 @@ export function fieldErrors(error: unknown): Record<string, string[]> {
   return Object.fromEntries(
     Object.entries(error.errors).map(([field, messages]) => [
       field,
-      (Array.isArray(messages) ? messages : [messages]).map(String),
+      (Array.isArray(messages) ? messages : [messages]).map((message) => localMessage(String(message))),
     ]),
   );
 }
 
+/** A problem's detail in the interface's language; in Spanish, one no rule knows follows its code's sentence. */
+function localDetail(error: ApiProblem): string[] {
+  if (!spanish()) return [error.message];
+  const known = spanishDetail(error.message);
+  if (known) return [known];
+  return [CODE_SENTENCES[error.code] ?? 'No se ha podido completar.', error.message];
+}
+
+/** A field's messages as one sentence after its name: `Email is already used…` / `Correo: ya lo usa…`. */
+export const fieldSentence = (label: string, messages: string[]) =>
+  spanish() ? `${label}: ${messages.join('; ')}.` : `${label} ${messages.join('; ')}.`;
+
 /**
- * A problem as sentences a person can act on: with field errors, a heading and every field's messages (none
- * hidden); else the detail.
+ * A problem as sentences a person can act on, in the interface's language: with field errors, a heading and
+ * every field's messages (none hidden); else the detail.
  */
 export function describe(error: unknown): string[] {
   if (!(error instanceof ApiProblem)) return [error instanceof Error ? error.message : String(error)];
   const fields = Object.entries(fieldErrors(error));
-  if (fields.length === 0) return [error.message];
+  if (fields.length === 0) return localDetail(error);
   return [
-    fields.length === 1 ? 'Check this field:' : `Check these ${fields.length} fields:`,
-    ...fields.map(([field, messages]) => `${fieldLabel(field)} ${messages.join('; ')}.`),
+    t('Check these {{count}} fields:', { count: fields.length }),
+    ...fields.map(([field, messages]) => fieldSentence(fieldLabel(field), messages)),
   ];
 }
 
@@ -108,9 +136,6 @@ export const query = (params: Record<string, string | number | undefined | null>
   const text = search.toString();
   return text ? `?${text}` : '';
 };
-
-export const formatInstant = (value: string | null | undefined) =>
-  value ? new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
 
 /** Minutes as H:MM, hours unbounded and negative with a minus sign: 172:30, −1:15. */
 export const hhmm = (minutes: number) =>

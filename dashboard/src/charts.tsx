@@ -9,6 +9,7 @@ import {
   Tooltip,
 } from 'chart.js';
 import { useEffect, useId, useRef } from 'react';
+import { formatNumber, locale, useT } from './i18n.ts';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
@@ -29,7 +30,7 @@ export function BarChart({
   series,
   unit,
   horizontal = false,
-  format = (value) => String(value),
+  format = formatNumber,
 }: {
   title: string;
   summary: string;
@@ -39,10 +40,11 @@ export function BarChart({
   horizontal?: boolean;
   format?: (value: number) => string;
 }) {
+  const t = useT();
   const canvas = useRef<HTMLCanvasElement>(null);
   const titleId = useId();
   // Redrawn when the figures change, not on every render of the page around it.
-  const key = JSON.stringify({ labels, series, unit, horizontal });
+  const key = JSON.stringify({ labels, series, unit, horizontal, language: locale() });
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for labels, series, unit and horizontal
   useEffect(() => {
     if (!canvas.current) return;
@@ -58,6 +60,7 @@ export function BarChart({
       },
       options: {
         indexAxis: horizontal ? 'y' : 'x',
+        locale: locale(),
         responsive: true,
         maintainAspectRatio: false,
         animation: false,
@@ -93,11 +96,11 @@ export function BarChart({
         <canvas ref={canvas} role="img" aria-label={`${title}. ${summary}`} />
       </div>
       <details>
-        <summary>The figures</summary>
+        <summary>{t('The figures')}</summary>
         <table>
           <thead>
             <tr>
-              <th scope="col">{horizontal ? 'Name' : 'Period'}</th>
+              <th scope="col">{horizontal ? t('Name') : t('Period')}</th>
               {series.map((item) => (
                 <th scope="col" key={item.label}>
                   {item.label}

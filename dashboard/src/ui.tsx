@@ -5,10 +5,12 @@ import {
   useCallback,
   useEffect,
   useId,
+  useLayoutEffect,
   useRef,
   useState,
 } from 'react';
-import { describe, fieldErrors } from './api.ts';
+import { describe, fieldErrors, fieldSentence } from './api.ts';
+import { useT } from './i18n.ts';
 
 /**
  * Loads data for a screen, again whenever `deps` change or `reload` is called. A response that arrives after a
@@ -56,6 +58,7 @@ export function useAction() {
 }
 
 export function ErrorMessage({ error }: { error: unknown }) {
+  useT(); // re-rendered in the new language
   if (!error) return null;
   const [first, ...rest] = describe(error);
   return (
@@ -106,7 +109,7 @@ export function Field({
       {hint && <small id={`${id}-hint`}>{hint}</small>}
       {messages.length > 0 && (
         <small id={`${id}-error`} className="field-error">
-          {label} {messages.join('; ')}.
+          {fieldSentence(label, messages)}
         </small>
       )}
     </div>
@@ -142,12 +145,13 @@ export function DateRange({
   error?: unknown;
   names?: readonly [string, string];
 }) {
+  const t = useT();
   return (
     <>
-      <Field label="From" name={names[0]} error={error}>
+      <Field label={t('From')} name={names[0]} error={error}>
         <input type="date" required value={from} onChange={(event) => onFrom(event.target.value)} />
       </Field>
-      <Field label="To" name={names[1]} error={error}>
+      <Field label={t('To')} name={names[1]} error={error}>
         <input type="date" required value={to} onChange={(event) => onTo(event.target.value)} />
       </Field>
     </>
@@ -169,7 +173,7 @@ export function GroupError({
   const messages = fieldErrors(error)[name] ?? [];
   return (
     <small id={id} className="field-error" hidden={messages.length === 0}>
-      {messages.length > 0 ? `${label} ${messages.join('; ')}.` : ''}
+      {messages.length > 0 ? fieldSentence(label, messages) : ''}
     </small>
   );
 }
@@ -201,18 +205,20 @@ export function NamedSelect({
 
 /** A form's submit button, with "Saved." beside it once the last save went through. */
 export function SaveRow({ label, busy, saved }: { label: string; busy: boolean; saved: boolean }) {
+  const t = useT();
   return (
     <div className="row">
       <button type="submit" disabled={busy}>
         {label}
       </button>
-      {saved && <span role="status">Saved.</span>}
+      {saved && <span role="status">{t('Saved.')}</span>}
     </div>
   );
 }
 
 /** A secret that is shown once, with a copy button. */
 export function SecretOnce({ label, secret, onDone }: { label: string; secret: string; onDone: () => void }) {
+  const t = useT();
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   const copy = async () => {
     try {
@@ -225,18 +231,18 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
   return (
     <section className="secret" aria-live="polite">
       <h3>{label}</h3>
-      <p>Copy it now: it is shown only once and cannot be retrieved later.</p>
+      <p>{t('Copy it now: it is shown only once and cannot be retrieved later.')}</p>
       <code data-testid="secret">{secret}</code>
       <div className="row">
         <button type="button" onClick={copy}>
-          Copy
+          {t('Copy')}
         </button>
         <button type="button" className="secondary" onClick={onDone}>
-          I have stored it
+          {t('I have stored it')}
         </button>
-        {copied === 'yes' && <span role="status">Copied.</span>}
+        {copied === 'yes' && <span role="status">{t('Copied.')}</span>}
         {copied === 'failed' && (
-          <span role="status">Copying is blocked here; select the text and copy it.</span>
+          <span role="status">{t('Copying is blocked here; select the text and copy it.')}</span>
         )}
       </div>
     </section>
@@ -262,6 +268,7 @@ export function ConfirmButton({
   danger?: boolean;
   disabled?: boolean;
 }) {
+  const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
@@ -296,7 +303,7 @@ export function ConfirmButton({
             {confirmLabel}
           </button>
           <button ref={cancel} type="button" className="secondary" onClick={() => dialog.current?.close()}>
-            Cancel
+            {t('Cancel')}
           </button>
         </div>
       </dialog>
@@ -305,17 +312,19 @@ export function ConfirmButton({
 }
 
 export function Loading({ loading }: { loading: boolean }) {
+  const t = useT();
   return loading ? (
     <p role="status" className="muted">
-      Loading…
+      {t('Loading…')}
     </p>
   ) : null;
 }
 
 /**
- * A data table: column headers (and a hidden "Actions" one), rows, and a message when there are none. On a narrow
- * screen the table scrolls sideways inside its box, which can then take the keyboard focus (arrow keys scroll
- * it) and is named for screen readers by `label`.
+ * A data table: column headers (and a hidden "Actions" one), rows, and a message when there are none. At phone
+ * width each row becomes a card, every value under its column's name (styles.css, `.stack`): each cell is given
+ * its column's name as `data-label` once rendered. A table too wide even so scrolls inside its box, which can
+ * then take the keyboard focus (arrow keys scroll it) and is named for screen readers by `label`.
  */
 export function Table({
   columns,
@@ -332,10 +341,23 @@ export function Table({
   live?: boolean;
   label?: string;
 }) {
+  const t = useT();
+  const table = useRef<HTMLTableElement>(null);
+  // Runs after every render: rows come and go, and a cell spanning columns (a detail row) keeps no label.
+  useLayoutEffect(() => {
+    for (const row of table.current?.tBodies[0]?.rows ?? []) {
+      let column = 0;
+      for (const cell of row.cells) {
+        const name = cell.colSpan === 1 ? (columns[column] ?? '') : '';
+        if (cell.dataset.label !== name) cell.dataset.label = name;
+        column += cell.colSpan;
+      }
+    }
+  });
   return (
     <>
-      <ScrollBox label={label ?? 'Scrollable table'}>
-        <table aria-live={live ? 'polite' : undefined}>
+      <ScrollBox label={label ?? t('Scrollable table')}>
+        <table ref={table} className="stack" aria-live={live ? 'polite' : undefined}>
           <thead>
             <tr>
               {columns.map((column) => (
@@ -345,7 +367,7 @@ export function Table({
               ))}
               {actions && (
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('Actions')}</span>
                 </th>
               )}
             </tr>
@@ -368,16 +390,17 @@ export function Pager({
   next: { has_more: boolean; next_cursor: string | null } | undefined;
   onPage: (cursor: string | null) => void;
 }) {
+  const t = useT();
   return (
     <div className="row">
       {cursor && (
         <button type="button" className="secondary" onClick={() => onPage(null)}>
-          First page
+          {t('First page')}
         </button>
       )}
       {next?.has_more && (
         <button type="button" className="secondary" onClick={() => onPage(next.next_cursor)}>
-          Next page
+          {t('Next page')}
         </button>
       )}
     </div>

@@ -5,11 +5,33 @@ import { EmployeeStatus } from '../modules/employees/employees.schemas.ts';
 import { Uuid } from '../platform/common.schemas.ts';
 import { PageQuery } from '../platform/pagination.ts';
 
+const Language = (options: { description?: string } = {}) =>
+  Type.Union([Type.Literal('es'), Type.Literal('en')], options);
+
 export const SessionView = Type.Object({
-  admin: Type.Object({ id: Uuid(), email: Type.String() }),
+  admin: Type.Object({
+    id: Uuid(),
+    email: Type.String(),
+    language: Type.Union([Language(), Type.Null()], {
+      description: "The dashboard's language the administrator chose; null: the company's default.",
+    }),
+  }),
+  language: Language({
+    description:
+      "The language the dashboard speaks: the administrator's choice, else Spanish for a company whose time zone is in Spain, else English.",
+  }),
   company: Company,
   csrf_token: Type.String({ description: 'Send it back as X-CSRF-Token on every state-changing call.' }),
 });
+
+export const UpdateMeBody = Type.Object(
+  {
+    language: Type.Union([Language(), Type.Null()], {
+      description: "The dashboard's language for this administrator; null: the company's default.",
+    }),
+  },
+  { additionalProperties: false },
+);
 
 const Usage = Type.Object({ used: Type.Integer(), quota: Type.Integer() });
 

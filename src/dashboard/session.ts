@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { LoginBody } from '../modules/admins/admins.schemas.ts';
-import { authenticateAdmin } from '../modules/admins/admins.service.ts';
+import { authenticateAdmin, dashboardLanguage, setAdminLanguage } from '../modules/admins/admins.service.ts';
 import {
   createSession,
   deleteSession,
@@ -15,7 +15,7 @@ import type { AppDeps } from '../platform/deps.ts';
 import { ApiError } from '../platform/errors.ts';
 import { route } from '../platform/operation.ts';
 import { admitSession, secureCookies } from '../platform/session-gate.ts';
-import { DASHBOARD_OPERATION, SessionView } from './dashboard.schemas.ts';
+import { DASHBOARD_OPERATION, SessionView, UpdateMeBody } from './dashboard.schemas.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,9 +29,11 @@ export function requireSession(request: FastifyRequest): Session {
 }
 
 async function sessionView(deps: AppDeps, session: Session) {
+  const company = await getCompany(deps.db, session.company_id);
   return {
-    admin: { id: session.admin_id, email: session.email },
-    company: await getCompany(deps.db, session.company_id),
+    admin: { id: session.admin_id, email: session.email, language: session.language },
+    language: dashboardLanguage(session.language, company.timezone),
+    company,
     csrf_token: session.csrf_token,
   };
 }
@@ -90,6 +92,24 @@ export function sessionRoutes(api: FastifyInstance, deps: AppDeps): void {
       responses: { 200: { description: 'The session.', schema: SessionView } },
     },
     async (request) => sessionView(deps, requireSession(request)),
+  );
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'PATCH',
+      url: '/dashboard/api/me',
+      operationId: 'dashboardUpdateMe',
+      summary: "The administrator's own preferences: the dashboard's language",
+      scope: null,
+      body: UpdateMeBody,
+      responses: { 200: { description: 'The session, in the chosen language.', schema: SessionView } },
+    },
+    async (request) => {
+      const session = requireSession(request);
+      await setAdminLanguage(deps, session, request.body.language);
+      return await sessionView(deps, { ...session, language: request.body.language });
+    },
   );
   route(
     api,

@@ -440,6 +440,8 @@ export type CompanyAdminsTable = {
   updated_at: Date;
   /** Set when a company administrator disables the account: no login, no session (the row stays). */
   disabled_at: Generated<Date | null>;
+  /** The dashboard's language this administrator chose; null: the company's default. */
+  language: Generated<'es' | 'en' | null>;
 };
 
 export type DashboardSessionsTable = {

@@ -190,6 +190,56 @@ function plainMessage(error: ErrorObject): string {
   }
 }
 
+/**
+ * A value that matches no branch of a union (`anyOf`: literals, or a value or null) gets one message naming
+ * what it may be (`must be one of: es, en, or null`), not each branch's refusal plus the validator's own
+ * "must match a schema in anyOf".
+ */
+function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((error) => error.keyword === 'anyOf');
+  if (unions.length === 0) return errors;
+  // An error under a union (at any depth: a union of a union and null) belongs to the outermost one.
+  const within = (error: ErrorObject, union: ErrorObject) =>
+    union !== error &&
+    union.instancePath === error.instancePath &&
+    error.schemaPath.startsWith(`${union.schemaPath}/`);
+  const outermost = unions.filter((union) => !unions.some((other) => within(union, other)));
+  const branchOf = (error: ErrorObject) => outermost.find((union) => within(error, union));
+  const result: ErrorObject[] = [];
+  for (const error of errors) {
+    if (branchOf(error)) continue;
+    if (error.keyword !== 'anyOf') {
+      result.push(error);
+      continue;
+    }
+    const branches = errors.filter((other) => branchOf(other) === error && other.keyword !== 'anyOf');
+    const values = branches
+      .filter((branch) => branch.keyword === 'const' || branch.keyword === 'enum')
+      .flatMap((branch) => {
+        const params = branch.params as { allowedValue?: unknown; allowedValues?: unknown[] };
+        return branch.keyword === 'const' ? [params.allowedValue] : (params.allowedValues ?? []);
+      })
+      .map(String);
+    const types = branches
+      .filter((branch) => branch.keyword === 'type')
+      .map((branch) => String((branch.params as { type?: unknown }).type));
+    const nullable = types.includes('null');
+    const first = branches.find((branch) => branch.keyword !== 'type' || !nullable) ?? branches[0];
+    if (values.length > 0) {
+      result.push({
+        ...error,
+        keyword: 'enum',
+        params: { allowedValues: nullable ? [...values, 'null'] : values },
+      });
+    } else if (first) {
+      result.push(first);
+    } else {
+      result.push(error);
+    }
+  }
+  return result;
+}
+
 export function validationErrors(errors: ErrorObject[], context: string): Record<string, string[]> {
   const prefix = Object.hasOwn(PREFIX_BY_CONTEXT, context) ? (PREFIX_BY_CONTEXT[context] as string) : context;
   // Field names come from the client: a Map, so that "toString" or "__proto__" are names like any other and
@@ -200,7 +250,7 @@ export function validationErrors(errors: ErrorObject[], context: string): Record
     if (!list.includes(message)) list.push(message);
     result.set(path, list);
   };
-  for (const error of errors) {
+  for (const error of collapseUnions(errors)) {
     const params = error.params as Record<string, unknown>;
     if (error.keyword === 'required') {
       add(joinPath(prefix, error.instancePath, String(params.missingProperty)), 'is required');

@@ -137,6 +137,20 @@ const open = async (screen: string, heading: string) => {
   await expect.poll(() => page.url()).toContain(`#/${screen}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 };
+/** What sticks out of the screen's width (none at phone width: every action reachable without sideways scrolling). */
+const overflowing = () =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('body *')]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        // Inside a box that scrolls (a calendar) is fine; the page itself must not.
+        return box.right > window.innerWidth + 0.5 && !element.closest('.table-wrap') && box.width > 0;
+      })
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${element.className}: ${element.textContent?.slice(0, 40)}`,
+      ),
+  );
 const setMode = (mode: 'Live' | 'Test (sandbox)') => page.getByLabel(mode, { exact: true }).check();
 const callV1 = (secret: string) =>
   page.evaluate(async (key) => {
@@ -160,8 +174,16 @@ describe('the dashboard in Chromium', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type(login.password);
     await page.keyboard.press('Enter');
+    // A company in Spain: the dashboard speaks Spanish, whatever the browser's language on the login page.
+    await page.getByRole('heading', { level: 1, name: 'Hoy' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+    // This administrator chooses English: kept on the server, for every later session.
+    await page.getByRole('button', { name: 'Switch to English' }).click();
     // The home page: today at a glance.
     await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    const me = await page.evaluate(async () => (await fetch('/dashboard/api/session')).json());
+    expect(me).toMatchObject({ language: 'en', admin: { language: 'en' } });
     await page.getByRole('heading', { name: 'Problem days, last 14 days' }).waitFor();
     expect(await page.locator('main').textContent()).toContain(employeeName);
     expect(await axeViolations(page)).toEqual([]);
@@ -232,7 +254,7 @@ describe('the dashboard in Chromium', () => {
     expect(approved.body.data.map((absence: { id: string }) => absence.id)).toContain(absenceId);
     // The calendar of December shows it, day by day.
     await page.getByLabel('Month').fill('2026-12');
-    const calendar = page.getByRole('region', { name: 'Team calendar, 2026-12' });
+    const calendar = page.getByRole('region', { name: 'Team calendar, December 2026' });
     await expect.poll(() => calendar.getByText('Vacation, approved').count()).toBe(3);
   });
 
@@ -247,21 +269,21 @@ describe('the dashboard in Chromium', () => {
     await form.getByRole('button', { name: 'Create absence' }).click();
     await page.getByRole('status').filter({ hasText: 'Created and approved' }).waitFor();
     // Cancelled from the month's approved list.
-    await page.getByRole('button', { name: `Cancel ${employeeName}’s sick leave from 2026-11-30` }).click();
+    await page.getByRole('button', { name: `Cancel ${employeeName}’s sick leave from 30 Nov 2026` }).click();
     await page
       .getByRole('dialog', { name: /^Cancel / })
       .getByRole('button', { name: 'Cancel the absence' })
       .click();
     await page
       .getByRole('status')
-      .filter({ hasText: `Cancelled: ${employeeName}, Sick leave, 2026-11-30` })
+      .filter({ hasText: `Cancelled: ${employeeName}, Sick leave, 30 Nov 2026` })
       .waitFor();
     const cancelled = await http('GET', '/v1/absences?status=cancelled', undefined, liveKey);
     expect(cancelled.body.data.map((absence: { start_date: string }) => absence.start_date)).toEqual([
       '2026-11-30',
     ]);
     await expect
-      .poll(() => page.getByRole('button', { name: /^Cancel .* from 2026-11-30$/ }).count())
+      .poll(() => page.getByRole('button', { name: /^Cancel .* from 30 Nov 2026$/ }).count())
       .toBe(0);
     // A request, rejected with a reason the employee will read.
     await form.getByLabel('Type').selectOption('vacation');
@@ -481,8 +503,8 @@ describe('the dashboard in Chromium', () => {
     await contract.getByRole('button', { name: 'Save schedule and vacation' }).click();
     const history = page.getByRole('region', { name: 'Contract history', exact: true });
     await expect.poll(() => history.getByRole('row').count()).toBe(3);
-    expect(await history.textContent()).toContain('2026-11-30');
-    expect(await history.textContent()).toContain('Fr 6 h');
+    expect(await history.textContent()).toContain('30 Nov 2026');
+    expect(await history.textContent()).toContain('Fri 6 h');
     const assignment = page.getByRole('form', { name: 'Assignment and registry' });
     await assignment.getByLabel('Work centre').selectOption({ label: 'Obrador' });
     await assignment.getByRole('button', { name: 'Save assignment' }).click();
@@ -499,7 +521,7 @@ describe('the dashboard in Chromium', () => {
     expect(updated.location_id).not.toBeNull();
     // The employee's own page: the month as a calendar, the banked balance chart, the year's absences.
     await page
-      .getByRole('region', { name: /^Days of \d{4}-\d{2}$/ })
+      .getByRole('region', { name: /^Days of [A-Z][a-z]+ \d{4}$/ })
       .getByRole('columnheader', { name: 'Mon' })
       .waitFor();
     await page.getByRole('figure', { name: 'Banked hours at the end of each month' }).waitFor();
@@ -554,9 +576,9 @@ describe('the dashboard in Chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
     await shot('settings-company');
     // The holiday removed again, after a confirmation.
-    await holidays.getByRole('button', { name: 'Remove Inmaculada Concepción (2026-12-08)' }).click();
+    await holidays.getByRole('button', { name: 'Remove Inmaculada Concepción (8 Dec 2026)' }).click();
     await page
-      .getByRole('dialog', { name: 'Remove the holiday of 2026-12-08?' })
+      .getByRole('dialog', { name: 'Remove the holiday of 8 Dec 2026?' })
       .getByRole('button', { name: 'Remove' })
       .click();
     await holidays.getByText('No holiday in 2026.').waitFor();
@@ -570,20 +592,20 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Close month' }).click();
     // First, what is still open in the month.
     await page
-      .getByRole('dialog', { name: 'Close 2026-10?' })
-      .getByRole('region', { name: 'Still open in 2026-10' })
+      .getByRole('dialog', { name: 'Close October 2026?' })
+      .getByRole('region', { name: 'Still open in October 2026' })
       .getByText('1 correction waiting (any month)', { exact: false })
       .waitFor();
     await shot('registry-close-summary');
     await page
-      .getByRole('dialog', { name: 'Close 2026-10?' })
+      .getByRole('dialog', { name: 'Close October 2026?' })
       .getByRole('button', { name: 'Close the month' })
       .click();
-    const acknowledgements = page.getByRole('region', { name: 'Acknowledgements of 2026-10' });
+    const acknowledgements = page.getByRole('region', { name: 'Acknowledgements of October 2026' });
     await acknowledgements.getByRole('cell', { name: employeeName }).waitFor();
-    expect(await acknowledgements.textContent()).toContain('0 of 1 workers');
+    expect(await acknowledgements.textContent()).toContain('0 of 1 worker on this page has');
     expect(await acknowledgements.getByRole('cell', { name: 'not yet' }).count()).toBe(1);
-    await page.getByRole('button', { name: 'Workers’ documents of 2026-10 (PDF)' }).click();
+    await page.getByRole('button', { name: 'Workers’ documents of October 2026 (PDF)' }).click();
     await page.getByRole('status').filter({ hasText: 'are being generated' }).waitFor();
 
     const form = page.getByRole('form', { name: 'Grant access' });
@@ -624,7 +646,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByLabel('Report', { exact: true }).selectOption('time_registry_worker_monthly');
     await page.getByLabel('Month').fill('2026-10');
     await page.getByLabel('Format').selectOption('xlsx');
-    await page.getByLabel('Language').selectOption('en');
+    await page.getByLabel('Language of the documents').selectOption('en');
     await page.getByRole('button', { name: 'Request report' }).click();
     const row = page.getByRole('row', { name: /Workers’ monthly documents \(XLSX\)/ });
     await row.getByRole('cell', { name: 'completed' }).waitFor({ timeout: 20_000 });
@@ -635,7 +657,7 @@ describe('the dashboard in Chromium', () => {
     expect(download.suggestedFilename()).toBe('worker-registry-2026-10.xlsx');
     const bytes = await readFile(await download.path());
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
-    expect(await row.textContent()).toContain('locale en');
+    expect(await row.textContent()).toContain('month October 2026, language en');
   });
 
   it('shows the integration settings and warns before switching the addon off', async () => {
@@ -675,6 +697,7 @@ describe('the dashboard in Chromium', () => {
       expect(await page.getByRole('link', { name: 'Webhooks' }).isVisible()).toBe(false);
       // Wide tables scroll inside their own box; the page itself never scrolls sideways.
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(await overflowing()).toEqual([]);
       expect(overflow).toBeLessThanOrEqual(0);
       // The screen loaded: no refusal on it.
       await page.waitForLoadState('networkidle');
@@ -692,5 +715,136 @@ describe('the dashboard in Chromium', () => {
     await page.keyboard.press('Escape');
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     expect(await page.evaluate(() => document.activeElement?.classList.contains('menu-toggle'))).toBe(true);
+  });
+});
+
+/** The Spanish screens (the company's default): every text translated, dates and numbers the Spanish way. */
+describe('the dashboard in Spanish', () => {
+  const SCREENS_ES = [
+    ['home', 'Hoy'],
+    ['keys', 'Claves de API'],
+    ['webhooks', 'Webhooks'],
+    ['absences', 'Calendario del equipo'],
+    ['employees', 'Empleados'],
+    ['check-ins', 'Registros de jornada'],
+    ['reports', 'Informes'],
+    ['registry', 'Registro'],
+    ['settings', 'Ajustes'],
+  ] as const;
+  const openEs = async (screen: string, heading: string) => {
+    const menu = page.getByRole('button', { name: 'Menú' });
+    if (await menu.isVisible()) await menu.click();
+    await page
+      .getByRole('navigation', { name: 'Pantallas' })
+      .getByRole('link', { name: heading, exact: true })
+      .click();
+    await expect.poll(() => page.url()).toContain(`#/${screen}`);
+    await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+  };
+  /**
+   * Texts left in English: any text node, label, title or placeholder on the page that is exactly one of the
+   * dashboard's English texts whose Spanish differs (the catalogue's keys).
+   */
+  const untranslated = async () => {
+    const { dashboardKeys } = await import('../helpers/dashboard-keys.ts');
+    const { es } = await import('../../dashboard/src/locales/es.ts');
+    const english = [...dashboardKeys().keys()].filter((key) => es[key] !== undefined && es[key] !== key);
+    return await page.evaluate((keys) => {
+      const known = new Set(keys);
+      const found = new Set<string>();
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent?.trim() ?? '';
+        if (known.has(text)) found.add(text);
+      }
+      for (const element of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+        for (const name of ['aria-label', 'title', 'placeholder']) {
+          const text = element.getAttribute(name)?.trim() ?? '';
+          if (known.has(text)) found.add(`${name}: ${text}`);
+        }
+      }
+      return [...found];
+    }, english);
+  };
+
+  it('switches back to Spanish and shows every screen translated, at 1440 px', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('button', { name: 'Cambiar a español' }).click();
+    await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+    for (const [screen, heading] of SCREENS_ES) {
+      await openEs(screen, heading);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      expect(await untranslated()).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
+      await shot(`es-${screen}`);
+    }
+  });
+
+  it('says dates, months and numbers the Spanish way, in the company’s zone, labelled', async () => {
+    await openEs('absences', 'Calendario del equipo');
+    await page.getByLabel('Mes', { exact: true }).fill('2026-12');
+    const calendar = page.getByRole('region', { name: 'Calendario del equipo, diciembre de 2026' });
+    await expect.poll(() => calendar.getByText('Vacation, aprobada').count()).toBe(3);
+    await openEs('registry', 'Registro');
+    const months = page.getByRole('region', { name: 'Meses cerrados' });
+    await months.getByRole('cell', { name: 'octubre de 2026', exact: true }).waitFor();
+    // An instant: day, month, year, the 24-hour time and the zone's name (Madrid: CET in winter).
+    expect(await months.getByRole('row').nth(1).textContent()).toMatch(/\d{1,2} \w{3} 2026, \d{2}:\d{2} CET/);
+    await openEs('settings', 'Ajustes');
+    // Numbers with the Spanish grouping.
+    expect(await page.getByRole('region', { name: 'Suscripción y límites' }).textContent()).toMatch(
+      /\d+ de \d{1,3}(\.\d{3})* en uso|de \d+ en uso/,
+    );
+  });
+
+  it('shows every problem of a refused form in Spanish, by field', async () => {
+    await openEs('keys', 'Claves de API');
+    await page.getByRole('button', { name: 'Crear clave' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Revisa este campo:');
+    expect(await page.getByRole('alert').textContent()).toContain('Permisos: necesita al menos 1 elemento.');
+    expect(await page.locator('#scopes-error').textContent()).toBe('Permisos: necesita al menos 1 elemento.');
+    await shot('es-keys-field-error');
+    await openEs('settings', 'Ajustes');
+    const identity = page.getByRole('form', { name: 'Datos legales' });
+    await identity.getByLabel('CIF/NIF').fill('B12345675');
+    await identity.getByRole('button', { name: 'Guardar datos legales' }).click();
+    await expect
+      .poll(() => identity.locator('.field-error').textContent())
+      .toBe('CIF/NIF: no es un CIF o NIF válido (revisa el carácter de control).');
+    expect(await identity.getByLabel('CIF/NIF').getAttribute('aria-invalid')).toBe('true');
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('es-settings-field-error');
+  });
+
+  it('fits a phone in Spanish: a menu, tables as lists, nothing off-screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const [screen, heading] of SCREENS_ES) {
+      await openEs(screen, heading);
+      expect(await page.getByRole('button', { name: 'Menú' }).getAttribute('aria-expanded')).toBe('false');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(await overflowing()).toEqual([]);
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await page.getByRole('alert').count()).toBe(0);
+      expect(await untranslated()).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
+      await shot(`es-phone-${screen}`);
+    }
+    // A data table is a list of cards: its header row hidden, each value under its column's name, and every
+    // action inside the screen's width.
+    await openEs('employees', 'Empleados');
+    const cards = await page.evaluate(() => {
+      const table = document.querySelector('main table.stack') as HTMLTableElement;
+      const cell = table.tBodies[0]?.rows[0]?.cells[0] as HTMLTableCellElement;
+      const button = table.querySelector('tbody button') as HTMLButtonElement;
+      return {
+        header: getComputedStyle(table.tHead as HTMLElement).position,
+        row: getComputedStyle(table.tBodies[0]?.rows[0] as HTMLElement).display,
+        label: getComputedStyle(cell, '::before').content,
+        button: button.getBoundingClientRect().right <= window.innerWidth,
+      };
+    });
+    expect(cards).toEqual({ header: 'absolute', row: 'block', label: '"Nombre"', button: true });
   });
 });

@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Mode, type Page, query } from '../api.ts';
+import { formatDate, formatDateRange, formatMonth, useT } from '../i18n.ts';
+import { statusLabel } from '../labels.ts';
 import type { Absence, Company, Location, VacationBalance } from '../types.ts';
 import {
   ConfirmButton,
@@ -44,10 +46,7 @@ const monthDays = (month: string): string[] => {
   return days;
 };
 
-const weekday = (date: string) =>
-  new Intl.DateTimeFormat('en-GB', { weekday: 'narrow', timeZone: 'UTC' }).format(
-    new Date(`${date}T12:00:00Z`),
-  );
+const weekday = (date: string) => formatDate(date, { weekday: 'narrow' });
 
 const overlaps = (absence: Absence, from: string, to: string) =>
   absence.start_date <= to && absence.end_date >= from;
@@ -59,6 +58,7 @@ const overlaps = (absence: Absence, from: string, to: string) =>
  * an employee.
  */
 export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company }) {
+  const t = useT();
   const [month, setMonth] = useState(() => todayIn(company.timezone).slice(0, 7));
   const [location, setLocation] = useState('');
   const [unit, setUnit] = useState('');
@@ -98,8 +98,10 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
     void action.run(async () => {
       await api('POST', `/${mode}/absences/${absence.id}/${decision}`, reason ? { reason } : {});
       const who = names.get(absence.employee_id) ?? absence.employee_id;
-      const verb = { approve: 'Approved', reject: 'Rejected', cancel: 'Cancelled' }[decision];
-      reload(`${verb}: ${who}, ${absence.type.label}, ${absence.start_date} – ${absence.end_date}.`);
+      const verb = { approve: t('Approved'), reject: t('Rejected'), cancel: t('Cancelled') }[decision];
+      reload(
+        `${verb}: ${who}, ${absence.type.label}, ${formatDateRange(absence.start_date, absence.end_date)}.`,
+      );
     });
 
   return (
@@ -107,7 +109,7 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
       {done && <p role="status">{done}</p>}
       <ErrorMessage error={data.error ?? action.error} />
       <div className="row">
-        <Field label="Month">
+        <Field label={t('Month')}>
           <input
             type="month"
             required
@@ -115,27 +117,30 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
             onChange={(event) => event.target.value && setMonth(event.target.value)}
           />
         </Field>
-        <Field label="Work centre">
-          <NamedSelect value={location} onChange={setLocation} items={loaded?.locations} none="All" />
+        <Field label={t('Work centre')}>
+          <NamedSelect value={location} onChange={setLocation} items={loaded?.locations} none={t('All')} />
         </Field>
-        <Field label="Unit">
-          <NamedSelect value={unit} onChange={setUnit} items={loaded?.units} none="All" />
+        <Field label={t('Unit')}>
+          <NamedSelect value={unit} onChange={setUnit} items={loaded?.units} none={t('All')} />
         </Field>
       </div>
       <Loading loading={data.loading && !loaded} />
       {loaded && (
         <div className="calendar-layout">
           <section aria-labelledby="calendar-title">
-            <h2 id="calendar-title">Absences and holidays, {month}</h2>
+            <h2 id="calendar-title">
+              {t('Absences and holidays, {{month}}', { month: formatMonth(month) })}
+            </h2>
             <p className="muted legend">
-              <span className="cell-approved">V</span> approved · <span className="cell-requested">V</span>{' '}
-              requested · <span className="cell-holiday">·</span> holiday
+              <span className="cell-approved">V</span> {t('approved')} ·{' '}
+              <span className="cell-requested">V</span> {t('requested')} ·{' '}
+              <span className="cell-holiday">·</span> {t('holiday')}
             </p>
-            <ScrollBox label={`Team calendar, ${month}`}>
+            <ScrollBox label={t('Team calendar, {{month}}', { month: formatMonth(month) })}>
               <table className="calendar">
                 <thead>
                   <tr>
-                    <th scope="col">Employee</th>
+                    <th scope="col">{t('Employee')}</th>
                     {days.map((date) => (
                       <th
                         scope="col"
@@ -173,13 +178,17 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                                   ? 'cell-holiday'
                                   : undefined
                             }
-                            title={absence ? `${absence.type.label} (${absence.status})` : holidays.get(date)}
+                            title={
+                              absence
+                                ? `${absence.type.label} (${t(statusLabel(absence.status))})`
+                                : holidays.get(date)
+                            }
                           >
                             {absence && (
                               <>
                                 <span aria-hidden="true">{absence.type.label.charAt(0)}</span>
                                 <span className="visually-hidden">
-                                  {absence.type.label}, {absence.status}
+                                  {absence.type.label}, {t(statusLabel(absence.status))}
                                 </span>
                               </>
                             )}
@@ -191,25 +200,29 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                 </tbody>
               </table>
             </ScrollBox>
-            {shown.length === 0 && <p className="muted">No employee matches.</p>}
+            {shown.length === 0 && <p className="muted">{t('No employee matches.')}</p>}
           </section>
 
           <section className="card" aria-labelledby="requests-title">
-            <h2 id="requests-title">Requests ({loaded.requests.length})</h2>
-            {loaded.requests.length === 0 && <p className="muted">Nothing to decide.</p>}
+            <h2 id="requests-title">{t('Requests ({{number}})', { number: loaded.requests.length })}</h2>
+            {loaded.requests.length === 0 && <p className="muted">{t('Nothing to decide.')}</p>}
             <ul className="requests">
               {loaded.requests.map((absence) => {
                 const who = names.get(absence.employee_id) ?? absence.employee_id;
                 return (
                   <li key={absence.id}>
-                    <strong>{who}</strong>: {absence.type.label}, {absence.start_date} – {absence.end_date} (
-                    {absence.days_count} {absence.days_count === 1 ? 'day' : 'days'})
+                    <strong>{who}</strong>: {absence.type.label},{' '}
+                    {formatDateRange(absence.start_date, absence.end_date)} (
+                    {t('{{count}} days', { count: absence.days_count })})
                     {absence.note && <span className="muted"> · “{absence.note}”</span>}
                     <div className="row">
                       <ConfirmButton
-                        label={`Approve ${who}`}
-                        title={`Approve ${who}’s ${absence.type.label.toLowerCase()}?`}
-                        confirmLabel="Approve"
+                        label={t('Approve {{who}}', { who })}
+                        title={t('Approve {{who}}’s {{type}}?', {
+                          who,
+                          type: absence.type.label.toLowerCase(),
+                        })}
+                        confirmLabel={t('Approve')}
                         danger={false}
                         disabled={action.busy}
                         onConfirm={() => decide(absence, 'approve')}
@@ -226,9 +239,9 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                 );
               })}
             </ul>
-            <h2>Approved in {month}</h2>
+            <h2>{t('Approved in {{month}}', { month: formatMonth(month) })}</h2>
             {!live.some((absence) => absence.status === 'approved') && (
-              <p className="muted">No approved absence this month.</p>
+              <p className="muted">{t('No approved absence this month.')}</p>
             )}
             <ul className="requests">
               {live
@@ -237,18 +250,28 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                   const who = names.get(absence.employee_id) ?? absence.employee_id;
                   return (
                     <li key={absence.id}>
-                      <strong>{who}</strong>: {absence.type.label}, {absence.start_date} – {absence.end_date}
+                      <strong>{who}</strong>: {absence.type.label},{' '}
+                      {formatDateRange(absence.start_date, absence.end_date)}
                       <div className="row">
                         <ConfirmButton
-                          label={`Cancel ${who}’s ${absence.type.label.toLowerCase()} from ${absence.start_date}`}
-                          title={`Cancel ${who}’s ${absence.type.label.toLowerCase()}?`}
-                          confirmLabel="Cancel the absence"
+                          label={t('Cancel {{who}}’s {{type}} from {{date}}', {
+                            who,
+                            type: absence.type.label.toLowerCase(),
+                            date: formatDate(absence.start_date),
+                          })}
+                          title={t('Cancel {{who}}’s {{type}}?', {
+                            who,
+                            type: absence.type.label.toLowerCase(),
+                          })}
+                          confirmLabel={t('Cancel the absence')}
                           disabled={action.busy}
                           onConfirm={() => decide(absence, 'cancel')}
                         >
                           <p>
-                            {absence.start_date} – {absence.end_date}: those days count as working days again,
-                            and the vacation days come back to the balance.
+                            {formatDateRange(absence.start_date, absence.end_date)}:{' '}
+                            {t(
+                              'those days count as working days again, and the vacation days come back to the balance.',
+                            )}
                           </p>
                         </ConfirmButton>
                       </div>
@@ -281,6 +304,7 @@ function ApprovalPreview({
   absence: Absence;
   names: Map<string, string>;
 }) {
+  const t = useT();
   const year = Number(absence.start_date.slice(0, 4));
   const preview = useLoad(async () => {
     const [balances, others] = await Promise.all([
@@ -306,36 +330,40 @@ function ApprovalPreview({
   return (
     <>
       <p>
-        {absence.start_date} – {absence.end_date}: {absence.days_count} working{' '}
-        {absence.days_count === 1 ? 'day' : 'days'}.
+        {formatDateRange(absence.start_date, absence.end_date)}:{' '}
+        {t('{{count}} working days.', { count: absence.days_count })}
       </p>
       {balance && (
         <dl className="figures">
-          <dt>Vacation {year}</dt>
+          <dt>{t('Vacation {{year}}', { year })}</dt>
           <dd>
-            {balance.entitled_days + balance.carry_over_days} days ({balance.entitled_days} entitled
-            {balance.carry_over_days > 0 ? ` + ${balance.carry_over_days} carried over` : ''})
+            {t('{{count}} days', { count: balance.entitled_days + balance.carry_over_days })} (
+            {t('{{count}} entitled', { count: balance.entitled_days })}
+            {balance.carry_over_days > 0
+              ? ` + ${t('{{count}} carried over', { count: balance.carry_over_days })}`
+              : ''}
+            )
           </dd>
-          <dt>Taken after approval</dt>
-          <dd>{balance.used_days + absence.days_count} days</dd>
-          <dt>Left after approval</dt>
+          <dt>{t('Taken after approval')}</dt>
+          <dd>{t('{{count}} days', { count: balance.used_days + absence.days_count })}</dd>
+          <dt>{t('Left after approval')}</dt>
           <dd>
-            <strong>{balance.remaining_days} days</strong>
+            <strong>{t('{{count}} days', { count: balance.remaining_days })}</strong>
             {balance.pending_days > absence.days_count &&
-              ` (counting ${balance.pending_days - absence.days_count} more requested)`}
+              ` (${t('counting {{count}} more requested', { count: balance.pending_days - absence.days_count })})`}
           </dd>
         </dl>
       )}
-      <h4>Also off those days</h4>
+      <h4>{t('Also off those days')}</h4>
       {others.length === 0 ? (
-        <p className="muted">Nobody else.</p>
+        <p className="muted">{t('Nobody else.')}</p>
       ) : (
         <ul className="list">
           {others.map((other) => (
             <li key={other.id}>
-              {names.get(other.employee_id) ?? other.employee_id}: {other.type.label}, {other.start_date} –{' '}
-              {other.end_date}
-              {other.status === 'requested' ? ' (requested)' : ''}
+              {names.get(other.employee_id) ?? other.employee_id}: {other.type.label},{' '}
+              {formatDateRange(other.start_date, other.end_date)}
+              {other.status === 'requested' ? ` (${t('requested')})` : ''}
             </li>
           ))}
         </ul>
@@ -353,16 +381,17 @@ function RejectButton({
   disabled: boolean;
   onReject: (reason: string) => void;
 }) {
+  const t = useT();
   const [reason, setReason] = useState('');
   return (
     <ConfirmButton
-      label={`Reject ${who}`}
-      title={`Reject ${who}’s request?`}
-      confirmLabel="Reject"
+      label={t('Reject {{who}}', { who })}
+      title={t('Reject {{who}}’s request?', { who })}
+      confirmLabel={t('Reject')}
       disabled={disabled}
       onConfirm={() => onReject(reason.trim())}
     >
-      <Field label="Reason (shown to the employee)">
+      <Field label={t('Reason (shown to the employee)')}>
         <input maxLength={1000} value={reason} onChange={(event) => setReason(event.target.value)} />
       </Field>
     </ConfirmButton>
@@ -380,6 +409,7 @@ function CreateAbsence({
   types: AbsenceType[];
   onCreated: (message: string) => void;
 }) {
+  const t = useT();
   const [employee, setEmployee] = useState('');
   const [type, setType] = useState('vacation');
   const [from, setFrom] = useState('');
@@ -402,18 +432,18 @@ function CreateAbsence({
     if (created) {
       const who = employees.find((item) => item.id === employee);
       onCreated(
-        `${created.status === 'approved' ? 'Created and approved' : 'Requested'}: ${who ? fullName(who) : ''}, ${created.type.label}, ${created.start_date} – ${created.end_date}.`,
+        `${created.status === 'approved' ? t('Created and approved') : t('Requested')}: ${who ? fullName(who) : ''}, ${created.type.label}, ${formatDateRange(created.start_date, created.end_date)}.`,
       );
       setNote('');
     }
   };
   return (
-    <form onSubmit={submit} className="card" aria-label="Create an absence">
-      <h2>Create an absence</h2>
+    <form onSubmit={submit} className="card" aria-label={t('Create an absence')}>
+      <h2>{t('Create an absence')}</h2>
       <div className="grid">
-        <Field label="Employee" name="employee_id" error={action.error}>
+        <Field label={t('Employee')} name="employee_id" error={action.error}>
           <select required value={employee} onChange={(event) => setEmployee(event.target.value)}>
-            <option value="">Choose…</option>
+            <option value="">{t('Choose…')}</option>
             {employees.map((item) => (
               <option key={item.id} value={item.id}>
                 {fullName(item)}
@@ -421,7 +451,7 @@ function CreateAbsence({
             ))}
           </select>
         </Field>
-        <Field label="Type" name="type" error={action.error}>
+        <Field label={t('Type')} name="type" error={action.error}>
           <select value={type} onChange={(event) => setType(event.target.value)}>
             {types.map((item) => (
               <option key={item.key} value={item.key}>
@@ -438,19 +468,19 @@ function CreateAbsence({
           error={action.error}
           names={['start_date', 'end_date']}
         />
-        <Field label="Note" name="note" error={action.error}>
+        <Field label={t('Note')} name="note" error={action.error}>
           <input maxLength={1000} value={note} onChange={(event) => setNote(event.target.value)} />
         </Field>
         <div className="field">
           <label>
             <input type="checkbox" checked={approve} onChange={(event) => setApprove(event.target.checked)} />{' '}
-            Approve at once
+            {t('Approve at once')}
           </label>
         </div>
       </div>
       <ErrorMessage error={action.error} />
       <button type="submit" disabled={action.busy}>
-        Create absence
+        {t('Create absence')}
       </button>
     </form>
   );

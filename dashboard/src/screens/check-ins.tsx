@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, formatMinutes, type Mode, type Page, query } from '../api.ts';
+import { formatDate, formatDateTime, formatTime, msg, useT, zoneName } from '../i18n.ts';
+import { checkInTypeLabel, sourceLabel } from '../labels.ts';
 import { shiftEvents } from '../shifts.ts';
 import type { CheckIn, Company, Correction, WorkSummary } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
@@ -26,6 +28,7 @@ function Day({
   zone: string;
   onCorrection: () => void;
 }) {
+  const t = useT();
   const day = useLoad(async () => {
     // The local day lies within the UTC days around it; keep the events whose local date is the day.
     const page = await api<Page<CheckIn>>(
@@ -45,33 +48,34 @@ function Day({
     );
     return { events, summary: summaries.data[0] ?? null };
   }, [mode, employee.id, date, zone]);
-  const time = new Intl.DateTimeFormat(undefined, { timeZone: zone, timeStyle: 'short' });
+  const time = (instant: string) => formatTime(instant, zone);
   const summary = day.data?.summary;
   return (
-    <section aria-label={`Check-ins of ${fullName(employee)} on ${date}`}>
+    <section aria-label={t('Check-ins of {{name}} on {{date}}', { name: fullName(employee), date })}>
       <h2>
-        {fullName(employee)}, {date} <small className="muted">({zone})</small>
+        {fullName(employee)}, {formatDate(date, { dateStyle: 'full' })}{' '}
+        <small className="muted">({zone})</small>
       </h2>
       <ErrorMessage error={day.error} />
       <Loading loading={day.loading} />
       <Table
-        columns={['Time', 'Type', 'Source', 'Marks']}
+        columns={[t('Time'), t('Type'), t('Source'), t('Marks')]}
         actions
-        empty="No check-ins on this day."
+        empty={t('No check-ins on this day.')}
         rows={day.data?.events.map((checkIn) => (
           <tr key={checkIn.id} className={checkIn.status === 'voided' ? 'voided' : undefined}>
             <td>
-              {time.format(new Date(checkIn.timestamp))}
-              {checkIn.dayOffset > 0 && <span title="the next day"> (+{checkIn.dayOffset})</span>}
+              {time(checkIn.timestamp)}
+              {checkIn.dayOffset > 0 && <span title={t('the next day')}> (+{checkIn.dayOffset})</span>}
             </td>
-            <td>{checkIn.type}</td>
-            <td>{checkIn.source}</td>
+            <td>{t(checkInTypeLabel(checkIn.type))}</td>
+            <td>{t(sourceLabel(checkIn.source))}</td>
             <td>
               {[
-                checkIn.dayOffset < 0 ? 'ends the shift of the day before' : null,
-                checkIn.status === 'voided' ? 'voided by a correction' : null,
-                checkIn.late ? 'recorded late' : null,
-                checkIn.source === 'correction' ? 'added by a correction' : null,
+                checkIn.dayOffset < 0 ? t('ends the shift of the day before') : null,
+                checkIn.status === 'voided' ? t('voided by a correction') : null,
+                checkIn.late ? t('recorded late') : null,
+                checkIn.source === 'correction' ? t('added by a correction') : null,
               ]
                 .filter(Boolean)
                 .join('; ')}
@@ -82,7 +86,10 @@ function Day({
                   mode={mode}
                   employee={employee}
                   checkIn={checkIn}
-                  label={`${checkIn.type} at ${time.format(new Date(checkIn.timestamp))}`}
+                  label={t('{{type}} at {{time}}', {
+                    type: t(checkInTypeLabel(checkIn.type)).toLowerCase(),
+                    time: time(checkIn.timestamp),
+                  })}
                   onDone={onCorrection}
                 />
               )}
@@ -91,42 +98,43 @@ function Day({
         ))}
       />
       <AddCheckIn mode={mode} employee={employee} date={date} zone={zone} onDone={onCorrection} />
-      <h3>Workday figures</h3>
+      <h3>{t('Workday figures')}</h3>
       {summary ? (
         <dl className="figures">
-          <dt>Worked</dt>
+          <dt>{t('Worked')}</dt>
           <dd>{formatMinutes(summary.worked_minutes)}</dd>
-          <dt>Expected</dt>
+          <dt>{t('Expected')}</dt>
           <dd>{formatMinutes(summary.expected_minutes)}</dd>
-          <dt>Balance</dt>
+          <dt>{t('Balance')}</dt>
           <dd>{formatMinutes(summary.balance_minutes)}</dd>
-          <dt>Breaks</dt>
+          <dt>{t('Breaks')}</dt>
           <dd>{formatMinutes(summary.break_minutes)}</dd>
-          <dt>Night</dt>
+          <dt>{t('Night')}</dt>
           <dd>{formatMinutes(summary.night_minutes)}</dd>
-          <dt>Overtime</dt>
+          <dt>{t('Overtime')}</dt>
           <dd>{formatMinutes(summary.overtime_minutes)}</dd>
-          <dt>Absences</dt>
+          <dt>{t('Absences')}</dt>
           <dd>{formatMinutes(summary.absences_minutes)}</dd>
-          <dt>Banked hours (to date)</dt>
+          <dt>{t('Banked hours (to date)')}</dt>
           <dd>{formatMinutes(summary.banked_hours_balance_minutes)}</dd>
-          <dt>Closed / incomplete</dt>
+          <dt>{t('Closed / incomplete')}</dt>
           <dd>
-            {summary.source_days === 1 ? 'closed' : 'not closed yet'}
-            {summary.incomplete_days > 0 ? ', incomplete shift' : ''}
-            {summary.anomalies > 0 ? `, ${summary.anomalies} ignored events` : ''}
+            {summary.source_days === 1 ? t('closed') : t('not closed yet')}
+            {summary.incomplete_days > 0 ? `, ${t('incomplete shift')}` : ''}
+            {summary.anomalies > 0 ? `, ${t('{{count}} ignored events', { count: summary.anomalies })}` : ''}
           </dd>
         </dl>
       ) : (
-        <p className="muted">No figures for this day.</p>
+        <p className="muted">{t('No figures for this day.')}</p>
       )}
     </section>
   );
 }
 
 /** What the worker must do next: a correction from the company applies once the worker accepts it in the portal. */
-const PENDING_NOTE =
-  'It applies once the worker accepts it in the portal; until then it waits in the corrections below.';
+const PENDING_NOTE = msg(
+  'Correction requested. It applies once the worker accepts it in the portal; until then it waits in the corrections below.',
+);
 
 /** The reason a correction gives: required, and kept in the registry with it. */
 function ReasonField({
@@ -138,8 +146,9 @@ function ReasonField({
   onChange: (value: string) => void;
   error: unknown;
 }) {
+  const t = useT();
   return (
-    <Field label="Reason (kept in the registry)" name="reason" error={error}>
+    <Field label={t('Reason (kept in the registry)')} name="reason" error={error}>
       <input required maxLength={1000} value={value} onChange={(event) => onChange(event.target.value)} />
     </Field>
   );
@@ -159,15 +168,16 @@ function VoidButton({
   label: string;
   onDone: () => void;
 }) {
+  const t = useT();
   const [reason, setReason] = useState('');
   const action = useAction();
   const [done, setDone] = useState('');
   return (
     <>
       <ConfirmButton
-        label={`Void ${label}`}
-        title={`Void the ${label}?`}
-        confirmLabel="Request the correction"
+        label={t('Void {{what}}', { what: label })}
+        title={t('Void the {{what}}?', { what: label })}
+        confirmLabel={t('Request the correction')}
         onConfirm={() =>
           void action
             .run(() =>
@@ -179,13 +189,13 @@ function VoidButton({
             )
             .then((created) => {
               if (created) {
-                setDone(`Correction requested. ${PENDING_NOTE}`);
+                setDone(t(PENDING_NOTE));
                 onDone();
               }
             })
         }
       >
-        <p>Nothing is deleted: the check-in stays in the registry, marked voided, with this reason.</p>
+        <p>{t('Nothing is deleted: the check-in stays in the registry, marked voided, with this reason.')}</p>
         <ReasonField value={reason} onChange={setReason} error={action.error} />
       </ConfirmButton>
       <ErrorMessage error={action.error} />
@@ -208,6 +218,7 @@ function AddCheckIn({
   zone: string;
   onDone: () => void;
 }) {
+  const t = useT();
   const [type, setType] = useState<CheckIn['type']>('out');
   const [at, setAt] = useState('');
   const [reason, setReason] = useState('');
@@ -224,24 +235,25 @@ function AddCheckIn({
       }),
     );
     if (created) {
-      setDone(`Correction requested. ${PENDING_NOTE}`);
+      setDone(t(PENDING_NOTE));
       setReason('');
       onDone();
     }
   };
   return (
-    <form onSubmit={submit} className="card" aria-label="Record a missing check-in">
-      <h3>Record a missing check-in</h3>
+    <form onSubmit={submit} className="card" aria-label={t('Record a missing check-in')}>
+      <h3>{t('Record a missing check-in')}</h3>
       <div className="grid">
-        <Field label="Type" name="add[0].type" error={action.error}>
+        <Field label={t('Type')} name="add[0].type" error={action.error}>
           <select value={type} onChange={(event) => setType(event.target.value as CheckIn['type'])}>
-            <option value="in">in</option>
-            <option value="break_start">break_start</option>
-            <option value="break_end">break_end</option>
-            <option value="out">out</option>
+            {(['in', 'break_start', 'break_end', 'out'] as const).map((value) => (
+              <option key={value} value={value}>
+                {t(checkInTypeLabel(value))}
+              </option>
+            ))}
           </select>
         </Field>
-        <Field label={`Time (${zone})`} name="add[0].timestamp" error={action.error}>
+        <Field label={t('Time ({{zone}})', { zone })} name="add[0].timestamp" error={action.error}>
           <input type="time" required value={at} onChange={(event) => setAt(event.target.value)} />
         </Field>
         <ReasonField value={reason} onChange={setReason} error={action.error} />
@@ -249,7 +261,7 @@ function AddCheckIn({
       <ErrorMessage error={action.error} />
       <div className="row">
         <button type="submit" disabled={action.busy}>
-          Request the correction
+          {t('Request the correction')}
         </button>
         {done && <span role="status">{done}</span>}
       </div>
@@ -259,6 +271,7 @@ function AddCheckIn({
 
 /** The corrections waiting: approve (the company's half) or reject with a reason. */
 function CorrectionsQueue({ mode, zone }: { mode: Mode; zone: string }) {
+  const t = useT();
   const list = useLoad(async () => {
     const page = await api<Page<Correction>>(
       'GET',
@@ -273,7 +286,7 @@ function CorrectionsQueue({ mode, zone }: { mode: Mode; zone: string }) {
   const action = useAction();
   const [done, setDone] = useState('');
   const [reasons, setReasons] = useState<Record<string, string>>({});
-  const when = new Intl.DateTimeFormat('en-GB', { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' });
+
   const decide = (correction: Correction, decision: 'approve' | 'reject', who: string) =>
     void action.run(async () => {
       await api(
@@ -281,35 +294,44 @@ function CorrectionsQueue({ mode, zone }: { mode: Mode; zone: string }) {
         `/${mode}/check-in-corrections/${correction.id}/${decision}`,
         decision === 'reject' ? { reason: (reasons[correction.id] ?? '').trim() } : undefined,
       );
-      setDone(`${decision === 'approve' ? 'Approved' : 'Rejected'}: ${who}’s correction.`);
+      setDone(
+        decision === 'approve'
+          ? t('Approved: {{who}}’s correction.', { who })
+          : t('Rejected: {{who}}’s correction.', { who }),
+      );
       list.reload();
     });
   return (
     <section aria-labelledby="corrections-title">
-      <h2 id="corrections-title">Corrections waiting</h2>
+      <h2 id="corrections-title">{t('Corrections waiting')}</h2>
       {done && <p role="status">{done}</p>}
       <ErrorMessage error={list.error ?? action.error} />
       <Loading loading={list.loading && !list.data} />
       <Table
-        label="Corrections to decide"
-        columns={['Employee', 'Changes', 'Reason', 'Asked by', 'Company', 'Worker']}
+        label={t('Corrections to decide')}
+        columns={[t('Employee'), t('Changes'), t('Reason'), t('Asked by'), t('Company'), t('Worker')]}
         actions
-        empty="No correction is waiting."
+        empty={t('No correction is waiting.')}
         rows={list.data?.page.data.map((correction) => {
           const person = list.data?.people.get(correction.employee_id);
           const who = person ? fullName(person) : correction.employee_id;
           const changes = [
-            ...correction.add.map((item) => `add ${item.type} at ${when.format(new Date(item.timestamp))}`),
-            ...correction.void.map(() => 'void a check-in'),
+            ...correction.add.map((item) =>
+              t('add {{type}} at {{time}}', {
+                type: t(checkInTypeLabel(item.type)).toLowerCase(),
+                time: `${formatDateTime(item.timestamp, zone)} ${zoneName(item.timestamp)}`,
+              }),
+            ),
+            ...correction.void.map(() => t('void a check-in')),
           ];
           return (
             <tr key={correction.id}>
               <td>{who}</td>
               <td>{changes.join('; ')}</td>
               <td>{correction.reason}</td>
-              <td>{correction.requested_by.type === 'employee' ? 'the worker' : 'the company'}</td>
-              <td>{correction.company_approval ? 'approved' : 'to approve'}</td>
-              <td>{correction.employee_approval ? 'accepted' : 'to accept in the portal'}</td>
+              <td>{correction.requested_by.type === 'employee' ? t('the worker') : t('the company')}</td>
+              <td>{correction.company_approval ? t('approved') : t('to approve')}</td>
+              <td>{correction.employee_approval ? t('accepted') : t('to accept in the portal')}</td>
               <td>
                 <div className="row">
                   {!correction.company_approval && (
@@ -318,17 +340,17 @@ function CorrectionsQueue({ mode, zone }: { mode: Mode; zone: string }) {
                       disabled={action.busy}
                       onClick={() => decide(correction, 'approve', who)}
                     >
-                      Approve {who}’s correction
+                      {t('Approve {{who}}’s correction', { who })}
                     </button>
                   )}
                   <ConfirmButton
-                    label={`Reject ${who}’s correction`}
-                    title={`Reject ${who}’s correction?`}
-                    confirmLabel="Reject"
+                    label={t('Reject {{who}}’s correction', { who })}
+                    title={t('Reject {{who}}’s correction?', { who })}
+                    confirmLabel={t('Reject')}
                     disabled={action.busy}
                     onConfirm={() => decide(correction, 'reject', who)}
                   >
-                    <Field label="Reason (shown to the worker, kept in the registry)">
+                    <Field label={t('Reason (shown to the worker, kept in the registry)')}>
                       <input
                         required
                         maxLength={1000}
@@ -348,6 +370,7 @@ function CorrectionsQueue({ mode, zone }: { mode: Mode; zone: string }) {
 }
 
 export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company }) {
+  const t = useT();
   const [search, setSearch] = useState('');
   const [date, setDate] = useState(() => todayIn(company.timezone));
   const [employee, setEmployee] = useState<Employee | null>(null);
@@ -360,10 +383,10 @@ export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company
   return (
     <>
       <div className="row">
-        <Field label="Find an employee">
+        <Field label={t('Find an employee')}>
           <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
         </Field>
-        <Field label="Day">
+        <Field label={t('Day')}>
           <input
             type="date"
             required
@@ -373,7 +396,7 @@ export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company
         </Field>
       </div>
       <ErrorMessage error={matches.error} />
-      <ul className="list" aria-label="Employees">
+      <ul className="list" aria-label={t('Employees')}>
         {matches.data?.data.map((item) => (
           <li key={item.id}>
             <button
@@ -397,7 +420,7 @@ export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company
           onCorrection={() => setRefresh((value) => value + 1)}
         />
       ) : (
-        <p className="muted">Choose an employee to see the day.</p>
+        <p className="muted">{t('Choose an employee to see the day.')}</p>
       )}
       <CorrectionsQueue key={`${mode}-${refresh}`} mode={mode} zone={company.timezone} />
     </>

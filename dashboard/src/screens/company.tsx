@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api, formatInstant, type Page, query } from '../api.ts';
+import { formatDate, useT } from '../i18n.ts';
 import type { Company } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
 import { todayIn } from '../zoned.ts';
@@ -29,6 +30,7 @@ export function CompanySettings({
 }
 
 function Recording({ company, onSaved }: { company: Company; onSaved: () => void }) {
+  const t = useT();
   const [start, setStart] = useState(company.tracking_start_date);
   const [hours, setHours] = useState(String(company.late_record_hours));
   const [saved, setSaved] = useState(false);
@@ -45,19 +47,21 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
   };
   return (
     <form onSubmit={submit} className="card" aria-labelledby="recording-title">
-      <h2 id="recording-title">Recording</h2>
+      <h2 id="recording-title">{t('Recording')}</h2>
       <div className="grid">
         <Field
-          label="Tracking start"
-          hint="The first day the registry counts (banked hours start here). Earlier only to migrate a history."
+          label={t('Tracking start')}
+          hint={t(
+            'The first day the registry counts (banked hours start here). Earlier only to migrate a history.',
+          )}
           name="tracking_start_date"
           error={action.error}
         >
           <input type="date" required value={start} onChange={(event) => setStart(event.target.value)} />
         </Field>
         <Field
-          label="Late record after (hours)"
-          hint="A check-in recorded this long after its time is marked late in the registry."
+          label={t('Late record after (hours)')}
+          hint={t('A check-in recorded this long after its time is marked late in the registry.')}
           name="late_record_hours"
           error={action.error}
         >
@@ -72,7 +76,7 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
         </Field>
       </div>
       <ErrorMessage error={action.error} />
-      <SaveRow label="Save recording settings" busy={action.busy} saved={saved} />
+      <SaveRow label={t('Save recording settings')} busy={action.busy} saved={saved} />
     </form>
   );
 }
@@ -80,6 +84,7 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
 type Holiday = { id: string; date: string; name: string };
 
 function Holidays({ timeZone }: { timeZone: string }) {
+  const t = useT();
   const [year, setYear] = useState(() => todayIn(timeZone).slice(0, 4));
   const list = useLoad(
     () =>
@@ -102,18 +107,14 @@ function Holidays({ timeZone }: { timeZone: string }) {
       else setYear(date.slice(0, 4));
     }
   };
-  const day = (value: string) =>
-    new Intl.DateTimeFormat('en-GB', {
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      timeZone: 'UTC',
-    }).format(new Date(`${value}T12:00:00Z`));
+  const day = (value: string) => formatDate(value, { weekday: 'long' });
   return (
     <section className="card" aria-labelledby="holidays-title">
-      <h2 id="holidays-title">Holidays</h2>
-      <p className="muted">Nobody is expected to work on a holiday; it is named in the registry documents.</p>
-      <Field label="Year">
+      <h2 id="holidays-title">{t('Holidays')}</h2>
+      <p className="muted">
+        {t('Nobody is expected to work on a holiday; it is named in the registry documents.')}
+      </p>
+      <Field label={t('Year')}>
         <input
           type="number"
           min={2000}
@@ -125,20 +126,23 @@ function Holidays({ timeZone }: { timeZone: string }) {
       <ErrorMessage error={list.error ?? remove.error} />
       <Loading loading={list.loading && !list.data} />
       <Table
-        label={`Holidays of ${year}`}
-        columns={['Date', 'Day', 'Name']}
+        label={t('Holidays of {{year}}', { year })}
+        columns={[t('Date'), t('Day'), t('Name')]}
         actions
-        empty={`No holiday in ${year}.`}
+        empty={t('No holiday in {{year}}.', { year })}
         rows={list.data?.data.map((holiday) => (
           <tr key={holiday.id}>
-            <td>{holiday.date}</td>
+            <td>{formatDate(holiday.date)}</td>
             <td>{day(holiday.date)}</td>
             <td>{holiday.name}</td>
             <td>
               <ConfirmButton
-                label={`Remove ${holiday.name} (${holiday.date})`}
-                title={`Remove the holiday of ${holiday.date}?`}
-                confirmLabel="Remove"
+                label={t('Remove {{name}} ({{date}})', {
+                  name: holiday.name,
+                  date: formatDate(holiday.date),
+                })}
+                title={t('Remove the holiday of {{date}}?', { date: formatDate(holiday.date) })}
+                confirmLabel={t('Remove')}
                 disabled={remove.busy}
                 onConfirm={() =>
                   void remove.run(async () => {
@@ -148,25 +152,30 @@ function Holidays({ timeZone }: { timeZone: string }) {
                 }
               >
                 <p>
-                  {holiday.date} becomes a working day again: everyone scheduled that day is expected to work.
+                  {t(
+                    '{{date}} becomes a working day again: everyone scheduled that day is expected to work.',
+                    {
+                      date: formatDate(holiday.date),
+                    },
+                  )}
                 </p>
               </ConfirmButton>
             </td>
           </tr>
         ))}
       />
-      <form onSubmit={submit} aria-label="Add a holiday">
+      <form onSubmit={submit} aria-label={t('Add a holiday')}>
         <div className="grid">
-          <Field label="Date" name="date" error={add.error}>
+          <Field label={t('Date')} name="date" error={add.error}>
             <input type="date" required value={date} onChange={(event) => setDate(event.target.value)} />
           </Field>
-          <Field label="Name" name="name" error={add.error}>
+          <Field label={t('Name')} name="name" error={add.error}>
             <input required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
           </Field>
         </div>
         <ErrorMessage error={add.error} />
         <button type="submit" disabled={add.busy}>
-          Add holiday
+          {t('Add holiday')}
         </button>
       </form>
     </section>
@@ -176,6 +185,7 @@ function Holidays({ timeZone }: { timeZone: string }) {
 type AbsenceType = { key: string; label: string };
 
 function AbsenceTypes() {
+  const t = useT();
   const list = useLoad(
     () => api<Page<AbsenceType>>('GET', `/live/absence-types${query({ limit: 100 })}`),
     [],
@@ -193,12 +203,12 @@ function AbsenceTypes() {
   };
   return (
     <section className="card" aria-labelledby="types-title">
-      <h2 id="types-title">Absence types</h2>
+      <h2 id="types-title">{t('Absence types')}</h2>
       <ErrorMessage error={list.error} />
       <Table
-        label="Absence types"
-        columns={['Label', 'Key']}
-        empty="No absence type."
+        label={t('Absence types')}
+        columns={[t('Label'), t('Key')]}
+        empty={t('No absence type.')}
         rows={list.data?.data.map((type) => (
           <tr key={type.key}>
             <td>{type.label}</td>
@@ -208,9 +218,9 @@ function AbsenceTypes() {
           </tr>
         ))}
       />
-      <form onSubmit={submit} aria-label="Add an absence type">
+      <form onSubmit={submit} aria-label={t('Add an absence type')}>
         <div className="grid">
-          <Field label="Label" name="label" error={add.error}>
+          <Field label={t('Label')} name="label" error={add.error}>
             <input
               required
               maxLength={100}
@@ -219,8 +229,8 @@ function AbsenceTypes() {
             />
           </Field>
           <Field
-            label="Key"
-            hint="For integrations: lower-case letters, digits and _."
+            label={t('Key')}
+            hint={t('For integrations: lower-case letters, digits and _.')}
             name="key"
             error={add.error}
           >
@@ -234,7 +244,7 @@ function AbsenceTypes() {
         </div>
         <ErrorMessage error={add.error} />
         <button type="submit" disabled={add.busy}>
-          Add absence type
+          {t('Add absence type')}
         </button>
       </form>
     </section>
@@ -244,6 +254,7 @@ function AbsenceTypes() {
 type Admin = { id: string; email: string; created_at: string; disabled_at?: string | null };
 
 function Administrators({ me }: { me: string }) {
+  const t = useT();
   const list = useLoad(() => api<{ data: Admin[] }>('GET', '/admins'), []);
   const disable = useAction();
   const [email, setEmail] = useState('');
@@ -254,7 +265,9 @@ function Administrators({ me }: { me: string }) {
     event.preventDefault();
     setAdded('');
     if (await add.run(() => api('POST', '/admins', { email, password }))) {
-      setAdded(`Added ${email}. Give them the password through a safe channel; they can log in now.`);
+      setAdded(
+        t('Added {{email}}. Give them the password through a safe channel; they can log in now.', { email }),
+      );
       setEmail('');
       setPassword('');
       list.reload();
@@ -262,27 +275,29 @@ function Administrators({ me }: { me: string }) {
   };
   return (
     <section className="card" aria-labelledby="admins-title">
-      <h2 id="admins-title">Administrators</h2>
+      <h2 id="admins-title">{t('Administrators')}</h2>
       <ErrorMessage error={list.error} />
       <ErrorMessage error={disable.error} />
       <Table
-        label="Administrators"
-        columns={['Email', 'Since', 'Status']}
+        label={t('Administrators')}
+        columns={[t('Email'), t('Since'), t('Status')]}
         actions
-        empty="No administrator."
+        empty={t('No administrator.')}
         rows={list.data?.data.map((admin) => (
           <tr key={admin.id}>
             <td>{admin.email}</td>
             <td>{formatInstant(admin.created_at)}</td>
             <td className={admin.disabled_at ? 'status-disabled' : 'status-active'}>
-              {admin.disabled_at ? `disabled ${formatInstant(admin.disabled_at)}` : 'active'}
+              {admin.disabled_at
+                ? t('disabled {{when}}', { when: formatInstant(admin.disabled_at) })
+                : t('active')}
             </td>
             <td>
               {!admin.disabled_at && admin.id !== me && (
                 <ConfirmButton
-                  label={`Disable ${admin.email}`}
-                  title={`Disable ${admin.email}?`}
-                  confirmLabel="Disable"
+                  label={t('Disable {{email}}', { email: admin.email })}
+                  title={t('Disable {{email}}?', { email: admin.email })}
+                  confirmLabel={t('Disable')}
                   disabled={disable.busy}
                   onConfirm={() =>
                     void disable.run(async () => {
@@ -292,8 +307,9 @@ function Administrators({ me }: { me: string }) {
                   }
                 >
                   <p>
-                    They can no longer log in and their open sessions end at once. Their name stays on what
-                    they recorded and approved in the registry.
+                    {t(
+                      'They can no longer log in and their open sessions end at once. Their name stays on what they recorded and approved in the registry.',
+                    )}
                   </p>
                 </ConfirmButton>
               )}
@@ -301,9 +317,9 @@ function Administrators({ me }: { me: string }) {
           </tr>
         ))}
       />
-      <form onSubmit={submit} aria-label="Add an administrator">
+      <form onSubmit={submit} aria-label={t('Add an administrator')}>
         <div className="grid">
-          <Field label="Email" name="email" error={add.error}>
+          <Field label={t('Email')} name="email" error={add.error}>
             <input
               type="email"
               required
@@ -312,7 +328,12 @@ function Administrators({ me }: { me: string }) {
               onChange={(event) => setEmail(event.target.value)}
             />
           </Field>
-          <Field label="First password" hint="12 characters or more." name="password" error={add.error}>
+          <Field
+            label={t('First password')}
+            hint={t('12 characters or more.')}
+            name="password"
+            error={add.error}
+          >
             <input
               type="password"
               required
@@ -326,7 +347,7 @@ function Administrators({ me }: { me: string }) {
         <ErrorMessage error={add.error} />
         <div className="row">
           <button type="submit" disabled={add.busy}>
-            Add administrator
+            {t('Add administrator')}
           </button>
           {added && <span role="status">{added}</span>}
         </div>

@@ -1,18 +1,21 @@
 import { type FormEvent, useState } from 'react';
 import { api, formatInstant, formatMinutes, type Mode, type Page, query } from '../api.ts';
+import { formatDate, formatNumber, useT } from '../i18n.ts';
 import type { Employee, Location, VacationBalance } from '../types.ts';
 import { ErrorMessage, Field, Loading, NamedSelect, Table, useAction, useLoad } from '../ui.tsx';
 import { todayIn } from '../zoned.ts';
 
+/** The schedule's weekdays with a date that falls on each (2024-01-01 was a Monday), to name it in the locale. */
 const WEEKDAYS = [
-  ['mon', 'Monday'],
-  ['tue', 'Tuesday'],
-  ['wed', 'Wednesday'],
-  ['thu', 'Thursday'],
-  ['fri', 'Friday'],
-  ['sat', 'Saturday'],
-  ['sun', 'Sunday'],
+  ['mon', '2024-01-01'],
+  ['tue', '2024-01-02'],
+  ['wed', '2024-01-03'],
+  ['thu', '2024-01-04'],
+  ['fri', '2024-01-05'],
+  ['sat', '2024-01-06'],
+  ['sun', '2024-01-07'],
 ] as const;
+const weekdayName = (date: string, weekday: 'long' | 'short') => formatDate(date, { weekday });
 type Weekday = (typeof WEEKDAYS)[number][0];
 type Schedule = Record<Weekday, number>;
 type ContractPeriod = {
@@ -48,6 +51,7 @@ export function EmployeeContract({
   companyTimeZone: string;
   onSaved: (employee: Employee) => void;
 }) {
+  const t = useT();
   // A save reloads the history and the vacation (a contract change need not touch the employee's own row).
   const [version, setVersion] = useState(0);
   const saved = (next: Employee) => {
@@ -63,23 +67,23 @@ export function EmployeeContract({
       <ScheduleForm mode={mode} employee={employee} companyTimeZone={companyTimeZone} onSaved={saved} />
       <AssignmentForm mode={mode} employee={employee} onSaved={saved} />
       <section aria-labelledby={`history-${employee.id}`}>
-        <h3 id={`history-${employee.id}`}>Contract history</h3>
+        <h3 id={`history-${employee.id}`}>{t('Contract history')}</h3>
         <ErrorMessage error={history.error} />
         <Loading loading={history.loading && !history.data} />
         <Table
-          label="Contract periods"
-          columns={['From', 'To', 'Week', 'Vacation days', 'Recorded']}
-          empty="No contract period."
+          label={t('Contract periods')}
+          columns={[t('From'), t('To'), t('Week'), t('Vacation days'), t('Recorded')]}
+          empty={t('No contract period.')}
           rows={history.data?.data.map((period) => (
             <tr key={period.effective_from}>
-              <td>{period.effective_from}</td>
-              <td>{period.effective_to ?? 'ongoing'}</td>
+              <td>{formatDate(period.effective_from)}</td>
+              <td>{period.effective_to ? formatDate(period.effective_to) : t('ongoing')}</td>
               <td>
                 {WEEKDAYS.map(
-                  ([key, name]) => `${name.slice(0, 2)} ${hoursText(period.work_schedule[key])}`,
+                  ([key, date]) => `${weekdayName(date, 'short')} ${hoursText(period.work_schedule[key])}`,
                 ).join(', ')}
               </td>
-              <td>{period.vacation_days_per_year}</td>
+              <td>{formatNumber(period.vacation_days_per_year)}</td>
               <td>{formatInstant(period.recorded_at)}</td>
             </tr>
           ))}
@@ -106,6 +110,7 @@ function ScheduleForm({
   companyTimeZone: string;
   onSaved: (employee: Employee) => void;
 }) {
+  const t = useT();
   const [week, setWeek] = useState<Record<Weekday, string>>(
     () =>
       Object.fromEntries(WEEKDAYS.map(([key]) => [key, hours(employee.work_schedule[key])])) as Record<
@@ -129,13 +134,18 @@ function ScheduleForm({
     if (saved) onSaved(saved);
   };
   return (
-    <form onSubmit={submit} className="card" aria-label="Schedule and vacation">
-      <h3>Schedule and vacation</h3>
+    <form onSubmit={submit} className="card" aria-label={t('Schedule and vacation')}>
+      <h3>{t('Schedule and vacation')}</h3>
       <fieldset>
-        <legend>Hours per weekday (this week: {formatMinutes(total)})</legend>
+        <legend>{t('Hours per weekday (this week: {{total}})', { total: formatMinutes(total) })}</legend>
         <div className="grid week">
-          {WEEKDAYS.map(([key, name]) => (
-            <Field key={key} label={name} name={`work_schedule.${key}`} error={action.error}>
+          {WEEKDAYS.map(([key, date]) => (
+            <Field
+              key={key}
+              label={weekdayName(date, 'long')}
+              name={`work_schedule.${key}`}
+              error={action.error}
+            >
               <input
                 type="number"
                 min={0}
@@ -150,7 +160,7 @@ function ScheduleForm({
         </div>
       </fieldset>
       <div className="grid">
-        <Field label="Vacation days a year" name="vacation_days_per_year" error={action.error}>
+        <Field label={t('Vacation days a year')} name="vacation_days_per_year" error={action.error}>
           <input
             type="number"
             min={0}
@@ -162,8 +172,8 @@ function ScheduleForm({
           />
         </Field>
         <Field
-          label="From"
-          hint="The first day the new values apply; earlier days keep theirs."
+          label={t('From')}
+          hint={t('The first day the new values apply; earlier days keep theirs.')}
           name="effective_from"
           error={action.error}
         >
@@ -172,7 +182,7 @@ function ScheduleForm({
       </div>
       <ErrorMessage error={action.error} />
       <button type="submit" disabled={action.busy}>
-        Save schedule and vacation
+        {t('Save schedule and vacation')}
       </button>
     </form>
   );
@@ -187,6 +197,7 @@ function AssignmentForm({
   employee: Employee;
   onSaved: (employee: Employee) => void;
 }) {
+  const t = useT();
   const options = useLoad(async () => {
     const [locations, units] = await Promise.all([
       api<Page<Location>>('GET', `/${mode}/locations${query({ limit: 100 })}`),
@@ -214,34 +225,39 @@ function AssignmentForm({
     if (saved) onSaved(saved);
   };
   return (
-    <form onSubmit={submit} className="card" aria-label="Assignment and registry">
-      <h3>Assignment and registry</h3>
+    <form onSubmit={submit} className="card" aria-label={t('Assignment and registry')}>
+      <h3>{t('Assignment and registry')}</h3>
       <div className="grid">
-        <Field label="Work centre" name="location_id" error={action.error}>
-          <NamedSelect value={location} onChange={setLocation} items={options.data?.locations} none="None" />
+        <Field label={t('Work centre')} name="location_id" error={action.error}>
+          <NamedSelect
+            value={location}
+            onChange={setLocation}
+            items={options.data?.locations}
+            none={t('None')}
+          />
         </Field>
-        <Field label="Unit" name="unit_id" error={action.error}>
-          <NamedSelect value={unit} onChange={setUnit} items={options.data?.units} none="None" />
+        <Field label={t('Unit')} name="unit_id" error={action.error}>
+          <NamedSelect value={unit} onChange={setUnit} items={options.data?.units} none={t('None')} />
         </Field>
         <Field
-          label="Time zone"
-          hint="Empty: the company’s. An IANA name, e.g. Atlantic/Canary."
+          label={t('Time zone')}
+          hint={t('Empty: the company’s. An IANA name, e.g. Atlantic/Canary.')}
           name="timezone"
           error={action.error}
         >
           <input value={zone} onChange={(event) => setZone(event.target.value)} />
         </Field>
         <Field
-          label="Tracking start"
-          hint="Their own first registry day, when later than the company’s."
+          label={t('Tracking start')}
+          hint={t('Their own first registry day, when later than the company’s.')}
           name="tracking_start_date"
           error={action.error}
         >
           <input type="date" value={start} onChange={(event) => setStart(event.target.value)} />
         </Field>
         <Field
-          label="Opening banked balance (hours)"
-          hint="Carried in from before the tracking start; negative when owed."
+          label={t('Opening banked balance (hours)')}
+          hint={t('Carried in from before the tracking start; negative when owed.')}
           name="opening_banked_minutes"
           error={action.error}
         >
@@ -255,7 +271,7 @@ function AssignmentForm({
       </div>
       <ErrorMessage error={action.error ?? options.error} />
       <button type="submit" disabled={action.busy}>
-        Save assignment
+        {t('Save assignment')}
       </button>
     </form>
   );
@@ -272,6 +288,7 @@ function Vacation({
   year: string;
   version: number;
 }) {
+  const t = useT();
   const balance = useLoad(
     () =>
       api<Page<VacationBalance>>(
@@ -283,24 +300,26 @@ function Vacation({
   const row = balance.data?.data[0];
   return (
     <section aria-labelledby={`vacation-${employee.id}`}>
-      <h3 id={`vacation-${employee.id}`}>Vacation {year}</h3>
+      <h3 id={`vacation-${employee.id}`}>{t('Vacation {{year}}', { year })}</h3>
       <ErrorMessage error={balance.error} />
       {row ? (
         <dl className="figures">
-          <dt>Entitled</dt>
-          <dd>{row.entitled_days} days</dd>
-          <dt>Carried over</dt>
+          <dt>{t('Entitled')}</dt>
+          <dd>{t('{{count}} days', { count: row.entitled_days })}</dd>
+          <dt>{t('Carried over')}</dt>
           <dd>
-            {row.carry_over_days} days
-            {row.carry_over_expires_at ? ` (until ${row.carry_over_expires_at})` : ''}
+            {t('{{count}} days', { count: row.carry_over_days })}
+            {row.carry_over_expires_at
+              ? ` (${t('until {{date}}', { date: formatDate(row.carry_over_expires_at.slice(0, 10)) })})`
+              : ''}
           </dd>
-          <dt>Taken</dt>
-          <dd>{row.used_days} days</dd>
-          <dt>Requested</dt>
-          <dd>{row.pending_days} days</dd>
-          <dt>Left</dt>
+          <dt>{t('Taken')}</dt>
+          <dd>{t('{{count}} days', { count: row.used_days })}</dd>
+          <dt>{t('Requested')}</dt>
+          <dd>{t('{{count}} days', { count: row.pending_days })}</dd>
+          <dt>{t('Left')}</dt>
           <dd>
-            <strong>{row.remaining_days} days</strong>
+            <strong>{t('{{count}} days', { count: row.remaining_days })}</strong>
           </dd>
         </dl>
       ) : (

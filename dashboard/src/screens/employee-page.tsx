@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { api, hhmm, type Mode, type Page, query } from '../api.ts';
 import { BarChart, chartHours } from '../charts.tsx';
+import { formatDate, formatInstant, formatMonth, formatNumber, useT } from '../i18n.ts';
+import { statusLabel } from '../labels.ts';
 import type { Absence, Correction, Employee, WorkSummary } from '../types.ts';
 import { ErrorMessage, Field, Loading, ScrollBox, Table, useLoad } from '../ui.tsx';
 import { lastDayOf, todayIn } from '../zoned.ts';
@@ -18,13 +20,14 @@ export function EmployeePage({
   employee: Employee;
   timeZone: string;
 }) {
+  const t = useT();
   const today = todayIn(employee.timezone ?? timeZone);
   const [month, setMonth] = useState(today.slice(0, 7));
   return (
     <>
       <section aria-labelledby={`month-${employee.id}`}>
-        <h3 id={`month-${employee.id}`}>Month</h3>
-        <Field label="Month of the calendar">
+        <h3 id={`month-${employee.id}`}>{t('Month')}</h3>
+        <Field label={t('Month of the calendar')}>
           <input
             type="month"
             required
@@ -41,6 +44,7 @@ export function EmployeePage({
 }
 
 function MonthCalendar({ mode, employee, month }: { mode: Mode; employee: Employee; month: string }) {
+  const t = useT();
   const days = useLoad(
     () =>
       api<Page<WorkSummary>>(
@@ -63,13 +67,14 @@ function MonthCalendar({ mode, employee, month }: { mode: Mode; employee: Employ
   return (
     <>
       <ErrorMessage error={days.error} />
-      <ScrollBox label={`Days of ${month}`}>
+      <ScrollBox label={t('Days of {{month}}', { month: formatMonth(month) })}>
         <table className="month-calendar">
           <thead>
             <tr>
-              {['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'].map((name) => (
-                <th scope="col" key={name}>
-                  {name}
+              {/* 2024-01-01 was a Monday: the week's names in the interface's language. */}
+              {[1, 2, 3, 4, 5, 6, 7].map((day) => (
+                <th scope="col" key={day}>
+                  {formatDate(`2024-01-0${day}`, { weekday: 'short' })}
                 </th>
               ))}
             </tr>
@@ -88,7 +93,9 @@ function MonthCalendar({ mode, employee, month }: { mode: Mode; employee: Employ
                           {row && (row.worked_minutes > 0 || row.expected_minutes > 0) && (
                             <span className="day-figures">
                               {hhmm(row.worked_minutes)} / {hhmm(row.expected_minutes)}
-                              {row.incomplete_days > 0 && <span className="status-failed"> incomplete</span>}
+                              {row.incomplete_days > 0 && (
+                                <span className="status-failed"> {t('incomplete')}</span>
+                              )}
                             </span>
                           )}
                         </>
@@ -101,12 +108,13 @@ function MonthCalendar({ mode, employee, month }: { mode: Mode; employee: Employ
           </tbody>
         </table>
       </ScrollBox>
-      <p className="muted">Each day: worked / expected (closed days).</p>
+      <p className="muted">{t('Each day: worked / expected (closed days).')}</p>
     </>
   );
 }
 
 function BankedChart({ mode, employee, today }: { mode: Mode; employee: Employee; today: string }) {
+  const t = useT();
   const [year, number] = today.slice(0, 7).split('-').map(Number) as [number, number];
   const from = new Date(Date.UTC(year, number - 12, 1)).toISOString().slice(0, 10);
   const months = useLoad(
@@ -122,22 +130,25 @@ function BankedChart({ mode, employee, today }: { mode: Mode; employee: Employee
   const last = rows.at(-1);
   return (
     <BarChart
-      title="Banked hours at the end of each month"
-      summary={last ? `Now: ${hhmm(last.banked_hours_balance_minutes)}.` : 'No month yet.'}
-      labels={rows.map((row) => row.period_start.slice(0, 7))}
+      title={t('Banked hours at the end of each month')}
+      summary={
+        last ? t('Now: {{hours}}.', { hours: hhmm(last.banked_hours_balance_minutes) }) : t('No month yet.')
+      }
+      labels={rows.map((row) => formatDate(row.period_start, { month: 'short', year: 'numeric' }))}
       series={[
         {
-          label: 'Banked balance',
+          label: t('Banked balance'),
           values: rows.map((row) => chartHours(row.banked_hours_balance_minutes)),
           color: '#1a5fb4',
         },
       ]}
-      unit="hours"
+      unit={t('hours')}
     />
   );
 }
 
 function YearRecords({ mode, employee, year }: { mode: Mode; employee: Employee; year: string }) {
+  const t = useT();
   const records = useLoad(async () => {
     const [absences, corrections] = await Promise.all([
       api<Page<Absence>>(
@@ -154,31 +165,31 @@ function YearRecords({ mode, employee, year }: { mode: Mode; employee: Employee;
   return (
     <>
       <ErrorMessage error={records.error} />
-      <h3>Absences {year}</h3>
+      <h3>{t('Absences {{year}}', { year })}</h3>
       <Table
-        label={`Absences of ${year}`}
-        columns={['Type', 'From', 'To', 'Days', 'Status']}
-        empty="No absence this year."
+        label={t('Absences of {{year}}', { year })}
+        columns={[t('Type'), t('From'), t('To'), t('Days'), t('Status')]}
+        empty={t('No absence this year.')}
         rows={records.data?.absences.map((absence) => (
           <tr key={absence.id}>
             <td>{absence.type.label}</td>
-            <td>{absence.start_date}</td>
-            <td>{absence.end_date}</td>
-            <td>{absence.days_count}</td>
-            <td>{absence.status}</td>
+            <td>{formatDate(absence.start_date)}</td>
+            <td>{formatDate(absence.end_date)}</td>
+            <td>{formatNumber(absence.days_count)}</td>
+            <td>{t(statusLabel(absence.status))}</td>
           </tr>
         ))}
       />
-      <h3>Corrections</h3>
+      <h3>{t('Corrections')}</h3>
       <Table
-        label="Corrections of the employee"
-        columns={['Requested', 'Reason', 'Status']}
-        empty="No correction."
+        label={t('Corrections of the employee')}
+        columns={[t('Requested'), t('Reason'), t('Status')]}
+        empty={t('No correction.')}
         rows={records.data?.corrections.map((correction) => (
           <tr key={correction.id}>
-            <td>{correction.requested_at.slice(0, 10)}</td>
+            <td>{formatInstant(correction.requested_at)}</td>
             <td>{correction.reason}</td>
-            <td>{correction.status}</td>
+            <td>{t(statusLabel(correction.status))}</td>
           </tr>
         ))}
       />

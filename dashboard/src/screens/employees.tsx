@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Mode, type Page, query } from '../api.ts';
+import { formatDate, useT } from '../i18n.ts';
+import { statusLabel } from '../labels.ts';
 import type { Company } from '../types.ts';
 import {
   ConfirmButton,
@@ -44,6 +46,7 @@ function EmployeeForm({
   submitLabel: string;
   onSubmit: (draft: Draft) => Promise<unknown>;
 }) {
+  const t = useT();
   const [draft, setDraft] = useState(initial);
   const action = useAction();
   const set = (field: keyof Draft) => (event: { target: { value: string } }) =>
@@ -54,35 +57,37 @@ function EmployeeForm({
   };
   return (
     <form onSubmit={submit} aria-label={submitLabel} className="grid">
-      <Field label="First name" name="first_name" error={action.error}>
+      <Field label={t('First name')} name="first_name" error={action.error}>
         <input required value={draft.first_name} onChange={set('first_name')} />
       </Field>
-      <Field label="Last name" name="last_name" error={action.error}>
+      <Field label={t('Last name')} name="last_name" error={action.error}>
         <input required value={draft.last_name} onChange={set('last_name')} />
       </Field>
-      <Field label="Email" name="email" error={action.error}>
+      <Field label={t('Email')} name="email" error={action.error}>
         <input type="email" required value={draft.email} onChange={set('email')} />
       </Field>
-      <Field label="External (payroll) id" name="external_id" error={action.error}>
+      <Field label={t('External (payroll) id')} name="external_id" error={action.error}>
         <input value={draft.external_id} onChange={set('external_id')} />
       </Field>
       <Field
-        label="Hire date"
-        hint={initial.hire_date ? undefined : 'Empty: today.'}
+        label={t('Hire date')}
+        hint={initial.hire_date ? undefined : t('Empty: today.')}
         name="hire_date"
         error={action.error}
       >
         <input type="date" value={draft.hire_date} onChange={set('hire_date')} />
       </Field>
       <Field
-        label="National id (NIF/NIE)"
-        hint="For the registry documents; checked. Never sent in webhooks."
+        label={t('National id (NIF/NIE)')}
+        hint={t('For the registry documents; checked. Never sent in webhooks.')}
+        name="national_id"
+        error={action.error}
       >
         <input value={draft.national_id} onChange={set('national_id')} autoComplete="off" />
       </Field>
       <Field
-        label="Social Security number (NAF)"
-        hint="12 digits; checked."
+        label={t('Social Security number (NAF)')}
+        hint={t('12 digits; checked.')}
         name="social_security_number"
         error={action.error}
       >
@@ -116,6 +121,7 @@ const bodyOf = (draft: Draft, creating: boolean) => ({
 });
 
 export function EmployeesScreen({ mode, company }: { mode: Mode; company: Company }) {
+  const t = useT();
   const [search, setSearch] = useState('');
   const [status, setStatus] = useState('');
   const [applied, setApplied] = useState({ q: '', status: '' });
@@ -146,39 +152,39 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
   return (
     <>
       <search>
-        <form onSubmit={apply} aria-label="Find employees" className="row">
-          <Field label="Search">
+        <form onSubmit={apply} aria-label={t('Find employees')} className="row">
+          <Field label={t('Search')}>
             <input
               type="search"
-              placeholder="Name, email or external id"
+              placeholder={t('Name, email or external id')}
               value={search}
               onChange={(event) => setSearch(event.target.value)}
             />
           </Field>
-          <Field label="Status">
+          <Field label={t('Status')}>
             <select value={status} onChange={(event) => setStatus(event.target.value)}>
-              <option value="">Any</option>
-              <option value="active">Active</option>
-              <option value="terminated">Terminated</option>
+              <option value="">{t('Any')}</option>
+              <option value="active">{t('Active')}</option>
+              <option value="terminated">{t('Terminated')}</option>
             </select>
           </Field>
-          <button type="submit">Search</button>
+          <button type="submit">{t('Search')}</button>
           <button type="button" className="secondary" onClick={() => setCreating(!creating)}>
-            {creating ? 'Close' : 'New employee'}
+            {creating ? t('Close') : t('New employee')}
           </button>
         </form>
       </search>
       {notice && <p role="status">{notice}</p>}
       {creating && (
         <section className="card">
-          <h2>New employee</h2>
+          <h2>{t('New employee')}</h2>
           <EmployeeForm
             initial={EMPTY}
-            submitLabel="Create employee"
+            submitLabel={t('Create employee')}
             onSubmit={async (draft) => {
               const created = await api<Employee>('POST', `/${mode}/employees`, bodyOf(draft, true));
               setCreating(false);
-              setNotice(`Created ${fullName(created)}.`);
+              setNotice(t('Created {{name}}.', { name: fullName(created) }));
               list.reload();
             }}
           />
@@ -187,19 +193,19 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
       <ErrorMessage error={list.error ?? action.error} />
       <Loading loading={list.loading} />
       <Table
-        columns={['Name', 'Email', 'External id', 'Status', 'Hired']}
+        columns={[t('Name'), t('Email'), t('External id'), t('Status'), t('Hired')]}
         actions
-        empty="No employees match."
+        empty={t('No employees match.')}
         rows={list.data?.data.map((employee) => (
           <tr key={employee.id}>
             <td>{fullName(employee)}</td>
             <td>{employee.email}</td>
             <td>{employee.external_id ?? '—'}</td>
             <td>
-              {employee.status}
-              {employee.termination_date ? ` (${employee.termination_date})` : ''}
+              {employee.status === 'active' ? t('employed') : t(statusLabel(employee.status))}
+              {employee.termination_date ? ` (${formatDate(employee.termination_date)})` : ''}
             </td>
-            <td>{employee.hire_date}</td>
+            <td>{formatDate(employee.hire_date)}</td>
             <td>
               <button
                 type="button"
@@ -209,7 +215,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
                   setInvitation(null);
                 }}
               >
-                Edit {fullName(employee)}
+                {t('Edit {{name}}', { name: fullName(employee) })}
               </button>
             </td>
           </tr>
@@ -218,7 +224,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
       <Pager cursor={cursor} next={list.data?.meta} onPage={setCursor} />
 
       {selected && (
-        <section className="card" aria-label={`Edit ${fullName(selected)}`}>
+        <section className="card" aria-label={t('Edit {{name}}', { name: fullName(selected) })}>
           <div className="row">
             <h2>{fullName(selected)}</h2>
             <button
@@ -229,7 +235,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
                 setInvitation(null);
               }}
             >
-              Close
+              {t('Close')}
             </button>
           </div>
           <EmployeeForm
@@ -243,7 +249,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
               national_id: selected.national_id ?? '',
               social_security_number: selected.social_security_number ?? '',
             }}
-            submitLabel="Save employee"
+            submitLabel={t('Save employee')}
             onSubmit={async (draft) => {
               const saved = await api<Employee>(
                 'PATCH',
@@ -251,7 +257,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
                 bodyOf(draft, false),
               );
               setSelected(saved);
-              setNotice(`Saved ${fullName(saved)}.`);
+              setNotice(t('Saved {{name}}.', { name: fullName(saved) }));
               list.reload();
             }}
           />
@@ -262,7 +268,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
             companyTimeZone={company.timezone}
             onSaved={(saved) => {
               setSelected(saved);
-              setNotice(`Saved ${fullName(saved)}.`);
+              setNotice(t('Saved {{name}}.', { name: fullName(saved) }));
               list.reload();
             }}
           />
@@ -283,15 +289,15 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
                 })
               }
             >
-              Invite to the workers’ portal
+              {t('Invite to the workers’ portal')}
             </button>
           </div>
           {invitation && (
             <SecretOnce
               label={
                 invitation.emailed
-                  ? `Portal invitation (also emailed to ${selected.email})`
-                  : 'Portal invitation: give this link to the employee'
+                  ? t('Portal invitation (also emailed to {{email}})', { email: selected.email })
+                  : t('Portal invitation: give this link to the employee')
               }
               secret={invitation.url}
               onDone={() => setInvitation(null)}
@@ -299,7 +305,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
           )}
           {selected.status === 'active' && (
             <div className="row">
-              <Field label="Last day of employment" hint="Empty: today.">
+              <Field label={t('Last day of employment')} hint={t('Empty: today.')}>
                 <input
                   type="date"
                   value={terminationDate}
@@ -307,9 +313,9 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
                 />
               </Field>
               <ConfirmButton
-                label="Terminate"
-                title={`Terminate ${fullName(selected)}?`}
-                confirmLabel="Terminate"
+                label={t('Terminate')}
+                title={t('Terminate {{name}}?', { name: fullName(selected) })}
+                confirmLabel={t('Terminate')}
                 onConfirm={() =>
                   void action.run(async () => {
                     const ended = await api<Employee>(
@@ -318,12 +324,14 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
                       terminationDate ? { termination_date: terminationDate } : {},
                     );
                     setSelected(ended);
-                    setNotice(`Terminated ${fullName(ended)}.`);
+                    setNotice(t('Terminated {{name}}.', { name: fullName(ended) }));
                     list.reload();
                   })
                 }
               >
-                <p>The seat is freed and the employee can no longer record check-ins after that day.</p>
+                <p>
+                  {t('The seat is freed and the employee can no longer record check-ins after that day.')}
+                </p>
               </ConfirmButton>
             </div>
           )}

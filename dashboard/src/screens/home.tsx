@@ -1,17 +1,22 @@
 import { useEffect } from 'react';
 import { api, hhmm, type Mode } from '../api.ts';
 import { BarChart, chartHours } from '../charts.tsx';
+import { formatDate, formatMonth, formatNumber, formatTime, msg, useT } from '../i18n.ts';
 import type { Charts, Today } from '../types.ts';
 import { ErrorMessage, Loading, Table, useLoad } from '../ui.tsx';
 
 type Person = Today['people'][number];
 
 const GROUPS: Array<{ state: Person['state']; title: string; empty: string }> = [
-  { state: 'in', title: 'In now', empty: 'Nobody is clocked in.' },
-  { state: 'break', title: 'On a break', empty: 'Nobody is on a break.' },
-  { state: 'missing', title: 'Expected, not clocked in yet', empty: 'Everyone expected has clocked in.' },
-  { state: 'absent', title: 'Absent', empty: 'Nobody is absent today.' },
-  { state: 'out', title: 'Clocked out', empty: 'Nobody has clocked out yet today.' },
+  { state: 'in', title: msg('In now'), empty: msg('Nobody is clocked in.') },
+  { state: 'break', title: msg('On a break'), empty: msg('Nobody is on a break.') },
+  {
+    state: 'missing',
+    title: msg('Expected, not clocked in yet'),
+    empty: msg('Everyone expected has clocked in.'),
+  },
+  { state: 'absent', title: msg('Absent'), empty: msg('Nobody is absent today.') },
+  { state: 'out', title: msg('Clocked out'), empty: msg('Nobody has clocked out yet today.') },
 ];
 
 /**
@@ -19,6 +24,7 @@ const GROUPS: Array<{ state: Person['state']; title: string; empty: string }> = 
  * an open dashboard keeps up with who comes and goes.
  */
 export function HomeScreen({ mode }: { mode: Mode }) {
+  const t = useT();
   const today = useLoad(() => api<Today>('GET', `/${mode}/today`), [mode]);
   useEffect(() => {
     const timer = setInterval(today.reload, 60_000);
@@ -33,31 +39,19 @@ export function HomeScreen({ mode }: { mode: Mode }) {
       </>
     );
   }
-  const time = (instant: string) =>
-    new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: data.time_zone }).format(
-      new Date(instant),
-    );
-  const day = (date: string) =>
-    new Intl.DateTimeFormat('en-GB', {
-      weekday: 'short',
-      day: 'numeric',
-      month: 'short',
-      timeZone: 'UTC',
-    }).format(new Date(`${date}T12:00:00Z`));
+  const time = (instant: string) => formatTime(instant, data.time_zone);
+  const day = (date: string) => formatDate(date, { weekday: 'short', day: 'numeric', month: 'short' });
   const balance = data.month.worked_minutes - data.month.expected_minutes;
   return (
     <>
       <ErrorMessage error={today.error} />
       <p className="muted">
-        {new Intl.DateTimeFormat('en-GB', { dateStyle: 'full', timeZone: 'UTC' }).format(
-          new Date(`${data.date}T12:00:00Z`),
-        )}
-        , {time(data.now)} ({data.time_zone})
+        {formatDate(data.date, { dateStyle: 'full' })}, {time(data.now)} ({data.time_zone})
       </p>
-      <section aria-label="Counts" className="tiles">
+      <section aria-label={t('Counts')} className="tiles">
         {GROUPS.map((group) => (
           <div key={group.state} className="tile">
-            <strong>{data.counts[group.state] ?? 0}</strong> <span>{group.title}</span>
+            <strong>{data.counts[group.state] ?? 0}</strong> <span>{t(group.title)}</span>
           </div>
         ))}
       </section>
@@ -67,19 +61,24 @@ export function HomeScreen({ mode }: { mode: Mode }) {
           return (
             <section key={group.state} className="card" aria-labelledby={`group-${group.state}`}>
               <h2 id={`group-${group.state}`}>
-                {group.title} <span className="badge">{people.length}</span>
+                {t(group.title)} <span className="badge">{people.length}</span>
               </h2>
               {people.length === 0 ? (
-                <p className="muted">{group.empty}</p>
+                <p className="muted">{t(group.empty)}</p>
               ) : (
                 <ul className="list">
                   {people.map((person) => (
                     <li key={person.employee_id}>
                       {person.name}
-                      {person.since && <span className="muted"> · since {time(person.since)}</span>}
+                      {person.since && (
+                        <span className="muted"> · {t('since {{time}}', { time: time(person.since) })}</span>
+                      )}
                       {person.absence_type && <span className="muted"> · {person.absence_type}</span>}
                       {group.state === 'missing' && (
-                        <span className="muted"> · expected {hhmm(person.expected_minutes)}</span>
+                        <span className="muted">
+                          {' '}
+                          · {t('expected {{hours}}', { hours: hhmm(person.expected_minutes) })}
+                        </span>
                       )}
                     </li>
                   ))}
@@ -89,43 +88,48 @@ export function HomeScreen({ mode }: { mode: Mode }) {
           );
         })}
         <section className="card" aria-labelledby="pending-title">
-          <h2 id="pending-title">Waiting for you</h2>
+          <h2 id="pending-title">{t('Waiting for you')}</h2>
           <ul className="list">
             <li>
               <a href="#/absences">
-                {data.pending.absences} absence request{data.pending.absences === 1 ? '' : 's'} to decide
+                {t('{{count}} absence requests to decide', { count: data.pending.absences })}
               </a>
             </li>
             <li>
-              {data.pending.corrections} correction{data.pending.corrections === 1 ? '' : 's'} waiting for the
-              company’s approval
+              <a href="#/check-ins">
+                {t('{{count}} corrections waiting for the company’s approval', {
+                  count: data.pending.corrections,
+                })}
+              </a>
             </li>
           </ul>
         </section>
         <section className="card" aria-labelledby="month-title">
-          <h2 id="month-title">The month so far ({data.month.month})</h2>
+          <h2 id="month-title">
+            {t('The month so far ({{month}})', { month: formatMonth(data.month.month) })}
+          </h2>
           <dl className="figures">
-            <dt>Worked</dt>
+            <dt>{t('Worked')}</dt>
             <dd>{hhmm(data.month.worked_minutes)}</dd>
-            <dt>Expected</dt>
+            <dt>{t('Expected')}</dt>
             <dd>{hhmm(data.month.expected_minutes)}</dd>
-            <dt>Balance</dt>
+            <dt>{t('Balance')}</dt>
             <dd>{hhmm(balance)}</dd>
-            <dt>Overtime</dt>
+            <dt>{t('Overtime')}</dt>
             <dd>{hhmm(data.month.overtime_minutes)}</dd>
-            <dt>Night</dt>
+            <dt>{t('Night')}</dt>
             <dd>{hhmm(data.month.night_minutes)}</dd>
           </dl>
-          <p className="muted">Closed workdays only: today counts once it is over.</p>
+          <p className="muted">{t('Closed workdays only: today counts once it is over.')}</p>
         </section>
       </div>
       <ChartsSection mode={mode} />
       <section aria-labelledby="problems-title">
-        <h2 id="problems-title">Problem days, last 14 days</h2>
+        <h2 id="problems-title">{t('Problem days, last 14 days')}</h2>
         <Table
-          label="Problem days"
-          columns={['Day', 'Employee', 'Incomplete shifts', 'Ignored events', 'Late records']}
-          empty="No problem day in the last 14 days."
+          label={t('Problem days')}
+          columns={[t('Day'), t('Employee'), t('Incomplete shifts'), t('Ignored events'), t('Late records')]}
+          empty={t('No problem day in the last 14 days.')}
           rows={data.problems.map((row) => (
             <tr key={`${row.employee_id}-${row.date}`}>
               <td>{day(row.date)}</td>
@@ -141,13 +145,9 @@ export function HomeScreen({ mode }: { mode: Mode }) {
   );
 }
 
-const shortDay = (date: string) =>
-  new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
-    new Date(`${date}T12:00:00Z`),
-  );
-
 /** Where people would rather look than read: the weeks, the overtime, the absences. */
 function ChartsSection({ mode }: { mode: Mode }) {
+  const t = useT();
   const charts = useLoad(() => api<Charts>('GET', `/${mode}/charts`), [mode]);
   const data = charts.data;
   if (!data) return <ErrorMessage error={charts.error} />;
@@ -156,48 +156,59 @@ function ChartsSection({ mode }: { mode: Mode }) {
   const latest = data.weeks.at(-1);
   return (
     <section aria-labelledby="charts-title">
-      <h2 id="charts-title">At a glance</h2>
+      <h2 id="charts-title">{t('At a glance')}</h2>
       <div className="charts">
         <BarChart
-          title="Worked and expected, last 8 weeks"
+          title={t('Worked and expected, last 8 weeks')}
           summary={
             latest
-              ? `This week so far: ${chartHours(latest.worked_minutes)} hours worked of ${chartHours(latest.expected_minutes)} expected.`
+              ? t('This week so far: {{worked}} hours worked of {{expected}} expected.', {
+                  worked: formatNumber(chartHours(latest.worked_minutes)),
+                  expected: formatNumber(chartHours(latest.expected_minutes)),
+                })
               : ''
           }
-          labels={data.weeks.map((week) => `w/c ${shortDay(week.week_start)}`)}
+          labels={data.weeks.map((week) =>
+            t('w/c {{day}}', { day: formatDate(week.week_start, { day: 'numeric', month: 'short' }) }),
+          )}
           series={[
-            { label: 'Worked', values: worked, color: '#1a5fb4' },
-            { label: 'Expected', values: expected, color: '#9aa4b2' },
+            { label: t('Worked'), values: worked, color: '#1a5fb4' },
+            { label: t('Expected'), values: expected, color: '#9aa4b2' },
           ]}
-          unit="hours"
+          unit={t('hours')}
         />
         <BarChart
-          title="Overtime this month, by employee"
+          title={t('Overtime this month, by employee')}
           summary={
             data.overtime.length === 0
-              ? 'Nobody has overtime this month.'
-              : `${data.overtime.length} employees with overtime; most: ${data.overtime[0]?.name}, ${chartHours(data.overtime[0]?.overtime_minutes ?? 0)} hours.`
+              ? t('Nobody has overtime this month.')
+              : t('{{count}} employees with overtime; most: {{name}}, {{hours}} hours.', {
+                  count: data.overtime.length,
+                  name: data.overtime[0]?.name,
+                  hours: formatNumber(chartHours(data.overtime[0]?.overtime_minutes ?? 0)),
+                })
           }
           labels={data.overtime.map((row) => row.name)}
           series={[
             {
-              label: 'Overtime',
+              label: t('Overtime'),
               values: data.overtime.map((row) => chartHours(row.overtime_minutes)),
               color: '#b35900',
             },
           ]}
-          unit="hours"
+          unit={t('hours')}
           horizontal
         />
         <BarChart
-          title="Absence days this year, by type"
+          title={t('Absence days this year, by type')}
           summary={
-            data.absences.map((row) => `${row.label}: ${row.days} days`).join('; ') || 'No absence this year.'
+            data.absences
+              .map((row) => `${row.label}: ${t('{{count}} days', { count: row.days })}`)
+              .join('; ') || t('No absence this year.')
           }
           labels={data.absences.map((row) => row.label)}
-          series={[{ label: 'Days', values: data.absences.map((row) => row.days), color: '#2f7d32' }]}
-          unit="days"
+          series={[{ label: t('Days'), values: data.absences.map((row) => row.days), color: '#2f7d32' }]}
+          unit={t('days')}
           horizontal
         />
       </div>

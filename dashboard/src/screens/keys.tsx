@@ -1,6 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { SCOPES } from '../../../src/platform/scopes.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../../../src/platform/scopes.ts';
 import { api, formatInstant, type Mode, type Page } from '../api.ts';
+import { useT } from '../i18n.ts';
+import { statusLabel } from '../labels.ts';
 import type { ApiKey } from '../types.ts';
 import {
   ConfirmButton,
@@ -15,6 +17,7 @@ import {
 } from '../ui.tsx';
 
 export function KeysScreen({ mode }: { mode: Mode }) {
+  const t = useT();
   const keys = useLoad(() => api<Page<ApiKey>>('GET', `/${mode}/api-keys?limit=100`), [mode]);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([]);
@@ -47,26 +50,26 @@ export function KeysScreen({ mode }: { mode: Mode }) {
 
   return (
     <>
-      <form onSubmit={submit} aria-label="Create an API key" className="card">
-        <h2>Create a {mode} key</h2>
-        <Field label="Name" name="name" error={create.error}>
+      <form onSubmit={submit} aria-label={t('Create an API key')} className="card">
+        <h2>{mode === 'live' ? t('Create a live key') : t('Create a test key')}</h2>
+        <Field label={t('Name')} name="name" error={create.error}>
           <input value={name} maxLength={100} onChange={(event) => setName(event.target.value)} />
         </Field>
         <fieldset aria-describedby="scopes-error">
-          <legend>Scopes</legend>
-          <GroupError id="scopes-error" name="scopes" label="Scopes" error={create.error} />
-          <div className="checks">
+          <legend>{t('Scopes')}</legend>
+          <GroupError id="scopes-error" name="scopes" label={t('Scopes')} error={create.error} />
+          <div className="checks scopes-list">
             {SCOPES.map((scope) => (
               <label key={scope}>
                 <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggle(scope)} />{' '}
-                {scope}
+                <code>{scope}</code> <span className="muted">{t(SCOPE_DESCRIPTIONS[scope])}</span>
               </label>
             ))}
           </div>
         </fieldset>
         <Field
-          label="Expires in (days)"
-          hint="Empty: the company's default expiration applies."
+          label={t('Expires in (days)')}
+          hint={t("Empty: the company's default expiration applies.")}
           name="expires_in_days"
           error={create.error}
         >
@@ -80,28 +83,38 @@ export function KeysScreen({ mode }: { mode: Mode }) {
         </Field>
         <ErrorMessage error={create.error} />
         <button type="submit" disabled={create.busy}>
-          Create key
+          {t('Create key')}
         </button>
       </form>
-      {secret && <SecretOnce label="Your new API key" secret={secret} onDone={() => setSecret(null)} />}
+      {secret && <SecretOnce label={t('Your new API key')} secret={secret} onDone={() => setSecret(null)} />}
 
-      <h2>Keys</h2>
+      <h2>{t('Keys')}</h2>
       <ErrorMessage error={keys.error ?? revoke.error} />
       <Loading loading={keys.loading} />
       <Table
-        columns={['Name', 'Key', 'Mode', 'Scopes', 'Status', 'Created', 'Expires', 'Last used', 'Last IP']}
+        columns={[
+          t('Name'),
+          t('Key'),
+          t('Mode'),
+          t('Scopes'),
+          t('Status'),
+          t('Created'),
+          t('Expires'),
+          t('Last used'),
+          t('Last IP'),
+        ]}
         actions
-        empty="No keys yet."
+        empty={t('No keys yet.')}
         rows={keys.data?.data.map((key) => (
           <tr key={key.id}>
             <td>{key.name ?? '—'}</td>
             <td>
               <code>{key.prefix}…</code>
             </td>
-            <td>{key.mode}</td>
+            <td>{key.mode === 'live' ? t('Live') : t('Test')}</td>
             <td className="scopes">{key.scopes.join(', ')}</td>
             <td>
-              {key.status}
+              {t(statusLabel(key.status))}
               {key.revoked_reason ? ` (${key.revoked_reason})` : ''}
             </td>
             <td>{formatInstant(key.created_at)}</td>
@@ -111,9 +124,9 @@ export function KeysScreen({ mode }: { mode: Mode }) {
             <td>
               {key.status === 'active' && (
                 <ConfirmButton
-                  label={`Revoke ${key.name ?? key.prefix}`}
-                  title="Revoke this key?"
-                  confirmLabel="Revoke"
+                  label={t('Revoke {{name}}', { name: key.name ?? key.prefix })}
+                  title={t('Revoke this key?')}
+                  confirmLabel={t('Revoke')}
                   onConfirm={() =>
                     void revoke.run(async () => {
                       await api('DELETE', `/${mode}/api-keys/${key.id}`);
@@ -122,7 +135,9 @@ export function KeysScreen({ mode }: { mode: Mode }) {
                   }
                 >
                   <p>
-                    Calls with <code>{key.prefix}…</code> will be refused from now on. This cannot be undone.
+                    {t('Calls with {{prefix}}… will be refused from now on. This cannot be undone.', {
+                      prefix: key.prefix,
+                    })}
                   </p>
                 </ConfirmButton>
               )}

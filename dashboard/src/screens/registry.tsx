@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, formatInstant, type Mode, type Page, query } from '../api.ts';
+import { companyZone, formatDateRange, formatMonth, msg, useT } from '../i18n.ts';
+import { statusLabel } from '../labels.ts';
 import type {
   AccessGrant,
   AccessLogEntry,
@@ -20,7 +22,7 @@ import {
   useAction,
   useLoad,
 } from '../ui.tsx';
-import { lastDayOf, todayIn } from '../zoned.ts';
+import { instantAt, lastDayOf, todayIn } from '../zoned.ts';
 import { type Employee, fullName } from './names.ts';
 
 /**
@@ -43,6 +45,7 @@ function previousMonth(timeZone: string): string {
 }
 
 function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
+  const t = useT();
   const [cursor, setCursor] = useState<string | null>(null);
   const months = useLoad(
     () => api<Page<ClosedMonth>>('GET', `/${mode}/registry/months${query({ limit: 12, cursor })}`),
@@ -61,25 +64,33 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
     });
   return (
     <section className="card" aria-labelledby="months-title">
-      <h2 id="months-title">Closed months</h2>
+      <h2 id="months-title">{t('Closed months')}</h2>
       <p className="muted">
-        A closed month cannot change any more: a late check-in or a correction that touches it is refused.
-        Each worker then gets the month’s document in the portal and can acknowledge it.
+        {t(
+          'A closed month cannot change any more: a late check-in or a correction that touches it is refused. Each worker then gets the month’s document in the portal and can acknowledge it.',
+        )}
       </p>
       <div className="row">
-        <Field label="Month to close" name="path.month" error={close.error}>
+        <Field label={t('Month to close')} name="path.month" error={close.error}>
           <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
         </Field>
         <ConfirmButton
-          label="Close month"
-          title={`Close ${month}?`}
-          confirmLabel="Close the month"
+          label={t('Close month')}
+          title={t('Close {{month}}?', { month: month && formatMonth(month) })}
+          confirmLabel={t('Close the month')}
           disabled={close.busy || !month}
           onConfirm={closeMonth}
         >
           {(open) => (
             <>
-              <p>Closing {month} cannot be undone: its records, absences and holidays no longer change.</p>
+              <p>
+                {t(
+                  'Closing {{month}} cannot be undone: its records, absences and holidays no longer change.',
+                  {
+                    month: month && formatMonth(month),
+                  },
+                )}
+              </p>
               {open && <CloseSummary mode={mode} month={month} />}
             </>
           )}
@@ -88,30 +99,32 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
       <ErrorMessage error={close.error ?? months.error ?? documents.error} />
       {generated && (
         <p role="status">
-          The workers’ documents of {generated} are being generated: download them from{' '}
-          <a href="#/reports">Reports</a>.
+          {t('The workers’ documents of {{month}} are being generated: download them from', {
+            month: formatMonth(generated),
+          })}{' '}
+          <a href="#/reports">{t('Reports')}</a>.
         </p>
       )}
       <Loading loading={months.loading && !months.data} />
       <Table
-        columns={['Month', 'Closed', 'By']}
+        columns={[t('Month'), t('Closed'), t('By')]}
         actions
-        empty="No month is closed yet."
+        empty={t('No month is closed yet.')}
         rows={months.data?.data.map((row) => (
           <tr key={row.month}>
-            <td>{row.month}</td>
+            <td>{formatMonth(row.month)}</td>
             <td>{formatInstant(row.closed_at)}</td>
-            <td>{row.closed_by.type}</td>
+            <td>{t(actorLabel(row.closed_by.type))}</td>
             <td>
               <div className="row">
                 <button
                   type="button"
                   className="secondary"
                   aria-expanded={open === row.month}
-                  aria-label={`Acknowledgements of ${row.month}`}
+                  aria-label={t('Acknowledgements of {{month}}', { month: formatMonth(row.month) })}
                   onClick={() => setOpen(open === row.month ? null : row.month)}
                 >
-                  Acknowledgements
+                  {t('Acknowledgements')}
                 </button>
                 <button
                   type="button"
@@ -131,7 +144,7 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
                       })
                   }
                 >
-                  Workers’ documents of {row.month} (PDF)
+                  {t('Workers’ documents of {{month}} (PDF)', { month: formatMonth(row.month) })}
                 </button>
               </div>
             </td>
@@ -146,6 +159,7 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
 
 /** What is still open in a month before it is closed: incomplete days, ignored events, undecided requests. */
 function CloseSummary({ mode, month }: { mode: Mode; month: string }) {
+  const t = useT();
   const summary = useLoad(async () => {
     const last = lastDayOf(month);
     const from = `${month}-01`;
@@ -183,23 +197,25 @@ function CloseSummary({ mode, month }: { mode: Mode; month: string }) {
   const data = summary.data;
   const clear = data.incomplete + data.anomalies + data.absences + data.corrections === 0;
   return (
-    <section aria-label={`Still open in ${month}`}>
-      <h4>Still open in {month}</h4>
+    <section aria-label={t('Still open in {{month}}', { month: formatMonth(month) })}>
+      <h4>{t('Still open in {{month}}', { month: formatMonth(month) })}</h4>
       {clear ? (
-        <p>Nothing: every day is complete and nothing waits for a decision.</p>
+        <p>{t('Nothing: every day is complete and nothing waits for a decision.')}</p>
       ) : (
         <ul className="list">
           <li>
-            {data.incomplete} incomplete {data.incomplete === 1 ? 'day' : 'days'} and {data.anomalies} ignored{' '}
-            {data.anomalies === 1 ? 'event' : 'events'}, for {data.people}{' '}
-            {data.people === 1 ? 'employee' : 'employees'}: they close with the figures as they stand.
+            {t('{{count}} incomplete days', { count: data.incomplete })},{' '}
+            {t('{{count}} ignored events', { count: data.anomalies })}:{' '}
+            {t('{{count}} employees affected; they close with the figures as they stand.', {
+              count: data.people,
+            })}
           </li>
+          <li>{t('{{count}} absence requests of the month not decided.', { count: data.absences })}</li>
           <li>
-            {data.absences} absence {data.absences === 1 ? 'request' : 'requests'} of the month not decided.
-          </li>
-          <li>
-            {data.corrections} {data.corrections === 1 ? 'correction' : 'corrections'} waiting (any month):
-            one that touches {month} can no longer apply once it is closed.
+            {t(
+              '{{count}} corrections waiting (any month): one that touches the month can no longer apply once it is closed.',
+              { count: data.corrections },
+            )}
           </li>
         </ul>
       )}
@@ -208,6 +224,7 @@ function CloseSummary({ mode, month }: { mode: Mode; month: string }) {
 }
 
 function Acknowledgements({ mode, month }: { mode: Mode; month: string }) {
+  const t = useT();
   const [cursor, setCursor] = useState<string | null>(null);
   const list = useLoad(
     () =>
@@ -221,22 +238,25 @@ function Acknowledgements({ mode, month }: { mode: Mode; month: string }) {
   const done = rows.filter((row) => row.acknowledged_at !== null).length;
   return (
     <section aria-labelledby="acknowledgements-title">
-      <h3 id="acknowledgements-title">Acknowledgements of {month}</h3>
+      <h3 id="acknowledgements-title">{t('Acknowledgements of {{month}}', { month: formatMonth(month) })}</h3>
       <ErrorMessage error={list.error} />
       <Loading loading={list.loading && !list.data} />
       {list.data && (
         <p>
-          {done} of {rows.length} workers on this page have acknowledged the month’s document.
+          {t('{{done}} of {{count}} workers on this page have acknowledged the month’s document.', {
+            done,
+            count: rows.length,
+          })}
         </p>
       )}
       <Table
-        columns={['Worker', 'Acknowledged']}
-        empty="Nobody was employed in this month."
+        columns={[t('Worker'), t('Acknowledged')]}
+        empty={t('Nobody was employed in this month.')}
         rows={rows.map((row) => (
           <tr key={row.employee_id}>
             <td>{row.employee_name}</td>
             <td className={row.acknowledged_at ? undefined : 'status-pending'}>
-              {row.acknowledged_at ? formatInstant(row.acknowledged_at) : 'not yet'}
+              {row.acknowledged_at ? formatInstant(row.acknowledged_at) : t('not yet')}
             </td>
           </tr>
         ))}
@@ -247,18 +267,28 @@ function Acknowledgements({ mode, month }: { mode: Mode; month: string }) {
 }
 
 const KINDS = {
-  inspection: 'Inspección de Trabajo',
-  representatives: 'Workers’ representatives',
+  inspection: msg('Inspección de Trabajo'),
+  representatives: msg('Workers’ representatives'),
 } as const;
 
-/** A date `days` from today, YYYY-MM-DD, in the browser's calendar. */
+/** Who closed a month, as a reader names it. */
+const ACTORS: Record<string, string> = {
+  admin: msg('an administrator'),
+  api_key: msg('an integration'),
+  employee: msg('the worker'),
+  system: msg('the service'),
+};
+const actorLabel = (type: string) => ACTORS[type] ?? type;
+
+/** A date `days` from today, YYYY-MM-DD, in the company's calendar. */
 function daysAhead(days: number): string {
-  const date = new Date();
-  date.setDate(date.getDate() + days);
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+  const date = new Date(`${todayIn(companyZone())}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
 }
 
 function GrantsCard({ mode }: { mode: Mode }) {
+  const t = useT();
   const [cursor, setCursor] = useState<string | null>(null);
   const grants = useLoad(
     () => api<Page<AccessGrant>>('GET', `/${mode}/registry/access-grants${query({ limit: 25, cursor })}`),
@@ -269,13 +299,14 @@ function GrantsCard({ mode }: { mode: Mode }) {
   const revoke = useAction();
   return (
     <section className="card" aria-labelledby="grants-title">
-      <h2 id="grants-title">Access for the Inspección and representatives</h2>
+      <h2 id="grants-title">{t('Access for the Inspección and representatives')}</h2>
       <p className="muted">
-        A read-only link, no login: the link itself is the key. Every use is logged; revoke it when it is no
-        longer needed. It expires at most 90 days ahead.
+        {t(
+          'A read-only link, no login: the link itself is the key. Every use is logged; revoke it when it is no longer needed. It expires at most 90 days ahead.',
+        )}
       </p>
       {created ? (
-        <SecretOnce label="The access link" secret={created} onDone={() => setCreated(null)} />
+        <SecretOnce label={t('The access link')} secret={created} onDone={() => setCreated(null)} />
       ) : (
         <GrantForm
           mode={mode}
@@ -285,13 +316,13 @@ function GrantsCard({ mode }: { mode: Mode }) {
           }}
         />
       )}
-      <h3>Grants</h3>
+      <h3>{t('Grants')}</h3>
       <ErrorMessage error={grants.error ?? revoke.error} />
       <Loading loading={grants.loading && !grants.data} />
       <Table
-        columns={['For', 'Kind', 'Period', 'Workers', 'Expires', 'Status']}
+        columns={[t('For'), t('Kind'), t('Period'), t('Workers'), t('Expires'), t('Status')]}
         actions
-        empty="No access granted yet."
+        empty={t('No access granted yet.')}
         rows={grants.data?.data.map((grant) => {
           const status = grant.revoked_at
             ? 'revoked'
@@ -301,13 +332,11 @@ function GrantsCard({ mode }: { mode: Mode }) {
           return (
             <tr key={grant.id}>
               <td>{grant.label}</td>
-              <td>{grant.kind === 'inspection' ? 'Inspección' : 'Representatives'}</td>
-              <td>
-                {grant.from} – {grant.to}
-              </td>
-              <td>{grant.employee_ids ? grant.employee_ids.length : 'all'}</td>
+              <td>{grant.kind === 'inspection' ? t('Inspección') : t('Representatives')}</td>
+              <td>{formatDateRange(grant.from, grant.to)}</td>
+              <td>{grant.employee_ids ? grant.employee_ids.length : t('all')}</td>
               <td>{formatInstant(grant.expires_at)}</td>
-              <td className={`status-${status}`}>{status}</td>
+              <td className={`status-${status}`}>{t(statusLabel(status))}</td>
               <td>
                 <div className="row">
                   <button
@@ -316,13 +345,13 @@ function GrantsCard({ mode }: { mode: Mode }) {
                     aria-expanded={log?.id === grant.id}
                     onClick={() => setLog(log?.id === grant.id ? null : grant)}
                   >
-                    Access log
+                    {t('Access log')}
                   </button>
                   {status === 'active' && (
                     <ConfirmButton
-                      label="Revoke"
-                      title={`Revoke the access for ${grant.label}?`}
-                      confirmLabel="Revoke"
+                      label={t('Revoke')}
+                      title={t('Revoke the access for {{label}}?', { label: grant.label })}
+                      confirmLabel={t('Revoke')}
                       disabled={revoke.busy}
                       onConfirm={() =>
                         void revoke.run(async () => {
@@ -331,7 +360,7 @@ function GrantsCard({ mode }: { mode: Mode }) {
                         })
                       }
                     >
-                      <p>The link stops working at once, everywhere. Its uses stay in the log.</p>
+                      <p>{t('The link stops working at once, everywhere. Its uses stay in the log.')}</p>
                     </ConfirmButton>
                   )}
                 </div>
@@ -347,6 +376,7 @@ function GrantsCard({ mode }: { mode: Mode }) {
 }
 
 function GrantForm({ mode, onCreated }: { mode: Mode; onCreated: (url: string) => void }) {
+  const t = useT();
   const [kind, setKind] = useState<AccessGrant['kind']>('inspection');
   const [label, setLabel] = useState('');
   const [from, setFrom] = useState('');
@@ -370,55 +400,60 @@ function GrantForm({ mode, onCreated }: { mode: Mode; onCreated: (url: string) =
         label,
         from,
         to,
-        // The end of the chosen day, in the browser's zone.
-        expires_at: new Date(`${expires}T23:59:59`).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        // The end of the chosen day, in the company's zone.
+        expires_at: instantAt(expires, '23:59', companyZone()),
         ...(everyone ? {} : { employee_ids: chosen }),
       }),
     );
     if (grant) onCreated(grant.url);
   };
   return (
-    <form onSubmit={submit} aria-label="Grant access" className="grid">
+    <form onSubmit={submit} aria-label={t('Grant access')} className="grid">
       <Field
-        label="For"
+        label={t('For')}
         name="kind"
         error={action.error}
         hint={
           kind === 'inspection'
-            ? 'Sees every covered worker’s full registry and documents.'
-            : 'Sees each worker’s monthly totals by name: no check-ins, no identity numbers.'
+            ? t('Sees every covered worker’s full registry and documents.')
+            : t('Sees each worker’s monthly totals by name: no check-ins, no identity numbers.')
         }
       >
         <select value={kind} onChange={(event) => setKind(event.target.value as AccessGrant['kind'])}>
           {Object.entries(KINDS).map(([value, text]) => (
             <option key={value} value={value}>
-              {text}
+              {t(text)}
             </option>
           ))}
         </select>
       </Field>
       <Field
-        label="Label"
-        hint="Who it is for: the inspector’s case number, the works council…"
+        label={t('Label')}
+        hint={t('Who it is for: the inspector’s case number, the works council…')}
         name="label"
         error={action.error}
       >
         <input required maxLength={200} value={label} onChange={(event) => setLabel(event.target.value)} />
       </Field>
       <DateRange from={from} to={to} onFrom={setFrom} onTo={setTo} error={action.error} />
-      <Field label="Expires on" hint="At most 90 days ahead." name="expires_at" error={action.error}>
+      <Field
+        label={t('Expires on')}
+        hint={t('At most 90 days ahead.')}
+        name="expires_at"
+        error={action.error}
+      >
         <input type="date" required value={expires} onChange={(event) => setExpires(event.target.value)} />
       </Field>
       <div className="field">
         <label>
           <input type="checkbox" checked={everyone} onChange={(event) => setEveryone(event.target.checked)} />{' '}
-          Every worker employed in the period
+          {t('Every worker employed in the period')}
         </label>
       </div>
       {!everyone && (
         <Field
-          label="Workers"
-          hint="Hold Ctrl (⌘ on a Mac) to choose several."
+          label={t('Workers')}
+          hint={t('Hold Ctrl (⌘ on a Mac) to choose several.')}
           name="employee_ids"
           error={action.error}
         >
@@ -440,13 +475,14 @@ function GrantForm({ mode, onCreated }: { mode: Mode; onCreated: (url: string) =
       )}
       <ErrorMessage error={action.error ?? employees.error} />
       <button type="submit" disabled={action.busy}>
-        Grant access
+        {t('Grant access')}
       </button>
     </form>
   );
 }
 
 function AccessLog({ mode, grant }: { mode: Mode; grant: AccessGrant }) {
+  const t = useT();
   const [cursor, setCursor] = useState<string | null>(null);
   const log = useLoad(
     () =>
@@ -458,12 +494,12 @@ function AccessLog({ mode, grant }: { mode: Mode; grant: AccessGrant }) {
   );
   return (
     <section aria-labelledby="access-log-title">
-      <h3 id="access-log-title">Access log: {grant.label}</h3>
+      <h3 id="access-log-title">{t('Access log: {{label}}', { label: grant.label })}</h3>
       <ErrorMessage error={log.error} />
       <Loading loading={log.loading && !log.data} />
       <Table
-        columns={['When', 'From', 'What', 'Outcome']}
-        empty="The link has not been used yet."
+        columns={[t('When'), t('From'), t('What'), t('Outcome')]}
+        empty={t('The link has not been used yet.')}
         rows={log.data?.data.map((entry) => (
           <tr key={entry.id}>
             <td>{formatInstant(entry.at)}</td>

@@ -1,23 +1,42 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { api, formatInstant, type Mode } from '../api.ts';
+import { formatDate, formatMonth, formatNumber, i18n, msg, useT } from '../i18n.ts';
+import { statusLabel } from '../labels.ts';
 import type { Company, Report } from '../types.ts';
 import { DateRange, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
 import { todayIn } from '../zoned.ts';
 
 const LABELS = {
-  time_registry_monthly: 'Monthly time registry',
-  check_ins_export: 'Check-in export',
-  time_registry_worker_monthly: 'Workers’ monthly documents',
+  time_registry_monthly: msg('Monthly time registry'),
+  check_ins_export: msg('Check-in export'),
+  time_registry_worker_monthly: msg('Workers’ monthly documents'),
 };
 
+/** A report's parameters as a reader names them: months and dates in the locale. */
+const PARAMS: Record<string, string> = {
+  month: msg('month'),
+  from: msg('from'),
+  to: msg('to'),
+  locale: msg('language'),
+};
+
+const paramText = (key: string, value: string) =>
+  key === 'month' && /^\d{4}-\d{2}$/.test(value)
+    ? formatMonth(value)
+    : /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? formatDate(value)
+      : value;
+
 export function ReportsScreen({ mode, company }: { mode: Mode; company: Company }) {
+  const t = useT();
   const reports = useLoad(() => api<{ data: Report[] }>('GET', `/${mode}/reports`), [mode]);
   const [type, setType] = useState<Report['type']>('time_registry_monthly');
   const [format, setFormat] = useState<Report['format']>('csv');
   const [month, setMonth] = useState(() => todayIn(company.timezone).slice(0, 7));
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [locale, setLocale] = useState<'es' | 'en'>('es');
+  // The documents' language starts as the interface's; the worker's own may differ.
+  const [locale, setLocale] = useState<'es' | 'en'>(() => (i18n.language === 'en' ? 'en' : 'es'));
   const create = useAction();
   const download = useAction();
 
@@ -43,7 +62,7 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
   const fetchFile = (report: Report) =>
     void download.run(async () => {
       const fresh = await api<Report>('GET', `/${mode}/reports/${report.id}`);
-      if (!fresh.download_url) throw new Error('The file is no longer available.');
+      if (!fresh.download_url) throw new Error(t('The file is no longer available.'));
       const link = document.createElement('a');
       link.href = fresh.download_url;
       link.download = '';
@@ -54,13 +73,13 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
 
   return (
     <>
-      <form onSubmit={submit} aria-label="Request a report" className="card">
-        <h2>Request a report</h2>
-        <Field label="Report">
+      <form onSubmit={submit} aria-label={t('Request a report')} className="card">
+        <h2>{t('Request a report')}</h2>
+        <Field label={t('Report')}>
           <select value={type} onChange={(event) => setType(event.target.value as Report['type'])}>
-            <option value="time_registry_monthly">{LABELS.time_registry_monthly} (CSV)</option>
-            <option value="check_ins_export">{LABELS.check_ins_export}</option>
-            <option value="time_registry_worker_monthly">{LABELS.time_registry_worker_monthly}</option>
+            <option value="time_registry_monthly">{t(LABELS.time_registry_monthly)} (CSV)</option>
+            <option value="check_ins_export">{t(LABELS.check_ins_export)}</option>
+            <option value="time_registry_worker_monthly">{t(LABELS.time_registry_worker_monthly)}</option>
           </select>
         </Field>
         {type === 'check_ins_export' ? (
@@ -73,13 +92,13 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
             names={['params.from', 'params.to']}
           />
         ) : (
-          <Field label="Month" name="params.month" error={create.error}>
+          <Field label={t('Month')} name="params.month" error={create.error}>
             <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
           </Field>
         )}
         {type !== 'time_registry_monthly' && (
           // The worker documents come as PDF or XLSX, the export as CSV or XLSX; CSV and PDF stand in for each other.
-          <Field label="Format" name="format" error={create.error}>
+          <Field label={t('Format')} name="format" error={create.error}>
             <select
               value={
                 type === 'check_ins_export'
@@ -95,14 +114,14 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
               {type === 'check_ins_export' ? (
                 <option value="csv">CSV</option>
               ) : (
-                <option value="pdf">PDF (to print and sign)</option>
+                <option value="pdf">{t('PDF (to print and sign)')}</option>
               )}
               <option value="xlsx">Excel (XLSX)</option>
             </select>
           </Field>
         )}
         {type === 'time_registry_worker_monthly' && (
-          <Field label="Language" name="params.locale" error={create.error}>
+          <Field label={t('Language of the documents')} name="params.locale" error={create.error}>
             <select value={locale} onChange={(event) => setLocale(event.target.value as 'es' | 'en')}>
               <option value="es">Español</option>
               <option value="en">English</option>
@@ -111,38 +130,38 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
         )}
         <ErrorMessage error={create.error} />
         <button type="submit" disabled={create.busy}>
-          Request report
+          {t('Request report')}
         </button>
       </form>
 
-      <h2>Latest reports</h2>
+      <h2>{t('Latest reports')}</h2>
       <ErrorMessage error={reports.error ?? download.error} />
       <Loading loading={reports.loading && !reports.data} />
       <Table
-        columns={['Report', 'Parameters', 'Status', 'Rows', 'Requested']}
+        columns={[t('Report'), t('Parameters'), t('Status'), t('Rows'), t('Requested')]}
         actions
         live
-        empty="No reports yet."
+        empty={t('No reports yet.')}
         rows={reports.data?.data.map((report) => (
           <tr key={report.id}>
             <td>
-              {LABELS[report.type]} ({report.format.toUpperCase()})
+              {t(LABELS[report.type])} ({report.format.toUpperCase()})
             </td>
             <td>
               {Object.entries(report.params)
-                .map(([key, value]) => `${key} ${value}`)
+                .map(([key, value]) => `${t(PARAMS[key] ?? key)} ${paramText(key, String(value))}`)
                 .join(', ')}
             </td>
             <td className={`status-${report.status}`}>
-              {report.status}
+              {t(statusLabel(report.status))}
               {report.error ? `: ${report.error.message}` : ''}
             </td>
-            <td>{report.row_count ?? '—'}</td>
+            <td>{report.row_count == null ? '—' : formatNumber(report.row_count)}</td>
             <td>{formatInstant(report.created_at)}</td>
             <td>
               {report.status === 'completed' && (
                 <button type="button" disabled={download.busy} onClick={() => fetchFile(report)}>
-                  Download
+                  {t('Download')}
                 </button>
               )}
             </td>

@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Page } from '../api.ts';
+import { formatMonth, formatNumber, useT } from '../i18n.ts';
+import { statusLabel } from '../labels.ts';
 import type { Company, Location } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
 import { CompanySettings } from './company.tsx';
@@ -12,6 +14,7 @@ type Settings = {
 };
 
 export function SettingsScreen({ adminId, onChange }: { adminId: string; onChange: () => void }) {
+  const t = useT();
   const settings = useLoad(() => api<Settings>('GET', '/settings'), []);
   const action = useAction();
   const set = (enabled: boolean) =>
@@ -43,74 +46,84 @@ export function SettingsScreen({ adminId, onChange }: { adminId: string; onChang
               onChange();
             }}
           />
-          <section className="card" aria-label="Public API addon">
-            <h2>Public API addon</h2>
-            <p>
-              The addon is <strong>{data.company.addon_enabled ? 'on' : 'off'}</strong>.
-            </p>
+          <section className="card" aria-label={t('Public API addon')}>
+            <h2>{t('Public API addon')}</h2>
+            <p>{data.company.addon_enabled ? t('The addon is on.') : t('The addon is off.')}</p>
             {data.company.addon_enabled ? (
               <ConfirmButton
-                label="Switch the addon off"
-                title="Switch the public API addon off?"
-                confirmLabel="Switch off and delete"
+                label={t('Switch the addon off')}
+                title={t('Switch the public API addon off?')}
+                confirmLabel={t('Switch off and delete')}
                 disabled={action.busy}
                 onConfirm={() => set(false)}
               >
-                <p>This takes effect at once and cannot be undone:</p>
+                <p>{t('This takes effect at once and cannot be undone:')}</p>
                 <ul>
-                  <li>every API key, live and test, is revoked; integrations stop working;</li>
-                  <li>every generated report and its file is deleted;</li>
-                  <li>the sandbox (test) company is removed with all of its data.</li>
+                  <li>{t('every API key, live and test, is revoked; integrations stop working;')}</li>
+                  <li>{t('every generated report and its file is deleted;')}</li>
+                  <li>{t('the sandbox (test) company is removed with all of its data.')}</li>
                 </ul>
-                <p>Switching it on again creates a new, empty sandbox. No key comes back.</p>
+                <p>{t('Switching it on again creates a new, empty sandbox. No key comes back.')}</p>
               </ConfirmButton>
             ) : (
               <ConfirmButton
-                label="Switch the addon on"
-                title="Switch the public API addon on?"
-                confirmLabel="Switch on"
+                label={t('Switch the addon on')}
+                title={t('Switch the public API addon on?')}
+                confirmLabel={t('Switch on')}
                 danger={false}
                 disabled={action.busy}
                 onConfirm={() => set(true)}
               >
-                <p>A new, empty sandbox is created. You then create new API keys.</p>
+                <p>{t('A new, empty sandbox is created. You then create new API keys.')}</p>
               </ConfirmButton>
             )}
           </section>
-          <section className="card" aria-label="Subscription and limits">
-            <h2>Subscription and limits</h2>
+          <section className="card" aria-label={t('Subscription and limits')}>
+            <h2>{t('Subscription and limits')}</h2>
             <dl className="figures">
-              <dt>Service</dt>
-              <dd>{data.company.service_active ? 'active' : 'inactive'}</dd>
-              <dt>Subscription</dt>
-              <dd>{data.company.subscription_status}</dd>
-              <dt>Company status</dt>
-              <dd>{data.company.company_status}</dd>
-              <dt>Seats</dt>
+              <dt>{t('Service')}</dt>
+              <dd>{data.company.service_active ? t('active') : t('inactive')}</dd>
+              <dt>{t('Subscription')}</dt>
+              <dd>{t(statusLabel(data.company.subscription_status))}</dd>
+              <dt>{t('Company status')}</dt>
+              <dd>{t(statusLabel(data.company.company_status))}</dd>
+              <dt>{t('Seats')}</dt>
               <dd>
-                {data.company.active_employees} of {data.company.seats} in use
+                {t('{{used}} of {{total}} in use', {
+                  used: formatNumber(data.company.active_employees),
+                  total: formatNumber(data.company.seats),
+                })}
               </dd>
-              <dt>Live requests in {data.usage.month}</dt>
+              <dt>{t('Live requests in {{month}}', { month: formatMonth(data.usage.month) })}</dt>
               <dd>
-                {data.usage.live.used.toLocaleString()} of {data.usage.live.quota.toLocaleString()}
+                {t('{{used}} of {{total}}', {
+                  used: formatNumber(data.usage.live.used),
+                  total: formatNumber(data.usage.live.quota),
+                })}
               </dd>
-              <dt>Test requests in {data.usage.month}</dt>
+              <dt>{t('Test requests in {{month}}', { month: formatMonth(data.usage.month) })}</dt>
               <dd>
                 {data.usage.test
-                  ? `${data.usage.test.used.toLocaleString()} of ${data.usage.test.quota.toLocaleString()}`
-                  : 'no sandbox'}
+                  ? t('{{used}} of {{total}}', {
+                      used: formatNumber(data.usage.test.used),
+                      total: formatNumber(data.usage.test.quota),
+                    })
+                  : t('no sandbox')}
               </dd>
-              <dt>Rate limits</dt>
+              <dt>{t('Rate limits')}</dt>
               <dd>
-                live {data.rate_limits.live}/min per key, test {data.rate_limits.test}/min per key
+                {t('live {{live}}/min per key, test {{test}}/min per key', {
+                  live: formatNumber(data.rate_limits.live),
+                  test: formatNumber(data.rate_limits.test),
+                })}
               </dd>
-              <dt>Active keys allowed</dt>
+              <dt>{t('Active keys allowed')}</dt>
               <dd>{data.company.max_active_keys}</dd>
-              <dt>Default key expiration</dt>
+              <dt>{t('Default key expiration')}</dt>
               <dd>
                 {data.company.default_expiration_days === null
-                  ? 'none'
-                  : `${data.company.default_expiration_days} days`}
+                  ? t('none')
+                  : t('{{count}} days', { count: data.company.default_expiration_days })}
               </dd>
             </dl>
           </section>
@@ -122,6 +135,7 @@ export function SettingsScreen({ adminId, onChange }: { adminId: string; onChang
 
 /** The company's legal name and tax id, printed on the registry documents (docs/registry.md). */
 function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => void }) {
+  const t = useT();
   const [legalName, setLegalName] = useState(company.legal_name ?? '');
   const [taxId, setTaxId] = useState(company.tax_id ?? '');
   const [saved, setSaved] = useState(false);
@@ -142,20 +156,20 @@ function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => 
   };
   return (
     <form onSubmit={submit} className="card" aria-labelledby="identity-title">
-      <h2 id="identity-title">Legal identity</h2>
-      <p className="muted">Printed on every worker’s registry document and shown to the Inspección.</p>
+      <h2 id="identity-title">{t('Legal identity')}</h2>
+      <p className="muted">{t('Printed on every worker’s registry document and shown to the Inspección.')}</p>
       <div className="grid">
         <Field
-          label="Legal name"
-          hint="As registered, e.g. “Panadería Sol, S.L.”."
+          label={t('Legal name')}
+          hint={t('As registered, e.g. “Panadería Sol, S.L.”.')}
           name="legal_name"
           error={action.error}
         >
           <input maxLength={200} value={legalName} onChange={(event) => setLegalName(event.target.value)} />
         </Field>
         <Field
-          label="Tax id (CIF/NIF)"
-          hint="Checked, control character included."
+          label={t('Tax id (CIF/NIF)')}
+          hint={t('Checked, control character included.')}
           name="tax_id"
           error={action.error}
         >
@@ -163,25 +177,28 @@ function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => 
         </Field>
       </div>
       <ErrorMessage error={action.error} />
-      <SaveRow label="Save legal identity" busy={action.busy} saved={saved} />
+      <SaveRow label={t('Save legal identity')} busy={action.busy} saved={saved} />
     </form>
   );
 }
 
 /** The work centres (locations) with their address and contribution account code (CCC). */
 function WorkCentres() {
+  const t = useT();
   const locations = useLoad(() => api<Page<Location>>('GET', '/live/locations?limit=100'), []);
   const [editing, setEditing] = useState<string | null>(null);
   return (
     <section className="card" aria-labelledby="centres-title">
-      <h2 id="centres-title">Work centres</h2>
-      <p className="muted">Each centre’s address and CCC head the documents of the workers assigned to it.</p>
+      <h2 id="centres-title">{t('Work centres')}</h2>
+      <p className="muted">
+        {t('Each centre’s address and CCC head the documents of the workers assigned to it.')}
+      </p>
       <ErrorMessage error={locations.error} />
       <Loading loading={locations.loading && !locations.data} />
       <Table
-        columns={['Centre', 'Address', 'CCC', 'Time zone']}
+        columns={[t('Centre'), t('Address'), t('CCC'), t('Time zone')]}
         actions
-        empty="No work centre yet: your operator creates them."
+        empty={t('No work centre yet: your operator creates them.')}
         rows={locations.data?.data.map((location) => (
           <tr key={location.id}>
             <td>{location.name}</td>
@@ -195,7 +212,7 @@ function WorkCentres() {
                 aria-expanded={editing === location.id}
                 onClick={() => setEditing(editing === location.id ? null : location.id)}
               >
-                Edit {location.name}
+                {t('Edit {{name}}', { name: location.name })}
               </button>
             </td>
           </tr>
@@ -218,6 +235,7 @@ function WorkCentres() {
 }
 
 function CentreForm({ location, onSaved }: { location: Location; onSaved: () => void }) {
+  const t = useT();
   const [address, setAddress] = useState(location.address ?? '');
   const [ccc, setCcc] = useState(location.ccc ?? '');
   const action = useAction();
@@ -232,13 +250,13 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
     if (done) onSaved();
   };
   return (
-    <form onSubmit={submit} className="grid" aria-label={`Edit ${location.name}`}>
-      <Field label="Address" name="address" error={action.error}>
+    <form onSubmit={submit} className="grid" aria-label={t('Edit {{name}}', { name: location.name })}>
+      <Field label={t('Address')} name="address" error={action.error}>
         <input maxLength={500} value={address} onChange={(event) => setAddress(event.target.value)} />
       </Field>
       <Field
-        label="CCC (código cuenta de cotización)"
-        hint="11 digits; checked."
+        label={t('CCC (código cuenta de cotización)')}
+        hint={t('11 digits; checked.')}
         name="ccc"
         error={action.error}
       >
@@ -251,7 +269,7 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
       </Field>
       <ErrorMessage error={action.error} />
       <button type="submit" disabled={action.busy}>
-        Save {location.name}
+        {t('Save {{name}}', { name: location.name })}
       </button>
     </form>
   );

@@ -1,5 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, formatInstant, type Mode, type Page } from '../api.ts';
+import { useT } from '../i18n.ts';
+import { statusLabel } from '../labels.ts';
 import type { Delivery, Endpoint } from '../types.ts';
 import {
   ConfirmButton,
@@ -33,6 +35,7 @@ function EndpointForm({
   submitLabel: string;
   onSubmit: (value: { url: string; description: string | null; events: string[] }) => Promise<unknown>;
 }) {
+  const t = useT();
   const [url, setUrl] = useState(initial.url);
   const [description, setDescription] = useState(initial.description);
   const [events, setEvents] = useState<string[]>(initial.events);
@@ -42,18 +45,20 @@ function EndpointForm({
     await action.run(() => onSubmit({ url, description: description || null, events }));
   };
   const toggle = (type: string) =>
-    setEvents((current) => (current.includes(type) ? current.filter((t) => t !== type) : [...current, type]));
+    setEvents((current) =>
+      current.includes(type) ? current.filter((other) => other !== type) : [...current, type],
+    );
   return (
     <form onSubmit={submit} aria-label={submitLabel}>
-      <Field label="URL" hint="https:// only" name="url" error={action.error}>
+      <Field label={t('URL')} hint={t('https:// only')} name="url" error={action.error}>
         <input type="url" required value={url} onChange={(event) => setUrl(event.target.value)} />
       </Field>
-      <Field label="Description" name="description" error={action.error}>
+      <Field label={t('Description')} name="description" error={action.error}>
         <input value={description} maxLength={500} onChange={(event) => setDescription(event.target.value)} />
       </Field>
       <fieldset aria-describedby="events-error">
-        <legend>Events</legend>
-        <GroupError id="events-error" name="events" label="Events" error={action.error} />
+        <legend>{t('Events')}</legend>
+        <GroupError id="events-error" name="events" label={t('Events')} error={action.error} />
         <div className="checks">
           {eventTypes.map((type) => (
             <label key={type}>
@@ -71,31 +76,32 @@ function EndpointForm({
 }
 
 function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
+  const t = useT();
   const deliveries = useLoad(
     () => api<Page<Delivery>>('GET', `/${mode}/webhook-endpoints/${endpoint.id}/deliveries?limit=50`),
     [mode, endpoint.id],
   );
   const action = useAction();
   return (
-    <section aria-label="Deliveries">
+    <section aria-label={t('Deliveries')}>
       <div className="row">
-        <h3>Deliveries</h3>
+        <h3>{t('Deliveries')}</h3>
         <button type="button" className="secondary" onClick={deliveries.reload}>
-          Refresh
+          {t('Refresh')}
         </button>
       </div>
       <ErrorMessage error={deliveries.error ?? action.error} />
       <Loading loading={deliveries.loading} />
       <Table
-        columns={['Event', 'Status', 'Attempts', 'Response', 'Last attempt']}
+        columns={[t('Event'), t('Status'), t('Attempts'), t('Response'), t('Last attempt')]}
         actions
-        empty="No deliveries yet."
+        empty={t('No deliveries yet.')}
         rows={deliveries.data?.data.map((delivery) => (
           <tr key={delivery.id}>
             <td>
               {delivery.event_type} <code>{delivery.event_id}</code>
             </td>
-            <td className={`status-${delivery.status}`}>{delivery.status}</td>
+            <td className={`status-${delivery.status}`}>{t(statusLabel(delivery.status))}</td>
             <td>{delivery.attempts}</td>
             <td>{delivery.last_response_status ?? delivery.last_error ?? '—'}</td>
             <td>{formatInstant(delivery.last_attempt_at)}</td>
@@ -114,7 +120,7 @@ function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
                     })
                   }
                 >
-                  Retry
+                  {t('Retry')}
                 </button>
               )}
             </td>
@@ -126,6 +132,7 @@ function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
 }
 
 export function WebhooksScreen({ mode }: { mode: Mode }) {
+  const t = useT();
   const endpoints = useLoad(() => api<Page<Endpoint>>('GET', `/${mode}/webhook-endpoints?limit=100`), [mode]);
   const eventTypes = useEventTypes();
   const [secret, setSecret] = useState<string | null>(null);
@@ -139,12 +146,12 @@ export function WebhooksScreen({ mode }: { mode: Mode }) {
   return (
     <>
       <section className="card">
-        <h2>Add an endpoint</h2>
+        <h2>{t('Add an endpoint')}</h2>
         <EndpointForm
           key={`new-${endpoints.data?.data.length ?? 0}`}
           initial={{ url: '', description: '', events: [] }}
           eventTypes={types}
-          submitLabel="Create endpoint"
+          submitLabel={t('Create endpoint')}
           onSubmit={async (value) => {
             const created = await api<Endpoint & { secret: string }>(
               'POST',
@@ -157,9 +164,9 @@ export function WebhooksScreen({ mode }: { mode: Mode }) {
           }}
         />
       </section>
-      {secret && <SecretOnce label="Signing secret" secret={secret} onDone={() => setSecret(null)} />}
+      {secret && <SecretOnce label={t('Signing secret')} secret={secret} onDone={() => setSecret(null)} />}
 
-      <h2>Endpoints</h2>
+      <h2>{t('Endpoints')}</h2>
       <ErrorMessage error={endpoints.error ?? eventTypes.error ?? action.error} />
       <Loading loading={endpoints.loading} />
       <ul className="list">
@@ -177,15 +184,15 @@ export function WebhooksScreen({ mode }: { mode: Mode }) {
             >
               {endpoint.url}
             </button>{' '}
-            <span className={`badge status-${endpoint.status}`}>{endpoint.status}</span>{' '}
+            <span className={`badge status-${endpoint.status}`}>{t(statusLabel(endpoint.status))}</span>{' '}
             <span className="muted">{endpoint.events.join(', ')}</span>
           </li>
         ))}
       </ul>
-      {endpoints.data?.data.length === 0 && <p className="muted">No endpoints yet.</p>}
+      {endpoints.data?.data.length === 0 && <p className="muted">{t('No endpoints yet.')}</p>}
 
       {current && (
-        <section className="card" aria-label={`Endpoint ${current.url}`}>
+        <section className="card" aria-label={t('Endpoint {{url}}', { url: current.url })}>
           <h2>{current.url}</h2>
           {current.description && <p>{current.description}</p>}
           <div className="row">
@@ -195,14 +202,14 @@ export function WebhooksScreen({ mode }: { mode: Mode }) {
               onClick={() =>
                 void action.run(async () => {
                   await api('POST', `/${mode}/webhook-endpoints/${current.id}/test`);
-                  setNotice('Test ping queued. It appears in the deliveries below.');
+                  setNotice(t('Test ping queued. It appears in the deliveries below.'));
                 })
               }
             >
-              Send test ping
+              {t('Send test ping')}
             </button>
             <button type="button" className="secondary" onClick={() => setEditing(!editing)}>
-              {editing ? 'Close editor' : 'Edit'}
+              {editing ? t('Close editor') : t('Edit')}
             </button>
             <button
               type="button"
@@ -217,12 +224,12 @@ export function WebhooksScreen({ mode }: { mode: Mode }) {
                 })
               }
             >
-              {current.status === 'active' ? 'Disable' : 'Enable'}
+              {current.status === 'active' ? t('Disable') : t('Enable')}
             </button>
             <ConfirmButton
-              label="Delete endpoint"
-              title="Delete this endpoint?"
-              confirmLabel="Delete"
+              label={t('Delete endpoint')}
+              title={t('Delete this endpoint?')}
+              confirmLabel={t('Delete')}
               onConfirm={() =>
                 void action.run(async () => {
                   await api('DELETE', `/${mode}/webhook-endpoints/${current.id}`);
@@ -231,7 +238,7 @@ export function WebhooksScreen({ mode }: { mode: Mode }) {
                 })
               }
             >
-              <p>Its pending deliveries are dropped. This cannot be undone.</p>
+              <p>{t('Its pending deliveries are dropped. This cannot be undone.')}</p>
             </ConfirmButton>
           </div>
           {notice && <p role="status">{notice}</p>}
@@ -240,7 +247,7 @@ export function WebhooksScreen({ mode }: { mode: Mode }) {
               key={current.id}
               initial={{ url: current.url, description: current.description ?? '', events: current.events }}
               eventTypes={types}
-              submitLabel="Save changes"
+              submitLabel={t('Save changes')}
               onSubmit={async (value) => {
                 await api('PATCH', `/${mode}/webhook-endpoints/${current.id}`, value);
                 setEditing(false);

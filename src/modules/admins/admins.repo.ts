@@ -12,7 +12,7 @@ export async function insertAdmin(db: Executor, row: Insertable<CompanyAdminsTab
 export async function findAdminByEmailKey(db: Executor, emailKey: string) {
   return await db
     .selectFrom('company_admins')
-    .select(['company_id', 'id', 'email', 'password_hash', 'disabled_at'])
+    .select(['company_id', 'id', 'email', 'password_hash', 'disabled_at', 'language'])
     .where('email_key', '=', emailKey)
     .executeTakeFirst();
 }
@@ -60,7 +60,7 @@ export async function findLiveSession(db: Executor, tokenHash: Buffer, now: Date
     .innerJoin('company_admins as a', (join) =>
       join.onRef('a.company_id', '=', 's.company_id').onRef('a.id', '=', 's.admin_id'),
     )
-    .select(['s.id', 's.company_id', 's.admin_id', 'a.email', 's.csrf_token', 's.expires_at'])
+    .select(['s.id', 's.company_id', 's.admin_id', 'a.email', 'a.language', 's.csrf_token', 's.expires_at'])
     .where('s.token_hash', '=', tokenHash)
     .where('a.disabled_at', 'is', null)
     .where('s.expires_at', '>', now)
@@ -116,4 +116,19 @@ export async function countActiveAdmins(db: Executor, companyId: string): Promis
     .where('disabled_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+export async function updateAdminLanguage(
+  db: Executor,
+  companyId: string,
+  id: string,
+  language: 'es' | 'en' | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('company_admins')
+    .set({ language, updated_at: now })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .execute();
 }

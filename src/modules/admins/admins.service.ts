@@ -13,6 +13,7 @@ import {
   findAdminByEmailKey,
   insertAdmin,
   selectAdmins,
+  updateAdminLanguage,
 } from './admins.repo.ts';
 import type { Admin, CreateAdminBody, LoginBody } from './admins.schemas.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
@@ -57,14 +58,14 @@ export async function createAdmin(
 export async function authenticateAdmin(
   deps: Pick<AppDeps, 'db'>,
   credentials: Static<typeof LoginBody>,
-): Promise<{ id: string; company_id: string; email: string } | null> {
+): Promise<{ id: string; company_id: string; email: string; language: 'es' | 'en' | null } | null> {
   const { db } = deps;
   const { email, password } = credentials;
   const admin = await findAdminByEmailKey(db, emailKey(email));
   const matches = await verifyPassword(password, admin?.password_hash ?? (await dummyHash()));
   // A disabled administrator gets the same answer as a wrong password (nothing tells the account apart).
   return admin && matches && admin.disabled_at === null
-    ? { id: admin.id, company_id: admin.company_id, email: admin.email }
+    ? { id: admin.id, company_id: admin.company_id, email: admin.email, language: admin.language }
     : null;
 }
 
@@ -103,4 +104,31 @@ export async function disableAdmin(
       throw new ApiError('conflict', 'The company would have no active administrator left.');
     }
   });
+}
+
+/** The dashboard's languages: Spanish and English. */
+export const DASHBOARD_LANGUAGES = ['es', 'en'] as const;
+export type DashboardLanguage = (typeof DASHBOARD_LANGUAGES)[number];
+
+/** The time zones of Spain: the peninsula and the Balearic Islands, the Canary Islands, Ceuta and Melilla. */
+const SPANISH_ZONES = new Set(['Europe/Madrid', 'Atlantic/Canary', 'Africa/Ceuta']);
+
+/**
+ * The language the dashboard speaks to an administrator: the one they chose, else Spanish for a company whose
+ * time zone is in Spain and English for any other.
+ */
+export function dashboardLanguage(
+  chosen: DashboardLanguage | null,
+  companyTimezone: string,
+): DashboardLanguage {
+  return chosen ?? (SPANISH_ZONES.has(companyTimezone) ? 'es' : 'en');
+}
+
+/** An administrator's choice of language for the dashboard (null: back to the company's default). */
+export async function setAdminLanguage(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  admin: { company_id: string; admin_id: string },
+  language: DashboardLanguage | null,
+): Promise<void> {
+  await updateAdminLanguage(deps.db, admin.company_id, admin.admin_id, language, toDate(deps.clock.now()));
 }

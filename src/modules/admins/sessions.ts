@@ -14,6 +14,8 @@ export type Session = {
   company_id: string;
   admin_id: string;
   email: string;
+  /** The language the administrator chose for the dashboard; null: the company's default. */
+  language: 'es' | 'en' | null;
   csrf_token: string;
   expires_at: Date;
 };
@@ -22,7 +24,7 @@ export type Session = {
 export async function createSession(
   db: Db,
   clock: Clock,
-  admin: { id: string; company_id: string; email: string },
+  admin: { id: string; company_id: string; email: string; language: 'es' | 'en' | null },
 ): Promise<{ token: string; session: Session }> {
   const token = randomBytes(32).toString('base64url');
   const now = clock.now();
@@ -34,7 +36,7 @@ export async function createSession(
     expires_at: toDate(now.add({ seconds: SESSION_SECONDS })),
   };
   await insertSession(db, { ...session, token_hash: sha256(token), created_at: toDate(now) });
-  return { token, session: { ...session, email: admin.email } };
+  return { token, session: { ...session, email: admin.email, language: admin.language } };
 }
 
 export async function findSession(db: Db, clock: Clock, token: string): Promise<Session | null> {

@@ -1,0 +1,336 @@
+/**
+ * The service's problem messages in Spanish. The API speaks English (its clients are programs and their
+ * developers); the dashboard puts each field message and each detail it knows into Spanish by its pattern. The
+ * patterns follow the messages the service writes (src/platform/errors.ts `plainMessage` and the modules'
+ * `invalid(...)` and `ApiError` texts); a test checks a sample of each. A message no pattern knows is shown in
+ * English under a Spanish sentence for its `code`, so nothing is hidden.
+ */
+
+type Rule = readonly [RegExp, (...groups: string[]) => string];
+
+const plural = (count: string, one: string, many: string) => `${count} ${count === '1' ? one : many}`;
+
+const TYPES: Record<string, string> = {
+  string: 'un texto',
+  integer: 'un número entero',
+  number: 'un número',
+  boolean: 'verdadero o falso',
+  object: 'un objeto',
+  array: 'una lista',
+  null: 'nulo',
+};
+
+const FORMATS: Record<string, string> = {
+  email: 'una dirección de correo válida',
+  date: 'una fecha válida (AAAA-MM-DD)',
+  'date time': 'una fecha y hora válidas',
+  uri: 'una dirección web válida',
+  uuid: 'un identificador válido',
+  time: 'una hora válida',
+};
+
+/** Field messages: what follows the field's name ("Email" + "is already used…"). */
+const FIELD_RULES: Rule[] = [
+  [/^must not be empty$/, () => 'no puede estar vacío'],
+  [/^must not be blank$/, () => 'no puede quedar en blanco'],
+  [
+    /^must have at least (\d+) characters?$/,
+    (n) => `debe tener al menos ${plural(n, 'carácter', 'caracteres')}`,
+  ],
+  [/^must be at least (\d+) characters$/, (n) => `debe tener al menos ${n} caracteres`],
+  [
+    /^must have at most (\d+) characters?$/,
+    (n) => `debe tener como mucho ${plural(n, 'carácter', 'caracteres')}`,
+  ],
+  [/^needs at least (\d+) items?$/, (n) => `necesita al menos ${plural(n, 'elemento', 'elementos')}`],
+  [/^takes at most (\d+) items?$/, (n) => `admite como mucho ${plural(n, 'elemento', 'elementos')}`],
+  [/^must not repeat an item$/, () => 'no puede repetir un elemento'],
+  [/^must be at least (-?[\d.]+)$/, (n) => `debe ser al menos ${n}`],
+  [/^must be at most (-?[\d.]+)$/, (n) => `debe ser como mucho ${n}`],
+  [/^must be more than (-?[\d.]+)$/, (n) => `debe ser mayor que ${n}`],
+  [/^must be less than (-?[\d.]+)$/, (n) => `debe ser menor que ${n}`],
+  [/^must be a multiple of (-?[\d.]+)$/, (n) => `debe ser múltiplo de ${n}`],
+  [/^needs at least (\d+) fields?$/, (n) => `necesita al menos ${plural(n, 'campo', 'campos')}`],
+  [
+    /^must be an? ([a-z]+)(?: or ([a-z]+))?$/,
+    (a, b) =>
+      `debe ser ${[a, b]
+        .filter(Boolean)
+        .map((type) => TYPES[type ?? ''] ?? type)
+        .join(' o ')}`,
+  ],
+  [/^must be a valid (.+)$/, (format) => `debe ser ${FORMATS[format] ?? `un valor válido (${format})`}`],
+  [/^must match format "(.+)"$/, (format) => `debe ser ${FORMATS[format] ?? `un valor válido (${format})`}`],
+  [/^is not in the expected form$/, () => 'no tiene la forma esperada'],
+  [/^must be (".*"|[\d.-]+|true|false|null)$/, (value) => `debe ser ${value}`],
+  [/^must be equal to one of the allowed values$/, () => 'debe ser uno de los valores permitidos'],
+  [/^is not allowed$/, () => 'no se admite'],
+  [/^is not an allowed field$/, () => 'no es un campo admitido'],
+  [/^must be one of: (.+)$/, (values) => `debe ser uno de: ${values.replace(/\bnull\b/, 'vacío')}`],
+  [/^is not a known field$/, () => 'no es un campo conocido'],
+  [/^is required$/, () => 'es obligatorio'],
+  [/^is invalid$/, () => 'no es válido'],
+  [/^is too large$/, () => 'es demasiado grande'],
+  [/^could not be read$/, () => 'no se pudo leer'],
+  [/^is not valid JSON$/, () => 'no es JSON válido'],
+  [/^contains a character that cannot be stored$/, () => 'contiene un carácter que no se puede guardar'],
+  [/^is missing or does not match the session$/, () => 'falta o no coincide con la sesión'],
+  [/^is already used by another employee of this company$/, () => 'ya lo usa otro empleado de la empresa'],
+  [/^is already used by another absence type of this company$/, () => 'ya lo usa otro tipo de ausencia'],
+  [/^is already used$/, () => 'ya está en uso'],
+  [/^is not an employee of this company$/, () => 'no es un empleado de esta empresa'],
+  [/^already has a holiday in this company$/, () => 'ya es festivo en esta empresa'],
+  [
+    /^duplicates a check-in of the same employee, type and timestamp$/,
+    () => 'repite un fichaje del mismo empleado, tipo y hora',
+  ],
+  [/^must be on or after from$/, () => 'debe ser igual o posterior a «desde»'],
+  [/^must be after from$/, () => 'debe ser posterior a «desde»'],
+  [/^must be on or after the hire date \((.+)\)$/, (date) => `debe ser igual o posterior al alta (${date})`],
+  [/^has not ended yet in (.+)$/, (zone) => `aún no ha terminado en ${zone}`],
+  [/^is not a valid cursor for this listing$/, () => 'no es un cursor válido para este listado'],
+  [/^must be 1 to 255 characters$/, () => 'debe tener de 1 a 255 caracteres'],
+  [/^is not a known IANA time zone$/, () => 'no es una zona horaria IANA conocida'],
+  [/^is not a valid MM-DD date$/, () => 'no es una fecha MM-DD válida'],
+  [
+    /^is not a valid CIF or NIF \(check its control character\)$/,
+    () => 'no es un CIF o NIF válido (revisa el carácter de control)',
+  ],
+  [
+    /^is not a valid DNI or NIE \(check its control letter\)$/,
+    () => 'no es un DNI o NIE válido (revisa la letra de control)',
+  ],
+  [
+    /^is not a valid Social Security number \(12 digits with the control digits\)$/,
+    () => 'no es un número de la Seguridad Social válido (12 cifras con las de control)',
+  ],
+  [
+    /^is not a valid contribution account code \(11 digits\)$/,
+    () => 'no es un código de cuenta de cotización válido (11 cifras)',
+  ],
+  [
+    /^is a sandbox; administrators belong to the live company$/,
+    () => 'es un entorno de pruebas; los administradores pertenecen a la empresa real',
+  ],
+  [
+    /^is set on the live company; a sandbox shares it$/,
+    () => 'se fija en la empresa real; el entorno de pruebas la comparte',
+  ],
+  [
+    /^is you: another administrator must disable your account$/,
+    () => 'eres tú: otro administrador debe desactivar tu cuenta',
+  ],
+];
+
+/** Problem details: whole sentences. */
+const DETAIL_RULES: Rule[] = [
+  [/^The email or the password is wrong\.$/, () => 'El correo o la contraseña no son correctos.'],
+  [
+    /^Too many failed logins for this email or from this address\. Try again in (\d+) seconds\.$/,
+    (s) =>
+      `Demasiados intentos fallidos con este correo o desde esta dirección. Vuelve a intentarlo en ${s} segundos.`,
+  ],
+  [/^Log in to the dashboard first\.$/, () => 'Inicia sesión en el panel primero.'],
+  [
+    /^The X-CSRF-Token header is missing or does not match\.$/,
+    () => 'La sesión no es válida en esta pestaña. Recarga la página.',
+  ],
+  [
+    /^The range overlaps absence (\S+) of the same employee, which is requested or approved\.$/,
+    () => 'Las fechas se solapan con otra ausencia del mismo empleado, solicitada o aprobada.',
+  ],
+  [
+    /^The absence is (\w+); it can be (\w+) only while (.+)\.$/,
+    (status, to, from) =>
+      `La ausencia está ${STATUS[status] ?? status}; solo puede ${ACTION[to] ?? to} mientras esté ${from
+        .split(/, | or /)
+        .map((word) => STATUS[word] ?? word)
+        .join(' o ')}.`,
+  ],
+  [
+    /^The month (\d{4}-\d{2}) is closed: (.+) would change its figures\. Record the change with a correction\.$/,
+    (month) => `El mes ${month} está cerrado: el cambio alteraría sus cifras. Regístralo con una corrección.`,
+  ],
+  [/^The month (\d{4}-\d{2}) is already closed\.$/, (month) => `El mes ${month} ya está cerrado.`],
+  [
+    /^The correction is (\w+): a decided correction does not change\.$/,
+    (status) => `La corrección está ${STATUS[status] ?? status}: una corrección decidida no cambia.`,
+  ],
+  [
+    /^Check-in (\S+) is no longer active: the correction cannot apply\.$/,
+    () => 'Uno de los fichajes ya no está activo: la corrección no se puede aplicar.',
+  ],
+  [
+    /^An addition of the correction no longer holds: it cannot apply\.$/,
+    () => 'Un fichaje añadido por la corrección ya no es válido: no se puede aplicar.',
+  ],
+  [
+    /^A check-in at (\S+) would fall outside the employment: void it with a correction first\.$/,
+    () => 'Un fichaje quedaría fuera de la relación laboral: anúlalo antes con una corrección.',
+  ],
+  [
+    /^The employee was already terminated on (\d{4}-\d{2}-\d{2})\.$/,
+    (date) => `El empleado ya causó baja el ${date}.`,
+  ],
+  [
+    /^Every seat of the plan is taken by an active employee\. Terminate an employee or add seats\.$/,
+    () => 'Todas las plazas del plan están ocupadas. Da de baja a un empleado o amplía el plan.',
+  ],
+  [
+    /^The company already has (\d+) active keys \(max_active_keys is (\d+)\)\. Revoke one first\.$/,
+    (active, max) =>
+      `La empresa ya tiene ${active} claves activas (el máximo es ${max}). Revoca una primero.`,
+  ],
+  [
+    /^A company may have at most (\d+) active webhook endpoints\. Disable or delete one first\.$/,
+    (max) => `Una empresa puede tener como mucho ${max} webhooks activos. Desactiva o elimina uno primero.`,
+  ],
+  [
+    /^The webhook endpoint is disabled; re-enable it \(PATCH status active\) first\.$/,
+    () => 'El webhook está desactivado; actívalo primero.',
+  ],
+  [
+    /^The delivery is still pending: it is already queued for its next attempt\.$/,
+    () => 'El envío sigue pendiente: ya está en cola para su próximo intento.',
+  ],
+  [
+    /^This company already has (\d+) reports queued or generating; request more once they complete\.$/,
+    (n) => `La empresa ya tiene ${n} informes en cola o en curso; pide más cuando terminen.`,
+  ],
+  [
+    /^The company would have no active administrator left\.$/,
+    () => 'La empresa se quedaría sin ningún administrador activo.',
+  ],
+  [
+    /^An administrator with this email already exists\.$/,
+    () => 'Ya existe un administrador con este correo.',
+  ],
+  [
+    /^The public API addon is off for this company; enable it first\.$/,
+    () => 'El complemento de API pública está desactivado para esta empresa; actívalo primero.',
+  ],
+  [
+    /^The public API addon is not active for this company\.$/,
+    () => 'El complemento de API pública no está activo para esta empresa.',
+  ],
+  [/^The company has no active service\.$/, () => 'La empresa no tiene el servicio activo.'],
+  [
+    /^Rate limit of (\d+) requests per minute exceeded\.$/,
+    (n) => `Se ha superado el límite de ${n} peticiones por minuto.`,
+  ],
+  [
+    /^The database is unavailable\. Retry after the Retry-After seconds\.$/,
+    () => 'La base de datos no está disponible. Vuelve a intentarlo en unos segundos.',
+  ],
+  [
+    /^An internal error occurred\. It has been logged with the request id\.$/,
+    () => 'Se ha producido un error interno. Ha quedado registrado con el identificador de la petición.',
+  ],
+  [/^The URL names no resource\.$/, () => 'La dirección no corresponde a ningún recurso.'],
+  [/^(.+) not found\.$/, () => 'No se ha encontrado.'],
+  [
+    /^The service cannot be reached\. Check your connection\.$/,
+    () => 'No se puede contactar con el servicio. Comprueba la conexión.',
+  ],
+  [/^The service answered (\d+)\.$/, (status) => `El servicio respondió ${status}.`],
+];
+
+const STATUS: Record<string, string> = {
+  requested: 'solicitada',
+  approved: 'aprobada',
+  rejected: 'rechazada',
+  cancelled: 'cancelada',
+  pending: 'pendiente',
+  applied: 'aplicada',
+};
+const ACTION: Record<string, string> = {
+  approved: 'aprobarse',
+  rejected: 'rechazarse',
+  cancelled: 'cancelarse',
+};
+
+/** A sentence for each problem code, for a detail no rule knows. */
+export const CODE_SENTENCES: Record<string, string> = {
+  validation_failed: 'Revisa los datos enviados.',
+  not_found: 'No se ha encontrado.',
+  conflict: 'No es posible en el estado actual.',
+  unauthenticated: 'Inicia sesión de nuevo.',
+  rate_limited: 'Demasiadas peticiones; espera un momento.',
+  internal_error: 'Se ha producido un error interno.',
+  service_unavailable: 'El servicio no está disponible ahora.',
+  network_error: 'No se puede contactar con el servicio.',
+};
+
+function apply(rules: Rule[], message: string): string | null {
+  for (const [pattern, render] of rules) {
+    const match = pattern.exec(message);
+    if (match) return render(...match.slice(1).map((group) => group ?? ''));
+  }
+  return null;
+}
+
+/** A field message in Spanish, or null when no rule knows it. */
+export const spanishFieldMessage = (message: string) => apply(FIELD_RULES, message);
+
+/** A problem's detail in Spanish, or null when no rule knows it. */
+export const spanishDetail = (detail: string) => apply(DETAIL_RULES, detail);
+
+/** The API's field names as a Spanish reader names them (the last part of a path: `params.month` → `month`). */
+export const SPANISH_FIELD_NAMES: Record<string, string> = {
+  add: 'Fichaje añadido',
+  address: 'Dirección',
+  addon_enabled: 'Complemento',
+  body: 'Petición',
+  ccc: 'CCC',
+  cursor: 'Cursor',
+  csrf_token: 'Token de sesión',
+  date: 'Fecha',
+  description: 'Descripción',
+  effective_from: 'Desde',
+  email: 'Correo electrónico',
+  employee_id: 'Empleado',
+  employee_ids: 'Trabajadores',
+  end_date: 'Hasta',
+  events: 'Eventos',
+  expires_at: 'Caduca el',
+  expires_in_days: 'Caduca en (días)',
+  external_id: 'Identificador externo',
+  first_name: 'Nombre',
+  format: 'Formato',
+  from: 'Desde',
+  hire_date: 'Fecha de alta',
+  id: 'Identificador',
+  key: 'Clave',
+  kind: 'Para',
+  label: 'Etiqueta',
+  language: 'Idioma',
+  last_name: 'Apellidos',
+  late_record_hours: 'Registro tardío a partir de (horas)',
+  legal_name: 'Razón social',
+  limit: 'Límite',
+  locale: 'Idioma',
+  location_id: 'Centro de trabajo',
+  month: 'Mes',
+  name: 'Nombre',
+  national_id: 'DNI/NIE',
+  note: 'Nota',
+  opening_banked_minutes: 'Saldo inicial de la bolsa de horas',
+  password: 'Contraseña',
+  reason: 'Motivo',
+  scopes: 'Permisos',
+  social_security_number: 'Número de la Seguridad Social (NAF)',
+  start_date: 'Desde',
+  status: 'Estado',
+  tax_id: 'CIF/NIF',
+  termination_date: 'Último día',
+  timestamp: 'Hora',
+  timezone: 'Zona horaria',
+  to: 'Hasta',
+  tracking_start_date: 'Inicio del registro',
+  type: 'Tipo',
+  unit_id: 'Unidad',
+  url: 'URL',
+  vacation_days_per_year: 'Días de vacaciones al año',
+  void: 'Fichaje anulado',
+  work_schedule: 'Horario',
+};
