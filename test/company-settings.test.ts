@@ -76,6 +76,96 @@ describe('holidays', () => {
   });
 });
 
+describe('holidays of one work centre', () => {
+  /** A worker's expected minutes on a date, from the work summaries. */
+  const expectedOf = async (employeeId: string, date: string) => {
+    const response = await company.live.get('/v1/work-summaries', {
+      query: { period: 'day', from: date, to: date, employee_id: employeeId },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data[0]?.expected_minutes ?? 0;
+  };
+  const centre = async (name: string) =>
+    (await ctx.admin.post(`/admin/v1/companies/${company.id}/locations`, { name })).json().id as string;
+
+  it("applies to that centre's employees only, counts in their absences, and follows a move", async () => {
+    const valencia = await centre('Valencia');
+    const bilbao = await centre('Bilbao');
+    const here = await hire(company.live, { hire_date: '2026-01-01', location_id: valencia });
+    const there = await hire(company.live, { hire_date: '2026-01-01', location_id: bilbao });
+    // Thursday 2026-10-08: a working day for both.
+    expect(await expectedOf(here.id, '2026-10-08')).toBe(480);
+
+    const local = await session.call('POST', '/dashboard/api/live/holidays', {
+      date: '2026-10-08',
+      name: 'Fiesta local de Valencia',
+      location_id: valencia,
+    });
+    expect(local.statusCode, local.body).toBe(201);
+    expect(local.json()).toMatchObject({ location_id: valencia });
+    expect(await expectedOf(here.id, '2026-10-08')).toBe(0);
+    expect(await expectedOf(there.id, '2026-10-08')).toBe(480);
+    // The same date for another centre, and for the whole company, are other holidays; the same centre twice is not.
+    const twice = await session.call('POST', '/dashboard/api/live/holidays', {
+      date: '2026-10-08',
+      name: 'x',
+      location_id: valencia,
+    });
+    expect(twice.statusCode).toBe(422);
+    expect(twice.json().errors).toEqual({ date: ['already has a holiday in this work centre'] });
+    const elsewhere = await ctx.createCompany({});
+    const foreignCentre = (
+      await ctx.admin.post(`/admin/v1/companies/${elsewhere.id}/locations`, { name: 'Ajena' })
+    ).json().id;
+    const foreign = await session.call('POST', '/dashboard/api/live/holidays', {
+      date: '2026-10-09',
+      name: 'x',
+      location_id: foreignCentre,
+    });
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().errors).toEqual({ location_id: ['is not a location of this company'] });
+
+    // A week of vacation over it: four working days for Valencia, five for Bilbao.
+    const days = async (employeeId: string) => {
+      const created = await company.live.post('/v1/absences', {
+        employee_id: employeeId,
+        type: 'vacation',
+        start_date: '2026-10-05',
+        end_date: '2026-10-09',
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      return Number(created.json().days_count);
+    };
+    expect(await days(here.id)).toBe(4);
+    expect(await days(there.id)).toBe(5);
+
+    // Listed with its centre; the yearly list holds both kinds.
+    const listed = await session.call('GET', '/dashboard/api/live/holidays?from=2026-10-01&to=2026-10-31');
+    expect(listed.json().data).toContainEqual(
+      expect.objectContaining({
+        date: '2026-10-08',
+        name: 'Fiesta local de Valencia',
+        location_id: valencia,
+      }),
+    );
+
+    // Moving the Bilbao worker to Valencia gives them Valencia's calendar for the open period.
+    const moved = await company.live.patch(`/v1/employees/${there.id}`, { location_id: valencia });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await expectedOf(there.id, '2026-10-08')).toBe(0);
+    expect(await expectedOf(there.id, '2026-10-15')).toBe(480);
+    const other = await hire(company.live, { hire_date: '2026-01-01', location_id: bilbao });
+    expect(await expectedOf(other.id, '2026-10-08')).toBe(480);
+
+    // Removed: a working day again for the centre's employees.
+    expect((await session.call('DELETE', `/dashboard/api/live/holidays/${local.json().id}`)).statusCode).toBe(
+      204,
+    );
+    expect(await expectedOf(here.id, '2026-10-08')).toBe(480);
+    expect(await expectedOf(other.id, '2026-10-08')).toBe(480);
+  });
+});
+
 describe('absence types, administrators and recording settings', () => {
   it('adds an absence type the absences then accept', async () => {
     const created = await session.call('POST', '/dashboard/api/live/absence-types', {

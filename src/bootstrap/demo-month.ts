@@ -144,9 +144,13 @@ export async function seedDemoMonth(
 
   const centres: LocationView[] = [];
   for (const centre of CENTRES) centres.push(await createLocation(deps, tenant, centre));
-  // A local holiday on the Monday two weeks into the month.
+  // A local holiday of the Valencia workshop on the Monday two weeks into the month (Madrid works that day).
   const secondMonday = first.add({ weeks: 2 });
-  await createHoliday(deps, tenant, { date: secondMonday.toString(), name: 'Fiesta local' });
+  await createHoliday(deps, tenant, {
+    date: secondMonday.toString(),
+    name: 'Fiesta local de València',
+    location_id: (centres[0] as LocationView).id,
+  });
 
   const employees: EmployeeView[] = [];
   for (const [index, person] of PEOPLE.entries()) {

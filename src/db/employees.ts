@@ -29,7 +29,7 @@ export function selectEmployedDuring(
 ) {
   let query = db
     .selectFrom('employees')
-    .select(['id', 'hire_date', 'termination_date', 'vacation_days_per_year', 'work_schedule'])
+    .select(['id', 'location_id', 'hire_date', 'termination_date', 'vacation_days_per_year', 'work_schedule'])
     .where('company_id', '=', companyId)
     .where('hire_date', '<=', last)
     .where((eb) => eb.or([eb('termination_date', 'is', null), eb('termination_date', '>=', first)]));

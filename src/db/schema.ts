@@ -120,6 +120,8 @@ export type HolidaysTable = {
   id: string;
   date: string;
   name: string;
+  /** The work centre whose local holiday it is; null: a holiday of the whole company. */
+  location_id: string | null;
   created_at: Date;
   updated_at: Date;
 };

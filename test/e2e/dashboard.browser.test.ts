@@ -112,7 +112,7 @@ beforeAll(async () => {
 
   await mkdir(SHOTS, { recursive: true });
   browser = await launchChromium();
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
 }, 120_000);
@@ -546,6 +546,23 @@ describe('the dashboard in Chromium', () => {
     await addHoliday.getByLabel('Name').fill('Inmaculada Concepción');
     await addHoliday.getByRole('button', { name: 'Add holiday' }).click();
     await holidays.getByRole('cell', { name: 'Inmaculada Concepción', exact: true }).waitFor();
+    // A local holiday of the Obrador centre, where the employee works: their day is free, the centre named.
+    await addHoliday.getByLabel('Date').fill('2026-12-09');
+    await addHoliday.getByLabel('Name').fill('Fiesta del Obrador');
+    await addHoliday.getByLabel('Work centre').selectOption({ label: 'Obrador' });
+    await addHoliday.getByRole('button', { name: 'Add holiday' }).click();
+    await holidays
+      .getByRole('row')
+      .filter({ hasText: 'Fiesta del Obrador' })
+      .getByRole('cell', { name: 'Obrador', exact: true })
+      .waitFor();
+    const expected = await page.evaluate(async (id) => {
+      const response = await fetch(
+        `/dashboard/api/live/work-summaries?period=day&from=2026-12-09&to=2026-12-09&employee_id=${id}`,
+      );
+      return (await response.json()).data[0]?.expected_minutes ?? 0;
+    }, employeeId);
+    expect(expected).toBe(0);
     const types = page.getByRole('form', { name: 'Add an absence type' });
     await types.getByLabel('Label').fill('Formación');
     await types.getByLabel('Key').fill('training');
@@ -581,7 +598,10 @@ describe('the dashboard in Chromium', () => {
       .getByRole('dialog', { name: 'Remove the holiday of 8 Dec 2026?' })
       .getByRole('button', { name: 'Remove' })
       .click();
-    await holidays.getByText('No holiday in 2026.').waitFor();
+    await expect
+      .poll(() => holidays.getByRole('cell', { name: 'Inmaculada Concepción', exact: true }).count())
+      .toBe(0);
+    expect(await holidays.getByRole('cell', { name: 'Fiesta del Obrador', exact: true }).count()).toBe(1);
     const account = await http('GET', `/admin/v1/companies/${companyId}`, undefined, E2E_ADMIN_TOKEN);
     expect(account.body.late_record_hours).toBe(72);
   });
@@ -684,6 +704,7 @@ describe('the dashboard in Chromium', () => {
     for (const [screen, heading] of [
       ['home', 'Today'],
       ['keys', 'API keys'],
+      ['webhooks', 'Webhooks'],
       ['absences', 'Team calendar'],
       ['employees', 'Employees'],
       ['check-ins', 'Time records'],
@@ -834,6 +855,7 @@ describe('the dashboard in Spanish', () => {
     // A data table is a list of cards: its header row hidden, each value under its column's name, and every
     // action inside the screen's width.
     await openEs('employees', 'Empleados');
+    await page.locator('main table.stack tbody tr').first().waitFor();
     const cards = await page.evaluate(() => {
       const table = document.querySelector('main table.stack') as HTMLTableElement;
       const cell = table.tBodies[0]?.rows[0]?.cells[0] as HTMLTableCellElement;

@@ -213,6 +213,11 @@ export const es: Record<string, string> = {
   '{{date}} becomes a working day again: everyone scheduled that day is expected to work.':
     'El {{date}} vuelve a ser laborable: se espera que trabaje todo el que tenga horario ese día.',
   'Add a holiday': 'Añadir un festivo',
+  'A local holiday (of one work centre) applies to the employees assigned to that centre.':
+    'Un festivo local (de un centro de trabajo) se aplica a los empleados asignados a ese centro.',
+  'All (the whole company)': 'Todos (toda la empresa)',
+  '{{date}} becomes a working day again for the employees of {{centre}}: those scheduled that day are expected to work.':
+    'El {{date}} vuelve a ser laborable para los empleados de {{centre}}: se espera que trabajen quienes tengan horario ese día.',
   'Add holiday': 'Añadir festivo',
   'Absence types': 'Tipos de ausencia',
   Label: 'Etiqueta',

@@ -80,6 +80,8 @@ const FIELD_RULES: Rule[] = [
   [/^is already used$/, () => 'ya está en uso'],
   [/^is not an employee of this company$/, () => 'no es un empleado de esta empresa'],
   [/^already has a holiday in this company$/, () => 'ya es festivo en esta empresa'],
+  [/^already has a holiday in this work centre$/, () => 'ya es festivo en este centro de trabajo'],
+  [/^is not a location of this company$/, () => 'no es un centro de trabajo de esta empresa'],
   [
     /^duplicates a check-in of the same employee, type and timestamp$/,
     () => 'repite un fichaje del mismo empleado, tipo y hora',

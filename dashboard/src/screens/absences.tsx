@@ -17,7 +17,7 @@ import {
 import { todayIn } from '../zoned.ts';
 import { type Employee, fullName } from './names.ts';
 
-type Holiday = { date: string; name: string };
+type Holiday = { date: string; name: string; location_id: string | null };
 type Unit = { id: string; name: string };
 type AbsenceType = { key: string; label: string };
 
@@ -89,7 +89,14 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
     loaded?.employees.filter(
       (employee) => (!location || employee.location_id === location) && (!unit || employee.unit_id === unit),
     ) ?? [];
-  const holidays = new Map(loaded?.holidays.map((holiday) => [holiday.date, holiday.name]) ?? []);
+  // The header marks the company's holidays; each row, the company's and the employee's work centre's.
+  const holidays = new Map(
+    loaded?.holidays.filter((holiday) => holiday.location_id === null).map((h) => [h.date, h.name]) ?? [],
+  );
+  const holidayOf = (employee: Employee, date: string) =>
+    holidays.get(date) ??
+    loaded?.holidays.find((holiday) => holiday.date === date && holiday.location_id === employee.location_id)
+      ?.name;
   const live =
     loaded?.absences.filter((absence) => absence.status === 'approved' || absence.status === 'requested') ??
     [];
@@ -168,20 +175,15 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                         const absence = live.find(
                           (item) => item.employee_id === employee.id && overlaps(item, date, date),
                         );
+                        const holiday = holidayOf(employee, date);
                         return (
                           <td
                             key={date}
                             className={
-                              absence
-                                ? `cell-${absence.status}`
-                                : holidays.has(date)
-                                  ? 'cell-holiday'
-                                  : undefined
+                              absence ? `cell-${absence.status}` : holiday ? 'cell-holiday' : undefined
                             }
                             title={
-                              absence
-                                ? `${absence.type.label} (${t(statusLabel(absence.status))})`
-                                : holidays.get(date)
+                              absence ? `${absence.type.label} (${t(statusLabel(absence.status))})` : holiday
                             }
                           >
                             {absence && (
@@ -191,6 +193,10 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                                   {absence.type.label}, {t(statusLabel(absence.status))}
                                 </span>
                               </>
+                            )}
+                            {/* A local holiday is in no column header: the cell names it. */}
+                            {!absence && holiday && !holidays.has(date) && (
+                              <span className="visually-hidden">{holiday}</span>
                             )}
                           </td>
                         );

@@ -1,8 +1,18 @@
 import { type FormEvent, useState } from 'react';
 import { api, formatInstant, type Page, query } from '../api.ts';
 import { formatDate, useT } from '../i18n.ts';
-import type { Company } from '../types.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
+import type { Company, Location } from '../types.ts';
+import {
+  ConfirmButton,
+  ErrorMessage,
+  Field,
+  Loading,
+  NamedSelect,
+  SaveRow,
+  Table,
+  useAction,
+  useLoad,
+} from '../ui.tsx';
 import { todayIn } from '../zoned.ts';
 
 /**
@@ -81,7 +91,7 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
   );
 }
 
-type Holiday = { id: string; date: string; name: string };
+type Holiday = { id: string; date: string; name: string; location_id: string | null };
 
 function Holidays({ timeZone }: { timeZone: string }) {
   const t = useT();
@@ -94,13 +104,17 @@ function Holidays({ timeZone }: { timeZone: string }) {
       ),
     [year],
   );
+  const centres = useLoad(() => api<Page<Location>>('GET', `/live/locations${query({ limit: 100 })}`), []);
+  const centreName = new Map(centres.data?.data.map((centre) => [centre.id, centre.name]) ?? []);
   const [date, setDate] = useState('');
   const [name, setName] = useState('');
+  const [centre, setCentre] = useState('');
   const add = useAction();
   const remove = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await add.run(() => api('POST', '/live/holidays', { date, name }))) {
+    const body = { date, name, ...(centre ? { location_id: centre } : {}) };
+    if (await add.run(() => api('POST', '/live/holidays', body))) {
       setDate('');
       setName('');
       if (date.startsWith(year)) list.reload();
@@ -112,7 +126,8 @@ function Holidays({ timeZone }: { timeZone: string }) {
     <section className="card" aria-labelledby="holidays-title">
       <h2 id="holidays-title">{t('Holidays')}</h2>
       <p className="muted">
-        {t('Nobody is expected to work on a holiday; it is named in the registry documents.')}
+        {t('Nobody is expected to work on a holiday; it is named in the registry documents.')}{' '}
+        {t('A local holiday (of one work centre) applies to the employees assigned to that centre.')}
       </p>
       <Field label={t('Year')}>
         <input
@@ -127,7 +142,7 @@ function Holidays({ timeZone }: { timeZone: string }) {
       <Loading loading={list.loading && !list.data} />
       <Table
         label={t('Holidays of {{year}}', { year })}
-        columns={[t('Date'), t('Day'), t('Name')]}
+        columns={[t('Date'), t('Day'), t('Name'), t('Work centre')]}
         actions
         empty={t('No holiday in {{year}}.', { year })}
         rows={list.data?.data.map((holiday) => (
@@ -135,6 +150,11 @@ function Holidays({ timeZone }: { timeZone: string }) {
             <td>{formatDate(holiday.date)}</td>
             <td>{day(holiday.date)}</td>
             <td>{holiday.name}</td>
+            <td>
+              {holiday.location_id
+                ? (centreName.get(holiday.location_id) ?? holiday.location_id)
+                : t('All (the whole company)')}
+            </td>
             <td>
               <ConfirmButton
                 label={t('Remove {{name}} ({{date}})', {
@@ -152,12 +172,18 @@ function Holidays({ timeZone }: { timeZone: string }) {
                 }
               >
                 <p>
-                  {t(
-                    '{{date}} becomes a working day again: everyone scheduled that day is expected to work.',
-                    {
-                      date: formatDate(holiday.date),
-                    },
-                  )}
+                  {holiday.location_id
+                    ? t(
+                        '{{date}} becomes a working day again for the employees of {{centre}}: those scheduled that day are expected to work.',
+                        {
+                          date: formatDate(holiday.date),
+                          centre: centreName.get(holiday.location_id) ?? holiday.location_id,
+                        },
+                      )
+                    : t(
+                        '{{date}} becomes a working day again: everyone scheduled that day is expected to work.',
+                        { date: formatDate(holiday.date) },
+                      )}
                 </p>
               </ConfirmButton>
             </td>
@@ -171,6 +197,14 @@ function Holidays({ timeZone }: { timeZone: string }) {
           </Field>
           <Field label={t('Name')} name="name" error={add.error}>
             <input required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+          </Field>
+          <Field label={t('Work centre')} name="location_id" error={add.error}>
+            <NamedSelect
+              value={centre}
+              onChange={setCentre}
+              items={centres.data?.data}
+              none={t('All (the whole company)')}
+            />
           </Field>
         </div>
         <ErrorMessage error={add.error} />

@@ -143,7 +143,14 @@ export async function requestAbsence(
       );
     }
 
-    const holidays = await holidayDates(tx, tenant.companyId, input.start_date, input.end_date);
+    // The employee's calendar: the company's holidays and their work centre's.
+    const holidays = await holidayDates(
+      tx,
+      tenant.companyId,
+      input.start_date,
+      input.end_date,
+      employee.location_id,
+    );
     const contract = await contractOf(tx, tenant.companyId, employee.id);
     const daysCount = absenceDaysCount(
       { start_date: input.start_date, end_date: input.end_date, half_day: halfDay },

@@ -127,7 +127,7 @@ export async function updateEmployeeRow(
 export async function findEmployeesByIds(db: Executor, companyId: string, ids: string[]) {
   return await db
     .selectFrom('employees')
-    .select(['id', 'external_id', 'first_name', 'last_name', 'timezone'])
+    .select(['id', 'external_id', 'first_name', 'last_name', 'timezone', 'location_id'])
     .where('company_id', '=', companyId)
     .where('id', 'in', ids)
     .execute();

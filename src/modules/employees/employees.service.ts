@@ -15,8 +15,10 @@ import { requireTimeZone } from '../companies/companies.service.ts';
 import { recordEvents } from '../events/events.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
+import { latestClosedMonth } from '../registry/registry.repo.ts';
 import { unitExists } from '../units/units.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
+import { hasLocalHolidays } from '../workdays/workdays.repo.ts';
 import {
   activeCheckInOutside,
   contractHistoryRows,
@@ -466,6 +468,26 @@ export async function updateEmployee(
         { from: tracking[0], to: last },
         next.updated_at,
       );
+    }
+    if (!calendarChanged && next.location_id !== current.location_id) {
+      // Another work centre, another calendar of local holidays: the open period (after the latest closed
+      // month) takes the new centre's; a closed month keeps the figures it was closed with.
+      const closed = await latestClosedMonth(tx, tenant.companyId);
+      const afterClosed = closed
+        ? Temporal.PlainDate.from(closed).add({ months: 1 }).toString()
+        : next.hire_date;
+      const from = afterClosed > next.hire_date ? afterClosed : next.hire_date;
+      const centres = [current.location_id, next.location_id];
+      if (await hasLocalHolidays(tx, tenant.companyId, centres, from)) {
+        await consolidate(
+          tx,
+          tenant.companyId,
+          tenant.timezone,
+          id,
+          { from, to: 'horizon' },
+          next.updated_at,
+        );
+      }
     }
     if (calendarChanged) {
       const from = next.hire_date < current.hire_date ? next.hire_date : current.hire_date;

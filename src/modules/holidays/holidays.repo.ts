@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.ts';
 export async function insertHoliday(
   db: Executor,
   companyId: string,
-  input: { date: string; name: string },
+  input: { date: string; name: string; location_id?: string | null | undefined },
   now: Date,
 ) {
   return await db
@@ -15,23 +15,27 @@ export async function insertHoliday(
       id: newId(),
       date: input.date,
       name: input.name,
+      location_id: input.location_id ?? null,
       created_at: now,
       updated_at: now,
     })
-    .onConflict((conflict) => conflict.columns(['company_id', 'date']).doNothing())
-    .returning(['id', 'date', 'name', 'created_at', 'updated_at'])
+    // One company-wide holiday a date, one per work centre a date (two partial unique indexes).
+    .onConflict((conflict) => conflict.doNothing())
+    .returning(['id', 'date', 'name', 'location_id', 'created_at', 'updated_at'])
     .executeTakeFirst();
 }
 
-/** A company's holidays from `from` to `to` (inclusive), by date. */
+/** A company's holidays from `from` to `to` (inclusive), by date, company-wide before local ones. */
 export async function selectHolidays(db: Executor, companyId: string, from: string, to: string) {
   return await db
     .selectFrom('holidays')
-    .select(['id', 'date', 'name', 'created_at', 'updated_at'])
+    .select(['id', 'date', 'name', 'location_id', 'created_at', 'updated_at'])
     .where('company_id', '=', companyId)
     .where('date', '>=', from)
     .where('date', '<=', to)
     .orderBy('date')
+    .orderBy('location_id', (order) => order.nullsFirst())
+    .orderBy('id')
     .execute();
 }
 
@@ -46,13 +50,12 @@ export async function deleteHolidayRow(db: Executor, companyId: string, id: stri
   return row?.date;
 }
 
-/** The date of a company holiday, or undefined. */
-export async function findHolidayDate(db: Executor, companyId: string, id: string) {
-  const row = await db
+/** A company holiday's date and work centre (null: company-wide), or undefined. */
+export async function findHoliday(db: Executor, companyId: string, id: string) {
+  return await db
     .selectFrom('holidays')
-    .select('date')
+    .select(['date', 'location_id'])
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row?.date;
 }

@@ -6,14 +6,18 @@ import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
+import { locationExists } from '../locations/locations.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { applyHoliday, consolidate } from '../workdays/consolidation.ts';
-import { deleteHolidayRow, findHolidayDate, insertHoliday, selectHolidays } from './holidays.repo.ts';
+import { deleteHolidayRow, findHoliday, insertHoliday, selectHolidays } from './holidays.repo.ts';
 import type { CreateHolidayBody, Holiday } from './holidays.schemas.ts';
 
 export type HolidayView = Static<typeof Holiday>;
 
-/** A company holiday; the workdays of that date lose their expected minutes in the same transaction. */
+/**
+ * A holiday of the company, or of one work centre (its employees only); the workdays of that date lose their
+ * expected minutes in the same transaction.
+ */
 export async function createHoliday(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: CompanyScope,
@@ -27,9 +31,20 @@ export async function createHoliday(
     // any writer of an employee's days (docs/architecture.md, Lock order).
     await lockEmployees(tx, companyId);
     await assertMonthsOpen(tx, companyId, { from: input.date, to: input.date }, 'a holiday on that date');
+    const locationId = input.location_id ?? null;
+    if (locationId !== null && !(await locationExists(tx, companyId, locationId))) {
+      throw invalid({ location_id: 'is not a location of this company' });
+    }
     const row = await insertHoliday(tx, companyId, input, now);
-    if (!row) throw invalid({ date: 'already has a holiday in this company' });
-    await applyHoliday(tx, companyId, row.date, now);
+    if (!row) {
+      throw invalid({
+        date:
+          locationId === null
+            ? 'already has a holiday in this company'
+            : 'already has a holiday in this work centre',
+      });
+    }
+    await applyHoliday(tx, companyId, row, now);
     return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
   });
 }
@@ -67,11 +82,14 @@ export async function deleteHoliday(
   const now = toDate(clock.now());
   await db.transaction().execute(async (tx) => {
     await lockEmployees(tx, companyId);
-    const date = await findHolidayDate(tx, companyId, id);
-    if (date === undefined) throw notFound('Holiday');
+    const holiday = await findHoliday(tx, companyId, id);
+    if (holiday === undefined) throw notFound('Holiday');
+    const { date } = holiday;
     await assertMonthsOpen(tx, companyId, { from: date, to: date }, 'removing a holiday on that date');
     await deleteHolidayRow(tx, companyId, id);
     for (const employee of await selectEmployedDuring(tx, companyId, date, date).execute()) {
+      // A local holiday was the calendar of its work centre's employees only.
+      if (holiday.location_id !== null && employee.location_id !== holiday.location_id) continue;
       await consolidate(tx, companyId, tenant.timezone, employee.id, { from: date, to: date }, now);
     }
   });

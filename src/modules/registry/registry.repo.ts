@@ -147,6 +147,18 @@ export async function closedMonthsIn(
   return rows.map((row) => row.month);
 }
 
+/** The tenant's latest closed month (YYYY-MM-01), or undefined. */
+export async function latestClosedMonth(db: Executor, companyId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('registry_months')
+    .select('month')
+    .where('company_id', '=', companyId)
+    .orderBy('month', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.month;
+}
+
 /** A tenant's closed months, for a listing (newest first, keyset on the month). */
 export const selectClosedMonths = (db: Executor, companyId: string) =>
   db

@@ -9,7 +9,7 @@ import { approvedAbsencesOf } from '../absences/absences.repo.ts';
 import { findCheckInMarks, streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
 import { findEmployeesByIds } from '../employees/employees.repo.ts';
 import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
-import { findHolidays } from '../workdays/workdays.repo.ts';
+import { findHolidays, holidaysAt } from '../workdays/workdays.repo.ts';
 import type { Column, Row } from './writers.ts';
 
 /** The rows of each report type, read with flat memory: a database cursor, or pages of bounded size. */
@@ -155,6 +155,7 @@ type RegistryEmployee = {
   first_name: string;
   last_name: string;
   timezone: string | null;
+  location_id: string | null;
 };
 
 /**
@@ -172,9 +173,17 @@ export async function* timeRegistryRows(
 ): AsyncIterable<Row> {
   const { from, to } = monthRange(params.month);
   const now = clock.now();
-  const holidays = new Map(
-    (await findHolidays(db, tenant.companyId, from, to)).map((holiday) => [holiday.date, holiday.name]),
-  );
+  // Every holiday of the month once; each employee's are the company's and their work centre's.
+  const allHolidays = await findHolidays(db, tenant.companyId, from, to);
+  const calendars = new Map<string | null, ReadonlyMap<string, string>>();
+  const holidaysOf = (locationId: string | null) => {
+    let calendar = calendars.get(locationId);
+    if (!calendar) {
+      calendar = holidaysAt(allHolidays, locationId);
+      calendars.set(locationId, calendar);
+    }
+    return calendar;
+  };
   let cursor: string | undefined;
   do {
     const months = await listWorkSummaries({ db, clock, cursors: codec }, tenant, {
@@ -192,6 +201,7 @@ export async function* timeRegistryRows(
       );
       for (const month of months.data) {
         const employee = employees.get(month.employee_id) as RegistryEmployee;
+        const holidays = holidaysOf(employee.location_id);
         yield* employeeMonth(db, clock, codec, tenant, employee, month, { from, to, now, holidays });
       }
     }

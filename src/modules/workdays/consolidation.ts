@@ -90,7 +90,7 @@ export async function consolidate(
     checkInsByDate.set(date, (checkInsByDate.get(date) ?? 0) + 1);
   }
 
-  const holidays = new Set(await findHolidayDates(tx, companyId, range.from, range.to));
+  const holidays = new Set(await findHolidayDates(tx, companyId, range.from, range.to, employee.location_id));
   const absences = await approvedAbsenceSpans(tx, companyId, employeeId, range);
 
   const rows: Array<Insertable<WorkdaysTable>> = [];
@@ -148,8 +148,14 @@ function horizonOf(employee: { consolidated_through: string | null }, zone: stri
  * A new company holiday: on that date nobody is expected and no absence removes minutes (the engine's rule), so
  * the change is set-based across the company instead of one consolidation per employee.
  */
-export async function applyHoliday(tx: Executor, companyId: string, date: string, now: Date): Promise<void> {
-  await clearExpectedOn(tx, companyId, date, now);
+export async function applyHoliday(
+  tx: Executor,
+  companyId: string,
+  holiday: { date: string; location_id: string | null },
+  now: Date,
+): Promise<void> {
+  const { date } = holiday;
+  await clearExpectedOn(tx, companyId, date, holiday.location_id, now);
   await refreshMonths(tx, companyId, null, { from: date, to: date });
 }
 

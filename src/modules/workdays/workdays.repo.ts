@@ -40,26 +40,83 @@ export async function findClockEvents(
     .execute();
 }
 
-/** The company's holiday dates within the inclusive range. */
+/**
+ * The holiday dates of an employee's calendar within the inclusive range: the company's, and those of the work
+ * centre the employee is assigned to (null: none).
+ */
 export async function findHolidayDates(
   db: Executor,
   companyId: string,
   from: string,
   to: string,
+  locationId: string | null,
 ): Promise<string[]> {
-  return (await findHolidays(db, companyId, from, to)).map((row) => row.date);
+  const rows = await db
+    .selectFrom('holidays')
+    .select('date')
+    .distinct()
+    .where('company_id', '=', companyId)
+    .where('date', '>=', from)
+    .where('date', '<=', to)
+    .where((where) =>
+      locationId === null
+        ? where('location_id', 'is', null)
+        : where.or([where('location_id', 'is', null), where('location_id', '=', locationId)]),
+    )
+    .orderBy('date')
+    .execute();
+  return rows.map((row) => row.date);
 }
 
-/** The company's holidays within the inclusive range, with their names, in date order. */
-export async function findHolidays(db: Executor, companyId: string, from: string, to: string) {
+/** Whether any of these work centres has a local holiday on or after a date. */
+export async function hasLocalHolidays(
+  db: Executor,
+  companyId: string,
+  locationIds: ReadonlyArray<string | null>,
+  from: string,
+): Promise<boolean> {
+  const ids = locationIds.filter((id): id is string => id !== null);
+  if (ids.length === 0) return false;
+  const row = await db
+    .selectFrom('holidays')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('location_id', 'in', ids)
+    .where('date', '>=', from)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export type HolidayRow = { date: string; name: string; location_id: string | null };
+
+/** Every holiday of the company within the inclusive range (company-wide and local), in date order. */
+export async function findHolidays(
+  db: Executor,
+  companyId: string,
+  from: string,
+  to: string,
+): Promise<HolidayRow[]> {
   return await db
     .selectFrom('holidays')
-    .select(['date', 'name'])
+    .select(['date', 'name', 'location_id'])
     .where('company_id', '=', companyId)
     .where('date', '>=', from)
     .where('date', '<=', to)
     .orderBy('date')
+    .orderBy('location_id', (order) => order.nullsFirst())
     .execute();
+}
+
+/** The holidays of one work centre's calendar (the company's and its own), by date; null: the company's only. */
+export function holidaysAt(rows: readonly HolidayRow[], locationId: string | null): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const row of rows) {
+    if (row.location_id !== null && row.location_id !== locationId) continue;
+    // A company-wide holiday comes first and keeps its name.
+    if (!names.has(row.date)) names.set(row.date, row.name);
+  }
+  return names;
 }
 
 /** The employee row consolidation reads, locked FOR UPDATE (the lock order's first step). */
@@ -68,6 +125,7 @@ export async function lockEmployeeCalendar(db: Executor, companyId: string, empl
     .selectFrom('employees')
     .select([
       'timezone',
+      'location_id',
       'work_schedule',
       'hire_date',
       'termination_date',
@@ -146,20 +204,32 @@ export async function clearExpectedOn(
   db: Executor,
   companyId: string,
   date: string,
+  locationId: string | null,
   now: Date,
 ): Promise<void> {
-  await db
+  // A local holiday touches the employees of its work centre only.
+  const atLocation = (id: string) =>
+    db
+      .selectFrom('employees')
+      .select('employees.id')
+      .where('employees.company_id', '=', companyId)
+      .where('employees.location_id', '=', id);
+  let removed = db
     .deleteFrom('workdays')
     .where('company_id', '=', companyId)
     .where('date', '=', date)
-    .where('check_ins', '=', 0)
-    .execute();
-  await db
+    .where('check_ins', '=', 0);
+  let cleared = db
     .updateTable('workdays')
     .set({ expected_minutes: 0, absences_minutes: 0, consolidated_at: now })
     .where('company_id', '=', companyId)
-    .where('date', '=', date)
-    .execute();
+    .where('date', '=', date);
+  if (locationId !== null) {
+    removed = removed.where('employee_id', 'in', atLocation(locationId));
+    cleared = cleared.where('employee_id', 'in', atLocation(locationId));
+  }
+  await removed.execute();
+  await cleared.execute();
 }
 
 const firstOfMonth = (date: string) => `${date.slice(0, 7)}-01`;
