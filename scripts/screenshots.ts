@@ -1,37 +1,26 @@
 /**
  * Copies the dashboard's screenshots from the browser test's output (test-results/dashboard/, written by
- * test/e2e/dashboard.browser.test.ts) into docs/screenshots/, one per screen, language and width, under the
- * names the README shows. Run it after the browser test: `npm run screenshots`.
+ * test/e2e/dashboard.browser.test.ts) into docs/screenshots/: every screen in both languages at both widths
+ * (`en-desktop-home.png`, `es-phone-registry.png`…, the phone menu) and a few moments of the jobs the README
+ * shows. Run it after the browser test: `npm run screenshots`.
  */
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 const FROM = path.resolve(import.meta.dirname, '../test-results/dashboard');
 const TO = path.resolve(import.meta.dirname, '../docs/screenshots');
-
-/** Each screen: the English desktop shot that shows it best, and the screen's path (the other shots' names). */
-const SCREENS: Array<[screen: string, englishDesktop: string]> = [
-  ['home', 'home'],
-  ['keys', 'api-keys'],
-  ['webhooks', 'webhooks'],
-  ['absences', 'team-calendar-approve'],
-  ['employees', 'employee-contract'],
-  ['check-ins', 'time-records-corrections'],
-  ['reports', 'reports'],
-  ['registry', 'registry'],
-  ['settings', 'settings-company'],
+const SCREEN =
+  /^(en|es)-(desktop|phone)-(home|keys|webhooks|absences|employees|check-ins|reports|registry|settings|menu)\.png$/;
+/** Moments of the jobs the README shows beside the screens. */
+const JOBS = [
+  'en-desktop-job-team-calendar-approve.png',
+  'en-desktop-job-employee-contract.png',
+  'es-phone-job-team-calendar-approve.png',
+  'es-desktop-job-settings-field-error.png',
 ];
 
+const files = (await readdir(FROM)).filter((name) => SCREEN.test(name) || JOBS.includes(name));
 await rm(TO, { recursive: true, force: true });
 await mkdir(TO, { recursive: true });
-const copies: Array<[string, string]> = [['phone-menu', 'en-phone-menu']];
-for (const [screen, english] of SCREENS) {
-  copies.push([english, `en-desktop-${screen}`]);
-  copies.push([`phone-${screen}`, `en-phone-${screen}`]);
-  copies.push([`es-${screen}`, `es-desktop-${screen}`]);
-  copies.push([`es-phone-${screen}`, `es-phone-${screen}`]);
-}
-for (const [source, target] of copies) {
-  await copyFile(path.join(FROM, `${source}.png`), path.join(TO, `${target}.png`));
-}
-console.log(`${copies.length} screenshots in docs/screenshots/`);
+for (const name of files) await copyFile(path.join(FROM, name), path.join(TO, name));
+console.log(`${files.length} screenshots in docs/screenshots/`);

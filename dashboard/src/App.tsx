@@ -206,7 +206,12 @@ export function App() {
         <ul id="screens">
           {SCREENS.map((item) => (
             <li key={item.path}>
-              <a href={`#/${item.path}`} aria-current={item.path === screen ? 'page' : undefined}>
+              <a
+                href={`#/${item.path}`}
+                aria-current={item.path === screen ? 'page' : undefined}
+                // The current screen's link changes no address: it folds the menu itself.
+                onClick={() => setMenuOpen(false)}
+              >
                 {t(item.label)}
               </a>
             </li>

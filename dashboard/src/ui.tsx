@@ -343,13 +343,17 @@ export function Table({
 }) {
   const t = useT();
   const table = useRef<HTMLTableElement>(null);
-  // Runs after every render: rows come and go, and a cell spanning columns (a detail row) keeps no label.
+  // Runs after every render: rows come and go, and a cell spanning columns (a detail row) keeps no label. The
+  // rows and cells also get their roles written out: shown as cards (display: block), a browser would otherwise
+  // drop the table's semantics for screen readers.
   useLayoutEffect(() => {
     for (const row of table.current?.tBodies[0]?.rows ?? []) {
+      row.setAttribute('role', 'row');
       let column = 0;
       for (const cell of row.cells) {
         const name = cell.colSpan === 1 ? (columns[column] ?? '') : '';
         if (cell.dataset.label !== name) cell.dataset.label = name;
+        cell.setAttribute('role', cell.tagName === 'TH' ? 'rowheader' : 'cell');
         column += cell.colSpan;
       }
     }
@@ -357,22 +361,28 @@ export function Table({
   return (
     <>
       <ScrollBox label={label ?? t('Scrollable table')}>
-        <table ref={table} className="stack" aria-live={live ? 'polite' : undefined}>
-          <thead>
-            <tr>
+        {/* biome-ignore lint/a11y/noRedundantRoles: kept when the table is shown as cards (display: block) */}
+        <table ref={table} role="table" className="stack" aria-live={live ? 'polite' : undefined}>
+          {/* biome-ignore lint/a11y/noRedundantRoles: as above */}
+          <thead role="rowgroup">
+            {/* biome-ignore lint/a11y/noRedundantRoles: as above */}
+            <tr role="row">
               {columns.map((column) => (
-                <th scope="col" key={column}>
+                // biome-ignore lint/a11y/noRedundantRoles: as above
+                <th scope="col" role="columnheader" key={column}>
                   {column}
                 </th>
               ))}
               {actions && (
-                <th scope="col">
+                // biome-ignore lint/a11y/noRedundantRoles: as above
+                <th scope="col" role="columnheader">
                   <span className="visually-hidden">{t('Actions')}</span>
                 </th>
               )}
             </tr>
           </thead>
-          <tbody>{rows}</tbody>
+          {/* biome-ignore lint/a11y/noRedundantRoles: as above */}
+          <tbody role="rowgroup">{rows}</tbody>
         </table>
       </ScrollBox>
       {rows?.length === 0 && <p className="muted">{empty}</p>}

@@ -6,9 +6,12 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { es } from '../../dashboard/src/locales/es.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
+import { dashboardKeys } from '../helpers/dashboard-keys.ts';
+import { dashboardText, type Language, literally } from '../helpers/dashboard-text.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
 import {
@@ -21,10 +24,21 @@ import {
 } from '../helpers/service.ts';
 
 /**
- * The dashboard in a real browser: Chromium (test/helpers/browser.ts) driven by playwright-core, against a real `jornada serve`
- * process (API and workers) over HTTP. Screenshots of every screen go to test-results/dashboard/.
+ * The dashboard in a real browser: Chromium (test/helpers/browser.ts) driven by playwright-core, against a real
+ * `jornada serve` process (API and workers) over HTTP. Every job of an HR administrator runs four times: in
+ * English and in Spanish, at 1440 px and at 390 px (a phone), each time for a company of its own. Screenshots
+ * of every screen go to test-results/dashboard/ (`npm run screenshots` copies them to docs/screenshots/).
  */
 const SHOTS = path.resolve(import.meta.dirname, '../../test-results/dashboard');
+
+type Variant = { key: string; language: Language; width: number; height: number };
+const VARIANTS: Variant[] = [
+  { key: 'en-desktop', language: 'en', width: 1440, height: 900 },
+  { key: 'en-phone', language: 'en', width: 390, height: 844 },
+  { key: 'es-desktop', language: 'es', width: 1440, height: 900 },
+  { key: 'es-phone', language: 'es', width: 390, height: 844 },
+];
+const phone = (variant: Variant) => variant.width < 720;
 
 let database: TestDatabase;
 let dataDir: string;
@@ -34,12 +48,6 @@ let browser: Browser;
 let page: Page;
 let base = '';
 let http: ReturnType<typeof httpClient>;
-let liveKey = '';
-const login = { email: 'hr.admin@example.com', password: 'a long dashboard password' };
-let absenceId = '';
-let employeeName = '';
-let employeeId = '';
-let companyId = '';
 
 beforeAll(async () => {
   await ensureDashboardBuilt();
@@ -59,11 +67,34 @@ beforeAll(async () => {
     },
   });
   http = httpClient(base);
-  const company = await http('POST', '/admin/v1/companies', { name: 'Browser Co' }, E2E_ADMIN_TOKEN);
+  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (node) await stopServiceNode(node);
+  await receiver?.close();
+  await database?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** A company of its own for one variant: an administrator, a live key, an employee with a shift today and a request. */
+async function setUpCompany(variant: Variant) {
+  const login = { email: `hr.admin.${variant.key}@example.com`, password: 'a long dashboard password' };
+  const company = await http(
+    'POST',
+    '/admin/v1/companies',
+    { name: `Browser Co ${variant.key}` },
+    E2E_ADMIN_TOKEN,
+  );
   expect(company.status).toBe(201);
   const admin = await http('POST', `/admin/v1/companies/${company.body.id}/admins`, login, E2E_ADMIN_TOKEN);
   expect(admin.status, admin.text).toBe(201);
-  liveKey = (
+  const liveKey = (
     await http(
       'POST',
       `/admin/v1/companies/${company.body.id}/api-keys`,
@@ -73,16 +104,14 @@ beforeAll(async () => {
       },
       E2E_ADMIN_TOKEN,
     )
-  ).body.secret;
+  ).body.secret as string;
   const employee = await http(
     'POST',
     '/v1/employees',
     { first_name: 'Lucía', last_name: 'Browser', email: 'lucia@example.com', hire_date: '2026-01-01' },
     liveKey,
   );
-  employeeName = 'Lucía Browser';
-  employeeId = employee.body.id;
-  companyId = company.body.id;
+  expect(employee.status, employee.text).toBe(201);
   // A shift on today's UTC date (the screens default to it) that is never in the future, whatever the hour the
   // test runs at: from up to 4 hours ago (not before midnight) to 3 minutes ahead (within the 5-minute skew).
   const now = Date.now();
@@ -108,42 +137,22 @@ beforeAll(async () => {
     liveKey,
   );
   expect(absence.status, absence.text).toBe(201);
-  absenceId = absence.body.id;
+  return {
+    login,
+    liveKey,
+    companyId: company.body.id as string,
+    employeeId: employee.body.id as string,
+    absenceId: absence.body.id as string,
+  };
+}
 
-  await mkdir(SHOTS, { recursive: true });
-  browser = await launchChromium();
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1440, height: 900 } });
-  page = await context.newPage();
-  page.setDefaultTimeout(10_000);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  if (node) await stopServiceNode(node);
-  await receiver?.close();
-  await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-const open = async (screen: string, heading: string) => {
-  // At phone width the screens are behind the menu button.
-  const menu = page.getByRole('button', { name: 'Menu' });
-  if (await menu.isVisible()) {
-    await menu.click();
-    expect(await menu.getAttribute('aria-expanded')).toBe('true');
-  }
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: heading }).click();
-  await expect.poll(() => page.url()).toContain(`#/${screen}`);
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-};
-/** What sticks out of the screen's width (none at phone width: every action reachable without sideways scrolling). */
+/** What sticks out of the screen's width (none: every action reachable without sideways scrolling). */
 const overflowing = () =>
   page.evaluate(() =>
     [...document.querySelectorAll('body *')]
       .filter((element) => {
         const box = element.getBoundingClientRect();
-        // Inside a box that scrolls (a calendar) is fine; the page itself must not.
+        // Inside a box that scrolls (a month grid) is fine; the page itself must not.
         return box.right > window.innerWidth + 0.5 && !element.closest('.table-wrap') && box.width > 0;
       })
       .map(
@@ -151,40 +160,107 @@ const overflowing = () =>
           `${element.tagName.toLowerCase()}.${element.className}: ${element.textContent?.slice(0, 40)}`,
       ),
   );
-const setMode = (mode: 'Live' | 'Test (sandbox)') => page.getByLabel(mode, { exact: true }).check();
+
+/**
+ * Texts left in English on a Spanish screen: any text node, label, title or placeholder that is exactly one of
+ * the dashboard's English texts whose Spanish differs.
+ */
+const ENGLISH = [...dashboardKeys().keys()].filter((key) => es[key] !== undefined && es[key] !== key);
+const untranslated = () =>
+  page.evaluate((keys) => {
+    const known = new Set(keys);
+    const found = new Set<string>();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim() ?? '';
+      if (known.has(text)) found.add(text);
+    }
+    for (const element of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+      for (const name of ['aria-label', 'title', 'placeholder']) {
+        const text = element.getAttribute(name)?.trim() ?? '';
+        if (known.has(text)) found.add(`${name}: ${text}`);
+      }
+    }
+    return [...found];
+  }, ENGLISH);
+
 const callV1 = (secret: string) =>
   page.evaluate(async (key) => {
     const response = await fetch('/v1/organization', { headers: { authorization: `Bearer ${key}` } });
     return { status: response.status, body: await response.json() };
   }, secret);
 
-describe('the dashboard in Chromium', () => {
+describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
+  const { T, prefix, date, month, field, detail } = dashboardText(variant.language);
+  const employeeName = 'Lucía Browser';
+  let login: { email: string; password: string };
+  let liveKey = '';
+  let companyId = '';
+  let employeeId = '';
+  let absenceId = '';
+  const shot = (name: string) =>
+    page.screenshot({ path: path.join(SHOTS, `${variant.key}-job-${name}.png`), fullPage: true });
+  const open = async (screen: string, heading: string) => {
+    // At phone width the screens are behind the menu button.
+    const menu = page.getByRole('button', { name: T('Menu') });
+    if (await menu.isVisible()) {
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    }
+    await page
+      .getByRole('navigation', { name: T('Screens') })
+      .getByRole('link', { name: heading, exact: true })
+      .click();
+    await expect.poll(() => page.url()).toContain(`#/${screen}`);
+    await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+  };
+  const setMode = (mode: 'Live' | 'Test (sandbox)') => page.getByLabel(T(mode), { exact: true }).check();
+  // Today, and its month and year, in the company's zone (Madrid), as the screens default to them.
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid' }).format(new Date());
+
+  beforeAll(async () => {
+    ({ login, liveKey, companyId, employeeId, absenceId } = await setUpCompany(variant));
+    await page.context().clearCookies();
+    await page.setViewportSize({ width: variant.width, height: variant.height });
+  }, 60_000);
+
   it('refuses a wrong password, then logs in with the keyboard', async () => {
+    // The login page speaks the language last used in this browser.
     await page.goto(`${base}/dashboard`);
-    await page.getByLabel('Email').fill(login.email);
-    await page.getByLabel('Password').fill('not the password');
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.evaluate(
+      (language) => localStorage.setItem('jornada.dashboard.lang', language),
+      variant.language,
+    );
+    await page.reload();
+    await page.getByLabel(T('Email'), { exact: true }).fill(login.email);
+    await page.getByLabel(T('Password'), { exact: true }).fill('not the password');
+    await page.getByRole('button', { name: T('Log in') }).click();
     await expect
       .poll(() => page.getByRole('alert').textContent())
-      .toContain('The email or the password is wrong.');
+      .toContain(detail('The email or the password is wrong.'));
     await shot('login-error');
 
-    await page.getByLabel('Password').fill('');
-    await page.getByLabel('Email').focus();
+    await page.getByLabel(T('Password'), { exact: true }).fill('');
+    await page.getByLabel(T('Email'), { exact: true }).focus();
     await page.keyboard.press('Tab');
     await page.keyboard.type(login.password);
     await page.keyboard.press('Enter');
-    // A company in Spain: the dashboard speaks Spanish, whatever the browser's language on the login page.
+    // A company in Spain: the dashboard speaks Spanish, whatever the language of the login page.
     await page.getByRole('heading', { level: 1, name: 'Hoy' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
-    // This administrator chooses English: kept on the server, for every later session.
-    await page.getByRole('button', { name: 'Switch to English' }).click();
-    // The home page: today at a glance.
-    await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    if (variant.language === 'en') {
+      // This administrator chooses English: kept on the server, for every later session.
+      await page.getByRole('button', { name: 'Switch to English' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    }
     const me = await page.evaluate(async () => (await fetch('/dashboard/api/session')).json());
-    expect(me).toMatchObject({ language: 'en', admin: { language: 'en' } });
-    await page.getByRole('heading', { name: 'Problem days, last 14 days' }).waitFor();
+    expect(me).toMatchObject({
+      language: variant.language,
+      admin: { language: variant.language === 'en' ? 'en' : null },
+    });
+    // The home page: today at a glance.
+    await page.getByRole('heading', { name: T('Problem days, last 14 days') }).waitFor();
     expect(await page.locator('main').textContent()).toContain(employeeName);
     expect(await axeViolations(page)).toEqual([]);
     await shot('home');
@@ -196,109 +272,136 @@ describe('the dashboard in Chromium', () => {
   });
 
   it('creates a test key, uses it against /v1/organization, revokes it and gets 401', async () => {
-    await open('keys', 'API keys');
+    await open('keys', T('API keys'));
     // Nothing chosen: every problem is listed, none hidden, and each field says its own.
-    await page.getByLabel('Name').fill('x'.repeat(100));
-    await page.getByRole('button', { name: 'Create key' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Scopes needs at least 1 item.');
-    expect(await page.locator('#scopes-error').textContent()).toBe('Scopes needs at least 1 item.');
+    await page.getByLabel(T('Name'), { exact: true }).fill('x'.repeat(100));
+    await page.getByRole('button', { name: T('Create key') }).click();
+    const scopes = field(T('Scopes'), 'needs at least 1 item');
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain(scopes);
+    expect(await page.getByRole('alert').textContent()).toContain(
+      T('Check these {{count}} fields:', { count: 1 }),
+    );
+    expect(await page.locator('#scopes-error').textContent()).toBe(scopes);
     expect(await page.getByRole('alert').textContent()).not.toMatch(/must NOT|more\)/);
     await shot('keys-field-error');
-    await page.getByLabel('Name').fill('');
+    await page.getByLabel(T('Name'), { exact: true }).fill('');
     await setMode('Test (sandbox)');
-    await page.getByRole('note').filter({ hasText: 'Test mode' }).waitFor();
-    await page.getByLabel('Name').fill('Browser test key');
+    await page
+      .getByRole('note')
+      .filter({ hasText: T('Test mode: you are working on the sandbox. Nothing here touches live data.') })
+      .waitFor();
+    await page.getByLabel(T('Name'), { exact: true }).fill('Browser test key');
     await page.getByLabel('org:empleados:read').check();
     await page.getByLabel('org:fichajes:read').check();
-    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('button', { name: T('Create key') }).click();
     const secret = (await page.getByTestId('secret').textContent()) ?? '';
     expect(secret).toMatch(/^jrn_test_[0-9A-Za-z]{43}$/);
-    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await page.getByRole('button', { name: T('Copy'), exact: true }).waitFor();
     await shot('api-keys-secret');
 
     const used = await callV1(secret);
     expect(used.status).toBe(200);
     expect(used.body).toMatchObject({ sandbox: true, mode: 'test' });
 
-    await page.getByRole('button', { name: 'I have stored it' }).click();
-    await page.getByRole('button', { name: 'Revoke Browser test key' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+    await page.getByRole('button', { name: T('I have stored it') }).click();
+    await page.getByRole('button', { name: T('Revoke {{name}}', { name: 'Browser test key' }) }).click();
+    const dialog = page.getByRole('dialog', { name: T('Revoke this key?') });
     await dialog.waitFor();
     await shot('api-keys-revoke-confirm');
-    await dialog.getByRole('button', { name: 'Revoke', exact: true }).click();
-    await page.getByRole('cell', { name: 'revoked (revoked_by_dashboard)' }).waitFor();
+    await dialog.getByRole('button', { name: T('Revoke'), exact: true }).click();
+    await page.getByRole('cell', { name: `${T('revoked')} (revoked_by_dashboard)` }).waitFor();
     await shot('api-keys');
     expect((await callV1(secret)).status).toBe(401);
   });
 
   it('approves an absence from the team calendar after seeing the balance and who else is off', async () => {
     await setMode('Live');
-    await open('absences', 'Team calendar');
-    const requests = page.getByRole('region', { name: /^Requests/ });
-    await requests.getByRole('button', { name: `Approve ${employeeName}` }).waitFor();
+    await open('absences', T('Team calendar'));
+    const requests = page.getByRole('region', { name: T('Requests ({{number}})', { number: 1 }) });
+    const approve = requests.getByRole('button', { name: T('Approve {{who}}', { who: employeeName }) });
+    await approve.waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await shot('team-calendar');
-    await requests.getByRole('button', { name: `Approve ${employeeName}` }).click();
-    const dialog = page.getByRole('dialog', { name: `Approve ${employeeName}’s vacation?` });
-    await dialog.getByText('Left after approval').waitFor();
-    expect(await dialog.textContent()).toContain('Nobody else.');
-    expect(await dialog.textContent()).toMatch(/Taken after approval\s*3 days/);
+    await approve.click();
+    const dialog = page.getByRole('dialog', {
+      name: T('Approve {{who}}’s {{type}}?', { who: employeeName, type: 'vacation' }),
+    });
+    await dialog.getByText(T('Left after approval')).waitFor();
+    expect(await dialog.textContent()).toContain(T('Nobody else.'));
+    expect(await dialog.textContent()).toMatch(
+      new RegExp(
+        `${literally(T('Taken after approval'))}\\s*${literally(T('{{count}} days', { count: 3 }))}`,
+      ),
+    );
     await shot('team-calendar-approve');
-    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await dialog.getByRole('button', { name: T('Approve'), exact: true }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: `Approved: ${employeeName}` })
+      .filter({ hasText: `${T('Approved')}: ${employeeName}` })
       .waitFor();
     const approved = await http('GET', '/v1/absences?status=approved', undefined, liveKey);
     expect(approved.status).toBe(200);
     expect(approved.body.data.map((absence: { id: string }) => absence.id)).toContain(absenceId);
     // The calendar of December shows it, day by day.
-    await page.getByLabel('Month').fill('2026-12');
-    const calendar = page.getByRole('region', { name: 'Team calendar, December 2026' });
-    await expect.poll(() => calendar.getByText('Vacation, approved').count()).toBe(3);
+    await page.getByLabel(T('Month'), { exact: true }).fill('2026-12');
+    const calendar = page.getByRole('region', {
+      name: T('Team calendar, {{month}}', { month: month('2026-12') }),
+    });
+    await expect.poll(() => calendar.getByText(`Vacation, ${T('approved')}`).count()).toBe(3);
   });
 
   it('creates, rejects with a reason, and cancels absences for an employee', async () => {
-    await open('absences', 'Team calendar');
-    await page.getByLabel('Month').fill('2026-11');
-    const form = page.getByRole('form', { name: 'Create an absence' });
-    await form.getByLabel('Employee').selectOption({ label: employeeName });
-    await form.getByLabel('Type').selectOption('sick_leave');
-    await form.getByLabel('From').fill('2026-11-30');
-    await form.getByLabel('To').fill('2026-11-30');
-    await form.getByRole('button', { name: 'Create absence' }).click();
-    await page.getByRole('status').filter({ hasText: 'Created and approved' }).waitFor();
-    // Cancelled from the month's approved list.
-    await page.getByRole('button', { name: `Cancel ${employeeName}’s sick leave from 30 Nov 2026` }).click();
+    await open('absences', T('Team calendar'));
+    await page.getByLabel(T('Month'), { exact: true }).fill('2026-11');
+    const form = page.getByRole('form', { name: T('Create an absence') });
+    await form.getByLabel(T('Employee'), { exact: true }).selectOption({ label: employeeName });
+    await form.getByLabel(T('Type'), { exact: true }).selectOption('sick_leave');
+    await form.getByLabel(T('From'), { exact: true }).fill('2026-11-30');
+    await form.getByLabel(T('To'), { exact: true }).fill('2026-11-30');
+    await form.getByRole('button', { name: T('Create absence') }).click();
     await page
-      .getByRole('dialog', { name: /^Cancel / })
-      .getByRole('button', { name: 'Cancel the absence' })
+      .getByRole('status')
+      .filter({ hasText: T('Created and approved') })
+      .waitFor();
+    // Cancelled from the month's approved list.
+    const cancel = T('Cancel {{who}}’s {{type}} from {{date}}', {
+      who: employeeName,
+      type: 'sick leave',
+      date: date('2026-11-30'),
+    });
+    await page.getByRole('button', { name: cancel }).click();
+    await page
+      .getByRole('dialog', {
+        name: T('Cancel {{who}}’s {{type}}?', { who: employeeName, type: 'sick leave' }),
+      })
+      .getByRole('button', { name: T('Cancel the absence') })
       .click();
     await page
       .getByRole('status')
-      .filter({ hasText: `Cancelled: ${employeeName}, Sick leave, 30 Nov 2026` })
+      .filter({ hasText: `${T('Cancelled')}: ${employeeName}, Sick leave, ${date('2026-11-30')}` })
       .waitFor();
     const cancelled = await http('GET', '/v1/absences?status=cancelled', undefined, liveKey);
     expect(cancelled.body.data.map((absence: { start_date: string }) => absence.start_date)).toEqual([
       '2026-11-30',
     ]);
-    await expect
-      .poll(() => page.getByRole('button', { name: /^Cancel .* from 30 Nov 2026$/ }).count())
-      .toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: cancel }).count()).toBe(0);
     // A request, rejected with a reason the employee will read.
-    await form.getByLabel('Type').selectOption('vacation');
-    await form.getByLabel('From').fill('2027-01-11');
-    await form.getByLabel('To').fill('2027-01-12');
-    await form.getByLabel('Approve at once').uncheck();
-    await form.getByRole('button', { name: 'Create absence' }).click();
-    await page.getByRole('status').filter({ hasText: 'Requested' }).waitFor();
-    await page.getByRole('button', { name: `Reject ${employeeName}` }).click();
-    const reject = page.getByRole('dialog', { name: `Reject ${employeeName}’s request?` });
-    await reject.getByLabel('Reason (shown to the employee)').fill('Cierre de inventario esos días');
-    await reject.getByRole('button', { name: 'Reject' }).click();
+    await form.getByLabel(T('Type'), { exact: true }).selectOption('vacation');
+    await form.getByLabel(T('From'), { exact: true }).fill('2027-01-11');
+    await form.getByLabel(T('To'), { exact: true }).fill('2027-01-12');
+    await form.getByLabel(T('Approve at once')).uncheck();
+    await form.getByRole('button', { name: T('Create absence') }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: `Rejected: ${employeeName}` })
+      .filter({ hasText: `${T('Requested')}: ` })
+      .waitFor();
+    await page.getByRole('button', { name: T('Reject {{who}}', { who: employeeName }) }).click();
+    const reject = page.getByRole('dialog', { name: T('Reject {{who}}’s request?', { who: employeeName }) });
+    await reject.getByLabel(T('Reason (shown to the employee)')).fill('Cierre de inventario esos días');
+    await reject.getByRole('button', { name: T('Reject'), exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${T('Rejected')}: ${employeeName}` })
       .waitFor();
     const denied = await http('GET', '/v1/absences?status=denied', undefined, liveKey);
     expect(denied.body.data.map((absence: { denial_reason: string }) => absence.denial_reason)).toContain(
@@ -308,124 +411,163 @@ describe('the dashboard in Chromium', () => {
   });
 
   it('creates a webhook endpoint, sends a ping and sees its delivery succeed', async () => {
-    await open('webhooks', 'Webhooks');
-    await page.getByLabel('URL').fill(`${receiver.url}/hooks`);
-    await page.getByLabel('Description').fill('Payroll receiver');
+    await open('webhooks', T('Webhooks'));
+    await page.getByLabel(T('URL'), { exact: true }).fill(`${receiver.url}/hooks/${variant.key}`);
+    await page.getByLabel(T('Description'), { exact: true }).fill('Payroll receiver');
     await page.getByLabel('employee.created').check();
-    await page.getByRole('button', { name: 'Create endpoint' }).click();
+    await page.getByRole('button', { name: T('Create endpoint') }).click();
     expect(await page.getByTestId('secret').textContent()).toMatch(/^whsec_/);
-    await page.getByRole('button', { name: 'Send test ping' }).click();
-    await page.getByRole('status').filter({ hasText: 'Test ping queued' }).waitFor();
-    const [ping] = await receiver.waitFor(1);
+    await page.getByRole('button', { name: T('Send test ping') }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: T('Test ping queued. It appears in the deliveries below.') })
+      .waitFor();
+    await expect
+      .poll(() => receiver.requests.filter((request) => request.path === `/hooks/${variant.key}`).length)
+      .toBe(1);
+    const ping = receiver.requests.find((request) => request.path === `/hooks/${variant.key}`);
     expect(JSON.parse(ping?.body ?? '{}').type).toBe('ping');
     await expect
       .poll(
         async () => {
-          await page.getByRole('button', { name: 'Refresh' }).click();
-          return await page.getByRole('region', { name: 'Deliveries' }).textContent();
+          await page.getByRole('button', { name: T('Refresh') }).click();
+          return await page.getByRole('region', { name: T('Deliveries') }).textContent();
         },
         { timeout: 15_000 },
       )
-      .toMatch(/ping.*succeeded.*204/);
+      .toMatch(new RegExp(`ping.*${literally(T('succeeded'))}.*204`));
     await shot('webhooks');
   });
 
   it('requests a check-in export, sees it complete, and downloads the file', async () => {
-    await open('reports', 'Reports');
-    await page.getByLabel('Report', { exact: true }).selectOption('check_ins_export');
-    const today = new Date().toISOString().slice(0, 10);
-    await page.getByLabel('From').fill(today);
-    await page.getByLabel('To').fill(today);
-    await page.getByRole('button', { name: 'Request report' }).click();
-    await page.getByRole('cell', { name: 'completed' }).waitFor({ timeout: 20_000 });
+    await open('reports', T('Reports'));
+    await page.getByLabel(T('Report'), { exact: true }).selectOption('check_ins_export');
+    const day = new Date().toISOString().slice(0, 10);
+    await page.getByLabel(T('From'), { exact: true }).fill(day);
+    await page.getByLabel(T('To'), { exact: true }).fill(day);
+    await page.getByRole('button', { name: T('Request report') }).click();
+    await page.getByRole('cell', { name: T('completed'), exact: true }).waitFor({ timeout: 20_000 });
     await shot('reports');
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      page.getByRole('button', { name: 'Download' }).click(),
+      page.getByRole('button', { name: T('Download') }).click(),
     ]);
-    expect(download.suggestedFilename()).toBe(`check-ins-${today}_${today}.csv`);
+    expect(download.suggestedFilename()).toBe(`check-ins-${day}_${day}.csv`);
     const file = await download.path();
     const rows = parse(await readFile(file), { bom: true, columns: true }) as Array<Record<string, string>>;
     expect(rows.map((row) => row.type)).toEqual(['in', 'out']);
   });
 
   it('lists, searches, creates and terminates employees', async () => {
-    await open('employees', 'Employees');
-    await page.getByRole('button', { name: 'New employee' }).click();
-    const form = page.getByRole('form', { name: 'Create employee' });
-    await form.getByLabel('First name').fill('Mateo');
-    await form.getByLabel('Last name').fill('Nuevo');
-    await form.getByLabel('Email').fill('mateo@example.com');
-    await form.getByRole('button', { name: 'Create employee' }).click();
-    await page.getByRole('status').filter({ hasText: 'Created Mateo Nuevo' }).waitFor();
-    await page.getByLabel('Search').fill('nuevo');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await open('employees', T('Employees'));
+    await page.getByRole('button', { name: T('New employee') }).click();
+    const form = page.getByRole('form', { name: T('Create employee') });
+    await form.getByLabel(T('First name'), { exact: true }).fill('Mateo');
+    await form.getByLabel(T('Last name'), { exact: true }).fill('Nuevo');
+    await form.getByLabel(T('Email'), { exact: true }).fill('mateo@example.com');
+    await form.getByRole('button', { name: T('Create employee') }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: T('Created {{name}}.', { name: 'Mateo Nuevo' }) })
+      .waitFor();
+    await page.getByLabel(T('Search'), { exact: true }).fill('nuevo');
+    await page.getByRole('button', { name: T('Search'), exact: true }).click();
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
-    await page.getByRole('button', { name: 'Edit Mateo Nuevo' }).click();
+    await page.getByRole('button', { name: T('Edit {{name}}', { name: 'Mateo Nuevo' }) }).click();
     // The workers' portal invitation: a link to give the employee (no mail server here), which opens the portal.
-    await page.getByRole('button', { name: 'Invite to the workers’ portal' }).click();
+    await page.getByRole('button', { name: T('Invite to the workers’ portal') }).click();
     const link = await page.getByTestId('secret').textContent();
     expect(link).toMatch(new RegExp(`^${base}/portal/invitation\\?token=[\\w-]{43}$`));
     await shot('employee-portal-invitation');
-    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await page.getByRole('button', { name: T('I have stored it') }).click();
     const portal = await page.context().newPage();
     await portal.goto(link as string);
     await portal.getByRole('heading', { name: 'Crea tu contraseña' }).waitFor();
     await portal.close();
-    await page.getByRole('button', { name: 'Terminate' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Terminate' }).click();
-    await page.getByRole('status').filter({ hasText: 'Terminated Mateo Nuevo' }).waitFor();
+    await page.getByRole('button', { name: T('Terminate'), exact: true }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: T('Terminate'), exact: true })
+      .click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: T('Terminated {{name}}.', { name: 'Mateo Nuevo' }) })
+      .waitFor();
     await shot('employees');
-    // A readable error from the API: an email already taken in this company.
-    await page.getByRole('button', { name: 'New employee' }).click();
-    await form.getByLabel('First name').fill('Dup');
-    await form.getByLabel('Last name').fill('Licate');
-    await form.getByLabel('Email').fill('mateo@example.com');
-    await form.getByRole('button', { name: 'Create employee' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/email/i);
+    // A readable error from the API: an email already taken in this company, named by its field.
+    await page.getByRole('button', { name: T('New employee') }).click();
+    await form.getByLabel(T('First name'), { exact: true }).fill('Dup');
+    await form.getByLabel(T('Last name'), { exact: true }).fill('Licate');
+    await form.getByLabel(T('Email'), { exact: true }).fill('mateo@example.com');
+    await form.getByRole('button', { name: T('Create employee') }).click();
+    await expect
+      .poll(() => form.locator('.field-error').textContent())
+      .toBe(field(T('Email'), 'is already used by another employee of this company'));
     await shot('employees-error');
   });
 
   it("shows an employee's check-ins and workday figures for a day, and corrects them with a reason", async () => {
-    await open('check-ins', 'Time records');
+    await open('check-ins', T('Time records'));
     await page.getByRole('button', { name: employeeName }).click();
-    const day = page.getByRole('region', { name: new RegExp(`Check-ins of ${employeeName}`) });
+    const day = page.getByRole('region', {
+      name: new RegExp(
+        `^${literally(prefix('Check-ins of {{name}} on {{date}}', { name: employeeName }, 'date'))}`,
+      ),
+    });
     await expect.poll(() => day.getByRole('row').count()).toBe(3);
-    await expect.poll(() => day.textContent()).toContain('Worked');
+    await expect.poll(() => day.textContent()).toContain(T('Worked'));
     await shot('check-ins');
     // Void the in through a correction: a dialog asks for the reason the registry keeps.
-    await day.getByRole('button', { name: /^Void in at / }).click();
-    const dialog = page.getByRole('dialog', { name: /^Void the in at / });
-    await dialog.getByLabel('Reason (kept in the registry)').fill('Fichaje duplicado por error');
-    await dialog.getByRole('button', { name: 'Request the correction' }).click();
-    await day.getByRole('status').filter({ hasText: 'Correction requested.' }).first().waitFor();
+    const inAt = prefix('{{type}} at {{time}}', { type: T('In').toLowerCase() }, 'time');
+    await day
+      .getByRole('button', { name: new RegExp(`^${literally(T('Void {{what}}', { what: inAt }))}`) })
+      .click();
+    const dialog = page.getByRole('dialog', {
+      name: new RegExp(`^${literally(prefix('Void the {{what}}?', {}, 'what'))}${literally(inAt)}`),
+    });
+    await dialog.getByLabel(T('Reason (kept in the registry)')).fill('Fichaje duplicado por error');
+    await dialog.getByRole('button', { name: T('Request the correction') }).click();
+    const requested = T(
+      'Correction requested. It applies once the worker accepts it in the portal; until then it waits in the corrections below.',
+    );
+    await day.getByRole('status').filter({ hasText: requested }).first().waitFor();
     // Add a missing break in the day, also through a correction.
-    const add = page.getByRole('form', { name: 'Record a missing check-in' });
-    await add.getByLabel('Type').selectOption('break_start');
-    await add.getByLabel(/^Time \(/).fill('00:00');
-    await add.getByLabel('Reason (kept in the registry)').fill('Olvidó fichar la pausa');
-    await add.getByRole('button', { name: 'Request the correction' }).click();
+    const add = page.getByRole('form', { name: T('Record a missing check-in') });
+    await add.getByLabel(T('Type'), { exact: true }).selectOption('break_start');
+    await add.getByLabel(new RegExp(`^${literally(prefix('Time ({{zone}})', {}, 'zone'))}`)).fill('00:00');
+    await add.getByLabel(T('Reason (kept in the registry)')).fill('Olvidó fichar la pausa');
+    await add.getByRole('button', { name: T('Request the correction') }).click();
     await add.getByRole('status').waitFor();
-    const queue = page.getByRole('region', { name: 'Corrections waiting', exact: true });
+    const queue = page.getByRole('region', { name: T('Corrections waiting'), exact: true });
     await expect.poll(() => queue.getByRole('row').count()).toBe(3);
     expect(await queue.textContent()).toContain('Fichaje duplicado por error');
-    expect(await queue.textContent()).toContain('to accept in the portal');
+    expect(await queue.textContent()).toContain(T('to accept in the portal'));
     expect(await axeViolations(page)).toEqual([]);
     await shot('time-records-corrections');
     // The company approves one and rejects the other, with a reason.
     const voidRow = queue.getByRole('row').filter({ hasText: 'Fichaje duplicado por error' });
     const breakRow = queue.getByRole('row').filter({ hasText: 'Olvidó fichar la pausa' });
-    await voidRow.getByRole('button', { name: `Approve ${employeeName}’s correction` }).click();
-    await page.getByRole('status').filter({ hasText: 'Approved' }).waitFor();
-    await expect.poll(() => voidRow.textContent()).toContain('approved');
-    await breakRow.getByRole('button', { name: `Reject ${employeeName}’s correction` }).click();
+    await voidRow
+      .getByRole('button', { name: T('Approve {{who}}’s correction', { who: employeeName }) })
+      .click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: T('Approved: {{who}}’s correction.', { who: employeeName }) })
+      .waitFor();
+    await expect.poll(() => voidRow.textContent()).toContain(T('approved'));
+    await breakRow
+      .getByRole('button', { name: T('Reject {{who}}’s correction', { who: employeeName }) })
+      .click();
     // The open dialog is the one of that row.
     const reject = page.locator('dialog[open]');
     await reject
-      .getByLabel('Reason (shown to the worker, kept in the registry)')
+      .getByLabel(T('Reason (shown to the worker, kept in the registry)'))
       .fill('No hubo pausa ese día');
-    await reject.getByRole('button', { name: 'Reject' }).click();
-    await page.getByRole('status').filter({ hasText: 'Rejected' }).waitFor();
+    await reject.getByRole('button', { name: T('Reject'), exact: true }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: T('Rejected: {{who}}’s correction.', { who: employeeName }) })
+      .waitFor();
     // Read back through the dashboard's session: one waits for the worker with the company's approval, one is
     // rejected with its reason.
     const corrections = await page.evaluate(async () => {
@@ -451,44 +593,49 @@ describe('the dashboard in Chromium', () => {
       E2E_ADMIN_TOKEN,
     );
     expect(centre.status, centre.text).toBe(201);
-    await open('settings', 'Settings');
-    const identity = page.getByRole('form', { name: 'Legal identity' });
-    await identity.getByLabel('Legal name').fill('Panadería Sol, S.L.');
+    await open('settings', T('Settings'));
+    const identity = page.getByRole('form', { name: T('Legal identity') });
+    await identity.getByLabel(T('Legal name'), { exact: true }).fill('Panadería Sol, S.L.');
     // A tax id with a wrong control character is refused with the field named.
-    await identity.getByLabel('Tax id (CIF/NIF)').fill('B12345675');
-    await identity.getByRole('button', { name: 'Save legal identity' }).click();
-    await expect.poll(() => identity.getByRole('alert').textContent()).toMatch(/^Check this field:Tax id /);
+    const taxId = identity.getByLabel(T('Tax id (CIF/NIF)'), { exact: true });
+    await taxId.fill('B12345675');
+    await identity.getByRole('button', { name: T('Save legal identity') }).click();
+    await expect
+      .poll(() => identity.getByRole('alert').textContent())
+      .toContain(T('Check these {{count}} fields:', { count: 1 }));
     // The field itself is marked, with its own message read with it.
-    const taxId = identity.getByLabel('Tax id (CIF/NIF)');
     expect(await taxId.getAttribute('aria-invalid')).toBe('true');
-    expect(await identity.locator('.field-error').textContent()).toMatch(
-      /^Tax id \(CIF\/NIF\) is not a valid CIF/,
+    expect(await identity.locator('.field-error').textContent()).toBe(
+      field(T('Tax id (CIF/NIF)'), 'is not a valid CIF or NIF (check its control character)'),
     );
     expect(await axeViolations(page)).toEqual([]);
     await shot('settings-field-error');
-    await identity.getByLabel('Tax id (CIF/NIF)').fill('b-12345674');
-    await identity.getByRole('button', { name: 'Save legal identity' }).click();
-    await identity.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    await taxId.fill('b-12345674');
+    await identity.getByRole('button', { name: T('Save legal identity') }).click();
+    await identity
+      .getByRole('status')
+      .filter({ hasText: T('Saved.') })
+      .waitFor();
     const account = await http('GET', `/admin/v1/companies/${companyId}`, undefined, E2E_ADMIN_TOKEN);
     expect(account.body).toMatchObject({ legal_name: 'Panadería Sol, S.L.', tax_id: 'B12345674' });
-    await page.getByRole('button', { name: 'Edit Obrador' }).click();
-    const edit = page.getByRole('form', { name: 'Edit Obrador' });
-    await edit.getByLabel('Address').fill('Carrer de la Pau 12, València');
-    await edit.getByLabel('CCC (código cuenta de cotización)').fill('46123456752');
-    await edit.getByRole('button', { name: 'Save Obrador' }).click();
+    await page.getByRole('button', { name: T('Edit {{name}}', { name: 'Obrador' }) }).click();
+    const edit = page.getByRole('form', { name: T('Edit {{name}}', { name: 'Obrador' }) });
+    await edit.getByLabel(T('Address'), { exact: true }).fill('Carrer de la Pau 12, València');
+    await edit.getByLabel(T('CCC (código cuenta de cotización)')).fill('46123456752');
+    await edit.getByRole('button', { name: T('Save {{name}}', { name: 'Obrador' }) }).click();
     await page.getByRole('cell', { name: '46123456752' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await shot('settings-identity');
 
-    await open('employees', 'Employees');
-    await page.getByRole('button', { name: `Edit ${employeeName}` }).click();
-    const form = page.getByRole('form', { name: 'Save employee' });
-    await form.getByLabel('National id (NIF/NIE)').fill('12345678Z');
-    await form.getByLabel('Social Security number (NAF)').fill('281234567840');
-    await form.getByRole('button', { name: 'Save employee' }).click();
+    await open('employees', T('Employees'));
+    await page.getByRole('button', { name: T('Edit {{name}}', { name: employeeName }) }).click();
+    const form = page.getByRole('form', { name: T('Save employee') });
+    await form.getByLabel(T('National id (NIF/NIE)'), { exact: true }).fill('12345678Z');
+    await form.getByLabel(T('Social Security number (NAF)'), { exact: true }).fill('281234567840');
+    await form.getByRole('button', { name: T('Save employee') }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: `Saved ${employeeName}` })
+      .filter({ hasText: T('Saved {{name}}.', { name: employeeName }) })
       .waitFor();
     // Read back through the dashboard's own session API.
     const saved = await page.evaluate(async (id) => {
@@ -497,22 +644,25 @@ describe('the dashboard in Chromium', () => {
     }, employeeId);
     expect(saved).toMatchObject({ national_id: '12345678Z', social_security_number: '281234567840' });
     // The contract: Fridays of six hours from December on; the history keeps November's week.
-    const contract = page.getByRole('form', { name: 'Schedule and vacation' });
-    await contract.getByLabel('Friday').fill('6');
-    await contract.getByLabel('From').fill('2026-12-01');
-    await contract.getByRole('button', { name: 'Save schedule and vacation' }).click();
-    const history = page.getByRole('region', { name: 'Contract history', exact: true });
+    const contract = page.getByRole('form', { name: T('Schedule and vacation') });
+    await contract.getByLabel(date('2024-01-05', { weekday: 'long' }), { exact: true }).fill('6');
+    await contract.getByLabel(T('From'), { exact: true }).fill('2026-12-01');
+    await contract.getByRole('button', { name: T('Save schedule and vacation') }).click();
+    const history = page.getByRole('region', { name: T('Contract history'), exact: true });
     await expect.poll(() => history.getByRole('row').count()).toBe(3);
-    expect(await history.textContent()).toContain('30 Nov 2026');
-    expect(await history.textContent()).toContain('Fri 6 h');
-    const assignment = page.getByRole('form', { name: 'Assignment and registry' });
-    await assignment.getByLabel('Work centre').selectOption({ label: 'Obrador' });
-    await assignment.getByRole('button', { name: 'Save assignment' }).click();
+    expect(await history.textContent()).toContain(date('2026-11-30'));
+    expect(await history.textContent()).toContain(`${date('2024-01-05', { weekday: 'short' })} 6 h`);
+    const assignment = page.getByRole('form', { name: T('Assignment and registry') });
+    await assignment.getByLabel(T('Work centre'), { exact: true }).selectOption({ label: 'Obrador' });
+    await assignment.getByRole('button', { name: T('Save assignment') }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: `Saved ${employeeName}` })
+      .filter({ hasText: T('Saved {{name}}.', { name: employeeName }) })
       .waitFor();
-    await page.getByRole('region', { name: 'Vacation 2026' }).getByText('Left').waitFor();
+    await page
+      .getByRole('region', { name: T('Vacation {{year}}', { year: today.slice(0, 4) }) })
+      .getByText(T('Left'), { exact: true })
+      .waitFor();
     const updated = await page.evaluate(async (id) => {
       const response = await fetch(`/dashboard/api/live/employees/${id}`);
       return response.json();
@@ -521,12 +671,12 @@ describe('the dashboard in Chromium', () => {
     expect(updated.location_id).not.toBeNull();
     // The employee's own page: the month as a calendar, the banked balance chart, the year's absences.
     await page
-      .getByRole('region', { name: /^Days of [A-Z][a-z]+ \d{4}$/ })
-      .getByRole('columnheader', { name: 'Mon' })
+      .getByRole('region', { name: T('Days of {{month}}', { month: month(today.slice(0, 7)) }) })
+      .getByRole('columnheader', { name: date('2024-01-01', { weekday: 'short' }) })
       .waitFor();
-    await page.getByRole('figure', { name: 'Banked hours at the end of each month' }).waitFor();
+    await page.getByRole('figure', { name: T('Banked hours at the end of each month') }).waitFor();
     await page
-      .getByRole('region', { name: /^Absences of \d{4}$/ })
+      .getByRole('region', { name: T('Absences of {{year}}', { year: today.slice(0, 4) }) })
       .getByRole('cell', { name: 'Vacation' })
       .first()
       .waitFor();
@@ -534,23 +684,26 @@ describe('the dashboard in Chromium', () => {
     await shot('employee-contract');
   });
 
-  it('keeps the company settings: recording, holidays, absence types and administrators', async () => {
-    await open('settings', 'Settings');
-    const recording = page.getByRole('form', { name: 'Recording' });
-    await recording.getByLabel('Late record after (hours)').fill('72');
-    await recording.getByRole('button', { name: 'Save recording settings' }).click();
-    await recording.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    const holidays = page.getByRole('region', { name: 'Holidays', exact: true });
-    const addHoliday = page.getByRole('form', { name: 'Add a holiday' });
-    await addHoliday.getByLabel('Date').fill('2026-12-08');
-    await addHoliday.getByLabel('Name').fill('Inmaculada Concepción');
-    await addHoliday.getByRole('button', { name: 'Add holiday' }).click();
+  it('keeps the company settings: recording, holidays by work centre, absence types and administrators', async () => {
+    await open('settings', T('Settings'));
+    const recording = page.getByRole('form', { name: T('Recording') });
+    await recording.getByLabel(T('Late record after (hours)'), { exact: true }).fill('72');
+    await recording.getByRole('button', { name: T('Save recording settings') }).click();
+    await recording
+      .getByRole('status')
+      .filter({ hasText: T('Saved.') })
+      .waitFor();
+    const holidays = page.getByRole('region', { name: T('Holidays'), exact: true });
+    const addHoliday = page.getByRole('form', { name: T('Add a holiday') });
+    await addHoliday.getByLabel(T('Date'), { exact: true }).fill('2026-12-08');
+    await addHoliday.getByLabel(T('Name'), { exact: true }).fill('Inmaculada Concepción');
+    await addHoliday.getByRole('button', { name: T('Add holiday') }).click();
     await holidays.getByRole('cell', { name: 'Inmaculada Concepción', exact: true }).waitFor();
     // A local holiday of the Obrador centre, where the employee works: their day is free, the centre named.
-    await addHoliday.getByLabel('Date').fill('2026-12-09');
-    await addHoliday.getByLabel('Name').fill('Fiesta del Obrador');
-    await addHoliday.getByLabel('Work centre').selectOption({ label: 'Obrador' });
-    await addHoliday.getByRole('button', { name: 'Add holiday' }).click();
+    await addHoliday.getByLabel(T('Date'), { exact: true }).fill('2026-12-09');
+    await addHoliday.getByLabel(T('Name'), { exact: true }).fill('Fiesta del Obrador');
+    await addHoliday.getByLabel(T('Work centre'), { exact: true }).selectOption({ label: 'Obrador' });
+    await addHoliday.getByRole('button', { name: T('Add holiday') }).click();
     await holidays
       .getByRole('row')
       .filter({ hasText: 'Fiesta del Obrador' })
@@ -563,40 +716,44 @@ describe('the dashboard in Chromium', () => {
       return (await response.json()).data[0]?.expected_minutes ?? 0;
     }, employeeId);
     expect(expected).toBe(0);
-    const types = page.getByRole('form', { name: 'Add an absence type' });
-    await types.getByLabel('Label').fill('Formación');
-    await types.getByLabel('Key').fill('training');
-    await types.getByRole('button', { name: 'Add absence type' }).click();
+    const types = page.getByRole('form', { name: T('Add an absence type') });
+    await types.getByLabel(T('Label'), { exact: true }).fill('Formación');
+    await types.getByLabel(T('Key'), { exact: true }).fill('training');
+    await types.getByRole('button', { name: T('Add absence type') }).click();
     await page
-      .getByRole('region', { name: 'Absence types', exact: true })
+      .getByRole('region', { name: T('Absence types'), exact: true })
       .getByRole('cell', { name: 'Formación' })
       .waitFor();
-    const admins = page.getByRole('form', { name: 'Add an administrator' });
-    await admins.getByLabel('Email').fill('rrhh.dos@example.com');
-    await admins.getByLabel('First password').fill('a second long password');
-    await admins.getByRole('button', { name: 'Add administrator' }).click();
-    await page
-      .getByRole('region', { name: 'Administrators', exact: true })
-      .getByRole('cell', { name: 'rrhh.dos@example.com', exact: true })
-      .waitFor();
+    const second = `rrhh.dos.${variant.key}@example.com`;
+    const admins = page.getByRole('form', { name: T('Add an administrator') });
+    await admins.getByLabel(T('Email'), { exact: true }).fill(second);
+    await admins.getByLabel(T('First password'), { exact: true }).fill('a second long password');
+    await admins.getByRole('button', { name: T('Add administrator') }).click();
+    const administrators = page.getByRole('region', { name: T('Administrators'), exact: true });
+    await administrators.getByRole('cell', { name: second, exact: true }).waitFor();
     // The new administrator disabled again, after a confirmation; oneself has no such button.
-    await page.getByRole('button', { name: 'Disable rrhh.dos@example.com' }).click();
+    await page.getByRole('button', { name: T('Disable {{email}}', { email: second }) }).click();
     await page
-      .getByRole('dialog', { name: 'Disable rrhh.dos@example.com?' })
-      .getByRole('button', { name: 'Disable' })
+      .getByRole('dialog', { name: T('Disable {{email}}?', { email: second }) })
+      .getByRole('button', { name: T('Disable'), exact: true })
       .click();
-    await page
-      .getByRole('region', { name: 'Administrators', exact: true })
-      .getByText(/^disabled /)
+    await administrators
+      .getByText(new RegExp(`^${literally(prefix('disabled {{when}}', {}, 'when'))}`))
       .waitFor();
-    expect(await page.getByRole('button', { name: `Disable ${login.email}` }).count()).toBe(0);
+    expect(
+      await page.getByRole('button', { name: T('Disable {{email}}', { email: login.email }) }).count(),
+    ).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     await shot('settings-company');
     // The holiday removed again, after a confirmation.
-    await holidays.getByRole('button', { name: 'Remove Inmaculada Concepción (8 Dec 2026)' }).click();
+    await holidays
+      .getByRole('button', {
+        name: T('Remove {{name}} ({{date}})', { name: 'Inmaculada Concepción', date: date('2026-12-08') }),
+      })
+      .click();
     await page
-      .getByRole('dialog', { name: 'Remove the holiday of 8 Dec 2026?' })
-      .getByRole('button', { name: 'Remove' })
+      .getByRole('dialog', { name: T('Remove the holiday of {{date}}?', { date: date('2026-12-08') }) })
+      .getByRole('button', { name: T('Remove'), exact: true })
       .click();
     await expect
       .poll(() => holidays.getByRole('cell', { name: 'Inmaculada Concepción', exact: true }).count())
@@ -607,101 +764,124 @@ describe('the dashboard in Chromium', () => {
   });
 
   it('closes a month, lists its acknowledgements, and grants, logs and revokes an access link', async () => {
-    await open('registry', 'Registry');
-    await page.getByLabel('Month to close').fill('2026-10');
-    await page.getByRole('button', { name: 'Close month' }).click();
+    await open('registry', T('Registry'));
+    await page.getByLabel(T('Month to close'), { exact: true }).fill('2026-10');
+    await page.getByRole('button', { name: T('Close month'), exact: true }).click();
     // First, what is still open in the month.
-    await page
-      .getByRole('dialog', { name: 'Close October 2026?' })
-      .getByRole('region', { name: 'Still open in October 2026' })
-      .getByText('1 correction waiting (any month)', { exact: false })
+    const confirm = page.getByRole('dialog', { name: T('Close {{month}}?', { month: month('2026-10') }) });
+    await confirm
+      .getByRole('region', { name: T('Still open in {{month}}', { month: month('2026-10') }) })
+      .getByText(
+        T(
+          '{{count}} corrections waiting (any month): one that touches the month can no longer apply once it is closed.',
+          { count: 1 },
+        ),
+      )
       .waitFor();
     await shot('registry-close-summary');
-    await page
-      .getByRole('dialog', { name: 'Close October 2026?' })
-      .getByRole('button', { name: 'Close the month' })
-      .click();
-    const acknowledgements = page.getByRole('region', { name: 'Acknowledgements of October 2026' });
+    await confirm.getByRole('button', { name: T('Close the month') }).click();
+    const acknowledgements = page.getByRole('region', {
+      name: T('Acknowledgements of {{month}}', { month: month('2026-10') }),
+    });
     await acknowledgements.getByRole('cell', { name: employeeName }).waitFor();
-    expect(await acknowledgements.textContent()).toContain('0 of 1 worker on this page has');
-    expect(await acknowledgements.getByRole('cell', { name: 'not yet' }).count()).toBe(1);
-    await page.getByRole('button', { name: 'Workers’ documents of October 2026 (PDF)' }).click();
-    await page.getByRole('status').filter({ hasText: 'are being generated' }).waitFor();
+    expect(await acknowledgements.textContent()).toContain(
+      T('{{done}} of {{count}} workers on this page have acknowledged the month’s document.', {
+        done: 0,
+        count: 1,
+      }),
+    );
+    expect(await acknowledgements.getByRole('cell', { name: T('not yet') }).count()).toBe(1);
+    await page
+      .getByRole('button', { name: T('Workers’ documents of {{month}} (PDF)', { month: month('2026-10') }) })
+      .click();
+    await page
+      .getByRole('status')
+      .filter({
+        hasText: T('The workers’ documents of {{month}} are being generated: download them from', {
+          month: month('2026-10'),
+        }),
+      })
+      .waitFor();
 
-    const form = page.getByRole('form', { name: 'Grant access' });
-    await form.getByLabel('Label').fill('ITSS Valencia 46/123');
-    await form.getByLabel('From').fill('2026-10-01');
-    await form.getByLabel('To').fill('2026-10-31');
-    await form.getByRole('button', { name: 'Grant access' }).click();
+    const form = page.getByRole('form', { name: T('Grant access') });
+    await form.getByLabel(T('Label'), { exact: true }).fill('ITSS Valencia 46/123');
+    await form.getByLabel(T('From'), { exact: true }).fill('2026-10-01');
+    await form.getByLabel(T('To'), { exact: true }).fill('2026-10-31');
+    await form.getByRole('button', { name: T('Grant access') }).click();
     const link = (await page.getByTestId('secret').textContent()) as string;
     expect(link).toMatch(new RegExp(`^${base}/registry-access/[\\w-]{43}$`));
     expect(await axeViolations(page)).toEqual([]);
     await shot('registry-grant-link');
-    await page.getByRole('button', { name: 'I have stored it' }).click();
-    const grants = page.getByRole('region', { name: 'Access for the Inspección and representatives' });
-    await grants.getByRole('cell', { name: 'active' }).waitFor();
+    await page.getByRole('button', { name: T('I have stored it') }).click();
+    const grants = page.getByRole('region', { name: T('Access for the Inspección and representatives') });
+    await grants.getByRole('cell', { name: T('active'), exact: true }).waitFor();
 
     const inspector = await page.context().newPage();
     await inspector.goto(link);
     await inspector.getByRole('rowheader', { name: employeeName }).waitFor();
     await inspector.close();
 
-    await grants.getByRole('button', { name: 'Access log' }).click();
-    const log = page.getByRole('region', { name: 'Access log: ITSS Valencia 46/123' });
+    await grants.getByRole('button', { name: T('Access log') }).click();
+    const log = page.getByRole('region', {
+      name: T('Access log: {{label}}', { label: 'ITSS Valencia 46/123' }),
+    });
     await log.getByRole('cell', { name: 'summary' }).waitFor();
     expect(await log.getByRole('cell', { name: 'ok', exact: true }).count()).toBe(1);
-    await grants.getByRole('button', { name: 'Revoke' }).click();
+    await grants.getByRole('button', { name: T('Revoke'), exact: true }).click();
     await page
-      .getByRole('dialog', { name: 'Revoke the access for ITSS Valencia 46/123?' })
-      .getByRole('button', { name: 'Revoke' })
+      .getByRole('dialog', { name: T('Revoke the access for {{label}}?', { label: 'ITSS Valencia 46/123' }) })
+      .getByRole('button', { name: T('Revoke'), exact: true })
       .click();
-    await grants.getByRole('cell', { name: 'revoked' }).waitFor();
+    await grants.getByRole('cell', { name: T('revoked'), exact: true }).waitFor();
     expect((await http('GET', new URL(link).pathname.replace(/$/, '/api/summary'))).status).toBe(404);
     expect(await axeViolations(page)).toEqual([]);
     await shot('registry');
   });
 
   it('generates the workers’ monthly documents as XLSX from the report form', async () => {
-    await open('reports', 'Reports');
-    await page.getByLabel('Report', { exact: true }).selectOption('time_registry_worker_monthly');
-    await page.getByLabel('Month').fill('2026-10');
-    await page.getByLabel('Format').selectOption('xlsx');
-    await page.getByLabel('Language of the documents').selectOption('en');
-    await page.getByRole('button', { name: 'Request report' }).click();
-    const row = page.getByRole('row', { name: /Workers’ monthly documents \(XLSX\)/ });
-    await row.getByRole('cell', { name: 'completed' }).waitFor({ timeout: 20_000 });
+    await open('reports', T('Reports'));
+    await page.getByLabel(T('Report'), { exact: true }).selectOption('time_registry_worker_monthly');
+    await page.getByLabel(T('Month'), { exact: true }).fill('2026-10');
+    await page.getByLabel(T('Format'), { exact: true }).selectOption('xlsx');
+    await page.getByLabel(T('Language of the documents'), { exact: true }).selectOption('en');
+    await page.getByRole('button', { name: T('Request report') }).click();
+    const row = page.getByRole('row', {
+      name: new RegExp(literally(`${T('Workers’ monthly documents')} (XLSX)`)),
+    });
+    await row.getByRole('cell', { name: T('completed'), exact: true }).waitFor({ timeout: 20_000 });
     const [download] = await Promise.all([
       page.waitForEvent('download'),
-      row.getByRole('button', { name: 'Download' }).click(),
+      row.getByRole('button', { name: T('Download') }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('worker-registry-2026-10.xlsx');
     const bytes = await readFile(await download.path());
     expect(bytes.subarray(0, 2).toString()).toBe('PK');
-    expect(await row.textContent()).toContain('month October 2026, language en');
+    expect(await row.textContent()).toContain(`${T('month')} ${month('2026-10')}, ${T('language')} en`);
   });
 
   it('shows the integration settings and warns before switching the addon off', async () => {
-    await open('settings', 'Settings');
-    await page.getByText('Rate limits').waitFor();
-    expect(await page.getByRole('region', { name: 'Subscription and limits' }).textContent()).toContain(
-      'live 120/min per key',
+    await open('settings', T('Settings'));
+    const limits = page.getByRole('region', { name: T('Subscription and limits') });
+    await limits.getByText(T('Rate limits'), { exact: true }).waitFor();
+    expect(await limits.textContent()).toContain(
+      T('live {{live}}/min per key, test {{test}}/min per key', { live: 120, test: 30 }),
     );
-    await page.getByRole('button', { name: 'Switch the addon off' }).click();
-    const warning = page.getByRole('dialog', { name: 'Switch the public API addon off?' });
-    expect(await warning.textContent()).toContain('every API key, live and test, is revoked');
+    await page.getByRole('button', { name: T('Switch the addon off') }).click();
+    const warning = page.getByRole('dialog', { name: T('Switch the public API addon off?') });
+    expect(await warning.textContent()).toContain(
+      T('every API key, live and test, is revoked; integrations stop working;'),
+    );
     // Focus starts on Cancel: pressing Enter at once does not destroy anything.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(T('Cancel'));
     await shot('settings-addon-warning');
     await page.keyboard.press('Escape');
     await expect.poll(() => warning.isVisible()).toBe(false);
-    await shot('settings');
     // Cancelled: the key still works.
     expect((await http('GET', '/v1/organization', undefined, liveKey)).status).toBe(200);
   });
 
-  it('fits a phone-width screen', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    for (const [screen, heading] of [
+  it('shows every screen whole: nothing off-screen, no refusal, nothing left untranslated, axe clean', async () => {
+    const screens = [
       ['home', 'Today'],
       ['keys', 'API keys'],
       ['webhooks', 'Webhooks'],
@@ -711,162 +891,84 @@ describe('the dashboard in Chromium', () => {
       ['reports', 'Reports'],
       ['registry', 'Registry'],
       ['settings', 'Settings'],
-    ] as const) {
-      await open(screen, heading);
-      // Choosing a screen folds the menu again.
-      expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('false');
-      expect(await page.getByRole('link', { name: 'Webhooks' }).isVisible()).toBe(false);
-      // Wide tables scroll inside their own box; the page itself never scrolls sideways.
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(await overflowing()).toEqual([]);
-      expect(overflow).toBeLessThanOrEqual(0);
-      // The screen loaded: no refusal on it.
+    ] as const;
+    for (const [screen, heading] of screens) {
+      await open(screen, T(heading));
       await page.waitForLoadState('networkidle');
+      if (phone(variant)) {
+        // Choosing a screen folds the menu again.
+        expect(await page.getByRole('button', { name: T('Menu') }).getAttribute('aria-expanded')).toBe(
+          'false',
+        );
+        expect(await page.getByRole('link', { name: T('Team calendar') }).isVisible()).toBe(false);
+      }
+      expect(await overflowing()).toEqual([]);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      ).toBeLessThanOrEqual(0);
       expect(await page.getByRole('alert').count()).toBe(0);
+      if (variant.language === 'es') expect(await untranslated()).toEqual([]);
       expect(await axeViolations(page)).toEqual([]);
-      await shot(`phone-${screen}`);
+      await page.screenshot({ path: path.join(SHOTS, `${variant.key}-${screen}.png`), fullPage: true });
     }
+  });
+
+  it.runIf(phone(variant))('folds the screens into a menu and shows tables as lists of cards', async () => {
+    // A data table is a list of cards: its header row hidden, each value under its column's name, the row's
+    // actions inside the screen's width, and the table's semantics kept for screen readers.
+    await open('employees', T('Employees'));
+    await page.locator('main table.stack tbody tr').first().waitFor();
+    const cards = await page.evaluate(() => {
+      const table = document.querySelector('main table.stack') as HTMLTableElement;
+      const row = table.tBodies[0]?.rows[0] as HTMLTableRowElement;
+      const cell = row.cells[0] as HTMLTableCellElement;
+      const button = table.querySelector('tbody button') as HTMLButtonElement;
+      return {
+        header: getComputedStyle(table.tHead as HTMLElement).position,
+        row: getComputedStyle(row).display,
+        label: getComputedStyle(cell, '::before').content,
+        button: button.getBoundingClientRect().right <= window.innerWidth,
+        roles: [table.getAttribute('role'), row.getAttribute('role'), cell.getAttribute('role')],
+      };
+    });
+    expect(cards).toEqual({
+      header: 'absolute',
+      row: 'block',
+      // The column's name is shown, with an empty alternative text: not read out twice.
+      label: `${JSON.stringify(T('Name'))} / ""`,
+      button: true,
+      roles: ['table', 'row', 'cell'],
+    });
     // The menu, open: every screen in one column; Escape folds it and gives the focus back to its button.
-    const menu = page.getByRole('button', { name: 'Menu' });
+    const menu = page.getByRole('button', { name: T('Menu') });
     await menu.click();
-    await page.getByRole('link', { name: 'Webhooks' }).waitFor();
+    await page.getByRole('link', { name: T('Team calendar') }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await shot('phone-menu');
-    await page.getByRole('link', { name: 'Webhooks' }).focus();
+    await page.screenshot({ path: path.join(SHOTS, `${variant.key}-menu.png`), fullPage: true });
+    await page.getByRole('link', { name: T('Team calendar') }).focus();
     await page.keyboard.press('Escape');
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     expect(await page.evaluate(() => document.activeElement?.classList.contains('menu-toggle'))).toBe(true);
   });
-});
 
-/** The Spanish screens (the company's default): every text translated, dates and numbers the Spanish way. */
-describe('the dashboard in Spanish', () => {
-  const SCREENS_ES = [
-    ['home', 'Hoy'],
-    ['keys', 'Claves de API'],
-    ['webhooks', 'Webhooks'],
-    ['absences', 'Calendario del equipo'],
-    ['employees', 'Empleados'],
-    ['check-ins', 'Registros de jornada'],
-    ['reports', 'Informes'],
-    ['registry', 'Registro'],
-    ['settings', 'Ajustes'],
-  ] as const;
-  const openEs = async (screen: string, heading: string) => {
-    const menu = page.getByRole('button', { name: 'Menú' });
-    if (await menu.isVisible()) await menu.click();
-    await page
-      .getByRole('navigation', { name: 'Pantallas' })
-      .getByRole('link', { name: heading, exact: true })
-      .click();
-    await expect.poll(() => page.url()).toContain(`#/${screen}`);
-    await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
-    await page.waitForLoadState('networkidle');
-  };
-  /**
-   * Texts left in English: any text node, label, title or placeholder on the page that is exactly one of the
-   * dashboard's English texts whose Spanish differs (the catalogue's keys).
-   */
-  const untranslated = async () => {
-    const { dashboardKeys } = await import('../helpers/dashboard-keys.ts');
-    const { es } = await import('../../dashboard/src/locales/es.ts');
-    const english = [...dashboardKeys().keys()].filter((key) => es[key] !== undefined && es[key] !== key);
-    return await page.evaluate((keys) => {
-      const known = new Set(keys);
-      const found = new Set<string>();
-      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent?.trim() ?? '';
-        if (known.has(text)) found.add(text);
-      }
-      for (const element of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
-        for (const name of ['aria-label', 'title', 'placeholder']) {
-          const text = element.getAttribute(name)?.trim() ?? '';
-          if (known.has(text)) found.add(`${name}: ${text}`);
-        }
-      }
-      return [...found];
-    }, english);
-  };
-
-  it('switches back to Spanish and shows every screen translated, at 1440 px', async () => {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.getByRole('button', { name: 'Cambiar a español' }).click();
-    await page.getByRole('navigation', { name: 'Pantallas' }).waitFor();
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
-    for (const [screen, heading] of SCREENS_ES) {
-      await openEs(screen, heading);
-      expect(await page.getByRole('alert').count()).toBe(0);
-      expect(await untranslated()).toEqual([]);
-      expect(await axeViolations(page)).toEqual([]);
-      await shot(`es-${screen}`);
-    }
-  });
-
-  it('says dates, months and numbers the Spanish way, in the company’s zone, labelled', async () => {
-    await openEs('absences', 'Calendario del equipo');
-    await page.getByLabel('Mes', { exact: true }).fill('2026-12');
-    const calendar = page.getByRole('region', { name: 'Calendario del equipo, diciembre de 2026' });
-    await expect.poll(() => calendar.getByText('Vacation, aprobada').count()).toBe(3);
-    await openEs('registry', 'Registro');
-    const months = page.getByRole('region', { name: 'Meses cerrados' });
-    await months.getByRole('cell', { name: 'octubre de 2026', exact: true }).waitFor();
-    // An instant: day, month, year, the 24-hour time and the zone's name (Madrid: CET in winter).
-    expect(await months.getByRole('row').nth(1).textContent()).toMatch(/\d{1,2} \w{3} 2026, \d{2}:\d{2} CET/);
-    await openEs('settings', 'Ajustes');
-    // Numbers with the Spanish grouping.
-    expect(await page.getByRole('region', { name: 'Suscripción y límites' }).textContent()).toMatch(
-      /\d+ de \d{1,3}(\.\d{3})* en uso|de \d+ en uso/,
-    );
-  });
-
-  it('shows every problem of a refused form in Spanish, by field', async () => {
-    await openEs('keys', 'Claves de API');
-    await page.getByRole('button', { name: 'Crear clave' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Revisa este campo:');
-    expect(await page.getByRole('alert').textContent()).toContain('Permisos: necesita al menos 1 elemento.');
-    expect(await page.locator('#scopes-error').textContent()).toBe('Permisos: necesita al menos 1 elemento.');
-    await shot('es-keys-field-error');
-    await openEs('settings', 'Ajustes');
-    const identity = page.getByRole('form', { name: 'Datos legales' });
-    await identity.getByLabel('CIF/NIF').fill('B12345675');
-    await identity.getByRole('button', { name: 'Guardar datos legales' }).click();
-    await expect
-      .poll(() => identity.locator('.field-error').textContent())
-      .toBe('CIF/NIF: no es un CIF o NIF válido (revisa el carácter de control).');
-    expect(await identity.getByLabel('CIF/NIF').getAttribute('aria-invalid')).toBe('true');
-    expect(await axeViolations(page)).toEqual([]);
-    await shot('es-settings-field-error');
-  });
-
-  it('fits a phone in Spanish: a menu, tables as lists, nothing off-screen', async () => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    for (const [screen, heading] of SCREENS_ES) {
-      await openEs(screen, heading);
-      expect(await page.getByRole('button', { name: 'Menú' }).getAttribute('aria-expanded')).toBe('false');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      expect(await overflowing()).toEqual([]);
-      expect(overflow).toBeLessThanOrEqual(0);
-      expect(await page.getByRole('alert').count()).toBe(0);
-      expect(await untranslated()).toEqual([]);
-      expect(await axeViolations(page)).toEqual([]);
-      await shot(`es-phone-${screen}`);
-    }
-    // A data table is a list of cards: its header row hidden, each value under its column's name, and every
-    // action inside the screen's width.
-    await openEs('employees', 'Empleados');
-    await page.locator('main table.stack tbody tr').first().waitFor();
-    const cards = await page.evaluate(() => {
-      const table = document.querySelector('main table.stack') as HTMLTableElement;
-      const cell = table.tBodies[0]?.rows[0]?.cells[0] as HTMLTableCellElement;
-      const button = table.querySelector('tbody button') as HTMLButtonElement;
-      return {
-        header: getComputedStyle(table.tHead as HTMLElement).position,
-        row: getComputedStyle(table.tBodies[0]?.rows[0] as HTMLElement).display,
-        label: getComputedStyle(cell, '::before').content,
-        button: button.getBoundingClientRect().right <= window.innerWidth,
-      };
-    });
-    expect(cards).toEqual({ header: 'absolute', row: 'block', label: '"Nombre"', button: true });
-  });
+  it.runIf(variant.language === 'es')(
+    'says dates, months and numbers the Spanish way, in the company’s zone',
+    async () => {
+      await open('absences', T('Team calendar'));
+      await page.getByLabel(T('Month'), { exact: true }).fill('2026-12');
+      await page.getByRole('region', { name: 'Calendario del equipo, diciembre de 2026' }).waitFor();
+      await open('registry', T('Registry'));
+      const months = page.getByRole('region', { name: 'Meses cerrados' });
+      await months.getByRole('cell', { name: 'octubre de 2026', exact: true }).waitFor();
+      // An instant: day, month, year, the 24-hour time and the zone's name (Madrid: CET in winter).
+      expect(await months.getByRole('row').nth(1).textContent()).toMatch(
+        /\d{1,2} \w{3} 2026, \d{2}:\d{2} CET/,
+      );
+      await open('settings', T('Settings'));
+      // Numbers with the Spanish grouping: 11.000, not 11,000.
+      expect(await page.getByRole('region', { name: 'Suscripción y límites' }).textContent()).toMatch(
+        /de 11\.000|de \d{1,3}(\.\d{3})+/,
+      );
+    },
+  );
 });

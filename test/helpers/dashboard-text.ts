@@ -1,0 +1,63 @@
+import { EN_PLURALS } from '../../dashboard/src/locales/en.ts';
+import { es } from '../../dashboard/src/locales/es.ts';
+import { spanishDetail, spanishFieldMessage } from '../../dashboard/src/locales/messages.ts';
+
+/**
+ * What the dashboard shows in a language, for the browser tests: a text by its key (the English source text),
+ * with its variables and plural, and dates, months and the service's messages as the dashboard words them. It
+ * reads the dashboard's own catalogues, so a test in Spanish finds the Spanish the screen shows, and fails if the
+ * screen shows anything else.
+ */
+export type Language = 'es' | 'en';
+
+export function dashboardText(language: Language) {
+  const locale = language === 'es' ? 'es-ES' : 'en-GB';
+  const number = new Intl.NumberFormat(locale);
+
+  const T = (key: string, vars: Record<string, string | number> = {}): string => {
+    let text: string | undefined;
+    if (typeof vars.count === 'number' && /\{\{\s*count/.test(key)) {
+      const one = new Intl.PluralRules(language).select(vars.count) === 'one';
+      text =
+        language === 'es'
+          ? es[`${key}_${one ? 'one' : 'other'}`]
+          : one
+            ? (EN_PLURALS[`${key}_one`] ?? key)
+            : key;
+    } else {
+      text = language === 'es' ? es[key] : key;
+    }
+    if (text === undefined) throw new Error(`no ${language} text for "${key}"`);
+    return text.replace(/\{\{\s*(\w+)(,\s*number)?\s*\}\}/g, (_, name: string, format?: string) => {
+      const value = vars[name];
+      if (value === undefined) throw new Error(`"${key}" needs {{${name}}}`);
+      return format && typeof value === 'number' ? number.format(value) : String(value);
+    });
+  };
+
+  /** A text's beginning, up to where a variable goes (a label that ends with a time, a date…). */
+  const prefix = (key: string, vars: Record<string, string | number>, open: string) =>
+    T(key, { ...vars, [open]: '\u0000' }).split('\u0000')[0] as string;
+
+  const dateFormat = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' });
+  /** A calendar date as the dashboard shows it: `30 Nov 2026`, `30 nov 2026`. */
+  const date = (value: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }) =>
+    dateFormat(options).format(new Date(`${value}T12:00:00Z`));
+  /** A month by name: `October 2026`, `octubre de 2026`. */
+  const month = (value: string) => date(`${value}-01`, { month: 'long', year: 'numeric' });
+
+  /** A field's message as the dashboard shows it under the field: `Scopes needs…`, `Permisos: necesita…`. */
+  const field = (label: string, englishMessage: string) =>
+    language === 'es'
+      ? `${label}: ${spanishFieldMessage(englishMessage) ?? englishMessage}.`
+      : `${label} ${englishMessage}.`;
+
+  /** A problem's detail as the dashboard shows it. */
+  const detail = (english: string) => (language === 'es' ? (spanishDetail(english) ?? english) : english);
+
+  return { T, prefix, date, month, field, detail, language };
+}
+
+/** A text as a regular expression that matches it literally. */
+export const literally = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
