@@ -179,4 +179,30 @@ describe('today at a glance', () => {
     expect(body.people.map((person: { name: string }) => person.name)).not.toContain('Otra Empresa');
     expect(body.people).toHaveLength(5);
   });
+
+  it("expects nobody on their work centre's local holiday, and the others as usual", async () => {
+    const centre = (
+      await ctx.admin.post(`/admin/v1/companies/${company.id}/locations`, { name: 'Centro Local' })
+    ).json().id;
+    await hire(company.live, {
+      first_name: 'Loc',
+      last_name: 'Home',
+      hire_date: '2026-01-01',
+      location_id: centre,
+    });
+    const holiday = await ctx.admin.post(`/admin/v1/companies/${company.id}/holidays`, {
+      date: '2027-01-18',
+      name: 'Fiesta del centro',
+      location_id: centre,
+    });
+    expect(holiday.statusCode, holiday.body).toBe(201);
+    // Monday 18 January at 10:00: the centre's employee is off, everyone else scheduled is expected.
+    at('2027-01-18T10:00:00');
+    const body = await home();
+    const byName = Object.fromEntries(
+      body.people.map((person: { name: string }) => [person.name.split(' ')[0], person]),
+    );
+    expect(byName.Loc).toMatchObject({ state: 'off', expected_minutes: 0 });
+    expect(byName.Fal).toMatchObject({ state: 'missing', expected_minutes: 480 });
+  });
 });
