@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { adminPlugin } from './admin/admin.plugin.ts';
-import type { HttpSettings } from './config.ts';
+import type { HttpSettings, TrustProxy } from './config.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { ping } from './db/database.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
@@ -33,6 +33,8 @@ export type BuildOptions = {
   logger?: FastifyServerOptions['logger'];
   http?: HttpSettings;
   lifecycle?: Lifecycle;
+  /** JORNADA_TRUST_PROXY (config.ts): whose X-Forwarded-For gives `request.ip`. */
+  trustProxy?: TrustProxy;
 };
 
 /** /readyz answers within this, even when the database does not. */
@@ -66,9 +68,14 @@ const PUBLIC_TAGS = [
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   const docsUrl = `${deps.publicUrl}/docs`;
   const logger = options.logger ?? false;
+  // A number of proxies: the nearest that many are believed (proxy-addr counts hops from 0).
+  const trust = options.trustProxy;
   const app = Fastify({
     logger: typeof logger === 'object' ? { ...logger, serializers: requestLogSerializers } : logger,
     bodyLimit: 1024 * 1024,
+    // Behind a reverse proxy the client's address (last_used_ip, logs, login throttling) comes from
+    // X-Forwarded-For, believed only from the proxies JORNADA_TRUST_PROXY names.
+    trustProxy: typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : (trust ?? false),
     exposeHeadRoutes: false,
     requestIdHeader: false,
     genReqId: (request) => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 /** Every environment variable Jornada reads, parsed and validated in one place. */
 export type Config = {
@@ -29,7 +30,15 @@ export type Config = {
   smtpUrl: string | null;
   /** JORNADA_MAIL_FROM: the sender of that mail. */
   mailFrom: string;
+  /**
+   * JORNADA_TRUST_PROXY: which reverse proxies' X-Forwarded-For (and -Proto, -Host) to believe, so that the
+   * client's address is seen behind them: false (the default: the connection's address), true (any), a number
+   * of hops, or a list of addresses and CIDR ranges (or loopback, linklocal, uniquelocal).
+   */
+  trustProxy: TrustProxy;
 };
+
+export type TrustProxy = boolean | number | string[];
 
 /** The pool and the timeouts of every connection (milliseconds; 0 turns a timeout off). */
 export type DatabaseSettings = {
@@ -86,6 +95,34 @@ function ports(env: NodeJS.ProcessEnv, name: string, fallback: number[]): number
     throw new ConfigError(`${name} must be a comma-separated list of ports from 1 to 65535 (got "${value}")`);
   }
   return [...new Set(list.map(Number))];
+}
+
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function trustProxy(env: NodeJS.ProcessEnv, name: string): TrustProxy {
+  const value = read(env, name);
+  if (value === undefined || value === '0' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const list = value.split(',').map((part) => part.trim());
+  const valid = (part: string) => {
+    if (PROXY_KEYWORDS.has(part)) return true;
+    if (part.includes('/')) {
+      try {
+        ipaddr.parseCIDR(part);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    return ipaddr.isValid(part);
+  };
+  if (list.some((part) => !valid(part))) {
+    throw new ConfigError(
+      `${name} must be true, a number of proxies, or a comma-separated list of addresses, CIDR ranges, loopback, linklocal or uniquelocal (got "${value}")`,
+    );
+  }
+  return list;
 }
 
 const HOUR_MS = 3_600_000;
@@ -164,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainReadinessMs: integer(env, 'JORNADA_DRAIN_READINESS_MS', 1_000, 0, HOUR_MS),
     webhookPorts: ports(env, 'JORNADA_WEBHOOKS_ALLOWED_PORTS', [443]),
     maxPendingReports: integer(env, 'JORNADA_MAX_PENDING_REPORTS', 10, 1, 10_000),
+    trustProxy: trustProxy(env, 'JORNADA_TRUST_PROXY'),
   };
 }
 

@@ -185,7 +185,12 @@ export async function startService(
   const lifecycle: Lifecycle = { draining: false };
   try {
     if (options.role !== 'worker') {
-      app = await buildApp(deps, { logger: { level: config.logLevel }, http: config.http, lifecycle });
+      app = await buildApp(deps, {
+        logger: { level: config.logLevel },
+        http: config.http,
+        lifecycle,
+        trustProxy: config.trustProxy,
+      });
       await app.listen({ port: config.port, host: config.host });
     }
     const jobs = backgroundJobs(deps, options.role, log, database.streamDb);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../src/app.ts';
+import type { TrustProxy } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
 import { createDeps } from '../../src/deps.ts';
 import { reportGenerationJob } from '../../src/jobs/report-generation.ts';
@@ -107,6 +108,8 @@ type TestOptions = {
   publicUrl?: string;
   /** An SMTP server for the mail the service sends (a local sink in the tests). */
   smtp?: { url: string; from: string };
+  /** JORNADA_TRUST_PROXY's parsed value (off unless given). */
+  trustProxy?: TrustProxy;
 };
 
 /** The app's dependencies over a database, as the tests use them: a fake clock and the admin API enabled. */
@@ -134,7 +137,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   const reportsDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-reports-'));
   const clock = new FakeClock();
   const deps = await testDeps(database.db, clock, reportsDir, options);
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, { trustProxy: options.trustProxy ?? false });
   await app.ready();
   const admin = client(app, ADMIN_TOKEN);
 
