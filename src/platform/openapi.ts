@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { COMPONENT_KEYWORD, USE_DESCRIPTION } from './common.schemas.ts';
 import { localUrl } from './operation.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from './scopes.ts';
 
 type Json = Record<string, unknown>;
 type OpenApiDocument = Json & { paths?: Record<string, Record<string, Json>>; components?: Json };
@@ -296,8 +297,11 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
           apiKey: {
             type: 'http' as const,
             scheme: 'bearer',
-            description:
-              'An API key, `jrn_live_…` or `jrn_test_…`, sent as `Authorization: Bearer <key>`. The scopes listed on an operation are the ones the key must hold.',
+            description: [
+              'An API key, `jrn_live_…` or `jrn_test_…`, sent as `Authorization: Bearer <key>`. The scopes listed on an operation are the ones the key must hold:',
+              '',
+              ...SCOPES.map((scope) => `- \`${scope}\`: ${SCOPE_DESCRIPTIONS[scope]}`),
+            ].join('\n'),
           },
         }
       : {

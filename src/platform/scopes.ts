@@ -15,16 +15,16 @@ export type Scope = (typeof SCOPES)[number];
 
 /** What each scope lets a key do, in a sentence (the dashboard's key form shows it, translated). */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  'org:empleados:read': 'Read employees and their contracts.',
-  'org:empleados:write': 'Hire, change and terminate employees.',
-  'org:fichajes:read': 'Read check-ins, corrections, work summaries and the registry.',
-  'org:fichajes:write': 'Record check-ins and propose corrections.',
-  'org:ausencias:read': 'Read absences, absence types and holidays.',
+  'org:empleados:read': 'Read employees, their contract history, work centres and units.',
+  'org:empleados:write': 'Hire, change and terminate employees; invite them to the workers’ portal.',
+  'org:fichajes:read': 'Read check-ins, corrections, work summaries, closed months and acknowledgements.',
+  'org:fichajes:write': 'Record check-ins, propose and decide corrections, close months.',
+  'org:ausencias:read': 'Read absences and absence types.',
   'org:ausencias:write': 'Request, approve, reject and cancel absences.',
   'org:saldos:read': 'Read vacation balances.',
-  'org:informes:read': 'Request and download reports.',
-  'webhooks:manage': 'Create and manage webhook endpoints and see their deliveries.',
-  'api_keys:manage': 'Create and revoke API keys.',
+  'org:informes:read': 'Request and download reports; grant and revoke registry access links.',
+  'webhooks:manage': 'Create and manage webhook endpoints, send test pings, see and retry deliveries.',
+  'api_keys:manage': 'List the company’s API keys.',
 };
 
 export function isScope(value: string): value is Scope {

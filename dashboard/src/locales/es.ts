@@ -393,18 +393,22 @@ export const es: Record<string, string> = {
   Revoke: 'Revocar',
   'Calls with {{prefix}}… will be refused from now on. This cannot be undone.':
     'Las llamadas con {{prefix}}… se rechazarán desde ahora. No se puede deshacer.',
-  'Read employees and their contracts.': 'Leer empleados y sus contratos.',
-  'Hire, change and terminate employees.': 'Dar de alta, modificar y dar de baja empleados.',
-  'Read check-ins, corrections, work summaries and the registry.':
-    'Leer fichajes, correcciones, resúmenes de jornada y el registro.',
-  'Record check-ins and propose corrections.': 'Registrar fichajes y proponer correcciones.',
-  'Read absences, absence types and holidays.': 'Leer ausencias, tipos de ausencia y festivos.',
+  'Read employees, their contract history, work centres and units.':
+    'Leer empleados, su historial de contrato, centros de trabajo y unidades.',
+  'Hire, change and terminate employees; invite them to the workers’ portal.':
+    'Dar de alta, modificar y dar de baja empleados; invitarlos al portal del trabajador.',
+  'Read check-ins, corrections, work summaries, closed months and acknowledgements.':
+    'Leer fichajes, correcciones, resúmenes de jornada, meses cerrados y confirmaciones.',
+  'Record check-ins, propose and decide corrections, close months.':
+    'Registrar fichajes, proponer y decidir correcciones, cerrar meses.',
+  'Read absences and absence types.': 'Leer ausencias y tipos de ausencia.',
   'Request, approve, reject and cancel absences.': 'Solicitar, aprobar, rechazar y cancelar ausencias.',
   'Read vacation balances.': 'Leer saldos de vacaciones.',
-  'Request and download reports.': 'Pedir y descargar informes.',
-  'Create and manage webhook endpoints and see their deliveries.':
-    'Crear y gestionar webhooks y ver sus envíos.',
-  'Create and revoke API keys.': 'Crear y revocar claves de API.',
+  'Request and download reports; grant and revoke registry access links.':
+    'Pedir y descargar informes; conceder y revocar enlaces de acceso al registro.',
+  'Create and manage webhook endpoints, send test pings, see and retry deliveries.':
+    'Crear y gestionar webhooks, enviar pings de prueba, ver y reintentar envíos.',
+  'List the company’s API keys.': 'Listar las claves de API de la empresa.',
 
   // Registry
   'Closed months': 'Meses cerrados',
