@@ -5,13 +5,14 @@ import { adminPlugin } from './admin/admin.plugin.ts';
 import type { HttpSettings, TrustProxy } from './config.ts';
 import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { ping } from './db/database.ts';
+import { docsPlugin } from './docs/docs.plugin.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
 import { registerTenantRoutes } from './modules/tenant-routes.ts';
 import { WEBHOOK_PARAMETERS, webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
 import { registerAuth } from './platform/auth.ts';
 import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
-import { ApiError, ERROR_CATALOG, type ErrorCode, registerErrorHandler } from './platform/errors.ts';
+import { ApiError, registerErrorHandler } from './platform/errors.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
 import {
   clientErrorHandler,
@@ -149,17 +150,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     const ready = await within(check, READY_DEADLINE_MS);
     return ready ? { status: 'ready' } : reply.code(503).send({ status: 'unavailable' });
   });
-  app.get<{ Params: { code: string } }>(
-    '/docs/errors/:code',
-    { schema: { hide: true } },
-    async (request, reply) => {
-      const entry = ERROR_CATALOG[request.params.code as ErrorCode];
-      if (!entry) throw new ApiError('not_found', 'Unknown error code.');
-      return reply
-        .type('text/plain; charset=utf-8')
-        .send(`${request.params.code} (HTTP ${entry.status}): ${entry.title}\n\n${entry.about}\n`);
-    },
-  );
+  await app.register(async (docs) => docsPlugin(docs, { docsUrl }));
 
   await app.register(
     async (v1) => {

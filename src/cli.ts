@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Role, startService } from './main.ts';
 import { verifyChains } from './modules/registry/registry.service.ts';
+import { readServiceRecord, serviceRecordPath } from './service-record.ts';
 
 const USAGE = `Usage: jornada <command>
 
@@ -12,6 +13,7 @@ const USAGE = `Usage: jornada <command>
   migrate                         apply database migrations and exit
   registry verify [--company ID]  recompute the registry hash chains; exit 1 naming the first broken entry
   admin <command> [...]           operator commands (a client of /admin/v1):
+      list-companies                 every company of the deployment (not the sandboxes)
       create-company --name N [--timezone TZ] [--seats N]
       get-company ID
       update-company ID --json '{"subscription_status":"canceled"}'
@@ -20,8 +22,52 @@ const USAGE = `Usage: jornada <command>
       revoke-key KEY_ID
       create-admin COMPANY_ID --email E [--password P]   (no --password: read from JORNADA_ADMIN_PASSWORD or stdin)
       clock | advance-clock SECONDS
-    admin options: --url (default JORNADA_PUBLIC_URL) --token (default JORNADA_ADMIN_TOKEN or <data dir>/admin-token)
+    admin options: --url (default: JORNADA_PUBLIC_URL, else the service running on JORNADA_DATA_DIR, found in
+                   its service.json) --token (default: JORNADA_ADMIN_TOKEN, else <data dir>/admin-token)
 `;
+
+/** A mistake of the person at the keyboard: said in a sentence, never with a stack trace. */
+class UserError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+/** Where the admin commands send their requests, and with which token, each with where it came from. */
+type AdminTarget = { base: string; baseFrom: string; token: string; tokenFrom: string };
+
+async function adminTarget(values: {
+  url?: string | undefined;
+  token?: string | undefined;
+}): Promise<AdminTarget> {
+  const config = loadConfig();
+  const explicitUrl = process.env.JORNADA_PUBLIC_URL?.trim();
+  const record = await readServiceRecord(config.dataDir);
+  const [base, baseFrom] = values.url
+    ? [values.url, '--url']
+    : explicitUrl
+      ? [config.publicUrl, 'JORNADA_PUBLIC_URL']
+      : record
+        ? [record.url, `${serviceRecordPath(config.dataDir)} (the service started there, pid ${record.pid})`]
+        : [
+            config.publicUrl,
+            `the default (no running service recorded in ${serviceRecordPath(config.dataDir)})`,
+          ];
+  if (values.token) return { base, baseFrom, token: values.token, tokenFrom: '--token' };
+  if (config.adminToken)
+    return { base, baseFrom, token: config.adminToken, tokenFrom: 'JORNADA_ADMIN_TOKEN' };
+  const file = path.join(config.dataDir, 'admin-token');
+  try {
+    return { base, baseFrom, token: (await readFile(file, 'utf8')).trim(), tokenFrom: file };
+  } catch {
+    throw new UserError(
+      `no admin token: give --token, set JORNADA_ADMIN_TOKEN, or set JORNADA_DATA_DIR to the service's data dir (there is no ${file})`,
+      2,
+    );
+  }
+}
 
 async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } });
@@ -92,29 +138,78 @@ async function admin(args: string[]): Promise<void> {
       password: { type: 'string' },
     },
   });
-  const config = loadConfig();
-  const base = values.url ?? config.publicUrl;
-  const token =
-    values.token ??
-    config.adminToken ??
-    readFileSync(path.join(config.dataDir, 'admin-token'), 'utf8').trim();
   const [command, first] = positionals;
   const need = (value: string | undefined, what: string): string => {
     if (!value) throw new ConfigError(`admin ${command}: ${what} is required`);
     return value;
   };
-  const call = async (method: string, url: string, body?: unknown) => {
-    const response = await fetch(`${base}/admin/v1${url}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : null,
-    });
+  if (command === undefined || !ADMIN_COMMANDS.has(command)) {
+    throw new ConfigError(`unknown admin command "${command ?? ''}"\n\n${USAGE}`);
+  }
+  const target = await adminTarget(values);
+  /** One request to the admin API: the answer, or a sentence naming the URL and the token's source. */
+  const request = async (method: string, url: string, body?: unknown) => {
+    const address = `${target.base}/admin/v1${url}`;
+    let response: Response;
+    try {
+      response = await fetch(address, {
+        method,
+        headers: {
+          authorization: `Bearer ${target.token}`,
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body ? JSON.stringify(body) : null,
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new UserError(
+        `cannot reach ${address} (${cause?.code ?? cause?.message ?? String(error)}). Is \`jornada serve\` running? The URL came from ${target.baseFrom}; give --url to use another.`,
+      );
+    }
     const text = await response.text();
+    if (response.status === 401) {
+      throw new UserError(`${address} refused the admin token from ${target.tokenFrom} (401): ${text}`);
+    }
+    if (response.status === 404 && !text.includes('"code"')) {
+      throw new UserError(`${address} has no admin API (404): is JORNADA_ADMIN_TOKEN set on that service?`);
+    }
+    return { response, text };
+  };
+  const call = async (method: string, url: string, body?: unknown) => {
+    const { response, text } = await request(method, url, body);
     process.stdout.write(`${text === '' ? `HTTP ${response.status}` : text}\n`);
     if (!response.ok) process.exitCode = 1;
   };
+  const json = (text: string, what: string) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw new UserError(`${what} is not valid JSON: ${(error as Error).message}`, 2);
+    }
+  };
   const optionalNumber = (value: string | undefined) => (value === undefined ? undefined : Number(value));
   switch (command) {
+    case 'list-companies': {
+      // Every page, one after the other, as one list.
+      const companies: unknown[] = [];
+      let cursor: string | null = null;
+      do {
+        const { response, text } = await request(
+          'GET',
+          `/companies?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+        );
+        if (!response.ok) {
+          process.stdout.write(`${text}\n`);
+          process.exitCode = 1;
+          return;
+        }
+        const page = json(text, 'the answer') as { data: unknown[]; meta: { next_cursor: string | null } };
+        companies.push(...page.data);
+        cursor = page.meta.next_cursor;
+      } while (cursor);
+      process.stdout.write(`${JSON.stringify({ data: companies }, null, 2)}\n`);
+      return;
+    }
     case 'create-company':
       return call('POST', '/companies', {
         name: need(values.name, '--name'),
@@ -124,7 +219,7 @@ async function admin(args: string[]): Promise<void> {
     case 'get-company':
       return call('GET', `/companies/${need(first, 'ID')}`);
     case 'update-company':
-      return call('PATCH', `/companies/${need(first, 'ID')}`, JSON.parse(need(values.json, '--json')));
+      return call('PATCH', `/companies/${need(first, 'ID')}`, json(need(values.json, '--json'), '--json'));
     case 'create-key':
       return call('POST', `/companies/${need(first, 'COMPANY_ID')}/api-keys`, {
         mode: need(values.mode, '--mode'),
@@ -145,10 +240,21 @@ async function admin(args: string[]): Promise<void> {
       return call('GET', '/clock');
     case 'advance-clock':
       return call('POST', '/clock/advance', { seconds: Number(need(first, 'SECONDS')) });
-    default:
-      throw new ConfigError(`unknown admin command "${command ?? ''}"\n\n${USAGE}`);
   }
 }
+
+const ADMIN_COMMANDS = new Set([
+  'list-companies',
+  'create-company',
+  'get-company',
+  'update-company',
+  'create-key',
+  'list-keys',
+  'revoke-key',
+  'create-admin',
+  'clock',
+  'advance-clock',
+]);
 
 /** A password from a pipe (`echo … | jornada admin create-admin`), so it stays out of the shell history. */
 async function readStdin(): Promise<string> {
@@ -170,9 +276,9 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof UserError) {
     process.stderr.write(`jornada: ${error.message}\n`);
-    process.exit(2);
+    process.exit(error instanceof UserError ? error.exitCode : 2);
   }
   process.stderr.write(
     `jornada: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -17,6 +17,7 @@ import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
 import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { syncFakeClock } from './modules/clock/clock.service.ts';
+import { localUrl, removeServiceRecord, writeServiceRecord } from './service-record.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
 import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -192,6 +193,14 @@ export async function startService(
         trustProxy: config.trustProxy,
       });
       await app.listen({ port: config.port, host: config.host });
+      const address = app.server.address();
+      if (address !== null && typeof address === 'object') {
+        await writeServiceRecord(config.dataDir, {
+          url: localUrl(address),
+          pid: process.pid,
+          started_at: new Date().toISOString(),
+        });
+      }
     }
     const jobs = backgroundJobs(deps, options.role, log, database.streamDb);
     if (jobs.length > 0) runner = startJobs(jobs, log);
@@ -232,6 +241,7 @@ export async function startService(
           await within(draining, POOL_CLOSE_MS);
         }
         await database.close();
+        if (app) await removeServiceRecord(config.dataDir, process.pid);
         log.info('jornada stopped');
       })();
       return stopping;

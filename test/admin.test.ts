@@ -53,6 +53,29 @@ describe('admin API', () => {
     expect(sandbox).toMatchObject({ sandbox: true, sandbox_of: company.id });
   });
 
+  it('lists the companies, not their sandboxes, a page at a time', async () => {
+    const made = [await newCompany({ name: 'Lista Uno' }), await newCompany({ name: 'Lista Dos' })];
+    const seen: Array<{ id: string; sandbox: boolean; sandbox_company_id: string | null }> = [];
+    let cursor: string | null = null;
+    do {
+      const response = await ctx.admin.get('/admin/v1/companies', {
+        query: { limit: 2, ...(cursor ? { cursor } : {}) },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      seen.push(...response.json().data);
+      cursor = response.json().meta.next_cursor;
+    } while (cursor);
+    expect(seen.every((company) => company.sandbox === false)).toBe(true);
+    expect(new Set(seen.map((company) => company.id)).size).toBe(seen.length);
+    for (const company of made) {
+      expect(seen).toContainEqual(
+        expect.objectContaining({ id: company.id, sandbox_company_id: company.sandbox_company_id }),
+      );
+    }
+    expect((await ctx.admin.get('/admin/v1/companies?limit=0')).statusCode).toBe(422);
+    expect((await ctx.as(null).get('/admin/v1/companies')).statusCode).toBe(401);
+  });
+
   it('validates the time zone', async () => {
     const response = await ctx.admin.post('/admin/v1/companies', { name: 'X', timezone: 'Mars/Olympus' });
     expect(response.statusCode).toBe(422);

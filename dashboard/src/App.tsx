@@ -171,6 +171,7 @@ export function App() {
           ))}
         </fieldset>
         <div className="who">
+          <a href="/docs">{t('API reference')}</a>
           <span>{session.admin.email}</span>
           <LanguageSwitch onSwitch={(language) => void chooseLanguage(language)} />
           <button type="button" className="secondary" onClick={logout}>

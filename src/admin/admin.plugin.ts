@@ -12,7 +12,7 @@ import {
 } from '../modules/api-keys/api-keys.service.ts';
 import { advanceFakeClock, syncFakeClock } from '../modules/clock/clock.service.ts';
 import { Company, CreateCompanyBody, UpdateCompanyBody } from '../modules/companies/companies.schemas.ts';
-import { createCompany, getCompany } from '../modules/companies/companies.service.ts';
+import { createCompany, getCompany, listCompanies } from '../modules/companies/companies.service.ts';
 import { CreateHolidayBody, Holiday } from '../modules/holidays/holidays.schemas.ts';
 import { createHoliday } from '../modules/holidays/holidays.service.ts';
 import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
@@ -73,6 +73,19 @@ export async function adminPlugin(
       responses: { 201: { description: 'The company.', schema: Company } },
     },
     async (request, reply) => reply.code(201).send(await createCompany(deps, request.body)),
+  );
+  route(
+    app,
+    {
+      ...admin,
+      method: 'GET',
+      url: '/admin/v1/companies',
+      operationId: 'adminListCompanies',
+      summary: "The deployment's companies (not their sandboxes: each names its own), by id",
+      querystring: Type.Object(PageQuery, { additionalProperties: false }),
+      responses: { 200: { description: 'A page of companies.', schema: ListOf(Company) } },
+    },
+    async (request) => listCompanies(deps, request.query),
   );
   route(
     app,

@@ -20,6 +20,22 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** `jornada <args>` on this data dir, with no URL or token of its own (they come from the data dir). */
+function jornadaCli(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, ['src/cli.ts', ...args], {
+    env: {
+      ...process.env,
+      JORNADA_DATA_DIR: dataDir,
+      JORNADA_PUBLIC_URL: '',
+      JORNADA_ADMIN_TOKEN: '',
+      PORT: '',
+      DATABASE_URL: '',
+      ...env,
+    },
+    encoding: 'utf8',
+  });
+}
+
 type Started = { child: ChildProcess; output: () => string; closed: Promise<void> };
 
 async function start(extraEnv: Record<string, string> = {}, directory = dataDir): Promise<Started> {
@@ -180,12 +196,34 @@ describe('npm start', () => {
         body: JSON.stringify({ email: 'ops@example.com', password: 'a password from stdin' }),
       });
       expect(cliLogin.status).toBe(200);
+
+      // `jornada admin list-companies` with nothing but the data dir: the running service is found in its
+      // service.json, the token in its admin-token file.
+      expect(JSON.parse(await readFile(path.join(dataDir, 'service.json'), 'utf8'))).toMatchObject({
+        url: `http://127.0.0.1:${port}`,
+      });
+      const listed = jornadaCli(['admin', 'list-companies']);
+      expect(listed.status, listed.stderr).toBe(0);
+      expect(JSON.parse(listed.stdout).data.map((row: { id: string }) => row.id)).toContain(companyId);
     } finally {
       const output = await stop(server);
       expect(output).toContain('SIGTERM received: draining');
       expect(output).toContain('jornada stopped');
     }
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    // Stopped: the record is gone, and the command says which URL it tried, without a stack trace.
+    expect(existsSync(path.join(dataDir, 'service.json'))).toBe(false);
+    const refused = jornadaCli(['admin', 'list-companies', '--url', `http://127.0.0.1:${port}`]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain(`cannot reach http://127.0.0.1:${port}/admin/v1/companies`);
+    expect(refused.stderr).toContain('ECONNREFUSED');
+    expect(refused.stderr).not.toMatch(/\n\s+at /);
+    const noToken = jornadaCli(['admin', 'list-companies'], {
+      JORNADA_DATA_DIR: path.join(dataDir, 'nowhere'),
+    });
+    expect(noToken.status).toBe(2);
+    expect(noToken.stderr).toContain('no admin token');
+    expect(noToken.stderr).toContain(path.join(dataDir, 'nowhere', 'admin-token'));
   }, 120_000);
 
   it('reuses the data on a second start and prints no secrets', async () => {

@@ -29,6 +29,7 @@ export const es: Record<string, string> = {
     'Modo de prueba: trabajas en el entorno de pruebas. Nada de lo que hagas aquí toca los datos reales.',
   Screens: 'Pantallas',
   Menu: 'Menú',
+  'API reference': 'Referencia de la API',
   'Check these {{count}} fields:_one': 'Revisa este campo:',
   'Check these {{count}} fields:_other': 'Revisa estos {{count}} campos:',
   'The figures': 'Las cifras',

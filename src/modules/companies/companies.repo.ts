@@ -40,6 +40,10 @@ export async function findCompany(
   return await query.executeTakeFirst();
 }
 
+/** The deployment's companies (not their sandboxes), for the operator's listing. */
+export const selectAccounts = (db: Executor) =>
+  db.selectFrom('companies').selectAll().where('sandbox_of', 'is', null);
+
 export async function findSandboxOf(db: Executor, companyId: string): Promise<CompanyRow | undefined> {
   return await db
     .selectFrom('companies')

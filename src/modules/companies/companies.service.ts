@@ -4,11 +4,18 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { isTaxId, normalizeIdentity } from '../../platform/identity.ts';
 import { newId } from '../../platform/ids.ts';
+import { DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.ts';
 import { hasActiveService } from '../../platform/service-state.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { canonicalTimeZone, localDate } from '../../time/zones.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
-import { type CompanyRow, findCompany, findSandboxOf, insertCompany } from './companies.repo.ts';
+import {
+  type CompanyRow,
+  findCompany,
+  findSandboxOf,
+  insertCompany,
+  selectAccounts,
+} from './companies.repo.ts';
 import type { Company, CreateCompanyBody } from './companies.schemas.ts';
 import { provisionSandbox } from './sandbox.ts';
 
@@ -120,4 +127,25 @@ export async function createCompany(
     return await provisionSandbox(tx, company, now);
   });
   return toView(company, company, sandbox.id);
+}
+
+/** The operator's list of companies (`GET /admin/v1/companies`, `jornada admin list-companies`), by id. */
+export async function listCompanies(
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  query: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<CompanyView>> {
+  const page = await keysetPage(selectAccounts(deps.db), {
+    codec: deps.cursors,
+    listing: 'admin_companies',
+    sort: [{ column: 'id', kind: 'text' }],
+    limit: query.limit ?? DEFAULT_LIMIT,
+    cursor: query.cursor,
+    keyOf: (row) => [row.id],
+  });
+  const data: CompanyView[] = [];
+  // A page is at most 100 companies: one small read each for its sandbox.
+  for (const account of page.data) {
+    data.push(companyView({ account, tenant: account, sandbox: await findSandboxOf(deps.db, account.id) }));
+  }
+  return { data, meta: page.meta };
 }

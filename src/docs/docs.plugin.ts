@@ -1,0 +1,204 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Marked } from 'marked';
+import { ApiError, ERROR_CODES, type ErrorCode, problemBody } from '../platform/errors.ts';
+import { ERROR_PAGES, errorStatus, errorTitle } from './error-pages.ts';
+
+/**
+ * The developers' site, served by the service itself (docs/decisions/0013-developer-site.md): the API reference
+ * at /docs (Redoc, rendering /v1/openapi.json), the getting-started guide, a page for every problem `type`, and
+ * the changelog. Nothing is fetched from another host: Redoc's bundle comes from node_modules, the rest is ours.
+ */
+const require = createRequire(import.meta.url);
+const ROOT = new URL('../../', import.meta.url);
+
+const SITE_HEADERS = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-cache',
+};
+/** Our pages: nothing inline, nothing from elsewhere. */
+const PAGE_CSP =
+  "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/**
+ * The reference: Redoc writes its styles at run time (styled-components) and runs its search index in a worker
+ * it starts from a blob; it fetches only the description, from this service.
+ */
+const REFERENCE_CSP =
+  "default-src 'self'; style-src 'self' 'unsafe-inline'; worker-src 'self' blob:; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const NAV: Array<[string, string]> = [
+  ['/docs', 'API reference'],
+  ['/docs/getting-started', 'Getting started'],
+  ['/docs/errors', 'Errors'],
+  ['/docs/changelog', 'Changelog'],
+  ['/dashboard', 'Dashboard'],
+];
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** One page of the site: the shared header and navigation around its content. */
+function layout(title: string, current: string, body: string): string {
+  const nav = NAV.map(
+    ([href, name]) =>
+      `<li><a href="${href}"${href === current ? ' aria-current="page"' : ''}>${escapeHtml(name)}</a></li>`,
+  ).join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Jornada API</title>
+<link rel="stylesheet" href="/docs/assets/site.css">
+</head>
+<body>
+<header class="site"><a class="brand" href="/docs">Jornada API</a><nav aria-label="Documentation"><ul>${nav}</ul></nav></header>
+${body}
+</body>
+</html>
+`;
+}
+
+const markdown = new Marked({ gfm: true });
+
+/** A Markdown file of the repository as a page (our own text: trusted, rendered on the server). */
+async function markdownPage(file: string, title: string, current: string): Promise<string> {
+  const text = await readFile(new URL(file, ROOT), 'utf8');
+  return layout(title, current, `<main class="prose">${await markdown.parse(text)}</main>`);
+}
+
+const sendHtml = (reply: FastifyReply, html: string, csp = PAGE_CSP) =>
+  reply
+    .headers({ ...SITE_HEADERS, 'content-security-policy': csp })
+    .type('text/html; charset=utf-8')
+    .send(html);
+
+const isCode = (code: string): code is ErrorCode => (ERROR_CODES as string[]).includes(code);
+
+/** An error code's page, as data: what the HTML page says, and the JSON answer to Accept: application/json. */
+function errorEntry(code: ErrorCode, docsUrl: string) {
+  const page = ERROR_PAGES[code];
+  return {
+    code,
+    status: errorStatus(code),
+    title: errorTitle(code),
+    when: page.when,
+    action: page.action,
+    example: problemBody(page.example, docsUrl),
+  };
+}
+
+function errorHtml(entry: ReturnType<typeof errorEntry>): string {
+  const list = (items: string[]) =>
+    `<ul>${items.map((item) => `<li>${markdown.parseInline(item, { async: false })}</li>`).join('')}</ul>`;
+  const body = `<main class="prose">
+<p class="crumbs"><a href="/docs/errors">Errors</a></p>
+<h1><code>${entry.code}</code>: ${escapeHtml(entry.title)}</h1>
+<p>HTTP status <strong>${entry.status}</strong>, as <code>application/problem+json</code>.</p>
+<h2>When it happens</h2>
+${list(entry.when)}
+<h2>What to do</h2>
+${list(entry.action)}
+<h2>An example</h2>
+<pre><code>${escapeHtml(JSON.stringify(entry.example, null, 2))}</code></pre>
+<p>Program against <code>code</code>; show <code>detail</code> to a person; read <code>errors</code> for the fields at fault.
+This page answers JSON too, to <code>Accept: application/json</code>.</p>
+</main>`;
+  return layout(`${entry.code} error`, '/docs/errors', body);
+}
+
+function errorIndex(): string {
+  const rows = ERROR_CODES.map(
+    (code) =>
+      `<tr><td><a href="/docs/errors/${code}"><code>${code}</code></a></td><td>${errorStatus(code)}</td><td>${escapeHtml(errorTitle(code))}</td></tr>`,
+  ).join('');
+  return layout(
+    'Errors',
+    '/docs/errors',
+    `<main class="prose"><h1>Errors</h1>
+<p>Every error is RFC 9457 <code>application/problem+json</code> with a stable <code>code</code>; its <code>type</code> is the address of the code's page.</p>
+<table><thead><tr><th scope="col">Code</th><th scope="col">Status</th><th scope="col">Title</th></tr></thead><tbody>${rows}</tbody></table></main>`,
+  );
+}
+
+const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const EMPTY_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
+
+const REFERENCE = layout(
+  'Reference',
+  '/docs',
+  `<main id="reference" aria-label="API reference"><p class="loading">Loading the reference…</p></main>
+<script src="/docs/assets/redoc.standalone.js"></script>
+<script src="/docs/assets/reference.js"></script>`,
+);
+
+const LANDING = layout(
+  'Jornada',
+  '',
+  `<main class="prose"><h1>Jornada</h1>
+<p>Workforce time and absence records for Spanish companies: the registry of record, payroll figures and a public API.</p>
+<ul>
+<li><a href="/dashboard">The company dashboard</a>, for HR administrators.</li>
+<li><a href="/portal">The workers’ portal</a>, to clock in and see one’s own record.</li>
+<li><a href="/docs">The API reference</a> and <a href="/docs/getting-started">how to start an integration</a>.</li>
+</ul></main>`,
+);
+
+export async function docsPlugin(app: FastifyInstance, options: { docsUrl: string }): Promise<void> {
+  const { docsUrl } = options;
+  const hidden = { schema: { hide: true } };
+  // Redoc's sidebar shows its maker's logo from their CDN: the one address in the bundle the page would reach
+  // outside this service. It points here instead, to an empty image (the "API docs by Redocly" credit stays).
+  const redoc = (await readFile(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8')).replace(
+    REDOC_LOGO,
+    '/docs/assets/redoc-logo.svg',
+  );
+  if (redoc.includes(REDOC_LOGO)) throw new Error('Redoc bundle: the CDN logo is still referenced');
+  const assets: Record<string, { type: string; body: Buffer | string }> = {
+    'redoc.standalone.js': { type: 'text/javascript; charset=utf-8', body: redoc },
+    'reference.js': {
+      type: 'text/javascript; charset=utf-8',
+      body: await readFile(new URL('./reference.js', import.meta.url)),
+    },
+    'site.css': {
+      type: 'text/css; charset=utf-8',
+      body: await readFile(new URL('./site.css', import.meta.url)),
+    },
+    'redoc-logo.svg': { type: 'image/svg+xml', body: EMPTY_SVG },
+  };
+
+  app.get('/', hidden, async (_request, reply) => sendHtml(reply, LANDING));
+  app.get('/docs', hidden, async (_request, reply) => sendHtml(reply, REFERENCE, REFERENCE_CSP));
+  app.get<{ Params: { name: string } }>('/docs/assets/:name', hidden, async (request, reply) => {
+    const asset = assets[request.params.name];
+    if (!asset || !Object.hasOwn(assets, request.params.name))
+      throw new ApiError('not_found', 'No such file.');
+    return reply
+      .headers({ 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=3600' })
+      .type(asset.type)
+      .send(asset.body);
+  });
+  app.get('/docs/getting-started', hidden, async (_request, reply) =>
+    sendHtml(
+      reply,
+      await markdownPage('docs/api/getting-started.md', 'Getting started', '/docs/getting-started'),
+    ),
+  );
+  app.get('/docs/changelog', hidden, async (_request, reply) =>
+    sendHtml(reply, await markdownPage('CHANGELOG.md', 'Changelog', '/docs/changelog')),
+  );
+  app.get('/docs/errors', hidden, async (_request, reply) => sendHtml(reply, errorIndex()));
+  app.get<{ Params: { code: string } }>('/docs/errors/:code', hidden, async (request, reply) => {
+    const { code } = request.params;
+    if (!isCode(code)) throw new ApiError('not_found', 'Unknown error code.');
+    const entry = errorEntry(code, docsUrl);
+    const accept = request.headers.accept ?? '';
+    // JSON for a program that asks for it; the page for a browser (text/html) or anything else.
+    if (/application\/(problem\+)?json/.test(accept) && !/text\/html/.test(accept)) {
+      return reply.header('cache-control', 'no-cache').send(entry);
+    }
+    return sendHtml(reply, errorHtml(entry));
+  });
+}

@@ -1,0 +1,106 @@
+/// <reference lib="dom" />
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe.ts';
+import { launchChromium } from '../helpers/browser.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { freePort, type ServiceNode, startServiceNode, stopServiceNode } from '../helpers/service.ts';
+
+/**
+ * The API reference in Chromium (issue 18): /docs renders every operation and every webhook of the committed
+ * description, and the page asks nothing of any host but the service.
+ */
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/docs');
+
+let database: TestDatabase;
+let dataDir: string;
+let node: ServiceNode;
+let browser: Browser;
+let page: Page;
+let base = '';
+const requested: string[] = [];
+const problems: string[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-docs-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  node = await startServiceNode(database.url, 'api', {
+    port,
+    env: { JORNADA_DATA_DIR: dataDir, JORNADA_PUBLIC_URL: base },
+  });
+  await mkdir(SHOTS, { recursive: true });
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  page.setDefaultTimeout(20_000);
+  page.on('request', (request) => requested.push(request.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (node) await stopServiceNode(node);
+  await database?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the API reference', () => {
+  it('renders every operation and webhook, asking only this service', async () => {
+    await page.goto(`${base}/docs`);
+    await page.locator('#reference[data-ready="true"]').waitFor();
+    const description = JSON.parse(await readFile('openapi-v1.json', 'utf8')) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+      webhooks: Record<string, unknown>;
+    };
+    const operations = Object.values(description.paths).flatMap((item) =>
+      Object.values(item).map((operation) => operation.operationId),
+    );
+    expect(operations.length).toBeGreaterThan(40);
+    const rendered = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-section-id]')].map((element) =>
+        element.getAttribute('data-section-id'),
+      ),
+    );
+    for (const id of operations) expect(rendered, id).toContain(`operation/${id}`);
+    // The webhooks: each event's payload, as Redoc renders an operation.
+    const events = Object.values(description.webhooks).flatMap((item) =>
+      Object.values(item as Record<string, { operationId: string }>).map(
+        (operation) => operation.operationId,
+      ),
+    );
+    expect(events.length).toBeGreaterThan(10);
+    for (const id of events) expect(rendered, id).toContain(`operation/${id}`);
+    // Every request went to the service itself: no font, script or analytics from elsewhere.
+    const outside = requested.filter(
+      (url) => !url.startsWith(`${base}/`) && !url.startsWith('blob:') && !url.startsWith('data:'),
+    );
+    expect(outside).toEqual([]);
+    expect(problems.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, 'reference.png') });
+  });
+
+  it('shows the guide and an error page, accessible, linked from the reference', async () => {
+    await page
+      .getByRole('navigation', { name: 'Documentation' })
+      .getByRole('link', { name: 'Getting started' })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Getting started with the Jornada API' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, 'getting-started.png'), fullPage: true });
+    await page.goto(`${base}/docs/errors/rate_limited`);
+    await page.getByRole('heading', { name: 'When it happens' }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: path.join(SHOTS, 'error-rate-limited.png'), fullPage: true });
+    const outside = requested.filter(
+      (url) => !url.startsWith(`${base}/`) && !url.startsWith('blob:') && !url.startsWith('data:'),
+    );
+    expect(outside).toEqual([]);
+  });
+});
