@@ -17,10 +17,10 @@ import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
 import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { syncFakeClock } from './modules/clock/clock.service.ts';
-import { localUrl, removeServiceRecord, writeServiceRecord } from './service-record.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
 import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
+import { localUrl, removeServiceRecord, writeServiceRecord } from './service-record.ts';
 import { type Clock, FakeClock, systemClock } from './time/clock.ts';
 
 export type Role = 'api' | 'worker' | 'all';
