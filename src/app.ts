@@ -22,6 +22,7 @@ import {
   registerResponseHeaders,
 } from './platform/input-guard.ts';
 import { requestLogSerializers } from './platform/log-redaction.ts';
+import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
 import { portalPlugin } from './portal/portal.plugin.ts';
@@ -36,6 +37,8 @@ export type BuildOptions = {
   lifecycle?: Lifecycle;
   /** JORNADA_TRUST_PROXY (config.ts): whose X-Forwarded-For gives `request.ip`. */
   trustProxy?: TrustProxy;
+  /** JORNADA_METRICS_TOKEN: GET /metrics answers with it only; null or absent, there is no /metrics. */
+  metricsToken?: string | null;
 };
 
 /** /readyz answers within this, even when the database does not. */
@@ -64,6 +67,40 @@ const PUBLIC_TAGS = [
   { name: 'Reports', description: 'Files generated in the background: the monthly registry and exports.' },
   { name: 'Webhooks', description: 'Endpoints that receive signed events, and their deliveries.' },
 ];
+
+/** /healthz (the process answers), /readyz (it can serve: not draining, the database answers) and /metrics. */
+function registerProbes(
+  app: FastifyInstance,
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  options: BuildOptions,
+): void {
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  const lifecycle = options.lifecycle ?? { draining: false };
+  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+    if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
+    const check = ping(deps.db).then(() => true);
+    const ready = await within(check, READY_DEADLINE_MS);
+    return ready ? { status: 'ready' } : reply.code(503).send({ status: 'unavailable' });
+  });
+  registerMetricsRoute(app, { db: deps.db, clock: deps.clock, token: options.metricsToken ?? null });
+}
+
+/**
+ * A worker node's small HTTP server (`serve --role=worker`, on PORT): /healthz, /readyz and /metrics only, so
+ * an orchestrator can probe it and Prometheus can scrape its deliveries and reports.
+ */
+export async function buildWorkerApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const docsUrl = `${deps.publicUrl}/docs`;
+  const logger = options.logger ?? false;
+  const app = Fastify({ logger, exposeHeadRoutes: false });
+  registerErrorHandler(app, docsUrl);
+  registerRequestMetrics(app);
+  registerProbes(app, deps, options);
+  app.setNotFoundHandler(async (request) => {
+    throw new ApiError('not_found', `No route ${request.method} ${request.url} on a worker node.`);
+  });
+  return app;
+}
 
 /** Registers the platform plugins and the modules. No business logic lives here. */
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -101,6 +138,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   registerValidators(app);
   registerErrorHandler(app, docsUrl);
+  registerRequestMetrics(app);
   registerInputGuards(app);
   registerResponseHeaders(app);
 
@@ -142,14 +180,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     throw notFoundOrNotAllowed(request.method, request.url);
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  const lifecycle = options.lifecycle ?? { draining: false };
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
-    if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
-    const check = ping(deps.db).then(() => true);
-    const ready = await within(check, READY_DEADLINE_MS);
-    return ready ? { status: 'ready' } : reply.code(503).send({ status: 'unavailable' });
-  });
+  registerProbes(app, deps, options);
   await app.register(async (docs) => docsPlugin(docs, { docsUrl }));
 
   await app.register(

@@ -36,6 +36,8 @@ export type Config = {
    * of hops, or a list of addresses and CIDR ranges (or loopback, linklocal, uniquelocal).
    */
   trustProxy: TrustProxy;
+  /** JORNADA_METRICS_TOKEN: the bearer token of GET /metrics; null (unset): no /metrics at all. */
+  metricsToken: string | null;
 };
 
 export type TrustProxy = boolean | number | string[];
@@ -137,6 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const databaseUrl = postgresUrl(env, 'DATABASE_URL');
 
+  const metricsToken = read(env, 'JORNADA_METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < 16) {
+    throw new ConfigError('JORNADA_METRICS_TOKEN must be at least 16 characters long');
+  }
   const adminToken = read(env, 'JORNADA_ADMIN_TOKEN') ?? null;
   if (adminToken !== null && adminToken.length < 16) {
     throw new ConfigError('JORNADA_ADMIN_TOKEN must be at least 16 characters long');
@@ -202,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookPorts: ports(env, 'JORNADA_WEBHOOKS_ALLOWED_PORTS', [443]),
     maxPendingReports: integer(env, 'JORNADA_MAX_PENDING_REPORTS', 10, 1, 10_000),
     trustProxy: trustProxy(env, 'JORNADA_TRUST_PROXY'),
+    metricsToken,
   };
 }
 

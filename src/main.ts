@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import pino, { type Logger } from 'pino';
-import { buildApp, type Lifecycle } from './app.ts';
+import { buildApp, buildWorkerApp, type Lifecycle } from './app.ts';
 import { type DemoSeed, seedDemo } from './bootstrap/demo.ts';
 import { type Config, ConfigError } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
@@ -191,6 +191,7 @@ export async function startService(
         http: config.http,
         lifecycle,
         trustProxy: config.trustProxy,
+        metricsToken: config.metricsToken,
       });
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
@@ -201,6 +202,10 @@ export async function startService(
           started_at: new Date().toISOString(),
         });
       }
+    } else {
+      // A worker answers probes and metrics on its own small port (PORT), nothing else.
+      app = await buildWorkerApp(deps, { lifecycle, metricsToken: config.metricsToken });
+      await app.listen({ port: config.port, host: config.host });
     }
     const jobs = backgroundJobs(deps, options.role, log, database.streamDb);
     if (jobs.length > 0) runner = startJobs(jobs, log);

@@ -47,6 +47,20 @@ class StreamingCursor<Row> extends Cursor<Row> {
   };
 }
 
+const pools = new WeakMap<Db, pg.Pool>();
+const connectionErrorListeners = new Set<() => void>();
+
+/** The pg pool behind a database handle (its connection counts, for the metrics). */
+export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+
+/** Called whenever a pooled connection is lost (the metrics count them). */
+export function onConnectionError(listener: () => void): void {
+  connectionErrorListeners.add(listener);
+}
+const connectionLost = () => {
+  for (const listener of connectionErrorListeners) listener();
+};
+
 export function createDb(connectionString: string, options: DbOptions = {}): Db {
   const statementTimeout = options.statementTimeoutMs ?? 0;
   const pool = new pg.Pool({
@@ -62,18 +76,21 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
       : {}),
   });
   // An idle client can lose its connection (database restart); the pool replaces it on the next checkout.
+  // (Counted once, by the client's own listener below, which hears it too.)
   pool.on('error', () => {});
   // A checked-out client can lose it too (the server ends an idle transaction, or restarts): the error reaches
   // the caller through its query; without a listener here it would also be thrown as an uncaught 'error' event
   // and end the process.
   pool.on('connect', (client) => {
-    client.on('error', () => {});
+    client.on('error', connectionLost);
   });
-  return new Kysely<Database>({
+  const db = new Kysely<Database>({
     // Cursor lets query.stream() read large results in chunks (report generation) with flat memory.
     dialect: new PostgresDialect({ pool, cursor: StreamingCursor }),
     ...(options.log ? { log: options.log } : {}),
   });
+  pools.set(db, pool);
+  return db;
 }
 
 /** One round trip to the database (readiness). */

@@ -20,6 +20,7 @@ import {
 import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
 import { csvStream, type Row, xlsxStream } from '../modules/reports/writers.ts';
+import { reportDuration } from '../platform/metrics.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import type { Job } from './runner.ts';
@@ -102,6 +103,13 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
     }, HEARTBEAT_MILLISECONDS);
     const key = `${report.company_id}/${report.id}-${report.attempts}.${report.format}`;
     const counter = { rows: 0 };
+    // Wall time for the metrics (not the service clock, which a test may move).
+    const started = performance.now();
+    const observe = (outcome: 'completed' | 'failed') =>
+      reportDuration.observe(
+        { type: report.type, format: report.format, outcome },
+        (performance.now() - started) / 1000,
+      );
     try {
       const tenant = {
         companyId: report.company_id,
@@ -147,6 +155,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
       await deps.store.put(key, file);
     } catch (error) {
       clearInterval(heartbeat);
+      observe('failed');
       await deps.store.delete(key);
       const final = report.attempts >= MAX_REPORT_ATTEMPTS;
       deps.log?.error(
@@ -163,6 +172,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
       return;
     }
     clearInterval(heartbeat);
+    observe('completed');
     const completedAt = deps.clock.now();
     const completed = await deps.db.transaction().execute(async (tx) => {
       const updated = await updateOwnedReport(tx, report, {

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/database.ts';
 
 /** The stable error codes of the public contract (spec, Errors). Clients program against these. */
@@ -338,10 +338,16 @@ export function problemBody(error: ApiError, docsUrl: string): Problem {
   };
 }
 
+const answeredCodes = new WeakMap<FastifyRequest, ErrorCode>();
+
+/** The problem `code` a request was answered with, if it ended in an error (the metrics count refusals by it). */
+export const problemCodeOf = (request: FastifyRequest): ErrorCode | undefined => answeredCodes.get(request);
+
 /** The single error handler: everything becomes RFC 9457 problem+json; 5xx internals are logged, never sent. */
 export function registerErrorHandler(app: FastifyInstance, docsUrl: string): void {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
+    answeredCodes.set(request, apiError.code);
     if (apiError.status >= 500) {
       request.log.error({ err: error, requestId: request.id }, 'internal error');
     }

@@ -24,8 +24,13 @@ let api: ServiceNode;
 let key: string;
 let http: ReturnType<typeof httpClient>;
 
+const METRICS_TOKEN = 'e2e-metrics-token-0123456789';
 const startNode = (role: 'api' | 'worker', port = 0) =>
-  startServiceNode(database.url, role, { port, env: { JORNADA_WEBHOOKS_ALLOW_PRIVATE: '1' } });
+  startServiceNode(database.url, role, {
+    port,
+    env: { JORNADA_WEBHOOKS_ALLOW_PRIVATE: '1', JORNADA_METRICS_TOKEN: METRICS_TOKEN },
+  });
+let workerPort = 0;
 const stopNode = stopServiceNode;
 const call = (method: string, path: string, body?: unknown, token = key) => http(method, path, body, token);
 
@@ -81,7 +86,8 @@ beforeAll(async () => {
   const port = await freePort();
   http = httpClient(`http://127.0.0.1:${port}`);
   api = await startNode('api', port);
-  worker = await startNode('worker');
+  workerPort = await freePort();
+  worker = await startNode('worker', workerPort);
   const company = await call('POST', '/admin/v1/companies', { name: 'Webhooks e2e' }, ADMIN_TOKEN);
   const issued = await call(
     'POST',
@@ -121,6 +127,16 @@ describe('webhooks between real processes', () => {
     await expect
       .poll(() => deliveryOf(endpoint.id), settles)
       .toMatchObject({ event_type: 'ping', status: 'succeeded' });
+
+    // The worker node answers probes and metrics on its own port: its delivery outcomes are counted there.
+    const workerBase = `http://127.0.0.1:${workerPort}`;
+    expect((await fetch(`${workerBase}/healthz`)).status).toBe(200);
+    expect((await fetch(`${workerBase}/readyz`)).status).toBe(200);
+    expect((await fetch(`${workerBase}/v1/employees`)).status).toBe(404);
+    const metrics = await fetch(`${workerBase}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^jornada_webhook_delivery_attempts_total\{outcome="succeeded"\} [2-9]/m);
+    expect((await fetch(`${workerBase}/metrics`)).status).toBe(401);
   }, 30_000);
 
   it('retries at +1 min, +5 min and +30 min under JORNADA_FAKE_CLOCK, and succeeds at attempt 4', async () => {

@@ -110,6 +110,8 @@ type TestOptions = {
   smtp?: { url: string; from: string };
   /** JORNADA_TRUST_PROXY's parsed value (off unless given). */
   trustProxy?: TrustProxy;
+  /** JORNADA_METRICS_TOKEN (no /metrics unless given). */
+  metricsToken?: string;
 };
 
 /** The app's dependencies over a database, as the tests use them: a fake clock and the admin API enabled. */
@@ -137,7 +139,10 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   const reportsDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-reports-'));
   const clock = new FakeClock();
   const deps = await testDeps(database.db, clock, reportsDir, options);
-  const app = await buildApp(deps, { trustProxy: options.trustProxy ?? false });
+  const app = await buildApp(deps, {
+    trustProxy: options.trustProxy ?? false,
+    metricsToken: options.metricsToken ?? null,
+  });
   await app.ready();
   const admin = client(app, ADMIN_TOKEN);
 

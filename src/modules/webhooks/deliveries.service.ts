@@ -22,6 +22,7 @@ import type { WebhookDelivery } from './webhooks.schemas.ts';
 
 export type { ClaimedDelivery } from './deliveries.repo.ts';
 
+import { webhookDeliveries } from '../../platform/metrics.ts';
 import type { AttemptOutcome, SignedRequest } from './sender.ts';
 
 /** Delays before each retry, after a failed attempt (spec, Limits): 1 min, 5 min, 30 min, 2 h, 12 h, 24 h. */
@@ -204,6 +205,7 @@ export async function recordOutcome(
       updated_at: at,
     });
     if (!updated) return;
+    webhookDeliveries.inc({ outcome: outcome.succeeded ? 'succeeded' : next ? 'retry' : 'failed' });
     if (outcome.succeeded) {
       await endFailureStreak(tx, delivery.company_id, delivery.endpoint_id);
       return;
@@ -222,6 +224,7 @@ export async function recordOutcome(
 
 /** A claimed delivery whose endpoint was disabled after the fan-out: it ends as failed without being sent. */
 export async function abandonDelivery(db: Db, clock: Clock, delivery: ClaimedDelivery): Promise<void> {
+  webhookDeliveries.inc({ outcome: 'abandoned' });
   await updateOwnedDelivery(db, delivery, {
     status: 'failed',
     // Nothing was sent: the claim's attempt is given back.

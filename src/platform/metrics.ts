@@ -1,0 +1,140 @@
+import type { FastifyInstance } from 'fastify';
+import client from 'prom-client';
+import { type Db, onConnectionError, poolOf } from '../db/database.ts';
+import { dueWork } from '../db/queues.ts';
+import { type Clock, toDate } from '../time/clock.ts';
+import { ApiError, problemCodeOf } from './errors.ts';
+import { safeEqual, sha256 } from './secrets.ts';
+
+/**
+ * The service's metrics for Prometheus (prom-client; docs/operations.md, "Metrics"): one registry per process,
+ * the counters and histograms updated where things happen, and the gauges of the queues and the pool read when
+ * /metrics is scraped. Served only with JORNADA_METRICS_TOKEN, on API nodes and on workers (their small port).
+ */
+export const metricsRegistry = new client.Registry();
+client.collectDefaultMetrics({ register: metricsRegistry, prefix: 'jornada_' });
+
+const registers = [metricsRegistry];
+
+export const httpRequests = new client.Counter({
+  name: 'jornada_http_requests_total',
+  help: 'HTTP requests answered, by method, route (the pattern, not the URL) and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers,
+});
+
+export const httpDuration = new client.Histogram({
+  name: 'jornada_http_request_duration_seconds',
+  help: 'Time to answer an HTTP request, by method, route and status.',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers,
+});
+
+export const rateLimitRefusals = new client.Counter({
+  name: 'jornada_rate_limit_refusals_total',
+  help: 'Requests refused by a limit: rate_limited (a minute window, reports in generation, login throttling) or quota_exceeded (the monthly quota).',
+  labelNames: ['code'] as const,
+  registers,
+});
+
+export const webhookDeliveries = new client.Counter({
+  name: 'jornada_webhook_delivery_attempts_total',
+  help: 'Webhook delivery attempts by outcome: succeeded, retry (failed, another attempt scheduled), failed (no attempt left), abandoned (the endpoint was disabled).',
+  labelNames: ['outcome'] as const,
+  registers,
+});
+
+export const reportDuration = new client.Histogram({
+  name: 'jornada_report_generation_seconds',
+  help: 'Time to generate a report file, by type, format and outcome (completed, failed).',
+  labelNames: ['type', 'format', 'outcome'] as const,
+  buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+  registers,
+});
+
+export const databaseErrors = new client.Counter({
+  name: 'jornada_database_errors_total',
+  help: 'Database failures: unavailable (a request answered 503: unreachable, timed out, restarting) and connection (a pooled connection lost).',
+  labelNames: ['kind'] as const,
+  registers,
+});
+
+onConnectionError(() => databaseErrors.inc({ kind: 'connection' }));
+
+const queueDepth = new client.Gauge({
+  name: 'jornada_queue_due',
+  help: 'Work due now and not yet done, by queue: webhook_deliveries, reports.',
+  labelNames: ['queue'] as const,
+  registers,
+});
+
+const queueAge = new client.Gauge({
+  name: 'jornada_queue_oldest_due_age_seconds',
+  help: 'How long the oldest due item of a queue has waited past its due time (0 when none is due).',
+  labelNames: ['queue'] as const,
+  registers,
+});
+
+const poolConnections = new client.Gauge({
+  name: 'jornada_db_pool_connections',
+  help: "The database pool's connections: total (open), idle, and waiting (callers queued for one).",
+  labelNames: ['state'] as const,
+  registers,
+});
+
+/** Reads the gauges that describe state: what is due in the two queues, and the pool. */
+async function readGauges(db: Db, clock: Clock): Promise<void> {
+  const queues = await dueWork(db, toDate(clock.now()));
+  for (const row of queues) {
+    queueDepth.set({ queue: row.queue }, Number(row.due));
+    queueAge.set({ queue: row.queue }, Math.max(0, Number(row.oldest ?? 0)));
+  }
+  const pool = poolOf(db);
+  if (pool) {
+    poolConnections.set({ state: 'total' }, pool.totalCount);
+    poolConnections.set({ state: 'idle' }, pool.idleCount);
+    poolConnections.set({ state: 'waiting' }, pool.waitingCount);
+  }
+}
+
+/** Counts every answered request by its route's pattern (never the URL: ids would make series without end). */
+export function registerRequestMetrics(app: FastifyInstance): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
+    httpRequests.inc(labels);
+    httpDuration.observe(labels, reply.elapsedTime / 1000);
+    const code = problemCodeOf(request);
+    if (code === 'rate_limited' || code === 'quota_exceeded') rateLimitRefusals.inc({ code });
+    if (reply.statusCode === 503 && code === 'internal_error') databaseErrors.inc({ kind: 'unavailable' });
+  });
+}
+
+/**
+ * GET /metrics in the Prometheus text format, for `Authorization: Bearer <JORNADA_METRICS_TOKEN>` only; without
+ * the setting the route does not exist (404), so a deployment that does not scrape shows nothing.
+ */
+export function registerMetricsRoute(
+  app: FastifyInstance,
+  options: { db: Db; clock: Clock; token: string | null },
+): void {
+  const { token } = options;
+  if (token === null) return;
+  const expected = sha256(token);
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const header = request.headers.authorization ?? '';
+    const given = header.startsWith('Bearer ') ? header.slice(7) : '';
+    if (!safeEqual(sha256(given), expected)) {
+      throw new ApiError('unauthenticated', 'Send the metrics token as "Authorization: Bearer <token>".');
+    }
+    await readGauges(options.db, options.clock);
+    return reply
+      .header('cache-control', 'no-store')
+      .type(metricsRegistry.contentType)
+      .send(await metricsRegistry.metrics());
+  });
+}
