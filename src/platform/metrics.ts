@@ -1,3 +1,4 @@
+import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
 import { type Db, onConnectionError, poolOf } from '../db/database.ts';

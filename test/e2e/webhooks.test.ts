@@ -133,9 +133,13 @@ describe('webhooks between real processes', () => {
     expect((await fetch(`${workerBase}/healthz`)).status).toBe(200);
     expect((await fetch(`${workerBase}/readyz`)).status).toBe(200);
     expect((await fetch(`${workerBase}/v1/employees`)).status).toBe(404);
-    const metrics = await fetch(`${workerBase}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    const metrics = await fetch(`${workerBase}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toMatch(/^jornada_webhook_delivery_attempts_total\{outcome="succeeded"\} [2-9]/m);
+    expect(await metrics.text()).toMatch(
+      /^jornada_webhook_delivery_attempts_total\{outcome="succeeded"\} [2-9]/m,
+    );
     expect((await fetch(`${workerBase}/metrics`)).status).toBe(401);
   }, 30_000);
 
