@@ -8,7 +8,11 @@ import { ping } from './db/database.ts';
 import { docsPlugin } from './docs/docs.plugin.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
 import { registerTenantRoutes } from './modules/tenant-routes.ts';
-import { WEBHOOK_PARAMETERS, webhookEventsOpenApi } from './modules/webhooks/webhooks.schemas.ts';
+import {
+  WEBHOOK_PARAMETERS,
+  WEBHOOK_RESPONSES,
+  webhookEventsOpenApi,
+} from './modules/webhooks/webhooks.schemas.ts';
 import { registerAuth } from './platform/auth.ts';
 import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -66,6 +70,11 @@ const PUBLIC_TAGS = [
   },
   { name: 'Reports', description: 'Files generated in the background: the monthly registry and exports.' },
   { name: 'Webhooks', description: 'Endpoints that receive signed events, and their deliveries.' },
+  {
+    name: 'Webhook events',
+    description:
+      'What the service sends: each event as a signed POST (Standard Webhooks) to every active endpoint subscribed to its type, at least once.',
+  },
 ];
 
 /** /healthz (the process answers), /readyz (it can serve: not draining, the database answers) and /metrics. */
@@ -195,6 +204,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         routePrefix: '/v1/openapi.json',
         webhooks: webhookEventsOpenApi(),
         webhookParameters: WEBHOOK_PARAMETERS,
+        webhookResponses: WEBHOOK_RESPONSES,
         tags: PUBLIC_TAGS,
         examples: OPENAPI_EXAMPLES,
       });

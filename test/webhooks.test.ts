@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -279,11 +279,16 @@ describe('delivery', () => {
     });
     // The body matches the envelope the OpenAPI description documents for its type.
     const openapi = (await ctx.app.inject({ url: '/v1/openapi.json' })).json();
-    const ajv = withFormats(new Ajv({ strict: false }));
-    const documented = ajv.compile(
-      openapi.webhooks['employee.created'].post.requestBody.content['application/json'].schema,
-    );
+    // JSON Schema 2020-12, the dialect of OpenAPI 3.1: the envelope is referred to, extra fields are refused.
+    const ajv = withFormats(new Ajv2020({ strict: false }));
+    ajv.addSchema(openapi, 'openapi');
+    const documented = ajv.compile({
+      $ref: 'openapi#/webhooks/employee.created/post/requestBody/content/application~1json/schema',
+    });
     expect(documented(verified), JSON.stringify(documented.errors)).toBe(true);
+    const event = verified as Record<string, unknown>;
+    expect(documented({ ...event, extra: 1 })).toBe(false);
+    expect(documented({ ...event, type: 'employee.updated' })).toBe(false);
     const timestamp = Number(request?.headers['webhook-timestamp']);
     expect(timestamp).toBeGreaterThanOrEqual(sentFrom);
     expect(timestamp).toBeLessThanOrEqual(sentBy);

@@ -291,6 +291,11 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
   WebhookEndpoint: webhookEndpoint,
 
   CreatedWebhookEndpoint: { ...webhookEndpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+  EventEnvelope: {
+    id: 'evt_0192f3a488887aaa8bbb0c0d0e0f1018',
+    created_at: '2026-03-02T09:30:00.000Z',
+    company_id: '0192f3a4-1111-7aaa-8bbb-0c0d0e0f1011',
+  },
 
   WebhookDelivery: {
     id: '0192f3a4-7777-7aaa-8bbb-0c0d0e0f1017',

@@ -283,6 +283,8 @@ export type OpenApiOptions = {
   webhooks?: Record<string, unknown>;
   /** Parameters the webhooks refer to (`#/components/parameters/…`), stated once. */
   webhookParameters?: Record<string, unknown>;
+  /** Responses the webhooks refer to (`#/components/responses/…`), stated once. */
+  webhookResponses?: Record<string, unknown>;
   /** The document's tags, in the order a reader should meet them, with what each groups. */
   tags: Array<{ name: string; description: string }>;
   /** An example per named schema (modules/openapi-examples.ts). */
@@ -335,6 +337,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       if (options.webhookParameters) {
         const components = decorated.components as Json & { parameters?: Json };
         components.parameters = { ...(components.parameters ?? {}), ...options.webhookParameters };
+      }
+      if (options.webhookResponses) {
+        const components = decorated.components as Json & { responses?: Json };
+        components.responses = { ...(components.responses ?? {}), ...options.webhookResponses };
       }
       extractComponents(decorated);
       if (options.examples) addExamples(decorated, options.examples);

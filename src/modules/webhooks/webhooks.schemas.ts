@@ -166,8 +166,36 @@ export const WEBHOOK_PARAMETERS = Object.fromEntries(
 );
 
 /**
- * The OpenAPI 3.1 `webhooks` object: one entry per event type, with its signed headers and its envelope
- * `{ id, type, created_at, company_id, data }`. Built from the same schemas that type the events.
+ * What every event carries besides its `type` and `data`, stated once (`#/components/schemas/EventEnvelope`):
+ * each event's body is this envelope and its own `type` and `data`, nothing more.
+ */
+const EventEnvelope = named(
+  'EventEnvelope',
+  Type.Object(
+    {
+      id: Type.String({
+        pattern: '^evt_[0-9a-f]{32}$',
+        description: 'The event id, also sent as `webhook-id`.',
+      }),
+      created_at: Instant(),
+      company_id: Uuid(),
+    },
+    { description: 'The fields every event has; `type` and `data` are each event’s own.' },
+  ),
+);
+
+/** The answer a receiver gives, stated once: any 2xx acknowledges. */
+export const WEBHOOK_RESPONSES = {
+  WebhookAcknowledged: {
+    description:
+      'Any 2xx within 10 seconds acknowledges the delivery. Anything else, a redirect or no answer is a failure: the delivery is retried 1 min, 5 min, 30 min, 2 h, 12 h and 24 h after it.',
+  },
+};
+
+/**
+ * The OpenAPI 3.1 `webhooks` object: one entry per event type, with its signed headers and its body: the
+ * envelope `{ id, created_at, company_id }` and its own `type` and `data`. Built from the same schemas that type
+ * the events.
  */
 export function webhookEventsOpenApi(): Record<string, unknown> {
   return Object.fromEntries(
@@ -177,7 +205,7 @@ export function webhookEventsOpenApi(): Record<string, unknown> {
         post: {
           operationId: `${type.replace(/[._](\w)/g, (_match, letter: string) => letter.toUpperCase())}Event`,
           summary: `${type} event`,
-          description: `${EVENT_SOURCES[type]} Delivered as a signed POST to every active endpoint subscribed to \`${type}\`; retried 1 min, 5 min, 30 min, 2 h, 12 h and 24 h after a failure.`,
+          description: EVENT_SOURCES[type],
           tags: ['Webhook events'],
           security: [],
           parameters: SIGNATURE_HEADERS.map(({ key }) => ({ $ref: `#/components/parameters/${key}` })),
@@ -185,25 +213,14 @@ export function webhookEventsOpenApi(): Record<string, unknown> {
             required: true,
             content: {
               'application/json': {
-                schema: Type.Object(
-                  {
-                    id: Type.String({ pattern: '^evt_[0-9a-f]{32}$' }),
-                    type: Type.Literal(type),
-                    created_at: Instant(),
-                    company_id: Uuid(),
-                    data: EVENT_DATA[type],
-                  },
-                  { additionalProperties: false },
-                ),
+                schema: {
+                  allOf: [EventEnvelope, Type.Object({ type: Type.Literal(type), data: EVENT_DATA[type] })],
+                  unevaluatedProperties: false,
+                },
               },
             },
           },
-          responses: {
-            '200': {
-              description:
-                'Any 2xx within 10 seconds acknowledges the delivery. Anything else, a redirect or no answer is a failure.',
-            },
-          },
+          responses: { '200': { $ref: '#/components/responses/WebhookAcknowledged' } },
         },
       },
     ]),
