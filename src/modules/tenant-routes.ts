@@ -12,6 +12,7 @@ import { portalInvitationRoutes } from './portal/portal.routes.ts';
 import { registryRoutes } from './registry/registry.routes.ts';
 import { registryAccessRoutes } from './registry-access/access.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
+import { sandboxRoutes } from './sandbox/sandbox.routes.ts';
 import { unitsRoutes } from './units/units.routes.ts';
 import { vacationBalancesRoutes } from './vacation-balances/vacation-balances.routes.ts';
 import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
@@ -39,6 +40,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   registryAccessRoutes,
   reportsRoutes,
   webhooksRoutes,
+  sandboxRoutes,
 ];
 
 export function registerTenantRoutes(app: FastifyInstance, deps: AppDeps, surface: RouteSurface): void {

@@ -90,6 +90,35 @@ export async function insertDelivery(
   return id;
 }
 
+/** An event's deliveries to every active endpoint of the tenant (a sample ping), due now; returns how many. */
+export async function insertDeliveriesToActiveEndpoints(
+  db: Executor,
+  companyId: string,
+  input: { eventId: string; at: Date },
+): Promise<number> {
+  const result = await sql`
+    insert into webhook_deliveries
+      (company_id, id, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
+    select company_id, uuidv7(), id, ${input.eventId}, 'pending', ${input.at}, ${input.at}, ${input.at}
+    from webhook_endpoints where company_id = ${companyId} and status = 'active'`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** How many deliveries an event has. */
+export async function countEventDeliveries(
+  db: Executor,
+  companyId: string,
+  eventId: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('company_id', '=', companyId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Queues a finished delivery for one manual attempt, due now; false when it is still pending. */
 export async function requeueFinishedDelivery(
   db: Executor,

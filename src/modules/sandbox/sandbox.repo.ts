@@ -1,0 +1,30 @@
+import type { Executor } from '../../db/database.ts';
+
+/** The newest row id of a sandbox's table, for a sample event that names real sandbox data; undefined if none. */
+async function newest(
+  db: Executor,
+  table: 'employees' | 'check_ins' | 'absences' | 'check_in_corrections' | 'reports',
+  companyId: string,
+): Promise<{ id: string; employee_id?: string } | undefined> {
+  const columns =
+    table === 'employees' || table === 'reports' ? (['id'] as const) : (['id', 'employee_id'] as const);
+  return (await db
+    .selectFrom(table)
+    .select(columns)
+    .where('company_id', '=', companyId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()) as { id: string; employee_id?: string } | undefined;
+}
+
+/** The sandbox's newest employee, check-in, absence, correction and report (what exists of them). */
+export async function newestSandboxRows(db: Executor, companyId: string) {
+  const [employee, checkIn, absence, correction, report] = await Promise.all([
+    newest(db, 'employees', companyId),
+    newest(db, 'check_ins', companyId),
+    newest(db, 'absences', companyId),
+    newest(db, 'check_in_corrections', companyId),
+    newest(db, 'reports', companyId),
+  ]);
+  return { employee, checkIn, absence, correction, report };
+}

@@ -1,0 +1,100 @@
+import type { Static } from 'typebox';
+import type { AppDeps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import type { Tenant } from '../../platform/tenant.ts';
+import { toDate } from '../../time/clock.ts';
+import { localDate } from '../../time/zones.ts';
+import {
+  type EventData,
+  type EventType,
+  envelopeOf,
+  type PendingEvent,
+  recordEvents,
+} from '../events/events.service.ts';
+import { countEventDeliveries, insertDeliveriesToActiveEndpoints } from '../webhooks/deliveries.repo.ts';
+import { newestSandboxRows } from './sandbox.repo.ts';
+import type { SampleEvent } from './sandbox.schemas.ts';
+
+export type SampleEventView = Static<typeof SampleEvent>;
+
+type SandboxRows = Awaited<ReturnType<typeof newestSandboxRows>>;
+
+/**
+ * A sample event's `data`: the sandbox's newest rows where it has them (so the ids resolve with GET), else new
+ * ids of the right shape; the state each event type implies.
+ */
+function sampleData(type: EventType, rows: SandboxRows, year: number): EventData[EventType] {
+  const employeeId = rows.employee?.id ?? newId();
+  const of = (row: { id: string; employee_id?: string } | undefined) => ({
+    id: row?.id ?? newId(),
+    employee_id: row?.employee_id ?? employeeId,
+  });
+  switch (type) {
+    case 'employee.created':
+    case 'employee.updated':
+    case 'employee.terminated':
+      return { employee_id: employeeId };
+    case 'checkin.created': {
+      const checkIn = of(rows.checkIn);
+      return { check_in_id: checkIn.id, employee_id: checkIn.employee_id };
+    }
+    case 'check_in_correction.requested':
+    case 'check_in_correction.applied':
+    case 'check_in_correction.rejected': {
+      const correction = of(rows.correction);
+      const status = ({ requested: 'pending', applied: 'applied', rejected: 'rejected' } as const)[
+        type.slice('check_in_correction.'.length) as 'requested' | 'applied' | 'rejected'
+      ];
+      return { correction_id: correction.id, employee_id: correction.employee_id, status };
+    }
+    case 'absence.requested':
+    case 'absence.approved':
+    case 'absence.denied':
+    case 'absence.cancelled': {
+      const absence = of(rows.absence);
+      const status = type.slice('absence.'.length) as 'requested' | 'approved' | 'denied' | 'cancelled';
+      return { absence_id: absence.id, employee_id: absence.employee_id, status };
+    }
+    case 'vacation_balance.updated':
+      return { employee_id: employeeId, year };
+    case 'report.completed':
+      return { report_id: rows.report?.id ?? newId(), status: 'completed' };
+    case 'ping':
+      return {};
+  }
+}
+
+/**
+ * POST /v1/sandbox/events: a sample event of any type, recorded in the sandbox and queued for its endpoints like
+ * a real one (signed, retried, listed in the deliveries): the active endpoints subscribed to its type, or every
+ * active endpoint for `ping`. A live key gets 404: nothing fake ever reaches live endpoints.
+ */
+export async function emitSampleEvent(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: Pick<Tenant, 'companyId' | 'sandbox' | 'timezone'>,
+  type: EventType,
+): Promise<SampleEventView> {
+  if (!tenant.sandbox) {
+    throw new ApiError('not_found', 'Sample events are sent in the sandbox only: call with a test key.');
+  }
+  const { db, clock } = deps;
+  const { companyId } = tenant;
+  const now = clock.now();
+  const at = toDate(now);
+  const rows = await newestSandboxRows(db, companyId);
+  const data = sampleData(type, rows, localDate(now, tenant.timezone).year);
+  return await db.transaction().execute(async (tx) => {
+    const [eventId] = await recordEvents(tx, companyId, at, [{ type, data } as PendingEvent]);
+    const id = eventId as string;
+    if (type === 'ping') await insertDeliveriesToActiveEndpoints(tx, companyId, { eventId: id, at });
+    const deliveries = await countEventDeliveries(tx, companyId, id);
+    const envelope = envelopeOf(companyId, {
+      id,
+      type,
+      data: data as Record<string, unknown>,
+      created_at: at,
+    });
+    return { ...envelope, deliveries };
+  });
+}
