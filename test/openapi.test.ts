@@ -116,9 +116,14 @@ describe('OpenAPI description', () => {
       for (const [method, operation] of Object.entries(item)) {
         const body = (operation as { requestBody?: { content: Media } }).requestBody?.content;
         if (body) expect(Object.values(body).some(shown), `${method} ${path} request`).toBe(true);
+        // A shared response ($ref to components.responses) is checked where it is stated.
+        const resolve = (response: { $ref?: string; content?: unknown }) =>
+          response.$ref
+            ? document.components.responses[response.$ref.replace('#/components/responses/', '')]
+            : response;
         const successes = Object.entries(operation.responses)
           .filter(([status]) => status.startsWith('2'))
-          .map(([, response]) => response.content as Media | undefined);
+          .map(([, response]) => resolve(response as { $ref?: string }).content as Media | undefined);
         const documented = successes.some((content) => !content || Object.values(content).some(shown));
         expect(documented, `${method} ${path} response`).toBe(true);
       }

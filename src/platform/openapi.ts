@@ -96,6 +96,49 @@ function sharedProblemResponse(components: Json, status: string, response: Json)
 }
 
 /**
+ * A success response that several operations give identically (the absence after a decision, a 204 with the
+ * rate-limit headers) is stated once under components.responses, named after its schema and status
+ * (`Absence200`, `NoContent204`), and referred to. Run after the examples are in place, so that equal means equal.
+ */
+function shareIdenticalResponses(document: OpenApiDocument): void {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Json>>;
+  const groups = new Map<string, Array<{ responses: Json; status: string }>>();
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      const responses = operation.responses as Json | undefined;
+      for (const [status, response] of Object.entries(responses ?? {})) {
+        if (!status.startsWith('2') || (response as Json).$ref !== undefined) continue;
+        const key = `${status} ${JSON.stringify(response)}`;
+        groups.set(key, [...(groups.get(key) ?? []), { responses: responses as Json, status }]);
+      }
+    }
+  }
+  document.components ??= {};
+  const components = document.components as Json;
+  for (const uses of groups.values()) {
+    if (uses.length < 2) continue;
+    const first = uses[0] as { responses: Json; status: string };
+    const response = first.responses[first.status] as Json;
+    const schema = Object.values((response.content as Record<string, Json> | undefined) ?? {})[0]?.schema as
+      | Json
+      | undefined;
+    const base = typeof schema?.$ref === 'string' ? (schema.$ref.split('/').at(-1) as string) : 'NoContent';
+    components.responses ??= {};
+    const shared = components.responses as Record<string, Json>;
+    let name = `${base}${first.status}`;
+    for (
+      let index = 2;
+      shared[name] !== undefined && !isDeepStrictEqual(shared[name], response);
+      index += 1
+    ) {
+      name = `${base}${first.status}_${index}`;
+    }
+    shared[name] = response;
+    for (const use of uses) use.responses[use.status] = { $ref: `#/components/responses/${name}` };
+  }
+}
+
+/**
  * A query parameter that several operations declare identically (limit, cursor, updated_since, …) is stated
  * once in `components.parameters` (named after it in PascalCase) and referred to.
  */
@@ -344,6 +387,7 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       }
       extractComponents(decorated);
       if (options.examples) addExamples(decorated, options.examples);
+      shareIdenticalResponses(decorated);
       return decorated;
     },
   });
