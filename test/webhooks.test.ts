@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
@@ -360,6 +362,68 @@ describe('delivery', () => {
       data: {},
     });
     expect(await deliveriesOf(company, sibling.id)).toEqual([]);
+  });
+
+  it('shows a delivery with the request it sent and the first 4 KB of the answer', async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    const response = await company.live.post(`/v1/webhook-endpoints/${endpoint.id}/test`);
+    const id = response.json().id;
+    const before = await company.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${id}`);
+    expect(before.statusCode, before.body).toBe(200);
+    expect(before.json()).toMatchObject({ id, status: 'pending', request: null, response: null });
+    receiver.respond = () => 409;
+    await deliverDue();
+    const [sent] = await receiver.waitFor(1);
+    const detail = (await company.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${id}`)).json();
+    expect(detail).toMatchObject({
+      id,
+      // Failed, so due again later: the detail shows the last attempt.
+      status: 'pending',
+      attempts: 1,
+      last_response_status: 409,
+      request: { url: endpoint.url, body: sent?.body },
+      response: { status: 409, body: 'status 409' },
+    });
+    // The headers as the receiver got them: the signature verifies against the body shown.
+    for (const name of [
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'content-type',
+      'user-agent',
+    ]) {
+      expect(detail.request.headers[name], name).toBe(sent?.headers[name]);
+    }
+    expect(() =>
+      new Webhook(endpoint.secret).verify(detail.request.body, detail.request.headers),
+    ).not.toThrow();
+    // Another endpoint's delivery, or another company's, is not found here.
+    const other = await subscribe(company, ['employee.created']);
+    expect((await company.live.get(`/v1/webhook-endpoints/${other.id}/deliveries/${id}`)).statusCode).toBe(
+      404,
+    );
+    const stranger = await ctx.createCompany();
+    expect(
+      (await stranger.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${id}`)).statusCode,
+    ).toBe(404);
+  });
+
+  it('keeps only the first 4 KB of a long answer', async () => {
+    const long = http.createServer((_request, reply) => reply.writeHead(500).end('x'.repeat(20_000)));
+    await new Promise<void>((resolve) => long.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const created = await company.live.post('/v1/webhook-endpoints', {
+        url: `http://127.0.0.1:${(long.address() as AddressInfo).port}/long`,
+        events: ['employee.created'],
+      });
+      const endpoint = created.json();
+      const id = (await company.live.post(`/v1/webhook-endpoints/${endpoint.id}/test`)).json().id;
+      await deliverDue();
+      const detail = (await company.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${id}`)).json();
+      expect(detail.response).toEqual({ status: 500, body: 'x'.repeat(4096) });
+    } finally {
+      long.close();
+    }
   });
 
   it('retries 1 min, 5 min and 30 min after each failure, and succeeds at the fourth attempt', async () => {

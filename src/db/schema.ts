@@ -396,6 +396,10 @@ export type WebhookDeliveriesTable = {
   last_attempt_at: Date | null;
   last_response_status: number | null;
   last_error: string | null;
+  /** The headers the last attempt sent (the body is the event's envelope); null until one was sent. */
+  last_request_headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  /** The first 4 KB of the last answer's body; null when none came. */
+  last_response_body: Generated<string | null>;
   automatic_retries: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Date;
   updated_at: Date;

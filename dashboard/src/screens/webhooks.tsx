@@ -75,6 +75,60 @@ function EndpointForm({
   );
 }
 
+type DeliveryDetail = Delivery & {
+  request: { url: string; headers: Record<string, string>; body: string } | null;
+  response: { status: number; body: string } | null;
+};
+
+/** What a delivery's last attempt sent and got back, as the receiver saw it. */
+function DeliveryExchange({ mode, endpoint, id }: { mode: Mode; endpoint: Endpoint; id: string }) {
+  const t = useT();
+  const detail = useLoad(
+    () => api<DeliveryDetail>('GET', `/${mode}/webhook-endpoints/${endpoint.id}/deliveries/${id}`),
+    [mode, endpoint.id, id],
+  );
+  const data = detail.data;
+  if (!data) {
+    return (
+      <>
+        <ErrorMessage error={detail.error} />
+        <Loading loading={detail.loading} />
+      </>
+    );
+  }
+  const headers = (record: Record<string, string>) =>
+    Object.entries(record)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join('\n');
+  return (
+    <section className="exchange" aria-label={t('Request and response')}>
+      <h4>{t('Request sent')}</h4>
+      {data.request ? (
+        <>
+          <p>
+            <code>POST {data.request.url}</code>
+          </p>
+          <pre>{headers(data.request.headers)}</pre>
+          <pre>{data.request.body}</pre>
+        </>
+      ) : (
+        <p className="muted">{t('Nothing sent yet.')}</p>
+      )}
+      <h4>{t('Response')}</h4>
+      {data.response ? (
+        <>
+          <p>
+            <code>HTTP {data.response.status}</code>
+          </p>
+          <pre>{data.response.body || t('(empty body)')}</pre>
+        </>
+      ) : (
+        <p className="muted">{data.last_error ?? t('No answer.')}</p>
+      )}
+    </section>
+  );
+}
+
 function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
   const t = useT();
   const deliveries = useLoad(
@@ -82,6 +136,7 @@ function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
     [mode, endpoint.id],
   );
   const action = useAction();
+  const [open, setOpen] = useState<string | null>(null);
   return (
     <section aria-label={t('Deliveries')}>
       <div className="row">
@@ -92,6 +147,7 @@ function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
       </div>
       <ErrorMessage error={deliveries.error ?? action.error} />
       <Loading loading={deliveries.loading} />
+      {open && <DeliveryExchange key={open} mode={mode} endpoint={endpoint} id={open} />}
       <Table
         columns={[t('Event'), t('Status'), t('Attempts'), t('Response'), t('Last attempt')]}
         actions
@@ -106,6 +162,14 @@ function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
             <td>{delivery.last_response_status ?? delivery.last_error ?? '—'}</td>
             <td>{formatInstant(delivery.last_attempt_at)}</td>
             <td>
+              <button
+                type="button"
+                className="secondary"
+                aria-expanded={open === delivery.id}
+                onClick={() => setOpen(open === delivery.id ? null : delivery.id)}
+              >
+                {t('Details')}
+              </button>{' '}
               {delivery.status !== 'pending' && (
                 <button
                   type="button"

@@ -67,6 +67,24 @@ export const selectDeliveries = (db: Executor, companyId: string) =>
 
 export type DeliveryRow = Awaited<ReturnType<ReturnType<typeof selectDeliveries>['executeTakeFirstOrThrow']>>;
 
+/** One delivery of an endpoint with what its detail shows: the endpoint's URL, the event, the last exchange. */
+export async function findDeliveryDetail(db: Executor, companyId: string, endpointId: string, id: string) {
+  return await selectDeliveries(db, companyId)
+    .innerJoin('webhook_endpoints as w', (join) =>
+      join.onRef('w.company_id', '=', 'd.company_id').onRef('w.id', '=', 'd.endpoint_id'),
+    )
+    .select([
+      'w.url',
+      'e.data as event_data',
+      'e.created_at as event_created_at',
+      'd.last_request_headers',
+      'd.last_response_body',
+    ])
+    .where('d.endpoint_id', '=', endpointId)
+    .where('d.id', '=', id)
+    .executeTakeFirst();
+}
+
 /** A ping's delivery to one endpoint, due now; returns its id. */
 export async function insertDelivery(
   db: Executor,

@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../db/database.ts';
 import type { WebhookDeliveryStatus } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
+import { webhookDeliveries } from '../../platform/metrics.ts';
 import { keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
@@ -11,6 +12,7 @@ import {
   type ClaimedDelivery,
   claimDue,
   type DeliveryRow,
+  findDeliveryDetail,
   insertDelivery,
   requeueFinishedDelivery,
   selectDeliveries,
@@ -18,12 +20,10 @@ import {
 } from './deliveries.repo.ts';
 import { endFailureStreak, extendFailureStreak } from './endpoints.repo.ts';
 import { disableEndpoint, findEndpoint } from './endpoints.service.ts';
-import type { WebhookDelivery } from './webhooks.schemas.ts';
+import type { AttemptOutcome, SignedRequest } from './sender.ts';
+import type { WebhookDelivery, WebhookDeliveryDetail } from './webhooks.schemas.ts';
 
 export type { ClaimedDelivery } from './deliveries.repo.ts';
-
-import { webhookDeliveries } from '../../platform/metrics.ts';
-import type { AttemptOutcome, SignedRequest } from './sender.ts';
 
 /** Delays before each retry, after a failed attempt (spec, Limits): 1 min, 5 min, 30 min, 2 h, 12 h, 24 h. */
 export const RETRY_DELAYS_SECONDS = [60, 300, 1_800, 7_200, 43_200, 86_400] as const;
@@ -37,6 +37,7 @@ export const AUTO_DISABLE_AFTER_SECONDS = 7 * 24 * 3600;
 export const LEASE_SECONDS = 60;
 
 export type DeliveryView = Static<typeof WebhookDelivery>;
+export type DeliveryDetailView = Static<typeof WebhookDeliveryDetail>;
 
 const optionalInstant = (value: Date | null) => (value === null ? null : formatInstant(value));
 
@@ -60,6 +61,48 @@ async function getDelivery(db: Executor, companyId: string, endpointId: string, 
 }
 
 /** An endpoint's deliveries, newest first. */
+/**
+ * GET …/deliveries/{deliveryId}: one delivery with what its last attempt sent (the URL, the headers, the body:
+ * the event's envelope, the same bytes on every attempt) and what came back (the status and the first 4 KB of
+ * the body). `request` is null until an attempt sent something; `response` is null when no answer came.
+ */
+export async function getDeliveryDetail(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  endpointId: string,
+  id: string,
+): Promise<DeliveryDetailView> {
+  const { companyId } = tenant;
+  const row = await findDeliveryDetail(deps.db, companyId, endpointId, id);
+  if (!row) throw notFound('Webhook delivery');
+  const {
+    url,
+    event_type,
+    event_data,
+    event_created_at,
+    last_request_headers,
+    last_response_body,
+    ...delivery
+  } = row;
+  const view = toDeliveryView({ ...delivery, event_type });
+  const body = JSON.stringify(
+    envelopeOf(companyId, {
+      id: row.event_id,
+      type: event_type,
+      data: event_data,
+      created_at: event_created_at,
+    }),
+  );
+  return {
+    ...view,
+    request: last_request_headers ? { url, headers: last_request_headers, body } : null,
+    response:
+      row.last_response_status === null
+        ? null
+        : { status: row.last_response_status, body: last_response_body ?? '' },
+  };
+}
+
 export async function listDeliveries(
   deps: Pick<AppDeps, 'db' | 'cursors'>,
   tenant: CompanyScope,
@@ -202,6 +245,8 @@ export async function recordOutcome(
       next_attempt_at: next,
       last_response_status: outcome.responseStatus,
       last_error: outcome.error,
+      last_request_headers: outcome.requestHeaders ? JSON.stringify(outcome.requestHeaders) : null,
+      last_response_body: outcome.responseBody ?? null,
       updated_at: at,
     });
     if (!updated) return;

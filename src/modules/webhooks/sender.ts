@@ -18,9 +18,16 @@ export type SignedRequest = {
   secret: string;
 };
 
+/** How much of a receiver's answer is kept for the delivery detail. */
+export const RESPONSE_BODY_BYTES = 4096;
+
 export type AttemptOutcome = {
   succeeded: boolean;
   responseStatus: number | null;
+  /** The headers sent (null when nothing was sent: a refused address, a failed resolution). */
+  requestHeaders?: Record<string, string> | null;
+  /** The first RESPONSE_BODY_BYTES of the answer's body, as text; null when no answer came. */
+  responseBody?: string | null;
   /** What the API shows (last_error): never which kind of network failure it was. */
   error: string | null;
   /** What only the log shows: the network error's code, for the operator. */
@@ -65,31 +72,55 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
       }),
     ]);
     const client = url.protocol === 'https:' ? https : http;
-    return await new Promise<AttemptOutcome>((resolve) => {
+    const headers = {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(request.body)),
+      'user-agent': USER_AGENT,
+      ...signatureHeaders(request),
+    };
+    const sent = await new Promise<AttemptOutcome>((resolve) => {
       const outgoing = client.request(url, {
         method: 'POST',
         // One connection per attempt: a pooled socket could outlive its receiver's keep-alive and fail a send.
         agent: false,
         lookup: pinnedLookup(addresses),
         signal: controller.signal,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': String(Buffer.byteLength(request.body)),
-          'user-agent': USER_AGENT,
-          ...signatureHeaders(request),
-        },
+        headers,
       });
+      // Once an answer came, its status decides: a body cut short by the time limit changes nothing.
+      let answered = false;
       outgoing.on('response', (response) => {
+        answered = true;
         const status = response.statusCode ?? 0;
-        // The body is not needed; reading it lets the connection finish, and the timer still bounds it.
-        response.on('close', () => clearTimeout(timer));
-        response.on('error', () => {});
-        response.resume();
-        if (status >= 200 && status < 300) resolve({ succeeded: true, responseStatus: status, error: null });
-        else if (status >= 300 && status < 400) resolve(failure(`redirect ${status} not followed`, status));
-        else resolve(failure(`answered ${status}`, status));
+        const judged =
+          status >= 200 && status < 300
+            ? { succeeded: true, responseStatus: status, error: null }
+            : status >= 300 && status < 400
+              ? failure(`redirect ${status} not followed`, status)
+              : failure(`answered ${status}`, status);
+        // The first 4 KB of the body are kept for the delivery detail; the rest is read and dropped, so the
+        // connection finishes. The timer still bounds it all: what came by then is what is kept.
+        const chunks: Buffer[] = [];
+        let kept = 0;
+        let settled = false;
+        const settle = () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve({ ...judged, responseBody: Buffer.concat(chunks).toString('utf8') });
+        };
+        response.on('data', (chunk: Buffer) => {
+          if (kept >= RESPONSE_BODY_BYTES) return;
+          const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
+          chunks.push(part);
+          kept += part.length;
+        });
+        response.on('end', settle);
+        response.on('close', settle);
+        response.on('error', settle);
       });
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (answered) return;
         clearTimeout(timer);
         if (controller.signal.aborted) {
           resolve(failure(`no answer within ${DELIVERY_TIMEOUT_MILLISECONDS / 1000} s`));
@@ -99,6 +130,7 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
       });
       outgoing.end(request.body);
     });
+    return { ...sent, requestHeaders: headers };
   } catch (error) {
     clearTimeout(timer);
     if (error instanceof RefusedTarget) return failure(`refused: url ${error.message}`);

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
 import { ListOf } from '../../platform/pagination.ts';
 import { readRoutes } from '../../platform/read-routes.ts';
-import { listDeliveries, retryDelivery, sendPing } from './deliveries.service.ts';
+import { getDeliveryDetail, listDeliveries, retryDelivery, sendPing } from './deliveries.service.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -21,6 +21,7 @@ import {
   ListWebhookEndpointsQuery,
   UpdateWebhookEndpointBody,
   WebhookDelivery,
+  WebhookDeliveryDetail,
   WebhookEndpoint,
 } from './webhooks.schemas.ts';
 
@@ -141,6 +142,23 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
     async (request) => listDeliveries(deps, requireTenant(request), request.params.id, request.query),
   );
 
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/webhook-endpoints/:id/deliveries/:deliveryId',
+      operationId: 'getWebhookDelivery',
+      summary: 'Get a delivery with what it sent and got back',
+      description:
+        'The delivery, the request its last attempt sent (URL, headers, the signed body) and the answer it got (status and the first 4 KB of the body), to see what a receiver saw.',
+      tag,
+      scope,
+      params: DeliveryParams,
+      responses: { 200: { description: 'The delivery.', schema: WebhookDeliveryDetail } },
+    },
+    async (request) =>
+      getDeliveryDetail(deps, requireTenant(request), request.params.id, request.params.deliveryId),
+  );
   route(
     app,
     {

@@ -110,6 +110,36 @@ export const WebhookDelivery = named(
   }),
 );
 
+export const WebhookDeliveryDetail = named(
+  'WebhookDeliveryDetail',
+  Type.Intersect([
+    WebhookDelivery,
+    Type.Object({
+      request: Nullable(
+        Type.Object(
+          {
+            url: Type.String(),
+            headers: Type.Record(Type.String(), Type.String(), {
+              description: 'As sent: content type, user agent and the `webhook-*` signature headers.',
+            }),
+            body: Type.String({ description: 'The exact bytes sent and signed: the event’s envelope.' }),
+          },
+          { description: 'What the last attempt sent; null until an attempt sent something.' },
+        ),
+      ),
+      response: Nullable(
+        Type.Object(
+          {
+            status: Type.Integer(),
+            body: Type.String({ description: 'The first 4 KB of the answer’s body, as text.' }),
+          },
+          { description: 'What came back to the last attempt; null when no answer came.' },
+        ),
+      ),
+    }),
+  ]),
+);
+
 export const DeliveryParams = Type.Object(
   { id: Uuid(), deliveryId: Uuid() },
   { additionalProperties: false },
