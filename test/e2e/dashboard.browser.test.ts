@@ -437,7 +437,10 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
       )
       .toMatch(new RegExp(`ping.*${literally(T('succeeded'))}.*204`));
     // What the delivery sent and got back, as the receiver saw it.
-    await page.getByRole('button', { name: T('Details') }).first().click();
+    await page
+      .getByRole('button', { name: T('Details') })
+      .first()
+      .click();
     const exchange = page.getByRole('region', { name: T('Request and response') });
     await exchange.getByText('HTTP 204').waitFor();
     expect(await exchange.textContent()).toContain(`webhook-id: ${JSON.parse(ping?.body ?? '{}').id}`);
