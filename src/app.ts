@@ -7,6 +7,7 @@ import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { ping } from './db/database.ts';
 import { docsPlugin } from './docs/docs.plugin.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
+import { registerRequestLog } from './modules/request-log/request-log.service.ts';
 import { registerTenantRoutes } from './modules/tenant-routes.ts';
 import {
   WEBHOOK_PARAMETERS,
@@ -196,6 +197,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     async (v1) => {
       registerAuth(v1, deps);
       registerIdempotency(v1, deps);
+      registerRequestLog(v1, deps);
       await registerOpenApi(v1, {
         surface: 'public',
         title: 'Jornada public API',

@@ -12,6 +12,8 @@ import { createHoliday, deleteHoliday, listHolidays } from '../modules/holidays/
 import { downloadSigner } from '../modules/reports/reports.routes.ts';
 import { Report } from '../modules/reports/reports.schemas.ts';
 import { listRecentReports } from '../modules/reports/reports.service.ts';
+import { RequestLog } from '../modules/request-log/request-log.schemas.ts';
+import { listRequestLog } from '../modules/request-log/request-log.service.ts';
 import { registerTenantRoutes } from '../modules/tenant-routes.ts';
 import { Charts, Today } from '../modules/today/today.schemas.ts';
 import { charts, today } from '../modules/today/today.service.ts';
@@ -73,7 +75,20 @@ function tenantRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'
   registerTenantRoutes(app, deps, 'dashboard');
 
   // What only the dashboard does: issue keys, search employees, list the latest reports, today at a glance, the
-  // holidays of a calendar.
+  // holidays of a calendar, the sandbox's request log.
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/request-log',
+      operationId: `dashboard${mode}RequestLog`,
+      summary: 'The last 100 requests of the sandbox’s test keys (test mode only; live: 404)',
+      scope: null,
+      responses: { 200: { description: 'The requests, newest first.', schema: RequestLog } },
+    },
+    async (request) => listRequestLog(deps, requireTenant(request)),
+  );
   route(
     app,
     {

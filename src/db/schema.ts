@@ -115,6 +115,19 @@ export type AbsenceTypesTable = {
   updated_at: Date;
 };
 
+/** The last 100 requests of a sandbox's test keys (migration 0023). */
+export type RequestLogTable = {
+  company_id: string;
+  id: Generated<string>;
+  at: Date;
+  api_key_id: string | null;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  request_id: string;
+};
+
 export type HolidaysTable = {
   company_id: string;
   id: string;
@@ -493,6 +506,7 @@ export type Database = {
   reports: ReportsTable;
   report_downloads: ReportDownloadsTable;
   company_admins: CompanyAdminsTable;
+  request_log: RequestLogTable;
   dashboard_sessions: DashboardSessionsTable;
   queue_turns: QueueTurnsTable;
   registry_entries: RegistryEntriesTable;

@@ -26,6 +26,11 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     tenant: Tenant | null;
+    /**
+     * The tenant of the key presented, once the key is known to be valid, also when the request is then refused
+     * (a limit, the service state, a scope): the sandbox's request log records those too.
+     */
+    caller: Tenant | null;
   }
 }
 
@@ -109,6 +114,7 @@ function toTenant(key: KeyRecord): Tenant {
  */
 export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   app.decorateRequest('tenant', null);
+  app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request, reply) => {
     const access: RouteAccess = request.routeOptions.config.access ?? { scope: null };
     if (access.scope === 'public') return;
@@ -128,6 +134,7 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
       throw new ApiError('unauthenticated', 'The API key is invalid, revoked or expired.');
     }
     const tenant = toTenant(key);
+    request.caller = tenant;
     const window = windowOf(now);
     const usageKey = { companyId: tenant.companyId, apiKeyId: key.api_key_id, ...window };
 

@@ -302,6 +302,14 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     const used = await callV1(secret);
     expect(used.status).toBe(200);
     expect(used.body).toMatchObject({ sandbox: true, mode: 'test' });
+    // The sandbox's request log shows it, with its request id.
+    const log = page.getByRole('region', { name: T('Recent requests of the test keys') });
+    await expect
+      .poll(async () => {
+        await log.getByRole('button', { name: T('Refresh') }).click();
+        return await log.textContent();
+      })
+      .toContain('GET /v1/organization');
 
     await page.getByRole('button', { name: T('I have stored it') }).click();
     await page.getByRole('button', { name: T('Revoke {{name}}', { name: 'Browser test key' }) }).click();

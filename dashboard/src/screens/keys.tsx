@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../../../src/platform/scopes.ts';
 import { api, formatInstant, type Mode, type Page } from '../api.ts';
-import { useT } from '../i18n.ts';
+import { formatNumber, useT } from '../i18n.ts';
 import { statusLabel } from '../labels.ts';
 import type { ApiKey } from '../types.ts';
 import {
@@ -145,6 +145,55 @@ export function KeysScreen({ mode }: { mode: Mode }) {
           </tr>
         ))}
       />
+      {mode === 'test' && <RequestLog />}
     </>
+  );
+}
+
+type LoggedRequest = {
+  at: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+  request_id: string;
+};
+
+/** The sandbox's last 100 requests of its test keys: what an integration under development sent. */
+function RequestLog() {
+  const t = useT();
+  const log = useLoad(() => api<{ data: LoggedRequest[] }>('GET', '/test/request-log'), []);
+  return (
+    <section aria-labelledby="request-log-title">
+      <div className="row">
+        <h2 id="request-log-title">{t('Recent requests of the test keys')}</h2>
+        <button type="button" className="secondary" onClick={log.reload}>
+          {t('Refresh')}
+        </button>
+      </div>
+      <p className="muted">{t('The last 100, newest first. Live keys’ requests are never logged here.')}</p>
+      <ErrorMessage error={log.error} />
+      <Loading loading={log.loading && !log.data} />
+      <Table
+        label={t('Logged requests')}
+        columns={[t('When'), t('Request'), t('Status'), t('Duration'), t('Request id')]}
+        empty={t('No request yet.')}
+        rows={log.data?.data.map((row) => (
+          <tr key={row.request_id + row.at}>
+            <td>{formatInstant(row.at)}</td>
+            <td>
+              <code>
+                {row.method} {row.path}
+              </code>
+            </td>
+            <td className={row.status >= 400 ? 'status-failed' : undefined}>{row.status}</td>
+            <td>{t('{{ms}} ms', { ms: formatNumber(row.duration_ms) })}</td>
+            <td>
+              <code>{row.request_id}</code>
+            </td>
+          </tr>
+        ))}
+      />
+    </section>
   );
 }
