@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
+import { Webhook } from 'standardwebhooks';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Role, startService } from './main.ts';
 import { verifyChains } from './modules/registry/registry.service.ts';
@@ -12,6 +14,9 @@ const USAGE = `Usage: jornada <command>
   serve [--role=api|worker|all]   start the API and/or the workers (default all)
   migrate                         apply database migrations and exit
   registry verify [--company ID]  recompute the registry hash chains; exit 1 naming the first broken entry
+  listen --forward-to URL [--key jrn_test_…] [--secret whsec_…] [--url URL]
+                                  forward the sandbox's events, signed, to a local URL (key: --key or
+                                  JORNADA_API_KEY; a test key with webhooks:manage)
   admin <command> [...]           operator commands (a client of /admin/v1):
       list-companies                 every company of the deployment (not the sandboxes)
       create-company --name N [--timezone TZ] [--seats N]
@@ -38,15 +43,13 @@ class UserError extends Error {
 /** Where the admin commands send their requests, and with which token, each with where it came from. */
 type AdminTarget = { base: string; baseFrom: string; token: string; tokenFrom: string };
 
-async function adminTarget(values: {
-  url?: string | undefined;
-  token?: string | undefined;
-}): Promise<AdminTarget> {
+/** The service's base URL and where it came from: --url, JORNADA_PUBLIC_URL, the data dir's running service. */
+async function serviceBase(url: string | undefined): Promise<{ base: string; baseFrom: string }> {
   const config = loadConfig();
   const explicitUrl = process.env.JORNADA_PUBLIC_URL?.trim();
   const record = await readServiceRecord(config.dataDir);
-  const [base, baseFrom] = values.url
-    ? [values.url, '--url']
+  const [base, baseFrom] = url
+    ? [url, '--url']
     : explicitUrl
       ? [config.publicUrl, 'JORNADA_PUBLIC_URL']
       : record
@@ -55,6 +58,15 @@ async function adminTarget(values: {
             config.publicUrl,
             `the default (no running service recorded in ${serviceRecordPath(config.dataDir)})`,
           ];
+  return { base, baseFrom };
+}
+
+async function adminTarget(values: {
+  url?: string | undefined;
+  token?: string | undefined;
+}): Promise<AdminTarget> {
+  const config = loadConfig();
+  const { base, baseFrom } = await serviceBase(values.url);
   if (values.token) return { base, baseFrom, token: values.token, tokenFrom: '--token' };
   if (config.adminToken)
     return { base, baseFrom, token: config.adminToken, tokenFrom: 'JORNADA_ADMIN_TOKEN' };
@@ -110,6 +122,88 @@ async function registryCommand(args: string[]): Promise<void> {
     if (!result.ok) process.exitCode = 1;
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * `jornada listen --forward-to http://localhost:4000/hooks`: waits for the sandbox's events (long polling on
+ * GET /v1/sandbox/events) and POSTs each to the local URL, signed per Standard Webhooks with a secret of its own
+ * (printed at start, or --secret), so a receiver can be built on a laptop without a public https address.
+ */
+async function listenCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      'forward-to': { type: 'string' },
+      key: { type: 'string' },
+      secret: { type: 'string' },
+      url: { type: 'string' },
+    },
+  });
+  const forwardTo = values['forward-to'];
+  if (!forwardTo || !/^https?:\/\//.test(forwardTo)) {
+    throw new ConfigError(`listen: --forward-to must be an http(s) URL\n\n${USAGE}`);
+  }
+  const key = values.key ?? process.env.JORNADA_API_KEY?.trim();
+  if (!key?.startsWith('jrn_test_')) {
+    throw new UserError('listen: give a test key (jrn_test_…) with --key or JORNADA_API_KEY', 2);
+  }
+  const secret = values.secret ?? `whsec_${randomBytes(24).toString('base64')}`;
+  let signer: Webhook;
+  try {
+    signer = new Webhook(secret);
+  } catch {
+    throw new UserError('listen: --secret must be a whsec_… secret (base64 after whsec_)', 2);
+  }
+  const { base, baseFrom } = await serviceBase(values.url);
+  const feed = async (after: string) => {
+    const address = `${base}/v1/sandbox/events?after=${after}&wait=20`;
+    let response: Response;
+    try {
+      response = await fetch(address, { headers: { authorization: `Bearer ${key}` } });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string } }).cause;
+      throw new UserError(
+        `cannot reach ${address} (${cause?.code ?? String(error)}); the URL came from ${baseFrom}`,
+      );
+    }
+    const text = await response.text();
+    if (response.status === 429)
+      return { data: [], next_after: after, retryAfter: Number(response.headers.get('retry-after') ?? 5) };
+    if (!response.ok) throw new UserError(`${address} answered ${response.status}: ${text}`);
+    return {
+      ...(JSON.parse(text) as { data: Array<{ id: string; type: string }>; next_after: string }),
+      retryAfter: 0,
+    };
+  };
+  let after = (await feed('latest')).next_after;
+  process.stdout.write(
+    `Ready: forwarding the sandbox's events from ${base} to ${forwardTo}\nSigning secret: ${secret}\n`,
+  );
+  for (;;) {
+    const page = await feed(after);
+    if (page.retryAfter > 0) await new Promise((resolve) => setTimeout(resolve, page.retryAfter * 1000));
+    for (const event of page.data) {
+      const body = JSON.stringify(event);
+      const at = new Date();
+      try {
+        const answer = await fetch(forwardTo, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': event.id,
+            'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+            'webhook-signature': signer.sign(event.id, at, body),
+          },
+          body,
+          signal: AbortSignal.timeout(10_000),
+        });
+        process.stdout.write(`${event.type} ${event.id} → ${answer.status}\n`);
+      } catch (error) {
+        process.stdout.write(`${event.type} ${event.id} → not delivered (${(error as Error).message})\n`);
+      }
+    }
+    after = page.next_after;
   }
 }
 
@@ -271,6 +365,7 @@ async function run(argv: string[]): Promise<void> {
   if (command === 'migrate') return migrateCommand();
   if (command === 'registry') return registryCommand(rest);
   if (command === 'admin') return admin(rest);
+  if (command === 'listen') return listenCommand(rest);
   process.stdout.write(USAGE);
   if (command !== undefined && command !== 'help' && command !== '--help') process.exitCode = 2;
 }

@@ -97,4 +97,41 @@ describe('sample events', () => {
     // Nothing reached the live company's endpoints.
     expect((await company.live.get('/v1/webhook-endpoints')).json().data).toEqual([]);
   });
+
+  it('are a feed a test key can wait on: from latest, then after each cursor', async () => {
+    expect((await company.live.get('/v1/sandbox/events', { query: { after: 'latest' } })).statusCode).toBe(
+      404,
+    );
+    const refused: Array<Record<string, string | number>> = [
+      {},
+      { after: 'nope' },
+      { after: 'latest', wait: 21 },
+      { after: 'latest', other: 1 },
+    ];
+    for (const query of refused) {
+      expect(
+        (await company.test.get('/v1/sandbox/events', { query })).statusCode,
+        JSON.stringify(query),
+      ).toBe(422);
+    }
+    const start = (await company.test.get('/v1/sandbox/events', { query: { after: 'latest' } })).json();
+    expect(start.data).toEqual([]);
+    const emitted = (await company.test.post('/v1/sandbox/events', { type: 'report.completed' })).json();
+    const page = (
+      await company.test.get('/v1/sandbox/events', { query: { after: start.next_after, wait: 0 } })
+    ).json();
+    expect(page.data.map((event: { id: string }) => event.id)).toEqual([emitted.id]);
+    expect(page.next_after).toBe(emitted.id);
+    // Nothing newer: with wait 0 the answer is at once, and the cursor stays.
+    const empty = (
+      await company.test.get('/v1/sandbox/events', { query: { after: page.next_after, wait: 0 } })
+    ).json();
+    expect(empty).toEqual({ data: [], next_after: emitted.id });
+    // Another company's sandbox feed never shows these.
+    const other = await ctx.createCompany();
+    const theirs = (
+      await other.test.get('/v1/sandbox/events', { query: { after: start.next_after, wait: 0 } })
+    ).json();
+    expect(theirs.data).toEqual([]);
+  });
 });

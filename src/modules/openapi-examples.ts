@@ -305,6 +305,22 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     deliveries: 1,
   },
   EventType: 'absence.approved',
+  EventFeed: {
+    data: [
+      {
+        id: 'evt_0192f3a488887aaa8bbb0c0d0e0f1019',
+        type: 'absence.approved',
+        created_at: '2026-03-02T09:30:00.000Z',
+        company_id: '0192f3a4-1111-7aaa-8bbb-0c0d0e0f1012',
+        data: {
+          absence_id: '0192f3a4-3333-7aaa-8bbb-0c0d0e0f1013',
+          employee_id: '0192f3a4-2222-7aaa-8bbb-0c0d0e0f1012',
+          status: 'approved',
+        },
+      },
+    ],
+    next_after: 'evt_0192f3a488887aaa8bbb0c0d0e0f1019',
+  },
   EventEnvelope: {
     id: 'evt_0192f3a488887aaa8bbb0c0d0e0f1018',
     created_at: '2026-03-02T09:30:00.000Z',

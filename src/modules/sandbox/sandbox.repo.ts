@@ -28,3 +28,27 @@ export async function newestSandboxRows(db: Executor, companyId: string) {
   ]);
   return { employee, checkIn, absence, correction, report };
 }
+
+/** A sandbox's events after an event id (uuid), oldest first, at most `limit`. */
+export async function eventsAfter(db: Executor, companyId: string, after: string, limit: number) {
+  return await db
+    .selectFrom('events')
+    .select(['id', 'type', 'data', 'created_at'])
+    .where('company_id', '=', companyId)
+    .where('id', '>', after)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The id (uuid) of a sandbox's newest event, or undefined. */
+export async function newestEventId(db: Executor, companyId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('events')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}

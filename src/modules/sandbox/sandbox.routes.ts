@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { requireTenant } from '../../platform/auth.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
-import { EmitSampleEventBody, SampleEvent } from './sandbox.schemas.ts';
-import { emitSampleEvent } from './sandbox.service.ts';
+import { EmitSampleEventBody, EventFeed, ListenQuery, SampleEvent } from './sandbox.schemas.ts';
+import { emitSampleEvent, listenEvents } from './sandbox.service.ts';
 
 export function sandboxRoutes(app: FastifyInstance, deps: AppDeps): void {
   route(
@@ -22,5 +22,26 @@ export function sandboxRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     async (request, reply) =>
       reply.code(202).send(await emitSampleEvent(deps, requireTenant(request), request.body.type)),
+  );
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/sandbox/events',
+      operationId: 'listenSandboxEvents',
+      summary: 'Wait for the sandbox’s next events (what `jornada listen` forwards)',
+      description:
+        'Test keys only (a live key gets 404). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. A development tool: deliveries to registered endpoints are the at-least-once channel.',
+      tag: 'Webhooks',
+      scope: 'webhooks:manage',
+      querystring: ListenQuery,
+      responses: { 200: { description: 'The events, and the cursor to go on from.', schema: EventFeed } },
+    },
+    async (request, reply) => {
+      // A client that goes away (the response closes before it was sent) stops the wait.
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      return await listenEvents(deps, requireTenant(request), request.query, gone.signal);
+    },
   );
 }

@@ -9,12 +9,13 @@ import {
   type EventData,
   type EventType,
   envelopeOf,
+  eventPublicId,
   type PendingEvent,
   recordEvents,
 } from '../events/events.service.ts';
 import { countEventDeliveries, insertDeliveriesToActiveEndpoints } from '../webhooks/deliveries.repo.ts';
-import { newestSandboxRows } from './sandbox.repo.ts';
-import type { SampleEvent } from './sandbox.schemas.ts';
+import { eventsAfter, newestEventId, newestSandboxRows } from './sandbox.repo.ts';
+import type { EventFeed, SampleEvent } from './sandbox.schemas.ts';
 
 export type SampleEventView = Static<typeof SampleEvent>;
 
@@ -97,4 +98,48 @@ export async function emitSampleEvent(
     });
     return { ...envelope, deliveries };
   });
+}
+
+const FEED_PAGE = 100;
+const POLL_MILLISECONDS = 500;
+/** The cursor before every event: its uuid is all zeros. */
+const BEFORE_ALL = '00000000-0000-0000-0000-000000000000';
+
+const uuidOf = (eventId: string) =>
+  eventId.replace(/^evt_(\w{8})(\w{4})(\w{4})(\w{4})(\w{12})$/, '$1-$2-$3-$4-$5');
+
+/**
+ * GET /v1/sandbox/events?after=…&wait=…: the sandbox's events after a cursor, oldest first, waiting up to
+ * `wait` seconds for one (long polling); what `jornada listen` forwards to a developer's laptop. `after=latest`
+ * answers no event and the cursor to start from now. A development tool: an event whose transaction commits
+ * after a later one was read can be missed (the deliveries to registered endpoints never are).
+ */
+export async function listenEvents(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: Pick<Tenant, 'companyId' | 'sandbox'>,
+  query: { after: string; wait?: number | undefined },
+  signal?: AbortSignal,
+): Promise<Static<typeof EventFeed>> {
+  if (!tenant.sandbox) {
+    throw new ApiError('not_found', 'The event feed is the sandbox’s: call with a test key.');
+  }
+  const { db } = deps;
+  const { companyId } = tenant;
+  if (query.after === 'latest') {
+    const newest = await newestEventId(db, companyId);
+    return { data: [], next_after: eventPublicId(newest ?? BEFORE_ALL) };
+  }
+  const after = uuidOf(query.after);
+  // Long polling on real time (a request's wait, not a date of the domain).
+  const deadline = performance.now() + (query.wait ?? 20) * 1000;
+  for (;;) {
+    const rows = await eventsAfter(db, companyId, after, FEED_PAGE);
+    if (rows.length > 0 || performance.now() >= deadline || signal?.aborted) {
+      return {
+        data: rows.map((row) => envelopeOf(companyId, row)),
+        next_after: rows.length > 0 ? eventPublicId((rows.at(-1) as { id: string }).id) : query.after,
+      };
+    }
+    await new Promise((resolve) => setTimeout(resolve, POLL_MILLISECONDS));
+  }
 }

@@ -1,0 +1,136 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { type Receiver, startReceiver } from '../helpers/receiver.ts';
+import {
+  E2E_ADMIN_TOKEN,
+  freePort,
+  httpClient,
+  type ServiceNode,
+  startServiceNode,
+  stopServiceNode,
+} from '../helpers/service.ts';
+
+/**
+ * `jornada listen --forward-to` (issue 18), between real processes: the service, the command, and a receiver on
+ * "a laptop" (a local HTTP server with no https and no public address). A sandbox event reaches the receiver,
+ * signed with the command's secret, and verifies.
+ */
+let database: TestDatabase;
+let dataDir: string;
+let node: ServiceNode;
+let receiver: Receiver;
+let listener: ChildProcess | null = null;
+let base = '';
+let testKey = '';
+const SECRET = `whsec_${Buffer.from('a listen secret for the e2e test').toString('base64')}`;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-listen-'));
+  receiver = await startReceiver();
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  node = await startServiceNode(database.url, 'api', { port, env: { JORNADA_DATA_DIR: dataDir } });
+  const http = httpClient(base);
+  const company = await http('POST', '/admin/v1/companies', { name: 'Listen e2e' }, E2E_ADMIN_TOKEN);
+  testKey = (
+    await http(
+      'POST',
+      `/admin/v1/companies/${company.body.id}/api-keys`,
+      { mode: 'test', scopes: ['webhooks:manage', 'org:empleados:write'] },
+      E2E_ADMIN_TOKEN,
+    )
+  ).body.secret;
+}, 60_000);
+
+afterAll(async () => {
+  listener?.kill('SIGTERM');
+  if (node) await stopServiceNode(node);
+  await receiver?.close();
+  await database?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('jornada listen', () => {
+  it('forwards a sandbox event to a local receiver, signed so that it verifies', async () => {
+    const child = spawn(
+      process.execPath,
+      ['src/cli.ts', 'listen', '--forward-to', `${receiver.url}/laptop`, '--url', base, '--secret', SECRET],
+      { env: { ...process.env, JORNADA_API_KEY: testKey }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    listener = child;
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    await expect.poll(() => output, { timeout: 15_000 }).toContain('Ready: forwarding');
+    expect(output).toContain(`Signing secret: ${SECRET}`);
+
+    const http = httpClient(base);
+    const sample = await http('POST', '/v1/sandbox/events', { type: 'absence.approved' }, testKey);
+    expect(sample.status, sample.text).toBe(202);
+    // A real change in the sandbox is forwarded too.
+    const hired = await http(
+      'POST',
+      '/v1/employees',
+      { first_name: 'Ana', last_name: 'Portátil', email: 'ana.portatil@example.com' },
+      testKey,
+    );
+    expect(hired.status, hired.text).toBe(201);
+
+    const received = await receiver.waitFor(2, 30_000);
+    const webhook = new Webhook(SECRET);
+    const events = received.map((request) => webhook.verify(request.body, request.headers)) as Array<{
+      id: string;
+      type: string;
+      data: Record<string, unknown>;
+    }>;
+    expect(events.map((event) => event.type)).toEqual(['absence.approved', 'employee.created']);
+    expect(events[0]?.id).toBe(sample.body.id);
+    expect(events[1]?.data).toEqual({ employee_id: hired.body.id });
+    // A tampered body does not verify.
+    expect(() => webhook.verify(`${received[0]?.body} `, received[0]?.headers ?? {})).toThrow();
+    await expect.poll(() => output).toContain(`absence.approved ${sample.body.id} → 200`);
+  }, 60_000);
+
+  it('refuses a live key, and says which URL it could not reach', async () => {
+    const refuse = (args: string[], env: Record<string, string>) =>
+      new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(process.execPath, ['src/cli.ts', 'listen', ...args], {
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout?.on('data', (chunk) => {
+          output += chunk;
+        });
+        child.stderr?.on('data', (chunk) => {
+          output += chunk;
+        });
+        child.on('exit', (code) => resolve({ code, output }));
+      });
+    const live = await refuse(['--forward-to', `${receiver.url}/x`, '--url', base], {
+      JORNADA_API_KEY: 'jrn_live_0123456789012345678901234567890123456789',
+    });
+    expect(live.code).toBe(2);
+    expect(live.output).toContain('give a test key');
+    const closed = await freePort();
+    const nowhere = await refuse(
+      ['--forward-to', `${receiver.url}/x`, '--url', `http://127.0.0.1:${closed}`],
+      {
+        JORNADA_API_KEY: testKey,
+      },
+    );
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.output).toContain(`cannot reach http://127.0.0.1:${closed}/v1/sandbox/events`);
+    expect(nowhere.output).not.toMatch(/\n\s+at /);
+  }, 30_000);
+});
