@@ -8,6 +8,19 @@ const LOCATION_ID = '0192f3a4-5a10-7b20-8c30-1d2e3f405162';
 const UNIT_ID = '0192f3a4-5a11-7b21-8c31-2e3f40516273';
 const AT = '2026-11-02T09:00:04Z';
 
+/** A sandbox's event, as the sample-event answer and the event feed show it. */
+const sandboxEvent = {
+  id: 'evt_0192f3a488887aaa8bbb0c0d0e0f1019',
+  type: 'absence.approved',
+  created_at: '2026-03-02T09:30:00.000Z',
+  company_id: '0192f3a4-1111-7aaa-8bbb-0c0d0e0f1012',
+  data: {
+    absence_id: '0192f3a4-3333-7aaa-8bbb-0c0d0e0f1013',
+    employee_id: '0192f3a4-2222-7aaa-8bbb-0c0d0e0f1012',
+    status: 'approved',
+  },
+};
+
 const webhookEndpoint = {
   id: '0192f3a4-6666-7aaa-8bbb-0c0d0e0f1016',
   url: 'https://hr.example.com/hooks/jornada',
@@ -292,35 +305,9 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
 
   CreatedWebhookEndpoint: { ...webhookEndpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
   EmitSampleEventBody: { type: 'absence.approved' },
-  SampleEvent: {
-    id: 'evt_0192f3a488887aaa8bbb0c0d0e0f1019',
-    type: 'absence.approved',
-    created_at: '2026-03-02T09:30:00.000Z',
-    company_id: '0192f3a4-1111-7aaa-8bbb-0c0d0e0f1012',
-    data: {
-      absence_id: '0192f3a4-3333-7aaa-8bbb-0c0d0e0f1013',
-      employee_id: '0192f3a4-2222-7aaa-8bbb-0c0d0e0f1012',
-      status: 'approved',
-    },
-    deliveries: 1,
-  },
+  SampleEvent: { ...sandboxEvent, deliveries: 1 },
   EventType: 'absence.approved',
-  EventFeed: {
-    data: [
-      {
-        id: 'evt_0192f3a488887aaa8bbb0c0d0e0f1019',
-        type: 'absence.approved',
-        created_at: '2026-03-02T09:30:00.000Z',
-        company_id: '0192f3a4-1111-7aaa-8bbb-0c0d0e0f1012',
-        data: {
-          absence_id: '0192f3a4-3333-7aaa-8bbb-0c0d0e0f1013',
-          employee_id: '0192f3a4-2222-7aaa-8bbb-0c0d0e0f1012',
-          status: 'approved',
-        },
-      },
-    ],
-    next_after: 'evt_0192f3a488887aaa8bbb0c0d0e0f1019',
-  },
+  EventFeed: { data: [sandboxEvent], next_after: sandboxEvent.id },
   EventEnvelope: {
     id: 'evt_0192f3a488887aaa8bbb0c0d0e0f1018',
     created_at: '2026-03-02T09:30:00.000Z',

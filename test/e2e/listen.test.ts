@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import {
   freePort,
   httpClient,
   type ServiceNode,
+  spawnCli,
   startServiceNode,
   stopServiceNode,
 } from '../helpers/service.ts';
@@ -58,21 +59,14 @@ afterAll(async () => {
 
 describe('jornada listen', () => {
   it('forwards a sandbox event to a local receiver, signed so that it verifies', async () => {
-    const child = spawn(
-      process.execPath,
-      ['src/cli.ts', 'listen', '--forward-to', `${receiver.url}/laptop`, '--url', base, '--secret', SECRET],
-      { env: { ...process.env, JORNADA_API_KEY: testKey }, stdio: ['ignore', 'pipe', 'pipe'] },
+    const run = spawnCli(
+      ['listen', '--forward-to', `${receiver.url}/laptop`, '--url', base, '--secret', SECRET],
+      { JORNADA_API_KEY: testKey },
     );
-    listener = child;
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    await expect.poll(() => output, { timeout: 15_000 }).toContain('Ready: forwarding');
-    expect(output).toContain(`Signing secret: ${SECRET}`);
+    listener = run.child;
+    const output = run.output;
+    await expect.poll(output, { timeout: 15_000 }).toContain('Ready: forwarding');
+    expect(output()).toContain(`Signing secret: ${SECRET}`);
 
     const http = httpClient(base);
     const sample = await http('POST', '/v1/sandbox/events', { type: 'absence.approved' }, testKey);
@@ -98,25 +92,14 @@ describe('jornada listen', () => {
     expect(events[1]?.data).toEqual({ employee_id: hired.body.id });
     // A tampered body does not verify.
     expect(() => webhook.verify(`${received[0]?.body} `, received[0]?.headers ?? {})).toThrow();
-    await expect.poll(() => output).toContain(`absence.approved ${sample.body.id} → 200`);
+    await expect.poll(output).toContain(`absence.approved ${sample.body.id} → 200`);
   }, 60_000);
 
   it('refuses a live key, and says which URL it could not reach', async () => {
-    const refuse = (args: string[], env: Record<string, string>) =>
-      new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(process.execPath, ['src/cli.ts', 'listen', ...args], {
-          env: { ...process.env, ...env },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let output = '';
-        child.stdout?.on('data', (chunk) => {
-          output += chunk;
-        });
-        child.stderr?.on('data', (chunk) => {
-          output += chunk;
-        });
-        child.on('exit', (code) => resolve({ code, output }));
-      });
+    const refuse = async (args: string[], env: Record<string, string>) => {
+      const run = spawnCli(['listen', ...args], env);
+      return { code: await run.exited, output: run.output() };
+    };
     const live = await refuse(['--forward-to', `${receiver.url}/x`, '--url', base], {
       JORNADA_API_KEY: 'jrn_live_0123456789012345678901234567890123456789',
     });

@@ -17,23 +17,10 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts `src/cli.ts serve --role=…` with JORNADA_FAKE_CLOCK=1 on the given database; resolves once it started. */
-export async function startServiceNode(
-  databaseUrl: string,
-  role: 'api' | 'worker' | 'all',
-  options: { port?: number; env?: Record<string, string> } = {},
-): Promise<ServiceNode> {
-  const child = spawn(process.execPath, ['src/cli.ts', 'serve', `--role=${role}`], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(options.port ?? 0),
-      JORNADA_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
-      JORNADA_FAKE_CLOCK: '1',
-      JORNADA_DEMO: '0',
-      JORNADA_DRAIN_READINESS_MS: '0',
-      LOG_LEVEL: 'info',
-      ...options.env,
-    },
+/** `src/cli.ts <args>` as a child process, its stdout and stderr gathered in one output. */
+export function spawnCli(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['src/cli.ts', ...args], {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -43,13 +30,32 @@ export async function startServiceNode(
   child.stderr?.on('data', (chunk) => {
     output += chunk;
   });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+export async function startServiceNode(
+  databaseUrl: string,
+  role: 'api' | 'worker' | 'all',
+  options: { port?: number; env?: Record<string, string> } = {},
+): Promise<ServiceNode> {
+  const { child, output } = spawnCli(['serve', `--role=${role}`], {
+    DATABASE_URL: databaseUrl,
+    PORT: String(options.port ?? 0),
+    JORNADA_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+    JORNADA_FAKE_CLOCK: '1',
+    JORNADA_DEMO: '0',
+    JORNADA_DRAIN_READINESS_MS: '0',
+    LOG_LEVEL: 'info',
+    ...options.env,
+  });
   const deadline = Date.now() + 30_000;
-  while (!output.includes('jornada started')) {
+  while (!output().includes('jornada started')) {
     if (Date.now() > deadline || child.exitCode !== null)
-      throw new Error(`${role} did not start:\n${output}`);
+      throw new Error(`${role} did not start:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { child, output: () => output };
+  return { child, output };
 }
 
 export async function stopServiceNode(node: ServiceNode, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
