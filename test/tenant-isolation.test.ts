@@ -128,6 +128,10 @@ const FIXTURES: Record<string, Record<string, string>> = {
     id: 'webhookEndpoint',
     deliveryId: 'webhookDelivery',
   },
+  '/v1/webhook-endpoints/{id}/deliveries/{deliveryId}': {
+    id: 'webhookEndpoint',
+    deliveryId: 'webhookDelivery',
+  },
 };
 
 /** A valid body where one is required, so that the answer is about the id and not the body (422). */

@@ -170,7 +170,14 @@ describe('delivery', () => {
         resolve: async () => [{ address: answers[lookups++] as string, family: 4 }],
       },
     );
-    expect(outcome).toEqual({ succeeded: true, responseStatus: 200, error: null });
+    expect(outcome).toEqual({
+      succeeded: true,
+      responseStatus: 200,
+      error: null,
+      // What the delivery detail shows: the headers sent, the answer's body.
+      requestHeaders: expect.objectContaining({ 'webhook-id': 'evt_00000000000000000000000000000001' }),
+      responseBody: 'status 200',
+    });
     expect(lookups).toBe(1);
     const request = receiver.requests.find((received) => received.path === '/pinned');
     expect(request?.headers.host).toBe(`pinned.example.test:${receiver.port}`);
