@@ -43,7 +43,7 @@ const bodyOperations = Object.entries(
   }));
 
 describe('field names like Object.prototype members', () => {
-  it('finds the 18 operations (the sandbox's sample event is the 18th) with a body', () => {
+  it('finds the 18 operations with a body (the sandbox’s sample event is the 18th)', () => {
     expect(bodyOperations).toHaveLength(18);
   });
 
