@@ -109,7 +109,7 @@ This page answers JSON too, to <code>Accept: application/json</code>.</p>
   return layout(`${entry.code} error`, '/docs/errors', body);
 }
 
-function errorIndex(): string {
+function errorIndexPage(): string {
   const rows = ERROR_CODES.map(
     (code) =>
       `<tr><td><a href="/docs/errors/${code}"><code>${code}</code></a></td><td>${errorStatus(code)}</td><td>${escapeHtml(errorTitle(code))}</td></tr>`,
@@ -123,8 +123,50 @@ function errorIndex(): string {
   );
 }
 
+/**
+ * A value made on first use and kept for the process (the site's files never change while it runs): nothing is
+ * read at start-up, and nothing twice.
+ */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+const guidePage = once(() =>
+  markdownPage('docs/api/getting-started.md', 'Getting started', '/docs/getting-started'),
+);
+const changelogPage = once(() => markdownPage('CHANGELOG.md', 'Changelog', '/docs/changelog'));
+const ERROR_INDEX = errorIndexPage();
+
 const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const EMPTY_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
+
+/** The files the pages load: Redoc's bundle, our script that starts it, the site's style sheet. */
+const siteAssets = once(async () => {
+  // Redoc's sidebar shows its maker's logo from their CDN: the one address in the bundle the page would reach
+  // outside this service. It points here instead, to an empty image (the "API docs by Redocly" credit stays).
+  const redoc = (await readFile(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8')).replace(
+    REDOC_LOGO,
+    '/docs/assets/redoc-logo.svg',
+  );
+  if (redoc.includes(REDOC_LOGO)) throw new Error('Redoc bundle: the CDN logo is still referenced');
+  const assets: Record<string, { type: string; body: Buffer | string }> = {
+    'redoc.standalone.js': { type: 'text/javascript; charset=utf-8', body: redoc },
+    'reference.js': {
+      type: 'text/javascript; charset=utf-8',
+      body: await readFile(new URL('./reference.js', import.meta.url)),
+    },
+    'site.css': {
+      type: 'text/css; charset=utf-8',
+      body: await readFile(new URL('./site.css', import.meta.url)),
+    },
+    'redoc-logo.svg': { type: 'image/svg+xml', body: EMPTY_SVG },
+  };
+  return assets;
+});
 
 const REFERENCE = layout(
   'Reference',
@@ -149,29 +191,11 @@ const LANDING = layout(
 export async function docsPlugin(app: FastifyInstance, options: { docsUrl: string }): Promise<void> {
   const { docsUrl } = options;
   const hidden = { schema: { hide: true } };
-  // Redoc's sidebar shows its maker's logo from their CDN: the one address in the bundle the page would reach
-  // outside this service. It points here instead, to an empty image (the "API docs by Redocly" credit stays).
-  const redoc = (await readFile(require.resolve('redoc/bundles/redoc.standalone.js'), 'utf8')).replace(
-    REDOC_LOGO,
-    '/docs/assets/redoc-logo.svg',
-  );
-  if (redoc.includes(REDOC_LOGO)) throw new Error('Redoc bundle: the CDN logo is still referenced');
-  const assets: Record<string, { type: string; body: Buffer | string }> = {
-    'redoc.standalone.js': { type: 'text/javascript; charset=utf-8', body: redoc },
-    'reference.js': {
-      type: 'text/javascript; charset=utf-8',
-      body: await readFile(new URL('./reference.js', import.meta.url)),
-    },
-    'site.css': {
-      type: 'text/css; charset=utf-8',
-      body: await readFile(new URL('./site.css', import.meta.url)),
-    },
-    'redoc-logo.svg': { type: 'image/svg+xml', body: EMPTY_SVG },
-  };
 
   app.get('/', hidden, async (_request, reply) => sendHtml(reply, LANDING));
   app.get('/docs', hidden, async (_request, reply) => sendHtml(reply, REFERENCE, REFERENCE_CSP));
   app.get<{ Params: { name: string } }>('/docs/assets/:name', hidden, async (request, reply) => {
+    const assets = await siteAssets();
     const asset = assets[request.params.name];
     if (!asset || !Object.hasOwn(assets, request.params.name))
       throw new ApiError('not_found', 'No such file.');
@@ -180,16 +204,9 @@ export async function docsPlugin(app: FastifyInstance, options: { docsUrl: strin
       .type(asset.type)
       .send(asset.body);
   });
-  app.get('/docs/getting-started', hidden, async (_request, reply) =>
-    sendHtml(
-      reply,
-      await markdownPage('docs/api/getting-started.md', 'Getting started', '/docs/getting-started'),
-    ),
-  );
-  app.get('/docs/changelog', hidden, async (_request, reply) =>
-    sendHtml(reply, await markdownPage('CHANGELOG.md', 'Changelog', '/docs/changelog')),
-  );
-  app.get('/docs/errors', hidden, async (_request, reply) => sendHtml(reply, errorIndex()));
+  app.get('/docs/getting-started', hidden, async (_request, reply) => sendHtml(reply, await guidePage()));
+  app.get('/docs/changelog', hidden, async (_request, reply) => sendHtml(reply, await changelogPage()));
+  app.get('/docs/errors', hidden, async (_request, reply) => sendHtml(reply, ERROR_INDEX));
   app.get<{ Params: { code: string } }>('/docs/errors/:code', hidden, async (request, reply) => {
     const { code } = request.params;
     if (!isCode(code)) throw new ApiError('not_found', 'Unknown error code.');
