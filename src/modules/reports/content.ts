@@ -9,7 +9,7 @@ import { approvedAbsencesOf } from '../absences/absences.repo.ts';
 import { findCheckInMarks, streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
 import { findEmployeesByIds } from '../employees/employees.repo.ts';
 import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
-import { findHolidays, holidaysAt } from '../workdays/workdays.repo.ts';
+import { findHolidays, holidayCalendars } from '../workdays/workdays.repo.ts';
 import type { Column, Row } from './writers.ts';
 
 /** The rows of each report type, read with flat memory: a database cursor, or pages of bounded size. */
@@ -174,16 +174,7 @@ export async function* timeRegistryRows(
   const { from, to } = monthRange(params.month);
   const now = clock.now();
   // Every holiday of the month once; each employee's are the company's and their work centre's.
-  const allHolidays = await findHolidays(db, tenant.companyId, from, to);
-  const calendars = new Map<string | null, ReadonlyMap<string, string>>();
-  const holidaysOf = (locationId: string | null) => {
-    let calendar = calendars.get(locationId);
-    if (!calendar) {
-      calendar = holidaysAt(allHolidays, locationId);
-      calendars.set(locationId, calendar);
-    }
-    return calendar;
-  };
+  const holidaysOf = holidayCalendars(await findHolidays(db, tenant.companyId, from, to));
   let cursor: string | undefined;
   do {
     const months = await listWorkSummaries({ db, clock, cursors: codec }, tenant, {

@@ -5,7 +5,7 @@ import type { TenantScope } from '../../platform/tenant.ts';
 import { contractMinutes } from '../../time/contract.ts';
 import { localDate } from '../../time/zones.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
-import { findHolidays, holidaysAt } from '../workdays/workdays.repo.ts';
+import { findHolidays, holidayCalendars } from '../workdays/workdays.repo.ts';
 import {
   absenceDaysByType,
   absencesOn,
@@ -52,7 +52,7 @@ export async function today(
   const absent = new Map(
     (await absencesOn(db, tenant.companyId, date)).map((row) => [row.employee_id, row.label]),
   );
-  const holidays = await findHolidays(db, tenant.companyId, date, date);
+  const holidaysAt = holidayCalendars(await findHolidays(db, tenant.companyId, date, date));
   const contracts = await contractsOf(
     db,
     tenant.companyId,
@@ -64,7 +64,7 @@ export async function today(
     const last = latest.get(employee.id);
     const periods = contracts.get(employee.id);
     const absence = absent.get(employee.id) ?? null;
-    const holiday = holidaysAt(holidays, employee.location_id).has(date);
+    const holiday = holidaysAt(employee.location_id).has(date);
     const expected =
       holiday || absence !== null || !periods ? 0 : contractMinutes(periods, Temporal.PlainDate.from(date));
     const lastAt = last ? Temporal.Instant.fromEpochMilliseconds(last.timestamp.getTime()) : null;

@@ -8,7 +8,7 @@ import { absencesOfType } from '../absences/absences.repo.ts';
 import { VACATION } from '../absences/absences.service.ts';
 import { findVacationPolicy } from '../companies/companies.repo.ts';
 import { contractsOf, selectEmployedDuring } from '../employees/employees.repo.ts';
-import { findHolidays, holidaysAt } from '../workdays/workdays.repo.ts';
+import { findHolidays, holidayCalendars } from '../workdays/workdays.repo.ts';
 import type { VacationBalance } from './vacation-balances.schemas.ts';
 
 export type VacationBalanceView = Static<typeof VacationBalance>;
@@ -55,7 +55,9 @@ export async function listVacationBalances(
     last,
   );
   // Every holiday of the period once; each employee's calendar is the company's and their work centre's.
-  const holidays = await findHolidays(db, tenant.companyId, `${earliestHire.slice(0, 4)}-01-01`, last);
+  const holidaysAt = holidayCalendars(
+    await findHolidays(db, tenant.companyId, `${earliestHire.slice(0, 4)}-01-01`, last),
+  );
   const account = await findVacationPolicy(db, tenant.accountId);
   const policy = {
     carryOverMaxDays: Number(account.vacation_carry_over_max_days),
@@ -85,7 +87,7 @@ export async function listVacationBalances(
         contract: contracts.get(employee.id) ?? [],
       },
       own,
-      new Set(holidaysAt(holidays, employee.location_id).keys()),
+      new Set(holidaysAt(employee.location_id).keys()),
       policy,
       query.year,
       today,

@@ -108,15 +108,27 @@ export async function findHolidays(
     .execute();
 }
 
-/** The holidays of one work centre's calendar (the company's and its own), by date; null: the company's only. */
-export function holidaysAt(rows: readonly HolidayRow[], locationId: string | null): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const row of rows) {
-    if (row.location_id !== null && row.location_id !== locationId) continue;
-    // A company-wide holiday comes first and keeps its name.
-    if (!names.has(row.date)) names.set(row.date, row.name);
-  }
-  return names;
+/**
+ * The calendar of each work centre from a company's holidays: the company's and the centre's own, by date, with
+ * their names (null: no centre, the company's only). Each centre's is made once, when first asked for.
+ */
+export function holidayCalendars(
+  rows: readonly HolidayRow[],
+): (locationId: string | null) => ReadonlyMap<string, string> {
+  const calendars = new Map<string | null, Map<string, string>>();
+  return (locationId) => {
+    let names = calendars.get(locationId);
+    if (!names) {
+      names = new Map();
+      for (const row of rows) {
+        if (row.location_id !== null && row.location_id !== locationId) continue;
+        // A company-wide holiday comes first and keeps its name.
+        if (!names.has(row.date)) names.set(row.date, row.name);
+      }
+      calendars.set(locationId, names);
+    }
+    return names;
+  };
 }
 
 /** The employee row consolidation reads, locked FOR UPDATE (the lock order's first step). */
