@@ -146,3 +146,15 @@ export const formatMinutes = (minutes: number) => {
   const absolute = Math.abs(minutes);
   return `${sign}${Math.floor(absolute / 60)} h ${String(absolute % 60).padStart(2, '0')} min`;
 };
+
+/** Every page of a listing, one after the other (a month's calendar, a month's summaries: a few pages of 100). */
+export async function allPages<T>(path: string, params: Record<string, string> = {}): Promise<T[]> {
+  const rows: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<T> = await api<Page<T>>('GET', `${path}${query({ ...params, limit: 100, cursor })}`);
+    rows.push(...page.data);
+    cursor = page.meta.next_cursor;
+  } while (cursor);
+  return rows;
+}

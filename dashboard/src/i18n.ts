@@ -76,8 +76,7 @@ function formatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
 /** An instant as a date and time in the company's zone, the zone's short name shown: `23 nov 2026, 19:41 CET`. */
 export const formatInstant = (value: string | null | undefined) =>
   value
-    ? formatter({ dateStyle: 'medium', timeStyle: 'short', timeZone: displayZone }).format(new Date(value)) +
-      ` ${zoneName(value)}`
+    ? `${formatter({ dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: displayZone }).format(new Date(value))} ${zoneName(value)}`
     : '—';
 
 /** The zone's short name at an instant (CET, CEST, WET…), so a time never reads as the browser's. */
@@ -89,12 +88,6 @@ export const zoneName = (instant: string | Date = new Date()) =>
 /** An instant's wall-clock time (HH:MM, 24-hour) in a zone (the company's unless another is given). */
 export const formatTime = (instant: string | Date, timeZone = displayZone) =>
   formatter({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(new Date(instant));
-
-/** An instant's date and time in a zone (the company's unless another is given), without the zone's name. */
-export const formatDateTime = (instant: string | Date, timeZone = displayZone) =>
-  formatter({ dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone }).format(
-    new Date(instant),
-  );
 
 /** A calendar date (YYYY-MM-DD) in the interface's language; it names a day, so no zone applies. */
 export const formatDate = (date: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }) =>

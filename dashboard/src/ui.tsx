@@ -178,6 +178,28 @@ export function GroupError({
   );
 }
 
+/** The month a calendar shows: clearing the field keeps the month it had (a calendar always shows one). */
+export function CalendarMonth({
+  label,
+  month,
+  onMonth,
+}: {
+  label: string;
+  month: string;
+  onMonth: (month: string) => void;
+}) {
+  return (
+    <Field label={label}>
+      <input
+        type="month"
+        required
+        value={month}
+        onChange={(event) => event.target.value && onMonth(event.target.value)}
+      />
+    </Field>
+  );
+}
+
 /** A choice among named things (work centres, units) with a first option for none of them ("None", "All"). */
 export function NamedSelect({
   value,

@@ -48,3 +48,16 @@ export function lastDayOf(month: string): string {
   const [year, number] = month.split('-').map(Number) as [number, number];
   return new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10);
 }
+
+/** A calendar date (YYYY-MM-DD) moved by a number of days. */
+export function addDays(date: string, days: number): string {
+  const value = new Date(`${date}T12:00:00Z`);
+  value.setUTCDate(value.getUTCDate() + days);
+  return value.toISOString().slice(0, 10);
+}
+
+/** Every date (YYYY-MM-DD) of a month (YYYY-MM), in order. */
+export function monthDays(month: string): string[] {
+  const count = Number(lastDayOf(month).slice(8));
+  return Array.from({ length: count }, (_, index) => `${month}-${String(index + 1).padStart(2, '0')}`);
+}

@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { api, type Mode, type Page, query } from '../api.ts';
+import { allPages, api, type Mode, type Page, query } from '../api.ts';
 import { formatDate, formatDateRange, formatMonth, useT } from '../i18n.ts';
 import { statusLabel } from '../labels.ts';
 import type { Absence, Company, Location, VacationBalance } from '../types.ts';
 import {
+  CalendarMonth,
   ConfirmButton,
   DateRange,
   ErrorMessage,
@@ -14,37 +15,12 @@ import {
   useAction,
   useLoad,
 } from '../ui.tsx';
-import { todayIn } from '../zoned.ts';
+import { monthDays, todayIn } from '../zoned.ts';
 import { type Employee, fullName } from './names.ts';
 
 type Holiday = { date: string; name: string; location_id: string | null };
 type Unit = { id: string; name: string };
 type AbsenceType = { key: string; label: string };
-
-/** Every page of a listing (the calendar needs the whole month: at most a few pages of 100). */
-async function all<T>(path: string, params: Record<string, string>): Promise<T[]> {
-  const rows: T[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Page<T> = await api<Page<T>>('GET', `${path}${query({ ...params, limit: 100, cursor })}`);
-    rows.push(...page.data);
-    cursor = page.meta.next_cursor;
-  } while (cursor);
-  return rows;
-}
-
-const monthDays = (month: string): string[] => {
-  const first = new Date(`${month}-01T12:00:00Z`);
-  const days: string[] = [];
-  for (
-    let date = first;
-    date.getUTCMonth() === first.getUTCMonth();
-    date = new Date(date.getTime() + 86_400_000)
-  ) {
-    days.push(date.toISOString().slice(0, 10));
-  }
-  return days;
-};
 
 const weekday = (date: string) => formatDate(date, { weekday: 'narrow' });
 
@@ -68,13 +44,13 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
   const to = days.at(-1) as string;
   const data = useLoad(async () => {
     const [employees, absences, holidays, locations, units, types, requests] = await Promise.all([
-      all<Employee>(`/${mode}/employees/search`, { status: 'active' }),
-      all<Absence>(`/${mode}/absences`, { from, to }),
+      allPages<Employee>(`/${mode}/employees/search`, { status: 'active' }),
+      allPages<Absence>(`/${mode}/absences`, { from, to }),
       api<{ data: Holiday[] }>('GET', `/${mode}/holidays${query({ from, to })}`),
-      all<Location>(`/${mode}/locations`, {}),
-      all<Unit>(`/${mode}/units`, {}),
-      all<AbsenceType>(`/${mode}/absence-types`, {}),
-      all<Absence>(`/${mode}/absences`, { status: 'requested' }),
+      allPages<Location>(`/${mode}/locations`, {}),
+      allPages<Unit>(`/${mode}/units`, {}),
+      allPages<AbsenceType>(`/${mode}/absence-types`, {}),
+      allPages<Absence>(`/${mode}/absences`, { status: 'requested' }),
     ]);
     return { employees, absences, holidays: holidays.data, locations, units, types, requests };
   }, [mode, month]);
@@ -93,10 +69,14 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
   const holidays = new Map(
     loaded?.holidays.filter((holiday) => holiday.location_id === null).map((h) => [h.date, h.name]) ?? [],
   );
+  // The local ones by centre and date, read once per cell of the grid.
+  const localHolidays = new Map(
+    loaded?.holidays
+      .filter((holiday) => holiday.location_id !== null)
+      .map((holiday) => [`${holiday.location_id}|${holiday.date}`, holiday.name]) ?? [],
+  );
   const holidayOf = (employee: Employee, date: string) =>
-    holidays.get(date) ??
-    loaded?.holidays.find((holiday) => holiday.date === date && holiday.location_id === employee.location_id)
-      ?.name;
+    holidays.get(date) ?? localHolidays.get(`${employee.location_id}|${date}`);
   const live =
     loaded?.absences.filter((absence) => absence.status === 'approved' || absence.status === 'requested') ??
     [];
@@ -116,14 +96,7 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
       {done && <p role="status">{done}</p>}
       <ErrorMessage error={data.error ?? action.error} />
       <div className="row">
-        <Field label={t('Month')}>
-          <input
-            type="month"
-            required
-            value={month}
-            onChange={(event) => event.target.value && setMonth(event.target.value)}
-          />
-        </Field>
+        <CalendarMonth label={t('Month')} month={month} onMonth={setMonth} />
         <Field label={t('Work centre')}>
           <NamedSelect value={location} onChange={setLocation} items={loaded?.locations} none={t('All')} />
         </Field>
@@ -320,7 +293,7 @@ function ApprovalPreview({
             `/${mode}/vacation-balances${query({ year, employee_id: absence.employee_id })}`,
           )
         : Promise.resolve(null),
-      all<Absence>(`/${mode}/absences`, { from: absence.start_date, to: absence.end_date }),
+      allPages<Absence>(`/${mode}/absences`, { from: absence.start_date, to: absence.end_date }),
     ]);
     return {
       balance: balances?.data[0] ?? null,

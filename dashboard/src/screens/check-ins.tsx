@@ -1,18 +1,12 @@
 import { type FormEvent, useState } from 'react';
 import { api, formatMinutes, type Mode, type Page, query } from '../api.ts';
-import { formatDate, formatDateTime, formatTime, msg, useT, zoneName } from '../i18n.ts';
+import { formatDate, formatInstant, formatTime, msg, useT } from '../i18n.ts';
 import { checkInTypeLabel, sourceLabel } from '../labels.ts';
 import { shiftEvents } from '../shifts.ts';
 import type { CheckIn, Company, Correction, WorkSummary } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
-import { instantAt, todayIn } from '../zoned.ts';
+import { addDays, instantAt, todayIn } from '../zoned.ts';
 import { type Employee, employeesById, fullName } from './names.ts';
-
-const addDays = (date: string, days: number) => {
-  const value = new Date(`${date}T00:00:00Z`);
-  value.setUTCDate(value.getUTCDate() + days);
-  return value.toISOString().slice(0, 10);
-};
 
 /** The check-ins of one employee on one local date, and that workday's figures from the time engine. */
 function Day({
@@ -270,7 +264,7 @@ function AddCheckIn({
 }
 
 /** The corrections waiting: approve (the company's half) or reject with a reason. */
-function CorrectionsQueue({ mode, zone }: { mode: Mode; zone: string }) {
+function CorrectionsQueue({ mode }: { mode: Mode }) {
   const t = useT();
   const list = useLoad(async () => {
     const page = await api<Page<Correction>>(
@@ -319,7 +313,7 @@ function CorrectionsQueue({ mode, zone }: { mode: Mode; zone: string }) {
             ...correction.add.map((item) =>
               t('add {{type}} at {{time}}', {
                 type: t(checkInTypeLabel(item.type)).toLowerCase(),
-                time: `${formatDateTime(item.timestamp, zone)} ${zoneName(item.timestamp)}`,
+                time: formatInstant(item.timestamp),
               }),
             ),
             ...correction.void.map(() => t('void a check-in')),
@@ -422,7 +416,7 @@ export function CheckInsScreen({ mode, company }: { mode: Mode; company: Company
       ) : (
         <p className="muted">{t('Choose an employee to see the day.')}</p>
       )}
-      <CorrectionsQueue key={`${mode}-${refresh}`} mode={mode} zone={company.timezone} />
+      <CorrectionsQueue key={`${mode}-${refresh}`} mode={mode} />
     </>
   );
 }

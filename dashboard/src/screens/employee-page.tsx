@@ -4,8 +4,8 @@ import { BarChart, chartHours } from '../charts.tsx';
 import { formatDate, formatInstant, formatMonth, formatNumber, useT } from '../i18n.ts';
 import { statusLabel } from '../labels.ts';
 import type { Absence, Correction, Employee, WorkSummary } from '../types.ts';
-import { ErrorMessage, Field, Loading, ScrollBox, Table, useLoad } from '../ui.tsx';
-import { lastDayOf, todayIn } from '../zoned.ts';
+import { CalendarMonth, ErrorMessage, Field, Loading, ScrollBox, Table, useLoad } from '../ui.tsx';
+import { lastDayOf, monthDays, todayIn } from '../zoned.ts';
 
 /**
  * An employee's own page (issue 17): their month as a calendar with each day's figures, the banked balance at
@@ -27,14 +27,7 @@ export function EmployeePage({
     <>
       <section aria-labelledby={`month-${employee.id}`}>
         <h3 id={`month-${employee.id}`}>{t('Month')}</h3>
-        <Field label={t('Month of the calendar')}>
-          <input
-            type="month"
-            required
-            value={month}
-            onChange={(event) => event.target.value && setMonth(event.target.value)}
-          />
-        </Field>
+        <CalendarMonth label={t('Month of the calendar')} month={month} onMonth={setMonth} />
         <MonthCalendar mode={mode} employee={employee} month={month} />
       </section>
       <BankedChart mode={mode} employee={employee} today={today} />
@@ -57,11 +50,7 @@ function MonthCalendar({ mode, employee, month }: { mode: Mode; employee: Employ
   const byDate = new Map(days.data.data.map((row) => [row.period_start, row]));
   const first = new Date(`${month}-01T12:00:00Z`);
   const blanks = (first.getUTCDay() + 6) % 7; // Monday first
-  const count = Number(lastDayOf(month).slice(8));
-  const cells = [
-    ...Array.from({ length: blanks }, () => null),
-    ...Array.from({ length: count }, (_, index) => `${month}-${String(index + 1).padStart(2, '0')}`),
-  ];
+  const cells = [...Array.from({ length: blanks }, () => null), ...monthDays(month)];
   const weeks: Array<Array<string | null>> = [];
   for (let index = 0; index < cells.length; index += 7) weeks.push(cells.slice(index, index + 7));
   return (

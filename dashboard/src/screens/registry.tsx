@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { api, formatInstant, type Mode, type Page, query } from '../api.ts';
+import { allPages, api, formatInstant, type Mode, type Page, query } from '../api.ts';
 import { companyZone, formatDateRange, formatMonth, msg, useT } from '../i18n.ts';
 import { statusLabel } from '../labels.ts';
 import type {
@@ -22,7 +22,7 @@ import {
   useAction,
   useLoad,
 } from '../ui.tsx';
-import { instantAt, lastDayOf, todayIn } from '../zoned.ts';
+import { addDays, instantAt, lastDayOf, todayIn } from '../zoned.ts';
 import { type Employee, fullName } from './names.ts';
 
 /**
@@ -163,20 +163,13 @@ function CloseSummary({ mode, month }: { mode: Mode; month: string }) {
   const summary = useLoad(async () => {
     const last = lastDayOf(month);
     const from = `${month}-01`;
-    let cursor: string | null = null;
     const totals = { incomplete: 0, anomalies: 0, people: 0 };
-    do {
-      const page: Page<WorkSummary> = await api<Page<WorkSummary>>(
-        'GET',
-        `/${mode}/work-summaries${query({ period: 'month', from, to: last, limit: 100, cursor })}`,
-      );
-      for (const row of page.data) {
-        totals.incomplete += row.incomplete_days;
-        totals.anomalies += row.anomalies;
-        if (row.incomplete_days > 0 || row.anomalies > 0) totals.people += 1;
-      }
-      cursor = page.meta.next_cursor;
-    } while (cursor);
+    const rows = await allPages<WorkSummary>(`/${mode}/work-summaries`, { period: 'month', from, to: last });
+    for (const row of rows) {
+      totals.incomplete += row.incomplete_days;
+      totals.anomalies += row.anomalies;
+      if (row.incomplete_days > 0 || row.anomalies > 0) totals.people += 1;
+    }
     const [absences, corrections] = await Promise.all([
       api<Page<unknown>>(
         'GET',
@@ -280,13 +273,6 @@ const ACTORS: Record<string, string> = {
 };
 const actorLabel = (type: string) => ACTORS[type] ?? type;
 
-/** A date `days` from today, YYYY-MM-DD, in the company's calendar. */
-function daysAhead(days: number): string {
-  const date = new Date(`${todayIn(companyZone())}T12:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
 function GrantsCard({ mode }: { mode: Mode }) {
   const t = useT();
   const [cursor, setCursor] = useState<string | null>(null);
@@ -381,7 +367,7 @@ function GrantForm({ mode, onCreated }: { mode: Mode; onCreated: (url: string) =
   const [label, setLabel] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const [expires, setExpires] = useState(() => daysAhead(30));
+  const [expires, setExpires] = useState(() => addDays(todayIn(companyZone()), 30));
   const [everyone, setEveryone] = useState(true);
   const [chosen, setChosen] = useState<string[]>([]);
   const employees = useLoad(
