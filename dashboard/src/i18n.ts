@@ -1,7 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
-import { EN_PLURALS } from './locales/en.ts';
-import { es } from './locales/es.ts';
+import { I18N_OPTIONS } from './locales/options.ts';
 
 /**
  * The dashboard's two languages. The English text is the key (t of "Save"), so the source reads as the screen
@@ -24,16 +23,7 @@ function languageBeforeLogin(): Language {
 }
 
 export const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  resources: { es: { translation: es }, en: { translation: EN_PLURALS } },
-  lng: languageBeforeLogin(),
-  fallbackLng: false,
-  keySeparator: false,
-  nsSeparator: false,
-  interpolation: { escapeValue: false },
-  returnEmptyString: false,
-  initAsync: false,
-});
+void i18n.use(initReactI18next).init({ ...I18N_OPTIONS, lng: languageBeforeLogin() });
 document.documentElement.lang = i18n.language;
 
 /** Switches the interface (and `<html lang>`), remembering it for the next login page in this browser. */

@@ -1,7 +1,6 @@
 import i18next from 'i18next';
-import { EN_PLURALS } from '../../dashboard/src/locales/en.ts';
-import { es } from '../../dashboard/src/locales/es.ts';
 import { spanishDetail, spanishFieldMessage } from '../../dashboard/src/locales/messages.ts';
+import { I18N_OPTIONS } from '../../dashboard/src/locales/options.ts';
 
 /**
  * What the dashboard shows in a language, for the browser tests: a text by its key (the English source text),
@@ -17,18 +16,12 @@ export function dashboardText(language: Language) {
   // plurals, interpolation and number formats are resolved exactly as on the screen.
   const i18n = i18next.createInstance();
   void i18n.init({
-    resources: { es: { translation: es }, en: { translation: EN_PLURALS } },
+    ...I18N_OPTIONS,
     lng: language,
-    fallbackLng: false,
-    keySeparator: false,
-    nsSeparator: false,
-    interpolation: { escapeValue: false },
     // A variable the test forgot is its mistake: said, not left as {{name}} in a selector.
     missingInterpolationHandler: (text, value) => {
       throw new Error(`"${text}" needs ${String((value as unknown as string[])[0])}`);
     },
-    returnEmptyString: false,
-    initAsync: false,
   });
 
   const T = (key: string, vars: Record<string, string | number> = {}): string => {
