@@ -40,6 +40,21 @@ class UserError extends Error {
   }
 }
 
+/**
+ * A request to the service; when it cannot be sent, one sentence naming the address, the network's reason and
+ * where the URL came from, not "TypeError: fetch failed".
+ */
+async function reach(address: string, init: RequestInit, baseFrom: string): Promise<Response> {
+  try {
+    return await fetch(address, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new UserError(
+      `cannot reach ${address} (${cause?.code ?? cause?.message ?? String(error)}). Is \`jornada serve\` running? The URL came from ${baseFrom}; give --url to use another.`,
+    );
+  }
+}
+
 /** Where the admin commands send their requests, and with which token, each with where it came from. */
 type AdminTarget = { base: string; baseFrom: string; token: string; tokenFrom: string };
 
@@ -158,15 +173,7 @@ async function listenCommand(args: string[]): Promise<void> {
   const { base, baseFrom } = await serviceBase(values.url);
   const feed = async (after: string) => {
     const address = `${base}/v1/sandbox/events?after=${after}&wait=20`;
-    let response: Response;
-    try {
-      response = await fetch(address, { headers: { authorization: `Bearer ${key}` } });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause;
-      throw new UserError(
-        `cannot reach ${address} (${cause?.code ?? String(error)}); the URL came from ${baseFrom}`,
-      );
-    }
+    const response = await reach(address, { headers: { authorization: `Bearer ${key}` } }, baseFrom);
     const text = await response.text();
     if (response.status === 429)
       return { data: [], next_after: after, retryAfter: Number(response.headers.get('retry-after') ?? 5) };
@@ -244,22 +251,18 @@ async function admin(args: string[]): Promise<void> {
   /** One request to the admin API: the answer, or a sentence naming the URL and the token's source. */
   const request = async (method: string, url: string, body?: unknown) => {
     const address = `${target.base}/admin/v1${url}`;
-    let response: Response;
-    try {
-      response = await fetch(address, {
+    const response = await reach(
+      address,
+      {
         method,
         headers: {
           authorization: `Bearer ${target.token}`,
           ...(body ? { 'content-type': 'application/json' } : {}),
         },
         body: body ? JSON.stringify(body) : null,
-      });
-    } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new UserError(
-        `cannot reach ${address} (${cause?.code ?? cause?.message ?? String(error)}). Is \`jornada serve\` running? The URL came from ${target.baseFrom}; give --url to use another.`,
-      );
-    }
+      },
+      target.baseFrom,
+    );
     const text = await response.text();
     if (response.status === 401) {
       throw new UserError(`${address} refused the admin token from ${target.tokenFrom} (401): ${text}`);
