@@ -13,7 +13,14 @@ import { safeEqual, sha256 } from './secrets.ts';
  * /metrics is scraped. Served only with JORNADA_METRICS_TOKEN, on API nodes and on workers (their small port).
  */
 export const metricsRegistry = new client.Registry();
-client.collectDefaultMetrics({ register: metricsRegistry, prefix: 'jornada_' });
+
+/** The process's own metrics (CPU, memory, event-loop lag, GC): collected only by a process that serves them. */
+let collectingDefaults = false;
+function collectDefaultMetrics(): void {
+  if (collectingDefaults) return;
+  collectingDefaults = true;
+  client.collectDefaultMetrics({ register: metricsRegistry, prefix: 'jornada_' });
+}
 
 const registers = [metricsRegistry];
 
@@ -125,6 +132,7 @@ export function registerMetricsRoute(
 ): void {
   const { token } = options;
   if (token === null) return;
+  collectDefaultMetrics();
   const expected = sha256(token);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const header = request.headers.authorization ?? '';
