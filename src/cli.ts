@@ -244,12 +244,12 @@ async function admin(args: string[]): Promise<void> {
     if (!value) throw new ConfigError(`admin ${command}: ${what} is required`);
     return value;
   };
-  if (command === undefined || !ADMIN_COMMANDS.has(command)) {
-    throw new ConfigError(`unknown admin command "${command ?? ''}"\n\n${USAGE}`);
-  }
-  const target = await adminTarget(values);
+  // Found on the first request: a wrong command or argument is told before any URL or token is looked for.
+  let found: Promise<AdminTarget> | null = null;
   /** One request to the admin API: the answer, or a sentence naming the URL and the token's source. */
   const request = async (method: string, url: string, body?: unknown) => {
+    found ??= adminTarget(values);
+    const target = await found;
     const address = `${target.base}/admin/v1${url}`;
     const response = await reach(
       address,
@@ -337,21 +337,10 @@ async function admin(args: string[]): Promise<void> {
       return call('GET', '/clock');
     case 'advance-clock':
       return call('POST', '/clock/advance', { seconds: Number(need(first, 'SECONDS')) });
+    default:
+      throw new ConfigError(`unknown admin command "${command ?? ''}"\n\n${USAGE}`);
   }
 }
-
-const ADMIN_COMMANDS = new Set([
-  'list-companies',
-  'create-company',
-  'get-company',
-  'update-company',
-  'create-key',
-  'list-keys',
-  'revoke-key',
-  'create-admin',
-  'clock',
-  'advance-clock',
-]);
 
 /** A password from a pipe (`echo … | jornada admin create-admin`), so it stays out of the shell history. */
 async function readStdin(): Promise<string> {
