@@ -220,11 +220,11 @@ function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
         return branch.keyword === 'const' ? [params.allowedValue] : (params.allowedValues ?? []);
       })
       .map(String);
-    const types = branches
-      .filter((branch) => branch.keyword === 'type')
-      .map((branch) => String((branch.params as { type?: unknown }).type));
-    const nullable = types.includes('null');
-    const first = branches.find((branch) => branch.keyword !== 'type' || !nullable) ?? branches[0];
+    // The null branch's refusal ("must be null") tells nothing of what a value should have been.
+    const isNullBranch = (branch: ErrorObject) =>
+      branch.keyword === 'type' && (branch.params as { type?: unknown }).type === 'null';
+    const nullable = branches.some(isNullBranch);
+    const first = branches.find((branch) => !isNullBranch(branch)) ?? branches[0];
     if (values.length > 0) {
       result.push({
         ...error,
