@@ -250,9 +250,14 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
     if (variant.language === 'en') {
       // This administrator chooses English: kept on the server, for every later session.
+      // The switch is immediate on screen; the choice is saved by a request of its own, awaited here.
+      const saved = page.waitForResponse(
+        (response) => response.url().endsWith('/dashboard/api/me') && response.request().method() === 'PATCH',
+      );
       await page.getByRole('button', { name: 'Switch to English' }).click();
       await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
       expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+      expect((await saved).status()).toBe(200);
     }
     const me = await page.evaluate(async () => (await fetch('/dashboard/api/session')).json());
     expect(me).toMatchObject({
