@@ -27,6 +27,9 @@ function fingerprintOf(request: FastifyRequest): string {
     .digest('hex');
 }
 
+/** The first request with the key is still running: the same request can be sent again in a moment. */
+const IN_FLIGHT_HEADERS = { 'Retry-After': '1' };
+
 /**
  * Idempotency-Key on POST, PATCH and DELETE, scoped to the tenant (spec, Idempotency; issue 2). The first
  * request claims the key atomically (insert … on conflict), so twenty parallel identical requests execute once:
@@ -63,6 +66,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
       throw new ApiError(
         'conflict',
         'A request with this Idempotency-Key is being processed; retry shortly.',
+        { headers: IN_FLIGHT_HEADERS },
       );
     }
     if (existing.fingerprint !== fingerprint) {
@@ -75,6 +79,7 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
       throw new ApiError(
         'conflict',
         'A request with this Idempotency-Key is still in flight; retry shortly.',
+        { headers: IN_FLIGHT_HEADERS },
       );
     }
     reply.headers(existing.response_headers ?? {});

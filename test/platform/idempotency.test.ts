@@ -112,7 +112,11 @@ describe('Idempotency-Key', () => {
     const inFlight = responses.filter((r) => r.statusCode === 409);
     expect(executed).toHaveLength(1);
     expect(replayed.length + inFlight.length).toBe(19);
-    for (const response of inFlight) expect(response.json().code).toBe('conflict');
+    for (const response of inFlight) {
+      expect(response.json().code).toBe('conflict');
+      // "Retry shortly", said in the header clients already honour.
+      expect(response.headers['retry-after']).toBe('1');
+    }
   });
 
   it('expires after 24 hours', async () => {
@@ -141,9 +145,9 @@ describe('Idempotency-Key', () => {
       })
       .where('idempotency_key', '=', 'k-dead')
       .execute();
-    expect(
-      (await env.company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).json().code,
-    ).toBe('conflict');
+    const stalled = await env.company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } });
+    expect(stalled.json().code).toBe('conflict');
+    expect(stalled.headers['retry-after']).toBe('1');
     env.ctx.clock.advance(61);
     expect(
       (await env.company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).statusCode,

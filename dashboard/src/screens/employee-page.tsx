@@ -4,7 +4,7 @@ import { BarChart, chartHours } from '../charts.tsx';
 import { formatDate, formatInstant, formatMonth, formatNumber, useT } from '../i18n.ts';
 import { statusLabel } from '../labels.ts';
 import type { Absence, Correction, Employee, WorkSummary } from '../types.ts';
-import { CalendarMonth, ErrorMessage, Field, Loading, ScrollBox, Table, useLoad } from '../ui.tsx';
+import { CalendarMonth, ErrorMessage, Loading, ScrollBox, Table, useLoad } from '../ui.tsx';
 import { lastDayOf, monthDays, todayIn } from '../zoned.ts';
 
 /**

@@ -15,7 +15,7 @@ import type { RequestLog } from './request-log.schemas.ts';
 export function registerRequestLog(app: FastifyInstance, deps: Pick<AppDeps, 'db' | 'clock'>): void {
   app.addHook('onResponse', async (request, reply) => {
     const tenant = request.caller;
-    if (!tenant || tenant.mode !== 'test' || tenant.apiKeyId === null) return;
+    if (tenant?.mode !== 'test' || tenant.apiKeyId === null) return;
     try {
       await appendRequest(deps.db, {
         company_id: tenant.companyId,
