@@ -269,11 +269,17 @@ export class Transport {
   async #wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
     if (!signal) return await this.#options.sleep(ms);
     signal.throwIfAborted();
-    await Promise.race([
-      this.#options.sleep(ms),
-      new Promise<never>((_, reject) =>
-        signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
-      ),
-    ]);
+    let onAbort = () => {};
+    try {
+      await Promise.race([
+        this.#options.sleep(ms),
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(signal.reason);
+          signal.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
   }
 }

@@ -16,10 +16,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts `src/cli.ts serve --role=…` with JORNADA_FAKE_CLOCK=1 on the given database; resolves once it started. */
 /** `src/cli.ts <args>` as a child process, its stdout and stderr gathered in one output. */
 export function spawnCli(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['src/cli.ts', ...args], {
+  return spawnNode('src/cli.ts', args, env);
+}
+
+/** A Node.js script as a child process, its stdout and stderr gathered in one output. */
+export function spawnNode(script: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [script, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -34,6 +38,7 @@ export function spawnCli(args: string[], env: Record<string, string> = {}) {
   return { child, output: () => output, exited };
 }
 
+/** Starts `src/cli.ts serve --role=…` with JORNADA_FAKE_CLOCK=1 on the given database; resolves once it started. */
 export async function startServiceNode(
   databaseUrl: string,
   role: 'api' | 'worker' | 'all',

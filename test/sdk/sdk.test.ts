@@ -242,6 +242,31 @@ describe('@jornada/sdk against the real service', () => {
     expect(exchanges.map((exchange) => exchange.status)).toEqual([404, 422]);
   });
 
+  it('stops waiting to retry when the caller aborts, and says which URL it could not reach', async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    let waiting = (_: unknown) => {};
+    const waited = new Promise((resolve) => {
+      waiting = resolve;
+    });
+    const jornada = new Jornada({
+      apiKey: 'jrn_live_unused',
+      baseUrl: closed,
+      sleep: (ms) => {
+        waiting(ms);
+        return new Promise(() => {}); // a wait that would never end
+      },
+    });
+    const controller = new AbortController();
+    const pending = jornada.getOrganization({ signal: controller.signal }).catch((error: unknown) => error);
+    expect(await waited).toBeLessThanOrEqual(500); // the first backoff after a refused connection
+    controller.abort(new Error('the caller gave up'));
+    expect(await pending).toMatchObject({ message: 'the caller gave up' });
+    // Without retries the failure is a connection error naming the URL.
+    const refused = await jornada.getOrganization({ maxRetries: 0 }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(JornadaConnectionError);
+    expect((refused as Error).message).toContain(`cannot reach ${closed}/v1/organization`);
+  });
+
   it('sends a POST again after a dropped connection, and the record is created once', async () => {
     const key = await company('SDK dropped');
     const proxy = await startDroppingProxy(new URL(base));
