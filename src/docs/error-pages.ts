@@ -68,10 +68,10 @@ export const ERROR_PAGES: Record<ErrorCode, ErrorPage> = {
   conflict: {
     when: [
       'The request contradicts the resource’s state: approving an absence that is already decided, an absence that overlaps another, a check-in or holiday in a closed month, a correction whose check-ins changed.',
-      'A request with the same `Idempotency-Key` is still being processed.',
+      'A request with the same `Idempotency-Key` is still being processed: this answer carries `Retry-After: 1`.',
     ],
     action: [
-      'Read the resource again and decide from its current state. For a month that is closed, record the change with a correction. For an idempotency key in flight, retry shortly with the same key.',
+      'Read the resource again and decide from its current state. For a month that is closed, record the change with a correction. For an idempotency key in flight (the answer has `Retry-After`), retry after it with the same key.',
     ],
     example: new ApiError('conflict', 'The month 2026-10 is already closed.'),
   },
