@@ -1,5 +1,6 @@
 import { startBenchCluster } from './lib/cluster.ts';
 import { checkInsSuite } from './suites/check-ins.ts';
+import { platformSuite } from './suites/platform.ts';
 import { reportsSuite } from './suites/reports.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
 import { workSummariesSuite } from './suites/work-summaries.ts';
@@ -13,6 +14,7 @@ const SUITES = {
   'work-summaries': workSummariesSuite,
   webhooks: webhooksSuite,
   reports: reportsSuite,
+  platform: platformSuite,
 } as const;
 
 const requested = process.argv.slice(2);

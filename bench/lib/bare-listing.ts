@@ -1,0 +1,25 @@
+import Fastify from 'fastify';
+import { createDb } from '../../src/db/database.ts';
+import { listEmployees } from '../../src/modules/employees/employees.service.ts';
+import { CursorCodec } from '../../src/platform/pagination.ts';
+
+/**
+ * The platform bench's control: `GET /v1/employees?limit=` on a bare Fastify route that runs the same listing
+ * (the same service function, so the same SQL and the same row mapping) on a pool of the service's size, for one
+ * fixed company, with no key, no limits, no logging, no schema. `node bench/lib/bare-listing.ts <db url> <company>`
+ * prints `{ port }`.
+ */
+const [url, companyId] = process.argv.slice(2) as [string, string];
+const db = createDb(url, { max: 20 });
+const deps = { db, cursors: new CursorCodec(Buffer.alloc(32)) };
+const app = Fastify({ logger: false });
+app.get('/v1/employees', async (request) => {
+  const limit = Number((request.query as { limit?: string }).limit ?? 25);
+  return await listEmployees(deps, { companyId }, { limit });
+});
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' ? address?.port : 0 })}\n`);
+process.on('SIGTERM', () => {
+  void app.close().then(() => db.destroy());
+});

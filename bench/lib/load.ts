@@ -1,0 +1,98 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { createHistogram } from 'node:perf_hooks';
+import { Pool } from 'undici';
+
+/**
+ * An HTTP load generator in a process of its own (so that it does not share the measured server's event loop):
+ * `connections` keep-alive connections (undici's Pool, the client autocannon is built on), each sending its next
+ * request when the previous answer has been read in full; or, with `rate`, requests at that fixed rate
+ * (open loop: latency includes any queueing). Request i carries `headers[i % headers.length]`.
+ */
+export type LoadOptions = {
+  origin: string;
+  path: string;
+  headers: Array<Record<string, string>>;
+  connections: number;
+  durationMs: number;
+  warmupMs?: number;
+  rate?: number;
+};
+
+export type LoadResult = {
+  requests: number;
+  perSecond: number;
+  statuses: Record<string, number>;
+  p50Ms: number;
+  p99Ms: number;
+};
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const child = fork(path.join(import.meta.dirname, 'load.ts'), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  child.send(options);
+  const [result] = (await once(child, 'message')) as [LoadResult];
+  await once(child, 'exit');
+  return result;
+}
+
+async function generate(options: LoadOptions): Promise<LoadResult> {
+  const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1 });
+  const histogram = createHistogram();
+  const statuses: Record<string, number> = {};
+  let sent = 0;
+  let measuring = false;
+  let stopped = false;
+  const one = async () => {
+    const headers = options.headers[sent++ % options.headers.length];
+    const start = process.hrtime.bigint();
+    const response = await pool.request({ method: 'GET', path: options.path, headers });
+    await response.body.dump({ limit: Number.POSITIVE_INFINITY });
+    if (!measuring) return;
+    histogram.record(process.hrtime.bigint() - start);
+    statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
+  };
+  const closed = async () => {
+    while (!stopped) await one();
+  };
+  const paced = async (rate: number) => {
+    const inFlight = new Set<Promise<void>>();
+    const begin = performance.now();
+    for (let index = 0; !stopped; index++) {
+      const due = begin + (index * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const request = one().finally(() => inFlight.delete(request));
+      inFlight.add(request);
+    }
+    await Promise.all(inFlight);
+  };
+  const loops =
+    options.rate === undefined ? Array.from({ length: options.connections }, closed) : [paced(options.rate)];
+  await new Promise((resolve) => setTimeout(resolve, options.warmupMs ?? 1_000));
+  measuring = true;
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, options.durationMs));
+  measuring = false;
+  const seconds = (performance.now() - started) / 1000;
+  stopped = true;
+  await Promise.all(loops);
+  await pool.close();
+  const requests = histogram.count;
+  return {
+    requests,
+    perSecond: requests / seconds,
+    statuses,
+    p50Ms: histogram.percentile(50) / 1e6,
+    p99Ms: histogram.percentile(99) / 1e6,
+  };
+}
+
+if (process.send && import.meta.main) {
+  process.once('message', async (options: LoadOptions) => {
+    process.send?.(await generate(options));
+    process.disconnect?.();
+  });
+}
