@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { CompanyStatus, KeyMode, SubscriptionStatus } from '../db/schema.ts';
+import { MONTHLY_QUOTA, RATE_LIMIT_PER_MINUTE } from './service-state.ts';
 
 export type KeyRecord = {
   api_key_id: string;
@@ -8,8 +9,6 @@ export type KeyRecord = {
   account_id: string;
   mode: KeyMode;
   scopes: string[];
-  expires_at: Date | null;
-  revoked_at: Date | null;
   sandbox: boolean;
   timezone: string;
   active_employee_count: number;
@@ -19,76 +18,47 @@ export type KeyRecord = {
 };
 
 /**
- * The one lookup that precedes tenancy: by the SHA-256 of the presented secret (a global unique index).
- * Service state and settings come from the account (the live company); a sandbox shares its account's.
+ * What one request's authentication found: `unauthenticated` (no such key, another mode's prefix, revoked or
+ * expired: nothing else is returned), `refused` (the service is closed to it: counted nowhere), or the admission's
+ * outcome; with the usage counts for the rate-limit headers.
  */
-export async function findKeyBySecretHash(db: Db, secretHash: Buffer): Promise<KeyRecord | undefined> {
-  return await db
-    .selectFrom('api_keys as k')
-    .innerJoin('companies as t', 't.id', 'k.company_id')
-    .innerJoin('companies as a', (join) => join.on('a.id', '=', sql`coalesce(t.sandbox_of, t.id)`))
-    .select([
-      'k.id as api_key_id',
-      'k.company_id',
-      'a.id as account_id',
-      'k.mode',
-      'k.scopes',
-      'k.expires_at',
-      'k.revoked_at',
-      sql<boolean>`t.sandbox_of is not null`.as('sandbox'),
-      'a.timezone',
-      't.active_employee_count',
-      'a.company_status',
-      'a.subscription_status',
-      'a.addon_enabled',
-    ])
-    .where('k.secret_hash', '=', secretHash)
-    .executeTakeFirst();
-}
+export type Authentication =
+  | { outcome: 'unauthenticated' }
+  | (KeyRecord & {
+      outcome: 'refused' | 'admitted' | 'rate_limited' | 'quota_exceeded';
+      window_count: number;
+      quota_count: number;
+    });
 
-export type Admission = {
-  outcome: 'admitted' | 'rate_limited' | 'quota_exceeded';
-  window_count: number;
-  quota_count: number;
-};
-
-export async function admitRequest(
+/**
+ * The key lookup and the admission of a request in one round trip (jornada_authenticate, migration 0024): by
+ * the SHA-256 of the presented secret (a global unique index), with the state of its company and account (a
+ * sandbox shares its account's), counting the request in the key's minute window and the tenant's monthly quota
+ * when the key is valid and the service open to it.
+ */
+export async function authenticate(
   db: Db,
   input: {
-    companyId: string;
-    apiKeyId: string;
-    windowStart: Date;
-    rateLimit: number;
-    month: string;
-    quota: number;
+    secretHash: Buffer;
+    mode: KeyMode;
     now: Date;
+    windowStart: Date;
+    month: string;
     ip: string;
+    allowInactiveService: boolean;
   },
-): Promise<Admission> {
-  const result = await sql<Admission>`
-    select outcome, window_count, quota_count from jornada_admit_request(
-      ${input.companyId}::uuid, ${input.apiKeyId}::uuid, ${input.windowStart}::timestamptz, ${input.rateLimit}::int,
-      ${input.month}::date, ${input.quota}::int, ${input.now}::timestamptz, ${input.ip}::text)`.execute(db);
-  const row = result.rows[0];
-  if (!row) throw new Error('jornada_admit_request returned no row');
-  return row;
-}
-
-/** Current usage without counting a request (for refusals answered before admission). */
-export async function peekUsage(
-  db: Db,
-  input: { companyId: string; apiKeyId: string; windowStart: Date; month: string },
-): Promise<{ window_count: number; quota_count: number }> {
-  const result = await sql<{ window_count: number; quota_count: number }>`
-    select
-      coalesce((select request_count from rate_limit_windows
-                where company_id = ${input.companyId} and api_key_id = ${input.apiKeyId}
-                  and window_start = ${input.windowStart}), 0) as window_count,
-      coalesce((select request_count from quota_usage
-                where company_id = ${input.companyId} and month = ${input.month}::date), 0) as quota_count`.execute(
+): Promise<Authentication> {
+  const result = await sql<Authentication & { api_key_id: string | null }>`
+    select * from jornada_authenticate(
+      ${input.secretHash}, ${input.mode}, ${input.now}::timestamptz, ${input.windowStart}::timestamptz,
+      ${input.month}::date, ${input.ip}::text, ${input.allowInactiveService},
+      ${RATE_LIMIT_PER_MINUTE.live}::int, ${RATE_LIMIT_PER_MINUTE.test}::int, ${MONTHLY_QUOTA.test}::int,
+      ${MONTHLY_QUOTA.liveBase}::int, ${MONTHLY_QUOTA.livePerEmployee}::int, ${MONTHLY_QUOTA.liveMax}::int)`.execute(
     db,
   );
-  return result.rows[0] ?? { window_count: 0, quota_count: 0 };
+  const row = result.rows[0];
+  if (!row) throw new Error('jornada_authenticate returned no row');
+  return row;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { CompanyStatus, SubscriptionStatus } from '../db/schema.ts';
 import { type Clock, toDate } from '../time/clock.ts';
-import { admitRequest, findKeyBySecretHash, type KeyRecord, peekUsage } from './auth.repo.ts';
+import { authenticate, type KeyRecord } from './auth.repo.ts';
 import { ApiError } from './errors.ts';
 import type { Scope } from './scopes.ts';
 import { sha256 } from './secrets.ts';
@@ -123,38 +123,29 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
     if (secret === null || !KEY_PATTERN.test(secret)) {
       throw new ApiError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>".');
     }
-    const key = await findKeyBySecretHash(deps.db, sha256(secret));
     const now = deps.clock.now();
-    if (
-      !key ||
-      !secret.startsWith(`jrn_${key.mode}_`) ||
-      key.revoked_at !== null ||
-      (key.expires_at !== null && key.expires_at.getTime() <= now.epochMilliseconds)
-    ) {
+    const window = windowOf(now);
+    // One round trip: the key, its company's state, and the request counted when the service is open to it.
+    const key = await authenticate(deps.db, {
+      secretHash: sha256(secret),
+      mode: secret.startsWith('jrn_live_') ? 'live' : 'test',
+      now: toDate(now),
+      windowStart: window.windowStart,
+      month: window.month,
+      ip: request.ip,
+      allowInactiveService: access.allowInactiveService === true,
+    });
+    if (key.outcome === 'unauthenticated') {
       throw new ApiError('unauthenticated', 'The API key is invalid, revoked or expired.');
     }
     const tenant = toTenant(key);
     request.caller = tenant;
-    const window = windowOf(now);
-    const usageKey = { companyId: tenant.companyId, apiKeyId: key.api_key_id, ...window };
-
-    const refusal = serviceRefusal(key, access);
-    if (refusal) {
-      const usage = await peekUsage(deps.db, usageKey);
-      setUsageHeaders(reply, tenant, usage.window_count, usage.quota_count, window.resetSeconds);
-      throw refusal;
+    setUsageHeaders(reply, tenant, key.window_count, key.quota_count, window.resetSeconds);
+    if (key.outcome === 'refused') {
+      throw serviceRefusal(key, access) ?? new Error('jornada_authenticate refused an open service');
     }
-
-    const admission = await admitRequest(deps.db, {
-      ...usageKey,
-      rateLimit: tenant.rateLimitPerMinute,
-      quota: tenant.monthlyQuota,
-      now: toDate(now),
-      ip: request.ip,
-    });
-    setUsageHeaders(reply, tenant, admission.window_count, admission.quota_count, window.resetSeconds);
-    if (admission.outcome === 'rate_limited') throw rateLimited(tenant.rateLimitPerMinute, window, now);
-    if (admission.outcome === 'quota_exceeded') {
+    if (key.outcome === 'rate_limited') throw rateLimited(tenant.rateLimitPerMinute, window, now);
+    if (key.outcome === 'quota_exceeded') {
       throw new ApiError(
         'quota_exceeded',
         `The monthly quota of ${tenant.monthlyQuota} requests is exhausted.`,

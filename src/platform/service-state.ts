@@ -21,7 +21,17 @@ export function activeServiceSql(account: string): RawBuilder<boolean> {
 export const RATE_LIMIT_PER_MINUTE = { live: 120, test: 30 } as const;
 
 /** Live: 10,000 + 1,000 × active employees, capped at 100,000. Test: 5,000. */
+export const MONTHLY_QUOTA = {
+  test: 5_000,
+  liveBase: 10_000,
+  livePerEmployee: 1_000,
+  liveMax: 100_000,
+} as const;
+
 export function monthlyQuota(mode: 'live' | 'test', activeEmployees: number): number {
-  if (mode === 'test') return 5_000;
-  return Math.min(100_000, 10_000 + 1_000 * activeEmployees);
+  if (mode === 'test') return MONTHLY_QUOTA.test;
+  return Math.min(
+    MONTHLY_QUOTA.liveMax,
+    MONTHLY_QUOTA.liveBase + MONTHLY_QUOTA.livePerEmployee * activeEmployees,
+  );
 }
