@@ -63,7 +63,9 @@ export async function platformSuite(cluster: BenchCluster): Promise<string[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-bench-platform-'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const service = spawn(process.execPath, ['src/cli.ts', 'serve', '--role=api'], {
+  // BENCH_CPU_PROF=<dir>: the service writes a V8 CPU profile there when it stops (for `what the profiles say`).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const service = spawn(process.execPath, [...profile, 'src/cli.ts', 'serve', '--role=api'], {
     cwd: ROOT,
     env: {
       ...process.env,
