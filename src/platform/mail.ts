@@ -1,4 +1,7 @@
-import nodemailer from 'nodemailer';
+import { createRequire } from 'node:module';
+import type nodemailer from 'nodemailer';
+
+const require = createRequire(import.meta.url);
 
 /** A message to one person, in plain text. */
 export type Mail = { to: string; subject: string; text: string };
@@ -8,10 +11,11 @@ export type Mailer = { send(mail: Mail): Promise<void> };
 
 /**
  * A mailer over SMTP (nodemailer; docs/decisions/0009-registry-of-record.md): the URL carries the server, the
- * port, the credentials and TLS (`smtp://`, `smtps://`, `?secure=true`), as nodemailer reads it.
+ * port, the credentials and TLS (`smtp://`, `smtps://`, `?secure=true`), as nodemailer reads it. nodemailer (about
+ * 25 MB) is loaded only by a process that has a mailer (issue 19).
  */
 export function smtpMailer(url: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(url);
+  const transport = (require('nodemailer') as typeof nodemailer).createTransport(url);
   return {
     async send(mail) {
       await transport.sendMail({ from, ...mail });

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import {
   correctionLine,
   DOCUMENT_COLUMNS,
@@ -12,6 +12,7 @@ import {
   type Labels,
   type WorkerDocument,
 } from './documents.ts';
+import { excelJs } from './lazy-modules.ts';
 import { neutralize, zipBackpressure } from './writers.ts';
 
 /**
@@ -115,7 +116,7 @@ export function xlsxDocumentsStream(
 ): Readable {
   const label = LABELS[options.locale];
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const workbook = new (excelJs().stream.xlsx.WorkbookWriter)({
     stream: output,
     useStyles: true,
     useSharedStrings: false,

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import PDFDocument from 'pdfkit';
+import type PDFDocument from 'pdfkit';
 import { hhmm } from './content.ts';
 import {
   correctionLine,
@@ -13,6 +13,7 @@ import {
   type Labels,
   type WorkerDocument,
 } from './documents.ts';
+import { pdfKit } from './lazy-modules.ts';
 
 /**
  * The worker's monthly registry document as a PDF (pdfkit; docs/decisions/0010-registry-documents.md): A4, the
@@ -44,7 +45,7 @@ export function pdfStream(
   options: { locale: DocumentLocale; generatedAt: Temporal.Instant; counter: { rows: number } },
 ): Readable {
   const label = LABELS[options.locale];
-  const doc = new PDFDocument({
+  const doc = new (pdfKit())({
     size: 'A4',
     margin: 40,
     autoFirstPage: false,

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { PassThrough, pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { excelJs } from './lazy-modules.ts';
 
 /**
  * File writers for reports: rows in (an async iterable, read from a database cursor), bytes out (a stream), with
@@ -82,7 +83,7 @@ export function xlsxStream(
 ): Readable {
   const output = new PassThrough();
   const rowsPerSheet = options.rowsPerSheet ?? XLSX_MAX_ROWS_PER_SHEET;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const workbook = new (excelJs().stream.xlsx.WorkbookWriter)({
     stream: output,
     useStyles: true,
     useSharedStrings: false,
