@@ -64,7 +64,9 @@ export async function platformSuite(cluster: BenchCluster): Promise<string[]> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   // BENCH_CPU_PROF=<dir>: the service writes a V8 CPU profile there when it stops (for `what the profiles say`).
-  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
   const service = spawn(process.execPath, [...profile, 'src/cli.ts', 'serve', '--role=api'], {
     cwd: ROOT,
     env: {
