@@ -1,10 +1,14 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
+import type { Success } from '../modules/webhooks/deliveries.repo.ts';
 import {
   abandonDelivery,
   type ClaimedDelivery,
   claimDueDeliveries,
+  LEASE_SECONDS,
   recordOutcome,
+  recordSucceeded,
+  releaseClaim,
   signedRequestOf,
 } from '../modules/webhooks/deliveries.service.ts';
 import { attemptDelivery } from '../modules/webhooks/sender.ts';
@@ -16,11 +20,25 @@ export type WebhookDeliveryDeps = { db: Db; clock: Clock; targets: TargetPolicy;
 
 /** Attempts one worker keeps in flight: a slow receiver (up to 10 s) holds one slot, not the whole worker. */
 const DEFAULT_CONCURRENCY = 32;
+/** Claimed ahead of the free slots, so that one claim statement serves several slots' worth of attempts. */
+const CLAIM_AHEAD = 4;
+/** Successes wait at most this long, or until there are this many, to be recorded in one statement. */
+const SUCCESS_BATCH_MILLISECONDS = 20;
+const SUCCESS_BATCH_SIZE = 256;
+/**
+ * A claimed row not yet started when half its lease has gone is left alone: its lease ends before the attempt
+ * could, and another claim takes it then. (Only a worker stuck behind slow receivers gets there.)
+ */
+const START_WITHIN_MILLISECONDS = (LEASE_SECONDS * 1000) / 2;
 
 /**
- * Sends due webhook deliveries. Each tick claims as many due rows as there are free slots and starts their
- * attempts without waiting for them; a finished attempt records its outcome and frees its slot. Stopping waits
- * for the attempts in flight (at most the 10 s request limit).
+ * Sends due webhook deliveries (issue 19: at wire speed). Each tick claims a batch of due rows when its queue of
+ * claimed rows runs low (up to CLAIM_AHEAD times the free slots, in the claim's fair order), and starts attempts
+ * from the queue into the free slots without waiting for them. A failed attempt records its outcome at once (the
+ * retry schedule and the endpoint's failure streak); successes are recorded together, in one statement per
+ * batch, fenced by their claim like every outcome. A worker that dies before recording leaves its rows claimed:
+ * their lease ends and they are sent again (at least once). Stopping waits for the attempts in flight (at most
+ * the 10 s request limit) and records their successes.
  */
 export function webhookDeliveryJob(
   deps: WebhookDeliveryDeps,
@@ -28,6 +46,25 @@ export function webhookDeliveryJob(
 ): Job {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const inFlight = new Set<Promise<void>>();
+  const queue: Array<{ delivery: ClaimedDelivery; claimedAt: number }> = [];
+  let successes: Success[] = [];
+  let flushTimer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> = Promise.resolve();
+
+  const flush = () => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    const batch = successes;
+    successes = [];
+    if (batch.length === 0) return flushing;
+    flushing = flushing
+      .then(() => recordSucceeded(deps.db, deps.clock, batch))
+      .catch((error: unknown) => {
+        // Not recorded: the rows stay claimed until their lease ends, then they are sent again.
+        deps.log?.error({ err: error, deliveries: batch.length }, 'webhook successes failed to be recorded');
+      });
+    return flushing;
+  };
 
   const attempt = async (delivery: ClaimedDelivery) => {
     if (delivery.endpoint_status !== 'active') {
@@ -37,6 +74,19 @@ export function webhookDeliveryJob(
     const outcome = await attemptDelivery(signedRequestOf(delivery, toDate(deps.clock.now())), deps.targets);
     if (outcome.detail) {
       deps.log?.info({ delivery: delivery.id, detail: outcome.detail }, `webhook attempt: ${outcome.error}`);
+    }
+    if (outcome.succeeded && outcome.responseStatus !== null) {
+      successes.push({
+        company_id: delivery.company_id,
+        id: delivery.id,
+        attempts: delivery.attempts,
+        responseStatus: outcome.responseStatus,
+        requestHeaders: outcome.requestHeaders ?? null,
+        responseBody: outcome.responseBody ?? null,
+      });
+      if (successes.length >= SUCCESS_BATCH_SIZE) void flush();
+      else flushTimer ??= setTimeout(() => void flush(), SUCCESS_BATCH_MILLISECONDS);
+      return;
     }
     await recordOutcome(deps.db, deps.clock, delivery, outcome);
   };
@@ -51,20 +101,40 @@ export function webhookDeliveryJob(
     inFlight.add(running);
   };
 
+  const startQueued = () => {
+    while (inFlight.size < concurrency && queue.length > 0) {
+      const next = queue.shift() as (typeof queue)[number];
+      if (performance.now() - next.claimedAt > START_WITHIN_MILLISECONDS) continue;
+      start(next.delivery);
+    }
+  };
+
   return {
     name: 'webhook-delivery',
     idleMilliseconds: options.idleMilliseconds ?? 500,
     async tick() {
+      startQueued();
       if (inFlight.size >= concurrency) {
         await Promise.race(inFlight);
         return 1;
       }
-      const claimed = await claimDueDeliveries(deps.db, deps.clock, concurrency - inFlight.size);
-      for (const delivery of claimed) start(delivery);
+      if (queue.length > 0) return 1;
+      const claimed = await claimDueDeliveries(
+        deps.db,
+        deps.clock,
+        (concurrency - inFlight.size) * CLAIM_AHEAD,
+      );
+      const claimedAt = performance.now();
+      for (const delivery of claimed) queue.push({ delivery, claimedAt });
+      startQueued();
       return claimed.length;
     },
     async drain() {
       await Promise.all(inFlight);
+      // Rows claimed but not started are due again at once, for another worker (or this one after a restart).
+      const unstarted = queue.splice(0);
+      await Promise.all(unstarted.map(({ delivery }) => releaseClaim(deps.db, deps.clock, delivery)));
+      await flush();
     },
   };
 }

@@ -244,3 +244,42 @@ export async function updateOwnedDelivery(
     .executeTakeFirst();
   return updated.numUpdatedRows > 0n;
 }
+
+/** A successful attempt's outcome, waiting to be recorded with others. */
+export type Success = Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts'> & {
+  responseStatus: number;
+  requestHeaders: Record<string, string> | null;
+  responseBody: string | null;
+};
+
+/**
+ * Records many successful attempts in one statement, each fenced as in updateOwnedDelivery (still pending, at
+ * the attempt it claimed), and ends the failure streak of their endpoints. Returns how many were recorded.
+ */
+export async function recordSuccesses(db: Executor, at: Date, successes: Success[]): Promise<number> {
+  if (successes.length === 0) return 0;
+  const column = <T>(pick: (success: Success) => T) => successes.map(pick);
+  const result = await sql<{ recorded: number }>`
+    with done as (
+      select * from unnest(
+        ${column((success) => success.company_id)}::uuid[], ${column((success) => success.id)}::uuid[],
+        ${column((success) => success.attempts)}::int[], ${column((success) => success.responseStatus)}::int[],
+        ${column((success) => (success.requestHeaders ? JSON.stringify(success.requestHeaders) : null))}::jsonb[],
+        ${column((success) => success.responseBody)}::text[]
+      ) as done (company_id, id, attempts, response_status, request_headers, response_body)
+    ), recorded as (
+      update webhook_deliveries d
+      set status = 'succeeded', next_attempt_at = null, last_response_status = done.response_status,
+          last_error = null, last_request_headers = done.request_headers, last_response_body = done.response_body,
+          updated_at = ${at}
+      from done
+      where d.company_id = done.company_id and d.id = done.id and d.status = 'pending' and d.attempts = done.attempts
+      returning d.company_id, d.endpoint_id
+    ), streaks as (
+      update webhook_endpoints w set failing_since = null
+      from (select distinct company_id, endpoint_id from recorded) r
+      where w.company_id = r.company_id and w.id = r.endpoint_id and w.failing_since is not null
+    )
+    select count(*)::int as recorded from recorded`.execute(db);
+  return result.rows[0]?.recorded ?? 0;
+}

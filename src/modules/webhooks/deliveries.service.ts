@@ -14,7 +14,9 @@ import {
   type DeliveryRow,
   findDeliveryDetail,
   insertDelivery,
+  recordSuccesses,
   requeueFinishedDelivery,
+  type Success,
   selectDeliveries,
   updateOwnedDelivery,
 } from './deliveries.repo.ts';
@@ -264,6 +266,22 @@ export async function recordOutcome(
     ) {
       await disableEndpoint(tx, delivery.company_id, delivery.endpoint_id, 'consecutive_failures', at);
     }
+  });
+}
+
+/** Successful attempts recorded together (one statement for the batch; deliveries.repo.ts recordSuccesses). */
+export async function recordSucceeded(db: Db, clock: Clock, successes: Success[]): Promise<void> {
+  const recorded = await recordSuccesses(db, toDate(clock.now()), successes);
+  webhookDeliveries.inc({ outcome: 'succeeded' }, recorded);
+}
+
+/** A claimed delivery a stopping worker did not start: due again now, its attempt given back. */
+export async function releaseClaim(db: Db, clock: Clock, delivery: ClaimedDelivery): Promise<void> {
+  const at = toDate(clock.now());
+  await updateOwnedDelivery(db, delivery, {
+    attempts: delivery.attempts - 1,
+    next_attempt_at: at,
+    updated_at: at,
   });
 }
 

@@ -54,6 +54,18 @@ function failure(error: string, responseStatus: number | null = null, detail?: s
 export const CONNECTION_FAILED = 'connection failed';
 
 /**
+ * Connections kept alive between attempts (issue 19): a busy endpoint is sent its deliveries over a few open
+ * connections instead of one new connection (and TLS handshake) per attempt. A socket is pooled by host and port;
+ * a new one is only opened through the request's `lookup`, which answers the addresses just checked for SSRF, so
+ * every connection goes to a checked address. A free socket is closed after 4 s, before the usual 5 s of a
+ * receiver's keep-alive, and an attempt whose reused socket turns out closed is sent once more on a new one.
+ */
+const AGENTS = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64, timeout: 4_000 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 64, timeout: 4_000 }),
+};
+
+/**
  * One delivery attempt: resolve and check the target, POST the signed body to the checked address, and judge
  * the answer. 2xx within the time limit succeeds; a 3xx is never followed; anything else fails. Never throws.
  */
@@ -78,59 +90,67 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
       'user-agent': USER_AGENT,
       ...signatureHeaders(request),
     };
-    const sent = await new Promise<AttemptOutcome>((resolve) => {
-      const outgoing = client.request(url, {
-        method: 'POST',
-        // One connection per attempt: a pooled socket could outlive its receiver's keep-alive and fail a send.
-        agent: false,
-        lookup: pinnedLookup(addresses),
-        signal: controller.signal,
-        headers,
-      });
-      // Once an answer came, its status decides: a body cut short by the time limit changes nothing.
-      let answered = false;
-      outgoing.on('response', (response) => {
-        answered = true;
-        const status = response.statusCode ?? 0;
-        const judged =
-          status >= 200 && status < 300
-            ? { succeeded: true, responseStatus: status, error: null }
-            : status >= 300 && status < 400
-              ? failure(`redirect ${status} not followed`, status)
-              : failure(`answered ${status}`, status);
-        // The first 4 KB of the body are kept for the delivery detail; the rest is read and dropped, so the
-        // connection finishes. The timer still bounds it all: what came by then is what is kept.
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        let settled = false;
-        const settle = () => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve({ ...judged, responseBody: Buffer.concat(chunks).toString('utf8') });
-        };
-        response.on('data', (chunk: Buffer) => {
-          if (kept >= RESPONSE_BODY_BYTES) return;
-          const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
-          chunks.push(part);
-          kept += part.length;
+    const send = (agent: http.Agent | false) =>
+      new Promise<AttemptOutcome & { staleSocket?: true }>((resolve) => {
+        const outgoing = client.request(url, {
+          method: 'POST',
+          agent,
+          lookup: pinnedLookup(addresses),
+          signal: controller.signal,
+          headers,
         });
-        response.on('end', settle);
-        response.on('close', settle);
-        response.on('error', settle);
+        // Once an answer came, its status decides: a body cut short by the time limit changes nothing.
+        let answered = false;
+        outgoing.on('response', (response) => {
+          answered = true;
+          const status = response.statusCode ?? 0;
+          const judged =
+            status >= 200 && status < 300
+              ? { succeeded: true, responseStatus: status, error: null }
+              : status >= 300 && status < 400
+                ? failure(`redirect ${status} not followed`, status)
+                : failure(`answered ${status}`, status);
+          // The first 4 KB of the body are kept for the delivery detail; the rest is read and dropped, so the
+          // connection finishes. The timer still bounds it all: what came by then is what is kept.
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          let settled = false;
+          const settle = () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            resolve({ ...judged, responseBody: Buffer.concat(chunks).toString('utf8') });
+          };
+          response.on('data', (chunk: Buffer) => {
+            if (kept >= RESPONSE_BODY_BYTES) return;
+            const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
+            chunks.push(part);
+            kept += part.length;
+          });
+          response.on('end', settle);
+          response.on('close', settle);
+          response.on('error', settle);
+        });
+        outgoing.on('error', (error: NodeJS.ErrnoException) => {
+          if (answered) return;
+          // A kept-alive socket the receiver had closed: nothing was answered, so the attempt is sent again.
+          if (outgoing.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) {
+            resolve({ ...failure(CONNECTION_FAILED, null, error.code), staleSocket: true });
+            return;
+          }
+          clearTimeout(timer);
+          if (controller.signal.aborted) {
+            resolve(failure(`no answer within ${DELIVERY_TIMEOUT_MILLISECONDS / 1000} s`));
+          } else {
+            resolve(failure(CONNECTION_FAILED, null, error.code ?? error.message));
+          }
+        });
+        outgoing.end(request.body);
       });
-      outgoing.on('error', (error: NodeJS.ErrnoException) => {
-        if (answered) return;
-        clearTimeout(timer);
-        if (controller.signal.aborted) {
-          resolve(failure(`no answer within ${DELIVERY_TIMEOUT_MILLISECONDS / 1000} s`));
-        } else {
-          resolve(failure(CONNECTION_FAILED, null, error.code ?? error.message));
-        }
-      });
-      outgoing.end(request.body);
-    });
-    return { ...sent, requestHeaders: headers };
+    let sent = await send(AGENTS[url.protocol === 'https:' ? 'https:' : 'http:']);
+    if (sent.staleSocket) sent = await send(false);
+    const { staleSocket: _, ...outcome } = sent;
+    return { ...outcome, requestHeaders: headers };
   } catch (error) {
     clearTimeout(timer);
     if (error instanceof RefusedTarget) return failure(`refused: url ${error.message}`);
