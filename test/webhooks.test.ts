@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { webhookDeliveryJob } from '../src/jobs/webhook-delivery.ts';
+import { recordSuccesses } from '../src/modules/webhooks/deliveries.repo.ts';
 import {
   claimDueDeliveries,
   LEASE_SECONDS,
@@ -12,6 +13,7 @@ import {
   recordOutcome,
 } from '../src/modules/webhooks/deliveries.service.ts';
 import { withFormats } from '../src/platform/validation.ts';
+import { toDate } from '../src/time/clock.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
 import { fieldErrors, hire } from './helpers/resources.ts';
@@ -700,6 +702,32 @@ describe('delivery', () => {
       .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'pending', attempts: 2 });
     expect(await deliveriesOf(company, endpoint.id)).toHaveLength(25);
+
+    // The same fence holds when successes are recorded together: the stale one changes nothing, the owner's counts.
+    const owner = reclaimed.find((delivery) => delivery.id === stale.id);
+    if (!owner) throw new Error('not reclaimed');
+    const success = (delivery: typeof owner) => ({
+      company_id: delivery.company_id,
+      id: delivery.id,
+      attempts: delivery.attempts,
+      responseStatus: 204,
+      requestHeaders: { 'webhook-id': 'evt_x' },
+      responseBody: '',
+    });
+    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [success(stale)])).toBe(0);
+    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [success(owner)])).toBe(1);
+    const recorded = await ctx.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempts', 'last_response_status', 'next_attempt_at'])
+      .where('company_id', '=', company.id)
+      .where('id', '=', stale.id)
+      .executeTakeFirstOrThrow();
+    expect(recorded).toEqual({
+      status: 'succeeded',
+      attempts: 2,
+      last_response_status: 204,
+      next_attempt_at: null,
+    });
   });
 
   it('pages deliveries newest first with a cursor', async () => {

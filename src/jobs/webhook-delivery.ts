@@ -21,7 +21,7 @@ export type WebhookDeliveryDeps = { db: Db; clock: Clock; targets: TargetPolicy;
 /** Attempts one worker keeps in flight: a slow receiver (up to 10 s) holds one slot, not the whole worker. */
 const DEFAULT_CONCURRENCY = 32;
 /** Claimed ahead of the free slots, so that one claim statement serves several slots' worth of attempts. */
-const CLAIM_AHEAD = 4;
+const CLAIM_AHEAD = 8;
 /** Successes wait at most this long, or until there are this many, to be recorded in one statement. */
 const SUCCESS_BATCH_MILLISECONDS = 20;
 const SUCCESS_BATCH_SIZE = 256;
@@ -114,20 +114,23 @@ export function webhookDeliveryJob(
     idleMilliseconds: options.idleMilliseconds ?? 500,
     async tick() {
       startQueued();
-      if (inFlight.size >= concurrency) {
-        await Promise.race(inFlight);
-        return 1;
+      // The queue is refilled when half empty, in claims of up to CLAIM_AHEAD times the slots: a claim takes
+      // longer than the attempts already queued, so waiting for the queue to run dry would leave slots idle.
+      if (queue.length < (concurrency * CLAIM_AHEAD) / 2) {
+        const claimed = await claimDueDeliveries(
+          deps.db,
+          deps.clock,
+          concurrency * CLAIM_AHEAD - queue.length,
+        );
+        const claimedAt = performance.now();
+        for (const delivery of claimed) queue.push({ delivery, claimedAt });
+        startQueued();
+        // Nothing due: the runner waits its idle time (attempts in flight finish on their own).
+        return claimed.length;
       }
-      if (queue.length > 0) return 1;
-      const claimed = await claimDueDeliveries(
-        deps.db,
-        deps.clock,
-        (concurrency - inFlight.size) * CLAIM_AHEAD,
-      );
-      const claimedAt = performance.now();
-      for (const delivery of claimed) queue.push({ delivery, claimedAt });
-      startQueued();
-      return claimed.length;
+      // The queue holds more than the slots: wait for a slot.
+      if (inFlight.size > 0) await Promise.race(inFlight);
+      return 1;
     },
     async drain() {
       await Promise.all(inFlight);
