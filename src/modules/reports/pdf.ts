@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import type PDFDocument from 'pdfkit';
 import { hhmm } from './content.ts';
 import {
   correctionLine,
