@@ -4,6 +4,7 @@ import type { TenantScope } from '../../platform/tenant.ts';
 import { eachDate, monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
+import { localDateTimeText } from '../../time/local-text.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
 import { approvedAbsencesOf } from '../absences/absences.repo.ts';
 import { findCheckInMarks, streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
@@ -30,29 +31,6 @@ export const CHECK_INS_EXPORT_COLUMNS: Column[] = [
 ];
 
 const CURSOR_CHUNK = 2_000;
-
-/**
- * 'YYYY-MM-DD hh:mm:ss' in a zone, one call per row: the Swedish locale writes ISO-like dates, and the formatter
- * (the same ICU time zone data as Temporal) is made once per zone. Exports format a million of these.
- */
-const localDateTimeFormats = new Map<string, Intl.DateTimeFormat>();
-function localDateTime(at: Date, zone: string): string {
-  let format = localDateTimeFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('sv-SE', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    localDateTimeFormats.set(zone, format);
-  }
-  return format.format(at);
-}
 
 const localTime = (instant: Temporal.Instant, zone: string) =>
   instant.toZonedDateTimeISO(zone).toPlainTime().toString({ smallestUnit: 'minute' });
@@ -87,7 +65,7 @@ export async function* checkInsExportRows(
       employee_name: `${row.first_name} ${row.last_name}`,
       type: row.type,
       timestamp_utc: row.timestamp,
-      local_time: localDateTime(row.timestamp, employeeTimeZone(row, tenant.timezone)),
+      local_time: localDateTimeText(row.timestamp, employeeTimeZone(row, tenant.timezone)),
       source: row.source,
       status: row.status,
       late: row.late,
