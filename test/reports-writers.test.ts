@@ -80,5 +80,14 @@ describe('report writers', () => {
       60,
       new Date(Date.UTC(2026, 0, 1, 8, 6)),
     ]);
+    // Every data cell carries its column's format (instants as date and time; the others General), the header bold.
+    for (const sheet of workbook.worksheets) {
+      expect(sheet.getRow(1).getCell(1).font?.bold).toBe(true);
+      for (let row = 2; row <= sheet.rowCount; row++) {
+        expect(sheet.getRow(row).getCell(3).numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+        expect(sheet.getRow(row).getCell(2).numFmt).toBeUndefined();
+        expect(sheet.getRow(row).getCell(1).font?.bold).toBeUndefined();
+      }
+    }
   });
 });
