@@ -146,7 +146,8 @@ describe('@jornada/sdk against the real service', () => {
     // 250 creations at a live key's 120 a minute: the SDK waits out each 429 (moving the service's clock).
     const created: string[] = [];
     for (let n = 1; n <= 250; n++) created.push((await jornada.createEmployee(person(n, 'Paging'))).id);
-    expect(sleeps.length).toBeGreaterThanOrEqual(2);
+    // At least one 429 (two when no real minute boundary passes during the creations), each waited out once.
+    expect(sleeps.length).toBeGreaterThanOrEqual(1);
     expect(exchanges.filter((exchange) => exchange.status === 429)).toHaveLength(sleeps.length);
 
     exchanges.length = 0;
