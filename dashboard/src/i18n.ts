@@ -63,10 +63,13 @@ function formatter(options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   return format;
 }
 
-/** An instant as a date and time in the company's zone, the zone's short name shown: `23 nov 2026, 19:41 CET`. */
+/**
+ * An instant as a date and time in the company's zone, the zone's short name shown: `23 nov 2026, 19:41 CET`, and
+ * `24 nov 2026, 00:01 CET` (the hour always in two digits: Spanish's short time style writes `0:01`).
+ */
 export const formatInstant = (value: string | null | undefined) =>
   value
-    ? `${formatter({ dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23', timeZone: displayZone }).format(new Date(value))} ${zoneName(value)}`
+    ? `${formatter({ year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: displayZone }).format(new Date(value))} ${zoneName(value)}`
     : '—';
 
 /** The zone's short name at an instant (CET, CEST, WET…), so a time never reads as the browser's. */

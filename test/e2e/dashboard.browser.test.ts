@@ -112,13 +112,16 @@ async function setUpCompany(variant: Variant) {
     liveKey,
   );
   expect(employee.status, employee.text).toBe(201);
-  // A shift on today's UTC date (the screens default to it) that is never in the future, whatever the hour the
-  // test runs at: from up to 4 hours ago (not before midnight) to 3 minutes ahead (within the 5-minute skew).
+  // A shift on today's date in the company's zone (the screens default to it) that is never in the future,
+  // whatever the hour the test runs at: from up to 4 hours ago (not before the local midnight) to 3 minutes ahead
+  // (within the 5-minute skew), and not past the local day's end.
   const now = Date.now();
-  const midnight = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
+  const localToday = Temporal.Now.zonedDateTimeISO('Europe/Madrid').toPlainDate();
+  const dayStart = localToday.toZonedDateTime({ timeZone: 'Europe/Madrid' }).epochMilliseconds;
+  const dayEnd = localToday.add({ days: 1 }).toZonedDateTime({ timeZone: 'Europe/Madrid' }).epochMilliseconds;
   const shift = {
-    in: Math.max(midnight, now - 4 * 3_600_000),
-    out: Math.min(midnight + 86_399_000, now + 3 * 60_000),
+    in: Math.max(dayStart, now - 4 * 3_600_000),
+    out: Math.min(dayEnd - 1_000, now + 3 * 60_000),
   };
   for (const type of ['in', 'out'] as const) {
     const timestamp = `${new Date(shift[type]).toISOString().slice(0, 19)}Z`;
@@ -464,7 +467,8 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
   it('requests a check-in export, sees it complete, and downloads the file', async () => {
     await open('reports', T('Reports'));
     await page.getByLabel(T('Report'), { exact: true }).selectOption('check_ins_export');
-    const day = new Date().toISOString().slice(0, 10);
+    // The shift's day in the company's zone, where the export's dates are read.
+    const day = today;
     await page.getByLabel(T('From'), { exact: true }).fill(day);
     await page.getByLabel(T('To'), { exact: true }).fill(day);
     await page.getByRole('button', { name: T('Request report') }).click();
