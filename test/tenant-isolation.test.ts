@@ -21,7 +21,13 @@ beforeAll(async () => {
   ids.unit = (await ctx.admin.post(`/admin/v1/companies/${b.id}/units`, { name: 'B unit' })).json().id;
   ids.apiKey = b.liveKeyId;
   const employee = (
-    await b.live.post('/v1/employees', { first_name: 'B', last_name: 'B', email: 'b@example.com' })
+    await b.live.post('/v1/employees', {
+      first_name: 'B',
+      last_name: 'B',
+      email: 'b@example.com',
+      // Hired a week ago, so that the check-in an hour ago falls after the hire at any hour of the day.
+      hire_date: ctx.clock.now().toZonedDateTimeISO('UTC').toPlainDate().subtract({ days: 7 }).toString(),
+    })
   ).json();
   ids.employee = employee.id;
   ids.checkIn = (

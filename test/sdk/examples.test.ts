@@ -74,12 +74,16 @@ describe('the example integration', () => {
       return run.output().trim();
     };
 
+    // Hired a week ago, so that check-ins of the last hours fall after the hire at any hour of the day.
+    const hire_date = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
     const ana = await jornada.createEmployee({
+      hire_date,
       first_name: 'Ana',
       last_name: 'Sync',
       email: 'ana@example.com',
     });
     const bruno = await jornada.createEmployee({
+      hire_date,
       first_name: 'Bruno',
       last_name: 'Sync',
       email: 'b@example.com',
