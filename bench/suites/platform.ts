@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Jornada } from '@jornada/sdk';
 import { sql } from 'kysely';
+import { freePort } from '../../src/db/embedded.ts';
 import { type BenchCluster, openBenchDatabase } from '../lib/cluster.ts';
 import { type LoadResult, runLoad } from '../lib/load.ts';
 import { ratioLine, summarize } from '../lib/ratios.ts';
@@ -17,14 +17,6 @@ const CONNECTIONS = 16;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as net.AddressInfo;
-  server.close();
-  return port;
-}
 
 async function waitHealthy(origin: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;

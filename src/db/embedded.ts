@@ -30,7 +30,8 @@ type EmbeddedPostgresInstance = {
   stop(): Promise<void>;
 };
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 now (asked of the system, then released). */
+export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

@@ -1,24 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/db/embedded.ts';
 import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
 
 /** The real thing: `npm start` on a fresh embedded PostgreSQL, called over HTTP, stopped with SIGTERM. */
 let dataDir: string;
 let port: number;
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
-  });
-}
 
 /** `jornada <args>` on this data dir, with no URL or token of its own (they come from the data dir). */
 function jornadaCli(args: string[], env: Record<string, string> = {}) {

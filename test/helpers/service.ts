@@ -1,20 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import net from 'node:net';
 
 /** A real `jornada serve` process on a test database, for end-to-end tests across processes. */
 export type ServiceNode = { child: ChildProcess; output: () => string };
 
 export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
 
-export async function freePort(): Promise<number> {
-  return await new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
-  });
-}
+export { freePort } from '../../src/db/embedded.ts';
 
 /** `src/cli.ts <args>` as a child process, its stdout and stderr gathered in one output. */
 export function spawnCli(args: string[], env: Record<string, string> = {}) {
