@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { sql } from 'kysely';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TestCompany } from './helpers/context.ts';
 import { useCompanyContext } from './helpers/context.ts';
@@ -44,7 +46,7 @@ describe('POST /v1/absences', () => {
     expect(absence).toEqual({
       id: expect.any(String),
       employee_id: employee.id,
-      type: { key: 'vacation', label: 'Vacation' },
+      type: { key: 'vacation', label: 'Vacaciones' },
       start_date: '2026-04-27',
       end_date: '2026-05-03',
       half_day: false,
@@ -79,7 +81,7 @@ describe('POST /v1/absences', () => {
     });
     // Friday 1 May is a holiday: Saturday and Sunday remain.
     expect(week.days_count).toBe(2);
-    expect(week.type).toEqual({ key: 'sick_leave', label: 'Sick leave' });
+    expect(week.type).toEqual({ key: 'sick_leave', label: 'Baja por enfermedad' });
     const half = await requested({
       employee_id: weekender.id,
       type: 'training',
@@ -376,16 +378,49 @@ describe('GET /v1/absences and /v1/absence-types', () => {
   it('lists the built-in and custom absence types', async () => {
     const response = await tenant.live.get('/v1/absence-types');
     expect(response.statusCode).toBe(200);
+    // A company in Madrid: the built-in labels in Spanish; the keys are the same everywhere.
     expect(response.json()).toEqual({
       data: [
-        { key: 'vacation', label: 'Vacation' },
-        { key: 'sick_leave', label: 'Sick leave' },
+        { key: 'vacation', label: 'Vacaciones' },
+        { key: 'sick_leave', label: 'Baja por enfermedad' },
         { key: 'training', label: 'Training' },
       ],
       meta: { next_cursor: null, has_more: false },
     });
     const first = (await tenant.live.get('/v1/absence-types', { query: { limit: 1 } })).json();
     expect(first.meta.has_more).toBe(true);
+  });
+
+  it('labels the built-in types in the company’s language, in its sandbox too', async () => {
+    const labels = async (client: TestCompany['live']) =>
+      ((await client.get('/v1/absence-types')).json() as { data: Array<{ label: string }> }).data.map(
+        (type) => type.label,
+      );
+    const canary = await env.ctx.createCompany({ timezone: 'Atlantic/Canary' });
+    expect(await labels(canary.live)).toEqual(['Vacaciones', 'Baja por enfermedad']);
+    expect(await labels(canary.test)).toEqual(['Vacaciones', 'Baja por enfermedad']);
+    const lisbon = await env.ctx.createCompany({ timezone: 'Europe/Lisbon' });
+    expect(await labels(lisbon.live)).toEqual(['Vacation', 'Sick leave']);
+    expect(await labels(lisbon.test)).toEqual(['Vacation', 'Sick leave']);
+
+    // Companies from before: migration 0025 moves a Spanish company's labels still as created, and nothing else.
+    const madrid = await env.ctx.createCompany();
+    await env.ctx.db
+      .updateTable('absence_types')
+      .set({ label: sql<string>`case key when 'vacation' then 'Vacation' else 'Bajas' end` })
+      .where('company_id', '=', madrid.id)
+      .execute();
+    const before = await labels(lisbon.live);
+    await sql
+      .raw(
+        await readFile(
+          new URL('../src/db/migrations/0025_absence_type_language.sql', import.meta.url),
+          'utf8',
+        ),
+      )
+      .execute(env.ctx.db);
+    expect(await labels(madrid.live)).toEqual(['Vacaciones', 'Bajas']);
+    expect(await labels(lisbon.live)).toEqual(before);
   });
 
   it('needs org:ausencias:read to read and org:ausencias:write to write', async () => {

@@ -340,7 +340,7 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     await shot('team-calendar');
     await approve.click();
     const dialog = page.getByRole('dialog', {
-      name: T('Approve {{who}}’s {{type}}?', { who: employeeName, type: 'vacation' }),
+      name: T('Approve {{who}}’s {{type}}?', { who: employeeName, type: 'vacaciones' }),
     });
     await dialog.getByText(T('Left after approval')).waitFor();
     expect(await dialog.textContent()).toContain(T('Nobody else.'));
@@ -363,7 +363,8 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     const calendar = page.getByRole('region', {
       name: T('Team calendar, {{month}}', { month: month('2026-12') }),
     });
-    await expect.poll(() => calendar.getByText(`Vacation, ${T('approved')}`).count()).toBe(3);
+    // The company is in Madrid: its built-in types are labelled in Spanish, whichever language its reader chose.
+    await expect.poll(() => calendar.getByText(`Vacaciones, ${T('approved')}`).count()).toBe(3);
   });
 
   it('creates, rejects with a reason, and cancels absences for an employee', async () => {
@@ -382,19 +383,19 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     // Cancelled from the month's approved list.
     const cancel = T('Cancel {{who}}’s {{type}} from {{date}}', {
       who: employeeName,
-      type: 'sick leave',
+      type: 'baja por enfermedad',
       date: date('2026-11-30'),
     });
     await page.getByRole('button', { name: cancel }).click();
     await page
       .getByRole('dialog', {
-        name: T('Cancel {{who}}’s {{type}}?', { who: employeeName, type: 'sick leave' }),
+        name: T('Cancel {{who}}’s {{type}}?', { who: employeeName, type: 'baja por enfermedad' }),
       })
       .getByRole('button', { name: T('Cancel the absence') })
       .click();
     await page
       .getByRole('status')
-      .filter({ hasText: `${T('Cancelled')}: ${employeeName}, Sick leave, ${date('2026-11-30')}` })
+      .filter({ hasText: `${T('Cancelled')}: ${employeeName}, Baja por enfermedad, ${date('2026-11-30')}` })
       .waitFor();
     const cancelled = await http('GET', '/v1/absences?status=cancelled', undefined, liveKey);
     expect(cancelled.body.data.map((absence: { start_date: string }) => absence.start_date)).toEqual([
@@ -705,7 +706,7 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     await page.getByRole('figure', { name: T('Banked hours at the end of each month') }).waitFor();
     await page
       .getByRole('region', { name: T('Absences of {{year}}', { year: today.slice(0, 4) }) })
-      .getByRole('cell', { name: 'Vacation' })
+      .getByRole('cell', { name: 'Vacaciones' })
       .first()
       .waitFor();
     expect(await axeViolations(page)).toEqual([]);

@@ -142,7 +142,7 @@ describe('npm start', () => {
         };
         expect(body.people).toHaveLength(12);
         expect(body.people.filter((person) => person.state === 'absent')).toEqual([
-          expect.objectContaining({ absence_type: 'Sick leave' }),
+          expect.objectContaining({ absence_type: 'Baja por enfermedad' }),
         ]);
         expect(body.pending).toEqual({ absences: 2, corrections: 1 });
         expect(body.problems.some((row) => row.incomplete_shifts > 0)).toBe(true);

@@ -2,23 +2,33 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { AbsenceTypesTable } from '../../db/schema.ts';
 import { newId } from '../../platform/ids.ts';
+import { companyLanguage } from '../companies/language.ts';
 
+/**
+ * The types every company starts with. Their labels are display text (clients go by `key`), written in the
+ * company's language: a Spanish company's workers, its registry documents and its dashboard read "Vacaciones".
+ */
 export const BUILT_IN_ABSENCE_TYPES = [
-  { key: 'vacation', label: 'Vacation' },
-  { key: 'sick_leave', label: 'Sick leave' },
+  { key: 'vacation', label: { en: 'Vacation', es: 'Vacaciones' } },
+  { key: 'sick_leave', label: { en: 'Sick leave', es: 'Baja por enfermedad' } },
 ] as const;
 
 export type AbsenceTypeRow = Omit<Selectable<AbsenceTypesTable>, 'company_id'>;
 
-export async function insertBuiltInAbsenceTypes(db: Executor, companyId: string, now: Date): Promise<void> {
+export async function insertBuiltInAbsenceTypes(
+  db: Executor,
+  company: { id: string; timezone: string },
+  now: Date,
+): Promise<void> {
+  const language = companyLanguage(company.timezone);
   await db
     .insertInto('absence_types')
     .values(
       BUILT_IN_ABSENCE_TYPES.map((type) => ({
-        company_id: companyId,
+        company_id: company.id,
         id: newId(),
         key: type.key,
-        label: type.label,
+        label: type.label[language],
         built_in: true,
         created_at: now,
         updated_at: now,

@@ -7,6 +7,7 @@ import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockCompanyRow } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
+import { companyLanguage, LANGUAGES, type Language } from '../companies/language.ts';
 import {
   countActiveAdmins,
   disableAdminRow,
@@ -107,11 +108,8 @@ export async function disableAdmin(
 }
 
 /** The dashboard's languages: Spanish and English. */
-export const DASHBOARD_LANGUAGES = ['es', 'en'] as const;
-export type DashboardLanguage = (typeof DASHBOARD_LANGUAGES)[number];
-
-/** The time zones of Spain: the peninsula and the Balearic Islands, the Canary Islands, Ceuta and Melilla. */
-const SPANISH_ZONES = new Set(['Europe/Madrid', 'Atlantic/Canary', 'Africa/Ceuta']);
+export const DASHBOARD_LANGUAGES = LANGUAGES;
+export type DashboardLanguage = Language;
 
 /**
  * The language the dashboard speaks to an administrator: the one they chose, else Spanish for a company whose
@@ -121,7 +119,7 @@ export function dashboardLanguage(
   chosen: DashboardLanguage | null,
   companyTimezone: string,
 ): DashboardLanguage {
-  return chosen ?? (SPANISH_ZONES.has(companyTimezone) ? 'es' : 'en');
+  return chosen ?? companyLanguage(companyTimezone);
 }
 
 /** An administrator's choice of language for the dashboard (null: back to the company's default). */

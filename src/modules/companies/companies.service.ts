@@ -123,7 +123,7 @@ export async function createCompany(
   };
   const sandbox = await db.transaction().execute(async (tx) => {
     await insertCompany(tx, company);
-    await insertBuiltInAbsenceTypes(tx, company.id, now);
+    await insertBuiltInAbsenceTypes(tx, company, now);
     return await provisionSandbox(tx, company, now);
   });
   return toView(company, company, sandbox.id);

@@ -15,6 +15,6 @@ export async function provisionSandbox(tx: Executor, account: CompanyRow, now: D
     updated_at: now,
   };
   await insertCompany(tx, sandbox);
-  await insertBuiltInAbsenceTypes(tx, sandbox.id, now);
+  await insertBuiltInAbsenceTypes(tx, sandbox, now);
   return sandbox;
 }
