@@ -1,5 +1,6 @@
 import { startBenchCluster } from './lib/cluster.ts';
 import { checkInsSuite } from './suites/check-ins.ts';
+import { exportsUnderLoadSuite } from './suites/exports-under-load.ts';
 import { platformSuite } from './suites/platform.ts';
 import { reportsSuite } from './suites/reports.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
@@ -15,6 +16,7 @@ const SUITES = {
   webhooks: webhooksSuite,
   reports: reportsSuite,
   platform: platformSuite,
+  'exports-under-load': exportsUnderLoadSuite,
 } as const;
 
 const requested = process.argv.slice(2);

@@ -8,11 +8,12 @@ import pino, { type Logger } from 'pino';
 import { buildApp, buildWorkerApp, type Lifecycle } from './app.ts';
 import { type DemoSeed, seedDemo } from './bootstrap/demo.ts';
 import { type Config, ConfigError } from './config.ts';
-import { createDb, type Db } from './db/database.ts';
+import { createDb, type Db, type DbOptions } from './db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
 import { migrate, pendingMigrations } from './db/migrator.ts';
 import { createDeps } from './deps.ts';
 import { maintenanceJob } from './jobs/maintenance.ts';
+import { processWriter } from './jobs/report-file.ts';
 import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
 import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
@@ -20,6 +21,7 @@ import { syncFakeClock } from './modules/clock/clock.service.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
 import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
+import { deriveKey } from './platform/secrets.ts';
 import { localUrl, removeServiceRecord, writeServiceRecord } from './service-record.ts';
 import { type Clock, FakeClock, systemClock } from './time/clock.ts';
 
@@ -29,8 +31,11 @@ const POOL_CLOSE_MS = 3_000;
 
 export type Database = {
   db: Db;
-  /** A small pool without a statement timeout, for the long streaming reads of report generation. */
-  streamDb: Db;
+  /**
+   * How report processes connect (report-file.ts, processWriter): each opens one connection of its own without a
+   * statement timeout, for the long streaming reads of a report.
+   */
+  stream: { url: string; options: DbOptions };
   embedded: EmbeddedDatabase | null;
   close(): Promise<void>;
 };
@@ -62,16 +67,19 @@ export async function openDatabase(
     lockTimeoutMs: settings.lockTimeoutMs,
     idleInTransactionTimeoutMs: settings.idleInTransactionTimeoutMs,
   });
-  const streamDb = createDb(url, {
-    max: 2,
-    connectTimeoutMs: settings.connectTimeoutMs,
-    lockTimeoutMs: settings.lockTimeoutMs,
-    idleInTransactionTimeoutMs: settings.idleInTransactionTimeoutMs,
-  });
+  const stream = {
+    url,
+    options: {
+      max: 1,
+      connectTimeoutMs: settings.connectTimeoutMs,
+      lockTimeoutMs: settings.lockTimeoutMs,
+      idleInTransactionTimeoutMs: settings.idleInTransactionTimeoutMs,
+    },
+  };
   const close = async () => {
     // A pool waits for its checked-out clients; a job still streaming after the drain deadline must not hold
     // the stop forever, and the embedded server's fast shutdown ends any session left.
-    await within(Promise.all([db.destroy(), streamDb.destroy()]), POOL_CLOSE_MS);
+    await within(db.destroy(), POOL_CLOSE_MS);
     await embedded?.stop();
   };
   try {
@@ -99,7 +107,7 @@ export async function openDatabase(
     await close();
     throw error;
   }
-  return { db, streamDb, embedded, close };
+  return { db, stream, embedded, close };
 }
 
 /** The admin token: the configured one, else the one kept in the data dir (created, and printed, once). */
@@ -122,7 +130,13 @@ export type RunningService = { app: FastifyInstance | null; deps: AppDeps; stop(
  * The background loops of a process. Workers run the jobs; every role follows the shared fake clock, so an
  * advance made through one API node reaches the others (and the workers) within a second.
  */
-export function backgroundJobs(deps: AppDeps, role: Role, log: Logger, streamDb: Db = deps.db): Job[] {
+export function backgroundJobs(
+  deps: AppDeps,
+  role: Role,
+  log: Logger,
+  /** Where report processes read (the database) and write (the file store's directory). */
+  reports?: Database['stream'] & { dir: string },
+): Job[] {
   const jobs: Job[] =
     role === 'api'
       ? []
@@ -131,7 +145,17 @@ export function backgroundJobs(deps: AppDeps, role: Role, log: Logger, streamDb:
           webhookDeliveryJob({ db: deps.db, clock: deps.clock, targets: deps.webhookTargets, log }),
           reportGenerationJob({
             db: deps.db,
-            streamDb,
+            // Each report in a process of its own, off the event loop that answers requests (issue 19).
+            ...(reports
+              ? {
+                  write: processWriter({
+                    databaseUrl: reports.url,
+                    pool: reports.options,
+                    cursorKey: deriveKey(deps.instanceSecret, 'cursor'),
+                    reportsDir: reports.dir,
+                  }),
+                }
+              : {}),
             clock: deps.clock,
             cursors: deps.cursors,
             store: deps.reportStore,
@@ -165,6 +189,7 @@ export async function startService(
   if (fakeClock) await syncFakeClock(db, fakeClock);
   const clock: Clock = fakeClock ?? systemClock;
   const admin = await resolveAdminToken(config, embedded !== null);
+  const reportsDir = path.join(config.dataDir, 'reports');
   const deps = await createDeps({
     db,
     clock,
@@ -176,7 +201,7 @@ export async function startService(
       resolve: systemResolver,
       allowedPorts: config.webhookPorts,
     },
-    reportsDir: path.join(config.dataDir, 'reports'),
+    reportsDir,
     maxPendingReports: config.maxPendingReports,
     smtp: config.smtpUrl === null ? null : { url: config.smtpUrl, from: config.mailFrom },
   });
@@ -207,7 +232,7 @@ export async function startService(
       app = await buildWorkerApp(deps, { lifecycle, metricsToken: config.metricsToken });
       await app.listen({ port: config.port, host: config.host });
     }
-    const jobs = backgroundJobs(deps, options.role, log, database.streamDb);
+    const jobs = backgroundJobs(deps, options.role, log, { ...database.stream, dir: reportsDir });
     if (jobs.length > 0) runner = startJobs(jobs, log);
   } catch (error) {
     await app?.close();

@@ -28,23 +28,30 @@ export type LoadResult = {
   p99Ms: number;
 };
 
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+/**
+ * Runs a load in its own process. With `stop`, the measurement ends when that promise settles (or after
+ * `durationMs`, whichever comes first): a load that lasts as long as something else does.
+ */
+export async function runLoad(options: LoadOptions, stop?: Promise<unknown>): Promise<LoadResult> {
   const child = fork(path.join(import.meta.dirname, 'load.ts'), [], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   child.send(options);
+  void stop?.finally(() => {
+    if (child.connected) child.send('stop');
+  });
   const [result] = (await once(child, 'message')) as [LoadResult];
   await once(child, 'exit');
   return result;
 }
 
-async function generate(options: LoadOptions): Promise<LoadResult> {
+async function generate(options: LoadOptions, stopped: Promise<void>): Promise<LoadResult> {
   const pool = new Pool(options.origin, { connections: options.connections, pipelining: 1 });
   const histogram = createHistogram();
   const statuses: Record<string, number> = {};
   let sent = 0;
   let measuring = false;
-  let stopped = false;
+  let ended = false;
   const one = async () => {
     const headers = options.headers[sent++ % options.headers.length];
     const start = process.hrtime.bigint();
@@ -55,12 +62,12 @@ async function generate(options: LoadOptions): Promise<LoadResult> {
     statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
   };
   const closed = async () => {
-    while (!stopped) await one();
+    while (!ended) await one();
   };
   const paced = async (rate: number) => {
     const inFlight = new Set<Promise<void>>();
     const begin = performance.now();
-    for (let index = 0; !stopped; index++) {
+    for (let index = 0; !ended; index++) {
       const due = begin + (index * 1000) / rate;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -74,10 +81,12 @@ async function generate(options: LoadOptions): Promise<LoadResult> {
   await new Promise((resolve) => setTimeout(resolve, options.warmupMs ?? 1_000));
   measuring = true;
   const started = performance.now();
-  await new Promise((resolve) => setTimeout(resolve, options.durationMs));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([new Promise((resolve) => (timer = setTimeout(resolve, options.durationMs))), stopped]);
+  clearTimeout(timer);
   measuring = false;
   const seconds = (performance.now() - started) / 1000;
-  stopped = true;
+  ended = true;
   await Promise.all(loops);
   await pool.close();
   const requests = histogram.count;
@@ -91,8 +100,13 @@ async function generate(options: LoadOptions): Promise<LoadResult> {
 }
 
 if (process.send && import.meta.main) {
+  const stop = new Promise<void>((resolve) => {
+    process.on('message', (message) => {
+      if (message === 'stop') resolve();
+    });
+  });
   process.once('message', async (options: LoadOptions) => {
-    process.send?.(await generate(options));
+    process.send?.(await generate(options, stop));
     process.disconnect?.();
   });
 }

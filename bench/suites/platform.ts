@@ -1,42 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { Jornada } from '@jornada/sdk';
 import { sql } from 'kysely';
-import { freePort } from '../../src/db/embedded.ts';
 import { type BenchCluster, openBenchDatabase } from '../lib/cluster.ts';
 import { type LoadResult, runLoad } from '../lib/load.ts';
 import { ratioLine, summarize } from '../lib/ratios.ts';
+import { startService, stopChild } from '../lib/service.ts';
 
 /** Issue 19: the platform's cost per request, against the same listing on a bare route. */
 const GOAL = 0.6;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CONNECTIONS = 16;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
-const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-async function waitHealthy(origin: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${origin} exited with ${child.exitCode}`);
-    const ok = await fetch(`${origin}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${origin} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
 
 /**
  * `GET /v1/employees?limit=25` with live keys over 16 keep-alive connections, the service as `jornada serve
@@ -52,37 +28,9 @@ export async function platformSuite(cluster: BenchCluster): Promise<string[]> {
   const { db, url } = await openBenchDatabase(cluster, 'bench_platform');
   await sql`truncate companies cascade`.execute(db);
   await db.destroy();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-bench-platform-'));
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  // BENCH_CPU_PROF=<dir>: the service writes a V8 CPU profile there when it stops (for `what the profiles say`).
-  const profile = process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-    : [];
-  const service = spawn(process.execPath, [...profile, 'src/cli.ts', 'serve', '--role=api'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      JORNADA_FAKE_CLOCK: '1',
-      JORNADA_ADMIN_TOKEN: ADMIN_TOKEN,
-      JORNADA_DEMO: '0',
-      JORNADA_DATA_DIR: dataDir,
-    },
-    stdio: 'ignore',
-  });
+  const service = await startService(url, 'api', { JORNADA_FAKE_CLOCK: '1' });
+  const { origin, admin } = service;
   try {
-    await waitHealthy(origin, service);
-    const admin = async (method: string, route: string, body: unknown) => {
-      const response = await fetch(`${origin}/admin/v1${route}`, {
-        method,
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${route}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as { id: string; secret: string };
-    };
     const advance = (seconds: number) => admin('POST', '/clock/advance', { seconds });
     const company = await admin('POST', '/companies', { name: 'Platform bench', seats: 200 });
     await admin('PATCH', `/companies/${company.id}`, { max_active_keys: CONNECTIONS });
@@ -149,10 +97,9 @@ export async function platformSuite(cluster: BenchCluster): Promise<string[]> {
         ? []
         : [`platform: median ratio ${summary.median.toFixed(2)} below ${GOAL}`];
     } finally {
-      await stop(bare);
+      await stopChild(bare);
     }
   } finally {
-    await stop(service);
-    await rm(dataDir, { recursive: true, force: true });
+    await service.stop();
   }
 }

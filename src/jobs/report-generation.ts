@@ -2,15 +2,6 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
 import { recordEvents } from '../modules/events/events.service.ts';
 import {
-  CHECK_INS_EXPORT_COLUMNS,
-  checkInsExportRows,
-  TIME_REGISTRY_COLUMNS,
-  timeRegistryRows,
-} from '../modules/reports/content.ts';
-import { xlsxDocumentsStream } from '../modules/reports/document-xlsx.ts';
-import { workerMonthlyDocuments } from '../modules/reports/documents.ts';
-import { pdfStream } from '../modules/reports/pdf.ts';
-import {
   type ClaimedReport,
   claimDueReport,
   claimExpiredReports,
@@ -19,10 +10,10 @@ import {
 } from '../modules/reports/reports.repo.ts';
 import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
-import { csvStream, type Row, xlsxStream } from '../modules/reports/writers.ts';
 import { reportDuration } from '../platform/metrics.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
 import { type Clock, toDate } from '../time/clock.ts';
+import { inProcessWriter, type ReportWriter } from './report-file.ts';
 import type { Job } from './runner.ts';
 
 export type ReportGenerationDeps = {
@@ -32,6 +23,8 @@ export type ReportGenerationDeps = {
   clock: Clock;
   cursors: CursorCodec;
   store: ReportStore;
+  /** Who writes the files (default: this process, from streamDb); the service uses processWriter. */
+  write?: ReportWriter;
   log?: Logger;
 };
 
@@ -50,13 +43,6 @@ async function claimReport(db: Db, clock: Clock): Promise<ClaimedReport | null> 
   const now = clock.now();
   const at = toDate(now);
   return await claimDueReport(db, at, toDate(now.add({ seconds: REPORT_LEASE_SECONDS })));
-}
-
-async function* counted(rows: AsyncIterable<Row>, counter: { rows: number }): AsyncIterable<Row> {
-  for await (const row of rows) {
-    counter.rows += 1;
-    yield row;
-  }
 }
 
 /** Deletes the files of reports past retention and marks them expired. */
@@ -79,7 +65,9 @@ export async function expireReports(db: Db, store: ReportStore, now: Temporal.In
  * files.
  */
 export function reportGenerationJob(deps: ReportGenerationDeps): Job {
-  const streamDb = deps.streamDb ?? deps.db;
+  const write =
+    deps.write ??
+    inProcessWriter({ streamDb: deps.streamDb ?? deps.db, cursors: deps.cursors, store: deps.store });
   const generate = async (report: ClaimedReport) => {
     const at = () => toDate(deps.clock.now());
     const fail = (message: string) =>
@@ -111,48 +99,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
         (performance.now() - started) / 1000,
       );
     try {
-      const tenant = {
-        companyId: report.company_id,
-        accountId: report.account_id,
-        timezone: report.timezone,
-      };
-      const file =
-        report.type === 'time_registry_worker_monthly'
-          ? (report.format === 'xlsx' ? xlsxDocumentsStream : pdfStream)(
-              workerMonthlyDocuments(streamDb, deps.clock, deps.cursors, tenant, {
-                month: report.params.month as string,
-                employee_id: report.params.employee_id,
-              }),
-              {
-                locale: report.params.locale === 'en' ? 'en' : 'es',
-                generatedAt: deps.clock.now(),
-                counter,
-              },
-            )
-          : report.type === 'time_registry_monthly'
-            ? csvStream(
-                TIME_REGISTRY_COLUMNS,
-                counted(
-                  timeRegistryRows(streamDb, deps.clock, deps.cursors, tenant, {
-                    month: report.params.month as string,
-                    employee_id: report.params.employee_id,
-                  }),
-                  counter,
-                ),
-              )
-            : (report.format === 'xlsx' ? xlsxStream : csvStream)(
-                CHECK_INS_EXPORT_COLUMNS,
-                counted(
-                  checkInsExportRows(streamDb, tenant, {
-                    from: report.params.from as string,
-                    to: report.params.to as string,
-                    employee_id: report.params.employee_id,
-                  }),
-                  counter,
-                ),
-                { sheetName: 'Check-ins' },
-              );
-      await deps.store.put(key, file);
+      counter.rows = await write(report, deps.clock.now(), key);
     } catch (error) {
       clearInterval(heartbeat);
       observe('failed');

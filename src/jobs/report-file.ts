@@ -1,0 +1,146 @@
+import { fork } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { Db, DbOptions } from '../db/database.ts';
+import {
+  CHECK_INS_EXPORT_COLUMNS,
+  checkInsExportRows,
+  TIME_REGISTRY_COLUMNS,
+  timeRegistryRows,
+} from '../modules/reports/content.ts';
+import { xlsxDocumentsStream } from '../modules/reports/document-xlsx.ts';
+import { workerMonthlyDocuments } from '../modules/reports/documents.ts';
+import { pdfStream } from '../modules/reports/pdf.ts';
+import type { ClaimedReport } from '../modules/reports/reports.repo.ts';
+import type { ReportStore } from '../modules/reports/store.ts';
+import { csvStream, type Row, xlsxStream } from '../modules/reports/writers.ts';
+import type { CursorCodec } from '../platform/pagination.ts';
+import { FrozenClock } from '../time/clock.ts';
+
+/**
+ * Writes a report's file into the store under `key` and answers how many rows it held. `now` is the generation's
+ * instant: the file is what the records said then (open days, the generation time printed on the documents),
+ * whichever process writes it.
+ */
+export type ReportWriter = (report: ClaimedReport, now: Temporal.Instant, key: string) => Promise<number>;
+
+async function* counted(rows: AsyncIterable<Row>, counter: { rows: number }): AsyncIterable<Row> {
+  for await (const row of rows) {
+    counter.rows += 1;
+    yield row;
+  }
+}
+
+/** Streams a report's file from the database, in this process. */
+export function reportFile(
+  deps: { streamDb: Db; cursors: CursorCodec },
+  report: ClaimedReport,
+  now: Temporal.Instant,
+  counter: { rows: number },
+): Readable {
+  const { streamDb, cursors } = deps;
+  const clock = new FrozenClock(now);
+  const tenant = { companyId: report.company_id, accountId: report.account_id, timezone: report.timezone };
+  if (report.type === 'time_registry_worker_monthly') {
+    return (report.format === 'xlsx' ? xlsxDocumentsStream : pdfStream)(
+      workerMonthlyDocuments(streamDb, clock, cursors, tenant, {
+        month: report.params.month as string,
+        employee_id: report.params.employee_id,
+      }),
+      { locale: report.params.locale === 'en' ? 'en' : 'es', generatedAt: now, counter },
+    );
+  }
+  if (report.type === 'time_registry_monthly') {
+    return csvStream(
+      TIME_REGISTRY_COLUMNS,
+      counted(
+        timeRegistryRows(streamDb, clock, cursors, tenant, {
+          month: report.params.month as string,
+          employee_id: report.params.employee_id,
+        }),
+        counter,
+      ),
+    );
+  }
+  return (report.format === 'xlsx' ? xlsxStream : csvStream)(
+    CHECK_INS_EXPORT_COLUMNS,
+    counted(
+      checkInsExportRows(streamDb, tenant, {
+        from: report.params.from as string,
+        to: report.params.to as string,
+        employee_id: report.params.employee_id,
+      }),
+      counter,
+    ),
+    { sheetName: 'Check-ins' },
+  );
+}
+
+/** Files written by the calling process: the tests' and the bench's in-process jobs. */
+export function inProcessWriter(deps: {
+  streamDb: Db;
+  cursors: CursorCodec;
+  store: ReportStore;
+}): ReportWriter {
+  return async (report, now, key) => {
+    const counter = { rows: 0 };
+    await deps.store.put(key, reportFile(deps, report, now, counter));
+    return counter.rows;
+  };
+}
+
+/** What a report process is given (`report-process.ts`), on its IPC channel. */
+export type ReportProcessData = {
+  databaseUrl: string;
+  pool: DbOptions;
+  /** The key of the cursors the documents page with (the same as the service's). */
+  cursorKey: Uint8Array;
+  /** The directory of the file store (the service's `<data dir>/reports`). */
+  reportsDir: string;
+  report: ClaimedReport;
+  now: string;
+  key: string;
+};
+
+/** What a report process says when its file is in the store, or when it could not be written. */
+export type ReportProcessMessage = { kind: 'done'; rows: number } | { kind: 'failed'; message: string };
+
+const ENTRY = fileURLToPath(new URL('./report-process.ts', import.meta.url));
+
+/**
+ * Files written by a process of their own (one per report, with its own database connection, at the lowest
+ * scheduling priority), straight into the file store: a million rows of formatting, zipping, garbage collection
+ * and file writing never hold up the event loop that answers the API in a `--role=all` process, nor take a core
+ * from it when the machine is busy. The job keeps the lease, the outcome and the events, as before.
+ */
+export function processWriter(options: {
+  databaseUrl: string;
+  pool: DbOptions;
+  cursorKey: Uint8Array;
+  reportsDir: string;
+}): ReportWriter {
+  return (report, now, key) =>
+    new Promise<number>((resolve, reject) => {
+      const child = fork(ENTRY, [], { execArgv: [], serialization: 'advanced', stdio: 'inherit' });
+      // The child does not keep this process alive: a service stopping past its drain deadline exits, and the
+      // child, its channel closed, ends too (report-process.ts).
+      child.unref();
+      child.channel?.unref();
+      let rows: number | null = null;
+      let failure: Error | null = null;
+      child.on('message', (message: ReportProcessMessage) => {
+        if (message.kind === 'done') rows = message.rows;
+        else failure = new Error(message.message);
+      });
+      child.on('error', (error) => {
+        failure ??= error;
+      });
+      // After the process has ended and its channel is closed (its last message came before).
+      child.on('close', (code, signal) => {
+        if (rows !== null) resolve(rows);
+        else reject(failure ?? new Error(`the report process stopped (${signal ?? `code ${code}`})`));
+      });
+      const data: ReportProcessData = { ...options, report, now: now.toString(), key };
+      child.send(data);
+    });
+}
