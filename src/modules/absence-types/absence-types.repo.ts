@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { AbsenceTypesTable } from '../../db/schema.ts';
 import { newId } from '../../platform/ids.ts';
-import { companyLanguage } from '../companies/language.ts';
+import { companyLanguage } from '../../platform/language.ts';
 
 /**
  * The types every company starts with. Their labels are display text (clients go by `key`), written in the

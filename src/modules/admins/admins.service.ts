@@ -3,11 +3,11 @@ import { violatedConstraint } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { companyLanguage, LANGUAGES, type Language } from '../../platform/language.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockCompanyRow } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
-import { companyLanguage, LANGUAGES, type Language } from '../companies/language.ts';
 import {
   countActiveAdmins,
   disableAdminRow,
