@@ -108,6 +108,13 @@ export type ReportProcessMessage = { kind: 'done'; rows: number } | { kind: 'fai
 const ENTRY = fileURLToPath(new URL('./report-process.ts', import.meta.url));
 
 /**
+ * Node's flags for a report process. Its heap is capped at 256 MB: what a report keeps is about 40–50 MB at any
+ * size (docs/performance.md), and without a cap V8 sizes the heap from the machine's memory and lets garbage pile
+ * up (a 1M-row XLSX peaked at 350 MB instead of 213 MB). `npm run bench reports` runs its reports with these too.
+ */
+export const REPORT_PROCESS_FLAGS = ['--max-old-space-size=256'];
+
+/**
  * Files written by a process of their own (one per report, with its own database connection, at the lowest
  * scheduling priority), straight into the file store: a million rows of formatting, zipping, garbage collection
  * and file writing never hold up the event loop that answers the API in a `--role=all` process, nor take a core
@@ -121,7 +128,11 @@ export function processWriter(options: {
 }): ReportWriter {
   return (report, now, key) =>
     new Promise<number>((resolve, reject) => {
-      const child = fork(ENTRY, [], { execArgv: [], serialization: 'advanced', stdio: 'inherit' });
+      const child = fork(ENTRY, [], {
+        execArgv: REPORT_PROCESS_FLAGS,
+        serialization: 'advanced',
+        stdio: 'inherit',
+      });
       // The child does not keep this process alive: a service stopping past its drain deadline exits, and the
       // child, its channel closed, ends too (report-process.ts).
       child.unref();

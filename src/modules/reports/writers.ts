@@ -93,6 +93,10 @@ export function xlsxStream(
     instant: 'yyyy-mm-dd hh:mm:ss',
     local: 'yyyy-mm-dd hh:mm:ss',
   };
+  const cellStyles = columns.map((column) => {
+    const format = formats[column.kind];
+    return Object.freeze(format ? { numFmt: format } : {});
+  });
   let sheetCount = 0;
   const addSheet = () => {
     sheetCount += 1;
@@ -131,7 +135,15 @@ export function xlsxStream(
         sheet = addSheet();
         rowsInSheet = 1;
       }
-      sheet.addRow(columns.map((column) => cell(column.kind, row[column.key] ?? null))).commit();
+      const added = sheet.addRow(columns.map((column) => cell(column.kind, row[column.key] ?? null)));
+      // One style object per column, shared by its cells: ExcelJS then finds each cell's style id in its cache
+      // by identity, instead of building and hashing a fresh style for every cell (issue 19).
+      for (let index = 0; index < columns.length; index++) {
+        (added.getCell(index + 1) as { style: Partial<ExcelJS.Style> }).style = cellStyles[
+          index
+        ] as Partial<ExcelJS.Style>;
+      }
+      added.commit();
       rowsInSheet += 1;
       if (rowsInSheet % 256 === 0) await zipBackpressure(sheet);
       if (output.writableNeedDrain) await once(output, 'drain');
