@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { adminPlugin } from './admin/admin.plugin.ts';
 import type { HttpSettings, TrustProxy } from './config.ts';
@@ -127,7 +127,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     exposeHeadRoutes: false,
     // One log line per request, when it is answered (below), instead of Fastify's two (incoming and completed):
     // the line has all the first one said, and a busy node writes half as much (issue 19).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
