@@ -43,6 +43,14 @@ describe('secrets in URLs never reach the log', () => {
       const log = lines.join('');
       expect(log).toContain('/v1/reports/0191a8e0-0000-7000-8000-000000000000/download?expires=[redacted]');
       for (const secret of secrets) expect(log).not.toContain(secret);
+      // One line per request, when it is answered (issue 19): Fastify's own pair is switched off.
+      const requestLines = lines
+        .map(
+          (line) => JSON.parse(line) as { msg: string; req?: { url: string }; res?: { statusCode: number } },
+        )
+        .filter((line) => line.req !== undefined);
+      expect(requestLines.map((line) => line.msg)).toEqual(['request completed', 'request completed']);
+      expect(requestLines.map((line) => line.res?.statusCode)).toEqual([404, 401]);
     } finally {
       await app.close();
     }
