@@ -1,6 +1,6 @@
 import type { Db } from './db/database.ts';
 import { ensureInstanceSecret } from './db/instance-secret.ts';
-import { fileStore } from './modules/reports/store.ts';
+import { reportStore } from './modules/reports/store.ts';
 import type { TargetPolicy } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { smtpMailer } from './platform/mail.ts';
@@ -39,7 +39,7 @@ export async function createDeps(options: DepsOptions): Promise<AppDeps> {
     publicUrl: options.publicUrl,
     adminToken: options.adminToken,
     webhookTargets: options.webhookTargets,
-    reportStore: fileStore(options.reportsDir),
+    reportStore: reportStore(options.reportsDir),
     mailer: options.smtp ? smtpMailer(options.smtp.url, options.smtp.from) : null,
     ...(options.maxPendingReports === undefined ? {} : { maxPendingReports: options.maxPendingReports }),
   };

@@ -95,7 +95,7 @@ export type ReportProcessData = {
   pool: DbOptions;
   /** The key of the cursors the documents page with (the same as the service's). */
   cursorKey: Uint8Array;
-  /** The directory of the file store (the service's `<data dir>/reports`). */
+  /** The directory of the report store (the service's `<data dir>/reports`), built by `reportStore()`. */
   reportsDir: string;
   report: ClaimedReport;
   now: string;

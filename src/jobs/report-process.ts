@@ -52,7 +52,7 @@ const say = (message: ReportProcessMessage) =>
 
 process.once('message', async (data: ReportProcessData) => {
   // Loaded only now, so that even their loading runs in the background.
-  const [{ createDb }, { fileStore }, { CursorCodec }, { inProcessWriter }] = await Promise.all([
+  const [{ createDb }, { reportStore }, { CursorCodec }, { inProcessWriter }] = await Promise.all([
     import('../db/database.ts'),
     import('../modules/reports/store.ts'),
     import('../platform/pagination.ts'),
@@ -62,7 +62,7 @@ process.once('message', async (data: ReportProcessData) => {
   const write = inProcessWriter({
     streamDb: db,
     cursors: new CursorCodec(Buffer.from(data.cursorKey)),
-    store: fileStore(data.reportsDir),
+    store: reportStore(data.reportsDir),
   });
   let message: ReportProcessMessage;
   try {

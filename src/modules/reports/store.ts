@@ -9,6 +9,14 @@ import { pipeline } from 'node:stream/promises';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 
+/**
+ * The store the service writes and reads report files through, built the same way by the service (deps.ts) and by
+ * its report processes (src/jobs/report-process.ts): another implementation of `ReportStore` goes here, once.
+ */
+export function reportStore(reportsDir: string): ReportStore {
+  return fileStore(reportsDir);
+}
+
 /** The default store: files under a directory (the data dir's `reports/`). */
 export function fileStore(root: string): ReportStore {
   const pathOf = (key: string) => {
