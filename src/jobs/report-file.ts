@@ -133,8 +133,9 @@ export function processWriter(options: {
         serialization: 'advanced',
         stdio: 'inherit',
       });
-      // The child does not keep this process alive: a service stopping past its drain deadline exits, and the
-      // child, its channel closed, ends too (report-process.ts).
+      // The child does not keep this process alive (the CLI's serve also exits when stopped): a service stopping
+      // past its drain deadline exits, and the child, its channel closed, ends too (report-process.ts,
+      // test/e2e/report-process-stop.test.ts).
       child.unref();
       child.channel?.unref();
       let rows: number | null = null;
