@@ -146,6 +146,8 @@ export function processWriter(options: {
       });
       child.on('error', (error) => {
         failure ??= error;
+        // A process that could not be started never closes: fail now.
+        if (child.pid === undefined) reject(error);
       });
       // After the process has ended and its channel is closed (its last message came before).
       child.on('close', (code, signal) => {
