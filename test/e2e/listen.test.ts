@@ -1,29 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { type Receiver, startReceiver } from '../helpers/receiver.ts';
-import {
-  E2E_ADMIN_TOKEN,
-  freePort,
-  httpClient,
-  type ServiceNode,
-  spawnCli,
-  startServiceNode,
-  stopServiceNode,
-} from '../helpers/service.ts';
+import { E2E_ADMIN_TOKEN, freePort, httpClient, spawnCli, useServiceWorld } from '../helpers/service.ts';
 
 /**
  * `jornada listen --forward-to` (issue 18), between real processes: the service, the command, and a receiver on
  * "a laptop" (a local HTTP server with no https and no public address). A sandbox event reaches the receiver,
  * signed with the command's secret, and verifies.
  */
-let database: TestDatabase;
-let dataDir: string;
-let node: ServiceNode;
+const world = useServiceWorld('listen');
 let receiver: Receiver;
 let listener: ChildProcess | null = null;
 let base = '';
@@ -31,12 +17,10 @@ let testKey = '';
 const SECRET = `whsec_${Buffer.from('a listen secret for the e2e test').toString('base64')}`;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-listen-'));
   receiver = await startReceiver();
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  node = await startServiceNode(database.url, 'api', { port, env: { JORNADA_DATA_DIR: dataDir } });
+  await world.start('api', { port });
   const http = httpClient(base);
   const company = await http('POST', '/admin/v1/companies', { name: 'Listen e2e' }, E2E_ADMIN_TOKEN);
   testKey = (
@@ -51,10 +35,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   listener?.kill('SIGTERM');
-  if (node) await stopServiceNode(node);
   await receiver?.close();
-  await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('jornada listen', () => {

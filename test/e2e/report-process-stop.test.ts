@@ -1,16 +1,13 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { beforeAll, expect, it } from 'vitest';
 import {
   companyWithLiveKey,
   freePort,
   httpClient,
   type ServiceNode,
-  startServiceNode,
   stopServiceNode,
+  useServiceWorld,
 } from '../helpers/service.ts';
 
 /**
@@ -19,27 +16,15 @@ import {
  * outlive it. The report keeps its lease, to be claimed again. The child is held mid-report by a lock on the
  * table it reads.
  */
-let database: TestDatabase;
-let dataDir: string;
+const world = useServiceWorld('report-stop');
 let node: ServiceNode;
 let http: ReturnType<typeof httpClient>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-report-stop-'));
   const port = await freePort();
-  node = await startServiceNode(database.url, 'all', {
-    port,
-    env: { JORNADA_DATA_DIR: dataDir, JORNADA_DRAIN_TIMEOUT_MS: '1500' },
-  });
+  node = await world.start('all', { port, env: { JORNADA_DRAIN_TIMEOUT_MS: '1500' } });
   http = httpClient(`http://127.0.0.1:${port}`);
 }, 60_000);
-
-afterAll(async () => {
-  await stopServiceNode(node);
-  await database.drop();
-  await rm(dataDir, { recursive: true, force: true });
-});
 
 /** The ids of the running processes whose parent is `parent` and whose command line names `script` (Linux). */
 async function childrenRunning(parent: number, script: string): Promise<number[]> {
@@ -72,7 +57,7 @@ it.runIf(process.platform === 'linux')(
   'stops within its drain deadline while a report process writes, and the report process ends with it',
   async () => {
     const { liveKey } = await companyWithLiveKey(http, 'Report stop', ['org:informes:read']);
-    const lock = new pg.Client({ connectionString: database.url });
+    const lock = new pg.Client({ connectionString: world.database.url });
     await lock.connect();
     try {
       await lock.query('begin');

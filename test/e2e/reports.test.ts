@@ -1,38 +1,26 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { beforeAll, expect, it } from 'vitest';
 import {
   companyWithLiveKey,
   E2E_ADMIN_TOKEN,
   freePort,
   httpClient,
-  type ServiceNode,
-  startServiceNode,
-  stopServiceNode,
+  useServiceWorld,
 } from '../helpers/service.ts';
 
 /**
  * Reports end to end: an API node and a separate worker node (JORNADA_FAKE_CLOCK=1) on one PostgreSQL and one
  * report directory. The worker generates the file, the API node serves the signed download over real HTTP.
  */
-let database: TestDatabase;
-let dataDir: string;
-let nodes: ServiceNode[] = [];
+const world = useServiceWorld('reports');
 let http: ReturnType<typeof httpClient>;
 let key = '';
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-e2e-reports-'));
   const port = await freePort();
-  const env = { JORNADA_DATA_DIR: dataDir, JORNADA_PUBLIC_URL: `http://127.0.0.1:${port}` };
-  nodes = [
-    await startServiceNode(database.url, 'api', { port, env }),
-    await startServiceNode(database.url, 'worker', { env }),
-  ];
+  const env = { JORNADA_PUBLIC_URL: `http://127.0.0.1:${port}` };
+  await world.start('api', { port, env });
+  await world.start('worker', { env });
   http = httpClient(`http://127.0.0.1:${port}`);
   key = (
     await companyWithLiveKey(http, 'Reports e2e', [
@@ -42,12 +30,6 @@ beforeAll(async () => {
     ])
   ).liveKey;
 }, 60_000);
-
-afterAll(async () => {
-  for (const node of nodes) await stopServiceNode(node);
-  await database.drop();
-  await rm(dataDir, { recursive: true, force: true });
-});
 
 it('generates on the worker, downloads once from the API node, and refuses an address after 5 minutes', async () => {
   const employee = await http(

@@ -1,5 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './database.ts';
 
 /** A real `jornada serve` process on a test database, for end-to-end tests across processes. */
 export type ServiceNode = { child: ChildProcess; output: () => string };
@@ -95,4 +100,38 @@ export async function companyWithLiveKey(
   );
   if (key.status !== 201) throw new Error(`key: ${key.status} ${key.text}`);
   return { companyId: company.body.id as string, liveKey: key.body.secret as string };
+}
+
+/**
+ * An end-to-end test file's world: a fresh database and data directory (report files), the service nodes the file
+ * starts on them (`start`, with JORNADA_DATA_DIR set), and after the file every node stopped, the database dropped
+ * and the directory removed. Fields are set once the file's first beforeAll has run.
+ */
+export function useServiceWorld(prefix: string) {
+  const world = {
+    database: undefined as unknown as TestDatabase,
+    dataDir: '',
+    nodes: [] as ServiceNode[],
+    async start(
+      role: 'api' | 'worker' | 'all',
+      options: { port?: number; env?: Record<string, string> } = {},
+    ): Promise<ServiceNode> {
+      const node = await startServiceNode(world.database.url, role, {
+        ...options,
+        env: { JORNADA_DATA_DIR: world.dataDir, ...options.env },
+      });
+      world.nodes.push(node);
+      return node;
+    },
+  };
+  beforeAll(async () => {
+    world.database = await createTestDatabase();
+    world.dataDir = await mkdtemp(path.join(os.tmpdir(), `jornada-e2e-${prefix}-`));
+  });
+  afterAll(async () => {
+    for (const node of world.nodes) await stopServiceNode(node);
+    await world.database?.drop();
+    if (world.dataDir) await rm(world.dataDir, { recursive: true, force: true });
+  });
+  return world;
 }
