@@ -4,8 +4,7 @@ import { reportStore } from './modules/reports/store.ts';
 import type { TargetPolicy } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { smtpMailer } from './platform/mail.ts';
-import { CursorCodec } from './platform/pagination.ts';
-import { deriveKey } from './platform/secrets.ts';
+import { CursorCodec, cursorKey } from './platform/pagination.ts';
 import type { Clock, FakeClock } from './time/clock.ts';
 
 export type DepsOptions = {
@@ -34,7 +33,7 @@ export async function createDeps(options: DepsOptions): Promise<AppDeps> {
     db: options.db,
     clock: options.clock,
     fakeClock: options.fakeClock,
-    cursors: new CursorCodec(deriveKey(instanceSecret, 'cursor')),
+    cursors: new CursorCodec(cursorKey(instanceSecret)),
     instanceSecret,
     publicUrl: options.publicUrl,
     adminToken: options.adminToken,

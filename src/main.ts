@@ -21,7 +21,7 @@ import { syncFakeClock } from './modules/clock/clock.service.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
 import { within } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
-import { deriveKey } from './platform/secrets.ts';
+import { cursorKey } from './platform/pagination.ts';
 import { localUrl, removeServiceRecord, writeServiceRecord } from './service-record.ts';
 import { type Clock, FakeClock, systemClock } from './time/clock.ts';
 
@@ -151,7 +151,7 @@ export function backgroundJobs(
                   write: processWriter({
                     databaseUrl: reports.url,
                     pool: reports.options,
-                    cursorKey: deriveKey(deps.instanceSecret, 'cursor'),
+                    cursorKey: cursorKey(deps.instanceSecret),
                     reportsDir: reports.dir,
                   }),
                 }

@@ -5,8 +5,7 @@ import { generateCheckIns, generateEmployees } from '../bench/lib/generate.ts';
 import { createDb } from '../src/db/database.ts';
 import { ensureInstanceSecret } from '../src/db/instance-secret.ts';
 import { createCompany } from '../src/modules/companies/companies.service.ts';
-import { CursorCodec } from '../src/platform/pagination.ts';
-import { deriveKey } from '../src/platform/secrets.ts';
+import { CursorCodec, cursorKey } from '../src/platform/pagination.ts';
 import { FrozenClock } from '../src/time/clock.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 
@@ -21,7 +20,7 @@ let companyId: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  codec = new CursorCodec(deriveKey(await ensureInstanceSecret(database.db), 'cursor'));
+  codec = new CursorCodec(cursorKey(await ensureInstanceSecret(database.db)));
   const clock = new FrozenClock('2026-01-01T00:00:00Z');
   for (const [index, employees] of [2_000, 1_000].entries()) {
     const company = await createCompany({ db: database.db, clock }, { name: `Scale ${index}` });

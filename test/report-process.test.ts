@@ -9,7 +9,7 @@ import { inProcessWriter, processWriter, type ReportWriter } from '../src/jobs/r
 import type { ClaimedReport } from '../src/modules/reports/reports.repo.ts';
 import { fileStore, type ReportStore } from '../src/modules/reports/store.ts';
 import { newId } from '../src/platform/ids.ts';
-import { deriveKey } from '../src/platform/secrets.ts';
+import { cursorKey } from '../src/platform/pagination.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
@@ -53,7 +53,7 @@ beforeAll(async () => {
   child = processWriter({
     databaseUrl: ctx.database.url,
     pool: { max: 1 },
-    cursorKey: deriveKey(ctx.deps.instanceSecret, 'cursor'),
+    cursorKey: cursorKey(ctx.deps.instanceSecret),
     reportsDir,
   });
 }, 60_000);
@@ -137,7 +137,7 @@ it('fails, leaving nothing in the store, when the process cannot read the databa
   const broken = processWriter({
     databaseUrl: `${ctx.database.url.replace(/\/[^/]*$/, '')}/no_such_database`,
     pool: { max: 1, connectTimeoutMs: 2_000 },
-    cursorKey: deriveKey(ctx.deps.instanceSecret, 'cursor'),
+    cursorKey: cursorKey(ctx.deps.instanceSecret),
     reportsDir,
   });
   const claimed = report('check_ins_export', 'csv', { from: '2026-10-01', to: '2026-10-31' });

@@ -6,8 +6,7 @@ import { workerMonthlyDocuments } from '../../src/modules/reports/documents.ts';
 import { pdfStream } from '../../src/modules/reports/pdf.ts';
 import { createReport } from '../../src/modules/reports/reports.service.ts';
 import { fileStore } from '../../src/modules/reports/store.ts';
-import { CursorCodec } from '../../src/platform/pagination.ts';
-import { deriveKey } from '../../src/platform/secrets.ts';
+import { CursorCodec, cursorKey } from '../../src/platform/pagination.ts';
 import { systemClock } from '../../src/time/clock.ts';
 
 /**
@@ -22,7 +21,7 @@ import { systemClock } from '../../src/time/clock.ts';
 const [url, storeDir, companyId, requestJson] = process.argv.slice(2) as [string, string, string, string];
 const db = createDb(url, { max: 4 });
 const store = fileStore(storeDir);
-const cursors = new CursorCodec(deriveKey(await ensureInstanceSecret(db), 'cursor'));
+const cursors = new CursorCodec(cursorKey(await ensureInstanceSecret(db)));
 const tenant = { companyId, accountId: companyId, timezone: 'Europe/Madrid' };
 const request = JSON.parse(requestJson);
 if (request.documents) {

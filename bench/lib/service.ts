@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { freePort } from '../../src/db/embedded.ts';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
@@ -25,7 +26,7 @@ async function waitHealthy(origin: string, child: ChildProcess): Promise<void> {
     );
     if (ok) return;
     if (Date.now() > deadline) throw new Error(`${origin} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await delay(100);
   }
 }
 

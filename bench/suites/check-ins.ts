@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import { createDb } from '../../src/db/database.ts';
 import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
 import { createCompany } from '../../src/modules/companies/companies.service.ts';
-import { CursorCodec } from '../../src/platform/pagination.ts';
-import { deriveKey } from '../../src/platform/secrets.ts';
+import { CursorCodec, cursorKey } from '../../src/platform/pagination.ts';
 import { FakeClock } from '../../src/time/clock.ts';
 import { checkInScenarios, explainScenarios } from '../lib/check-in-listings.ts';
 import {
@@ -67,7 +66,7 @@ export async function checkInsSuite(cluster: BenchCluster): Promise<string[]> {
              (select count(*) from employees where company_id = ${company.id}) as employees`.execute(db);
     console.log(`data: ${JSON.stringify(counts.rows[0])}`);
 
-    const codec = new CursorCodec(deriveKey(await ensureInstanceSecret(db), 'cursor'));
+    const codec = new CursorCodec(cursorKey(await ensureInstanceSecret(db)));
     const scenarios = await checkInScenarios(db, codec, company.id);
     const results = await explainScenarios(
       (log) => createDb(url, { max: 2, log }),

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { BenchCluster } from '../lib/cluster.ts';
 import { type LoadResult, runLoad } from '../lib/load.ts';
@@ -50,7 +51,7 @@ export async function exportsUnderLoadSuite(cluster: BenchCluster): Promise<stri
         .where('consolidated_through', '<', `${year}-12-31`)
         .executeTakeFirstOrThrow();
       if (Number(behind.count) === 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await delay(1_000);
     }
     await admin('PATCH', `/companies/${companyId}`, { max_active_keys: KEYS });
     const keys: string[] = [];
@@ -82,7 +83,7 @@ export async function exportsUnderLoadSuite(cluster: BenchCluster): Promise<stri
           .where('company_id', '=', companyId)
           .where('id', '=', id)
           .executeTakeFirstOrThrow();
-      while ((await state()).attempts === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      while ((await state()).attempts === 0) await delay(20);
       const claimed = performance.now();
       let completedAt = 0;
       const completed = (async () => {
@@ -92,7 +93,7 @@ export async function exportsUnderLoadSuite(cluster: BenchCluster): Promise<stri
             completedAt = performance.now();
             return report;
           }
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await delay(50);
         }
       })();
       const during = await runLoad({ ...load, durationMs: 300_000, warmupMs: 500 }, completed);
@@ -103,7 +104,7 @@ export async function exportsUnderLoadSuite(cluster: BenchCluster): Promise<stri
     const ratios = { csv: [] as number[], xlsx: [] as number[] };
     for (let run = 1; run <= RUNS; run++) {
       // At rest: after the previous export's process has gone and its file is written.
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await delay(2_000);
       const idle = await runLoad({ ...load, durationMs: IDLE_MS, warmupMs: 1_500 });
       console.log(`run ${run}: at rest ${milliseconds(idle)}`);
       for (const format of FORMATS) {

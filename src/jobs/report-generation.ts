@@ -90,7 +90,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
       );
     }, HEARTBEAT_MILLISECONDS);
     const key = `${report.company_id}/${report.id}-${report.attempts}.${report.format}`;
-    const counter = { rows: 0 };
+    let rows = 0;
     // Wall time for the metrics (not the service clock, which a test may move).
     const started = performance.now();
     const observe = (outcome: 'completed' | 'failed') =>
@@ -99,7 +99,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
         (performance.now() - started) / 1000,
       );
     try {
-      counter.rows = await write(report, deps.clock.now(), key);
+      rows = await write(report, deps.clock.now(), key);
     } catch (error) {
       clearInterval(heartbeat);
       observe('failed');
@@ -126,7 +126,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
         status: 'completed',
         run_at: null,
         storage_key: key,
-        row_count: counter.rows,
+        row_count: rows,
         completed_at: toDate(completedAt),
         file_expires_at: toDate(completedAt.add({ hours: 24 * FILE_RETENTION_DAYS })),
         updated_at: toDate(completedAt),

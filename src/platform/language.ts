@@ -1,4 +1,4 @@
-/** The languages the service speaks to people: Spanish and English. */
+/** The languages the service speaks to people (the dashboard, the portal, the documents): Spanish and English. */
 export const LANGUAGES = ['es', 'en'] as const;
 export type Language = (typeof LANGUAGES)[number];
 

@@ -2,7 +2,7 @@ import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { type TSchema, Type } from 'typebox';
 import { COMPONENT_KEYWORD, named } from './common.schemas.ts';
 import { invalid } from './errors.ts';
-import { hmac, safeEqual } from './secrets.ts';
+import { deriveKey, hmac, safeEqual } from './secrets.ts';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
@@ -81,6 +81,9 @@ type KeyValue = string | number;
  * Cursors are `base64url(JSON{listing, key}).base64url(HMAC)`: opaque, tamper-evident, and bound to the
  * listing and its filters, so a cursor cannot be replayed against another query.
  */
+/** The key cursors are signed with, derived from the instance secret (the service, its report processes, the bench). */
+export const cursorKey = (instanceSecret: Buffer): Buffer => deriveKey(instanceSecret, 'cursor');
+
 export class CursorCodec {
   readonly #key: Buffer;
   constructor(key: Buffer) {

@@ -3,7 +3,7 @@ import { violatedConstraint } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { companyLanguage, LANGUAGES, type Language } from '../../platform/language.ts';
+import { companyLanguage, type Language } from '../../platform/language.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockCompanyRow } from '../companies/companies.repo.ts';
@@ -107,18 +107,11 @@ export async function disableAdmin(
   });
 }
 
-/** The dashboard's languages: Spanish and English. */
-export const DASHBOARD_LANGUAGES = LANGUAGES;
-export type DashboardLanguage = Language;
-
 /**
  * The language the dashboard speaks to an administrator: the one they chose, else Spanish for a company whose
  * time zone is in Spain and English for any other.
  */
-export function dashboardLanguage(
-  chosen: DashboardLanguage | null,
-  companyTimezone: string,
-): DashboardLanguage {
+export function dashboardLanguage(chosen: Language | null, companyTimezone: string): Language {
   return chosen ?? companyLanguage(companyTimezone);
 }
 
@@ -126,7 +119,7 @@ export function dashboardLanguage(
 export async function setAdminLanguage(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   admin: { company_id: string; admin_id: string },
-  language: DashboardLanguage | null,
+  language: Language | null,
 ): Promise<void> {
   await updateAdminLanguage(deps.db, admin.company_id, admin.admin_id, language, toDate(deps.clock.now()));
 }
