@@ -30,35 +30,44 @@ export type Authentication =
       quota_count: number;
     });
 
+export type AuthenticationInput = {
+  secretHash: Buffer;
+  mode: KeyMode;
+  now: Date;
+  windowStart: Date;
+  month: string;
+  ip: string;
+  allowInactiveService: boolean;
+};
+
 /**
- * The key lookup and the admission of a request in one round trip (jornada_authenticate, migration 0024): by
- * the SHA-256 of the presented secret (a global unique index), with the state of its company and account (a
- * sandbox shares its account's), counting the request in the key's minute window and the tenant's monthly quota
- * when the key is valid and the service open to it.
+ * The key lookups and the admissions of several requests in one round trip and one transaction
+ * (jornada_authenticate_many, migration 0026): each key found by the SHA-256 of the presented secret (a global
+ * unique index), with the state of its company and account (a sandbox shares its account's), and each request
+ * counted in its key's minute window and its tenant's monthly quota when the key is valid and the service open
+ * to it. The results are in the order of `inputs`.
  */
-export async function authenticate(
+export async function authenticateMany(
   db: Db,
-  input: {
-    secretHash: Buffer;
-    mode: KeyMode;
-    now: Date;
-    windowStart: Date;
-    month: string;
-    ip: string;
-    allowInactiveService: boolean;
-  },
-): Promise<Authentication> {
-  const result = await sql<Authentication & { api_key_id: string | null }>`
-    select * from jornada_authenticate(
-      ${input.secretHash}, ${input.mode}, ${input.now}::timestamptz, ${input.windowStart}::timestamptz,
-      ${input.month}::date, ${input.ip}::text, ${input.allowInactiveService},
+  inputs: readonly AuthenticationInput[],
+): Promise<Authentication[]> {
+  const column = <T>(pick: (input: AuthenticationInput) => T): T[] => inputs.map(pick);
+  const result = await sql<Authentication & { item: number; api_key_id: string | null }>`
+    select * from jornada_authenticate_many(
+      ${column((input) => input.secretHash)}::bytea[], ${column((input) => input.mode)}::text[],
+      ${column((input) => input.now)}::timestamptz[], ${column((input) => input.windowStart)}::timestamptz[],
+      ${column((input) => input.month)}::date[], ${column((input) => input.ip)}::text[],
+      ${column((input) => input.allowInactiveService)}::boolean[],
       ${RATE_LIMIT_PER_MINUTE.live}::int, ${RATE_LIMIT_PER_MINUTE.test}::int, ${MONTHLY_QUOTA.test}::int,
       ${MONTHLY_QUOTA.liveBase}::int, ${MONTHLY_QUOTA.livePerEmployee}::int, ${MONTHLY_QUOTA.liveMax}::int)`.execute(
     db,
   );
-  const row = result.rows[0];
-  if (!row) throw new Error('jornada_authenticate returned no row');
-  return row;
+  const byItem: Authentication[] = new Array(inputs.length);
+  for (const { item, ...row } of result.rows) byItem[item - 1] = row;
+  for (let index = 0; index < inputs.length; index += 1) {
+    if (!byItem[index]) throw new Error(`jornada_authenticate_many returned no row for item ${index + 1}`);
+  }
+  return byItem;
 }
 
 /**

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { CompanyStatus, SubscriptionStatus } from '../db/schema.ts';
 import { type Clock, toDate } from '../time/clock.ts';
-import { authenticate, type KeyRecord } from './auth.repo.ts';
+import { groupAdmission } from './admission.ts';
+import { type AuthenticationInput, authenticateMany, type KeyRecord } from './auth.repo.ts';
 import { ApiError } from './errors.ts';
 import type { Scope } from './scopes.ts';
 import { sha256 } from './secrets.ts';
@@ -33,6 +34,9 @@ declare module 'fastify' {
     caller: Tenant | null;
   }
 }
+
+/** The most requests one admission statement carries. */
+const ADMISSION_BATCH = 128;
 
 const KEY_PATTERN = /^jrn_(live|test)_[0-9A-Za-z]{40,64}$/;
 
@@ -115,6 +119,13 @@ function toTenant(key: KeyRecord): Tenant {
 export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   app.decorateRequest('tenant', null);
   app.decorateRequest('caller', null);
+  // The requests that arrive while an admission is in flight are admitted together (platform/admission.ts).
+  const authenticate = groupAdmission(
+    (inputs: readonly AuthenticationInput[]) => authenticateMany(deps.db, inputs),
+    {
+      maxBatch: ADMISSION_BATCH,
+    },
+  );
   app.addHook('onRequest', async (request, reply) => {
     const access: RouteAccess = request.routeOptions.config.access ?? { scope: null };
     if (access.scope === 'public') return;
@@ -125,8 +136,9 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
     }
     const now = deps.clock.now();
     const window = windowOf(now);
-    // One round trip: the key, its company's state, and the request counted when the service is open to it.
-    const key = await authenticate(deps.db, {
+    // One round trip, shared with the requests admitted at the same time: the key, its company's state, and the
+    // request counted when the service is open to it.
+    const key = await authenticate({
       secretHash: sha256(secret),
       mode: secret.startsWith('jrn_live_') ? 'live' : 'test',
       now: toDate(now),
