@@ -21,7 +21,7 @@ import { requireSession } from './session.ts';
 export async function integrationSettings(db: Db, clock: Clock, companyId: string) {
   const loaded = await loadAccount(db, companyId);
   const { account, sandbox } = loaded;
-  // The month the requests count toward, as jornada_admit_request counts them (platform/auth.ts).
+  // The month the requests count toward, as jornada_authenticate_many counts them (platform/auth.ts).
   const month = quotaMonth(clock.now());
   const usage = async (tenant: { id: string; active_employee_count: number }, mode: 'live' | 'test') => {
     return {
