@@ -50,6 +50,7 @@ export function webhookDeliveryJob(
   let successes: Success[] = [];
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
+  let draining = false;
 
   const flush = () => {
     if (flushTimer) clearTimeout(flushTimer);
@@ -97,7 +98,11 @@ export function webhookDeliveryJob(
         // The row stays claimed until its lease ends and is then attempted again: nothing is lost.
         deps.log?.error({ err: error, delivery: delivery.id }, 'webhook delivery attempt failed to complete');
       })
-      .finally(() => inFlight.delete(running));
+      .finally(() => {
+        inFlight.delete(running);
+        // The freed slot takes the next claimed row at once, also while the tick awaits a claim.
+        if (!draining) startQueued();
+      });
     inFlight.add(running);
   };
 
@@ -133,6 +138,7 @@ export function webhookDeliveryJob(
       return 1;
     },
     async drain() {
+      draining = true;
       await Promise.all(inFlight);
       // Rows claimed but not started are due again at once, for another worker (or this one after a restart).
       const unstarted = queue.splice(0);
