@@ -15,7 +15,6 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   api_keys_pkey: 'account table; operator revocation by key id',
   api_keys_secret_hash_key: 'authentication: the lookup that precedes tenancy',
   idempotency_keys_expires_at: 'retention sweep across tenants',
-  webhook_deliveries_due: 'the delivery work queue: workers claim due rows of every tenant',
   reports_id: 'the signed download finds its report by id: the signature is the credential, before tenancy',
   reports_due: 'the report generation queue: workers claim due reports of every tenant',
   reports_retention: 'the file retention sweep across tenants',
