@@ -95,6 +95,25 @@ describe('/metrics', () => {
     expect(Number(sample(refusals, { code: 'rate_limited' })?.value)).toBeGreaterThanOrEqual(1);
   });
 
+  it('shows how many requests each admission statement admitted: concurrent requests share one', async () => {
+    const before = await scrape();
+    const count = (families: Map<string, Family>) =>
+      Number(families.get('jornada_api_admission_batch_size')?.metrics[0]?.count ?? 0);
+    const sum = (families: Map<string, Family>) =>
+      Number((families.get('jornada_api_admission_batch_size')?.metrics[0] as { sum?: string })?.sum ?? 0);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => company.live.get('/v1/organization')),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(20).fill(200));
+    const after = await scrape();
+    expect(after.get('jornada_api_admission_batch_size')?.type).toBe('HISTOGRAM');
+    expect(sum(after) - sum(before)).toBe(20);
+    // 20 requests sent together need fewer statements than requests.
+    const statements = count(after) - count(before);
+    expect(statements).toBeGreaterThanOrEqual(1);
+    expect(statements).toBeLessThan(20);
+  });
+
   it('shows the queues, the deliveries, the reports, the pool and the database errors', async () => {
     // A report waiting, then generated.
     const requested = await company.live.post('/v1/reports', {

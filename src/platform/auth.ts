@@ -5,6 +5,7 @@ import { type Clock, toDate } from '../time/clock.ts';
 import { groupAdmission } from './admission.ts';
 import { type AuthenticationInput, authenticateMany, type KeyRecord } from './auth.repo.ts';
 import { ApiError } from './errors.ts';
+import { admissionBatches } from './metrics.ts';
 import type { Scope } from './scopes.ts';
 import { sha256 } from './secrets.ts';
 import { hasActiveService, monthlyQuota, RATE_LIMIT_PER_MINUTE } from './service-state.ts';
@@ -121,7 +122,10 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
   app.decorateRequest('caller', null);
   // The requests that arrive while an admission is in flight are admitted together (platform/admission.ts).
   const authenticate = groupAdmission(
-    (inputs: readonly AuthenticationInput[]) => authenticateMany(deps.db, inputs),
+    (inputs: readonly AuthenticationInput[]) => {
+      admissionBatches.observe(inputs.length);
+      return authenticateMany(deps.db, inputs);
+    },
     {
       maxBatch: ADMISSION_BATCH,
     },

@@ -46,6 +46,13 @@ export const rateLimitRefusals = new client.Counter({
   registers,
 });
 
+export const admissionBatches = new client.Histogram({
+  name: 'jornada_api_admission_batch_size',
+  help: 'Requests authenticated and admitted by one admission statement (the requests a node receives while the previous one is in flight go together).',
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+  registers,
+});
+
 export const webhookDeliveries = new client.Counter({
   name: 'jornada_webhook_delivery_attempts_total',
   help: 'Webhook delivery attempts by outcome: succeeded, retry (failed, another attempt scheduled), failed (no attempt left), abandoned (the endpoint was disabled).',
