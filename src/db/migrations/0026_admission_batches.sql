@@ -11,9 +11,9 @@
 -- still running the previous release during an upgrade, takes the counters in this order; jornada_admit_request
 -- (0001), which took the window first, is dropped.
 --
--- The quota row of a tenant is written once per batch with the batch's count, not once per request. Outcomes
--- and counts are those of admitting the batch's requests one after the other: per tenant and month, then per key,
--- then in arrival order. As in 0024 the commit is asynchronous (see there for what a crash of PostgreSQL can lose).
+-- Outcomes and counts are those of admitting the batch's requests one after the other: per tenant and month,
+-- then per key, then in arrival order. Each is counted as before, with the quota taken first: a request that
+-- then finds its key's window full gives its quota unit back in the same transaction. As in 0024 the commit is asynchronous (see there for what a crash of PostgreSQL can lose).
 create function jornada_authenticate_many(
   p_secret_hashes bytea[], p_modes text[], p_nows timestamptz[], p_window_starts timestamptz[], p_months date[],
   p_ips text[], p_allow_inactive boolean[],
@@ -28,17 +28,14 @@ create function jornada_authenticate_many(
 #variable_conflict use_column
 declare
   r record;
-  v_company uuid;          -- the tenant and month whose quota row this transaction holds (the current group)
-  v_month date;
-  v_quota_used integer;    -- that row's count, with this batch's admissions so far
-  v_quota_read integer;    -- that row's count when it was locked
   v_rate_limit integer;
   v_quota integer;
   v_window integer;
+  v_used integer;
 begin
   perform set_config('synchronous_commit', 'off', true);
   for r in
-    select h.i::integer as i, h.secret_hash, k.id as key_id, k.company_id as key_company, a.id as key_account,
+    select h.i::integer as i, k.id as key_id, k.company_id as key_company, a.id as key_account,
            k.mode::text as key_mode, k.scopes as key_scopes, t.sandbox_of is not null as key_sandbox,
            a.timezone as key_timezone, t.active_employee_count as key_employees,
            a.company_status::text as key_company_status, a.subscription_status::text as key_subscription_status,
@@ -75,38 +72,25 @@ begin
       window_count := coalesce((select w.request_count from rate_limit_windows w
                                  where w.company_id = r.key_company and w.api_key_id = r.key_id
                                    and w.window_start = r.req_window), 0);
-      quota_count := case
-        when v_company = r.key_company and v_month = r.req_month then v_quota_used
-        else coalesce((select q.request_count from quota_usage q
-                        where q.company_id = r.key_company and q.month = r.req_month), 0)
-      end;
+      quota_count := coalesce((select q.request_count from quota_usage q
+                                where q.company_id = r.key_company and q.month = r.req_month), 0);
       return next;
       continue;
-    end if;
-
-    if v_company is distinct from r.key_company or v_month is distinct from r.req_month then
-      -- The previous group's count is written before the next tenant's row is locked.
-      if v_company is not null and v_quota_used <> v_quota_read then
-        update quota_usage q set request_count = v_quota_used where q.company_id = v_company and q.month = v_month;
-      end if;
-      v_company := r.key_company;
-      v_month := r.req_month;
-      select q.request_count into v_quota_read from quota_usage q
-       where q.company_id = v_company and q.month = v_month for update;
-      if not found then
-        insert into quota_usage (company_id, month, request_count) values (v_company, v_month, 0)
-        on conflict (company_id, month) do nothing;
-        select q.request_count into v_quota_read from quota_usage q
-         where q.company_id = v_company and q.month = v_month for update;
-      end if;
-      v_quota_used := v_quota_read;
     end if;
 
     v_rate_limit := case when r.key_mode = 'test' then p_rate_limit_test else p_rate_limit_live end;
     v_quota := case when r.key_mode = 'test' then p_quota_test
                     else least(p_quota_live_max, p_quota_live_base + p_quota_live_per_employee * r.key_employees) end;
 
-    if v_quota_used >= v_quota then
+    -- The tenant's quota first (the lock order above). The upsert locks the row also when the quota is spent.
+    v_used := null;
+    insert into quota_usage as q (company_id, month, request_count)
+    values (r.key_company, r.req_month, 1)
+    on conflict (company_id, month)
+    do update set request_count = q.request_count + 1 where q.request_count < v_quota
+    returning q.request_count into v_used;
+
+    if v_used is null then
       -- The quota is spent: the window is read, not counted. A full window still answers first (429 rate_limited).
       v_window := coalesce((select w.request_count from rate_limit_windows w
                              where w.company_id = r.key_company and w.api_key_id = r.key_id
@@ -114,7 +98,8 @@ begin
       if v_window >= v_rate_limit then
         outcome := 'rate_limited';
         window_count := v_rate_limit;
-        quota_count := v_quota_used;
+        quota_count := (select q.request_count from quota_usage q
+                         where q.company_id = r.key_company and q.month = r.req_month);
       else
         outcome := 'quota_exceeded';
         window_count := v_window;
@@ -132,14 +117,16 @@ begin
     returning w.request_count into v_window;
 
     if v_window is null then
+      -- The window is full: the request is not counted in the quota either.
+      update quota_usage q set request_count = q.request_count - 1
+       where q.company_id = r.key_company and q.month = r.req_month
+      returning q.request_count into quota_count;
       outcome := 'rate_limited';
       window_count := v_rate_limit;
-      quota_count := v_quota_used;
       return next;
       continue;
     end if;
 
-    v_quota_used := v_quota_used + 1;
     -- Usage is recorded at most once a minute per key (or when the address changes) to keep writes cheap.
     update api_keys k set last_used_at = r.req_now, last_used_ip = r.req_ip
      where k.id = r.key_id
@@ -147,13 +134,9 @@ begin
             or k.last_used_ip is distinct from r.req_ip);
     outcome := 'admitted';
     window_count := v_window;
-    quota_count := v_quota_used;
+    quota_count := v_used;
     return next;
   end loop;
-
-  if v_company is not null and v_quota_used <> v_quota_read then
-    update quota_usage q set request_count = v_quota_used where q.company_id = v_company and q.month = v_month;
-  end if;
 end;
 $$;
 
