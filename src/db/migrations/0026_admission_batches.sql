@@ -13,7 +13,8 @@
 --
 -- Outcomes and counts are those of admitting the batch's requests one after the other: per tenant and month,
 -- then per key, then in arrival order. Each is counted as before, with the quota taken first: a request that
--- then finds its key's window full gives its quota unit back in the same transaction. As in 0024 the commit is asynchronous (see there for what a crash of PostgreSQL can lose).
+-- then finds its key's window full gives its quota unit back in the same transaction. As in 0024 the commit is
+-- asynchronous (see there for what a crash of PostgreSQL can lose).
 create function jornada_authenticate_many(
   p_secret_hashes bytea[], p_modes text[], p_nows timestamptz[], p_window_starts timestamptz[], p_months date[],
   p_ips text[], p_allow_inactive boolean[],
