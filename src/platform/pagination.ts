@@ -77,13 +77,13 @@ export type Page<T> = { data: T[]; meta: { next_cursor: string | null; has_more:
 
 type KeyValue = string | number;
 
+/** The key cursors are signed with, derived from the instance secret (the service, its report processes, the bench). */
+export const cursorKey = (instanceSecret: Buffer): Buffer => deriveKey(instanceSecret, 'cursor');
+
 /**
  * Cursors are `base64url(JSON{listing, key}).base64url(HMAC)`: opaque, tamper-evident, and bound to the
  * listing and its filters, so a cursor cannot be replayed against another query.
  */
-/** The key cursors are signed with, derived from the instance secret (the service, its report processes, the bench). */
-export const cursorKey = (instanceSecret: Buffer): Buffer => deriveKey(instanceSecret, 'cursor');
-
 export class CursorCodec {
   readonly #key: Buffer;
   constructor(key: Buffer) {
