@@ -93,7 +93,8 @@ export function xlsxStream(
     instant: 'yyyy-mm-dd hh:mm:ss',
     local: 'yyyy-mm-dd hh:mm:ss',
   };
-  const cellStyles = columns.map((column) => {
+  // One style per column, the column's and its cells' (below): built once, not per sheet or per cell.
+  const cellStyles: Readonly<Partial<ExcelJS.Style>>[] = columns.map((column) => {
     const format = formats[column.kind];
     return Object.freeze(format ? { numFmt: format } : {});
   });
@@ -106,13 +107,9 @@ export function xlsxStream(
         views: [{ state: 'frozen', ySplit: 1 }],
       },
     );
-    sheet.columns = columns.map((column) => {
-      const format = formats[column.kind];
-      return {
-        key: column.key,
-        width: column.width ?? 16,
-        ...(format ? { style: { numFmt: format } } : {}),
-      };
+    sheet.columns = columns.map((column, index) => {
+      const style = cellStyles[index] as Partial<ExcelJS.Style>;
+      return { key: column.key, width: column.width ?? 16, ...(style.numFmt ? { style } : {}) };
     });
     const header = sheet.addRow(columns.map((column) => column.key));
     header.font = { bold: true };
