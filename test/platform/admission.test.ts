@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { groupAdmission } from '../../src/platform/admission.ts';
-import { type AuthenticationInput, authenticateMany } from '../../src/platform/auth.repo.ts';
+import { type AuthenticationInput, authenticateMany, quotaUsed } from '../../src/platform/auth.repo.ts';
 import { windowOf } from '../../src/platform/auth.ts';
 import { sha256 } from '../../src/platform/secrets.ts';
 import { toDate } from '../../src/time/clock.ts';
@@ -126,13 +126,7 @@ describe('jornada_authenticate_many', () => {
       .where('api_key_id', '=', keyId)
       .where('window_start', '=', windowStart)
       .executeTakeFirst();
-    const quota = await env.ctx.db
-      .selectFrom('quota_usage')
-      .select('request_count')
-      .where('company_id', '=', companyId)
-      .where('month', '=', month)
-      .executeTakeFirst();
-    return { window: window?.request_count ?? 0, quota: quota?.request_count ?? 0 };
+    return { window: window?.request_count ?? 0, quota: await quotaUsed(env.ctx.db, companyId, month) };
   }
 
   it('answers each request of a mixed batch as if they were admitted one after the other, in input order', async () => {
@@ -226,25 +220,18 @@ describe('jornada_authenticate_many', () => {
         ),
       )
     ).flat();
+    const sent = batches.flat();
     const admitted = new Map<string, number>();
     for (const [index, result] of results.entries()) {
       expect(['admitted', 'rate_limited']).toContain(result.outcome);
       if (result.outcome === 'admitted') {
-        const key = batches.flat()[index] as string;
+        const key = sent[index] as string;
         admitted.set(key, (admitted.get(key) ?? 0) + 1);
       }
     }
     for (const key of keys) expect(admitted.get(key)).toBe(30);
-    for (const company of companies) {
-      const { month } = windowOf(ctx.clock.now());
-      const quota = await ctx.db
-        .selectFrom('quota_usage')
-        .select('request_count')
-        .where('company_id', '=', company.sandboxId)
-        .where('month', '=', month)
-        .executeTakeFirstOrThrow();
-      expect(quota.request_count).toBe(90);
-    }
+    const { month } = windowOf(ctx.clock.now());
+    for (const company of companies) expect(await quotaUsed(ctx.db, company.sandboxId, month)).toBe(90);
   });
 
   it('keeps jornada_authenticate, one request through the same function, for a node of the previous release', async () => {
