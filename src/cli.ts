@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase, type Role, startService } from './main.ts';
+import { openDatabase, type Role, type RunningService, startService } from './main.ts';
 import { verifyChains } from './modules/registry/registry.service.ts';
 import { readServiceRecord, serviceRecordPath } from './service-record.ts';
 
@@ -100,24 +100,30 @@ async function serve(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { role: { type: 'string', default: 'all' } } });
   const role = values.role as Role;
   if (!['api', 'worker', 'all'].includes(role)) throw new ConfigError('--role must be api, worker or all');
-  const service = await startService(loadConfig(), { role });
   // A signal can arrive twice (a service manager signals the group, and npm forwards it to its child too): the
-  // handlers stay installed, so a repeat never falls back to the default action that would kill the drain.
+  // handlers stay installed, so a repeat never falls back to the default action that would kill the drain. They
+  // are installed before the service starts: a signal that comes while it starts (or just after "jornada
+  // started" is logged) stops it once it is up, instead of killing the process without a drain.
+  let service: RunningService | null = null;
   let draining = false;
-  const shutdown = (signal: string) => {
-    if (draining) return;
-    draining = true;
-    process.stderr.write(`${signal} received: draining\n`);
-    service.stop().then(
+  const drain = (running: RunningService) =>
+    running.stop().then(
       () => process.exit(0),
       (error: unknown) => {
         process.stderr.write(`shutdown failed: ${String(error)}\n`);
         process.exit(1);
       },
     );
+  const shutdown = (signal: string) => {
+    if (draining) return;
+    draining = true;
+    process.stderr.write(`${signal} received: draining\n`);
+    if (service) void drain(service);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
+  service = await startService(loadConfig(), { role });
+  if (draining) await drain(service);
 }
 
 /** `jornada registry verify [--company ID]`: recomputes the hash chains on the database directly. */
