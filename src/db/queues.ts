@@ -14,6 +14,7 @@ export async function dueWork(
     select 'webhook_deliveries' as queue, count(*)::text as due,
            extract(epoch from ${now}::timestamptz - min(next_attempt_at))::text as oldest
       from webhook_deliveries where status = 'pending' and next_attempt_at <= ${now}
+        and (leased_until is null or leased_until <= ${now})
     union all
     select 'reports', count(*)::text, extract(epoch from ${now}::timestamptz - min(run_at))::text
       from reports where status = 'processing' and run_at <= ${now}`.execute(db);

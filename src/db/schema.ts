@@ -406,6 +406,8 @@ export type WebhookDeliveriesTable = {
   status: WebhookDeliveryStatus;
   attempts: ColumnType<number, number | undefined, number>;
   next_attempt_at: Date | null;
+  /** While an attempt is in flight: when its claim's lease ends (migration 0028). */
+  leased_until: Generated<Date | null>;
   last_attempt_at: Date | null;
   last_response_status: number | null;
   last_error: string | null;

@@ -34,6 +34,7 @@ export async function failPendingDeliveries(
     .set({
       status: 'failed',
       next_attempt_at: null,
+      leased_until: null,
       last_error: `endpoint disabled (${reason}) before delivery`,
       updated_at: at,
     })
@@ -60,7 +61,8 @@ export const selectDeliveries = (db: Executor, companyId: string) =>
       'd.last_attempt_at',
       'd.last_response_status',
       'd.last_error',
-      'd.next_attempt_at',
+      // While an attempt is in flight, when its lease ends (migration 0028).
+      sql<Date | null>`greatest(d.next_attempt_at, d.leased_until)`.as('next_attempt_at'),
       'd.created_at',
     ])
     .where('d.company_id', '=', companyId);
@@ -191,7 +193,8 @@ export async function claimDue(
       left join queue_turns q on q.queue = 'webhooks' and q.company_id = t.company_id
       where t.company_id is not null and ${activeServiceSql('account')}
         and exists (select from webhook_deliveries d where d.company_id = t.company_id
-                    and d.status = 'pending' and d.next_attempt_at <= ${at})
+                    and d.status = 'pending' and d.next_attempt_at <= ${at}
+                    and (d.leased_until is null or d.leased_until <= ${at}))
       order by q.last_claimed_at nulls first
       limit ${limit}
     ), candidates as (
@@ -200,6 +203,7 @@ export async function claimDue(
       from served s cross join lateral (
         select d.company_id, d.id, d.next_attempt_at from webhook_deliveries d
         where d.company_id = s.company_id and d.status = 'pending' and d.next_attempt_at <= ${at}
+          and (d.leased_until is null or d.leased_until <= ${at})
         order by d.next_attempt_at
         limit ${limit}
         for update of d skip locked
@@ -213,7 +217,7 @@ export async function claimDue(
     )
     update webhook_deliveries d
     set attempts = d.attempts + 1, last_attempt_at = ${at}, last_response_status = null, last_error = null,
-        next_attempt_at = ${leaseUntil}, updated_at = ${at}
+        leased_until = ${leaseUntil}
     from due, webhook_endpoints w, events e
     where d.company_id = due.company_id and d.id = due.id
       and w.company_id = d.company_id and w.id = d.endpoint_id
@@ -236,7 +240,8 @@ export async function updateOwnedDelivery(
 ): Promise<boolean> {
   const updated = await db
     .updateTable('webhook_deliveries')
-    .set(changes)
+    // Every outcome ends the attempt's lease.
+    .set({ ...changes, leased_until: null })
     .where('company_id', '=', delivery.company_id)
     .where('id', '=', delivery.id)
     .where('status', '=', 'pending')
@@ -269,7 +274,7 @@ export async function recordSuccesses(db: Executor, at: Date, successes: Success
       ) as done (company_id, id, attempts, response_status, request_headers, response_body)
     ), recorded as (
       update webhook_deliveries d
-      set status = 'succeeded', next_attempt_at = null, last_response_status = done.response_status,
+      set status = 'succeeded', next_attempt_at = null, leased_until = null, last_response_status = done.response_status,
           last_error = null, last_request_headers = done.request_headers, last_response_body = done.response_body,
           updated_at = ${at}
       from done

@@ -1,5 +1,4 @@
 import dns from 'node:dns';
-import type { LookupFunction } from 'node:net';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { HostResolver, ResolvedAddress, TargetPolicy } from '../../platform/ports.ts';
@@ -7,10 +6,11 @@ import type { HostResolver, ResolvedAddress, TargetPolicy } from '../../platform
 export type { HostResolver, ResolvedAddress, TargetPolicy } from '../../platform/ports.ts';
 
 /**
- * Where a webhook may be sent (SSRF protection). A target URL is checked when it is registered and again at every
- * delivery, after DNS resolution: every address the host resolves to must be a globally routable unicast address.
- * The delivery then connects to the address it checked (the connection is pinned), so a DNS answer that changes
- * between the check and the connection (rebinding) cannot redirect it.
+ * Where a webhook may be sent (SSRF protection). A target URL is checked when it is registered and again for every
+ * connection a delivery opens, after DNS resolution: every address the host resolves to must be a globally
+ * routable unicast address. The connection then goes to the address it checked (it is pinned: sender.ts), so a
+ * DNS answer that changes between the check and the connection (rebinding) cannot redirect it, and a kept-alive
+ * connection stays with the address checked when it was opened.
  */
 
 export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [443];
@@ -163,25 +163,4 @@ export async function targetProblem(text: string, policy: TargetPolicy): Promise
     if (error instanceof RefusedTarget) return error.message;
     throw error;
   }
-}
-
-/** A lookup for http.request that answers with the addresses already checked: the connection is pinned. */
-export function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
-  return (_hostname, options, callback) => {
-    const wanted = options.family === 4 || options.family === 6 ? options.family : 0;
-    const matching = addresses.filter((entry) => wanted === 0 || entry.family === wanted);
-    const first = matching[0];
-    if (!first) {
-      const error = Object.assign(new Error('no checked address of the requested family'), {
-        code: 'ENOTFOUND',
-      });
-      callback(error, '', 0);
-      return;
-    }
-    if (options.all) {
-      (callback as unknown as (error: null, addresses: ResolvedAddress[]) => void)(null, matching);
-    } else {
-      callback(null, first.address, first.family);
-    }
-  };
 }
