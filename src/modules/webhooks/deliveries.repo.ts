@@ -272,13 +272,25 @@ export async function recordSuccesses(db: Executor, at: Date, successes: Success
         ${column((success) => (success.requestHeaders ? JSON.stringify(success.requestHeaders) : null))}::jsonb[],
         ${column((success) => success.responseBody)}::text[]
       ) as done (company_id, id, attempts, response_status, request_headers, response_body)
+    ), owned as (
+      -- Each delivery found by its primary key alone and locked, then fenced. The fence is checked outside the
+      -- lookup so that no other index looks as good to the planner: with statistics older than a burst of
+      -- deliveries, it would otherwise read every pending delivery of the tenant (the partial index of pending
+      -- rows), or hash them all, for each batch.
+      select owned.tid, done.*
+      from done cross join lateral (
+        select d.ctid as tid, d.status, d.attempts from webhook_deliveries d
+        where d.company_id = done.company_id and d.id = done.id
+        for update
+      ) owned
+      where owned.status = 'pending' and owned.attempts = done.attempts
     ), recorded as (
       update webhook_deliveries d
-      set status = 'succeeded', next_attempt_at = null, leased_until = null, last_response_status = done.response_status,
-          last_error = null, last_request_headers = done.request_headers, last_response_body = done.response_body,
+      set status = 'succeeded', next_attempt_at = null, leased_until = null, last_response_status = owned.response_status,
+          last_error = null, last_request_headers = owned.request_headers, last_response_body = owned.response_body,
           updated_at = ${at}
-      from done
-      where d.company_id = done.company_id and d.id = done.id and d.status = 'pending' and d.attempts = done.attempts
+      from owned
+      where d.ctid = owned.tid
       returning d.company_id, d.endpoint_id
     ), streaks as (
       update webhook_endpoints w set failing_since = null
