@@ -410,6 +410,40 @@ describe('delivery', () => {
     ).toBe(404);
   });
 
+  it('records a success whose answer holds NUL bytes, and a failure with one, instead of sending them again', async () => {
+    const binary = http.createServer((request, reply) =>
+      reply.writeHead(request.url === '/fails' ? 400 : 200).end(Buffer.from([0x6f, 0x6b, 0x00, 0x21])),
+    );
+    await new Promise<void>((resolve) => binary.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const base = `http://127.0.0.1:${(binary.address() as AddressInfo).port}`;
+      const details = [];
+      for (const path of ['/succeeds', '/fails']) {
+        const endpoint = (
+          await company.live.post('/v1/webhook-endpoints', { url: `${base}${path}`, events: ['employee.created'] })
+        ).json();
+        const id = (await company.live.post(`/v1/webhook-endpoints/${endpoint.id}/test`)).json().id;
+        await deliverDue();
+        details.push(
+          (await company.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${id}`)).json(),
+        );
+      }
+      expect(details[0]).toMatchObject({
+        status: 'succeeded',
+        attempts: 1,
+        response: { status: 200, body: 'ok\uFFFD!' },
+      });
+      expect(details[1]).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        last_response_status: 400,
+        response: { status: 400, body: 'ok\uFFFD!' },
+      });
+    } finally {
+      binary.close();
+    }
+  });
+
   it('keeps only the first 4 KB of a long answer', async () => {
     const long = http.createServer((_request, reply) => reply.writeHead(500).end('x'.repeat(20_000)));
     await new Promise<void>((resolve) => long.listen(0, '127.0.0.1', () => resolve()));

@@ -5,6 +5,7 @@ import {
   abandonDelivery,
   type ClaimedDelivery,
   claimDueDeliveries,
+  envelopeBodyOf,
   LEASE_SECONDS,
   recordOutcome,
   recordSucceeded,
@@ -46,7 +47,7 @@ export function webhookDeliveryJob(
 ): Job {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const inFlight = new Set<Promise<void>>();
-  const queue: Array<{ delivery: ClaimedDelivery; claimedAt: number }> = [];
+  const queue: Array<{ delivery: ClaimedDelivery; body: string; claimedAt: number }> = [];
   let successes: Success[] = [];
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
@@ -67,12 +68,15 @@ export function webhookDeliveryJob(
     return flushing;
   };
 
-  const attempt = async (delivery: ClaimedDelivery) => {
+  const attempt = async (delivery: ClaimedDelivery, body: string) => {
     if (delivery.endpoint_status !== 'active') {
       await abandonDelivery(deps.db, deps.clock, delivery);
       return;
     }
-    const outcome = await attemptDelivery(signedRequestOf(delivery, toDate(deps.clock.now())), deps.targets);
+    const outcome = await attemptDelivery(
+      signedRequestOf(delivery, toDate(deps.clock.now()), body),
+      deps.targets,
+    );
     if (outcome.detail) {
       deps.log?.info({ delivery: delivery.id, detail: outcome.detail }, `webhook attempt: ${outcome.error}`);
     }
@@ -92,8 +96,8 @@ export function webhookDeliveryJob(
     await recordOutcome(deps.db, deps.clock, delivery, outcome);
   };
 
-  const start = (delivery: ClaimedDelivery) => {
-    const running: Promise<void> = attempt(delivery)
+  const start = (delivery: ClaimedDelivery, body: string) => {
+    const running: Promise<void> = attempt(delivery, body)
       .catch((error: unknown) => {
         // The row stays claimed until its lease ends and is then attempted again: nothing is lost.
         deps.log?.error({ err: error, delivery: delivery.id }, 'webhook delivery attempt failed to complete');
@@ -110,7 +114,7 @@ export function webhookDeliveryJob(
     while (inFlight.size < concurrency && queue.length > 0) {
       const next = queue.shift() as (typeof queue)[number];
       if (performance.now() - next.claimedAt > START_WITHIN_MILLISECONDS) continue;
-      start(next.delivery);
+      start(next.delivery, next.body);
     }
   };
 
@@ -128,7 +132,16 @@ export function webhookDeliveryJob(
           concurrency * CLAIM_AHEAD - queue.length,
         );
         const claimedAt = performance.now();
-        for (const delivery of claimed) queue.push({ delivery, claimedAt });
+        // An event delivered to several endpoints has one body: made once per claim.
+        const bodies = new Map<string, string>();
+        for (const delivery of claimed) {
+          let body = bodies.get(delivery.event_id);
+          if (body === undefined) {
+            body = envelopeBodyOf(delivery);
+            bodies.set(delivery.event_id, body);
+          }
+          queue.push({ delivery, body, claimedAt });
+        }
         startQueued();
         // Nothing due: the runner waits its idle time (attempts in flight finish on their own).
         return claimed.length;

@@ -263,15 +263,23 @@ export type Success = Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts'> & 
  */
 export async function recordSuccesses(db: Executor, at: Date, successes: Success[]): Promise<number> {
   if (successes.length === 0) return 0;
-  const column = <T>(pick: (success: Success) => T) => successes.map(pick);
+  // The batch travels as one JSON document, read by json_to_recordset: one native JSON.stringify here and one
+  // parse there, instead of six arrays escaped element by element.
+  const rows = JSON.stringify(
+    successes.map((success) => ({
+      company_id: success.company_id,
+      id: success.id,
+      attempts: success.attempts,
+      response_status: success.responseStatus,
+      request_headers: success.requestHeaders,
+      response_body: success.responseBody,
+    })),
+  );
   const result = await sql<{ recorded: number }>`
     with done as (
-      select * from unnest(
-        ${column((success) => success.company_id)}::uuid[], ${column((success) => success.id)}::uuid[],
-        ${column((success) => success.attempts)}::int[], ${column((success) => success.responseStatus)}::int[],
-        ${column((success) => (success.requestHeaders ? JSON.stringify(success.requestHeaders) : null))}::jsonb[],
-        ${column((success) => success.responseBody)}::text[]
-      ) as done (company_id, id, attempts, response_status, request_headers, response_body)
+      select * from json_to_recordset(${rows}::json) as done (
+        company_id uuid, id uuid, attempts int, response_status int, request_headers jsonb, response_body text
+      )
     ), owned as (
       -- Each delivery found by its primary key alone and locked, then fenced. The fence is checked outside the
       -- lookup so that no other index looks as good to the planner: with statistics older than a burst of

@@ -208,19 +208,32 @@ export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): P
   return await claimDue(db, at, toDate(now.add({ seconds: LEASE_SECONDS })), limit);
 }
 
-/** The signed request of one attempt at `at`: the spec's envelope, as the exact bytes sent. */
-export function signedRequestOf(delivery: ClaimedDelivery, at: Date): SignedRequest {
-  const envelope = envelopeOf(delivery.company_id, {
-    id: delivery.event_id,
-    type: delivery.event_type,
-    data: delivery.event_data,
-    created_at: delivery.event_created_at,
-  });
+/** The body of a delivery's every attempt: its event's envelope, as the exact bytes sent. */
+export function envelopeBodyOf(delivery: ClaimedDelivery): string {
+  return JSON.stringify(
+    envelopeOf(delivery.company_id, {
+      id: delivery.event_id,
+      type: delivery.event_type,
+      data: delivery.event_data,
+      created_at: delivery.event_created_at,
+    }),
+  );
+}
+
+/**
+ * The signed request of one attempt at `at`. `body` is the event's envelope (envelopeBodyOf); a worker that
+ * claimed several deliveries of one event passes the body it made once.
+ */
+export function signedRequestOf(
+  delivery: ClaimedDelivery,
+  at: Date,
+  body: string = envelopeBodyOf(delivery),
+): SignedRequest {
   return {
     url: delivery.url,
-    eventId: envelope.id,
+    eventId: eventPublicId(delivery.event_id),
     timestamp: at,
-    body: JSON.stringify(envelope),
+    body,
     secret: delivery.secret,
   };
 }

@@ -137,6 +137,15 @@ function tlsName(url: URL): string | undefined {
   return net.isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 ? url.hostname : undefined;
 }
 
+/**
+ * The kept start of an answer's body, as text PostgreSQL can store: a NUL (which a text column refuses) becomes
+ * U+FFFD, as an invalid UTF-8 sequence already does.
+ */
+function keptText(chunks: Buffer[]): string {
+  const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8');
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
+
 /** A connection closed by the receiver before it answered (a kept-alive one it had already dropped). */
 function closedBeforeAnswer(error: unknown): boolean {
   return error instanceof errors.SocketError;
@@ -202,12 +211,7 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
     } catch {
       // Cut short (the time limit, a reset): the status stands.
     }
-    return {
-      ...judged,
-      responseBody:
-        chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-      requestHeaders: headers,
-    };
+    return { ...judged, responseBody: keptText(chunks), requestHeaders: headers };
   } catch (error) {
     if (error instanceof RefusedTarget) return failure(`refused: url ${error.message}`);
     if (controller.signal.aborted)
