@@ -27,7 +27,6 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   portal_sessions_expires_at: 'the expiry sweep runs across tenants',
   registry_access_grants_token_hash: 'the access link: the lookup that precedes tenancy',
   dashboard_sessions_expires_at: 'the expired-session sweep across tenants',
-  webhook_deliveries_retention: 'the sweep of finished deliveries across tenants',
   events_retention: 'the sweep of old events across tenants',
   queue_turns_pkey: 'the turns of tenants in a shared work queue, by queue name',
   login_failures_subject: 'login throttling: the email or address lookup that precedes tenancy',

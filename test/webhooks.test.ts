@@ -420,7 +420,10 @@ describe('delivery', () => {
       const details = [];
       for (const path of ['/succeeds', '/fails']) {
         const endpoint = (
-          await company.live.post('/v1/webhook-endpoints', { url: `${base}${path}`, events: ['employee.created'] })
+          await company.live.post('/v1/webhook-endpoints', {
+            url: `${base}${path}`,
+            events: ['employee.created'],
+          })
         ).json();
         const id = (await company.live.post(`/v1/webhook-endpoints/${endpoint.id}/test`)).json().id;
         await deliverDue();
@@ -763,6 +766,45 @@ describe('delivery', () => {
       last_response_status: 204,
       next_attempt_at: null,
     });
+  });
+
+  it('records nothing for a success whose lease is taken over while the batch is being recorded', async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    await hire(company.live);
+    const [claimed] = await claimDueDeliveries(ctx.db, ctx.clock, 10);
+    if (!claimed) throw new Error('nothing claimed');
+    // Another worker's claim of the same row, not yet committed when the batch starts: the batch reads the row
+    // as claimed by its own attempt, waits for that transaction, and must then leave the row to it.
+    let takeOver: () => void = () => {};
+    const committed = new Promise<void>((resolve) => {
+      takeOver = resolve;
+    });
+    const other = ctx.db.transaction().execute(async (tx) => {
+      await tx
+        .updateTable('webhook_deliveries')
+        .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+        .where('company_id', '=', company.id)
+        .where('id', '=', claimed.id)
+        .execute();
+      await committed;
+    });
+    const recording = recordSuccesses(ctx.db, toDate(ctx.clock.now()), [
+      {
+        company_id: claimed.company_id,
+        id: claimed.id,
+        attempts: claimed.attempts,
+        responseStatus: 204,
+        requestHeaders: { 'webhook-id': 'evt_x' },
+        responseBody: '',
+      },
+    ]);
+    // The batch is waiting on the other transaction's row lock.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    takeOver();
+    await other;
+    expect(await recording).toBe(0);
+    const [row] = await deliveriesOf(company, endpoint.id);
+    expect(row).toMatchObject({ status: 'pending', attempts: claimed.attempts + 1 });
   });
 
   it('pages deliveries newest first with a cursor', async () => {

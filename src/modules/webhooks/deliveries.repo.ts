@@ -8,13 +8,23 @@ import type {
 import { newId } from '../../platform/ids.ts';
 import { activeServiceSql } from '../../platform/service-state.ts';
 
-/** Deletes up to `batch` deliveries that reached their final state before `before`; returns how many. */
+/**
+ * Deletes up to `batch` deliveries that reached their final state before `before`; returns how many. They are
+ * found endpoint by endpoint, oldest first, through each endpoint's deliveries by creation (migration 0029): a
+ * delivery finished before the cutoff was created before it. A pending delivery created before the cutoff (a
+ * tenant without service keeps them) is read past, never deleted.
+ */
 export async function deleteFinishedDeliveries(db: Executor, before: Date, batch: number): Promise<number> {
   const result = await sql`
     delete from webhook_deliveries d using (
-      select company_id, id from webhook_deliveries
-      where status <> 'pending' and updated_at < ${before}
-      order by updated_at
+      select old.company_id, old.id
+      from webhook_endpoints w cross join lateral (
+        select x.company_id, x.id from webhook_deliveries x
+        where x.company_id = w.company_id and x.endpoint_id = w.id and x.created_at < ${before}
+          and x.status <> 'pending' and x.updated_at < ${before}
+        order by x.created_at
+        limit ${batch}
+      ) old
       limit ${batch}
     ) old
     where d.company_id = old.company_id and d.id = old.id`.execute(db);
@@ -281,18 +291,20 @@ export async function recordSuccesses(db: Executor, at: Date, successes: Success
         company_id uuid, id uuid, attempts int, response_status int, request_headers jsonb, response_body text
       )
     ), owned as (
-      -- Each delivery found by its primary key alone and locked, then fenced. The fence is checked outside the
-      -- lookup so that no other index looks as good to the planner: with statistics older than a burst of
-      -- deliveries, it would otherwise read every pending delivery of the tenant (the partial index of pending
-      -- rows), or hash them all, for each batch.
+      -- Each delivery found by its primary key alone (offset 0 keeps the lookup a lookup per row), then fenced.
+      -- The fence is checked outside the lookup so that no other index looks as good to the planner: with
+      -- statistics older than a burst of deliveries, it would otherwise read every pending delivery of the
+      -- tenant (the partial index of pending rows), or hash them all, for each batch.
       select owned.tid, done.*
       from done cross join lateral (
         select d.ctid as tid, d.status, d.attempts from webhook_deliveries d
         where d.company_id = done.company_id and d.id = done.id
-        for update
+        offset 0
       ) owned
       where owned.status = 'pending' and owned.attempts = done.attempts
     ), recorded as (
+      -- By row address, the version the fence read: a delivery changed meanwhile by another statement (its lease
+      -- taken over) has a new address, so it is left as that statement made it.
       update webhook_deliveries d
       set status = 'succeeded', next_attempt_at = null, leased_until = null, last_response_status = owned.response_status,
           last_error = null, last_request_headers = owned.request_headers, last_response_body = owned.response_body,
