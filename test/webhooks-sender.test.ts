@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { attemptDelivery, type SignedRequest, signatureHeaders } from '../src/modules/webhooks/sender.ts';
-import type { ResolvedAddress, TargetPolicy } from '../src/modules/webhooks/target.ts';
+import type { TargetPolicy } from '../src/modules/webhooks/target.ts';
 
 /**
  * The sender on its own (issue 19): signatures made with node:crypto are the library's, connections are kept
