@@ -779,6 +779,10 @@ describe('delivery', () => {
     const committed = new Promise<void>((resolve) => {
       takeOver = resolve;
     });
+    let updated: () => void = () => {};
+    const locked = new Promise<void>((resolve) => {
+      updated = resolve;
+    });
     const other = ctx.db.transaction().execute(async (tx) => {
       await tx
         .updateTable('webhook_deliveries')
@@ -786,8 +790,11 @@ describe('delivery', () => {
         .where('company_id', '=', company.id)
         .where('id', '=', claimed.id)
         .execute();
+      updated();
       await committed;
     });
+    // The other transaction holds the row (updated, not committed) before the batch starts.
+    await locked;
     const recording = recordSuccesses(ctx.db, toDate(ctx.clock.now()), [
       {
         company_id: claimed.company_id,
