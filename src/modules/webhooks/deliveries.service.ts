@@ -221,14 +221,10 @@ export function envelopeBodyOf(delivery: ClaimedDelivery): string {
 }
 
 /**
- * The signed request of one attempt at `at`. `body` is the event's envelope (envelopeBodyOf); a worker that
- * claimed several deliveries of one event passes the body it made once.
+ * The signed request of one attempt at `at`. `body` is the event's envelope (envelopeBodyOf), made once for all
+ * the deliveries of one event that a worker claimed together.
  */
-export function signedRequestOf(
-  delivery: ClaimedDelivery,
-  at: Date,
-  body: string = envelopeBodyOf(delivery),
-): SignedRequest {
+export function signedRequestOf(delivery: ClaimedDelivery, at: Date, body: string): SignedRequest {
   return {
     url: delivery.url,
     eventId: eventPublicId(delivery.event_id),

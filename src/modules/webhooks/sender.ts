@@ -47,7 +47,7 @@ const SIGNING_KEYS_KEPT = 10_000;
 /**
  * The Standard Webhooks headers: v1 HMAC-SHA256 over `id.timestamp.body`, keyed by the base64 after whsec_.
  * Computed with node:crypto (decision 0019): the same signature as the standardwebhooks library's `sign`
- * (test/webhooks-signature.test.ts), at a fifth of its cost, since that library hashes in JavaScript.
+ * (test/webhooks-sender.test.ts), at a fifth of its cost, since that library hashes in JavaScript.
  */
 export function signatureHeaders(request: Omit<SignedRequest, 'url'>): Record<string, string> {
   let key = SIGNING_KEYS.get(request.secret);
