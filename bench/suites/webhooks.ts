@@ -72,6 +72,13 @@ async function controlRate(port: number, body: string, count: number): Promise<n
   return (JSON.parse(output) as { rate: number }).rate;
 }
 
+/** How many requests the receiver has counted since it started. */
+async function receivedCount(receiver: ChildProcess): Promise<number> {
+  receiver.send('count');
+  const [counted] = (await once(receiver, 'message')) as [number];
+  return counted;
+}
+
 export async function webhooksSuite(cluster: BenchCluster): Promise<string[]> {
   const { db } = await openBenchDatabase(cluster, 'bench_webhooks');
   const failures: string[] = [];
@@ -105,8 +112,7 @@ async function deliveryRun(
   const failures: string[] = [];
   {
     await sql`truncate companies cascade`.execute(db);
-    receiver.send('count');
-    const [receivedBefore] = (await once(receiver, 'message')) as [number];
+    const receivedBefore = await receivedCount(receiver);
     const clock = systemClock;
     const targets: TargetPolicy = { allowPrivate: true, resolve: systemResolver };
     const company = await createCompany({ db, clock }, { name: 'Webhooks bench' });
@@ -149,9 +155,7 @@ async function deliveryRun(
     // are being recorded). The finished count is checked after.
     for (let received = 0; received < Number(total); ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      receiver.send('count');
-      const [counted] = (await once(receiver, 'message')) as [number];
-      received = counted - receivedBefore;
+      received = (await receivedCount(receiver)) - receivedBefore;
     }
     for (;;) {
       const left = await sql<{ left: boolean }>`
@@ -170,9 +174,7 @@ async function deliveryRun(
       .where('status', '=', 'succeeded')
       .executeTakeFirstOrThrow();
     if (Number(succeeded) !== Number(total)) failures.push(`${succeeded} of ${total} deliveries succeeded`);
-    receiver.send('count');
-    const [counted] = (await once(receiver, 'message')) as [number];
-    const received = counted - receivedBefore;
+    const received = (await receivedCount(receiver)) - receivedBefore;
     const rate = Number(total) / deliverSeconds;
     console.log(
       `delivery: ${total} deliveries succeeded in ${deliverSeconds.toFixed(1)} s = ${rate.toFixed(0)} deliveries/s ` +

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import net from 'node:net';
 import { Agent, buildConnector, Client, type Dispatcher, errors } from 'undici';
 import {
+  hostOf,
   portProblem,
   RefusedTarget,
   type ResolvedAddress,
@@ -134,7 +135,7 @@ function dispatcherFor(policy: TargetPolicy): { agent: Agent; connect: buildConn
 
 /** The name a TLS connection presents and verifies: the URL's host, unless it is an address literal. */
 function tlsName(url: URL): string | undefined {
-  return net.isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 ? url.hostname : undefined;
+  return net.isIP(hostOf(url)) === 0 ? url.hostname : undefined;
 }
 
 /**

@@ -81,7 +81,7 @@ function describe(address: string): string {
 }
 
 /** The URL's host as net.connect sees it: IPv6 literals without brackets. */
-function hostOf(url: URL): string {
+export function hostOf(url: URL): string {
   return url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
 }
 
