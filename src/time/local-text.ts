@@ -16,7 +16,9 @@ function spanOf(epochMs: number, zone: string): Span {
   }
   for (const span of spans) if (epochMs >= span.start && epochMs < span.end) return span;
   const zoned = Temporal.Instant.fromEpochMilliseconds(epochMs).toZonedDateTimeISO(zone);
-  const previous = zoned.getTimeZoneTransition('previous');
+  // The span starts at the latest transition at or before the instant: 'previous' looks strictly before, so it
+  // is asked from a nanosecond later (an instant on a transition starts its span, not the one before it).
+  const previous = zoned.add({ nanoseconds: 1 }).getTimeZoneTransition('previous');
   const next = zoned.getTimeZoneTransition('next');
   const span: Span = {
     start: previous ? previous.epochMilliseconds : Number.NEGATIVE_INFINITY,

@@ -56,4 +56,26 @@ describe('localDateTimeText', () => {
       '2026-10-25 02:30:00',
     );
   });
+
+  it('is right before a transition after it was first asked for the transition instant itself', () => {
+    // Each zone is asked here first (nothing above uses them), so its first span is the one made at the instant
+    // of a transition: it must start there, not cover the months before with the new offset.
+    const autumn = Date.UTC(2026, 9, 25, 1);
+    expect(localDateTimeText(new Date(autumn), 'Europe/Lisbon')).toBe('2026-10-25 01:00:00');
+    expect(localDateTimeText(new Date(autumn - 1_800_000), 'Europe/Lisbon')).toBe('2026-10-25 01:30:00');
+    expect(localDateTimeText(new Date(Date.UTC(2026, 5, 1, 12)), 'Europe/Lisbon')).toBe(
+      '2026-06-01 13:00:00',
+    );
+    const spring = Date.UTC(2026, 2, 29, 1);
+    expect(localDateTimeText(new Date(spring), 'Europe/London')).toBe('2026-03-29 02:00:00');
+    expect(localDateTimeText(new Date(spring - 1), 'Europe/London')).toBe('2026-03-29 00:59:59');
+    expect(localDateTimeText(new Date(Date.UTC(2026, 0, 15, 12)), 'Europe/London')).toBe(
+      '2026-01-15 12:00:00',
+    );
+    for (const at of [autumn, autumn - 1_800_000, spring, spring - 1]) {
+      for (const zone of ['Europe/Lisbon', 'Europe/London']) {
+        expect(localDateTimeText(new Date(at), zone)).toBe(reference(new Date(at), zone));
+      }
+    }
+  });
 });
