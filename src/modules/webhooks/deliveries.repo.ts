@@ -1,5 +1,5 @@
 import { sql, type Updateable } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import { type Db, type Executor, executePrepared } from '../../db/database.ts';
 import type {
   WebhookDeliveriesTable,
   WebhookDisabledReason,
@@ -184,12 +184,15 @@ export type ClaimedDelivery = {
 
 /** The claim statement of claimDueDeliveries (deliveries.service.ts says how it takes turns). */
 export async function claimDue(
-  db: Executor,
+  db: Db,
   at: Date,
   leaseUntil: Date,
   limit: number,
 ): Promise<ClaimedDelivery[]> {
-  const result = await sql<ClaimedDelivery>`
+  // A prepared statement: planned once per connection, not at every claim (executePrepared).
+  return await executePrepared(
+    db,
+    sql<ClaimedDelivery>`
     with recursive tenants (company_id) as (
       (select d.company_id from webhook_deliveries d where d.status = 'pending' order by d.company_id limit 1)
       union all
@@ -234,8 +237,8 @@ export async function claimDue(
       and e.company_id = d.company_id and e.id = d.event_id
     returning d.company_id, d.id, d.endpoint_id, d.attempts, d.automatic_retries, w.url, w.secret,
               w.status as endpoint_status, e.id as event_id, e.type as event_type, e.data as event_data,
-              e.created_at as event_created_at`.execute(db);
-  return result.rows;
+              e.created_at as event_created_at`,
+  );
 }
 
 /**
@@ -271,7 +274,7 @@ export type Success = Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts'> & 
  * Records many successful attempts in one statement, each fenced as in updateOwnedDelivery (still pending, at
  * the attempt it claimed), and ends the failure streak of their endpoints. Returns how many were recorded.
  */
-export async function recordSuccesses(db: Executor, at: Date, successes: Success[]): Promise<number> {
+export async function recordSuccesses(db: Db, at: Date, successes: Success[]): Promise<number> {
   if (successes.length === 0) return 0;
   // The batch travels as one JSON document, read by json_to_recordset: one native JSON.stringify here and one
   // parse there, instead of six arrays escaped element by element.
@@ -285,7 +288,10 @@ export async function recordSuccesses(db: Executor, at: Date, successes: Success
       response_body: success.responseBody,
     })),
   );
-  const result = await sql<{ recorded: number }>`
+  // A prepared statement, like the claim's.
+  const [result] = await executePrepared(
+    db,
+    sql<{ recorded: number }>`
     with done as (
       select * from json_to_recordset(${rows}::json) as done (
         company_id uuid, id uuid, attempts int, response_status int, request_headers jsonb, response_body text
@@ -317,6 +323,7 @@ export async function recordSuccesses(db: Executor, at: Date, successes: Success
       from (select distinct company_id, endpoint_id from recorded) r
       where w.company_id = r.company_id and w.id = r.endpoint_id and w.failing_since is not null
     )
-    select count(*)::int as recorded from recorded`.execute(db);
-  return result.rows[0]?.recorded ?? 0;
+    select count(*)::int as recorded from recorded`,
+  );
+  return result?.recorded ?? 0;
 }

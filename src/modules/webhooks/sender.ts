@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import net from 'node:net';
+import type { Readable } from 'node:stream';
 import { Agent, buildConnector, Client, type Dispatcher, errors } from 'undici';
 import {
   hostOf,
@@ -101,10 +102,28 @@ export const CONNECTION_FAILED = 'connection failed';
  */
 const CONNECTIONS_PER_ORIGIN = 64;
 const KEEP_ALIVE_MILLISECONDS = 4_000;
-const DISPATCHERS = new WeakMap<TargetPolicy, { agent: Agent; connect: buildConnector.connector }>();
+type Dispatchers = { agent: Agent; connect: buildConnector.connector; targets: Map<string, Target> };
+const DISPATCHERS = new WeakMap<TargetPolicy, Dispatchers>();
 
-/** The policy's pool of kept-alive connections, and the checked connect that opens each of them. */
-function dispatcherFor(policy: TargetPolicy): { agent: Agent; connect: buildConnector.connector } {
+/** An endpoint URL as an attempt uses it, parsed once per policy (not at every attempt). */
+type Target = { origin: string; path: string; problem: string | null };
+const TARGETS_KEPT = 10_000;
+
+function targetOf(targets: Map<string, Target>, href: string, policy: TargetPolicy): Target {
+  let target = targets.get(href);
+  if (target === undefined) {
+    if (targets.size >= TARGETS_KEPT) targets.clear();
+    const url = new URL(href);
+    // The port is checked again, against this process's policy: the allowed ports may have narrowed since the
+    // endpoint was registered.
+    target = { origin: url.origin, path: `${url.pathname}${url.search}`, problem: portProblem(url, policy) };
+    targets.set(href, target);
+  }
+  return target;
+}
+
+/** The policy's pool of kept-alive connections, the checked connect that opens each of them, parsed URLs. */
+function dispatcherFor(policy: TargetPolicy): Dispatchers {
   const known = DISPATCHERS.get(policy);
   if (known) return known;
   const connector = buildConnector({ timeout: DELIVERY_TIMEOUT_MILLISECONDS });
@@ -128,7 +147,7 @@ function dispatcherFor(policy: TargetPolicy): { agent: Agent; connect: buildConn
     keepAliveMaxTimeout: KEEP_ALIVE_MILLISECONDS,
     connect,
   });
-  const dispatcher = { agent, connect };
+  const dispatcher = { agent, connect, targets: new Map<string, Target>() };
   DISPATCHERS.set(policy, dispatcher);
   return dispatcher;
 }
@@ -147,6 +166,28 @@ function keptText(chunks: Buffer[]): string {
   return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
+/**
+ * The first RESPONSE_BODY_BYTES of an answer's body; the rest is read and dropped. Resolves when the body ends,
+ * or fails or is cut short (the time limit, a reset): what came by then is kept. (Listeners, not an async
+ * iterator: this runs once per attempt, and the iterator's promise per chunk costs more than the read.)
+ */
+function keptStart(body: Readable): Promise<Buffer[]> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    const done = () => resolve(chunks);
+    body.on('data', (chunk: Buffer) => {
+      if (kept >= RESPONSE_BODY_BYTES) return;
+      const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
+      chunks.push(part);
+      kept += part.length;
+    });
+    body.once('end', done);
+    body.once('error', done);
+    body.once('close', done);
+  });
+}
+
 /** A connection closed by the receiver before it answered (a kept-alive one it had already dropped). */
 function closedBeforeAnswer(error: unknown): boolean {
   return error instanceof errors.SocketError;
@@ -158,10 +199,9 @@ function closedBeforeAnswer(error: unknown): boolean {
  * fails. Never throws.
  */
 export async function attemptDelivery(request: SignedRequest, policy: TargetPolicy): Promise<AttemptOutcome> {
-  const url = new URL(request.url);
-  // The port is checked again: the allowed ports may have narrowed since registration.
-  const port = portProblem(url, policy);
-  if (port !== null) return failure(`refused: url ${port}`);
+  const { agent, connect, targets } = dispatcherFor(policy);
+  const target = targetOf(targets, request.url, policy);
+  if (target.problem !== null) return failure(`refused: url ${target.problem}`);
   const headers = {
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(request.body)),
@@ -170,10 +210,9 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
   };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), DELIVERY_TIMEOUT_MILLISECONDS);
-  const { agent, connect } = dispatcherFor(policy);
   const options: Dispatcher.RequestOptions = {
-    origin: url.origin,
-    path: `${url.pathname}${url.search}`,
+    origin: target.origin,
+    path: target.path,
     method: 'POST',
     headers,
     body: request.body,
@@ -187,7 +226,7 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
     } catch (error) {
       if (!closedBeforeAnswer(error) || controller.signal.aborted) throw error;
       // Sent once more, on a connection of its own (checked like any other), closed after this attempt.
-      fresh = new Client(url.origin, { connect, pipelining: 1 });
+      fresh = new Client(target.origin, { connect, pipelining: 1 });
       response = await fresh.request(options);
     }
     const status = response.statusCode;
@@ -200,18 +239,7 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
     // Once an answer came, its status decides. The first 4 KB of the body are kept for the delivery detail; the
     // rest is read and dropped, so the connection finishes. The timer still bounds it all: what came by then is
     // what is kept.
-    const chunks: Buffer[] = [];
-    let kept = 0;
-    try {
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        if (kept >= RESPONSE_BODY_BYTES) continue;
-        const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
-        chunks.push(part);
-        kept += part.length;
-      }
-    } catch {
-      // Cut short (the time limit, a reset): the status stands.
-    }
+    const chunks = await keptStart(response.body);
     return { ...judged, responseBody: keptText(chunks), requestHeaders: headers };
   } catch (error) {
     if (error instanceof RefusedTarget) return failure(`refused: url ${error.message}`);
