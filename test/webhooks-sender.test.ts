@@ -110,6 +110,36 @@ describe('connections', () => {
     expect(server.requests()).toBe(6 + dropped);
   });
 
+  it('keeps the status and the part of the body that came when the receiver cuts its answer short', async () => {
+    // 200 announced with 1,000 bytes; 7 come, then the connection is reset.
+    const server = await countingServer((_, response) => {
+      response.writeHead(200, { 'content-length': '1000' });
+      response.write('partial', () => setImmediate(() => response.socket?.destroy()));
+    });
+    const policy: TargetPolicy = { allowPrivate: true, resolve: async () => [] };
+    const outcome = await attemptDelivery(signed(`http://127.0.0.1:${server.port}/cut`), policy);
+    expect(outcome).toMatchObject({
+      succeeded: true,
+      responseStatus: 200,
+      responseBody: 'partial',
+      error: null,
+    });
+  });
+
+  it('checks the port of each endpoint URL against the policy, also when other URLs were sent before', async () => {
+    const server = await countingServer((_, response) => response.writeHead(204).end());
+    const policy: TargetPolicy = { allowPrivate: false, resolve: async () => [], allowedPorts: [443] };
+    const local: TargetPolicy = { allowPrivate: true, resolve: async () => [] };
+    expect((await attemptDelivery(signed(`http://127.0.0.1:${server.port}/a`), local)).succeeded).toBe(true);
+    // The same URL under a policy that does not allow its port: refused, whatever another policy decided.
+    expect(await attemptDelivery(signed(`http://127.0.0.1:${server.port}/a`), policy)).toEqual({
+      succeeded: false,
+      responseStatus: null,
+      error: 'refused: url must use port 443',
+    });
+    expect(server.requests()).toBe(1);
+  });
+
   it('resolves and checks the host for each new connection, not for each attempt on a kept-alive one', async () => {
     let close = false;
     const server = await countingServer((_, response) => {

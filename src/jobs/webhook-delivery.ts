@@ -52,6 +52,8 @@ export function webhookDeliveryJob(
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
   let draining = false;
+  /** Wakes a tick waiting for a free slot (one waiter at most: the runner runs one tick at a time). */
+  let slotFreed: (() => void) | null = null;
 
   const flush = () => {
     if (flushTimer) clearTimeout(flushTimer);
@@ -106,6 +108,8 @@ export function webhookDeliveryJob(
         inFlight.delete(running);
         // The freed slot takes the next claimed row at once, also while the tick awaits a claim.
         if (!draining) startQueued();
+        slotFreed?.();
+        slotFreed = null;
       });
     inFlight.add(running);
   };
@@ -146,8 +150,13 @@ export function webhookDeliveryJob(
         // Nothing due: the runner waits its idle time (attempts in flight finish on their own).
         return claimed.length;
       }
-      // The queue holds more than the slots: wait for a slot.
-      if (inFlight.size > 0) await Promise.race(inFlight);
+      // The queue holds more than the slots: wait for a slot. (One promise per wait, not Promise.race over the
+      // attempts in flight, which would add a reaction to each of them at every tick.)
+      if (inFlight.size > 0) {
+        await new Promise<void>((resolve) => {
+          slotFreed = resolve;
+        });
+      }
       return 1;
     },
     async drain() {
