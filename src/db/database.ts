@@ -166,27 +166,47 @@ export function violatedConstraint(error: unknown, sqlState = '23505'): string |
 
 /** Statement names by text: the same text always has the same name, on every connection. */
 const preparedNames = new Map<string, string>();
+/**
+ * Whether statements are still prepared by name in this process. A pooler that hands each transaction to any
+ * server connection without tracking prepared statements (PgBouncer in transaction mode before 1.21, or with
+ * max_prepared_statements = 0) answers a prepared statement's later use with "does not exist" (26000), or its
+ * preparation with "already exists" (42P05) on a server connection another client prepared it on: both before
+ * anything runs. The first such answer turns naming off for the process, and the statement is sent unnamed.
+ */
+let preparing = true;
+const UNPREPARABLE_SQLSTATES = new Set(['26000', '42P05']);
 
 /**
  * Runs a statement as a named prepared statement (issue 19): each pooled connection parses it once and, after
- * PostgreSQL's first few executions, reuses a generic plan (plan_cache_mode auto) instead of planning it at
- * every call. For the hot statements of the background jobs, whose planning costs as much as a part of their
- * execution (a webhook claim: about 0.9 ms a call). Only on the pool (a transaction's statements go through
- * Kysely); the query is built with Kysely's `sql` and compiled here, so its text stays one constant.
+ * PostgreSQL's first five executions, reuses a generic plan when it costs no more than the custom ones
+ * (plan_cache_mode auto) instead of planning it at every call. For the hot statements of the background jobs,
+ * whose planning costs as much as a part of their execution (a webhook claim: about 0.9 ms a call). Only on the
+ * pool (a transaction's statements go through Kysely); the query is built with Kysely's `sql` and compiled here,
+ * so its text is one constant, and its name is a hash of it.
  */
 export async function executePrepared<Row>(db: Db, query: RawBuilder<Row>): Promise<Row[]> {
   const pool = pools.get(db);
+  if (!pool || !preparing) return (await query.execute(db)).rows;
   const compiled = query.compile(db);
-  if (!pool) return (await query.execute(db)).rows;
   let name = preparedNames.get(compiled.sql);
   if (name === undefined) {
     name = `jornada_${createHash('sha256').update(compiled.sql).digest('hex').slice(0, 24)}`;
     preparedNames.set(compiled.sql, name);
   }
-  const result = await pool.query<Row & pg.QueryResultRow>({
-    name,
-    text: compiled.sql,
-    values: compiled.parameters as unknown[],
-  });
-  return result.rows;
+  try {
+    const result = await pool.query<Row & pg.QueryResultRow>({
+      name,
+      text: compiled.sql,
+      values: compiled.parameters as unknown[],
+    });
+    return result.rows;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== 'string' || !UNPREPARABLE_SQLSTATES.has(code)) throw error;
+    preparing = false;
+    return (await query.execute(db)).rows;
+  }
 }
+
+/** Whether this process still prepares statements by name (executePrepared); for the tests. */
+export const preparesStatements = (): boolean => preparing;

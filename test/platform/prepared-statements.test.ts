@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Db, executePrepared } from '../../src/db/database.ts';
+import { createDb, type Db, executePrepared, preparesStatements } from '../../src/db/database.ts';
 import { createEmptyDatabase } from '../helpers/database.ts';
 
 /**
@@ -39,5 +39,19 @@ describe('prepared statements', () => {
     const divide = (by: number) => sql<{ quotient: number }>`select 12 / ${by}::int as quotient`;
     await expect(executePrepared(db, divide(0))).rejects.toMatchObject({ code: '22012' });
     expect(await executePrepared(db, divide(4))).toEqual([{ quotient: 3 }]);
+  });
+
+  // Last: it turns naming off for the rest of this file's process.
+  it('sends the statement unnamed from then on when the server no longer has it (a pooler that does not track them)', async () => {
+    const square = (n: number) => sql<{ square: number }>`select ${n}::int * ${n}::int as square`;
+    expect(await executePrepared(db, square(3))).toEqual([{ square: 9 }]);
+    expect(preparesStatements()).toBe(true);
+    // What a pooler in transaction mode does: the next call reaches a server session without the statement.
+    await sql`deallocate all`.execute(db);
+    expect(await executePrepared(db, square(4))).toEqual([{ square: 16 }]);
+    expect(preparesStatements()).toBe(false);
+    expect(await executePrepared(db, square(5))).toEqual([{ square: 25 }]);
+    const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(db);
+    expect(prepared.rows).toEqual([]);
   });
 });
