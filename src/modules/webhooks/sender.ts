@@ -42,9 +42,25 @@ export type AttemptOutcome = {
   detail?: string;
 };
 
-/** The decoded signing keys, by secret: a secret is decoded once, not at every attempt. */
+/**
+ * What an attempt derives from one of its endpoint's strings (a secret, a URL), computed once and kept for the
+ * next attempts: up to KEPT_PER_CACHE entries, then the cache starts over (endpoints are few; a flood of new ones
+ * costs a recomputation, never memory).
+ */
+const KEPT_PER_CACHE = 10_000;
+
+function kept<T>(cache: Map<string, T>, key: string, derive: (key: string) => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    if (cache.size >= KEPT_PER_CACHE) cache.clear();
+    value = derive(key);
+    cache.set(key, value);
+  }
+  return value;
+}
+
+/** The decoded signing keys, by secret. */
 const SIGNING_KEYS = new Map<string, Buffer>();
-const SIGNING_KEYS_KEPT = 10_000;
 
 /**
  * The Standard Webhooks headers: v1 HMAC-SHA256 over `id.timestamp.body`, keyed by the base64 after whsec_.
@@ -52,12 +68,9 @@ const SIGNING_KEYS_KEPT = 10_000;
  * (test/webhooks-sender.test.ts), at a fifth of its cost, since that library hashes in JavaScript.
  */
 export function signatureHeaders(request: Omit<SignedRequest, 'url'>): Record<string, string> {
-  let key = SIGNING_KEYS.get(request.secret);
-  if (key === undefined) {
-    if (SIGNING_KEYS.size >= SIGNING_KEYS_KEPT) SIGNING_KEYS.clear();
-    key = Buffer.from(request.secret.slice(request.secret.indexOf('_') + 1), 'base64');
-    SIGNING_KEYS.set(request.secret, key);
-  }
+  const key = kept(SIGNING_KEYS, request.secret, (secret) =>
+    Buffer.from(secret.slice(secret.indexOf('_') + 1), 'base64'),
+  );
   const timestamp = String(Math.floor(request.timestamp.getTime() / 1000));
   const signature = createHmac('sha256', key)
     .update(`${request.eventId}.${timestamp}.${request.body}`)
@@ -107,19 +120,14 @@ const DISPATCHERS = new WeakMap<TargetPolicy, Dispatchers>();
 
 /** An endpoint URL as an attempt uses it, parsed once per policy (not at every attempt). */
 type Target = { origin: string; path: string; problem: string | null };
-const TARGETS_KEPT = 10_000;
 
 function targetOf(targets: Map<string, Target>, href: string, policy: TargetPolicy): Target {
-  let target = targets.get(href);
-  if (target === undefined) {
-    if (targets.size >= TARGETS_KEPT) targets.clear();
+  return kept(targets, href, () => {
     const url = new URL(href);
     // The port is checked again, against this process's policy: the allowed ports may have narrowed since the
     // endpoint was registered.
-    target = { origin: url.origin, path: `${url.pathname}${url.search}`, problem: portProblem(url, policy) };
-    targets.set(href, target);
-  }
-  return target;
+    return { origin: url.origin, path: `${url.pathname}${url.search}`, problem: portProblem(url, policy) };
+  });
 }
 
 /** The policy's pool of kept-alive connections, the checked connect that opens each of them, parsed URLs. */
