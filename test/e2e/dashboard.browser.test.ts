@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { es } from '../../dashboard/src/locales/es.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
+import { keepFailures } from '../helpers/browser-failures.ts';
 import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
 import { dashboardKeys } from '../helpers/dashboard-keys.ts';
 import { dashboardText, type Language, literally } from '../helpers/dashboard-text.ts';
@@ -46,6 +47,7 @@ let node: ServiceNode;
 let receiver: Receiver;
 let browser: Browser;
 let page: Page;
+keepFailures(() => page, SHOTS);
 let base = '';
 let http: ReturnType<typeof httpClient>;
 

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
+import { keepFailures } from '../helpers/browser-failures.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { freePort, type ServiceNode, startServiceNode, stopServiceNode } from '../helpers/service.ts';
 
@@ -20,6 +21,7 @@ let dataDir: string;
 let node: ServiceNode;
 let browser: Browser;
 let page: Page;
+keepFailures(() => page, SHOTS);
 let base = '';
 const requested: string[] = [];
 const problems: string[] = [];

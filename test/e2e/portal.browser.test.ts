@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
+import { keepFailures } from '../helpers/browser-failures.ts';
 import { startServedApp } from '../helpers/served-app.ts';
 import { companyWithLiveKey, type httpClient } from '../helpers/service.ts';
 
@@ -21,6 +22,7 @@ let served: Awaited<ReturnType<typeof startServedApp>> | undefined;
 let browser: Browser;
 let phone: BrowserContext;
 let page: Page;
+keepFailures(() => page, SHOTS);
 let base = '';
 let http: ReturnType<typeof httpClient>;
 let liveKey = '';

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
+import { keepFailures } from '../helpers/browser-failures.ts';
 import { startServedApp } from '../helpers/served-app.ts';
 import { companyWithLiveKey, type httpClient } from '../helpers/service.ts';
 
@@ -18,6 +19,7 @@ const SHOTS = path.resolve(import.meta.dirname, '../../test-results/registry-acc
 let served: Awaited<ReturnType<typeof startServedApp>> | undefined;
 let browser: Browser;
 let page: Page;
+keepFailures(() => page, SHOTS);
 let http: ReturnType<typeof httpClient>;
 let liveKey = '';
 let employeeId = '';

@@ -238,6 +238,32 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
               {t('Close')}
             </button>
           </div>
+          {/* Above the employee's forms and pages, which load on their own: an action that stays where it is. */}
+          <div className="row">
+            <button
+              type="button"
+              className="secondary"
+              disabled={action.busy}
+              onClick={() =>
+                void action.run(async () => {
+                  setInvitation(await api('POST', `/${mode}/employees/${selected.id}/portal-invitation`, {}));
+                })
+              }
+            >
+              {t('Invite to the workers’ portal')}
+            </button>
+          </div>
+          {invitation && (
+            <SecretOnce
+              label={
+                invitation.emailed
+                  ? t('Portal invitation (also emailed to {{email}})', { email: selected.email })
+                  : t('Portal invitation: give this link to the employee')
+              }
+              secret={invitation.url}
+              onDone={() => setInvitation(null)}
+            />
+          )}
           <EmployeeForm
             key={selected.id}
             initial={{
@@ -278,31 +304,6 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
             employee={selected}
             timeZone={company.timezone}
           />
-          <div className="row">
-            <button
-              type="button"
-              className="secondary"
-              disabled={action.busy}
-              onClick={() =>
-                void action.run(async () => {
-                  setInvitation(await api('POST', `/${mode}/employees/${selected.id}/portal-invitation`, {}));
-                })
-              }
-            >
-              {t('Invite to the workers’ portal')}
-            </button>
-          </div>
-          {invitation && (
-            <SecretOnce
-              label={
-                invitation.emailed
-                  ? t('Portal invitation (also emailed to {{email}})', { email: selected.email })
-                  : t('Portal invitation: give this link to the employee')
-              }
-              secret={invitation.url}
-              onDone={() => setInvitation(null)}
-            />
-          )}
           {selected.status === 'active' && (
             <div className="row">
               <Field label={t('Last day of employment')} hint={t('Empty: today.')}>
