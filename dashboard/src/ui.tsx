@@ -57,6 +57,37 @@ export function useAction() {
   return { busy, error, run, clear: () => setError(null) };
 }
 
+export type Action = ReturnType<typeof useAction>;
+
+/**
+ * A button that runs `work` as `action` (its error shown where the action's errors are), disabled while the
+ * action is busy, so that a second click cannot send the request again.
+ */
+export function RunButton({
+  action,
+  work,
+  disabled = false,
+  secondary = false,
+  children,
+}: {
+  action: Action;
+  work: () => Promise<unknown>;
+  disabled?: boolean;
+  secondary?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={secondary ? 'secondary' : undefined}
+      disabled={action.busy || disabled}
+      onClick={() => void action.run(work)}
+    >
+      {children}
+    </button>
+  );
+}
+
 export function ErrorMessage({ error }: { error: unknown }) {
   useT(); // re-rendered in the new language
   if (!error) return null;

@@ -9,6 +9,7 @@ import {
   Field,
   Loading,
   Pager,
+  RunButton,
   SecretOnce,
   Table,
   useAction,
@@ -240,18 +241,15 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
           </div>
           {/* Above the employee's forms and pages, which load on their own: an action that stays where it is. */}
           <div className="row">
-            <button
-              type="button"
-              className="secondary"
-              disabled={action.busy}
-              onClick={() =>
-                void action.run(async () => {
-                  setInvitation(await api('POST', `/${mode}/employees/${selected.id}/portal-invitation`, {}));
-                })
-              }
+            <RunButton
+              action={action}
+              secondary
+              work={async () => {
+                setInvitation(await api('POST', `/${mode}/employees/${selected.id}/portal-invitation`, {}));
+              }}
             >
               {t('Invite to the workers’ portal')}
-            </button>
+            </RunButton>
           </div>
           {invitation && (
             <SecretOnce

@@ -17,6 +17,7 @@ import {
   Field,
   Loading,
   Pager,
+  RunButton,
   SecretOnce,
   Table,
   useAction,
@@ -126,26 +127,20 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
                 >
                   {t('Acknowledgements')}
                 </button>
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={documents.busy}
-                  onClick={() =>
-                    void documents
-                      .run(() =>
-                        api('POST', `/${mode}/reports`, {
-                          type: 'time_registry_worker_monthly',
-                          format: 'pdf',
-                          params: { month: row.month },
-                        }),
-                      )
-                      .then((report) => {
-                        if (report) setGenerated(row.month);
-                      })
-                  }
+                <RunButton
+                  action={documents}
+                  secondary
+                  work={async () => {
+                    await api('POST', `/${mode}/reports`, {
+                      type: 'time_registry_worker_monthly',
+                      format: 'pdf',
+                      params: { month: row.month },
+                    });
+                    setGenerated(row.month);
+                  }}
                 >
                   {t('Workers’ documents of {{month}} (PDF)', { month: formatMonth(row.month) })}
-                </button>
+                </RunButton>
               </div>
             </td>
           </tr>

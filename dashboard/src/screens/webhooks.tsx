@@ -9,6 +9,7 @@ import {
   Field,
   GroupError,
   Loading,
+  RunButton,
   SecretOnce,
   Table,
   useAction,
@@ -171,21 +172,18 @@ function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
                 {t('Details')}
               </button>{' '}
               {delivery.status !== 'pending' && (
-                <button
-                  type="button"
-                  disabled={action.busy}
-                  onClick={() =>
-                    void action.run(async () => {
-                      await api(
-                        'POST',
-                        `/${mode}/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`,
-                      );
-                      deliveries.reload();
-                    })
-                  }
+                <RunButton
+                  action={action}
+                  work={async () => {
+                    await api(
+                      'POST',
+                      `/${mode}/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`,
+                    );
+                    deliveries.reload();
+                  }}
                 >
                   {t('Retry')}
-                </button>
+                </RunButton>
               )}
             </td>
           </tr>
@@ -260,36 +258,31 @@ export function WebhooksScreen({ mode }: { mode: Mode }) {
           <h2>{current.url}</h2>
           {current.description && <p>{current.description}</p>}
           <div className="row">
-            <button
-              type="button"
-              disabled={action.busy || current.status !== 'active'}
-              onClick={() =>
-                void action.run(async () => {
-                  await api('POST', `/${mode}/webhook-endpoints/${current.id}/test`);
-                  setNotice(t('Test ping queued. It appears in the deliveries below.'));
-                })
-              }
+            <RunButton
+              action={action}
+              disabled={current.status !== 'active'}
+              work={async () => {
+                await api('POST', `/${mode}/webhook-endpoints/${current.id}/test`);
+                setNotice(t('Test ping queued. It appears in the deliveries below.'));
+              }}
             >
               {t('Send test ping')}
-            </button>
+            </RunButton>
             <button type="button" className="secondary" onClick={() => setEditing(!editing)}>
               {editing ? t('Close editor') : t('Edit')}
             </button>
-            <button
-              type="button"
-              className="secondary"
-              disabled={action.busy}
-              onClick={() =>
-                void action.run(async () => {
-                  await api('PATCH', `/${mode}/webhook-endpoints/${current.id}`, {
-                    status: current.status === 'active' ? 'disabled' : 'active',
-                  });
-                  endpoints.reload();
-                })
-              }
+            <RunButton
+              action={action}
+              secondary
+              work={async () => {
+                await api('PATCH', `/${mode}/webhook-endpoints/${current.id}`, {
+                  status: current.status === 'active' ? 'disabled' : 'active',
+                });
+                endpoints.reload();
+              }}
             >
               {current.status === 'active' ? t('Disable') : t('Enable')}
-            </button>
+            </RunButton>
             <ConfirmButton
               label={t('Delete endpoint')}
               title={t('Delete this endpoint?')}
