@@ -775,14 +775,8 @@ describe('delivery', () => {
     if (!claimed) throw new Error('nothing claimed');
     // Another worker's claim of the same row, not yet committed when the batch starts: the batch reads the row
     // as claimed by its own attempt, waits for that transaction, and must then leave the row to it.
-    let takeOver: () => void = () => {};
-    const committed = new Promise<void>((resolve) => {
-      takeOver = resolve;
-    });
-    let updated: () => void = () => {};
-    const locked = new Promise<void>((resolve) => {
-      updated = resolve;
-    });
+    const { promise: committed, resolve: takeOver } = Promise.withResolvers<void>();
+    const { promise: locked, resolve: updated } = Promise.withResolvers<void>();
     const other = ctx.db.transaction().execute(async (tx) => {
       await tx
         .updateTable('webhook_deliveries')
