@@ -6,7 +6,7 @@ import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
-import { absenceDaysCount, daysInRange, yearsOf } from '../../time/calendar.ts';
+import { absenceDaysCount, daysInRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { contractMinutes } from '../../time/contract.ts';
 import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
@@ -16,6 +16,7 @@ import { type PendingEvent, recordEvents } from '../events/events.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import { findHolidayDates as holidayDates } from '../workdays/workdays.repo.ts';
+import { balanceEvents } from './absence-days.ts';
 import {
   type AbsenceRow,
   findAbsence,
@@ -25,8 +26,6 @@ import {
   selectAbsencesMatching,
 } from './absences.repo.ts';
 import { type Absence, type CreateAbsenceBody, MAX_ABSENCE_DAYS } from './absences.schemas.ts';
-
-export const VACATION = 'vacation';
 
 export type AbsenceView = Static<typeof Absence>;
 
@@ -94,16 +93,6 @@ export async function listAbsences(
 }
 
 /** A vacation absence changes the balance (pending or used days) of every year it touches. */
-function balanceEvents(row: { type_key: string; employee_id: string; start_date: string; end_date: string }) {
-  if (row.type_key !== VACATION) return [];
-  return yearsOf(row.start_date, row.end_date).map(
-    (year): PendingEvent => ({
-      type: 'vacation_balance.updated',
-      data: { employee_id: row.employee_id, year },
-    }),
-  );
-}
-
 export async function requestAbsence(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,

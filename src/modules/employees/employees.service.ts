@@ -10,6 +10,7 @@ import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/ten
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { periodOn } from '../../time/contract.ts';
 import { employeeTimeZone, localDate, startOfDate } from '../../time/zones.ts';
+import { recountAbsenceDays } from '../absences/absence-days.ts';
 import { freeSeat, takeSeat } from '../companies/companies.repo.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
 import { recordEvents } from '../events/events.service.ts';
@@ -361,6 +362,13 @@ async function plannedContractChange(
   return { period, until, latest };
 }
 
+/** The first date after the tenant's latest closed month, or the hire date when that is later. */
+async function openPeriodStart(tx: Tx, companyId: string, hireDate: string): Promise<string> {
+  const closed = await latestClosedMonth(tx, companyId);
+  const afterClosed = closed ? Temporal.PlainDate.from(closed).add({ months: 1 }).toString() : hireDate;
+  return afterClosed > hireDate ? afterClosed : hireDate;
+}
+
 export async function updateEmployee(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: ActingTenant,
@@ -417,6 +425,27 @@ export async function updateEmployee(
     if (!change && isDeepStrictEqual(toView(next), toView(current))) return toView(current);
 
     next.updated_at = toDate(clock.now());
+    const calendarChanged =
+      next.hire_date !== current.hire_date ||
+      next.termination_date !== current.termination_date ||
+      next.timezone !== current.timezone;
+    const moved = !calendarChanged && next.location_id !== current.location_id;
+    // A contract change or a move to another centre changes the working days of the open period: the employee's
+    // absences over those dates are recounted once the change is made (absence-days.ts).
+    const recountFrom = [
+      change?.period.effective_from,
+      moved ? await openPeriodStart(tx, tenant.companyId, next.hire_date) : undefined,
+    ]
+      .filter((date) => date !== undefined)
+      .sort()[0];
+    const recount =
+      recountFrom === undefined
+        ? null
+        : await recountAbsenceDays(tx, tenant.companyId, {
+            from: recountFrom,
+            to: LAST_DATE,
+            employeeId: id,
+          });
     const { id: _id, created_at: _created, company_tracking_start_date: _start, ...changes } = next;
     try {
       await updateEmployeeRow(tx, tenant.companyId, id, changes);
@@ -452,10 +481,6 @@ export async function updateEmployee(
         'this opening balance',
       );
     }
-    const calendarChanged =
-      next.hire_date !== current.hire_date ||
-      next.termination_date !== current.termination_date ||
-      next.timezone !== current.timezone;
     if (!calendarChanged && tracking[0] !== tracking[1]) {
       // A new tracking start alone changes the days between the old and the new one.
       const last = Temporal.PlainDate.from(tracking[1]).subtract({ days: 1 }).toString();
@@ -469,14 +494,10 @@ export async function updateEmployee(
         next.updated_at,
       );
     }
-    if (!calendarChanged && next.location_id !== current.location_id) {
+    if (moved) {
       // Another work centre, another calendar of local holidays: the open period (after the latest closed
       // month) takes the new centre's; a closed month keeps the figures it was closed with.
-      const closed = await latestClosedMonth(tx, tenant.companyId);
-      const afterClosed = closed
-        ? Temporal.PlainDate.from(closed).add({ months: 1 }).toString()
-        : next.hire_date;
-      const from = afterClosed > next.hire_date ? afterClosed : next.hire_date;
+      const from = await openPeriodStart(tx, tenant.companyId, next.hire_date);
       const centres = [current.location_id, next.location_id];
       if (await hasLocalHolidays(tx, tenant.companyId, centres, from)) {
         await consolidate(
@@ -495,6 +516,7 @@ export async function updateEmployee(
       await assertMonthsOpen(tx, tenant.companyId, { from, to: LAST_DATE }, 'this change to the employee');
       await consolidate(tx, tenant.companyId, tenant.timezone, id, { from, to: 'horizon' }, next.updated_at);
     }
+    await recount?.(next.updated_at);
     await recordEvents(tx, tenant.companyId, next.updated_at, [
       { type: 'employee.updated', data: { employee_id: id } },
     ]);

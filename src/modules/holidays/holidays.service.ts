@@ -5,6 +5,7 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
+import { recountAbsenceDays } from '../absences/absence-days.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
@@ -35,6 +36,12 @@ export async function createHoliday(
     if (locationId !== null && !(await locationExists(tx, companyId, locationId))) {
       throw invalid({ location_id: 'is not a location of this company' });
     }
+    // The absences over that date count one working day less (absence-days.ts).
+    const recount = await recountAbsenceDays(tx, companyId, {
+      from: input.date,
+      to: input.date,
+      ...(locationId !== null ? { locationId } : {}),
+    });
     const row = await insertHoliday(tx, companyId, input, now);
     if (!row) {
       throw invalid({
@@ -45,6 +52,7 @@ export async function createHoliday(
       });
     }
     await applyHoliday(tx, companyId, row, now);
+    await recount(now);
     return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
   });
 }
@@ -86,11 +94,17 @@ export async function deleteHoliday(
     if (holiday === undefined) throw notFound('Holiday');
     const { date } = holiday;
     await assertMonthsOpen(tx, companyId, { from: date, to: date }, 'removing a holiday on that date');
+    const recount = await recountAbsenceDays(tx, companyId, {
+      from: date,
+      to: date,
+      ...(holiday.location_id !== null ? { locationId: holiday.location_id } : {}),
+    });
     await deleteHolidayRow(tx, companyId, id);
     for (const employee of await selectEmployedDuring(tx, companyId, date, date).execute()) {
       // A local holiday was the calendar of its work centre's employees only.
       if (holiday.location_id !== null && employee.location_id !== holiday.location_id) continue;
       await consolidate(tx, companyId, tenant.timezone, employee.id, { from: date, to: date }, now);
     }
+    await recount(now);
   });
 }

@@ -4,8 +4,8 @@ import { DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.
 import type { TenantScope } from '../../platform/tenant.ts';
 import { type VacationAbsence, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';
+import { VACATION } from '../absences/absence-days.ts';
 import { absencesOfType } from '../absences/absences.repo.ts';
-import { VACATION } from '../absences/absences.service.ts';
 import { findVacationPolicy } from '../companies/companies.repo.ts';
 import { contractsOf, selectEmployedDuring } from '../employees/employees.repo.ts';
 import { findHolidays, holidayCalendars } from '../workdays/workdays.repo.ts';
