@@ -14,9 +14,9 @@ import { contractOf } from '../employees/employees.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
+import { balanceEvents } from '../workdays/absence-days.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import { findHolidayDates as holidayDates } from '../workdays/workdays.repo.ts';
-import { balanceEvents } from './absence-days.ts';
 import {
   type AbsenceRow,
   findAbsence,

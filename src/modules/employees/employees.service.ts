@@ -10,7 +10,6 @@ import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/ten
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { periodOn } from '../../time/contract.ts';
 import { employeeTimeZone, localDate, startOfDate } from '../../time/zones.ts';
-import { recountAbsenceDays } from '../absences/absence-days.ts';
 import { freeSeat, takeSeat } from '../companies/companies.repo.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
 import { recordEvents } from '../events/events.service.ts';
@@ -18,6 +17,7 @@ import { locationExists } from '../locations/locations.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { latestClosedMonth } from '../registry/registry.repo.ts';
 import { unitExists } from '../units/units.service.ts';
+import { recountAbsenceDays } from '../workdays/absence-days.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import { hasLocalHolidays } from '../workdays/workdays.repo.ts';
 import {

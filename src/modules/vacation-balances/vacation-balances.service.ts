@@ -4,10 +4,10 @@ import { DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.
 import type { TenantScope } from '../../platform/tenant.ts';
 import { type VacationAbsence, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';
-import { VACATION } from '../absences/absence-days.ts';
 import { absencesOfType } from '../absences/absences.repo.ts';
 import { findVacationPolicy } from '../companies/companies.repo.ts';
 import { contractsOf, selectEmployedDuring } from '../employees/employees.repo.ts';
+import { VACATION } from '../workdays/absence-days.ts';
 import { findHolidays, holidayCalendars } from '../workdays/workdays.repo.ts';
 import type { VacationBalance } from './vacation-balances.schemas.ts';
 

@@ -288,3 +288,64 @@ export async function refreshMonths(
       and date >= ${from}::date and date < ${until}::date
     group by company_id, employee_id, date_trunc('month', date)`.execute(db);
 }
+
+/** Which requested and approved absences a change of calendar can recount (absence-days.ts). */
+export type AbsenceDayScope = {
+  /** The dates whose calendar changes, inclusive; always in the open period. */
+  from: string;
+  to: string;
+  /** One employee's absences; otherwise every employee's (of `locationId`'s centre, when given). */
+  employeeId?: string;
+  locationId?: string;
+};
+
+/** The requested and approved absences overlapping a scope, with their type and their employee's centre. */
+export async function absencesOverlapping(db: Executor, companyId: string, scope: AbsenceDayScope) {
+  let query = db
+    .selectFrom('absences')
+    .innerJoin('absence_types', (join) =>
+      join
+        .onRef('absence_types.company_id', '=', 'absences.company_id')
+        .onRef('absence_types.id', '=', 'absences.absence_type_id'),
+    )
+    .innerJoin('employees', (join) =>
+      join
+        .onRef('employees.company_id', '=', 'absences.company_id')
+        .onRef('employees.id', '=', 'absences.employee_id'),
+    )
+    .select([
+      'absences.id',
+      'absences.employee_id',
+      'absence_types.key as type_key',
+      'absences.start_date',
+      'absences.end_date',
+      'absences.half_day',
+      'employees.location_id',
+    ])
+    .where('absences.company_id', '=', companyId)
+    .where('absences.status', 'in', ['requested', 'approved'])
+    .where('absences.end_date', '>=', scope.from)
+    .where('absences.start_date', '<=', scope.to);
+  if (scope.employeeId !== undefined) query = query.where('absences.employee_id', '=', scope.employeeId);
+  if (scope.locationId !== undefined) query = query.where('employees.location_id', '=', scope.locationId);
+  return await query.orderBy('absences.id').execute();
+}
+
+/** Adds `delta` days (negative to remove) to an absence's days_count, as a change at `at`. */
+export async function addAbsenceDays(
+  db: Executor,
+  companyId: string,
+  id: string,
+  delta: number,
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('absences')
+    .set((eb) => ({
+      days_count: sql<string>`${eb.ref('days_count')} + ${String(delta)}::numeric`,
+      updated_at: at,
+    }))
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .execute();
+}

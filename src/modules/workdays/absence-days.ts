@@ -3,8 +3,12 @@ import { contractsOf } from '../../db/employees.ts';
 import { absenceDaysCount, yearsOf } from '../../time/calendar.ts';
 import { contractMinutes } from '../../time/contract.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
-import { findHolidayDates } from '../workdays/workdays.repo.ts';
-import { type AbsenceDayScope, absencesOverlapping, addAbsenceDays } from './absences.repo.ts';
+import {
+  type AbsenceDayScope,
+  absencesOverlapping,
+  addAbsenceDays,
+  findHolidayDates,
+} from './workdays.repo.ts';
 
 export const VACATION = 'vacation';
 
