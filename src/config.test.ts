@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       drainReadinessMs: 1_000,
       webhookPorts: [443],
       maxPendingReports: 10,
+      reportTimeoutMs: 900_000,
     });
     expect(
       loadConfig({

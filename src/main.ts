@@ -28,6 +28,8 @@ import { type Clock, FakeClock, systemClock } from './time/clock.ts';
 export type Role = 'api' | 'worker' | 'all';
 
 const POOL_CLOSE_MS = 3_000;
+/** How often a report process's database session checks that the process is still there. */
+const CLIENT_CONNECTION_CHECK_MS = 5_000;
 
 export type Database = {
   db: Db;
@@ -74,6 +76,8 @@ export async function openDatabase(
       connectTimeoutMs: settings.connectTimeoutMs,
       lockTimeoutMs: settings.lockTimeoutMs,
       idleInTransactionTimeoutMs: settings.idleInTransactionTimeoutMs,
+      // A report process killed at its time limit (report-generation.ts) leaves no statement behind.
+      clientConnectionCheckMs: CLIENT_CONNECTION_CHECK_MS,
     },
   };
   const close = async () => {
@@ -134,8 +138,11 @@ export function backgroundJobs(
   deps: AppDeps,
   role: Role,
   log: Logger,
-  /** Where report processes read (the database) and write (the file store's directory). */
-  reports?: Database['stream'] & { dir: string },
+  /**
+   * Where report processes read (the database) and write (the file store's directory), and how long one may take
+   * (JORNADA_REPORT_TIMEOUT_MS).
+   */
+  reports?: Database['stream'] & { dir: string; timeoutMs: number },
 ): Job[] {
   const jobs: Job[] =
     role === 'api'
@@ -154,6 +161,7 @@ export function backgroundJobs(
                     cursorKey: cursorKey(deps.instanceSecret),
                     reportsDir: reports.dir,
                   }),
+                  timeoutMs: reports.timeoutMs,
                 }
               : {}),
             clock: deps.clock,
@@ -232,7 +240,11 @@ export async function startService(
       app = await buildWorkerApp(deps, { lifecycle, metricsToken: config.metricsToken });
       await app.listen({ port: config.port, host: config.host });
     }
-    const jobs = backgroundJobs(deps, options.role, log, { ...database.stream, dir: reportsDir });
+    const jobs = backgroundJobs(deps, options.role, log, {
+      ...database.stream,
+      dir: reportsDir,
+      timeoutMs: config.reportTimeoutMs,
+    });
     if (jobs.length > 0) runner = startJobs(jobs, log);
   } catch (error) {
     await app?.close();

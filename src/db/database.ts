@@ -27,6 +27,12 @@ export type DbOptions = {
   lockTimeoutMs?: number;
   /** Milliseconds a transaction may sit idle before the server ends its session (0: forever). */
   idleInTransactionTimeoutMs?: number;
+  /**
+   * Milliseconds between the server's checks, while a statement runs, that the client is still connected
+   * (`client_connection_check_interval`; 0 or unset: none): a killed report process's statement ends then,
+   * instead of running, or waiting for a lock, to its end.
+   */
+  clientConnectionCheckMs?: number;
 };
 
 /** The client-side margin over the server's statement timeout. */
@@ -74,6 +80,9 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
     ...(options.lockTimeoutMs ? { lock_timeout: options.lockTimeoutMs } : {}),
     ...(options.idleInTransactionTimeoutMs
       ? { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs }
+      : {}),
+    ...(options.clientConnectionCheckMs
+      ? { options: `-c client_connection_check_interval=${options.clientConnectionCheckMs}` }
       : {}),
   });
   // An idle client can lose its connection (database restart); the pool replaces it on the next checkout.

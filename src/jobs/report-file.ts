@@ -20,9 +20,15 @@ import { FrozenClock } from '../time/clock.ts';
 /**
  * Writes a report's file into the store under `key` and answers how many rows it held. `now` is the generation's
  * instant: the file is what the records said then (open days, the generation time printed on the documents),
- * whichever process writes it.
+ * whichever process writes it. When `signal` aborts (the generation's time limit), the writing stops and the
+ * promise rejects with the signal's reason.
  */
-export type ReportWriter = (report: ClaimedReport, now: Temporal.Instant, key: string) => Promise<number>;
+export type ReportWriter = (
+  report: ClaimedReport,
+  now: Temporal.Instant,
+  key: string,
+  signal?: AbortSignal,
+) => Promise<number>;
 
 async function* counted(rows: AsyncIterable<Row>, counter: { rows: number }): AsyncIterable<Row> {
   for await (const row of rows) {
@@ -82,9 +88,19 @@ export function inProcessWriter(deps: {
   cursors: CursorCodec;
   store: ReportStore;
 }): ReportWriter {
-  return async (report, now, key) => {
+  return async (report, now, key, signal) => {
+    signal?.throwIfAborted();
     const counter = { rows: 0 };
-    await deps.store.put(key, reportFile(deps, report, now, counter));
+    const content = reportFile(deps, report, now, counter);
+    // Destroying the content fails the store's write, which removes its partial file. (A read that waits on the
+    // database ends when that read returns: the report process, which the service uses, is killed instead.)
+    const stop = () => content.destroy(signal?.reason);
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      await deps.store.put(key, content);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
     return counter.rows;
   };
 }
@@ -126,8 +142,12 @@ export function processWriter(options: {
   cursorKey: Uint8Array;
   reportsDir: string;
 }): ReportWriter {
-  return (report, now, key) =>
+  return (report, now, key, signal) =>
     new Promise<number>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
       const child = fork(ENTRY, [], {
         execArgv: REPORT_PROCESS_FLAGS,
         serialization: 'advanced',
@@ -149,10 +169,19 @@ export function processWriter(options: {
         // A process that could not be started never closes: fail now.
         if (child.pid === undefined) reject(error);
       });
+      // Past the generation's time limit the process is killed, wherever it is: its database session sees the
+      // connection close and ends its statement (client_connection_check_interval, main.ts), and the partial
+      // file it leaves is the sweep's.
+      const kill = () => {
+        failure = signal?.reason instanceof Error ? signal.reason : new Error('report generation aborted');
+        child.kill('SIGKILL');
+      };
+      signal?.addEventListener('abort', kill, { once: true });
       // After the process has ended and its channel is closed (its last message came before).
-      child.on('close', (code, signal) => {
+      child.on('close', (code, killedBy) => {
+        signal?.removeEventListener('abort', kill);
         if (rows !== null) resolve(rows);
-        else reject(failure ?? new Error(`the report process stopped (${signal ?? `code ${code}`})`));
+        else reject(failure ?? new Error(`the report process stopped (${killedBy ?? `code ${code}`})`));
       });
       const data: ReportProcessData = { ...options, report, now: now.toString(), key };
       child.send(data);

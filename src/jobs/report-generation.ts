@@ -25,8 +25,13 @@ export type ReportGenerationDeps = {
   store: ReportStore;
   /** Who writes the files (default: this process, from streamDb); the service uses processWriter. */
   write?: ReportWriter;
+  /** How long one generation may take before it is stopped and counted as a failed attempt (default 15 min). */
+  timeoutMs?: number;
   log?: Logger;
 };
+
+/** JORNADA_REPORT_TIMEOUT_MS's default: far beyond the 1M-row XLSX (about 25 s, docs/performance.md). */
+export const DEFAULT_REPORT_TIMEOUT_MS = 15 * 60_000;
 
 /**
  * A claimed generation owns its report until the lease ends; the worker extends it while it writes, so only a
@@ -98,19 +103,33 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
         { type: report.type, format: report.format, outcome },
         (performance.now() - started) / 1000,
       );
+    // A generation that hangs (a read stuck behind a lock, a process that stopped answering) would otherwise keep
+    // extending its lease, and hold this worker's report slot, for good. Wall time, like the heartbeat.
+    const timeoutMs = deps.timeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS;
+    const limit = new AbortController();
+    const timer = setTimeout(
+      () => limit.abort(new Error(`report generation took longer than ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     try {
-      rows = await write(report, deps.clock.now(), key);
+      rows = await write(report, deps.clock.now(), key, limit.signal);
     } catch (error) {
+      clearTimeout(timer);
       clearInterval(heartbeat);
       observe('failed');
       await deps.store.delete(key);
       const final = report.attempts >= MAX_REPORT_ATTEMPTS;
       deps.log?.error(
-        { err: error, report: report.id, attempt: report.attempts },
-        'report generation failed',
+        { err: error, report: report.id, attempt: report.attempts, timedOut: limit.signal.aborted },
+        limit.signal.aborted ? 'report generation timed out' : 'report generation failed',
       );
-      if (final) await fail('The file could not be generated.');
-      else {
+      if (final) {
+        await fail(
+          limit.signal.aborted
+            ? `The file could not be generated within ${Math.round(timeoutMs / 1000)} seconds.`
+            : 'The file could not be generated.',
+        );
+      } else {
         await updateOwnedReport(deps.db, report, {
           run_at: toDate(deps.clock.now().add({ seconds: 30 * report.attempts })),
           updated_at: at(),
@@ -118,6 +137,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
       }
       return;
     }
+    clearTimeout(timer);
     clearInterval(heartbeat);
     observe('completed');
     const completedAt = deps.clock.now();
