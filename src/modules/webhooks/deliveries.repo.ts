@@ -1,5 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import { type Db, type Executor, executePrepared } from '../../db/database.ts';
+import { deliveryDue } from '../../db/queues.ts';
 import type {
   WebhookDeliveriesTable,
   WebhookDisabledReason,
@@ -205,9 +206,7 @@ export async function claimDue(
       join companies account on account.id = coalesce(tenant.sandbox_of, tenant.id)
       left join queue_turns q on q.queue = 'webhooks' and q.company_id = t.company_id
       where t.company_id is not null and ${activeServiceSql('account')}
-        and exists (select from webhook_deliveries d where d.company_id = t.company_id
-                    and d.status = 'pending' and d.next_attempt_at <= ${at}
-                    and (d.leased_until is null or d.leased_until <= ${at}))
+        and exists (select from webhook_deliveries d where d.company_id = t.company_id and ${deliveryDue('d', at)})
       order by q.last_claimed_at nulls first
       limit ${limit}
     ), candidates as (
@@ -215,8 +214,7 @@ export async function claimDue(
              row_number() over (partition by c.company_id order by c.next_attempt_at) as turn
       from served s cross join lateral (
         select d.company_id, d.id, d.next_attempt_at from webhook_deliveries d
-        where d.company_id = s.company_id and d.status = 'pending' and d.next_attempt_at <= ${at}
-          and (d.leased_until is null or d.leased_until <= ${at})
+        where d.company_id = s.company_id and ${deliveryDue('d', at)}
         order by d.next_attempt_at
         limit ${limit}
         for update of d skip locked
