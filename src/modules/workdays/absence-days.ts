@@ -35,15 +35,22 @@ async function daysWithin(tx: Executor, companyId: string, scope: AbsenceDayScop
   const rows = await absencesOverlapping(tx, companyId, scope);
   const contracts = await contractsOf(tx, companyId, [...new Set(rows.map((row) => row.employee_id))]);
   const counted = new Map<string, Counted>();
+  // One read per range and centre: a company holiday's absences all share its date.
+  const calendars = new Map<string, Set<string>>();
   for (const row of rows) {
     const start = row.start_date > scope.from ? row.start_date : scope.from;
     const end = row.end_date < scope.to ? row.end_date : scope.to;
-    const holidays = await findHolidayDates(tx, companyId, start, end, row.location_id);
+    const calendar = `${start}/${end}/${row.location_id}`;
+    let holidays = calendars.get(calendar);
+    if (holidays === undefined) {
+      holidays = new Set(await findHolidayDates(tx, companyId, start, end, row.location_id));
+      calendars.set(calendar, holidays);
+    }
     const contract = contracts.get(row.employee_id) ?? [];
     const days = absenceDaysCount(
       { start_date: start, end_date: end, half_day: row.half_day },
       (date) => contractMinutes(contract, date),
-      new Set(holidays),
+      holidays,
     );
     counted.set(row.id, { row, days });
   }
