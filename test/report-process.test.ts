@@ -145,3 +145,17 @@ it('fails, leaving nothing in the store, when the process cannot read the databa
   await expect(broken(claimed, ctx.clock.now(), key)).rejects.toThrow(/no_such_database/);
   expect(await store.get(key)).toBeNull();
 });
+
+it('stops writing when the generation is aborted, in either process, leaving no file under the key', async () => {
+  const claimed = report('time_registry_worker_monthly', 'pdf', { month: '2026-10' });
+  for (const write of [here, child]) {
+    const key = `${company.id}/${newId()}.pdf`;
+    const limit = new AbortController();
+    const writing = write(claimed, ctx.clock.now(), key, limit.signal);
+    limit.abort(new Error('past the time limit'));
+    await expect(writing).rejects.toThrow('past the time limit');
+    expect(await store.get(key)).toBeNull();
+    // Already aborted: nothing starts.
+    await expect(write(claimed, ctx.clock.now(), key, limit.signal)).rejects.toThrow('past the time limit');
+  }
+});

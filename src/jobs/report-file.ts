@@ -95,6 +95,9 @@ export function inProcessWriter(deps: {
     // Destroying the content fails the store's write, which removes its partial file. (A read that waits on the
     // database ends when that read returns: the report process, which the service uses, is killed instead.)
     const stop = () => content.destroy(signal?.reason);
+    // The store pipes the content only after preparing its directory: an error before then (an abort, a failed
+    // read) must not be thrown as an unheard 'error' event. The store's pipeline still finds the content errored.
+    content.on('error', () => {});
     signal?.addEventListener('abort', stop, { once: true });
     try {
       await deps.store.put(key, content);
