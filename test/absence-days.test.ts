@@ -229,3 +229,50 @@ describe('a move to another work centre', () => {
     expect((await current(tenant, vacation.id)).days_count).toBe(weekdays - 1);
   });
 });
+
+describe('a termination', () => {
+  it('leaves the days after it uncounted (owed, not taken), also across the new year, and follows a correction', async () => {
+    const { employee, vacation } = await weekOfVacation();
+    expect((await company.live.post(`/v1/absences/${vacation.id}/approve`)).statusCode).toBe(200);
+    // Monday 28 December 2026 to Friday 8 January 2027: 4 days in 2026 and 6 in 2027 (Friday 1 January is not a
+    // holiday in this company).
+    const winter = await absence(company, {
+      employee_id: employee.id,
+      start_date: '2026-12-28',
+      end_date: '2027-01-08',
+    });
+    expect(winter.days_count).toBe(10);
+    expect(await usedDays(employee.id, 2026)).toBe(5);
+
+    // Leaving on Wednesday 16 December: of the first week, Monday to Wednesday were taken; nothing of the second.
+    const events = await eventsDuring(ctx.db, company.id, async () => {
+      const left = await company.live.post(`/v1/employees/${employee.id}/terminate`, {
+        termination_date: '2026-12-16',
+      });
+      expect(left.statusCode, left.body).toBe(200);
+    });
+    expect(events).toEqual([
+      { type: 'employee.terminated', data: { employee_id: employee.id } },
+      { type: 'vacation_balance.updated', data: { employee_id: employee.id, year: 2026 } },
+      { type: 'vacation_balance.updated', data: { employee_id: employee.id, year: 2027 } },
+    ]);
+    expect((await current(company, vacation.id)).days_count).toBe(3);
+    expect((await current(company, winter.id)).days_count).toBe(0);
+    expect(await usedDays(employee.id, 2026)).toBe(3);
+
+    // The date corrected to Tuesday 5 January 2027: the whole first week, and 28 December to 5 January (4 + 3).
+    ctx.clock.advance(60);
+    const corrected = await company.live.patch(`/v1/employees/${employee.id}`, {
+      termination_date: '2027-01-05',
+    });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    expect((await current(company, vacation.id)).days_count).toBe(5);
+    expect((await current(company, winter.id)).days_count).toBe(7);
+    expect(await usedDays(employee.id, 2026)).toBe(5);
+    // The requested vacation's 2027 part is pending: Friday 1, Monday 4 and Tuesday 5 January, not the days after.
+    const balance2027 = await company.live.get('/v1/vacation-balances', {
+      query: { year: 2027, employee_id: employee.id },
+    });
+    expect(balance2027.json().data[0].pending_days).toBe(3);
+  });
+});

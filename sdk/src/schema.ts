@@ -555,7 +555,7 @@ export interface components {
       half_day: boolean;
       /** @enum {unknown} */
       status: "requested" | "approved" | "denied" | "cancelled";
-      /** @description The employee's scheduled working days in the range (schedule above 0, not a holiday of the company or of the employee's work centre); a half day counts 0.5. Counted again, with a new updated_at, when a holiday, the schedule or the work centre changes days in the open period; days in a closed month keep their count. */
+      /** @description The employee's scheduled working days in the range (schedule above 0, not a holiday of the company or of the employee's work centre); a half day counts 0.5. Counted again, with a new updated_at, when a holiday, the schedule, the work centre or the employment dates change days in the open period (days after a termination count none); days in a closed month keep their count. */
       days_count: number;
       note: string | null;
       denial_reason: string | null;

@@ -27,6 +27,21 @@ export const contractMinutes = (contract: readonly ContractPeriod[], date: Tempo
   scheduledMinutes(periodOn(contract, date.toString()).work_schedule, date);
 
 /**
+ * The scheduled minutes of a date while employed: 0 before the hire date and after the termination date. What an
+ * absence counts (docs/time-rules.md): a vacation day after the employment has ended was not taken, and is owed
+ * in the final settlement instead.
+ */
+export function employedMinutes(
+  employee: { hire_date: string; termination_date: string | null; contract: readonly ContractPeriod[] },
+  date: Temporal.PlainDate,
+): number {
+  const day = date.toString();
+  if (day < employee.hire_date) return 0;
+  if (employee.termination_date !== null && day > employee.termination_date) return 0;
+  return contractMinutes(employee.contract, date);
+}
+
+/**
  * The vacation days a range of days earns: each period's yearly days prorated by the days of the range it
  * covers, over the days of the year (`yearDays`). Not rounded.
  */

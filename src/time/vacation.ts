@@ -3,7 +3,7 @@
  * company policy, the vacation absences and the holidays.
  */
 import { absenceDaysCount, daysInRange } from './calendar.ts';
-import { type ContractPeriod, contractMinutes, earnedVacationDays } from './contract.ts';
+import { type ContractPeriod, earnedVacationDays, employedMinutes } from './contract.ts';
 
 export type VacationEmployee = {
   hire_date: string;
@@ -61,7 +61,7 @@ export function entitledDays(employee: VacationEmployee, year: number): number {
 export function daysInYear(
   absence: VacationAbsence,
   year: number,
-  contract: readonly ContractPeriod[],
+  employee: VacationEmployee,
   holidays: ReadonlySet<string>,
 ): number {
   if (absence.start_date >= yearStart(year) && absence.end_date <= yearEnd(year)) return absence.days_count;
@@ -70,7 +70,7 @@ export function daysInYear(
   if (to < from) return 0;
   return absenceDaysCount(
     { start_date: from, end_date: to, half_day: absence.half_day },
-    (date) => contractMinutes(contract, date),
+    (date) => employedMinutes(employee, date),
     holidays,
   );
 }
@@ -94,7 +94,7 @@ export function vacationBalance(
     const sum = (status: VacationAbsence['status']) =>
       absences
         .filter((absence) => absence.status === status)
-        .reduce((total, absence) => total + daysInYear(absence, y, employee.contract, holidays), 0);
+        .reduce((total, absence) => total + daysInYear(absence, y, employee, holidays), 0);
     const expiresAt = `${String(y).padStart(4, '0')}-${policy.carryOverExpiry}`;
     const carryOver =
       today > expiresAt ? 0 : Math.min(Math.max(0, previousRemaining), policy.carryOverMaxDays);

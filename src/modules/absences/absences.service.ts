@@ -8,7 +8,7 @@ import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { absenceDaysCount, daysInRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { contractMinutes } from '../../time/contract.ts';
+import { employedMinutes } from '../../time/contract.ts';
 import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
 import { contractOf } from '../employees/employees.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
@@ -143,7 +143,7 @@ export async function requestAbsence(
     const contract = await contractOf(tx, tenant.companyId, employee.id);
     const daysCount = absenceDaysCount(
       { start_date: input.start_date, end_date: input.end_date, half_day: halfDay },
-      (date) => contractMinutes(contract, date),
+      (date) => employedMinutes({ ...employee, contract }, date),
       new Set(holidays),
     );
     const at = toDate(clock.now());

@@ -430,11 +430,15 @@ export async function updateEmployee(
       next.termination_date !== current.termination_date ||
       next.timezone !== current.timezone;
     const moved = !calendarChanged && next.location_id !== current.location_id;
-    // A contract change or a move to another centre changes the working days of the open period: the employee's
-    // absences over those dates are recounted once the change is made (absence-days.ts).
+    // A contract change, a move to another centre or new employment dates change the working days of the open
+    // period: the employee's absences over those dates are recounted once the change is made (absence-days.ts).
+    const employmentChanged =
+      next.hire_date !== current.hire_date || next.termination_date !== current.termination_date;
     const recountFrom = [
       change?.period.effective_from,
       moved ? await openPeriodStart(tx, tenant.companyId, next.hire_date) : undefined,
+      // Days outside the employment count none (time/contract.ts, employedMinutes).
+      employmentChanged ? [current.hire_date, next.hire_date].sort()[0] : undefined,
     ]
       .filter((date) => date !== undefined)
       .sort()[0];
@@ -546,6 +550,12 @@ export async function terminateEmployee(
     const range = { from: terminationDate, to: LAST_DATE };
     await assertMonthsOpen(tx, tenant.companyId, range, 'a termination on that date');
     const at = toDate(now);
+    // An absence's days after the termination date count none: its vacation days were not taken (absence-days.ts).
+    const recount = await recountAbsenceDays(tx, tenant.companyId, {
+      from: Temporal.PlainDate.from(terminationDate).add({ days: 1 }).toString(),
+      to: LAST_DATE,
+      employeeId: id,
+    });
     const next: EmployeeRow = {
       ...current,
       status: 'terminated',
@@ -569,6 +579,7 @@ export async function terminateEmployee(
     await recordEvents(tx, tenant.companyId, at, [
       { type: 'employee.terminated', data: { employee_id: id } },
     ]);
+    await recount(at);
     return toView(next);
   });
 }

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/database.ts';
 import { contractsOf } from '../../db/employees.ts';
 import { absenceDaysCount, yearsOf } from '../../time/calendar.ts';
-import { contractMinutes } from '../../time/contract.ts';
+import { employedMinutes } from '../../time/contract.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
 import {
   type AbsenceDayScope,
@@ -46,10 +46,10 @@ async function daysWithin(tx: Executor, companyId: string, scope: AbsenceDayScop
       holidays = new Set(await findHolidayDates(tx, companyId, start, end, row.location_id));
       calendars.set(calendar, holidays);
     }
-    const contract = contracts.get(row.employee_id) ?? [];
+    const employee = { ...row, contract: contracts.get(row.employee_id) ?? [] };
     const days = absenceDaysCount(
       { start_date: start, end_date: end, half_day: row.half_day },
-      (date) => contractMinutes(contract, date),
+      (date) => employedMinutes(employee, date),
       holidays,
     );
     counted.set(row.id, { row, days });
@@ -59,7 +59,8 @@ async function daysWithin(tx: Executor, companyId: string, scope: AbsenceDayScop
 
 /**
  * Keeps absences' `days_count` true to a change of calendar (docs/time-rules.md, Holidays): called before a
- * holiday is added or removed, a contract period changes or an employee moves to another centre, with the dates
+ * holiday is added or removed, a contract period changes, an employee moves to another centre or their employment
+ * dates change (a termination), with the dates
  * that change (always in the open period). It counts the days each requested or approved absence has within
  * those dates; the function it returns, called after the change in the same transaction, counts them again and
  * adds the difference to `days_count`. Only the changed dates are recounted, so the days of an absence in a

@@ -321,6 +321,8 @@ export async function absencesOverlapping(db: Executor, companyId: string, scope
       'absences.end_date',
       'absences.half_day',
       'employees.location_id',
+      'employees.hire_date',
+      'employees.termination_date',
     ])
     .where('absences.company_id', '=', companyId)
     .where('absences.status', 'in', ['requested', 'approved'])
