@@ -60,10 +60,9 @@ async function daysWithin(tx: Executor, companyId: string, scope: AbsenceDayScop
 /**
  * Keeps absences' `days_count` true to a change of calendar (docs/time-rules.md, Holidays): called before a
  * holiday is added or removed, a contract period changes, an employee moves to another centre or their employment
- * dates change (a termination), with the dates
- * that change (always in the open period). It counts the days each requested or approved absence has within
- * those dates; the function it returns, called after the change in the same transaction, counts them again and
- * adds the difference to `days_count`. Only the changed dates are recounted, so the days of an absence in a
+ * dates change (a termination), with the dates that change (always in the open period). It counts the days each
+ * requested or approved absence has within those dates; the function it returns, called after the change in the
+ * same transaction, counts them again and adds the difference to `days_count`. Only the changed dates are recounted, so the days of an absence in a
  * closed month keep the count they were closed with. A changed absence gets a new `updated_at` (a client syncing
  * with `updated_since` sees it) and a changed vacation its `vacation_balance.updated` events.
  */
