@@ -516,6 +516,15 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     await page.getByRole('button', { name: T('Terminate'), exact: true }).click();
     await page
       .getByRole('dialog')
+      .getByText(
+        T(
+          'Absence days after that day stop counting: vacation planned after it goes back to the balance, to be settled.',
+        ),
+      )
+      .waitFor();
+    await shot('employee-terminate');
+    await page
+      .getByRole('dialog')
       .getByRole('button', { name: T('Terminate'), exact: true })
       .click();
     await page

@@ -327,6 +327,8 @@ export const es: Record<string, string> = {
   'Terminated {{name}}.': 'Baja de {{name}} registrada.',
   'The seat is freed and the employee can no longer record check-ins after that day.':
     'La plaza queda libre y el empleado ya no puede fichar después de ese día.',
+  'Absence days after that day stop counting: vacation planned after it goes back to the balance, to be settled.':
+    'Los días de ausencia posteriores dejan de contar: las vacaciones previstas después vuelven al saldo, para liquidarlas.',
 
   // Home
   'In now': 'Trabajando ahora',

@@ -331,6 +331,11 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
                 <p>
                   {t('The seat is freed and the employee can no longer record check-ins after that day.')}
                 </p>
+                <p>
+                  {t(
+                    'Absence days after that day stop counting: vacation planned after it goes back to the balance, to be settled.',
+                  )}
+                </p>
               </ConfirmButton>
             </div>
           )}
