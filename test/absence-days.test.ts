@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { createAdmin, type DashboardSession, dashboardSession } from './helpers/dashboard.ts';
@@ -275,4 +276,68 @@ describe('a termination', () => {
     });
     expect(balance2027.json().data[0].pending_days).toBe(3);
   });
+});
+
+describe('the recount', () => {
+  /** A change of calendar over March 2027 (Monday 1 to Wednesday 31), as the API takes it. */
+  type Change =
+    | { kind: 'holiday'; day: number }
+    | { kind: 'remove' }
+    | { kind: 'schedule'; day: number; week: number[] };
+  const change = fc.oneof(
+    fc.record({ kind: fc.constant('holiday' as const), day: fc.integer({ min: 1, max: 31 }) }),
+    fc.record({ kind: fc.constant('remove' as const) }),
+    fc.record({
+      kind: fc.constant('schedule' as const),
+      day: fc.integer({ min: 1, max: 31 }),
+      week: fc.array(fc.constantFrom(0, 240, 480), { minLength: 7, maxLength: 7 }),
+    }),
+  );
+  const march = (day: number) => `2027-03-${String(day).padStart(2, '0')}`;
+
+  it('always equals a fresh count of the same days, whatever the changes and their order', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(change, { minLength: 1, maxLength: 5 }), async (changes: Change[]) => {
+        // A company of its own for each run: its holidays are the run's.
+        const tenant = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+        const admin = await createAdmin(ctx, tenant.id);
+        const tenantSession = await dashboardSession(ctx, admin.email, admin.password);
+        // The employee whose vacation is recounted, and a twin with the same contract whose requests count afresh.
+        const [employee, twin] = [
+          await hire(tenant.live, { hire_date: '2026-01-01' }),
+          await hire(tenant.live, { hire_date: '2026-01-01' }),
+        ];
+        const range = { start_date: march(3), end_date: march(24) };
+        const recounted = await absence(tenant, { employee_id: employee.id, ...range });
+        const holidays: string[] = [];
+        for (const step of changes) {
+          if (step.kind === 'holiday') {
+            const created = await tenantSession.call('POST', '/dashboard/api/live/holidays', {
+              date: march(step.day),
+              name: 'Fiesta',
+            });
+            // A second holiday on one date is refused (422) and changes nothing.
+            if (created.statusCode === 201) holidays.push(created.json().id);
+          } else if (step.kind === 'remove') {
+            const id = holidays.pop();
+            if (id) await tenantSession.call('DELETE', `/dashboard/api/live/holidays/${id}`);
+          } else {
+            const [mon, tue, wed, thu, fri, sat, sun] = step.week;
+            for (const who of [employee, twin]) {
+              const changed = await tenant.live.patch(`/v1/employees/${who.id}`, {
+                work_schedule: { mon, tue, wed, thu, fri, sat, sun },
+                effective_from: march(step.day),
+              });
+              expect(changed.statusCode, changed.body).toBe(200);
+            }
+          }
+          // Requested now, the same days are counted from scratch; cancelled at once, so the next one can be made.
+          const fresh = await absence(tenant, { employee_id: twin.id, ...range });
+          expect((await current(tenant, recounted.id)).days_count).toBe(fresh.days_count);
+          expect((await tenant.live.post(`/v1/absences/${fresh.id}/cancel`)).statusCode).toBe(200);
+        }
+      }),
+      { numRuns: 6 },
+    );
+  }, 120_000);
 });
