@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { absencesWithType } from '../../db/absences.ts';
 import type { Executor } from '../../db/database.ts';
 import type { AbsenceStatus, AbsencesTable } from '../../db/schema.ts';
 
@@ -6,17 +7,6 @@ export type AbsenceRow = Omit<Selectable<AbsencesTable>, 'company_id' | 'absence
   type_key: string;
   type_label: string;
 };
-
-/** A tenant's absences joined with their type (same company, by the composite key). */
-export const absencesWithType = (db: Executor, companyId: string) =>
-  db
-    .selectFrom('absences')
-    .innerJoin('absence_types', (join) =>
-      join
-        .onRef('absence_types.company_id', '=', 'absences.company_id')
-        .onRef('absence_types.id', '=', 'absences.absence_type_id'),
-    )
-    .where('absences.company_id', '=', companyId);
 
 export const selectAbsences = (db: Executor, companyId: string) =>
   absencesWithType(db, companyId).select([

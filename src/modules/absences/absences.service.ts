@@ -92,7 +92,6 @@ export async function listAbsences(
   return mapPage(page, toView);
 }
 
-/** A vacation absence changes the balance (pending or used days) of every year it touches. */
 export async function requestAbsence(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
@@ -140,10 +139,10 @@ export async function requestAbsence(
       input.end_date,
       employee.location_id,
     );
-    const contract = await contractOf(tx, tenant.companyId, employee.id);
+    const employed = { ...employee, contract: await contractOf(tx, tenant.companyId, employee.id) };
     const daysCount = absenceDaysCount(
       { start_date: input.start_date, end_date: input.end_date, half_day: halfDay },
-      (date) => employedMinutes({ ...employee, contract }, date),
+      (date) => employedMinutes(employed, date),
       new Set(holidays),
     );
     const at = toDate(clock.now());

@@ -430,13 +430,15 @@ export async function updateEmployee(
       next.termination_date !== current.termination_date ||
       next.timezone !== current.timezone;
     const moved = !calendarChanged && next.location_id !== current.location_id;
+    // Where a move's new calendar starts: after the latest closed month.
+    const movedFrom = moved ? await openPeriodStart(tx, tenant.companyId, next.hire_date) : undefined;
     // A contract change, a move to another centre or new employment dates change the working days of the open
     // period: the employee's absences over those dates are recounted once the change is made (absence-days.ts).
     const employmentChanged =
       next.hire_date !== current.hire_date || next.termination_date !== current.termination_date;
     const recountFrom = [
       change?.period.effective_from,
-      moved ? await openPeriodStart(tx, tenant.companyId, next.hire_date) : undefined,
+      movedFrom,
       // Days outside the employment count none (time/contract.ts, employedMinutes).
       employmentChanged ? [current.hire_date, next.hire_date].sort()[0] : undefined,
     ]
@@ -498,18 +500,17 @@ export async function updateEmployee(
         next.updated_at,
       );
     }
-    if (moved) {
+    if (movedFrom !== undefined) {
       // Another work centre, another calendar of local holidays: the open period (after the latest closed
       // month) takes the new centre's; a closed month keeps the figures it was closed with.
-      const from = await openPeriodStart(tx, tenant.companyId, next.hire_date);
       const centres = [current.location_id, next.location_id];
-      if (await hasLocalHolidays(tx, tenant.companyId, centres, from)) {
+      if (await hasLocalHolidays(tx, tenant.companyId, centres, movedFrom)) {
         await consolidate(
           tx,
           tenant.companyId,
           tenant.timezone,
           id,
-          { from, to: 'horizon' },
+          { from: movedFrom, to: 'horizon' },
           next.updated_at,
         );
       }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
+import { absencesWithType } from '../../db/absences.ts';
 import type { Executor } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
 import type { CheckInType } from '../../db/schema.ts';
-import { absencesWithType } from '../absences/absences.repo.ts';
 
 /**
  * Reads for the dashboard's home page (today.service.ts). Each is one statement over the tenant, by the indexes

@@ -1,4 +1,5 @@
 import { type Insertable, sql } from 'kysely';
+import { absencesWithType } from '../../db/absences.ts';
 import type { Executor } from '../../db/database.ts';
 import { companyTrackingStart } from '../../db/employees.ts';
 import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
@@ -301,13 +302,7 @@ export type AbsenceDayScope = {
 
 /** The requested and approved absences overlapping a scope, with their type and their employee's centre. */
 export async function absencesOverlapping(db: Executor, companyId: string, scope: AbsenceDayScope) {
-  let query = db
-    .selectFrom('absences')
-    .innerJoin('absence_types', (join) =>
-      join
-        .onRef('absence_types.company_id', '=', 'absences.company_id')
-        .onRef('absence_types.id', '=', 'absences.absence_type_id'),
-    )
+  let query = absencesWithType(db, companyId)
     .innerJoin('employees', (join) =>
       join
         .onRef('employees.company_id', '=', 'absences.company_id')
@@ -324,7 +319,6 @@ export async function absencesOverlapping(db: Executor, companyId: string, scope
       'employees.hire_date',
       'employees.termination_date',
     ])
-    .where('absences.company_id', '=', companyId)
     .where('absences.status', 'in', ['requested', 'approved'])
     .where('absences.end_date', '>=', scope.from)
     .where('absences.start_date', '<=', scope.to);
