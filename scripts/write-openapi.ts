@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { createDb } from '../src/db/database.ts';
+import { SyncHorizon } from '../src/db/sync-stamp.ts';
 import { fileStore } from '../src/modules/reports/store.ts';
 import { systemResolver } from '../src/modules/webhooks/target.ts';
 import { CursorCodec } from '../src/platform/pagination.ts';
@@ -19,6 +20,7 @@ export async function renderOpenApi(): Promise<{ public: string; admin: string }
     clock: systemClock,
     fakeClock: null,
     cursors: new CursorCodec(Buffer.alloc(32)),
+    syncHorizon: new SyncHorizon(db, systemClock),
     instanceSecret: Buffer.alloc(32),
     publicUrl: 'http://127.0.0.1:3000',
     adminToken: 'openapi-generation-only',

@@ -1,5 +1,6 @@
 import type { Db } from './db/database.ts';
 import { ensureInstanceSecret } from './db/instance-secret.ts';
+import { SyncHorizon } from './db/sync-stamp.ts';
 import { reportStore } from './modules/reports/store.ts';
 import type { TargetPolicy } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -34,6 +35,7 @@ export async function createDeps(options: DepsOptions): Promise<AppDeps> {
     clock: options.clock,
     fakeClock: options.fakeClock,
     cursors: new CursorCodec(cursorKey(instanceSecret)),
+    syncHorizon: new SyncHorizon(options.db, options.clock),
     instanceSecret,
     publicUrl: options.publicUrl,
     adminToken: options.adminToken,

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrator.ts';
+import { allowAnySyncStamp } from '../src/db/sync-stamp.ts';
 import { verifyChains } from '../src/modules/registry/registry.service.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { createAdmin, dashboardSession } from './helpers/dashboard.ts';
@@ -157,15 +158,19 @@ describe('the per-employee hash chain', () => {
     );
     await refused(sql`delete from check_ins where id = ${checkIn.id}`.execute(ctx.db));
     // A void names the correction that voids it (a check constraint), and happens once: never back to active.
+    // (As written here, outside the service, in a transaction that may stamp any instant: 0030_sync_stamps.sql.)
+    const unstamped = (statement: RawBuilder<unknown>) =>
+      ctx.db.transaction().execute(async (tx) => {
+        await allowAnySyncStamp(tx);
+        return await statement.execute(tx);
+      });
     await refused(
-      sql`update check_ins set status = 'voided', updated_at = now() where id = ${checkIn.id}`.execute(
-        ctx.db,
-      ),
+      unstamped(sql`update check_ins set status = 'voided', updated_at = now() where id = ${checkIn.id}`),
       '23514',
     );
     const correction = '0191a8e0-0000-7000-8000-000000000001';
-    await sql`update check_ins set status = 'voided', voided_by_correction_id = ${correction}, updated_at = now()
-              where id = ${checkIn.id}`.execute(ctx.db);
+    await unstamped(sql`update check_ins set status = 'voided', voided_by_correction_id = ${correction},
+                        updated_at = now() where id = ${checkIn.id}`);
     await refused(
       sql`update check_ins set status = 'active', voided_by_correction_id = null where id = ${checkIn.id}`.execute(
         ctx.db,

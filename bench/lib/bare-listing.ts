@@ -1,7 +1,9 @@
 import Fastify from 'fastify';
 import { createDb } from '../../src/db/database.ts';
+import { SyncHorizon } from '../../src/db/sync-stamp.ts';
 import { listEmployees } from '../../src/modules/employees/employees.service.ts';
 import { CursorCodec } from '../../src/platform/pagination.ts';
+import { systemClock } from '../../src/time/clock.ts';
 
 /**
  * The platform bench's control: `GET /v1/employees?limit=` on a bare Fastify route that runs the same listing
@@ -11,7 +13,11 @@ import { CursorCodec } from '../../src/platform/pagination.ts';
  */
 const [url, companyId] = process.argv.slice(2) as [string, string];
 const db = createDb(url, { max: 20 });
-const deps = { db, cursors: new CursorCodec(Buffer.alloc(32)) };
+const deps = {
+  db,
+  cursors: new CursorCodec(Buffer.alloc(32)),
+  syncHorizon: new SyncHorizon(db, systemClock),
+};
 const app = Fastify({ logger: false });
 app.get('/v1/employees', async (request) => {
   const limit = Number((request.query as { limit?: string }).limit ?? 25);

@@ -1,10 +1,12 @@
 import type { Db } from '../../src/db/database.ts';
+import { SyncHorizon } from '../../src/db/sync-stamp.ts';
 import {
   checkInsListing,
   type ListCheckInsQuery,
   listCheckIns,
 } from '../../src/modules/check-ins/check-ins.service.ts';
 import { type CursorCodec, syncListing } from '../../src/platform/pagination.ts';
+import { systemClock } from '../../src/time/clock.ts';
 import {
   type CapturedQuery,
   explainQuery,
@@ -134,11 +136,13 @@ export async function explainScenarios(
 ): Promise<ScenarioResult[]> {
   const recorder = queryRecorder();
   const db = connect(recorder.log);
+  const syncHorizon = new SyncHorizon(db, systemClock);
   try {
+    await syncHorizon.read();
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       recorder.take();
-      const page = await listCheckIns({ db, cursors: codec }, { companyId }, scenario.query);
+      const page = await listCheckIns({ db, cursors: codec, syncHorizon }, { companyId }, scenario.query);
       const statement = recorder.take().find((query: CapturedQuery) => query.sql.includes('"check_ins"'));
       if (!statement) throw new Error(`no check-in query recorded for ${scenario.name}`);
       const plan = await explainQuery(db, statement);

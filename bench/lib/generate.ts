@@ -1,5 +1,14 @@
 import { sql } from 'kysely';
-import type { Db } from '../../src/db/database.ts';
+import type { Db, Tx } from '../../src/db/database.ts';
+import { allowAnySyncStamp } from '../../src/db/sync-stamp.ts';
+
+/** One bulk statement in a transaction allowed to write any updated_at (nothing lists the tables meanwhile). */
+async function bulk<T>(db: Db, statement: (tx: Tx) => Promise<T>): Promise<T> {
+  return await db.transaction().execute(async (tx) => {
+    await allowAnySyncStamp(tx);
+    return await statement(tx);
+  });
+}
 
 /**
  * Bench data, written with set-based SQL (the API would take hours for 10 million rows): one company's
@@ -12,13 +21,15 @@ export async function generateEmployees(
   count: number,
   startAt: Date,
 ): Promise<void> {
-  await sql`
+  await bulk(db, (tx) =>
+    sql`
     insert into employees (company_id, id, first_name, last_name, email, status, hire_date, work_schedule,
                            vacation_days_per_year, created_at, updated_at)
     select ${companyId}::uuid, gen_random_uuid(), 'Bench', 'Employee ' || g, 'bench' || g || '@example.com',
            'active', date '2025-01-01', '{480,480,480,480,480,0,0}', 22,
            ${startAt}::timestamptz + g * interval '1 millisecond', ${startAt}::timestamptz + g * interval '1 millisecond'
-    from generate_series(1, ${count}::int) g`.execute(db);
+    from generate_series(1, ${count}::int) g`.execute(tx),
+  );
   await sql`
     insert into employee_contracts (company_id, employee_id, effective_from, work_schedule, vacation_days_per_year,
                                     recorded_at, recorded_by_type, recorded_by_id)
@@ -39,7 +50,8 @@ export async function generateCheckIns(
   perEmployee: number,
   firstDay: string,
 ): Promise<number> {
-  const result = await sql`
+  const result = await bulk(db, (tx) =>
+    sql`
     with staff as (
       select id, row_number() over (order by id) as n
       from employees where company_id = ${companyId}::uuid
@@ -56,7 +68,8 @@ export async function generateCheckIns(
                + (s.n % 120) * interval '1 minute' as ts,
              ((s.n * 7919 + k * 104729) % 259200) * interval '1 second' as delay
     ) t
-    where s.n between ${range.first} and ${range.last}`.execute(db);
+    where s.n between ${range.first} and ${range.last}`.execute(tx),
+  );
   return Number(result.numAffectedRows ?? 0);
 }
 
@@ -72,7 +85,8 @@ export async function generateWorkingYear(
   firstMonday: string,
   weeks: number,
 ): Promise<number> {
-  const result = await sql`
+  const result = await bulk(db, (tx) =>
+    sql`
     with staff as (
       select id, row_number() over (order by id) as n
       from employees where company_id = ${companyId}::uuid
@@ -95,6 +109,7 @@ export async function generateWorkingYear(
       select (days.day::timestamp + e.at + ((s.n * 7 + extract(doy from days.day)::int) % 11) * interval '1 minute')
                at time zone 'UTC' as ts
     ) t
-    where s.n between ${range.first} and ${range.last}`.execute(db);
+    where s.n between ${range.first} and ${range.last}`.execute(tx),
+  );
   return Number(result.numAffectedRows ?? 0);
 }

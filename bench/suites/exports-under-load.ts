@@ -32,7 +32,7 @@ const milliseconds = (result: LoadResult) =>
 export async function exportsUnderLoadSuite(cluster: BenchCluster): Promise<string[]> {
   const { db, companyId } = await openWorkSummariesData(cluster);
   // Every run starts with no key of earlier runs active and no requests counted against the monthly quota.
-  await sql`update api_keys set revoked_at = now(), updated_at = now()
+  await sql`update api_keys set revoked_at = now()
             where company_id = ${companyId} and revoked_at is null`.execute(db);
   await sql`delete from quota_usage where company_id = ${companyId}`.execute(db);
   await sql`delete from rate_limit_windows where company_id = ${companyId}`.execute(db);

@@ -1528,7 +1528,7 @@ export interface components {
     Limit?: number;
     /** @description Opaque; resend meta.next_cursor unchanged. */
     Cursor?: string;
-    /** @description Only records with updated_at after this instant. */
+    /** @description Only records with updated_at after this instant. To keep a copy, pass the largest updated_at seen so far: a listing ends before any change still being written, so none is skipped. */
     UpdatedSince?: string;
     EmployeeId?: string;
     /** @description The event id (`evt_…`), the same on every attempt: deduplicate by it. */

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { allowAnySyncStamp } from './sync-stamp.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 // Any constant shared by every Jornada node: serialises concurrent migrators on one database.
@@ -40,6 +41,8 @@ export async function migrate(db: Db, options: { through?: string } = {}): Promi
   return await db.transaction().execute(async (tx) => {
     await sql`set local statement_timeout = 0`.execute(tx);
     await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(tx);
+    // A data migration may stamp records as it sees fit: it runs before the service reads the new schema.
+    await allowAnySyncStamp(tx);
     await sql`create table if not exists schema_migrations (
       version text primary key,
       applied_at timestamptz not null default now()

@@ -23,7 +23,11 @@ export const PageQuery = {
 
 export const UpdatedSinceQuery = {
   updated_since: Type.Optional(
-    Type.String({ format: 'date-time', description: 'Only records with updated_at after this instant.' }),
+    Type.String({
+      format: 'date-time',
+      description:
+        'Only records with updated_at after this instant. To keep a copy, pass the largest updated_at seen so far: a listing ends before any change still being written, so none is skipped.',
+    }),
   ),
 };
 
@@ -157,9 +161,18 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
   query: SelectQueryBuilder<DB, TB, Row>,
   options: KeysetOptions<Row>,
 ): Promise<Page<Row>> {
+  return pageOf(await keysetRows(query, options), options);
+}
+
+/** The rows of one keyset page, with the one past its end that tells whether there is more (see pageOf). */
+async function keysetRows<DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  options: KeysetOptions<Row> & { before?: RawBuilder<boolean> | undefined },
+): Promise<Row[]> {
   const direction = options.direction ?? 'asc';
   let q = query;
   if (options.start !== undefined && options.cursor === undefined) q = q.where(options.start);
+  if (options.before !== undefined) q = q.where(options.before);
   if (options.cursor !== undefined) {
     const after = options.codec.decode(options.listing, options.cursor, options.sort.length);
     const columns = sql.join(options.sort.map((s) => sql.ref(s.column)));
@@ -171,7 +184,7 @@ export async function keysetPage<DB, TB extends keyof DB, Row>(
     );
   }
   for (const s of options.sort) q = q.orderBy(sql.ref(s.column), direction);
-  return pageOf(await q.limit(options.limit + 1).execute(), options);
+  return await q.limit(options.limit + 1).execute();
 }
 
 /**
@@ -216,12 +229,22 @@ export type SyncListOptions = {
   /** Names the listing and its filters; the cursor is bound to it. */
   listing: string;
   query: SyncQuery;
+  /** Where the records a client may already sync past end (src/db/sync-stamp.ts). */
+  horizon: SyncHorizonReader;
 };
+
+/** The process's sync horizon (SyncHorizon in src/db/sync-stamp.ts), in epoch milliseconds. */
+export type SyncHorizonReader = { readonly latest: number; read(): Promise<number> };
 
 /**
  * The listing order shared by every syncable resource: (updated_at, id) ascending, so `updated_since` and the
  * cursor are served by one (company_id, updated_at, id) index, and a client that syncs sees each change after
  * the previous ones. The query must select `updated_at` and `id`.
+ *
+ * A page never reaches past the sync horizon: a record stamped at or after it may still be joined by one stamped
+ * earlier whose transaction has not committed, and a client that moved past both would never see that one. The
+ * page is read once against the latest horizon known; only when it reaches past that one is the horizon read
+ * again and the page read again after it, bounded by it.
  */
 export async function syncPage<DB, TB extends keyof DB, Row extends { updated_at: Date; id: string }>(
   query: SelectQueryBuilder<DB, TB, Row>,
@@ -229,7 +252,7 @@ export async function syncPage<DB, TB extends keyof DB, Row extends { updated_at
   prefix = '',
 ): Promise<Page<Row>> {
   const { limit, cursor, updated_since: updatedSince } = options.query;
-  return await keysetPage(query, {
+  const keyset: KeysetOptions<Row> = {
     codec: options.codec,
     listing: syncListing(options.listing, updatedSince),
     sort: [
@@ -243,5 +266,11 @@ export async function syncPage<DB, TB extends keyof DB, Row extends { updated_at
       updatedSince === undefined
         ? undefined
         : sql<boolean>`${sql.ref(`${prefix}updated_at`)} > ${new Date(updatedSince)}`,
-  });
+  };
+  const known = options.horizon.latest;
+  const rows = await keysetRows(query, keyset);
+  if (rows.every((row) => row.updated_at.getTime() < known)) return pageOf(rows, keyset);
+  const horizon = await options.horizon.read();
+  const before = sql<boolean>`${sql.ref(`${prefix}updated_at`)} < ${new Date(horizon)}`;
+  return pageOf(await keysetRows(query, { ...keyset, before }), keyset);
 }

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
 import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
@@ -16,7 +17,9 @@ export async function createAbsenceType(
 ): Promise<AbsenceTypeView> {
   const { db, clock } = deps;
   const { companyId } = tenant;
-  const row = await insertAbsenceType(db, companyId, input, toDate(clock.now()));
+  const row = await withSyncStamp(db, clock, async (tx, stamp) =>
+    insertAbsenceType(tx, companyId, input, toDate(stamp)),
+  );
   if (!row) throw invalid({ key: 'is already used by another absence type of this company' });
   return { key: row.key, label: row.label };
 }
@@ -31,14 +34,15 @@ export async function absenceTypes(
 }
 
 export async function listAbsenceTypesPage(
-  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
   tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<AbsenceTypeView>> {
-  const { db, cursors: codec } = deps;
+  const { db, cursors: codec, syncHorizon: horizon } = deps;
   const { companyId } = tenant;
   const page = await syncPage(selectAbsenceTypes(db, companyId), {
     codec,
+    horizon,
     listing: 'absence-types',
     query,
   });

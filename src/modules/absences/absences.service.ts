@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Tx } from '../../db/database.ts';
 import type { AbsenceStatus } from '../../db/schema.ts';
+import { syncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -71,11 +72,11 @@ export type ListAbsencesQuery = {
 
 /** With from/to, the absences that overlap the inclusive range; combined with any other filter. */
 export async function listAbsences(
-  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
   tenant: CompanyScope,
   query: ListAbsencesQuery,
 ): Promise<Page<AbsenceView>> {
-  const { db, cursors: codec } = deps;
+  const { db, cursors: codec, syncHorizon: horizon } = deps;
   const { companyId } = tenant;
   if (query.from !== undefined && query.to !== undefined && query.to < query.from) {
     throw invalid({ 'query.to': 'must be on or after from' });
@@ -84,6 +85,7 @@ export async function listAbsences(
     selectAbsencesMatching(db, companyId, query),
     {
       codec,
+      horizon,
       listing: `absences|employee=${query.employee_id ?? ''}|type=${query.type ?? ''}|status=${query.status ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`,
       query,
     },
@@ -145,7 +147,7 @@ export async function requestAbsence(
       (date) => employedMinutes(employed, date),
       new Set(holidays),
     );
-    const at = toDate(clock.now());
+    const at = toDate(await syncStamp(tx, clock));
     const row: AbsenceRow = {
       id: newId(),
       employee_id: employee.id,
@@ -204,7 +206,7 @@ export async function decideAbsence(
   const { db, clock } = deps;
   const transition: Transition = TRANSITIONS[decision];
   return await db.transaction().execute(async (tx: Tx) => {
-    const at = toDate(clock.now());
+    const at = toDate(await syncStamp(tx, clock));
     // Lock order: the employee's row, then the absence (docs/architecture.md). An absence never changes employee.
     const before = await findAbsence(tx, tenant.companyId, id);
     if (!before) throw notFound('Absence');

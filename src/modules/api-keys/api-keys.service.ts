@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { KeyMode } from '../../db/schema.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -64,9 +65,8 @@ export async function issueApiKey(
   const { db, clock } = deps;
   const { companyId } = tenant;
   const { account } = await loadAccount(db, companyId);
-  const now = clock.now();
   const secret = newSecret(input.mode);
-  return await db.transaction().execute(async (tx) => {
+  return await withSyncStamp(db, clock, async (tx, now) => {
     // Serialises issuance with other issuance and with addon changes, so concurrent requests cannot exceed
     // max_active_keys, and no key is issued into a sandbox that an addon disable is removing.
     const locked = await findCompany(tx, account.id, { forUpdate: true });
@@ -105,20 +105,20 @@ export async function issueApiKey(
 }
 
 export async function listApiKeys(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors' | 'syncHorizon'>,
   tenants: CompanyScope[],
   query: SyncQuery,
 ): Promise<Page<ApiKeyView>> {
-  const { db, clock, cursors: codec } = deps;
+  const { db, clock, cursors: codec, syncHorizon: horizon } = deps;
   const companyIds = tenants.map((tenant) => tenant.companyId);
-  const page = await syncPage(selectKeys(db, companyIds), { codec, listing: 'api_keys', query });
+  const page = await syncPage(selectKeys(db, companyIds), { codec, horizon, listing: 'api_keys', query });
   const now = clock.now();
   return mapPage(page, (row) => toView(row, now));
 }
 
 /** Keys of a company as the admin sees them: its live keys and its sandbox's test keys. */
 export async function listCompanyApiKeys(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors' | 'syncHorizon'>,
   tenant: CompanyScope,
   query: { limit?: number | undefined; cursor?: string | undefined },
 ): Promise<Page<ApiKeyView>> {
@@ -145,11 +145,15 @@ export async function revokeApiKeyAsTenant(
   if (id !== tenant.apiKeyId) requireScope(tenant, 'api_keys:manage');
   if (!(await keyExists(db, id, tenant.companyId))) throw notFound('API key');
   const reason = tenant.apiKeyId === null ? 'revoked_by_dashboard' : 'revoked_by_api';
-  await revokeKeys(db, toDate(clock.now()), { companyId: tenant.companyId, id }, reason);
+  await withSyncStamp(db, clock, async (tx, stamp) =>
+    revokeKeys(tx, toDate(stamp), { companyId: tenant.companyId, id }, reason),
+  );
 }
 
 export async function revokeApiKeyAsAdmin(deps: Pick<AppDeps, 'db' | 'clock'>, id: string): Promise<void> {
   const { db, clock } = deps;
   if (!(await keyExists(db, id))) throw notFound('API key');
-  await revokeKeys(db, toDate(clock.now()), { id }, 'revoked_by_admin');
+  await withSyncStamp(db, clock, async (tx, stamp) =>
+    revokeKeys(tx, toDate(stamp), { id }, 'revoked_by_admin'),
+  );
 }

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import type { CheckInSource, CheckInType, WorkMode } from '../../db/schema.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -150,9 +151,8 @@ export async function recordCheckIn(
   source: CheckInSource = tenant.actor.type === 'admin' ? 'dashboard' : 'api',
 ): Promise<CheckInView> {
   const { db, clock } = deps;
-  const now = clock.now();
   const timestamp = parseCheckInInstant(input.timestamp);
-  return await db.transaction().execute(async (tx) => {
+  return await withSyncStamp(db, clock, async (tx, now) => {
     // The employee's row lock comes first, before the insert (whose foreign key takes a share lock on the same
     // row): every writer of an employee's days locks in one order (docs/architecture.md, Lock order).
     const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
@@ -213,11 +213,11 @@ export function checkInsListing(query: ListCheckInsQuery): { order: 'sync' | 'ti
  *   employee.
  */
 export async function listCheckIns(
-  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
   tenant: CompanyScope,
   query: ListCheckInsQuery,
 ): Promise<Page<CheckInView>> {
-  const { db, cursors: codec } = deps;
+  const { db, cursors: codec, syncHorizon: horizon } = deps;
   const { companyId } = tenant;
   const from = query.from === undefined ? undefined : Temporal.Instant.from(query.from);
   const to = query.to === undefined ? undefined : Temporal.Instant.from(query.to);
@@ -234,6 +234,7 @@ export async function listCheckIns(
     const q = selectCheckInsMatching(db, companyId, { ...range, from: from ? toDate(from) : undefined });
     const page = await syncPage(q, {
       codec,
+      horizon,
       listing: listing.name,
       query,
     });

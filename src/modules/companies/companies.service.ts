@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { isTaxId, normalizeIdentity } from '../../platform/identity.ts';
@@ -121,10 +122,10 @@ export async function createCompany(
     created_at: now,
     updated_at: now,
   };
-  const sandbox = await db.transaction().execute(async (tx) => {
+  const sandbox = await withSyncStamp(db, clock, async (tx, stamp) => {
     await insertCompany(tx, company);
-    await insertBuiltInAbsenceTypes(tx, company, now);
-    return await provisionSandbox(tx, company, now);
+    await insertBuiltInAbsenceTypes(tx, company, toDate(stamp));
+    return await provisionSandbox(tx, company, toDate(stamp));
   });
   return toView(company, company, sandbox.id);
 }

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import type { CorrectionAddition, CorrectionStatus } from '../../db/schema.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -88,14 +89,15 @@ export type ListCorrectionsQuery = {
 };
 
 export async function listCorrections(
-  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
   tenant: CompanyScope,
   query: ListCorrectionsQuery,
 ): Promise<Page<CorrectionView>> {
-  const { db, cursors: codec } = deps;
+  const { db, cursors: codec, syncHorizon: horizon } = deps;
   const filters = { employeeId: query.employee_id, status: query.status };
   const page = await syncPage(selectCorrectionsMatching(db, tenant.companyId, filters), {
     codec,
+    horizon,
     listing: `check-in-corrections|employee=${query.employee_id ?? ''}|status=${query.status ?? ''}`,
     query,
   });
@@ -127,10 +129,9 @@ export async function requestCorrection(
   input: Static<typeof CreateCorrectionBody>,
 ): Promise<CorrectionView> {
   const { db, clock } = deps;
-  const now = clock.now();
-  const at = toDate(now);
   const byWorker = tenant.actor.type === 'employee';
-  return await db.transaction().execute(async (tx) => {
+  return await withSyncStamp(db, clock, async (tx, now) => {
+    const at = toDate(now);
     const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
     if (!employee || (byWorker && employee.id !== tenant.actor.id)) {
       throw invalid({ employee_id: 'is not an employee of this company' });
@@ -274,9 +275,8 @@ export async function approveCorrection(
   id: string,
 ): Promise<CorrectionView> {
   const { db, clock } = deps;
-  const now = clock.now();
-  const at = toDate(now);
-  return await db.transaction().execute(async (tx) => {
+  return await withSyncStamp(db, clock, async (tx, now) => {
+    const at = toDate(now);
     const row = await pendingCorrection(tx, tenant, id);
     const byWorker = tenant.actor.type === 'employee';
     const given = byWorker ? row.employee_approval_at : row.company_approval_at;
@@ -400,9 +400,9 @@ export async function rejectCorrection(
   reason: string,
 ): Promise<CorrectionView> {
   const { db, clock } = deps;
-  const at = toDate(clock.now());
   if (reason.trim() === '') throw invalid({ reason: 'must not be blank' });
-  return await db.transaction().execute(async (tx) => {
+  return await withSyncStamp(db, clock, async (tx, now) => {
+    const at = toDate(now);
     const row = await pendingCorrection(tx, tenant, id);
     const rejection = {
       status: 'rejected' as const,

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
 import { type Tx, violatedConstraint } from '../../db/database.ts';
+import { syncStamp, withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { isNaf, isNationalId, normalizeIdentity } from '../../platform/identity.ts';
@@ -86,7 +87,7 @@ export async function getEmployee(
 }
 
 export async function listEmployees(
-  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
   tenant: CompanyScope,
   query: {
     limit?: number | undefined;
@@ -99,12 +100,13 @@ export async function listEmployees(
     search?: string | undefined;
   },
 ): Promise<Page<EmployeeView>> {
-  const { db, cursors: codec } = deps;
+  const { db, cursors: codec, syncHorizon: horizon } = deps;
   const { companyId } = tenant;
   const search = query.search?.trim();
   const q = selectEmployeesMatching(db, companyId, { ...query, search });
   const page = await syncPage(q, {
     codec,
+    horizon,
     listing: `employees|status=${query.status ?? ''}|location=${query.location_id ?? ''}|unit=${query.unit_id ?? ''}|search=${search ?? ''}`,
     query,
   });
@@ -188,8 +190,7 @@ export async function createEmployee(
   input: Static<typeof CreateEmployeeBody>,
 ): Promise<EmployeeView> {
   const { db, clock } = deps;
-  const now = clock.now();
-  return await db.transaction().execute(async (tx) => {
+  return await withSyncStamp(db, clock, async (tx, now) => {
     const errors = await checkReferencesAndUniqueness(tx, tenant.companyId, input, null);
     if (Object.keys(errors).length > 0) throw invalid(errors);
     if (!(await takeSeat(tx, tenant))) {
@@ -424,7 +425,7 @@ export async function updateEmployee(
     // '22' and '22.0' (numeric) and equal schedules as equal.
     if (!change && isDeepStrictEqual(toView(next), toView(current))) return toView(current);
 
-    next.updated_at = toDate(clock.now());
+    next.updated_at = toDate(await syncStamp(tx, clock));
     const calendarChanged =
       next.hire_date !== current.hire_date ||
       next.termination_date !== current.termination_date ||
@@ -536,8 +537,7 @@ export async function terminateEmployee(
   input: Static<typeof TerminateEmployeeBody>,
 ): Promise<EmployeeView> {
   const { db, clock } = deps;
-  const now = clock.now();
-  return await db.transaction().execute(async (tx) => {
+  return await withSyncStamp(db, clock, async (tx, now) => {
     const current = await findEmployee(tx, tenant.companyId, id, { lock: true });
     if (!current) throw notFound('Employee');
     if (current.status === 'terminated') {

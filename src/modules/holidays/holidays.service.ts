@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import { selectEmployedDuring } from '../../db/employees.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
@@ -26,8 +27,8 @@ export async function createHoliday(
 ): Promise<HolidayView> {
   const { db, clock } = deps;
   const { companyId } = tenant;
-  const now = toDate(clock.now());
-  return await db.transaction().execute(async (tx) => {
+  return await withSyncStamp(db, clock, async (tx, stamp) => {
+    const now = toDate(stamp);
     // A holiday rewrites a day of every employee: it takes every employee's row lock first, in id order, like
     // any writer of an employee's days (docs/architecture.md, Lock order).
     await lockEmployees(tx, companyId);
@@ -87,8 +88,8 @@ export async function deleteHoliday(
 ): Promise<void> {
   const { db, clock } = deps;
   const { companyId } = tenant;
-  const now = toDate(clock.now());
-  await db.transaction().execute(async (tx) => {
+  await withSyncStamp(db, clock, async (tx, stamp) => {
+    const now = toDate(stamp);
     await lockEmployees(tx, companyId);
     const holiday = await findHoliday(tx, companyId, id);
     if (holiday === undefined) throw notFound('Holiday');

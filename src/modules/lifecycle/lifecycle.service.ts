@@ -1,4 +1,5 @@
 import { lockEmployees } from '../../db/employees.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
@@ -70,7 +71,8 @@ export async function changeCompany(
   }
   const now = toDate(deps.clock.now());
   if (trackingStart !== undefined) await moveTrackingStart(deps, companyId, trackingStart, now);
-  const removedFiles = await deps.db.transaction().execute(async (tx) => {
+  const removedFiles = await withSyncStamp(deps.db, deps.clock, async (tx, stamp) => {
+    const at = toDate(stamp);
     const company = await findCompany(tx, companyId, { forUpdate: true });
     if (!company) throw notFound('Company');
     const { name, ...settings } = changes;
@@ -82,9 +84,9 @@ export async function changeCompany(
       );
     }
     const row = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-    await updateCompany(tx, companyId, { ...row, updated_at: now });
-    if (changes.addon_enabled === false && company.addon_enabled) return await disableAddon(tx, company, now);
-    if (changes.addon_enabled === true && !company.addon_enabled) await enableAddon(tx, company, now);
+    await updateCompany(tx, companyId, { ...row, updated_at: at });
+    if (changes.addon_enabled === false && company.addon_enabled) return await disableAddon(tx, company, at);
+    if (changes.addon_enabled === true && !company.addon_enabled) await enableAddon(tx, company, at);
     return [];
   });
   // The rows are gone for good; their files go after the commit (a missing file is not an error).

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { isCcc, normalizeIdentity } from '../../platform/identity.ts';
@@ -38,17 +39,21 @@ export async function createLocation(
   const { companyId } = tenant;
   const { account } = await loadAccount(db, companyId);
   const timezone = requireTimeZone(input.timezone ?? account.timezone);
-  const now = toDate(clock.now());
-  const row: LocationRow = {
-    id: newId(),
-    name: input.name,
-    timezone,
-    address: input.address ?? null,
-    ccc: input.ccc === undefined || input.ccc === null ? null : requireCcc(input.ccc),
-    created_at: now,
-    updated_at: now,
-  };
-  await insertLocation(db, companyId, row);
+  const ccc = input.ccc === undefined || input.ccc === null ? null : requireCcc(input.ccc);
+  const row = await withSyncStamp(db, clock, async (tx, stamp) => {
+    const now = toDate(stamp);
+    const location: LocationRow = {
+      id: newId(),
+      name: input.name,
+      timezone,
+      address: input.address ?? null,
+      ccc,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertLocation(tx, companyId, location);
+    return location;
+  });
   return toView(row);
 }
 
@@ -72,9 +77,11 @@ export async function updateLocation(
     ...(input.timezone !== undefined ? { timezone: requireTimeZone(input.timezone) } : {}),
     ...(input.address !== undefined ? { address: input.address } : {}),
     ...(input.ccc !== undefined ? { ccc: input.ccc === null ? null : requireCcc(input.ccc) } : {}),
-    updated_at: toDate(clock.now()),
   };
-  if (!(await updateLocationRow(db, tenant.companyId, id, changes))) throw notFound('Location');
+  const updated = await withSyncStamp(db, clock, async (tx, stamp) =>
+    updateLocationRow(tx, tenant.companyId, id, { ...changes, updated_at: toDate(stamp) }),
+  );
+  if (!updated) throw notFound('Location');
   return await getLocation(deps, tenant, id);
 }
 
@@ -95,14 +102,15 @@ export async function locationExists(db: Executor, companyId: string, id: string
 }
 
 export async function listLocations(
-  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
   tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<LocationView>> {
-  const { db, cursors: codec } = deps;
+  const { db, cursors: codec, syncHorizon: horizon } = deps;
   const { companyId } = tenant;
   const page = await syncPage(selectLocations(db, companyId), {
     codec,
+    horizon,
     listing: 'locations',
     query,
   });

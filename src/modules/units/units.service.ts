@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -39,16 +40,19 @@ export async function createUnit(
     errors.location_id = 'is not a location of this company';
   }
   if (Object.keys(errors).length > 0) throw invalid(errors);
-  const now = toDate(clock.now());
-  const row: UnitRow = {
-    id: newId(),
-    name: input.name,
-    parent_id: input.parent_id ?? null,
-    location_id: input.location_id ?? null,
-    created_at: now,
-    updated_at: now,
-  };
-  await insertUnit(db, companyId, row);
+  const row = await withSyncStamp(db, clock, async (tx, stamp) => {
+    const now = toDate(stamp);
+    const unit: UnitRow = {
+      id: newId(),
+      name: input.name,
+      parent_id: input.parent_id ?? null,
+      location_id: input.location_id ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertUnit(tx, companyId, unit);
+    return unit;
+  });
   return toView(row);
 }
 
@@ -65,14 +69,15 @@ export async function getUnit(
 }
 
 export async function listUnits(
-  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
   tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<UnitView>> {
-  const { db, cursors: codec } = deps;
+  const { db, cursors: codec, syncHorizon: horizon } = deps;
   const { companyId } = tenant;
   const page = await syncPage(selectUnits(db, companyId), {
     codec,
+    horizon,
     listing: 'units',
     query,
   });

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db, Executor } from '../../db/database.ts';
 import type { WebhookDeliveryStatus } from '../../db/schema.ts';
+import { syncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { webhookDeliveries } from '../../platform/metrics.ts';
@@ -273,7 +274,9 @@ export async function recordOutcome(
       streakStart &&
       streakStart.getTime() <= now.subtract({ seconds: AUTO_DISABLE_AFTER_SECONDS }).epochMilliseconds
     ) {
-      await disableEndpoint(tx, delivery.company_id, delivery.endpoint_id, 'consecutive_failures', at);
+      // The endpoint's new updated_at is a sync stamp; the delivery keeps the outcome's instant.
+      const stamp = toDate(await syncStamp(tx, clock));
+      await disableEndpoint(tx, delivery.company_id, delivery.endpoint_id, 'consecutive_failures', stamp);
     }
   });
 }

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
 import type { Db, Tx } from '../../db/database.ts';
 import type { WebhookDisabledReason } from '../../db/schema.ts';
+import { syncStamp, withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -49,13 +50,18 @@ export async function getEndpoint(
 }
 
 export async function listEndpoints(
-  deps: Pick<AppDeps, 'db' | 'cursors'>,
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
   tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<EndpointView>> {
-  const { db, cursors: codec } = deps;
+  const { db, cursors: codec, syncHorizon: horizon } = deps;
   const { companyId } = tenant;
-  const page = await syncPage(selectEndpoints(db, companyId), { codec, listing: 'webhook-endpoints', query });
+  const page = await syncPage(selectEndpoints(db, companyId), {
+    codec,
+    horizon,
+    listing: 'webhook-endpoints',
+    query,
+  });
   return mapPage(page, toEndpointView);
 }
 
@@ -93,8 +99,8 @@ export async function createEndpoint(
 ): Promise<EndpointView & { secret: string }> {
   const { companyId } = tenant;
   await requireTarget(deps.webhookTargets, input.url);
-  const at = toDate(deps.clock.now());
-  return await deps.db.transaction().execute(async (tx) => {
+  return await withSyncStamp(deps.db, deps.clock, async (tx, stamp) => {
+    const at = toDate(stamp);
     await ensureActiveSlot(tx, companyId);
     const row: EndpointRow = {
       id: newId(),
@@ -148,7 +154,7 @@ export async function updateEndpoint(
     };
     if (isDeepStrictEqual(next, current)) return toEndpointView(current);
 
-    const at = toDate(deps.clock.now());
+    const at = toDate(await syncStamp(tx, deps.clock));
     next.updated_at = at;
     const enabling = current.status === 'disabled' && status === 'active';
     if (enabling) await ensureActiveSlot(tx, companyId);

@@ -1,0 +1,40 @@
+-- Sync without gaps (docs/architecture.md): a sync listing ends at the horizon, the earliest stamp a transaction
+-- still running may write. A writer publishes a lower bound of its stamps before it takes one
+-- (src/db/sync-stamp.ts: a shared advisory lock keyed by the bound, and the bound in the transaction-local
+-- setting jornada.sync_floor). This guard refuses an updated_at below the bound, or with no bound published,
+-- so that no code path can stamp a synced record behind a client's back. A bulk load and a migration set the
+-- bound to 'any'.
+create function jornada_sync_stamp_guard() returns trigger
+language plpgsql as $$
+declare
+  bound text := current_setting('jornada.sync_floor', true);
+begin
+  if bound = 'any' or (tg_op = 'UPDATE' and new.updated_at is not distinct from old.updated_at) then
+    return new;
+  end if;
+  if bound is null or bound = '' or new.updated_at < to_timestamp(bound::bigint / 1000.0) then
+    raise exception 'updated_at of % written without a sync stamp (src/db/sync-stamp.ts)', tg_table_name
+      using errcode = 'P0001', detail = format('updated_at %s, bound %s', new.updated_at, coalesce(bound, 'none'));
+  end if;
+  return new;
+end
+$$;
+
+create trigger sync_stamp_guard before insert or update of updated_at on employees
+  for each row execute function jornada_sync_stamp_guard();
+create trigger sync_stamp_guard before insert or update of updated_at on check_ins
+  for each row execute function jornada_sync_stamp_guard();
+create trigger sync_stamp_guard before insert or update of updated_at on check_in_corrections
+  for each row execute function jornada_sync_stamp_guard();
+create trigger sync_stamp_guard before insert or update of updated_at on absences
+  for each row execute function jornada_sync_stamp_guard();
+create trigger sync_stamp_guard before insert or update of updated_at on absence_types
+  for each row execute function jornada_sync_stamp_guard();
+create trigger sync_stamp_guard before insert or update of updated_at on locations
+  for each row execute function jornada_sync_stamp_guard();
+create trigger sync_stamp_guard before insert or update of updated_at on units
+  for each row execute function jornada_sync_stamp_guard();
+create trigger sync_stamp_guard before insert or update of updated_at on api_keys
+  for each row execute function jornada_sync_stamp_guard();
+create trigger sync_stamp_guard before insert or update of updated_at on webhook_endpoints
+  for each row execute function jornada_sync_stamp_guard();

@@ -1,0 +1,159 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowAnySyncStamp, syncStamp } from '../src/db/sync-stamp.ts';
+import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { hire } from './helpers/resources.ts';
+
+/**
+ * Sync without gaps (docs/architecture.md): a record's updated_at is taken before its transaction commits, so a
+ * slow writer's record can commit behind one stamped later. A client that syncs from the largest updated_at it
+ * has seen must still get it: sync listings end at the horizon, before the earliest stamp a running transaction
+ * may write.
+ */
+let ctx: TestContext;
+let company: TestCompany;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+});
+afterAll(() => ctx.close());
+
+type Listed = { id: string; employee_id: string; updated_at: string };
+
+async function sync(updatedSince: string): Promise<{ data: Listed[]; has_more: boolean }> {
+  const response = await company.live.get('/v1/check-ins', {
+    query: { updated_since: updatedSince, limit: 100 },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+  const body = response.json() as { data: Listed[]; meta: { has_more: boolean } };
+  return { data: body.data, has_more: body.meta.has_more };
+}
+
+/** Waits until a statement of this database waits for a row lock. */
+async function blockedOnLock(): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db);
+    if ((rows[0]?.n ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('no statement waited for the lock');
+}
+
+describe('a sync listing ends at the horizon', () => {
+  it('keeps a later record back while an earlier stamp is uncommitted, so a client that syncs on misses neither', async () => {
+    const slow = await hire(company.live);
+    const fast = await hire(company.live);
+    const start = new Date(ctx.clock.now().epochMilliseconds - 1000).toISOString();
+    const timestamp = ctx.clock.now().subtract({ minutes: 30 }).toString();
+
+    // Another session holds the slow employee's row: the check-in request publishes its stamp, then waits
+    // for that lock (recordCheckIn locks the employee after its stamp is taken).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holder = ctx.db.transaction().execute(async (tx) => {
+      await sql`select 1 from employees where company_id = ${company.id} and id = ${slow.id} for update`.execute(
+        tx,
+      );
+      locked();
+      await held;
+    });
+    await lockTaken;
+    const slowRequest = company.live.post('/v1/check-ins', { employee_id: slow.id, type: 'in', timestamp });
+    await blockedOnLock();
+
+    // Five seconds later another check-in is stamped and committed.
+    ctx.clock.advance(5);
+    const fastResponse = await company.live.post('/v1/check-ins', {
+      employee_id: fast.id,
+      type: 'in',
+      timestamp,
+    });
+    expect(fastResponse.statusCode, fastResponse.body).toBe(201);
+    const fastCheckIn = fastResponse.json() as Listed;
+    // It is visible by id at once: only the sync order holds it back.
+    expect((await company.live.get(`/v1/check-ins/${fastCheckIn.id}`)).statusCode).toBe(200);
+
+    // A client syncing now gets neither: the slow one is not committed, the fast one lies past the horizon.
+    const during = await sync(start);
+    expect(during.data.map((row) => row.id)).not.toContain(fastCheckIn.id);
+    expect(during.has_more).toBe(false);
+    const seen =
+      during.data
+        .map((row) => row.updated_at)
+        .sort()
+        .at(-1) ?? start;
+
+    release();
+    await holder;
+    const slowResponse = await slowRequest;
+    expect(slowResponse.statusCode, slowResponse.body).toBe(201);
+    const slowCheckIn = slowResponse.json() as Listed;
+    // The slow check-in was stamped first: a client that had seen the fast one would have skipped it.
+    expect(slowCheckIn.updated_at < fastCheckIn.updated_at).toBe(true);
+
+    // The client syncs on from the largest updated_at it has seen and gets both, in stamp order.
+    const after = await sync(seen);
+    const ids = after.data.map((row) => row.id);
+    expect(ids).toContain(slowCheckIn.id);
+    expect(ids).toContain(fastCheckIn.id);
+    expect(ids.indexOf(slowCheckIn.id)).toBeLessThan(ids.indexOf(fastCheckIn.id));
+  });
+
+  it('shows a record to the next listing once its writer has committed (read your writes)', async () => {
+    const employee = await hire(company.live);
+    const before = new Date(ctx.clock.now().epochMilliseconds - 1000).toISOString();
+    const response = await company.live.get('/v1/employees', {
+      query: { updated_since: before, limit: 100 },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((response.json().data as { id: string }[]).map((row) => row.id)).toContain(employee.id);
+  });
+});
+
+describe('the guard on synced tables', () => {
+  it('refuses an updated_at written without a sync stamp, or below the stamp published', async () => {
+    const location = (
+      await ctx.admin.post(`/admin/v1/companies/${company.id}/locations`, { name: 'Norte' })
+    ).json();
+    await expect(
+      sql`update locations set updated_at = now() where company_id = ${company.id} and id = ${location.id}`.execute(
+        ctx.db,
+      ),
+    ).rejects.toThrow(/without a sync stamp/);
+    await expect(
+      ctx.db.transaction().execute(async (tx) => {
+        const stamp = await syncStamp(tx, ctx.clock);
+        const earlier = new Date(stamp.epochMilliseconds - 1);
+        await sql`update locations set updated_at = ${earlier} where company_id = ${company.id} and id = ${location.id}`.execute(
+          tx,
+        );
+      }),
+    ).rejects.toThrow(/without a sync stamp/);
+    // A column other than updated_at changes freely; a stamped transaction writes its stamp; a bulk load may
+    // write any instant.
+    await sql`update locations set address = 'Calle 1' where company_id = ${company.id} and id = ${location.id}`.execute(
+      ctx.db,
+    );
+    await ctx.db.transaction().execute(async (tx) => {
+      const stamp = await syncStamp(tx, ctx.clock);
+      await sql`update locations set updated_at = ${new Date(stamp.epochMilliseconds)} where company_id = ${company.id} and id = ${location.id}`.execute(
+        tx,
+      );
+    });
+    await ctx.db.transaction().execute(async (tx) => {
+      await allowAnySyncStamp(tx);
+      await sql`update locations set updated_at = '2020-01-01Z' where company_id = ${company.id} and id = ${location.id}`.execute(
+        tx,
+      );
+    });
+  });
+});
