@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allowAnySyncStamp, syncStamp } from '../src/db/sync-stamp.ts';
-import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { useCompanyContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
 /**
@@ -10,19 +10,12 @@ import { hire } from './helpers/resources.ts';
  * has seen must still get it: sync listings end at the horizon, before the earliest stamp a running transaction
  * may write.
  */
-let ctx: TestContext;
-let company: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
-});
-afterAll(() => ctx.close());
+const env = useCompanyContext();
 
 type Listed = { id: string; employee_id: string; updated_at: string };
 
 async function sync(updatedSince: string): Promise<{ data: Listed[]; has_more: boolean }> {
-  const response = await company.live.get('/v1/check-ins', {
+  const response = await env.company.live.get('/v1/check-ins', {
     query: { updated_since: updatedSince, limit: 100 },
   });
   expect(response.statusCode, response.body).toBe(200);
@@ -35,7 +28,7 @@ async function blockedOnLock(): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     const { rows } = await sql<{ n: number }>`
       select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(ctx.db);
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(env.ctx.db);
     if ((rows[0]?.n ?? 0) > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -44,10 +37,10 @@ async function blockedOnLock(): Promise<void> {
 
 describe('a sync listing ends at the horizon', () => {
   it('keeps a later record back while an earlier stamp is uncommitted, so a client that syncs on misses neither', async () => {
-    const slow = await hire(company.live);
-    const fast = await hire(company.live);
-    const start = new Date(ctx.clock.now().epochMilliseconds - 1000).toISOString();
-    const timestamp = ctx.clock.now().subtract({ minutes: 30 }).toString();
+    const slow = await hire(env.company.live);
+    const fast = await hire(env.company.live);
+    const start = new Date(env.ctx.clock.now().epochMilliseconds - 1000).toISOString();
+    const timestamp = env.ctx.clock.now().subtract({ minutes: 30 }).toString();
 
     // Another session holds the slow employee's row: the check-in request publishes its stamp, then waits
     // for that lock (recordCheckIn locks the employee after its stamp is taken).
@@ -59,20 +52,24 @@ describe('a sync listing ends at the horizon', () => {
     const lockTaken = new Promise<void>((resolve) => {
       locked = resolve;
     });
-    const holder = ctx.db.transaction().execute(async (tx) => {
-      await sql`select 1 from employees where company_id = ${company.id} and id = ${slow.id} for update`.execute(
+    const holder = env.ctx.db.transaction().execute(async (tx) => {
+      await sql`select 1 from employees where company_id = ${env.company.id} and id = ${slow.id} for update`.execute(
         tx,
       );
       locked();
       await held;
     });
     await lockTaken;
-    const slowRequest = company.live.post('/v1/check-ins', { employee_id: slow.id, type: 'in', timestamp });
+    const slowRequest = env.company.live.post('/v1/check-ins', {
+      employee_id: slow.id,
+      type: 'in',
+      timestamp,
+    });
     await blockedOnLock();
 
     // Five seconds later another check-in is stamped and committed.
-    ctx.clock.advance(5);
-    const fastResponse = await company.live.post('/v1/check-ins', {
+    env.ctx.clock.advance(5);
+    const fastResponse = await env.company.live.post('/v1/check-ins', {
       employee_id: fast.id,
       type: 'in',
       timestamp,
@@ -80,7 +77,7 @@ describe('a sync listing ends at the horizon', () => {
     expect(fastResponse.statusCode, fastResponse.body).toBe(201);
     const fastCheckIn = fastResponse.json() as Listed;
     // It is visible by id at once: only the sync order holds it back.
-    expect((await company.live.get(`/v1/check-ins/${fastCheckIn.id}`)).statusCode).toBe(200);
+    expect((await env.company.live.get(`/v1/check-ins/${fastCheckIn.id}`)).statusCode).toBe(200);
 
     // A client syncing now gets neither: the slow one is not committed, the fast one lies past the horizon.
     const during = await sync(start);
@@ -109,9 +106,9 @@ describe('a sync listing ends at the horizon', () => {
   });
 
   it('shows a record to the next listing once its writer has committed (read your writes)', async () => {
-    const employee = await hire(company.live);
-    const before = new Date(ctx.clock.now().epochMilliseconds - 1000).toISOString();
-    const response = await company.live.get('/v1/employees', {
+    const employee = await hire(env.company.live);
+    const before = new Date(env.ctx.clock.now().epochMilliseconds - 1000).toISOString();
+    const response = await env.company.live.get('/v1/employees', {
       query: { updated_since: before, limit: 100 },
     });
     expect(response.statusCode, response.body).toBe(200);
@@ -120,38 +117,55 @@ describe('a sync listing ends at the horizon', () => {
 });
 
 describe('the guard on synced tables', () => {
+  it('is on every table whose listing is synced', async () => {
+    const { rows } = await sql<{ table: string }>`
+      select c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid
+      where t.tgname = 'sync_stamp_guard' order by 1`.execute(env.ctx.db);
+    expect(rows.map((row) => row.table)).toEqual([
+      'absence_types',
+      'absences',
+      'api_keys',
+      'check_in_corrections',
+      'check_ins',
+      'employees',
+      'locations',
+      'units',
+      'webhook_endpoints',
+    ]);
+  });
+
   it('refuses an updated_at written without a sync stamp, or below the stamp published', async () => {
     const location = (
-      await ctx.admin.post(`/admin/v1/companies/${company.id}/locations`, { name: 'Norte' })
+      await env.ctx.admin.post(`/admin/v1/companies/${env.company.id}/locations`, { name: 'Norte' })
     ).json();
     await expect(
-      sql`update locations set updated_at = now() where company_id = ${company.id} and id = ${location.id}`.execute(
-        ctx.db,
+      sql`update locations set updated_at = now() where company_id = ${env.company.id} and id = ${location.id}`.execute(
+        env.ctx.db,
       ),
     ).rejects.toThrow(/without a sync stamp/);
     await expect(
-      ctx.db.transaction().execute(async (tx) => {
-        const stamp = await syncStamp(tx, ctx.clock);
+      env.ctx.db.transaction().execute(async (tx) => {
+        const stamp = await syncStamp(tx, env.ctx.clock);
         const earlier = new Date(stamp.epochMilliseconds - 1);
-        await sql`update locations set updated_at = ${earlier} where company_id = ${company.id} and id = ${location.id}`.execute(
+        await sql`update locations set updated_at = ${earlier} where company_id = ${env.company.id} and id = ${location.id}`.execute(
           tx,
         );
       }),
     ).rejects.toThrow(/without a sync stamp/);
     // A column other than updated_at changes freely; a stamped transaction writes its stamp; a bulk load may
     // write any instant.
-    await sql`update locations set address = 'Calle 1' where company_id = ${company.id} and id = ${location.id}`.execute(
-      ctx.db,
+    await sql`update locations set address = 'Calle 1' where company_id = ${env.company.id} and id = ${location.id}`.execute(
+      env.ctx.db,
     );
-    await ctx.db.transaction().execute(async (tx) => {
-      const stamp = await syncStamp(tx, ctx.clock);
-      await sql`update locations set updated_at = ${new Date(stamp.epochMilliseconds)} where company_id = ${company.id} and id = ${location.id}`.execute(
+    await env.ctx.db.transaction().execute(async (tx) => {
+      const stamp = await syncStamp(tx, env.ctx.clock);
+      await sql`update locations set updated_at = ${new Date(stamp.epochMilliseconds)} where company_id = ${env.company.id} and id = ${location.id}`.execute(
         tx,
       );
     });
-    await ctx.db.transaction().execute(async (tx) => {
+    await env.ctx.db.transaction().execute(async (tx) => {
       await allowAnySyncStamp(tx);
-      await sql`update locations set updated_at = '2020-01-01Z' where company_id = ${company.id} and id = ${location.id}`.execute(
+      await sql`update locations set updated_at = '2020-01-01Z' where company_id = ${env.company.id} and id = ${location.id}`.execute(
         tx,
       );
     });

@@ -20,21 +20,15 @@ begin
 end
 $$;
 
-create trigger sync_stamp_guard before insert or update of updated_at on employees
-  for each row execute function jornada_sync_stamp_guard();
-create trigger sync_stamp_guard before insert or update of updated_at on check_ins
-  for each row execute function jornada_sync_stamp_guard();
-create trigger sync_stamp_guard before insert or update of updated_at on check_in_corrections
-  for each row execute function jornada_sync_stamp_guard();
-create trigger sync_stamp_guard before insert or update of updated_at on absences
-  for each row execute function jornada_sync_stamp_guard();
-create trigger sync_stamp_guard before insert or update of updated_at on absence_types
-  for each row execute function jornada_sync_stamp_guard();
-create trigger sync_stamp_guard before insert or update of updated_at on locations
-  for each row execute function jornada_sync_stamp_guard();
-create trigger sync_stamp_guard before insert or update of updated_at on units
-  for each row execute function jornada_sync_stamp_guard();
-create trigger sync_stamp_guard before insert or update of updated_at on api_keys
-  for each row execute function jornada_sync_stamp_guard();
-create trigger sync_stamp_guard before insert or update of updated_at on webhook_endpoints
-  for each row execute function jornada_sync_stamp_guard();
+-- The tables whose listings are synced by updated_at (syncPage).
+do $$
+declare
+  synced text;
+begin
+  foreach synced in array array['employees', 'check_ins', 'check_in_corrections', 'absences', 'absence_types',
+                                'locations', 'units', 'api_keys', 'webhook_endpoints'] loop
+    execute format('create trigger sync_stamp_guard before insert or update of updated_at on %I '
+                   'for each row execute function jornada_sync_stamp_guard()', synced);
+  end loop;
+end
+$$;
