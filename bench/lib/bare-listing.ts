@@ -1,9 +1,10 @@
 import Fastify from 'fastify';
 import { createDb } from '../../src/db/database.ts';
 import { SyncHorizon } from '../../src/db/sync-stamp.ts';
+import { syncFakeClock } from '../../src/modules/clock/clock.service.ts';
 import { listEmployees } from '../../src/modules/employees/employees.service.ts';
 import { CursorCodec } from '../../src/platform/pagination.ts';
-import { systemClock } from '../../src/time/clock.ts';
+import { FakeClock, systemClock } from '../../src/time/clock.ts';
 
 /**
  * The platform bench's control: `GET /v1/employees?limit=` on a bare Fastify route that runs the same listing
@@ -13,11 +14,11 @@ import { systemClock } from '../../src/time/clock.ts';
  */
 const [url, companyId] = process.argv.slice(2) as [string, string];
 const db = createDb(url, { max: 20 });
-const deps = {
-  db,
-  cursors: new CursorCodec(Buffer.alloc(32)),
-  syncHorizon: new SyncHorizon(db, systemClock),
-};
+// The service runs on its fake clock and stamps the employees with it, so the listing's horizon reads the same
+// clock: its offset as stored when the control starts, after the employees were written.
+const clock = new FakeClock(systemClock);
+await syncFakeClock(db, clock);
+const deps = { db, cursors: new CursorCodec(Buffer.alloc(32)), syncHorizon: new SyncHorizon(db, clock) };
 const app = Fastify({ logger: false });
 app.get('/v1/employees', async (request) => {
   const limit = Number((request.query as { limit?: string }).limit ?? 25);

@@ -67,6 +67,18 @@ export async function platformSuite(cluster: BenchCluster): Promise<string[]> {
         durationMs: DURATION_MS,
         warmupMs: 1_500,
       };
+      // Both answer the same full page: the ratio compares the same work.
+      const pageOf = async (origin: string, headers: Record<string, string>) => {
+        const response = await fetch(`${origin}${load.path}`, { headers });
+        return ((await response.json()) as { data: { id: string }[] }).data.map((row) => row.id);
+      };
+      const served = await pageOf(origin, { authorization: `Bearer ${keys[0]}` });
+      const control = await pageOf(controlOrigin, {});
+      if (served.length !== 25 || JSON.stringify(served) !== JSON.stringify(control)) {
+        throw new Error(
+          `the control's page differs from the service's (${control.length} and ${served.length} items)`,
+        );
+      }
       const ratios: number[] = [];
       for (let run = 1; run <= RUNS; run++) {
         const bareResult = await runLoad({ ...load, origin: controlOrigin, headers: [{}] });
