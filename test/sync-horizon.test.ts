@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { allowAnySyncStamp, syncStamp } from '../src/db/sync-stamp.ts';
 import { useCompanyContext } from './helpers/context.ts';
@@ -114,6 +115,31 @@ describe('a sync listing ends at the horizon', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect((response.json().data as { id: string }[]).map((row) => row.id)).toContain(employee.id);
   });
+  it('reads the horizon only when a page reaches past the one it knows', async () => {
+    await hire(env.company.live);
+    const statements: string[] = [];
+    const query = pg.Client.prototype.query;
+    const counting = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text?: string };
+      statements.push(typeof first === 'string' ? first : (first.text ?? ''));
+      return (query as (...values: unknown[]) => unknown).apply(this, args);
+    };
+    pg.Client.prototype.query = counting as typeof query;
+    const listing = async () => {
+      statements.length = 0;
+      const response = await env.company.live.get('/v1/employees', { query: { limit: 25 } });
+      expect(response.statusCode, response.body).toBe(200);
+      return statements.filter((text) => text.includes('pg_locks')).length;
+    };
+    try {
+      // The write above lies past the horizon known before it: read once, then known.
+      expect(await listing()).toBe(1);
+      expect(await listing()).toBe(0);
+      expect(await listing()).toBe(0);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+  });
 });
 
 describe('the guard on synced tables', () => {
@@ -145,8 +171,11 @@ describe('the guard on synced tables', () => {
     ).rejects.toThrow(/without a sync stamp/);
     await expect(
       env.ctx.db.transaction().execute(async (tx) => {
-        const stamp = await syncStamp(tx, env.ctx.clock);
-        const earlier = new Date(stamp.epochMilliseconds - 1);
+        await syncStamp(tx, env.ctx.clock);
+        const { rows } = await sql<{
+          bound: string;
+        }>`select current_setting('jornada.sync_floor') as bound`.execute(tx);
+        const earlier = new Date(Number(rows[0]?.bound) - 1);
         await sql`update locations set updated_at = ${earlier} where company_id = ${env.company.id} and id = ${location.id}`.execute(
           tx,
         );
