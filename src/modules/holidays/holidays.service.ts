@@ -1,10 +1,12 @@
 import type { Static } from 'typebox';
+import type { Tx } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
-import { withSyncStamp } from '../../db/sync-stamp.ts';
+import { syncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
+import type { Clock } from '../../time/clock.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
@@ -27,8 +29,8 @@ export async function createHoliday(
 ): Promise<HolidayView> {
   const { db, clock } = deps;
   const { companyId } = tenant;
-  return await withSyncStamp(db, clock, async (tx, stamp) => {
-    const now = toDate(stamp);
+  const now = toDate(clock.now());
+  return await db.transaction().execute(async (tx) => {
     // A holiday rewrites a day of every employee: it takes every employee's row lock first, in id order, like
     // any writer of an employee's days (docs/architecture.md, Lock order).
     await lockEmployees(tx, companyId);
@@ -53,7 +55,7 @@ export async function createHoliday(
       });
     }
     await applyHoliday(tx, companyId, row, now);
-    await recount(now);
+    await recount(await lateSyncStamp(tx, clock));
     return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
   });
 }
@@ -88,8 +90,8 @@ export async function deleteHoliday(
 ): Promise<void> {
   const { db, clock } = deps;
   const { companyId } = tenant;
-  await withSyncStamp(db, clock, async (tx, stamp) => {
-    const now = toDate(stamp);
+  const now = toDate(clock.now());
+  await db.transaction().execute(async (tx) => {
     await lockEmployees(tx, companyId);
     const holiday = await findHoliday(tx, companyId, id);
     if (holiday === undefined) throw notFound('Holiday');
@@ -106,6 +108,15 @@ export async function deleteHoliday(
       if (holiday.location_id !== null && employee.location_id !== holiday.location_id) continue;
       await consolidate(tx, companyId, tenant.timezone, employee.id, { from: date, to: date }, now);
     }
-    await recount(now);
+    await recount(await lateSyncStamp(tx, clock));
   });
+}
+
+/**
+ * The absences' new updated_at, stamped after every employee's day is rewritten: a holiday over a large company
+ * takes a while, and sync listings hold back what is stamped after a running transaction's stamp (sync-stamp.ts),
+ * so the stamp is taken last.
+ */
+async function lateSyncStamp(tx: Tx, clock: Clock): Promise<Date> {
+  return toDate(await syncStamp(tx, clock));
 }
