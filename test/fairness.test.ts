@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allowAnySyncStamp } from '../src/db/sync-stamp.ts';
 import { MAX_PENDING_REPORTS } from '../src/modules/reports/reports.service.ts';
 import { claimDueDeliveries } from '../src/modules/webhooks/deliveries.service.ts';
 import {
@@ -74,7 +75,10 @@ describe('webhook deliveries', () => {
     });
     expect(endpoint.statusCode).toBe(201);
     const old = new Date(ctx.clock.now().subtract({ hours: 1 }).epochMilliseconds);
-    await sql`
+    // A backlog loaded in bulk, an hour old: a transaction that may stamp any instant (0030_sync_stamps.sql).
+    await ctx.db.transaction().execute(async (tx) => {
+      await allowAnySyncStamp(tx);
+      await sql`
       with made as (
         insert into events (company_id, id, type, data, created_at)
         select ${busy.id}::uuid, uuidv7(), 'employee.created', '{}'::jsonb, ${old}
@@ -84,7 +88,8 @@ describe('webhook deliveries', () => {
       insert into webhook_deliveries (company_id, id, endpoint_id, event_id, status, attempts, next_attempt_at,
                                       created_at, updated_at)
       select company_id, uuidv7(), ${endpoint.json().id}::uuid, id, 'pending', 0, ${old}, ${old}, ${old}
-      from made`.execute(ctx.db);
+      from made`.execute(tx);
+    });
     const quietEndpoint = await quiet.live.post('/v1/webhook-endpoints', {
       url: 'https://hooks.example.com/quiet',
       events: ['employee.created'],

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { allowAnySyncStamp, syncStamp } from '../src/db/sync-stamp.ts';
 import { useCompanyContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
@@ -36,6 +36,33 @@ async function blockedOnLock(): Promise<void> {
   throw new Error('no statement waited for the lock');
 }
 
+/** Holds an employee's row lock in another session until released. */
+async function holdEmployee(companyId: string, employeeId: string): Promise<{ release(): Promise<void> }> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let locked = () => {};
+  const lockTaken = new Promise<void>((resolve) => {
+    locked = resolve;
+  });
+  const holder = env.ctx.db.transaction().execute(async (tx) => {
+    await sql`select 1 from employees where company_id = ${companyId} and id = ${employeeId} for update`.execute(
+      tx,
+    );
+    locked();
+    await held;
+  });
+  await lockTaken;
+  const done = async () => {
+    release();
+    await holder;
+  };
+  // A failing test still lets the lock go, so that the file's other tests and its teardown do not wait on it.
+  onTestFinished(done);
+  return { release: done };
+}
+
 describe('a sync listing ends at the horizon', () => {
   it('keeps a later record back while an earlier stamp is uncommitted, so a client that syncs on misses neither', async () => {
     const slow = await hire(env.company.live);
@@ -45,22 +72,7 @@ describe('a sync listing ends at the horizon', () => {
 
     // Another session holds the slow employee's row: the check-in request publishes its stamp, then waits
     // for that lock (recordCheckIn locks the employee after its stamp is taken).
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked = () => {};
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holder = env.ctx.db.transaction().execute(async (tx) => {
-      await sql`select 1 from employees where company_id = ${env.company.id} and id = ${slow.id} for update`.execute(
-        tx,
-      );
-      locked();
-      await held;
-    });
-    await lockTaken;
+    const hold = await holdEmployee(env.company.id, slow.id);
     const slowRequest = env.company.live.post('/v1/check-ins', {
       employee_id: slow.id,
       type: 'in',
@@ -90,8 +102,7 @@ describe('a sync listing ends at the horizon', () => {
         .sort()
         .at(-1) ?? start;
 
-    release();
-    await holder;
+    await hold.release();
     const slowResponse = await slowRequest;
     expect(slowResponse.statusCode, slowResponse.body).toBe(201);
     const slowCheckIn = slowResponse.json() as Listed;
@@ -142,6 +153,41 @@ describe('a sync listing ends at the horizon', () => {
   });
 });
 
+describe('the sandbox event feed ends at the horizon', () => {
+  it('keeps a later event back while an earlier one is uncommitted, then gives both in order', async () => {
+    const feed = async (after: string) => {
+      const response = await env.company.test.get('/v1/sandbox/events', { query: { after, wait: 0 } });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as {
+        data: { id: string; type: string; data: Record<string, string> }[];
+        next_after: string;
+      };
+    };
+    const slow = await hire(env.company.test);
+    const start = await feed('latest');
+    const hold = await holdEmployee(env.company.sandboxId, slow.id);
+    const slowRequest = env.company.test.post('/v1/check-ins', {
+      employee_id: slow.id,
+      type: 'in',
+      timestamp: env.ctx.clock.now().subtract({ minutes: 30 }).toString(),
+    });
+    await blockedOnLock();
+    env.ctx.clock.advance(5);
+    const ping = await env.company.test.post('/v1/sandbox/events', { type: 'ping' });
+    expect(ping.statusCode, ping.body).toBe(202);
+
+    // The ping is committed, but the check-in's event, stamped before it, is not: the feed gives neither yet.
+    const during = await feed(start.next_after);
+    expect(during).toEqual({ data: [], next_after: start.next_after });
+
+    await hold.release();
+    const checkIn = (await slowRequest).json() as { id: string };
+    const after = await feed(during.next_after);
+    expect(after.data.map((event) => event.type)).toEqual(['checkin.created', 'ping']);
+    expect(after.data[0]?.data.check_in_id).toBe(checkIn.id);
+  });
+});
+
 describe('the guard on synced tables', () => {
   it('is on every table whose listing is synced', async () => {
     const { rows } = await sql<{ table: string }>`
@@ -154,6 +200,7 @@ describe('the guard on synced tables', () => {
       'check_in_corrections',
       'check_ins',
       'employees',
+      'events',
       'locations',
       'units',
       'webhook_endpoints',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pino from 'pino';
 import type { Db } from '../../src/db/database.ts';
+import { withSyncStamp } from '../../src/db/sync-stamp.ts';
 import { startJobs } from '../../src/jobs/runner.ts';
 import { webhookDeliveryJob } from '../../src/jobs/webhook-delivery.ts';
 import { createCompany } from '../../src/modules/companies/companies.service.ts';
@@ -138,8 +139,8 @@ async function deliveryRun(
 
     const fanOutStarted = performance.now();
     for (let index = 0; index < events; index++) {
-      await db.transaction().execute(async (tx) => {
-        await recordEvents(tx, company.id, toDate(clock.now()), [
+      await withSyncStamp(db, clock, async (tx, stamp) => {
+        await recordEvents(tx, company.id, toDate(stamp), [
           { type: 'employee.updated', data: { employee_id: '00000000-0000-7000-8000-000000000000' } },
         ]);
       });

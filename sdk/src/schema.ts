@@ -420,7 +420,7 @@ export interface paths {
   "/v1/sandbox/events": {
     /**
      * Wait for the sandbox’s next events (what `jornada listen` forwards)
-     * @description Test keys only (a live key gets 404). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. A development tool: deliveries to registered endpoints are the at-least-once channel.
+     * @description Test keys only (a live key gets 404). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written. A development tool: deliveries to registered endpoints are the at-least-once channel.
      *
      * Required scope: `webhooks:manage`.
      */
@@ -3393,7 +3393,7 @@ export interface operations {
   };
   /**
    * Wait for the sandbox’s next events (what `jornada listen` forwards)
-   * @description Test keys only (a live key gets 404). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. A development tool: deliveries to registered endpoints are the at-least-once channel.
+   * @description Test keys only (a live key gets 404). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written. A development tool: deliveries to registered endpoints are the at-least-once channel.
    *
    * Required scope: `webhooks:manage`.
    */

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
+import { withSyncStamp } from '../db/sync-stamp.ts';
 import { recordEvents } from '../modules/events/events.service.ts';
 import {
   type ClaimedReport,
@@ -140,8 +141,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
     clearTimeout(timer);
     clearInterval(heartbeat);
     observe('completed');
-    const completedAt = deps.clock.now();
-    const completed = await deps.db.transaction().execute(async (tx) => {
+    const completed = await withSyncStamp(deps.db, deps.clock, async (tx, completedAt) => {
       const updated = await updateOwnedReport(tx, report, {
         status: 'completed',
         run_at: null,

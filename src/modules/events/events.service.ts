@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import { Uuid } from '../../platform/common.schemas.ts';
-import { newId } from '../../platform/ids.ts';
+import { idsAt, randomSequence } from '../../platform/ids.ts';
 import { formatInstant } from '../../time/clock.ts';
 import { insertEventsWithDeliveries } from './events.repo.ts';
 
@@ -81,10 +81,14 @@ export function envelopeOf(
   };
 }
 
+/** Where the ids of each transaction's next events go on, so that its events sort in the order recorded. */
+const nextSequence = new WeakMap<Executor, number>();
+
 /**
  * Writes events to the outbox and fans each one out to the tenant's subscribed endpoints (events.repo.ts). Call
  * it with the transaction that makes the change, so the change, its events and their deliveries commit or roll
- * back together; the delivery workers send them afterwards. Returns the events' row ids.
+ * back together; the delivery workers send them afterwards. Returns the events' row ids. `now` is the
+ * transaction's sync stamp (src/db/sync-stamp.ts): the events' ids carry it, in the order given.
  */
 export async function recordEvents(
   db: Executor,
@@ -93,7 +97,9 @@ export async function recordEvents(
   events: PendingEvent[],
 ): Promise<string[]> {
   if (events.length === 0) return [];
-  const ids = events.map(() => newId());
+  const first = nextSequence.get(db) ?? randomSequence();
+  nextSequence.set(db, first + events.length);
+  const ids = idsAt(now, first, events.length);
   await insertEventsWithDeliveries(
     db,
     companyId,

@@ -30,23 +30,35 @@ export async function newestSandboxRows(db: Executor, companyId: string) {
 }
 
 /** A sandbox's events after an event id (uuid), oldest first, at most `limit`. */
-export async function eventsAfter(db: Executor, companyId: string, after: string, limit: number) {
+export async function eventsAfter(
+  db: Executor,
+  companyId: string,
+  after: string,
+  before: string,
+  limit: number,
+) {
   return await db
     .selectFrom('events')
     .select(['id', 'type', 'data', 'created_at'])
     .where('company_id', '=', companyId)
     .where('id', '>', after)
+    .where('id', '<', before)
     .orderBy('id')
     .limit(limit)
     .execute();
 }
 
 /** The id (uuid) of a sandbox's newest event, or undefined. */
-export async function newestEventId(db: Executor, companyId: string): Promise<string | undefined> {
+export async function newestEventId(
+  db: Executor,
+  companyId: string,
+  before: string,
+): Promise<string | undefined> {
   const row = await db
     .selectFrom('events')
     .select('id')
     .where('company_id', '=', companyId)
+    .where('id', '<', before)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();

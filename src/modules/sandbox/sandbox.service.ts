@@ -1,7 +1,8 @@
 import type { Static } from 'typebox';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
-import { newId } from '../../platform/ids.ts';
+import { firstIdAt, newId } from '../../platform/ids.ts';
 import type { Tenant } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
@@ -81,11 +82,10 @@ export async function emitSampleEvent(
   }
   const { db, clock } = deps;
   const { companyId } = tenant;
-  const now = clock.now();
-  const at = toDate(now);
   const rows = await newestSandboxRows(db, companyId);
-  const data = sampleData(type, rows, localDate(now, tenant.timezone).year);
-  return await db.transaction().execute(async (tx) => {
+  const data = sampleData(type, rows, localDate(clock.now(), tenant.timezone).year);
+  return await withSyncStamp(db, clock, async (tx, now) => {
+    const at = toDate(now);
     const [eventId] = await recordEvents(tx, companyId, at, [{ type, data } as PendingEvent]);
     const id = eventId as string;
     if (type === 'ping') await insertDeliveriesToActiveEndpoints(tx, companyId, { eventId: id, at });
@@ -111,11 +111,11 @@ const uuidOf = (eventId: string) =>
 /**
  * GET /v1/sandbox/events?after=…&wait=…: the sandbox's events after a cursor, oldest first, waiting up to
  * `wait` seconds for one (long polling); what `jornada listen` forwards to a developer's laptop. `after=latest`
- * answers no event and the cursor to start from now. A development tool: an event whose transaction commits
- * after a later one was read can be missed (the deliveries to registered endpoints never are).
+ * answers no event and the cursor to start from now. The feed ends at the sync horizon (src/db/sync-stamp.ts):
+ * an event's id carries its transaction's stamp, so one committed late is never passed by the cursor.
  */
 export async function listenEvents(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<AppDeps, 'db' | 'syncHorizon'>,
   tenant: Pick<Tenant, 'companyId' | 'sandbox'>,
   query: { after: string; wait?: number | undefined },
   signal?: AbortSignal,
@@ -123,17 +123,19 @@ export async function listenEvents(
   if (!tenant.sandbox) {
     throw new ApiError('not_found', 'The event feed is the sandbox’s: call with a test key.');
   }
-  const { db } = deps;
+  const { db, syncHorizon } = deps;
   const { companyId } = tenant;
+  // Every event with an id before this is committed and visible to the query that follows.
+  const horizon = async () => firstIdAt(await syncHorizon.read());
   if (query.after === 'latest') {
-    const newest = await newestEventId(db, companyId);
+    const newest = await newestEventId(db, companyId, await horizon());
     return { data: [], next_after: eventPublicId(newest ?? BEFORE_ALL) };
   }
   const after = uuidOf(query.after);
   // Long polling on real time (a request's wait, not a date of the domain).
   const deadline = performance.now() + (query.wait ?? 20) * 1000;
   for (;;) {
-    const rows = await eventsAfter(db, companyId, after, FEED_PAGE);
+    const rows = await eventsAfter(db, companyId, after, await horizon(), FEED_PAGE);
     if (rows.length > 0 || performance.now() >= deadline || signal?.aborted) {
       return {
         data: rows.map((row) => envelopeOf(companyId, row)),

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db, Executor } from '../../db/database.ts';
 import type { WebhookDeliveryStatus } from '../../db/schema.ts';
-import { syncStamp } from '../../db/sync-stamp.ts';
+import { syncStamp, withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { webhookDeliveries } from '../../platform/metrics.ts';
@@ -152,8 +152,8 @@ export async function sendPing(
 ): Promise<DeliveryView> {
   const { db, clock } = deps;
   const { companyId } = tenant;
-  const at = toDate(clock.now());
-  return await db.transaction().execute(async (tx) => {
+  return await withSyncStamp(db, clock, async (tx, stamp) => {
+    const at = toDate(stamp);
     await requireActiveEndpoint(tx, companyId, endpointId);
     const [eventId] = await recordEvents(tx, companyId, at, [{ type: 'ping', data: {} }]);
     const id = await insertDelivery(tx, companyId, { endpointId, eventId: eventId as string, at });
