@@ -1,5 +1,6 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withSyncStamp } from '../src/db/sync-stamp.ts';
 import { createTestContext, generateReports, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
@@ -145,6 +146,31 @@ describe('/metrics', () => {
     expect(sample(pool, { state: 'waiting' })).toBeDefined();
     for (const name of ['jornada_webhook_delivery_attempts_total', 'jornada_database_errors_total']) {
       expect(after.get(name)?.type, name).toBe('COUNTER');
+    }
+    // The sync horizon: near 0 at rest; held back by a write transaction that runs long.
+    expect(Number(after.get('jornada_sync_horizon_lag_seconds')?.metrics[0]?.value)).toBeLessThan(5);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let stamped = () => {};
+    const published = new Promise<void>((resolve) => {
+      stamped = resolve;
+    });
+    const writer = withSyncStamp(ctx.db, ctx.clock, async () => {
+      stamped();
+      await held;
+    });
+    await published;
+    ctx.clock.advance(30);
+    try {
+      const lagging = await scrape();
+      expect(
+        Number(lagging.get('jornada_sync_horizon_lag_seconds')?.metrics[0]?.value),
+      ).toBeGreaterThanOrEqual(30);
+    } finally {
+      release();
+      await writer;
     }
     // The process's own: memory, CPU, event-loop lag.
     expect(after.get('jornada_process_resident_memory_bytes')).toBeDefined();

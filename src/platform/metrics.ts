@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
 import { type Db, onConnectionError, poolOf } from '../db/database.ts';
 import { dueWork } from '../db/queues.ts';
+import { SyncHorizon } from '../db/sync-stamp.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import { ApiError, problemCodeOf } from './errors.ts';
 import { safeEqual, sha256 } from './secrets.ts';
@@ -98,13 +99,21 @@ const poolConnections = new client.Gauge({
   registers,
 });
 
-/** Reads the gauges that describe state: what is due in the two queues, and the pool. */
+const syncHorizonLag = new client.Gauge({
+  name: 'jornada_sync_horizon_lag_seconds',
+  help: 'How far the sync horizon is behind the clock: sync listings hold back what was stamped since (docs/architecture.md, "Sync without gaps"). Near 0 unless a write transaction runs long.',
+  registers,
+});
+
+/** Reads the gauges that describe state: what is due in the two queues, the sync horizon, and the pool. */
 async function readGauges(db: Db, clock: Clock): Promise<void> {
   const queues = await dueWork(db, toDate(clock.now()));
   for (const row of queues) {
     queueDepth.set({ queue: row.queue }, Number(row.due));
     queueAge.set({ queue: row.queue }, Math.max(0, Number(row.oldest ?? 0)));
   }
+  const horizon = await new SyncHorizon(db, clock).read();
+  syncHorizonLag.set(Math.max(0, clock.now().epochMilliseconds - horizon) / 1000);
   const pool = poolOf(db);
   if (pool) {
     poolConnections.set({ state: 'total' }, pool.totalCount);
