@@ -99,7 +99,12 @@ describe('a holiday', () => {
       expect(created.statusCode, created.body).toBe(201);
       holidayId = created.json().id;
     });
+    const updated = (days_count: number) => ({
+      type: 'absence.updated',
+      data: { absence_id: vacation.id, employee_id: employee.id, status: 'approved', days_count },
+    });
     expect(added).toEqual([
+      updated(4),
       { type: 'vacation_balance.updated', data: { employee_id: employee.id, year: 2026 } },
     ]);
     const recounted = await current(company, vacation.id);
@@ -119,6 +124,7 @@ describe('a holiday', () => {
       expect(response.statusCode, response.body).toBe(204);
     });
     expect(removed).toEqual([
+      updated(5),
       { type: 'vacation_balance.updated', data: { employee_id: employee.id, year: 2026 } },
     ]);
     expect((await current(company, vacation.id)).days_count).toBe(5);
@@ -151,8 +157,13 @@ describe('a holiday', () => {
       });
       expect(created.statusCode, created.body).toBe(201);
     });
-    // Training is not vacation: no balance changes.
-    expect(events).toEqual([]);
+    // Training is not vacation: its new count, and no balance event.
+    expect(events).toEqual([
+      {
+        type: 'absence.updated',
+        data: { absence_id: half.id, employee_id: here.id, status: 'requested', days_count: 0 },
+      },
+    ]);
     expect((await current(company, half.id)).days_count).toBe(0);
     expect(await current(company, elsewhere.id)).toEqual(elsewhere);
   });
@@ -172,6 +183,10 @@ describe('a contract change', () => {
     expect(events).toContainEqual({
       type: 'vacation_balance.updated',
       data: { employee_id: employee.id, year: 2026 },
+    });
+    expect(events).toContainEqual({
+      type: 'absence.updated',
+      data: { absence_id: vacation.id, employee_id: employee.id, status: 'requested', days_count: 4 },
     });
     expect((await current(company, vacation.id)).days_count).toBe(4);
     // A change that leaves the working days as they were changes no count.
@@ -252,8 +267,14 @@ describe('a termination', () => {
       });
       expect(left.statusCode, left.body).toBe(200);
     });
+    const updated = (absence: { id: string }, status: string, days_count: number) => ({
+      type: 'absence.updated',
+      data: { absence_id: absence.id, employee_id: employee.id, status, days_count },
+    });
     expect(events).toEqual([
       { type: 'employee.terminated', data: { employee_id: employee.id } },
+      updated(vacation, 'approved', 3),
+      updated(winter, 'requested', 0),
       { type: 'vacation_balance.updated', data: { employee_id: employee.id, year: 2026 } },
       { type: 'vacation_balance.updated', data: { employee_id: employee.id, year: 2027 } },
     ]);

@@ -513,10 +513,17 @@ export interface webhooks {
      */
     post: operations["absenceCancelledEvent"];
   };
+  "absence.updated": {
+    /**
+     * absence.updated event
+     * @description A requested or approved absence counts a new `days_count`, because the calendar under it changed: a holiday added or removed, a contract period’s schedule, a move to another work centre, a termination or a corrected employment date. Its `vacation_balance.updated` events follow for a vacation.
+     */
+    post: operations["absenceUpdatedEvent"];
+  };
   "vacation_balance.updated": {
     /**
      * vacation_balance.updated event
-     * @description A vacation absence that moves a balance was requested, approved, denied or cancelled: one event per calendar year it touches.
+     * @description A vacation absence that moves a balance was requested, approved, denied or cancelled, or counts a new number of days (`absence.updated`): one event per calendar year it touches.
      */
     post: operations["vacationBalanceUpdatedEvent"];
   };
@@ -539,10 +546,8 @@ export interface webhooks {
 export interface components {
   schemas: {
     Absence: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      employee_id: string;
+      id: components["schemas"]["Uuid"];
+      employee_id: components["schemas"]["Uuid"];
       type: components["schemas"]["AbsenceTypeRef"];
       /** Format: date */
       start_date: string;
@@ -588,15 +593,11 @@ export interface components {
       id: string;
     };
     ApiKey: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       name: string | null;
       mode: "live" | "test";
-      /**
-       * Format: uuid
-       * @description The tenant the key acts on: the company (live) or its sandbox (test).
-       */
-      company_id: string;
+      /** @description The tenant the key acts on: the company (live) or its sandbox (test). */
+      company_id: components["schemas"]["Uuid"];
       scopes: ("org:empleados:read" | "org:empleados:write" | "org:fichajes:read" | "org:fichajes:write" | "org:ausencias:read" | "org:ausencias:write" | "org:saldos:read" | "org:informes:read" | "webhooks:manage" | "api_keys:manage")[];
       /** @description The first characters of the secret, to recognise the key. */
       prefix: string;
@@ -616,10 +617,8 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     CheckIn: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      employee_id: string;
+      id: components["schemas"]["Uuid"];
+      employee_id: components["schemas"]["Uuid"];
       /**
        * @description `in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.
        * @enum {unknown}
@@ -641,8 +640,8 @@ export interface components {
        * @enum {unknown}
        */
       status: "active" | "voided";
-      voided_by_correction_id: string | null;
-      correction_id: string | null;
+      voided_by_correction_id: components["schemas"]["Uuid"] | null;
+      correction_id: components["schemas"]["Uuid"] | null;
       /** @description Recorded more than the company's late_record_hours (24 by default) after its timestamp. */
       late: boolean;
       /**
@@ -661,10 +660,8 @@ export interface components {
       updated_at: string;
     };
     CheckInCorrection: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      employee_id: string;
+      id: components["schemas"]["Uuid"];
+      employee_id: components["schemas"]["Uuid"];
       /**
        * @description `pending` until both the company and the worker approve (then `applied`, in the same transaction) or either rejects (`rejected`).
        * @enum {unknown}
@@ -673,7 +670,7 @@ export interface components {
       /** @description Why the record is corrected, as the requester wrote it. */
       reason: string;
       /** @description The check-ins the correction voids. */
-      void: string[];
+      void: components["schemas"]["Uuid"][];
       /** @description The check-ins the correction adds (source `correction`). */
       add: ({
           /**
@@ -756,11 +753,8 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     CreateAbsenceBody: {
-      /**
-       * Format: uuid
-       * @description An employee of this company.
-       */
-      employee_id: string;
+      /** @description An employee of this company. */
+      employee_id: components["schemas"]["Uuid"];
       /** @description An absence type key, e.g. vacation. */
       type: string;
       /** Format: date */
@@ -778,11 +772,8 @@ export interface components {
       note?: string | null;
     };
     CreateCheckInBody: {
-      /**
-       * Format: uuid
-       * @description An employee of this company.
-       */
-      employee_id: string;
+      /** @description An employee of this company. */
+      employee_id: components["schemas"]["Uuid"];
       /**
        * @description `in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.
        * @enum {unknown}
@@ -800,15 +791,12 @@ export interface components {
       work_mode?: "on_site" | "remote";
     };
     CreateCheckInCorrectionBody: {
-      /**
-       * Format: uuid
-       * @description An employee of this company.
-       */
-      employee_id: string;
+      /** @description An employee of this company. */
+      employee_id: components["schemas"]["Uuid"];
       /** @description Why the record must change; it enters the registry. 1 to 500 characters. */
       reason: string;
       /** @description Active check-ins of that employee to void. At least one of void and add. */
-      void?: string[];
+      void?: components["schemas"]["Uuid"][];
       /** @description Check-ins to add. At least one of void and add. */
       add?: ({
           /**
@@ -825,8 +813,7 @@ export interface components {
         })[];
     };
     CreatedWebhookEndpoint: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       url: string;
       events: string[];
       description: string | null;
@@ -851,8 +838,8 @@ export interface components {
        * @description Defaults to today in the company time zone.
        */
       hire_date?: string;
-      location_id?: string | null;
-      unit_id?: string | null;
+      location_id?: components["schemas"]["Uuid"] | null;
+      unit_id?: components["schemas"]["Uuid"] | null;
       timezone?: string | null;
       work_schedule?: components["schemas"]["WorkSchedule"];
       /** @description Default 22. */
@@ -875,7 +862,7 @@ export interface components {
        */
       to: string;
       /** @description Default: everyone. */
-      employee_ids?: string[];
+      employee_ids?: components["schemas"]["Uuid"][];
       /**
        * Format: date-time
        * @description In the future, at most 90 days ahead.
@@ -902,15 +889,14 @@ export interface components {
       /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
       url: string;
       /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
-      events: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "vacation_balance.updated" | "report.completed")[];
+      events: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "report.completed")[];
       description?: string | null;
     };
     EmitSampleEventBody: {
       type: components["schemas"]["EventType"];
     };
     Employee: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       first_name: string;
       last_name: string;
       /** @description Unique per company, case-insensitively. */
@@ -921,8 +907,8 @@ export interface components {
       /** Format: date */
       hire_date: string;
       termination_date: string | null;
-      location_id: string | null;
-      unit_id: string | null;
+      location_id: components["schemas"]["Uuid"] | null;
+      unit_id: components["schemas"]["Uuid"] | null;
       timezone: string | null;
       work_schedule: components["schemas"]["WorkSchedule"];
       vacation_days_per_year: number;
@@ -951,8 +937,7 @@ export interface components {
       id: string;
       /** Format: date-time */
       created_at: string;
-      /** Format: uuid */
-      company_id: string;
+      company_id: components["schemas"]["Uuid"];
     };
     EventFeed: {
       data: {
@@ -960,8 +945,7 @@ export interface components {
           type: components["schemas"]["EventType"];
           /** Format: date-time */
           created_at: string;
-          /** Format: uuid */
-          company_id: string;
+          company_id: components["schemas"]["Uuid"];
           data: {
             [key: string]: unknown;
           };
@@ -970,10 +954,9 @@ export interface components {
       next_after: string;
     };
     /** @enum {unknown} */
-    EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "vacation_balance.updated" | "report.completed" | "ping";
+    EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "report.completed" | "ping";
     Location: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       name: string;
       /** @description IANA time zone of the location. */
       timezone: string;
@@ -989,11 +972,8 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     Organization: {
-      /**
-       * Format: uuid
-       * @description The tenant: the company for a live key, its sandbox for a test key.
-       */
-      id: string;
+      /** @description The tenant: the company for a live key, its sandbox for a test key. */
+      id: components["schemas"]["Uuid"];
       name: string;
       timezone: string;
       mode: "live" | "test";
@@ -1034,8 +1014,7 @@ export interface components {
       };
     };
     RegistryAccess: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       /** Format: date-time */
       at: string;
       ip: string;
@@ -1048,8 +1027,7 @@ export interface components {
       outcome: "ok" | "revoked" | "expired";
     };
     RegistryAccessGrant: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       /**
        * @description `inspection` (the Inspección de Trabajo: every covered worker’s full registry) or `representatives` (workers’ representatives: monthly totals per worker by name, no check-in detail, no national ids).
        * @enum {unknown}
@@ -1067,7 +1045,7 @@ export interface components {
        * @description Last covered date.
        */
       to: string;
-      employee_ids: string[] | null;
+      employee_ids: components["schemas"]["Uuid"][] | null;
       /** Format: date-time */
       expires_at: string;
       revoked_at: string | null;
@@ -1079,8 +1057,7 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     RegistryAccessGrantWithUrl: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       /**
        * @description `inspection` (the Inspección de Trabajo: every covered worker’s full registry) or `representatives` (workers’ representatives: monthly totals per worker by name, no check-in detail, no national ids).
        * @enum {unknown}
@@ -1098,7 +1075,7 @@ export interface components {
        * @description Last covered date.
        */
       to: string;
-      employee_ids: string[] | null;
+      employee_ids: components["schemas"]["Uuid"][] | null;
       /** Format: date-time */
       expires_at: string;
       revoked_at: string | null;
@@ -1112,8 +1089,7 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     RegistryAcknowledgement: {
-      /** Format: uuid */
-      employee_id: string;
+      employee_id: components["schemas"]["Uuid"];
       employee_name: string;
       acknowledged_at: string | null;
     };
@@ -1129,8 +1105,7 @@ export interface components {
       reason: string;
     };
     Report: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       /** @enum {unknown} */
       type: "time_registry_monthly" | "check_ins_export" | "time_registry_worker_monthly";
       /** @enum {unknown} */
@@ -1167,8 +1142,7 @@ export interface components {
       };
     };
     ReportAccepted: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       /** @enum {string} */
       status: "processing";
     };
@@ -1179,8 +1153,7 @@ export interface components {
       type: components["schemas"]["EventType"];
       /** Format: date-time */
       created_at: string;
-      /** Format: uuid */
-      company_id: string;
+      company_id: components["schemas"]["Uuid"];
       /** @description The event type's `data`, as described under Webhook events. */
       data: {
         [key: string]: unknown;
@@ -1196,11 +1169,10 @@ export interface components {
       termination_date?: string;
     };
     Unit: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       name: string;
-      parent_id: string | null;
-      location_id: string | null;
+      parent_id: components["schemas"]["Uuid"] | null;
+      location_id: components["schemas"]["Uuid"] | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1226,8 +1198,8 @@ export interface components {
        * @description Only on a terminated employee: corrects the termination date.
        */
       termination_date?: string;
-      location_id?: string | null;
-      unit_id?: string | null;
+      location_id?: components["schemas"]["Uuid"] | null;
+      unit_id?: components["schemas"]["Uuid"] | null;
       timezone?: string | null;
       work_schedule?: components["schemas"]["WorkSchedule"];
       vacation_days_per_year?: number;
@@ -1246,7 +1218,7 @@ export interface components {
       /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
       url?: string;
       /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
-      events?: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "vacation_balance.updated" | "report.completed")[];
+      events?: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "report.completed")[];
       description?: string | null;
       /**
        * @description `disabled` stops deliveries (pending ones end as failed); `active` re-enables the endpoint and clears its failure streak.
@@ -1254,9 +1226,10 @@ export interface components {
        */
       status?: "active" | "disabled";
     };
+    /** Format: uuid */
+    Uuid: string;
     VacationBalance: {
-      /** Format: uuid */
-      employee_id: string;
+      employee_id: components["schemas"]["Uuid"];
       year: number;
       /** @description vacation_days_per_year prorated by the days employed in the year, to the nearest 0.5. */
       entitled_days: number;
@@ -1275,10 +1248,8 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     WebhookDelivery: {
-      /** Format: uuid */
-      id: string;
-      /** Format: uuid */
-      endpoint_id: string;
+      id: components["schemas"]["Uuid"];
+      endpoint_id: components["schemas"]["Uuid"];
       /** @description The `evt_…` id, sent as `webhook-id` on every attempt. */
       event_id: string;
       event_type: string;
@@ -1314,8 +1285,7 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     WebhookEndpoint: {
-      /** Format: uuid */
-      id: string;
+      id: components["schemas"]["Uuid"];
       url: string;
       events: string[];
       description: string | null;
@@ -1342,8 +1312,7 @@ export interface components {
       sun: number;
     };
     WorkSummary: {
-      /** Format: uuid */
-      employee_id: string;
+      employee_id: components["schemas"]["Uuid"];
       /**
        * Format: date
        * @description First day of the period.
@@ -1792,8 +1761,8 @@ export interface operations {
         cursor?: components["parameters"]["Cursor"];
         updated_since?: components["parameters"]["UpdatedSince"];
         status?: "active" | "terminated";
-        location_id?: string;
-        unit_id?: string;
+        location_id?: components["schemas"]["Uuid"];
+        unit_id?: components["schemas"]["Uuid"];
       };
     };
     responses: {
@@ -3327,7 +3296,7 @@ export interface operations {
     parameters: {
       path: {
         id: components["parameters"]["Id"];
-        deliveryId: string;
+        deliveryId: components["schemas"]["Uuid"];
       };
     };
     responses: {
@@ -3365,7 +3334,7 @@ export interface operations {
       };
       path: {
         id: components["parameters"]["Id"];
-        deliveryId: string;
+        deliveryId: components["schemas"]["Uuid"];
       };
     };
     responses: {
@@ -3484,8 +3453,7 @@ export interface operations {
           /** @constant */
           type: "employee.created";
           data: {
-            /** Format: uuid */
-            employee_id: string;
+            employee_id: components["schemas"]["Uuid"];
           };
         };
       };
@@ -3512,8 +3480,7 @@ export interface operations {
           /** @constant */
           type: "employee.updated";
           data: {
-            /** Format: uuid */
-            employee_id: string;
+            employee_id: components["schemas"]["Uuid"];
           };
         };
       };
@@ -3540,8 +3507,7 @@ export interface operations {
           /** @constant */
           type: "employee.terminated";
           data: {
-            /** Format: uuid */
-            employee_id: string;
+            employee_id: components["schemas"]["Uuid"];
           };
         };
       };
@@ -3568,10 +3534,8 @@ export interface operations {
           /** @constant */
           type: "checkin.created";
           data: {
-            /** Format: uuid */
-            check_in_id: string;
-            /** Format: uuid */
-            employee_id: string;
+            check_in_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
           };
         };
       };
@@ -3598,10 +3562,8 @@ export interface operations {
           /** @constant */
           type: "check_in_correction.requested";
           data: {
-            /** Format: uuid */
-            correction_id: string;
-            /** Format: uuid */
-            employee_id: string;
+            correction_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "pending";
           };
@@ -3630,10 +3592,8 @@ export interface operations {
           /** @constant */
           type: "check_in_correction.applied";
           data: {
-            /** Format: uuid */
-            correction_id: string;
-            /** Format: uuid */
-            employee_id: string;
+            correction_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "applied";
           };
@@ -3662,10 +3622,8 @@ export interface operations {
           /** @constant */
           type: "check_in_correction.rejected";
           data: {
-            /** Format: uuid */
-            correction_id: string;
-            /** Format: uuid */
-            employee_id: string;
+            correction_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "rejected";
           };
@@ -3694,10 +3652,8 @@ export interface operations {
           /** @constant */
           type: "absence.requested";
           data: {
-            /** Format: uuid */
-            absence_id: string;
-            /** Format: uuid */
-            employee_id: string;
+            absence_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "requested";
           };
@@ -3726,10 +3682,8 @@ export interface operations {
           /** @constant */
           type: "absence.approved";
           data: {
-            /** Format: uuid */
-            absence_id: string;
-            /** Format: uuid */
-            employee_id: string;
+            absence_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "approved";
           };
@@ -3758,10 +3712,8 @@ export interface operations {
           /** @constant */
           type: "absence.denied";
           data: {
-            /** Format: uuid */
-            absence_id: string;
-            /** Format: uuid */
-            employee_id: string;
+            absence_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "denied";
           };
@@ -3790,10 +3742,8 @@ export interface operations {
           /** @constant */
           type: "absence.cancelled";
           data: {
-            /** Format: uuid */
-            absence_id: string;
-            /** Format: uuid */
-            employee_id: string;
+            absence_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "cancelled";
           };
@@ -3805,8 +3755,39 @@ export interface operations {
     };
   };
   /**
+   * absence.updated event
+   * @description A requested or approved absence counts a new `days_count`, because the calendar under it changed: a holiday added or removed, a contract period’s schedule, a move to another work centre, a termination or a corrected employment date. Its `vacation_balance.updated` events follow for a vacation.
+   */
+  absenceUpdatedEvent: {
+    parameters: {
+      header: {
+        "webhook-id": components["parameters"]["WebhookId"];
+        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+        "webhook-signature": components["parameters"]["WebhookSignature"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"] & ({
+          /** @constant */
+          type: "absence.updated";
+          data: {
+            absence_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
+            status: "requested" | "approved";
+            /** @description The days the absence counts now. */
+            days_count: number;
+          };
+        });
+      };
+    };
+    responses: {
+      200: components["responses"]["WebhookAcknowledged"];
+    };
+  };
+  /**
    * vacation_balance.updated event
-   * @description A vacation absence that moves a balance was requested, approved, denied or cancelled: one event per calendar year it touches.
+   * @description A vacation absence that moves a balance was requested, approved, denied or cancelled, or counts a new number of days (`absence.updated`): one event per calendar year it touches.
    */
   vacationBalanceUpdatedEvent: {
     parameters: {
@@ -3822,8 +3803,7 @@ export interface operations {
           /** @constant */
           type: "vacation_balance.updated";
           data: {
-            /** Format: uuid */
-            employee_id: string;
+            employee_id: components["schemas"]["Uuid"];
             year: number;
           };
         };
@@ -3851,8 +3831,7 @@ export interface operations {
           /** @constant */
           type: "report.completed";
           data: {
-            /** Format: uuid */
-            report_id: string;
+            report_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "completed";
           };

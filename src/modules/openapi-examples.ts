@@ -307,6 +307,7 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
   EmitSampleEventBody: { type: 'absence.approved' },
   SampleEvent: { ...sandboxEvent, deliveries: 1 },
   EventType: 'absence.approved',
+  Uuid: '0192f3a4-5b6c-7d8e-9f01-23456789abcd',
   EventFeed: { data: [sandboxEvent], next_after: sandboxEvent.id },
   EventEnvelope: {
     id: 'evt_0192f3a488887aaa8bbb0c0d0e0f1018',

@@ -1,7 +1,22 @@
 import { type TLiteral, type TSchema, type TUnion, Type } from 'typebox';
 
+/** The keyword that names a schema for the OpenAPI description (platform/openapi.ts moves it to components). */
+export const COMPONENT_KEYWORD = 'x-component';
+
+/** Marks a named schema whose description tells its use (kept beside each `$ref`, not in the component). */
+export const USE_DESCRIPTION = 'x-use-description';
+
+/** An id: one `Uuid` component in the OpenAPI description, its description (what it identifies) beside each use. */
 export const Uuid = (description?: string) =>
-  Type.String({ format: 'uuid', maxLength: 36, ...(description ? { description } : {}) });
+  named(
+    'Uuid',
+    Type.String({
+      format: 'uuid',
+      maxLength: 36,
+      ...(description ? { description } : {}),
+      [USE_DESCRIPTION]: true,
+    }),
+  );
 export const Instant = (description?: string) =>
   Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 export const CalendarDate = (description?: string) =>
@@ -16,9 +31,6 @@ export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(sch
   Type.Union([schema, Type.Null()]);
 
 export const IdParams = Type.Object({ id: Uuid() }, { additionalProperties: false });
-
-/** The keyword that names a schema for the OpenAPI description (platform/openapi.ts moves it to components). */
-export const COMPONENT_KEYWORD = 'x-component';
 
 /**
  * Names a schema: the OpenAPI description lists it once under components.schemas and refers to it by `$ref`
@@ -38,9 +50,6 @@ export function literals<const V extends readonly string[]>(values: V) {
 
 /** The body of an action that takes none: left out, or `{}`; any field is unknown (422). */
 export const NoBody = named('EmptyBody', Type.Object({}, { additionalProperties: false }));
-
-/** Marks a named schema whose description tells its use (kept beside each `$ref`, not in the component). */
-export const USE_DESCRIPTION = 'x-use-description';
 
 /** Who did something the registry keeps: an API key, an administrator, an employee, or the system. */
 export const Actor = (description: string) =>

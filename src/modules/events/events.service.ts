@@ -36,6 +36,17 @@ export const EVENT_DATA = {
   'absence.approved': absence('approved'),
   'absence.denied': absence('denied'),
   'absence.cancelled': absence('cancelled'),
+  // A requested or approved absence counts a new number of days: the calendar under it changed (a holiday added
+  // or removed, a contract's schedule, a move to another work centre, a termination; docs/time-rules.md).
+  'absence.updated': Type.Object(
+    {
+      absence_id: Uuid(),
+      employee_id: Uuid(),
+      status: Type.Union([Type.Literal('requested'), Type.Literal('approved')]),
+      days_count: Type.Number({ description: 'The days the absence counts now.' }),
+    },
+    { additionalProperties: false },
+  ),
   'vacation_balance.updated': Type.Object(
     { employee_id: Uuid(), year: Type.Integer() },
     { additionalProperties: false },

@@ -58,6 +58,10 @@ function sampleData(type: EventType, rows: SandboxRows, year: number): EventData
       const status = type.slice('absence.'.length) as 'requested' | 'approved' | 'denied' | 'cancelled';
       return { absence_id: absence.id, employee_id: absence.employee_id, status };
     }
+    case 'absence.updated': {
+      const absence = of(rows.absence);
+      return { absence_id: absence.id, employee_id: absence.employee_id, status: 'approved', days_count: 1 };
+    }
     case 'vacation_balance.updated':
       return { employee_id: employeeId, year };
     case 'report.completed':

@@ -162,8 +162,10 @@ const EVENT_SOURCES: Record<EventType, string> = {
   'absence.approved': 'A requested absence was approved.',
   'absence.denied': 'A requested absence was rejected.',
   'absence.cancelled': 'A requested or approved absence was cancelled.',
+  'absence.updated':
+    'A requested or approved absence counts a new `days_count`, because the calendar under it changed: a holiday added or removed, a contract period’s schedule, a move to another work centre, a termination or a corrected employment date. Its `vacation_balance.updated` events follow for a vacation.',
   'vacation_balance.updated':
-    'A vacation absence that moves a balance was requested, approved, denied or cancelled: one event per calendar year it touches.',
+    'A vacation absence that moves a balance was requested, approved, denied or cancelled, or counts a new number of days (`absence.updated`): one event per calendar year it touches.',
   'report.completed': 'A report finished generating and can be downloaded.',
   ping: 'Sent by `POST /v1/webhook-endpoints/{id}/test` to that endpoint alone. Never subscribed explicitly.',
 };

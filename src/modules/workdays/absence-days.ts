@@ -64,7 +64,8 @@ async function daysWithin(tx: Executor, companyId: string, scope: AbsenceDayScop
  * requested or approved absence has within those dates; the function it returns, called after the change in the
  * same transaction, counts them again and adds the difference to `days_count`. Only the changed dates are recounted, so the days of an absence in a
  * closed month keep the count they were closed with. A changed absence gets a new `updated_at` (a client syncing
- * with `updated_since` sees it) and a changed vacation its `vacation_balance.updated` events.
+ * with `updated_since` sees it) and an `absence.updated` event with its new count, and a changed vacation its
+ * `vacation_balance.updated` events.
  */
 export async function recountAbsenceDays(
   tx: Executor,
@@ -73,13 +74,18 @@ export async function recountAbsenceDays(
 ): Promise<(at: Date) => Promise<void>> {
   const before = await daysWithin(tx, companyId, scope);
   return async (at) => {
-    const events = new Map<string, PendingEvent>();
+    const updated: PendingEvent[] = [];
+    const balances = new Map<string, PendingEvent>();
     for (const [id, { row, days }] of await daysWithin(tx, companyId, scope)) {
       const delta = days - (before.get(id)?.days ?? days);
       if (delta === 0) continue;
-      await addAbsenceDays(tx, companyId, id, delta, at);
-      for (const event of balanceEvents(row)) events.set(JSON.stringify(event), event);
+      const count = await addAbsenceDays(tx, companyId, id, delta, at);
+      updated.push({
+        type: 'absence.updated',
+        data: { absence_id: id, employee_id: row.employee_id, status: row.status, days_count: count },
+      });
+      for (const event of balanceEvents(row)) balances.set(JSON.stringify(event), event);
     }
-    await recordEvents(tx, companyId, at, [...events.values()]);
+    await recordEvents(tx, companyId, at, [...updated, ...balances.values()]);
   };
 }

@@ -311,6 +311,7 @@ export async function absencesOverlapping(db: Executor, companyId: string, scope
     .select([
       'absences.id',
       'absences.employee_id',
+      'absences.status',
       'absence_types.key as type_key',
       'absences.start_date',
       'absences.end_date',
@@ -320,6 +321,7 @@ export async function absencesOverlapping(db: Executor, companyId: string, scope
       'employees.termination_date',
     ])
     .where('absences.status', 'in', ['requested', 'approved'])
+    .$narrowType<{ status: 'requested' | 'approved' }>()
     .where('absences.end_date', '>=', scope.from)
     .where('absences.start_date', '<=', scope.to);
   if (scope.employeeId !== undefined) query = query.where('absences.employee_id', '=', scope.employeeId);
@@ -334,8 +336,8 @@ export async function addAbsenceDays(
   id: string,
   delta: number,
   at: Date,
-): Promise<void> {
-  await db
+): Promise<number> {
+  const row = await db
     .updateTable('absences')
     .set((eb) => ({
       days_count: sql<string>`${eb.ref('days_count')} + ${String(delta)}::numeric`,
@@ -343,5 +345,7 @@ export async function addAbsenceDays(
     }))
     .where('company_id', '=', companyId)
     .where('id', '=', id)
-    .execute();
+    .returning('days_count')
+    .executeTakeFirstOrThrow();
+  return Number(row.days_count);
 }
