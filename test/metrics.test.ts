@@ -149,19 +149,13 @@ describe('/metrics', () => {
     }
     // The sync horizon: near 0 at rest; held back by a write transaction that runs long.
     expect(Number(after.get('jornada_sync_horizon_lag_seconds')?.metrics[0]?.value)).toBeLessThan(5);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let stamped = () => {};
-    const published = new Promise<void>((resolve) => {
-      stamped = resolve;
-    });
+    const held = Promise.withResolvers<void>();
+    const published = Promise.withResolvers<void>();
     const writer = withSyncStamp(ctx.db, ctx.clock, async () => {
-      stamped();
-      await held;
+      published.resolve();
+      await held.promise;
     });
-    await published;
+    await published.promise;
     ctx.clock.advance(30);
     try {
       const lagging = await scrape();
@@ -169,7 +163,7 @@ describe('/metrics', () => {
         Number(lagging.get('jornada_sync_horizon_lag_seconds')?.metrics[0]?.value),
       ).toBeGreaterThanOrEqual(30);
     } finally {
-      release();
+      held.resolve();
       await writer;
     }
     // The process's own: memory, CPU, event-loop lag.

@@ -38,24 +38,18 @@ async function blockedOnLock(): Promise<void> {
 
 /** Holds an employee's row lock in another session until released. */
 async function holdEmployee(companyId: string, employeeId: string): Promise<{ release(): Promise<void> }> {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let locked = () => {};
-  const lockTaken = new Promise<void>((resolve) => {
-    locked = resolve;
-  });
+  const held = Promise.withResolvers<void>();
+  const locked = Promise.withResolvers<void>();
   const holder = env.ctx.db.transaction().execute(async (tx) => {
     await sql`select 1 from employees where company_id = ${companyId} and id = ${employeeId} for update`.execute(
       tx,
     );
-    locked();
-    await held;
+    locked.resolve();
+    await held.promise;
   });
-  await lockTaken;
+  await locked.promise;
   const done = async () => {
-    release();
+    held.resolve();
     await holder;
   };
   // A failing test still lets the lock go, so that the file's other tests and its teardown do not wait on it.
