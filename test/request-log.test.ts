@@ -48,6 +48,13 @@ describe('the request log', () => {
     for (let index = 0; index < 105; index += 1) await company.test.get(`/v1/units?limit=${index + 1}`);
     await expect.poll(async () => (await logOf())[0]?.path).toBe('/v1/units');
     await expect.poll(async () => (await logOf()).length).toBe(100);
+    // Stored, not only shown: the table holds the last 100.
+    const stored = await ctx.db
+      .selectFrom('request_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('company_id', '=', company.sandboxId)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(100);
     // (The rate limit answered some with 429: they are requests of the integration too, and logged.)
     expect((await logOf()).some((row) => row.status === 429)).toBe(true);
   });
