@@ -83,18 +83,25 @@ export class SyncHorizon {
     return this.#latest;
   }
 
-  /** Reads the horizon now. A listing's query must start after this returns. */
+  /** Reads the horizon now (readSyncHorizon) and keeps it. A listing's query must start after this returns. */
   async read(): Promise<number> {
-    const clockBefore = this.#clock.now().epochMilliseconds;
-    const { rows } = await sql<{ bound: string | null }>`
-      select min((l.classid::bigint << 32) | l.objid::bigint)::text as bound
-        from pg_locks l
-       where l.locktype = 'advisory' and l.objsubid = 1 and l.mode = 'ShareLock'
-         and l.database = (select oid from pg_database where datname = current_database())`.execute(this.#db);
-    const bound = rows[0]?.bound;
-    const horizon =
-      bound === null || bound === undefined ? clockBefore : Math.min(clockBefore, Number(bound));
+    const horizon = await readSyncHorizon(this.#db, this.#clock);
     if (horizon > this.#latest) this.#latest = horizon;
     return horizon;
   }
+}
+
+/**
+ * The sync horizon now, in epoch milliseconds: the smallest bound published in this database, or the clock read
+ * before looking, whichever is earlier.
+ */
+export async function readSyncHorizon(db: Executor, clock: Clock): Promise<number> {
+  const clockBefore = clock.now().epochMilliseconds;
+  const { rows } = await sql<{ bound: string | null }>`
+    select min((l.classid::bigint << 32) | l.objid::bigint)::text as bound
+      from pg_locks l
+     where l.locktype = 'advisory' and l.objsubid = 1 and l.mode = 'ShareLock'
+       and l.database = (select oid from pg_database where datname = current_database())`.execute(db);
+  const bound = rows[0]?.bound;
+  return bound === null || bound === undefined ? clockBefore : Math.min(clockBefore, Number(bound));
 }

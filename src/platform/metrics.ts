@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
 import { type Db, onConnectionError, poolOf } from '../db/database.ts';
 import { dueWork } from '../db/queues.ts';
-import { SyncHorizon } from '../db/sync-stamp.ts';
+import { readSyncHorizon } from '../db/sync-stamp.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import { ApiError, problemCodeOf } from './errors.ts';
 import { safeEqual, sha256 } from './secrets.ts';
@@ -112,7 +112,7 @@ async function readGauges(db: Db, clock: Clock): Promise<void> {
     queueDepth.set({ queue: row.queue }, Number(row.due));
     queueAge.set({ queue: row.queue }, Math.max(0, Number(row.oldest ?? 0)));
   }
-  const horizon = await new SyncHorizon(db, clock).read();
+  const horizon = await readSyncHorizon(db, clock);
   syncHorizonLag.set(Math.max(0, clock.now().epochMilliseconds - horizon) / 1000);
   const pool = poolOf(db);
   if (pool) {

@@ -241,10 +241,9 @@ export type SyncHorizonReader = { readonly latest: number; read(): Promise<numbe
  * cursor are served by one (company_id, updated_at, id) index, and a client that syncs sees each change after
  * the previous ones. The query must select `updated_at` and `id`.
  *
- * A page never reaches past the sync horizon: a record stamped at or after it may still be joined by one stamped
- * earlier whose transaction has not committed, and a client that moved past both would never see that one. The
- * page is read once against the latest horizon known; only when it reaches past that one is the horizon read
- * again and the page read again after it, bounded by it.
+ * A page never reaches past the sync horizon (readWithinSyncHorizon): a record stamped at or after it may still
+ * be joined by one stamped earlier whose transaction has not committed, and a client that moved past both would
+ * never see that one.
  */
 export async function syncPage<DB, TB extends keyof DB, Row extends { updated_at: Date; id: string }>(
   query: SelectQueryBuilder<DB, TB, Row>,
@@ -267,10 +266,33 @@ export async function syncPage<DB, TB extends keyof DB, Row extends { updated_at
         ? undefined
         : sql<boolean>`${sql.ref(`${prefix}updated_at`)} > ${new Date(updatedSince)}`,
   };
-  const known = options.horizon.latest;
-  const rows = await keysetRows(query, keyset);
-  if (rows.every((row) => row.updated_at.getTime() < known)) return pageOf(rows, keyset);
-  const horizon = await options.horizon.read();
-  const before = sql<boolean>`${sql.ref(`${prefix}updated_at`)} < ${new Date(horizon)}`;
-  return pageOf(await keysetRows(query, { ...keyset, before }), keyset);
+  const rows = await readWithinSyncHorizon<Row>(
+    options.horizon,
+    (row) => row.updated_at.getTime(),
+    (horizon) =>
+      keysetRows(
+        query,
+        horizon === undefined
+          ? keyset
+          : { ...keyset, before: sql<boolean>`${sql.ref(`${prefix}updated_at`)} < ${new Date(horizon)}` },
+      ),
+  );
+  return pageOf(rows, keyset);
+}
+
+/**
+ * Reads rows that a client follows by their sync stamps (a sync listing, the sandbox's event feed) so that none
+ * lies at or past the sync horizon: first unbounded, which is enough when every row is stamped before the latest
+ * horizon known (or there is none); otherwise the horizon is read again and so are the rows, bounded by it. A
+ * read with nothing new costs one statement.
+ */
+export async function readWithinSyncHorizon<Row>(
+  horizon: SyncHorizonReader,
+  stampOf: (row: Row) => number,
+  read: (horizon: number | undefined) => Promise<Row[]>,
+): Promise<Row[]> {
+  const known = horizon.latest;
+  const rows = await read(undefined);
+  if (rows.every((row) => stampOf(row) < known)) return rows;
+  return await read(await horizon.read());
 }

@@ -426,17 +426,14 @@ export async function updateEmployee(
     if (!change && isDeepStrictEqual(toView(next), toView(current))) return toView(current);
 
     next.updated_at = toDate(await syncStamp(tx, clock));
-    const calendarChanged =
-      next.hire_date !== current.hire_date ||
-      next.termination_date !== current.termination_date ||
-      next.timezone !== current.timezone;
+    const employmentChanged =
+      next.hire_date !== current.hire_date || next.termination_date !== current.termination_date;
+    const calendarChanged = employmentChanged || next.timezone !== current.timezone;
     const moved = !calendarChanged && next.location_id !== current.location_id;
     // Where a move's new calendar starts: after the latest closed month.
     const movedFrom = moved ? await openPeriodStart(tx, tenant.companyId, next.hire_date) : undefined;
     // A contract change, a move to another centre or new employment dates change the working days of the open
     // period: the employee's absences over those dates are recounted once the change is made (absence-days.ts).
-    const employmentChanged =
-      next.hire_date !== current.hire_date || next.termination_date !== current.termination_date;
     const recountFrom = [
       change?.period.effective_from,
       movedFrom,

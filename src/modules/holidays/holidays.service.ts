@@ -1,12 +1,10 @@
 import type { Static } from 'typebox';
-import type { Tx } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
 import { syncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
-import type { Clock } from '../../time/clock.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
@@ -55,7 +53,9 @@ export async function createHoliday(
       });
     }
     await applyHoliday(tx, companyId, row, now);
-    await recount(await lateSyncStamp(tx, clock));
+    // Stamped last, after every employee's day is rewritten: sync listings hold back what is stamped after a
+    // running transaction's stamp (sync-stamp.ts), and a holiday over a large company takes a while.
+    await recount(toDate(await syncStamp(tx, clock)));
     return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
   });
 }
@@ -108,15 +108,6 @@ export async function deleteHoliday(
       if (holiday.location_id !== null && employee.location_id !== holiday.location_id) continue;
       await consolidate(tx, companyId, tenant.timezone, employee.id, { from: date, to: date }, now);
     }
-    await recount(await lateSyncStamp(tx, clock));
+    await recount(toDate(await syncStamp(tx, clock))); // Stamped last, as when a holiday is added.
   });
-}
-
-/**
- * The absences' new updated_at, stamped after every employee's day is rewritten: a holiday over a large company
- * takes a while, and sync listings hold back what is stamped after a running transaction's stamp (sync-stamp.ts),
- * so the stamp is taken last.
- */
-async function lateSyncStamp(tx: Tx, clock: Clock): Promise<Date> {
-  return toDate(await syncStamp(tx, clock));
 }

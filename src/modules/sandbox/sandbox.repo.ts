@@ -29,38 +29,29 @@ export async function newestSandboxRows(db: Executor, companyId: string) {
   return { employee, checkIn, absence, correction, report };
 }
 
-/** A sandbox's events after an event id (uuid), oldest first, at most `limit`. */
+/** A sandbox's events after an event id (uuid) and, given `before`, before that id; oldest first, at most `limit`. */
 export async function eventsAfter(
   db: Executor,
   companyId: string,
-  after: string,
-  before: string,
+  range: { after: string; before: string | undefined },
   limit: number,
 ) {
-  return await db
+  let query = db
     .selectFrom('events')
     .select(['id', 'type', 'data', 'created_at'])
     .where('company_id', '=', companyId)
-    .where('id', '>', after)
-    .where('id', '<', before)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
+    .where('id', '>', range.after);
+  if (range.before !== undefined) query = query.where('id', '<', range.before);
+  return await query.orderBy('id').limit(limit).execute();
 }
 
-/** The id (uuid) of a sandbox's newest event, or undefined. */
-export async function newestEventId(
+/** A sandbox's newest event (before the id `before`, when given), or undefined. */
+export async function newestEvent(
   db: Executor,
   companyId: string,
-  before: string,
-): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('events')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('id', '<', before)
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id;
+  before: string | undefined,
+): Promise<{ id: string; created_at: Date } | undefined> {
+  let query = db.selectFrom('events').select(['id', 'created_at']).where('company_id', '=', companyId);
+  if (before !== undefined) query = query.where('id', '<', before);
+  return await query.orderBy('id', 'desc').limit(1).executeTakeFirst();
 }

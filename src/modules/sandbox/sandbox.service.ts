@@ -3,6 +3,7 @@ import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { firstIdAt, newId } from '../../platform/ids.ts';
+import { readWithinSyncHorizon } from '../../platform/pagination.ts';
 import type { Tenant } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
@@ -15,7 +16,7 @@ import {
   recordEvents,
 } from '../events/events.service.ts';
 import { countEventDeliveries, insertDeliveriesToActiveEndpoints } from '../webhooks/deliveries.repo.ts';
-import { eventsAfter, newestEventId, newestSandboxRows } from './sandbox.repo.ts';
+import { eventsAfter, newestEvent, newestSandboxRows } from './sandbox.repo.ts';
 import type { EventFeed, SampleEvent } from './sandbox.schemas.ts';
 
 export type SampleEventView = Static<typeof SampleEvent>;
@@ -129,17 +130,23 @@ export async function listenEvents(
   }
   const { db, syncHorizon } = deps;
   const { companyId } = tenant;
-  // Every event with an id before this is committed and visible to the query that follows.
-  const horizon = async () => firstIdAt(await syncHorizon.read());
+  // An event's stamp is its created_at, which its id carries: ids before the horizon's first id are stamped before it.
+  const stampOf = (event: { created_at: Date }) => event.created_at.getTime();
+  const before = (horizon: number | undefined) => (horizon === undefined ? undefined : firstIdAt(horizon));
   if (query.after === 'latest') {
-    const newest = await newestEventId(db, companyId, await horizon());
-    return { data: [], next_after: eventPublicId(newest ?? BEFORE_ALL) };
+    const [newest] = await readWithinSyncHorizon(syncHorizon, stampOf, async (horizon) => {
+      const event = await newestEvent(db, companyId, before(horizon));
+      return event ? [event] : [];
+    });
+    return { data: [], next_after: eventPublicId(newest?.id ?? BEFORE_ALL) };
   }
   const after = uuidOf(query.after);
   // Long polling on real time (a request's wait, not a date of the domain).
   const deadline = performance.now() + (query.wait ?? 20) * 1000;
   for (;;) {
-    const rows = await eventsAfter(db, companyId, after, await horizon(), FEED_PAGE);
+    const rows = await readWithinSyncHorizon(syncHorizon, stampOf, (horizon) =>
+      eventsAfter(db, companyId, { after, before: before(horizon) }, FEED_PAGE),
+    );
     if (rows.length > 0 || performance.now() >= deadline || signal?.aborted) {
       return {
         data: rows.map((row) => envelopeOf(companyId, row)),
