@@ -128,6 +128,27 @@ describe('/metrics', () => {
       Number(sample(waiting.get('jornada_queue_due'), { queue: 'reports' })?.value),
     ).toBeGreaterThanOrEqual(1);
     expect(sample(waiting.get('jornada_queue_due'), { queue: 'webhook_deliveries' })).toBeDefined();
+    // A first attempt not yet claimed is due (it waits after its tenant's delivery cursor), since it was made.
+    const endpoint = await company.live.post('/v1/webhook-endpoints', {
+      url: 'https://hooks.example.com/metrics',
+      events: ['employee.created'],
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    const dueBefore = Number(
+      sample(waiting.get('jornada_queue_due'), { queue: 'webhook_deliveries' })?.value,
+    );
+    await hire(company.live);
+    ctx.clock.advance(30);
+    const delivering = await scrape();
+    expect(Number(sample(delivering.get('jornada_queue_due'), { queue: 'webhook_deliveries' })?.value)).toBe(
+      dueBefore + 1,
+    );
+    expect(
+      Number(
+        sample(delivering.get('jornada_queue_oldest_due_age_seconds'), { queue: 'webhook_deliveries' })
+          ?.value,
+      ),
+    ).toBeGreaterThanOrEqual(30);
     expect(sample(waiting.get('jornada_queue_oldest_due_age_seconds'), { queue: 'reports' })).toBeDefined();
     await generateReports(ctx);
     const after = await scrape();

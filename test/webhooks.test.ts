@@ -4,7 +4,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Executor } from '../src/db/database.ts';
+import { withSyncStamp } from '../src/db/sync-stamp.ts';
 import { webhookDeliveryJob } from '../src/jobs/webhook-delivery.ts';
+import { recordEvents } from '../src/modules/events/events.service.ts';
 import { recordSuccesses } from '../src/modules/webhooks/deliveries.repo.ts';
 import {
   claimDueDeliveries,
@@ -713,9 +716,15 @@ describe('delivery', () => {
         timestamp: base.add({ minutes: index * 30 }).toString({ smallestUnit: 'second' }),
       });
     }
+    // Four workers at once, then again until nothing is left: a claim that finds the tenant's cursor taken by
+    // another claim skips it (SKIP LOCKED), so no row is ever taken twice.
     const claims = await Promise.all(
       Array.from({ length: 4 }, () => claimDueDeliveries(ctx.db, ctx.clock, 15)),
     );
+    for (let more = await claimDueDeliveries(ctx.db, ctx.clock, 15); more.length > 0; ) {
+      claims.push(more);
+      more = await claimDueDeliveries(ctx.db, ctx.clock, 15);
+    }
     const claimed = claims.flat().map((delivery) => delivery.id);
     expect(claimed).toHaveLength(40);
     expect(new Set(claimed).size).toBe(40);
@@ -727,8 +736,8 @@ describe('delivery', () => {
     expect(reclaimed).toHaveLength(40);
     expect(reclaimed.every((delivery) => delivery.attempts === 2)).toBe(true);
 
-    // The dead worker's late outcome is fenced off by the attempt number. (Any worker's first claim: with four
-    // claiming 15 at once from 40 rows, three may take them all and leave the fourth none.)
+    // The dead worker's late outcome is fenced off: its claim ended with its lease (and the row's attempt number
+    // moved on).
     const stale = claims.flat()[0];
     if (!stale) throw new Error('no claim');
     await recordOutcome(ctx.db, ctx.clock, stale, { succeeded: true, responseStatus: 200, error: null });
@@ -747,6 +756,8 @@ describe('delivery', () => {
     const success = (delivery: typeof owner) => ({
       company_id: delivery.company_id,
       id: delivery.id,
+      claim_id: delivery.claim_id,
+      claimed_at: delivery.claimed_at,
       attempts: delivery.attempts,
       responseStatus: 204,
       requestHeaders: { 'webhook-id': 'evt_x' },
@@ -793,6 +804,8 @@ describe('delivery', () => {
       {
         company_id: claimed.company_id,
         id: claimed.id,
+        claim_id: claimed.claim_id,
+        claimed_at: claimed.claimed_at,
         attempts: claimed.attempts,
         responseStatus: 204,
         requestHeaders: { 'webhook-id': 'evt_x' },
@@ -833,5 +846,163 @@ describe('delivery', () => {
       query: { cursor: `${first.meta.next_cursor}x` },
     });
     expect(tampered.statusCode).toBe(422);
+  });
+});
+
+describe("first attempts, claimed through the tenant's cursor (migration 0031)", () => {
+  const claimsOf = async (owner: TestCompany) =>
+    await ctx.db.selectFrom('webhook_claims').selectAll().where('company_id', '=', owner.id).execute();
+
+  /** Records an employee.updated event (and its deliveries) in a stamped transaction, as the services do. */
+  const recordEvent = (tx: Executor, stamp: Temporal.Instant) =>
+    recordEvents(tx, company.id, toDate(stamp), [
+      { type: 'employee.updated', data: { employee_id: '00000000-0000-7000-8000-000000000000' } },
+    ]);
+
+  it('never passes a delivery whose transaction commits after a later one: the claim ends at the sync horizon', async () => {
+    const endpoint = await subscribe(company, ['employee.updated']);
+    const held = Promise.withResolvers<void>();
+    const recorded = Promise.withResolvers<string>();
+    const early = withSyncStamp(ctx.db, ctx.clock, async (tx, stamp) => {
+      const [eventId] = await recordEvent(tx, stamp);
+      recorded.resolve(eventId as string);
+      await held.promise;
+    });
+    const earlyEvent = await recorded.promise;
+    ctx.clock.advance(1);
+    const [lateEvent] = await withSyncStamp(ctx.db, ctx.clock, (tx, stamp) => recordEvent(tx, stamp));
+
+    // The later delivery is committed, but the earlier transaction may still add one before it: nothing is
+    // claimed (a cursor moved past the later one would never come back for the earlier).
+    expect(await claimDueDeliveries(ctx.db, ctx.clock, 10)).toEqual([]);
+    held.resolve();
+    await early;
+    const claimed = await claimDueDeliveries(ctx.db, ctx.clock, 10);
+    expect(claimed.map((delivery) => delivery.event_id)).toEqual([earlyEvent, lateEvent]);
+    expect(claimed.every((delivery) => delivery.claim_id !== null && delivery.attempts === 1)).toBe(true);
+
+    // In flight, each shows as its claim started it: one attempt, next due when the claim's lease ends.
+    const listed = await deliveriesOf(company, endpoint.id);
+    expect(listed).toHaveLength(2);
+    for (const delivery of listed) {
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_response_status: null });
+      expect(seconds(delivery.next_attempt_at) - seconds(delivery.last_attempt_at)).toBe(LEASE_SECONDS);
+    }
+  });
+
+  it('deletes each claim once every delivery it took has an outcome', async () => {
+    const good = await subscribe(company, ['employee.created']);
+    const bad = await subscribe(company, ['employee.created']);
+    const badPath = new URL(bad.url).pathname;
+    receiver.respond = (request) => (request.path === badPath ? 500 : 204);
+    await hire(company.live);
+    await hire(company.live);
+    await deliverDue();
+
+    expect(receiver.requests).toHaveLength(4);
+    expect(await claimsOf(company)).toEqual([]);
+    for (const delivery of await deliveriesOf(company, good.id)) {
+      expect(delivery).toMatchObject({ status: 'succeeded', attempts: 1, next_attempt_at: null });
+      expect(delivery.last_attempt_at).toEqual(expect.any(String));
+    }
+    for (const delivery of await deliveriesOf(company, bad.id)) {
+      expect(delivery).toMatchObject({ status: 'pending', attempts: 1, last_response_status: 500 });
+      expect(seconds(delivery.next_attempt_at) - seconds(delivery.last_attempt_at)).toBe(
+        RETRY_DELAYS_SECONDS[0],
+      );
+    }
+  });
+
+  it('keeps a claim with a success that failed to be recorded: its lease ends and that delivery is sent again', async () => {
+    // One event, two endpoints: one claim of two deliveries. The first answer's success is refused; the second
+    // answers later, in another batch, which would otherwise end the claim and leave the first without one.
+    const refused = await subscribe(company, ['employee.created']);
+    const recorded = await subscribe(company, ['employee.created']);
+    const laterPath = new URL(recorded.url).pathname;
+    receiver.respond = (request) =>
+      request.path === laterPath ? { status: 204, afterMilliseconds: 300 } : 204;
+    await hire(company.live);
+    await sql`
+      create function refuse_success() returns trigger language plpgsql as $$
+      begin
+        if new.status = 'succeeded' and new.endpoint_id = ${sql.lit(refused.id)}::uuid then
+          raise exception 'refused for the test';
+        end if;
+        return new;
+      end $$`.execute(ctx.db);
+    await sql`create trigger refuse_success before update on webhook_deliveries
+      for each row execute function refuse_success()`.execute(ctx.db);
+    try {
+      await deliverDue();
+    } finally {
+      await sql`drop trigger refuse_success on webhook_deliveries`.execute(ctx.db);
+      await sql`drop function refuse_success()`.execute(ctx.db);
+    }
+    expect(receiver.requests).toHaveLength(2);
+    expect(await deliveriesOf(company, recorded.id)).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
+    expect(await deliveriesOf(company, refused.id)).toMatchObject([{ status: 'pending', attempts: 1 }]);
+    expect(await claimsOf(company)).toHaveLength(1);
+
+    // Before the lease ends nothing is sent; after it, the refused one is sent again, with the same webhook-id.
+    await deliverDue();
+    expect(receiver.requests).toHaveLength(2);
+    ctx.clock.advance(LEASE_SECONDS + 1);
+    await deliverDue();
+    expect(receiver.requests).toHaveLength(3);
+    const refusedPath = new URL(refused.url).pathname;
+    const [first, again] = receiver.requests.filter((request) => request.path === refusedPath);
+    expect(again?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+    expect(await claimsOf(company)).toEqual([]);
+    expect(await deliveriesOf(company, refused.id)).toMatchObject([{ status: 'succeeded', attempts: 2 }]);
+  });
+
+  it('fails every pending delivery of an endpoint disabled by hand: unclaimed, in flight, waiting to retry', async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    await hire(company.live);
+    await deliverDue();
+    receiver.respond = () => 500;
+    await hire(company.live);
+    await deliverDue();
+    await hire(company.live);
+    const [inFlight] = await claimDueDeliveries(ctx.db, ctx.clock, 10);
+    if (!inFlight) throw new Error('nothing claimed');
+    await hire(company.live);
+    const before = (await deliveriesOf(company, endpoint.id)).map((delivery) => delivery.status);
+    expect(before).toEqual(['pending', 'pending', 'pending', 'succeeded']);
+
+    const disabled = await company.live.patch(`/v1/webhook-endpoints/${endpoint.id}`, { status: 'disabled' });
+    expect(disabled.statusCode).toBe(200);
+    const after = await deliveriesOf(company, endpoint.id);
+    expect(after.map((delivery) => delivery.status)).toEqual(['failed', 'failed', 'failed', 'succeeded']);
+    for (const delivery of after.slice(0, 3)) {
+      expect(delivery).toMatchObject({ next_attempt_at: null });
+    }
+    const detail = await company.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${after[0]?.id}`);
+    expect(detail.json()).toMatchObject({ last_error: 'endpoint disabled (manual) before delivery' });
+    // The attempt in flight answers late: its success is not recorded over the failure.
+    const late = { responseStatus: 204, requestHeaders: { 'webhook-id': 'evt_x' }, responseBody: '' };
+    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [{ ...inFlight, ...late }])).toBe(0);
+  });
+
+  it('indexes no column a first success changes, so that the success is a heap-only update', async () => {
+    const { rows } = await sql<{ definition: string }>`
+      select pg_get_indexdef(i.indexrelid) as definition from pg_index i
+      where i.indrelid = 'webhook_deliveries'::regclass`.execute(ctx.db);
+    expect(rows.length).toBeGreaterThan(0);
+    // next_attempt_at may be indexed: a first attempt's success leaves it null, as the fan-out made it.
+    const changed = [
+      'status',
+      'attempts',
+      'last_attempt_at',
+      'last_response_status',
+      'last_error',
+      'last_request_headers',
+      'last_response_body',
+      'leased_until',
+      'updated_at',
+    ];
+    for (const { definition } of rows) {
+      for (const column of changed) expect(definition).not.toMatch(new RegExp(`\\b${column}\\b`));
+    }
   });
 });

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import pg from 'pg';
 import pino from 'pino';
 import type { Db } from '../../src/db/database.ts';
 import { withSyncStamp } from '../../src/db/sync-stamp.ts';
@@ -82,8 +83,24 @@ async function receivedCount(receiver: ChildProcess): Promise<number> {
   return counted;
 }
 
+/** Updates of webhook_deliveries so far, and how many were heap-only (PostgreSQL's cumulative statistics). */
+async function deliveryUpdates(url: string): Promise<{ updates: number; heapOnly: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ updates: string; heap_only: string }>(
+      `select n_tup_upd as updates, n_tup_hot_upd as heap_only from pg_stat_user_tables
+       where relname = 'webhook_deliveries'`,
+    );
+    return { updates: Number(rows[0]?.updates ?? 0), heapOnly: Number(rows[0]?.heap_only ?? 0) };
+  } finally {
+    await client.end();
+  }
+}
+
 export async function webhooksSuite(cluster: BenchCluster): Promise<string[]> {
-  const { db } = await openBenchDatabase(cluster, 'bench_webhooks');
+  const { db, url } = await openBenchDatabase(cluster, 'bench_webhooks');
+  const updatesBefore = await deliveryUpdates(url);
   const failures: string[] = [];
   const receiver = spawn(process.execPath, ['-e', RECEIVER], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const ratios: number[] = [];
@@ -104,6 +121,20 @@ export async function webhooksSuite(cluster: BenchCluster): Promise<string[]> {
     receiver.kill();
     await db.destroy();
   }
+  // Each success of a first attempt should be a heap-only update (decision 0021). A backend reports its
+  // statistics when it exits, shortly after its connection closes: read until the counts stop moving.
+  let updatesAfter = await deliveryUpdates(url);
+  for (let settled = 0; settled < 3; ) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = await deliveryUpdates(url);
+    settled = now.updates === updatesAfter.updates ? settled + 1 : 0;
+    updatesAfter = now;
+  }
+  const updates = updatesAfter.updates - updatesBefore.updates;
+  const heapOnly = updatesAfter.heapOnly - updatesBefore.heapOnly;
+  console.log(
+    `delivery row updates: ${updates}, heap-only ${heapOnly} (${((100 * heapOnly) / Math.max(1, updates)).toFixed(1)}%)`,
+  );
   const summary = summarize(ratios);
   console.log(ratioLine('webhook delivery (worker / bare undici loop)', summary, GOAL, 'at least'));
   if (summary.median < GOAL)

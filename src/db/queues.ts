@@ -1,21 +1,10 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from './database.ts';
 
 /**
- * When a webhook delivery is due at `at` (migration 0028): pending, its next attempt's time has come, and no
- * attempt holds a live lease on it. The claim and the metrics read it; `table` is the name or alias the
- * statement gives webhook_deliveries.
- */
-export function deliveryDue(table: string, at: Date): RawBuilder<boolean> {
-  const column = (name: string) => sql.ref(`${table}.${name}`);
-  return sql<boolean>`${column('status')} = 'pending' and ${column('next_attempt_at')} <= ${at}
-    and (${column('leased_until')} is null or ${column('leased_until')} <= ${at})`;
-}
-
-/**
  * What the two work queues have due now, across every company (for the operator's metrics): how many items,
- * and how many seconds the oldest has waited past its due time, at the service clock's `now`. Both read the
- * partial "due" indexes.
+ * and how many seconds the oldest has waited past its due time, at the service clock's `now`. They read the
+ * partial indexes of due work and, for first attempts, each tenant's delivery cursor.
  */
 export async function dueWork(
   db: Db,
@@ -23,8 +12,18 @@ export async function dueWork(
 ): Promise<Array<{ queue: string; due: string; oldest: string | null }>> {
   const result = await sql<{ queue: string; due: string; oldest: string | null }>`
     select 'webhook_deliveries' as queue, count(*)::text as due,
-           extract(epoch from ${now}::timestamptz - min(next_attempt_at))::text as oldest
-      from webhook_deliveries where ${deliveryDue('webhook_deliveries', now)}
+           extract(epoch from ${now}::timestamptz - min(due_at))::text as oldest
+      from (
+        -- Retries and attempts whose lease ended, due at next_attempt_at (leased on their row, migration 0028)
+        select d.next_attempt_at as due_at from webhook_deliveries d
+        where d.next_attempt_at is not null and d.next_attempt_at <= ${now}
+          and (d.leased_until is null or d.leased_until <= ${now})
+        union all
+        -- First attempts not yet claimed, due since they were made (after their tenant's cursor, migration 0031)
+        select d.created_at from webhook_delivery_cursors c
+        join webhook_deliveries d on d.company_id = c.company_id and d.id > c.after_id
+        where d.status = 'pending' and d.next_attempt_at is null
+      ) due
     union all
     select 'reports', count(*)::text, extract(epoch from ${now}::timestamptz - min(run_at))::text
       from reports where status = 'processing' and run_at <= ${now}`.execute(db);

@@ -405,6 +405,10 @@ export type WebhookDeliveriesTable = {
   event_id: string;
   status: WebhookDeliveryStatus;
   attempts: ColumnType<number, number | undefined, number>;
+  /**
+   * When a pending delivery's next attempt is due. Null for a first attempt made by an event's fan-out, which is
+   * due at once and claimed through its tenant's cursor (migration 0031); null once finished.
+   */
   next_attempt_at: Date | null;
   /** While an attempt is in flight: when its claim's lease ends (migration 0028). */
   leased_until: Generated<Date | null>;
@@ -475,6 +479,22 @@ export type DashboardSessionsTable = {
   expires_at: Date;
 };
 
+/** Per tenant, the last delivery id a claim took (migration 0031). */
+export type WebhookDeliveryCursorsTable = {
+  company_id: string;
+  after_id: string;
+};
+
+/** A claim of a range of a tenant's first attempts, and its lease (migration 0031). */
+export type WebhookClaimsTable = {
+  company_id: string;
+  id: string;
+  first_id: string;
+  last_id: string;
+  claimed_at: Date;
+  leased_until: Date;
+};
+
 export type QueueTurnsTable = {
   queue: string;
   company_id: string;
@@ -505,6 +525,8 @@ export type Database = {
   workday_months: WorkdayMonthsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_cursors: WebhookDeliveryCursorsTable;
+  webhook_claims: WebhookClaimsTable;
   reports: ReportsTable;
   report_downloads: ReportDownloadsTable;
   company_admins: CompanyAdminsTable;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
-import type { Success } from '../modules/webhooks/deliveries.repo.ts';
+import type { ClaimKey, Success } from '../modules/webhooks/deliveries.repo.ts';
 import {
   abandonDelivery,
   type ClaimedDelivery,
@@ -49,8 +49,32 @@ export function webhookDeliveryJob(
   const inFlight = new Set<Promise<void>>();
   const queue: Array<{ delivery: ClaimedDelivery; body: string; claimedAt: number }> = [];
   let successes: Success[] = [];
+  /**
+   * The claims of first attempts this worker holds (migration 0031), by id: how many of their deliveries have no
+   * outcome handed over yet, and whether one of them may still need the claim to expire (an attempt not started,
+   * or an outcome that failed to be recorded), in which case the worker never deletes it.
+   */
+  const claims = new Map<string, { outstanding: number; keep: boolean }>();
+  /** Claims with every outcome handed over, deleted with the next batch of successes. */
+  let finishedClaims: ClaimKey[] = [];
+  const settle = (delivery: ClaimedDelivery, keep = false) => {
+    if (delivery.claim_id === null) return;
+    const claim = claims.get(delivery.claim_id);
+    if (!claim) return;
+    claim.outstanding--;
+    if (keep) claim.keep = true;
+    if (claim.outstanding > 0) return;
+    claims.delete(delivery.claim_id);
+    if (!claim.keep) finishedClaims.push({ company_id: delivery.company_id, id: delivery.claim_id });
+  };
+  const keepClaim = (claimId: string | null) => {
+    const claim = claimId === null ? undefined : claims.get(claimId);
+    if (claim) claim.keep = true;
+  };
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
+  /** Claims with a success that failed to be recorded: left to expire, so that their deliveries are sent again. */
+  const failedClaims = new Set<string>();
   let draining = false;
   /** Wakes a tick waiting for a free slot (one waiter at most: the runner runs one tick at a time). */
   let slotFreed: (() => void) | null = null;
@@ -60,11 +84,20 @@ export function webhookDeliveryJob(
     flushTimer = null;
     const batch = successes;
     successes = [];
-    if (batch.length === 0) return flushing;
+    // A claim is finished once its last outcome was handed over: its last success is in this batch or an earlier
+    // one, never a later one.
+    const ended = finishedClaims;
+    finishedClaims = [];
+    if (batch.length === 0 && ended.length === 0) return flushing;
     flushing = flushing
-      .then(() => recordSucceeded(deps.db, deps.clock, batch))
+      .then(() => {
+        // A claim whose success an earlier batch failed to record is kept (below), not deleted: it expires.
+        const finished = ended.filter((claim) => !failedClaims.has(claim.id));
+        return recordSucceeded(deps.db, deps.clock, batch, finished);
+      })
       .catch((error: unknown) => {
         // Not recorded: the rows stay claimed until their lease ends, then they are sent again.
+        for (const success of batch) if (success.claim_id !== null) failedClaims.add(success.claim_id);
         deps.log?.error({ err: error, deliveries: batch.length }, 'webhook successes failed to be recorded');
       });
     return flushing;
@@ -73,6 +106,7 @@ export function webhookDeliveryJob(
   const attempt = async (delivery: ClaimedDelivery, body: string) => {
     if (delivery.endpoint_status !== 'active') {
       await abandonDelivery(deps.db, deps.clock, delivery);
+      settle(delivery);
       return;
     }
     const outcome = await attemptDelivery(
@@ -86,6 +120,8 @@ export function webhookDeliveryJob(
       successes.push({
         company_id: delivery.company_id,
         id: delivery.id,
+        claim_id: delivery.claim_id,
+        claimed_at: delivery.claimed_at,
         attempts: delivery.attempts,
         responseStatus: outcome.responseStatus,
         requestHeaders: outcome.requestHeaders ?? null,
@@ -93,15 +129,19 @@ export function webhookDeliveryJob(
       });
       if (successes.length >= SUCCESS_BATCH_SIZE) void flush();
       else flushTimer ??= setTimeout(() => void flush(), SUCCESS_BATCH_MILLISECONDS);
+      settle(delivery);
       return;
     }
     await recordOutcome(deps.db, deps.clock, delivery, outcome);
+    settle(delivery);
+    if (finishedClaims.length > 0) flushTimer ??= setTimeout(() => void flush(), SUCCESS_BATCH_MILLISECONDS);
   };
 
   const start = (delivery: ClaimedDelivery, body: string) => {
     const running: Promise<void> = attempt(delivery, body)
       .catch((error: unknown) => {
         // The row stays claimed until its lease ends and is then attempted again: nothing is lost.
+        keepClaim(delivery.claim_id);
         deps.log?.error({ err: error, delivery: delivery.id }, 'webhook delivery attempt failed to complete');
       })
       .finally(() => {
@@ -117,7 +157,10 @@ export function webhookDeliveryJob(
   const startQueued = () => {
     while (inFlight.size < concurrency && queue.length > 0) {
       const next = queue.shift() as (typeof queue)[number];
-      if (performance.now() - next.claimedAt > START_WITHIN_MILLISECONDS) continue;
+      if (performance.now() - next.claimedAt > START_WITHIN_MILLISECONDS) {
+        settle(next.delivery, true);
+        continue;
+      }
       start(next.delivery, next.body);
     }
   };
@@ -139,6 +182,11 @@ export function webhookDeliveryJob(
         // An event delivered to several endpoints has one body: made once per claim.
         const bodies = new Map<string, string>();
         for (const delivery of claimed) {
+          if (delivery.claim_id !== null) {
+            const claim = claims.get(delivery.claim_id);
+            if (claim) claim.outstanding++;
+            else claims.set(delivery.claim_id, { outstanding: 1, keep: false });
+          }
           let body = bodies.get(delivery.event_id);
           if (body === undefined) {
             body = envelopeBodyOf(delivery);
@@ -164,7 +212,12 @@ export function webhookDeliveryJob(
       await Promise.all(inFlight);
       // Rows claimed but not started are due again at once, for another worker (or this one after a restart).
       const unstarted = queue.splice(0);
-      await Promise.all(unstarted.map(({ delivery }) => releaseClaim(deps.db, deps.clock, delivery)));
+      await Promise.all(
+        unstarted.map(async ({ delivery }) => {
+          await releaseClaim(deps.db, deps.clock, delivery);
+          settle(delivery);
+        }),
+      );
       await flush();
     },
   };

@@ -25,3 +25,6 @@ export function firstIdAt(epochMilliseconds: number): string {
   const hex = Math.max(0, Math.floor(epochMilliseconds)).toString(16).padStart(12, '0');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-0000-0000-000000000000`;
 }
+
+/** The smallest UUID: a delivery cursor's start (migration 0031). */
+export const NIL_ID = '00000000-0000-0000-0000-000000000000';

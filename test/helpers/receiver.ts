@@ -9,8 +9,8 @@ export type ReceivedRequest = {
   receivedAt: number;
 };
 
-/** What the receiver does with a request: answer a status, or hang (never answer). */
-export type Reply = number | 'hang';
+/** What the receiver does with a request: answer a status, answer it after a delay, or hang (never answer). */
+export type Reply = number | { status: number; afterMilliseconds: number } | 'hang';
 
 export type Receiver = {
   url: string;
@@ -71,8 +71,12 @@ export async function startReceiver(): Promise<Receiver> {
         hanging.add(response);
         return;
       }
-      if (reply >= 300 && reply < 400) response.setHeader('location', '/elsewhere');
-      response.writeHead(reply, { 'content-type': 'text/plain' }).end(`status ${reply}`);
+      const answer = (status: number) => {
+        if (status >= 300 && status < 400) response.setHeader('location', '/elsewhere');
+        response.writeHead(status, { 'content-type': 'text/plain' }).end(`status ${status}`);
+      };
+      if (typeof reply === 'number') answer(reply);
+      else setTimeout(() => answer(reply.status), reply.afterMilliseconds);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

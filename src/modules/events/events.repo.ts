@@ -3,7 +3,9 @@ import type { Executor } from '../../db/database.ts';
 
 /**
  * Inserts events into the outbox and, in the same statement, one pending delivery (due now) per event and active
- * webhook endpoint of the tenant subscribed to its type.
+ * webhook endpoint of the tenant subscribed to its type. `now` is the transaction's sync stamp: each delivery's id
+ * is a UUIDv7 at or after it (PostgreSQL's uuidv7, shifted from its clock to the stamp), so the claim's cursor
+ * can end at the sync horizon (migration 0031); with no next_attempt_at, the delivery is due through the cursor.
  */
 export async function insertEventsWithDeliveries(
   db: Executor,
@@ -21,7 +23,8 @@ export async function insertEventsWithDeliveries(
     )
     insert into webhook_deliveries
       (company_id, id, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
-    select endpoint.company_id, uuidv7(), endpoint.id, recorded.id, 'pending', ${now}, ${now}, ${now}
+    select endpoint.company_id, uuidv7(${now}::timestamptz - clock_timestamp()), endpoint.id, recorded.id, 'pending',
+           null, ${now}, ${now}
     from recorded
     join webhook_endpoints endpoint
       on endpoint.company_id = ${companyId} and endpoint.status = 'active' and recorded.type = any (endpoint.events)

@@ -1,12 +1,11 @@
 import { sql, type Updateable } from 'kysely';
 import { type Db, type Executor, executePrepared } from '../../db/database.ts';
-import { deliveryDue } from '../../db/queues.ts';
 import type {
   WebhookDeliveriesTable,
   WebhookDisabledReason,
   WebhookEndpointStatus,
 } from '../../db/schema.ts';
-import { newId } from '../../platform/ids.ts';
+import { NIL_ID, newId } from '../../platform/ids.ts';
 import { activeServiceSql } from '../../platform/service-state.ts';
 
 /**
@@ -32,7 +31,12 @@ export async function deleteFinishedDeliveries(db: Executor, before: Date, batch
   return Number(result.numAffectedRows ?? 0n);
 }
 
-/** Pending deliveries of a disabled endpoint end as failed, so a client who re-enables it decides what to retry. */
+/**
+ * Pending deliveries of a disabled endpoint end as failed, so a client who re-enables it decides what to retry.
+ * They are found without reading the endpoint's finished history: those with a due time through
+ * webhook_deliveries_retry, first attempts by id from the earliest a claim of the tenant or its cursor still
+ * covers (migration 0031).
+ */
 export async function failPendingDeliveries(
   tx: Executor,
   companyId: string,
@@ -40,19 +44,17 @@ export async function failPendingDeliveries(
   reason: WebhookDisabledReason,
   at: Date,
 ): Promise<void> {
-  await tx
-    .updateTable('webhook_deliveries')
-    .set({
-      status: 'failed',
-      next_attempt_at: null,
-      leased_until: null,
-      last_error: `endpoint disabled (${reason}) before delivery`,
-      updated_at: at,
-    })
-    .where('company_id', '=', companyId)
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
-    .execute();
+  await sql`
+    update webhook_deliveries d
+    set status = 'failed', next_attempt_at = null, leased_until = null,
+        last_error = ${`endpoint disabled (${reason}) before delivery`}, updated_at = ${at}
+    where d.company_id = ${companyId} and d.endpoint_id = ${endpointId} and d.status = 'pending'
+      and (d.next_attempt_at is not null
+           or d.id >= coalesce(least(
+                (select c.first_id from webhook_claims c where c.company_id = ${companyId}
+                 order by c.first_id limit 1),
+                (select cur.after_id from webhook_delivery_cursors cur where cur.company_id = ${companyId})),
+              ${NIL_ID}::uuid))`.execute(tx);
 }
 
 /** A tenant's deliveries with their event's type, explicit columns. */
@@ -62,18 +64,38 @@ export const selectDeliveries = (db: Executor, companyId: string) =>
     .innerJoin('events as e', (join) =>
       join.onRef('e.company_id', '=', 'd.company_id').onRef('e.id', '=', 'd.event_id'),
     )
+    // A first attempt in flight is known by its claim (migration 0031): it shows as started when the claim was
+    // made, its answer not known yet, next due when the claim's lease ends, as a leased row does.
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom('webhook_claims as c')
+          .select(['c.claimed_at', 'c.leased_until'])
+          .whereRef('c.company_id', '=', 'd.company_id')
+          .whereRef('c.first_id', '<=', 'd.id')
+          .whereRef('c.last_id', '>=', 'd.id')
+          .where(sql<boolean>`d.status = 'pending' and d.next_attempt_at is null`)
+          .orderBy('c.first_id', 'desc')
+          .limit(1)
+          .as('c'),
+      (join) => join.onTrue(),
+    )
     .select([
       'd.id',
       'd.endpoint_id',
       'd.event_id',
       'e.type as event_type',
       'd.status',
-      'd.attempts',
-      'd.last_attempt_at',
+      sql<number>`d.attempts + (c.claimed_at is not null)::int`.as('attempts'),
+      sql<Date | null>`coalesce(c.claimed_at, d.last_attempt_at)`.as('last_attempt_at'),
       'd.last_response_status',
       'd.last_error',
-      // While an attempt is in flight, when its lease ends (migration 0028).
-      sql<Date | null>`greatest(d.next_attempt_at, d.leased_until)`.as('next_attempt_at'),
+      // While an attempt is in flight, when its lease ends (migration 0028); a first attempt not yet claimed is
+      // due since the delivery was made.
+      sql<Date | null>`case when d.status = 'pending'
+        then coalesce(greatest(d.next_attempt_at, d.leased_until), c.leased_until, d.created_at) end`.as(
+        'next_attempt_at',
+      ),
       'd.created_at',
     ])
     .where('d.company_id', '=', companyId);
@@ -171,8 +193,13 @@ export async function requeueFinishedDelivery(
 export type ClaimedDelivery = {
   company_id: string;
   id: string;
+  /** The claim of a first attempt taken through the tenant's cursor (its fence); null for a leased row. */
+  claim_id: string | null;
   endpoint_id: string;
+  /** This attempt's number: the attempts made before it, plus one. */
   attempts: number;
+  /** When the claim was made: the attempt's start, as last_attempt_at records it. */
+  claimed_at: Date;
   automatic_retries: boolean;
   url: string;
   secret: string;
@@ -194,75 +221,174 @@ export async function claimDue(
   return await executePrepared(
     db,
     sql<ClaimedDelivery>`
-    with recursive tenants (company_id) as (
-      (select d.company_id from webhook_deliveries d where d.status = 'pending' order by d.company_id limit 1)
+    with recursive retrying (company_id) as (
+      (select d.company_id from webhook_deliveries d where d.next_attempt_at is not null
+       order by d.company_id limit 1)
       union all
       select (select d.company_id from webhook_deliveries d
-              where d.status = 'pending' and d.company_id > t.company_id order by d.company_id limit 1)
-      from tenants t where t.company_id is not null
+              where d.next_attempt_at is not null and d.company_id > t.company_id order by d.company_id limit 1)
+      from retrying t where t.company_id is not null
+    ), horizon as (
+      -- The sync horizon (src/db/sync-stamp.ts, readSyncHorizon) as the smallest UUIDv7 of its millisecond: no
+      -- transaction still running can make a delivery with a smaller id.
+      select (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-0000-0000-000000000000')::uuid as id
+      from (select lpad(to_hex(least(${at.getTime()}::bigint, (
+        select min((l.classid::bigint << 32) | l.objid::bigint) from pg_locks l
+        where l.locktype = 'advisory' and l.objsubid = 1 and l.mode = 'ShareLock'
+          and l.database = (select oid from pg_database where datname = current_database())))), 12, '0') as h) b
+    ), tenants as (
+      select company_id from retrying where company_id is not null
+      union
+      select cur.company_id from webhook_delivery_cursors cur, horizon
+      where exists (select from webhook_deliveries d
+                    where d.company_id = cur.company_id and d.id > cur.after_id and d.id < horizon.id
+                      and d.status = 'pending' and d.next_attempt_at is null)
     ), served as (
       select t.company_id from tenants t
       join companies tenant on tenant.id = t.company_id
       join companies account on account.id = coalesce(tenant.sandbox_of, tenant.id)
       left join queue_turns q on q.queue = 'webhooks' and q.company_id = t.company_id
-      where t.company_id is not null and ${activeServiceSql('account')}
-        and exists (select from webhook_deliveries d where d.company_id = t.company_id and ${deliveryDue('d', at)})
+      where ${activeServiceSql('account')}
       order by q.last_claimed_at nulls first
       limit ${limit}
-    ), candidates as (
-      select c.company_id, c.id, c.next_attempt_at,
-             row_number() over (partition by c.company_id order by c.next_attempt_at) as turn
-      from served s cross join lateral (
-        select d.company_id, d.id, d.next_attempt_at from webhook_deliveries d
-        where d.company_id = s.company_id and ${deliveryDue('d', at)}
+    ), leasable as (
+      -- Deliveries with a due time: each is leased on its row (migration 0028).
+      select c.* from served s cross join lateral (
+        select d.company_id, d.id, d.next_attempt_at as due_at, false as ranged, d.endpoint_id, d.event_id,
+               d.attempts, d.automatic_retries
+        from webhook_deliveries d
+        where d.company_id = s.company_id and d.next_attempt_at is not null and d.next_attempt_at <= ${at}
+          and (d.leased_until is null or d.leased_until <= ${at})
         order by d.next_attempt_at
         limit ${limit}
         for update of d skip locked
       ) c
+    ), cursors as (
+      -- The tenant's cursor, locked so that one claim at a time moves it; another worker's claim skips it.
+      select cur.company_id, cur.after_id from served s cross join lateral (
+        select cur.company_id, cur.after_id from webhook_delivery_cursors cur
+        where cur.company_id = s.company_id
+        for update skip locked
+      ) cur
+    ), ranged as (
+      -- First attempts after the cursor, up to the horizon, in the order of their ids (their creation).
+      select c.* from cursors cur cross join horizon cross join lateral (
+        select d.company_id, d.id, d.created_at as due_at, true as ranged, d.endpoint_id, d.event_id,
+               d.attempts, d.automatic_retries
+        from webhook_deliveries d
+        where d.company_id = cur.company_id and d.id > cur.after_id and d.id < horizon.id
+          and d.status = 'pending' and d.next_attempt_at is null
+        order by d.id
+        limit ${limit}
+      ) c
+    ), candidates as (
+      select c.*, row_number() over (partition by c.company_id order by c.due_at, c.id) as turn
+      from (select * from leasable union all select * from ranged) c
     ), due as (
-      select company_id, id from candidates order by turn, next_attempt_at limit ${limit}
+      select * from candidates order by turn, due_at limit ${limit}
+    ), ranges as (
+      -- What the claim took of each tenant's first attempts: a prefix, in id order, of what follows its cursor.
+      select company_id, uuidv7() as claim_id, (array_agg(id order by id))[1] as first_id,
+             (array_agg(id order by id desc))[1] as last_id
+      from due where ranged group by company_id
+    ), moved as (
+      update webhook_delivery_cursors cur set after_id = r.last_id from ranges r where cur.company_id = r.company_id
+    ), claims as (
+      insert into webhook_claims (company_id, id, first_id, last_id, claimed_at, leased_until)
+      select company_id, claim_id, first_id, last_id, ${at}, ${leaseUntil} from ranges
+    ), leased as (
+      update webhook_deliveries d
+      set attempts = d.attempts + 1, last_attempt_at = ${at}, last_response_status = null, last_error = null,
+          leased_until = ${leaseUntil}
+      from due
+      where not due.ranged and d.company_id = due.company_id and d.id = due.id
+      returning d.company_id, d.id
+    ), taken as (
+      select due.company_id, due.id, r.claim_id, due.endpoint_id, due.event_id, due.attempts + 1 as attempts,
+             due.automatic_retries, due.turn, due.due_at
+      from due left join ranges r on due.ranged and r.company_id = due.company_id
+      where due.ranged or exists (select from leased l where l.company_id = due.company_id and l.id = due.id)
     ), turn as (
       insert into queue_turns (queue, company_id, last_claimed_at)
       select distinct 'webhooks', company_id, ${at}::timestamptz from due
       on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
     )
-    update webhook_deliveries d
-    set attempts = d.attempts + 1, last_attempt_at = ${at}, last_response_status = null, last_error = null,
-        leased_until = ${leaseUntil}
-    from due, webhook_endpoints w, events e
-    where d.company_id = due.company_id and d.id = due.id
-      and w.company_id = d.company_id and w.id = d.endpoint_id
-      and e.company_id = d.company_id and e.id = d.event_id
-    returning d.company_id, d.id, d.endpoint_id, d.attempts, d.automatic_retries, w.url, w.secret,
-              w.status as endpoint_status, e.id as event_id, e.type as event_type, e.data as event_data,
-              e.created_at as event_created_at`,
+    select t.company_id, t.id, t.claim_id, t.endpoint_id, t.attempts, ${at}::timestamptz as claimed_at,
+           t.automatic_retries, w.url, w.secret, w.status as endpoint_status, e.id as event_id,
+           e.type as event_type, e.data as event_data, e.created_at as event_created_at
+    from taken t
+    join webhook_endpoints w on w.company_id = t.company_id and w.id = t.endpoint_id
+    join events e on e.company_id = t.company_id and e.id = t.event_id
+    order by t.turn, t.due_at`,
   );
 }
 
 /**
- * Updates a claimed delivery only while this attempt still owns it: still pending, at the attempt it claimed.
- * A late outcome of an attempt whose lease was taken over, or whose endpoint was disabled or deleted, changes
- * nothing.
+ * Ends the claims whose lease has passed before `at` (their worker stopped, or lost its connection): each
+ * delivery of theirs still pending without an outcome counts the attempt as made (it may have been sent) and is
+ * due again at once, as a leased row whose lease ended is. Returns how many deliveries. A late outcome of such an
+ * attempt is not recorded: its claim is gone (the fence).
+ */
+export async function endExpiredClaims(db: Db, at: Date): Promise<number> {
+  const result = await sql`
+    with expired as (
+      delete from webhook_claims c where c.leased_until <= ${at}
+      returning c.company_id, c.first_id, c.last_id, c.claimed_at
+    )
+    update webhook_deliveries d
+    set attempts = d.attempts + 1, last_attempt_at = x.claimed_at, next_attempt_at = ${at}, updated_at = ${at}
+    from expired x
+    where d.company_id = x.company_id and d.id between x.first_id and x.last_id
+      and d.status = 'pending' and d.next_attempt_at is null`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/**
+ * Updates a claimed delivery only while this attempt still owns it: still pending, at the attempt it claimed,
+ * and, for a first attempt taken through the cursor, while its claim is there (locked until the update commits,
+ * so that an expiry waits for it). A late outcome of an attempt whose lease was taken over, or whose endpoint was
+ * disabled or deleted, changes nothing. A first attempt's row records its start with its outcome.
  */
 export async function updateOwnedDelivery(
   db: Executor,
-  delivery: Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts'>,
+  delivery: Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts' | 'claim_id' | 'claimed_at'>,
   changes: Updateable<WebhookDeliveriesTable>,
 ): Promise<boolean> {
-  const updated = await db
-    .updateTable('webhook_deliveries')
-    // Every outcome ends the attempt's lease.
-    .set({ ...changes, leased_until: null })
+  const claimId = delivery.claim_id;
+  const query =
+    claimId === null
+      ? db
+          .updateTable('webhook_deliveries')
+          // Every outcome ends the attempt's lease.
+          .set({ ...changes, leased_until: null })
+          .where('attempts', '=', delivery.attempts)
+      : db
+          .with('live', (qb) =>
+            qb
+              .selectFrom('webhook_claims')
+              .select('id')
+              .where('company_id', '=', delivery.company_id)
+              .where('id', '=', claimId)
+              .forShare(),
+          )
+          .updateTable('webhook_deliveries')
+          .set({ attempts: delivery.attempts, last_attempt_at: delivery.claimed_at, ...changes })
+          .where('attempts', '=', delivery.attempts - 1)
+          .where('next_attempt_at', 'is', null)
+          .where((eb) => eb.exists(eb.selectFrom('live').select('id')));
+  const updated = await query
     .where('company_id', '=', delivery.company_id)
     .where('id', '=', delivery.id)
     .where('status', '=', 'pending')
-    .where('attempts', '=', delivery.attempts)
     .executeTakeFirst();
   return updated.numUpdatedRows > 0n;
 }
 
+/** A claim of first attempts (migration 0031), by its key. */
+export type ClaimKey = { company_id: string; id: string };
+
 /** A successful attempt's outcome, waiting to be recorded with others. */
-export type Success = Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts'> & {
+export type Success = Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts' | 'claim_id' | 'claimed_at'> & {
   responseStatus: number;
   requestHeaders: Record<string, string> | null;
   responseBody: string | null;
@@ -270,17 +396,25 @@ export type Success = Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts'> & 
 
 /**
  * Records many successful attempts in one statement, each fenced as in updateOwnedDelivery (still pending, at
- * the attempt it claimed), and ends the failure streak of their endpoints. Returns how many were recorded.
+ * the attempt it claimed, its claim still there), ends the failure streak of their endpoints, and deletes the
+ * claims in `finished` (every delivery of theirs has an outcome). Returns how many were recorded.
  */
-export async function recordSuccesses(db: Db, at: Date, successes: Success[]): Promise<number> {
-  if (successes.length === 0) return 0;
+export async function recordSuccesses(
+  db: Db,
+  at: Date,
+  successes: Success[],
+  finished: ClaimKey[] = [],
+): Promise<number> {
+  if (successes.length === 0 && finished.length === 0) return 0;
   // The batch travels as one JSON document, read by json_to_recordset: one native JSON.stringify here and one
   // parse there, instead of six arrays escaped element by element.
   const rows = JSON.stringify(
     successes.map((success) => ({
       company_id: success.company_id,
       id: success.id,
+      claim_id: success.claim_id,
       attempts: success.attempts,
+      claimed_at: success.claimed_at,
       response_status: success.responseStatus,
       request_headers: success.requestHeaders,
       response_body: success.responseBody,
@@ -292,25 +426,37 @@ export async function recordSuccesses(db: Db, at: Date, successes: Success[]): P
     sql<{ recorded: number }>`
     with done as (
       select * from json_to_recordset(${rows}::json) as done (
-        company_id uuid, id uuid, attempts int, response_status int, request_headers jsonb, response_body text
+        company_id uuid, id uuid, claim_id uuid, attempts int, claimed_at timestamptz, response_status int,
+        request_headers jsonb, response_body text
       )
+    ), live as (
+      -- The claims of the batch's first attempts, locked until the batch commits, so that an expiry waits for it
+      -- and then finds these deliveries recorded.
+      select c.company_id, c.id from webhook_claims c
+      where (c.company_id, c.id) in (select company_id, claim_id from done) for share
     ), owned as (
       -- Each delivery found by its primary key alone (offset 0 keeps the lookup a lookup per row), then fenced.
       -- The fence is checked outside the lookup so that no other index looks as good to the planner: with
       -- statistics older than a burst of deliveries, it would otherwise read every pending delivery of the
-      -- tenant (the partial index of pending rows), or hash them all, for each batch.
+      -- tenant, or hash them all, for each batch.
       select owned.tid, done.*
       from done cross join lateral (
-        select d.ctid as tid, d.status, d.attempts from webhook_deliveries d
+        select d.ctid as tid, d.status, d.attempts, d.next_attempt_at from webhook_deliveries d
         where d.company_id = done.company_id and d.id = done.id
         offset 0
       ) owned
-      where owned.status = 'pending' and owned.attempts = done.attempts
+      where owned.status = 'pending'
+        and case when done.claim_id is null then owned.attempts = done.attempts
+                 else owned.attempts = done.attempts - 1 and owned.next_attempt_at is null
+                      and (done.company_id, done.claim_id) in (select company_id, id from live) end
     ), recorded as (
       -- By row address, the version the fence read: a delivery changed meanwhile by another statement (its lease
-      -- taken over) has a new address, so it is left as that statement made it.
+      -- taken over) has a new address, so it is left as that statement made it. A first attempt's success
+      -- changes no indexed column: a heap-only update (migration 0031).
       update webhook_deliveries d
-      set status = 'succeeded', next_attempt_at = null, leased_until = null, last_response_status = owned.response_status,
+      set status = 'succeeded', attempts = owned.attempts,
+          last_attempt_at = case when owned.claim_id is null then d.last_attempt_at else owned.claimed_at end,
+          next_attempt_at = null, leased_until = null, last_response_status = owned.response_status,
           last_error = null, last_request_headers = owned.request_headers, last_response_body = owned.response_body,
           updated_at = ${at}
       from owned
@@ -320,6 +466,11 @@ export async function recordSuccesses(db: Db, at: Date, successes: Success[]): P
       update webhook_endpoints w set failing_since = null
       from (select distinct company_id, endpoint_id from recorded) r
       where w.company_id = r.company_id and w.id = r.endpoint_id and w.failing_since is not null
+    ), ended as (
+      delete from webhook_claims c
+      using unnest(${finished.map((claim) => claim.company_id)}::uuid[], ${finished.map((claim) => claim.id)}::uuid[])
+        as f (company_id, id)
+      where c.company_id = f.company_id and c.id = f.id
     )
     select count(*)::int as recorded from recorded`,
   );

@@ -11,8 +11,10 @@ import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
 import { envelopeOf, eventPublicId, recordEvents } from '../events/events.service.ts';
 import {
   type ClaimedDelivery,
+  type ClaimKey,
   claimDue,
   type DeliveryRow,
+  endExpiredClaims,
   findDeliveryDetail,
   insertDelivery,
   recordSuccesses,
@@ -206,8 +208,22 @@ export async function retryDelivery(
 export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): Promise<ClaimedDelivery[]> {
   const now = clock.now();
   const at = toDate(now);
+  // Claims whose lease ended are looked for every few seconds, not at every claim: a lease is 60 s.
+  const checked = expiryChecked.get(db);
+  if (
+    checked === undefined ||
+    at.getTime() - checked >= EXPIRY_CHECK_MILLISECONDS ||
+    at.getTime() < checked
+  ) {
+    expiryChecked.set(db, at.getTime());
+    await endExpiredClaims(db, at);
+  }
   return await claimDue(db, at, toDate(now.add({ seconds: LEASE_SECONDS })), limit);
 }
+
+const EXPIRY_CHECK_MILLISECONDS = 5_000;
+/** When this process last ended expired claims, per database. */
+const expiryChecked = new WeakMap<Db, number>();
 
 /** The body of a delivery's every attempt: its event's envelope, as the exact bytes sent. */
 export function envelopeBodyOf(delivery: ClaimedDelivery): string {
@@ -282,8 +298,13 @@ export async function recordOutcome(
 }
 
 /** Successful attempts recorded together (one statement for the batch; deliveries.repo.ts recordSuccesses). */
-export async function recordSucceeded(db: Db, clock: Clock, successes: Success[]): Promise<void> {
-  const recorded = await recordSuccesses(db, toDate(clock.now()), successes);
+export async function recordSucceeded(
+  db: Db,
+  clock: Clock,
+  successes: Success[],
+  finishedClaims: ClaimKey[] = [],
+): Promise<void> {
+  const recorded = await recordSuccesses(db, toDate(clock.now()), successes, finishedClaims);
   webhookDeliveries.inc({ outcome: 'succeeded' }, recorded);
 }
 

@@ -1,6 +1,7 @@
 import { type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { WebhookDisabledReason, WebhookEndpointsTable } from '../../db/schema.ts';
+import { NIL_ID } from '../../platform/ids.ts';
 
 export type EndpointRow = Omit<Selectable<WebhookEndpointsTable>, 'company_id' | 'secret' | 'failing_since'>;
 
@@ -56,6 +57,12 @@ export async function insertEndpoint(
   await db
     .insertInto('webhook_endpoints')
     .values({ company_id: companyId, ...row, secret })
+    .execute();
+  // The tenant's delivery cursor (migration 0031), from the start: every delivery made later is after it.
+  await db
+    .insertInto('webhook_delivery_cursors')
+    .values({ company_id: companyId, after_id: NIL_ID })
+    .onConflict((conflict) => conflict.column('company_id').doNothing())
     .execute();
 }
 
