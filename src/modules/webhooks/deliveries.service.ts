@@ -194,16 +194,24 @@ export async function retryDelivery(
 
 /**
  * Claims up to `limit` due deliveries, taking turns across tenants whose account has an active service (a tenant
- * without service keeps its deliveries pending, paused, until it is active again), and starts an attempt on each:
- * attempts + 1, last_attempt_at now, its answer (last_response_status, last_error) not known yet, and the lease as
- * next_attempt_at. The claim commits before any request is sent: no network call happens inside a transaction.
+ * without service keeps its deliveries pending, paused, until it is active again), and starts an attempt on each.
+ * The claim commits before any request is sent: no network call happens inside a transaction.
  *
- * Fairness: the tenants with pending deliveries are found by a loose index scan (one probe per tenant); at most
- * `limit` of those with due work are taken, longest-unserved first (queue_turns); each offers up to `limit` of its
- * due rows, oldest first, locked with SKIP LOCKED (so concurrent workers get disjoint rows and look past each
- * other's), and the batch interleaves them (every tenant's first, then every tenant's second …). So one tenant's
- * backlog delays another's first delivery by at most one claim. The rows offered but not taken are unlocked when
- * the statement commits.
+ * Two kinds of due delivery (decision 0021):
+ * - A first attempt made by an event's fan-out has no next_attempt_at. It is taken through its tenant's cursor:
+ *   the pending deliveries after it, in id order, up to the sync horizon. The cursor then moves past them, and one
+ *   webhook_claims row records the range and its lease. Nothing is written on the deliveries: the attempt is
+ *   counted with its outcome, and the API shows it as started by the claim. The cursor is locked SKIP LOCKED, so
+ *   one claim at a time takes a tenant's first attempts.
+ * - A delivery with a due time (a retry, a manual retry, a ping, a first attempt whose claim ended) is locked
+ *   FOR UPDATE SKIP LOCKED and leased on its row: attempts + 1, last_attempt_at now, its answer not known yet.
+ *
+ * Fairness: at most `limit` tenants with due work are taken, longest-unserved first (queue_turns). Each offers up
+ * to `limit` of its due deliveries of both kinds, oldest first (a first attempt is due since it was made), and the
+ * batch interleaves them (every tenant's first, then every tenant's second …). So one tenant's backlog delays
+ * another's first delivery by at most one claim.
+ *
+ * Claims whose lease has ended are ended first, every few seconds (endExpiredClaims).
  */
 export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): Promise<ClaimedDelivery[]> {
   const now = clock.now();
