@@ -4,7 +4,8 @@ import type { Db } from './database.ts';
 /**
  * What the two work queues have due now, across every company (for the operator's metrics): how many items,
  * and how many seconds the oldest has waited past its due time, at the service clock's `now`. They read the
- * partial indexes of due work and, for first attempts, each tenant's delivery cursor.
+ * partial indexes of due work and, for first attempts, the deliveries after the cursor of each tenant with new
+ * ones.
  */
 export async function dueWork(
   db: Db,
@@ -19,10 +20,16 @@ export async function dueWork(
         where d.next_attempt_at is not null and d.next_attempt_at <= ${now}
           and (d.leased_until is null or d.leased_until <= ${now})
         union all
-        -- First attempts not yet claimed, due since they were made (after their tenant's cursor, migration 0031)
-        select d.created_at from webhook_delivery_cursors c
-        join webhook_deliveries d on d.company_id = c.company_id and d.id > c.after_id
-        where d.status = 'pending' and d.next_attempt_at is null
+        -- First attempts not yet claimed, due since they were made: after the cursor of a tenant with new ones
+        -- (migrations 0031, 0032)
+        select d.created_at
+        from (select distinct company_id from webhook_new_deliveries) n
+        join webhook_delivery_cursors c on c.company_id = n.company_id
+        cross join lateral (
+          select d.created_at from webhook_deliveries d
+          where d.company_id = c.company_id and d.id > c.after_id and d.status = 'pending' and d.next_attempt_at is null
+          offset 0
+        ) d
       ) due
     union all
     select 'reports', count(*)::text, extract(epoch from ${now}::timestamptz - min(run_at))::text

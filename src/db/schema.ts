@@ -485,6 +485,12 @@ export type WebhookDeliveryCursorsTable = {
   after_id: string;
 };
 
+/** Per transaction whose fan-out made deliveries, the greatest id it made, until a claim takes them (0032). */
+export type WebhookNewDeliveriesTable = {
+  company_id: string;
+  last_id: string;
+};
+
 /** A claim of a range of a tenant's first attempts, and its lease (migration 0031). */
 export type WebhookClaimsTable = {
   company_id: string;
@@ -527,6 +533,7 @@ export type Database = {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_delivery_cursors: WebhookDeliveryCursorsTable;
   webhook_claims: WebhookClaimsTable;
+  webhook_new_deliveries: WebhookNewDeliveriesTable;
   reports: ReportsTable;
   report_downloads: ReportDownloadsTable;
   company_admins: CompanyAdminsTable;

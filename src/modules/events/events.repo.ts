@@ -6,6 +6,7 @@ import type { Executor } from '../../db/database.ts';
  * webhook endpoint of the tenant subscribed to its type. `now` is the transaction's sync stamp: each delivery's id
  * is a UUIDv7 at or after it (PostgreSQL's uuidv7, shifted from its clock to the stamp), so the claim's cursor
  * can end at the sync horizon (migration 0031); with no next_attempt_at, the delivery is due through the cursor.
+ * The greatest id made is recorded for the claim to find the tenant (webhook_new_deliveries, migration 0032).
  */
 export async function insertEventsWithDeliveries(
   db: Executor,
@@ -20,14 +21,19 @@ export async function insertEventsWithDeliveries(
       from unnest(${events.map((event) => event.id)}::uuid[], ${events.map((event) => event.type)}::text[],
                   ${events.map((event) => JSON.stringify(event.data))}::jsonb[]) as event (id, type, data)
       returning id, type
+    ), made as (
+      insert into webhook_deliveries
+        (company_id, id, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
+      select endpoint.company_id, uuidv7(${now}::timestamptz - clock_timestamp()), endpoint.id, recorded.id,
+             'pending', null, ${now}, ${now}
+      from recorded
+      join webhook_endpoints endpoint
+        on endpoint.company_id = ${companyId} and endpoint.status = 'active' and recorded.type = any (endpoint.events)
+      returning company_id, id
     )
-    insert into webhook_deliveries
-      (company_id, id, endpoint_id, event_id, status, next_attempt_at, created_at, updated_at)
-    select endpoint.company_id, uuidv7(${now}::timestamptz - clock_timestamp()), endpoint.id, recorded.id, 'pending',
-           null, ${now}, ${now}
-    from recorded
-    join webhook_endpoints endpoint
-      on endpoint.company_id = ${companyId} and endpoint.status = 'active' and recorded.type = any (endpoint.events)
+    -- The claim finds the tenants with new first attempts here (migration 0032).
+    insert into webhook_new_deliveries (company_id, last_id)
+    select company_id, (array_agg(id order by id desc))[1] from made group by company_id
   `.execute(db);
 }
 

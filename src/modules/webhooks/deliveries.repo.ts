@@ -34,8 +34,8 @@ export async function deleteFinishedDeliveries(db: Executor, before: Date, batch
 /**
  * Pending deliveries of a disabled endpoint end as failed, so a client who re-enables it decides what to retry.
  * They are found without reading the endpoint's finished history: those with a due time through
- * webhook_deliveries_retry, first attempts by id from the earliest a claim of the tenant or its cursor still
- * covers (migration 0031).
+ * webhook_deliveries_retry, first attempts by id from the earliest one a claim of the tenant or its cursor still
+ * covers (migration 0031), read first so that the planner sees how recent it is.
  */
 export async function failPendingDeliveries(
   tx: Executor,
@@ -44,17 +44,26 @@ export async function failPendingDeliveries(
   reason: WebhookDisabledReason,
   at: Date,
 ): Promise<void> {
+  const { rows } = await sql<{ first: string | null }>`
+    select least(
+      (select c.first_id from webhook_claims c where c.company_id = ${companyId} order by c.first_id limit 1),
+      (select cur.after_id from webhook_delivery_cursors cur where cur.company_id = ${companyId})) as first`.execute(
+    tx,
+  );
+  const first = rows[0]?.first ?? NIL_ID;
   await sql`
     update webhook_deliveries d
     set status = 'failed', next_attempt_at = null, leased_until = null,
         last_error = ${`endpoint disabled (${reason}) before delivery`}, updated_at = ${at}
-    where d.company_id = ${companyId} and d.endpoint_id = ${endpointId} and d.status = 'pending'
-      and (d.next_attempt_at is not null
-           or d.id >= coalesce(least(
-                (select c.first_id from webhook_claims c where c.company_id = ${companyId}
-                 order by c.first_id limit 1),
-                (select cur.after_id from webhook_delivery_cursors cur where cur.company_id = ${companyId})),
-              ${NIL_ID}::uuid))`.execute(tx);
+    from (
+      select r.id from webhook_deliveries r
+      where r.company_id = ${companyId} and r.next_attempt_at is not null and r.endpoint_id = ${endpointId}
+      union all
+      select f.id from webhook_deliveries f
+      where f.company_id = ${companyId} and f.id >= ${first}::uuid and f.endpoint_id = ${endpointId}
+        and f.status = 'pending' and f.next_attempt_at is null
+    ) pending
+    where d.company_id = ${companyId} and d.id = pending.id and d.status = 'pending'`.execute(tx);
 }
 
 /** A tenant's deliveries with their event's type, explicit columns. */
@@ -218,9 +227,12 @@ export async function claimDue(
   limit: number,
 ): Promise<ClaimedDelivery[]> {
   // A prepared statement: planned once per connection, not at every claim (executePrepared).
-  return await executePrepared(
-    db,
-    sql<ClaimedDelivery>`
+  return await executePrepared(db, claimStatement(at, leaseUntil, limit));
+}
+
+/** The claim statement itself (claimDue), also for the plan's tests. */
+export function claimStatement(at: Date, leaseUntil: Date, limit: number) {
+  return sql<ClaimedDelivery>`
     with recursive retrying (company_id) as (
       (select d.company_id from webhook_deliveries d where d.next_attempt_at is not null
        order by d.company_id limit 1)
@@ -236,26 +248,34 @@ export async function claimDue(
         select min((l.classid::bigint << 32) | l.objid::bigint) from pg_locks l
         where l.locktype = 'advisory' and l.objsubid = 1 and l.mode = 'ShareLock'
           and l.database = (select oid from pg_database where datname = current_database())))), 12, '0') as h) b
+    ), fresh (company_id) as (
+      -- The tenants with new first attempts (migration 0032), by a loose scan: one probe per tenant.
+      (select n.company_id from webhook_new_deliveries n order by n.company_id limit 1)
+      union all
+      select (select n.company_id from webhook_new_deliveries n
+              where n.company_id > f.company_id order by n.company_id limit 1)
+      from fresh f where f.company_id is not null
     ), tenants as (
       select company_id from retrying where company_id is not null
       union
-      select cur.company_id from webhook_delivery_cursors cur, horizon
-      where exists (select from webhook_deliveries d
-                    where d.company_id = cur.company_id and d.id > cur.after_id and d.id < horizon.id
-                      and d.status = 'pending' and d.next_attempt_at is null)
+      select company_id from fresh where company_id is not null
     ), served as (
+      -- Each tenant's service looked up by its key (lateral: the tenants with work are few, the companies many).
       select t.company_id from tenants t
-      join companies tenant on tenant.id = t.company_id
-      join companies account on account.id = coalesce(tenant.sandbox_of, tenant.id)
+      cross join lateral (
+        select from companies tenant
+        join companies account on account.id = coalesce(tenant.sandbox_of, tenant.id)
+        where tenant.id = t.company_id and ${activeServiceSql('account')}
+        limit 1
+      ) active
       left join queue_turns q on q.queue = 'webhooks' and q.company_id = t.company_id
-      where ${activeServiceSql('account')}
       order by q.last_claimed_at nulls first
       limit ${limit}
     ), leasable as (
       -- Deliveries with a due time: each is leased on its row (migration 0028).
       select c.* from served s cross join lateral (
         select d.company_id, d.id, d.next_attempt_at as due_at, false as ranged, d.endpoint_id, d.event_id,
-               d.attempts, d.automatic_retries
+               d.attempts, d.automatic_retries, d.ctid as tid
         from webhook_deliveries d
         where d.company_id = s.company_id and d.next_attempt_at is not null and d.next_attempt_at <= ${at}
           and (d.leased_until is null or d.leased_until <= ${at})
@@ -265,8 +285,8 @@ export async function claimDue(
       ) c
     ), cursors as (
       -- The tenant's cursor, locked so that one claim at a time moves it; another worker's claim skips it.
-      select cur.company_id, cur.after_id from served s cross join lateral (
-        select cur.company_id, cur.after_id from webhook_delivery_cursors cur
+      select cur.company_id, cur.after_id, cur.tid from served s cross join lateral (
+        select cur.company_id, cur.after_id, cur.ctid as tid from webhook_delivery_cursors cur
         where cur.company_id = s.company_id
         for update skip locked
       ) cur
@@ -274,7 +294,7 @@ export async function claimDue(
       -- First attempts after the cursor, up to the horizon, in the order of their ids (their creation).
       select c.* from cursors cur cross join horizon cross join lateral (
         select d.company_id, d.id, d.created_at as due_at, true as ranged, d.endpoint_id, d.event_id,
-               d.attempts, d.automatic_retries
+               d.attempts, d.automatic_retries, null::tid as tid
         from webhook_deliveries d
         where d.company_id = cur.company_id and d.id > cur.after_id and d.id < horizon.id
           and d.status = 'pending' and d.next_attempt_at is null
@@ -292,16 +312,38 @@ export async function claimDue(
              (array_agg(id order by id desc))[1] as last_id
       from due where ranged group by company_id
     ), moved as (
-      update webhook_delivery_cursors cur set after_id = r.last_id from ranges r where cur.company_id = r.company_id
+      -- By the row addresses the lock read (locked, so still there): no scan of every tenant's cursor.
+      update webhook_delivery_cursors cur
+      set after_id = (select r.last_id from ranges r where r.company_id = cur.company_id)
+      where cur.ctid = any (array(select c.tid from cursors c join ranges r on r.company_id = c.company_id))
+    ), taken_new as (
+      -- A transaction's record of new first attempts goes once the cursor has passed its last one; and when
+      -- nothing of the tenant is left to take below the horizon (its deliveries failed or were deleted first), the
+      -- records before the horizon go too.
+      -- (Each found through the key by an upper bound, and deleted by its address.)
+      delete from webhook_new_deliveries n
+      where n.ctid = any (array(
+        select y.ctid from cursors cur
+        cross join horizon
+        left join ranges r on r.company_id = cur.company_id
+        cross join lateral (
+          select y.ctid from webhook_new_deliveries y
+          where y.company_id = cur.company_id and y.last_id <= r.last_id
+          union all
+          select y.ctid from webhook_new_deliveries y
+          where y.company_id = cur.company_id and y.last_id < horizon.id and r.company_id is null
+            and not exists (select from ranged x where x.company_id = cur.company_id)
+        ) y
+      ))
     ), claims as (
       insert into webhook_claims (company_id, id, first_id, last_id, claimed_at, leased_until)
       select company_id, claim_id, first_id, last_id, ${at}, ${leaseUntil} from ranges
     ), leased as (
+      -- By the row addresses the lock read (locked, so still there).
       update webhook_deliveries d
       set attempts = d.attempts + 1, last_attempt_at = ${at}, last_response_status = null, last_error = null,
           leased_until = ${leaseUntil}
-      from due
-      where not due.ranged and d.company_id = due.company_id and d.id = due.id
+      where d.ctid = any (array(select due.tid from due where not due.ranged))
       returning d.company_id, d.id
     ), taken as (
       select due.company_id, due.id, r.claim_id, due.endpoint_id, due.event_id, due.attempts + 1 as attempts,
@@ -319,8 +361,7 @@ export async function claimDue(
     from taken t
     join webhook_endpoints w on w.company_id = t.company_id and w.id = t.endpoint_id
     join events e on e.company_id = t.company_id and e.id = t.event_id
-    order by t.turn, t.due_at`,
-  );
+    order by t.turn, t.due_at`;
 }
 
 /**
@@ -330,17 +371,23 @@ export async function claimDue(
  * attempt is not recorded: its claim is gone (the fence).
  */
 export async function endExpiredClaims(db: Db, at: Date): Promise<number> {
-  const result = await sql`
-    with expired as (
-      delete from webhook_claims c where c.leased_until <= ${at}
-      returning c.company_id, c.first_id, c.last_id, c.claimed_at
-    )
-    update webhook_deliveries d
-    set attempts = d.attempts + 1, last_attempt_at = x.claimed_at, next_attempt_at = ${at}, updated_at = ${at}
-    from expired x
-    where d.company_id = x.company_id and d.id between x.first_id and x.last_id
-      and d.status = 'pending' and d.next_attempt_at is null`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
+  return await db.transaction().execute(async (tx) => {
+    const expired = await tx
+      .deleteFrom('webhook_claims')
+      .where('leased_until', '<=', at)
+      .returning(['company_id', 'first_id', 'last_id', 'claimed_at'])
+      .execute();
+    if (expired.length === 0) return 0;
+    const result = await sql`
+      update webhook_deliveries d
+      set attempts = d.attempts + 1, last_attempt_at = x.claimed_at, next_attempt_at = ${at}, updated_at = ${at}
+      from unnest(${expired.map((claim) => claim.company_id)}::uuid[], ${expired.map((claim) => claim.first_id)}::uuid[],
+                  ${expired.map((claim) => claim.last_id)}::uuid[],
+                  ${expired.map((claim) => claim.claimed_at)}::timestamptz[]) as x (company_id, first_id, last_id, claimed_at)
+      where d.company_id = x.company_id and d.id between x.first_id and x.last_id
+        and d.status = 'pending' and d.next_attempt_at is null`.execute(tx);
+    return Number(result.numAffectedRows ?? 0n);
+  });
 }
 
 /**
