@@ -67,10 +67,6 @@ export function webhookDeliveryJob(
     claims.delete(delivery.claim_id);
     if (!claim.keep) finishedClaims.push({ company_id: delivery.company_id, id: delivery.claim_id });
   };
-  const keepClaim = (claimId: string | null) => {
-    const claim = claimId === null ? undefined : claims.get(claimId);
-    if (claim) claim.keep = true;
-  };
   let flushTimer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> = Promise.resolve();
   /** Claims with a success that failed to be recorded: left to expire, so that their deliveries are sent again. */
@@ -89,15 +85,20 @@ export function webhookDeliveryJob(
     const ended = finishedClaims;
     finishedClaims = [];
     if (batch.length === 0 && ended.length === 0) return flushing;
+    let finished: ClaimKey[] = [];
     flushing = flushing
       .then(() => {
-        // A claim whose success an earlier batch failed to record is kept (below), not deleted: it expires.
-        const finished = ended.filter((claim) => !failedClaims.has(claim.id));
+        // A claim whose success an earlier batch failed to record is kept (below), not deleted: it expires. (Its
+        // id is forgotten here: a claim is finished once.)
+        finished = ended.filter((claim) => !failedClaims.delete(claim.id));
         return recordSucceeded(deps.db, deps.clock, batch, finished);
       })
       .catch((error: unknown) => {
-        // Not recorded: the rows stay claimed until their lease ends, then they are sent again.
-        for (const success of batch) if (success.claim_id !== null) failedClaims.add(success.claim_id);
+        // Not recorded: the rows stay claimed until their lease ends, then they are sent again. A claim this batch
+        // was to end stays too, and no later batch names it.
+        const ending = new Set(finished.map((claim) => claim.id));
+        for (const { claim_id } of batch)
+          if (claim_id !== null && !ending.has(claim_id)) failedClaims.add(claim_id);
         deps.log?.error({ err: error, deliveries: batch.length }, 'webhook successes failed to be recorded');
       });
     return flushing;
@@ -140,8 +141,9 @@ export function webhookDeliveryJob(
   const start = (delivery: ClaimedDelivery, body: string) => {
     const running: Promise<void> = attempt(delivery, body)
       .catch((error: unknown) => {
-        // The row stays claimed until its lease ends and is then attempted again: nothing is lost.
-        keepClaim(delivery.claim_id);
+        // The row stays claimed until its lease ends and is then attempted again: nothing is lost. (Not settled
+        // yet: whatever threw came before.)
+        settle(delivery, true);
         deps.log?.error({ err: error, delivery: delivery.id }, 'webhook delivery attempt failed to complete');
       })
       .finally(() => {
