@@ -1026,7 +1026,7 @@ describe("first attempts, claimed through the tenant's cursor (migration 0031)",
     });
     await sql`analyze webhook_deliveries`.execute(ctx.db);
     const now = toDate(ctx.clock.now());
-    const statement = claimStatement(now, now, 256).compile(ctx.db);
+    const statement = claimStatement(now, now, 256, now.getTime()).compile(ctx.db);
     const plan = await ctx.db.transaction().execute(async (tx) => {
       await sql`set local plan_cache_mode = force_generic_plan`.execute(tx);
       return await tx.executeQuery<{ 'QUERY PLAN': string }>(

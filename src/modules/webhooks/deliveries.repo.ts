@@ -5,7 +5,7 @@ import type {
   WebhookDisabledReason,
   WebhookEndpointStatus,
 } from '../../db/schema.ts';
-import { NIL_ID, newId } from '../../platform/ids.ts';
+import { firstIdAt, NIL_ID, newId } from '../../platform/ids.ts';
 import { activeServiceSql } from '../../platform/service-state.ts';
 
 /**
@@ -225,13 +225,18 @@ export async function claimDue(
   at: Date,
   leaseUntil: Date,
   limit: number,
+  horizon: number,
 ): Promise<ClaimedDelivery[]> {
   // A prepared statement: planned once per connection, not at every claim (executePrepared).
-  return await executePrepared(db, claimStatement(at, leaseUntil, limit));
+  return await executePrepared(db, claimStatement(at, leaseUntil, limit, horizon));
 }
 
-/** The claim statement itself (claimDue), also for the plan's tests. */
-export function claimStatement(at: Date, leaseUntil: Date, limit: number) {
+/**
+ * The claim statement itself (claimDue), also for the plan's tests. `horizon` is the sync horizon in epoch
+ * milliseconds, read by an earlier statement (readSyncHorizon): read inside this one, it would come after this
+ * statement's snapshot, and a transaction committing in between would be neither seen nor waited for.
+ */
+export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizon: number) {
   return sql<ClaimedDelivery>`
     with recursive retrying (company_id) as (
       (select d.company_id from webhook_deliveries d where d.next_attempt_at is not null
@@ -241,13 +246,9 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number) {
               where d.next_attempt_at is not null and d.company_id > t.company_id order by d.company_id limit 1)
       from retrying t where t.company_id is not null
     ), horizon as (
-      -- The sync horizon (src/db/sync-stamp.ts, readSyncHorizon) as the smallest UUIDv7 of its millisecond: no
-      -- transaction still running can make a delivery with a smaller id.
-      select (substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-0000-0000-000000000000')::uuid as id
-      from (select lpad(to_hex(least(${at.getTime()}::bigint, (
-        select min((l.classid::bigint << 32) | l.objid::bigint) from pg_locks l
-        where l.locktype = 'advisory' and l.objsubid = 1 and l.mode = 'ShareLock'
-          and l.database = (select oid from pg_database where datname = current_database())))), 12, '0') as h) b
+      -- The sync horizon as the smallest UUIDv7 of its millisecond: no transaction still running when it was read
+      -- can make a delivery with a smaller id, and every one that had made one has committed.
+      select ${firstIdAt(horizon)}::uuid as id
     ), fresh (company_id) as (
       -- The tenants with new first attempts (migration 0032), by a loose scan: one probe per tenant.
       (select n.company_id from webhook_new_deliveries n order by n.company_id limit 1)

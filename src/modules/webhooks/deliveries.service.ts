@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db, Executor } from '../../db/database.ts';
 import type { WebhookDeliveryStatus } from '../../db/schema.ts';
-import { syncStamp, withSyncStamp } from '../../db/sync-stamp.ts';
+import { readSyncHorizon, syncStamp, withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { webhookDeliveries } from '../../platform/metrics.ts';
@@ -226,7 +226,9 @@ export async function claimDueDeliveries(db: Db, clock: Clock, limit: number): P
     expiryChecked.set(db, at.getTime());
     await endExpiredClaims(db, at);
   }
-  return await claimDue(db, at, toDate(now.add({ seconds: LEASE_SECONDS })), limit);
+  // The horizon first, in a statement of its own: the claim's snapshot must come after it.
+  const horizon = await readSyncHorizon(db, clock);
+  return await claimDue(db, at, toDate(now.add({ seconds: LEASE_SECONDS })), limit, horizon);
 }
 
 const EXPIRY_CHECK_MILLISECONDS = 5_000;
