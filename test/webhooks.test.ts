@@ -1038,6 +1038,16 @@ describe("first attempts, claimed through the tenant's cursor (migration 0031)",
     );
   });
 
+  it("makes the tenant's cursor when a fan-out finds none, so that no delivery waits for ever", async () => {
+    const endpoint = await subscribe(company, ['employee.created']);
+    // Made with the endpoint; gone here as if a row were lost to a manual repair.
+    await ctx.db.deleteFrom('webhook_delivery_cursors').where('company_id', '=', company.id).execute();
+    await hire(company.live);
+    await deliverDue();
+    expect(receiver.requests).toHaveLength(1);
+    expect(await deliveriesOf(company, endpoint.id)).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
+  });
+
   it('indexes no column a first success changes, so that the success is a heap-only update', async () => {
     const { rows } = await sql<{ definition: string }>`
       select pg_get_indexdef(i.indexrelid) as definition from pg_index i

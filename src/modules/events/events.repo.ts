@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { NIL_ID } from '../../platform/ids.ts';
 
 /**
  * Inserts events into the outbox and, in the same statement, one pending delivery (due now) per event and active
@@ -30,6 +31,12 @@ export async function insertEventsWithDeliveries(
       join webhook_endpoints endpoint
         on endpoint.company_id = ${companyId} and endpoint.status = 'active' and recorded.type = any (endpoint.events)
       returning company_id, id
+    ), cursor as (
+      -- The tenant's cursor is made with its first endpoint; this only makes sure (a read of its key, no write
+      -- once it exists), since deliveries without a cursor would never be claimed.
+      insert into webhook_delivery_cursors (company_id, after_id)
+      select distinct company_id, ${NIL_ID}::uuid from made
+      on conflict (company_id) do nothing
     )
     -- The claim finds the tenants with new first attempts here (migration 0032).
     insert into webhook_new_deliveries (company_id, last_id)
