@@ -1,5 +1,26 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from './database.ts';
+
+/**
+ * A delivery with a due time that has come and no live lease (a retry, a manual retry, a ping, a first attempt
+ * whose claim ended; migrations 0028, 0031): what a claim leases on its row. The `next_attempt_at is not null`
+ * lets PostgreSQL read webhook_deliveries_retry. `table` is the name or alias the statement gives
+ * webhook_deliveries.
+ */
+export function leaseDue(table: string, at: Date): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  return sql<boolean>`${column('next_attempt_at')} is not null and ${column('next_attempt_at')} <= ${at}
+    and (${column('leased_until')} is null or ${column('leased_until')} <= ${at})`;
+}
+
+/**
+ * A first attempt not yet recorded (migration 0031): pending, with no due time, taken through its tenant's
+ * cursor and fenced by its claim. `table` as in leaseDue.
+ */
+export function awaitingFirstAttempt(table: string): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(`${table}.${name}`);
+  return sql<boolean>`${column('status')} = 'pending' and ${column('next_attempt_at')} is null`;
+}
 
 /**
  * What the two work queues have due now, across every company (for the operator's metrics): how many items,
@@ -16,9 +37,7 @@ export async function dueWork(
            extract(epoch from ${now}::timestamptz - min(due_at))::text as oldest
       from (
         -- Retries and attempts whose lease ended, due at next_attempt_at (leased on their row, migration 0028)
-        select d.next_attempt_at as due_at from webhook_deliveries d
-        where d.next_attempt_at is not null and d.next_attempt_at <= ${now}
-          and (d.leased_until is null or d.leased_until <= ${now})
+        select d.next_attempt_at as due_at from webhook_deliveries d where ${leaseDue('d', now)}
         union all
         -- First attempts not yet claimed, due since they were made: after the cursor of a tenant with new ones
         -- (migrations 0031, 0032)
@@ -27,7 +46,7 @@ export async function dueWork(
         join webhook_delivery_cursors c on c.company_id = n.company_id
         cross join lateral (
           select d.created_at from webhook_deliveries d
-          where d.company_id = c.company_id and d.id > c.after_id and d.status = 'pending' and d.next_attempt_at is null
+          where d.company_id = c.company_id and d.id > c.after_id and ${awaitingFirstAttempt('d')}
           offset 0
         ) d
       ) due

@@ -1,5 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import { type Db, type Executor, executePrepared } from '../../db/database.ts';
+import { awaitingFirstAttempt, leaseDue } from '../../db/queues.ts';
 import type {
   WebhookDeliveriesTable,
   WebhookDisabledReason,
@@ -61,7 +62,7 @@ export async function failPendingDeliveries(
       union all
       select f.id from webhook_deliveries f
       where f.company_id = ${companyId} and f.id >= ${first}::uuid and f.endpoint_id = ${endpointId}
-        and f.status = 'pending' and f.next_attempt_at is null
+        and ${awaitingFirstAttempt('f')}
     ) pending
     where d.company_id = ${companyId} and d.id = pending.id and d.status = 'pending'`.execute(tx);
 }
@@ -83,7 +84,7 @@ export const selectDeliveries = (db: Executor, companyId: string) =>
           .whereRef('c.company_id', '=', 'd.company_id')
           .whereRef('c.first_id', '<=', 'd.id')
           .whereRef('c.last_id', '>=', 'd.id')
-          .where(sql<boolean>`d.status = 'pending' and d.next_attempt_at is null`)
+          .where(awaitingFirstAttempt('d'))
           .orderBy('c.first_id', 'desc')
           .limit(1)
           .as('c'),
@@ -278,8 +279,7 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizo
         select d.company_id, d.id, d.next_attempt_at as due_at, false as ranged, d.endpoint_id, d.event_id,
                d.attempts, d.automatic_retries, d.ctid as tid
         from webhook_deliveries d
-        where d.company_id = s.company_id and d.next_attempt_at is not null and d.next_attempt_at <= ${at}
-          and (d.leased_until is null or d.leased_until <= ${at})
+        where d.company_id = s.company_id and ${leaseDue('d', at)}
         order by d.next_attempt_at
         limit ${limit}
         for update of d skip locked
@@ -298,7 +298,7 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizo
                d.attempts, d.automatic_retries, null::tid as tid
         from webhook_deliveries d
         where d.company_id = cur.company_id and d.id > cur.after_id and d.id < horizon.id
-          and d.status = 'pending' and d.next_attempt_at is null
+          and ${awaitingFirstAttempt('d')}
         order by d.id
         limit ${limit}
       ) c
@@ -386,7 +386,7 @@ export async function endExpiredClaims(db: Db, at: Date): Promise<number> {
                   ${expired.map((claim) => claim.last_id)}::uuid[],
                   ${expired.map((claim) => claim.claimed_at)}::timestamptz[]) as x (company_id, first_id, last_id, claimed_at)
       where d.company_id = x.company_id and d.id between x.first_id and x.last_id
-        and d.status = 'pending' and d.next_attempt_at is null`.execute(tx);
+        and ${awaitingFirstAttempt('d')}`.execute(tx);
     return Number(result.numAffectedRows ?? 0n);
   });
 }
