@@ -32,8 +32,9 @@ export async function insertEventsWithDeliveries(
         on endpoint.company_id = ${companyId} and endpoint.status = 'active' and recorded.type = any (endpoint.events)
       returning company_id, id
     ), cursor as (
-      -- The tenant's cursor is made with its first endpoint; this only makes sure (a read of its key, no write
-      -- once it exists), since deliveries without a cursor would never be claimed.
+      -- The tenant's cursor is made with its first endpoint, so that fan-outs only read its key here. This only
+      -- makes sure, since deliveries without a cursor would never be claimed. (Made here alone, it would be an
+      -- uncommitted insert that the tenant's concurrent fan-outs wait for.)
       insert into webhook_delivery_cursors (company_id, after_id)
       select distinct company_id, ${NIL_ID}::uuid from made
       on conflict (company_id) do nothing
