@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
+import { eventPublicId } from '../modules/events/events.service.ts';
 import type { ClaimKey, Success } from '../modules/webhooks/deliveries.repo.ts';
 import {
   abandonDelivery,
@@ -17,15 +18,18 @@ import type { TargetPolicy } from '../modules/webhooks/target.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import type { Job } from './runner.ts';
 
+/** An event's envelope as sent: its exact bytes and its public id (the webhook-id header). */
+type Envelope = { body: string; eventId: string };
+
 export type WebhookDeliveryDeps = { db: Db; clock: Clock; targets: TargetPolicy; log?: Logger };
 
 /** Attempts one worker keeps in flight: a slow receiver (up to 10 s) holds one slot, not the whole worker. */
 const DEFAULT_CONCURRENCY = 32;
 /** Claimed ahead of the free slots, so that one claim statement serves several slots' worth of attempts. */
-const CLAIM_AHEAD = 8;
+const CLAIM_AHEAD = 16;
 /** Successes wait at most this long, or until there are this many, to be recorded in one statement. */
-const SUCCESS_BATCH_MILLISECONDS = 20;
-const SUCCESS_BATCH_SIZE = 256;
+const SUCCESS_BATCH_MILLISECONDS = 40;
+const SUCCESS_BATCH_SIZE = 512;
 /**
  * A claimed row not yet started when half its lease has gone is left alone: its lease ends before the attempt
  * could, and another claim takes it then. (Only a worker stuck behind slow receivers gets there.)
@@ -47,7 +51,8 @@ export function webhookDeliveryJob(
 ): Job {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const inFlight = new Set<Promise<void>>();
-  const queue: Array<{ delivery: ClaimedDelivery; body: string; claimedAt: number }> = [];
+  /** Claimed deliveries not started yet, each with its event's envelope and public id (made once per event). */
+  const queue: Array<{ delivery: ClaimedDelivery; envelope: Envelope; claimedAt: number }> = [];
   let successes: Success[] = [];
   /**
    * The claims of first attempts this worker holds (migration 0031), by id: how many of their deliveries have no
@@ -104,14 +109,29 @@ export function webhookDeliveryJob(
     return flushing;
   };
 
-  const attempt = async (delivery: ClaimedDelivery, body: string) => {
+  /**
+   * The instant of the attempts started in one turn of the event loop (their webhook-timestamp), read from the
+   * clock once for all of them.
+   */
+  let turnInstant: Date | null = null;
+  const attemptInstant = (): Date => {
+    if (turnInstant === null) {
+      turnInstant = toDate(deps.clock.now());
+      setImmediate(() => {
+        turnInstant = null;
+      });
+    }
+    return turnInstant;
+  };
+
+  const attempt = async (delivery: ClaimedDelivery, envelope: Envelope) => {
     if (delivery.endpoint_status !== 'active') {
       await abandonDelivery(deps.db, deps.clock, delivery);
       settle(delivery);
       return;
     }
     const outcome = await attemptDelivery(
-      signedRequestOf(delivery, toDate(deps.clock.now()), body),
+      signedRequestOf(delivery, attemptInstant(), envelope.body, envelope.eventId),
       deps.targets,
     );
     if (outcome.detail) {
@@ -122,7 +142,6 @@ export function webhookDeliveryJob(
         company_id: delivery.company_id,
         id: delivery.id,
         claim_id: delivery.claim_id,
-        claimed_at: delivery.claimed_at,
         attempts: delivery.attempts,
         responseStatus: outcome.responseStatus,
         requestHeaders: outcome.requestHeaders ?? null,
@@ -138,8 +157,8 @@ export function webhookDeliveryJob(
     if (finishedClaims.length > 0) flushTimer ??= setTimeout(() => void flush(), SUCCESS_BATCH_MILLISECONDS);
   };
 
-  const start = (delivery: ClaimedDelivery, body: string) => {
-    const running: Promise<void> = attempt(delivery, body)
+  const start = (delivery: ClaimedDelivery, envelope: Envelope) => {
+    const running: Promise<void> = attempt(delivery, envelope)
       .catch((error: unknown) => {
         // The row stays claimed until its lease ends and is then attempted again: nothing is lost. (Not settled
         // yet: whatever threw came before.)
@@ -163,7 +182,7 @@ export function webhookDeliveryJob(
         settle(next.delivery, true);
         continue;
       }
-      start(next.delivery, next.body);
+      start(next.delivery, next.envelope);
     }
   };
 
@@ -182,19 +201,19 @@ export function webhookDeliveryJob(
         );
         const claimedAt = performance.now();
         // An event delivered to several endpoints has one body: made once per claim.
-        const bodies = new Map<string, string>();
+        const envelopes = new Map<string, Envelope>();
         for (const delivery of claimed) {
           if (delivery.claim_id !== null) {
             const claim = claims.get(delivery.claim_id);
             if (claim) claim.outstanding++;
             else claims.set(delivery.claim_id, { outstanding: 1, keep: false });
           }
-          let body = bodies.get(delivery.event_id);
-          if (body === undefined) {
-            body = envelopeBodyOf(delivery);
-            bodies.set(delivery.event_id, body);
+          let envelope = envelopes.get(delivery.event_id);
+          if (envelope === undefined) {
+            envelope = { body: envelopeBodyOf(delivery), eventId: eventPublicId(delivery.event_id) };
+            envelopes.set(delivery.event_id, envelope);
           }
-          queue.push({ delivery, body, claimedAt });
+          queue.push({ delivery, envelope, claimedAt });
         }
         startQueued();
         // Nothing due: the runner waits its idle time (attempts in flight finish on their own).

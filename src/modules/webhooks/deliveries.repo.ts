@@ -229,7 +229,13 @@ export async function claimDue(
   horizon: number,
 ): Promise<ClaimedDelivery[]> {
   // A prepared statement: planned once per connection, not at every claim (executePrepared).
-  return await executePrepared(db, claimStatement(at, leaseUntil, limit, horizon));
+  const rows = (await executePrepared(
+    db,
+    claimStatement(at, leaseUntil, limit, horizon),
+  )) as ClaimedDelivery[];
+  // Every attempt of a claim starts at the claim's time: set here rather than sent and parsed with each row.
+  for (const row of rows) row.claimed_at = at;
+  return rows;
 }
 
 /**
@@ -238,7 +244,7 @@ export async function claimDue(
  * statement's snapshot, and a transaction committing in between would be neither seen nor waited for.
  */
 export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizon: number) {
-  return sql<ClaimedDelivery>`
+  return sql<Omit<ClaimedDelivery, 'claimed_at'>>`
     with recursive retrying (company_id) as (
       (select d.company_id from webhook_deliveries d where d.next_attempt_at is not null
        order by d.company_id limit 1)
@@ -356,8 +362,7 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizo
       select distinct 'webhooks', company_id, ${at}::timestamptz from due
       on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
     )
-    select t.company_id, t.id, t.claim_id, t.endpoint_id, t.attempts, ${at}::timestamptz as claimed_at,
-           t.automatic_retries, w.url, w.secret, w.status as endpoint_status, e.id as event_id,
+    select t.company_id, t.id, t.claim_id, t.endpoint_id, t.attempts, t.automatic_retries, w.url, w.secret, w.status as endpoint_status, e.id as event_id,
            e.type as event_type, e.data as event_data, e.created_at as event_created_at
     from taken t
     join webhook_endpoints w on w.company_id = t.company_id and w.id = t.endpoint_id
@@ -436,7 +441,7 @@ export async function updateOwnedDelivery(
 export type ClaimKey = { company_id: string; id: string };
 
 /** A successful attempt's outcome, waiting to be recorded with others. */
-export type Success = Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts' | 'claim_id' | 'claimed_at'> & {
+export type Success = Pick<ClaimedDelivery, 'company_id' | 'id' | 'attempts' | 'claim_id'> & {
   responseStatus: number;
   requestHeaders: Record<string, string> | null;
   responseBody: string | null;
@@ -462,7 +467,6 @@ export async function recordSuccesses(
       id: success.id,
       claim_id: success.claim_id,
       attempts: success.attempts,
-      claimed_at: success.claimed_at,
       response_status: success.responseStatus,
       request_headers: success.requestHeaders,
       response_body: success.responseBody,
@@ -474,21 +478,22 @@ export async function recordSuccesses(
     sql<{ recorded: number }>`
     with done as (
       select * from json_to_recordset(${rows}::json) as done (
-        company_id uuid, id uuid, claim_id uuid, attempts int, claimed_at timestamptz, response_status int,
+        company_id uuid, id uuid, claim_id uuid, attempts int, response_status int,
         request_headers jsonb, response_body text
       )
     ), live as (
       -- The claims of the batch's first attempts, locked until the batch commits, so that an expiry waits for it
-      -- and then finds these deliveries recorded.
-      select c.company_id, c.id from webhook_claims c
+      -- and then finds these deliveries recorded. A first attempt was made at its claim's time (last_attempt_at).
+      select c.company_id, c.id, c.claimed_at from webhook_claims c
       where (c.company_id, c.id) in (select company_id, claim_id from done) for share
     ), owned as (
       -- Each delivery found by its primary key alone (offset 0 keeps the lookup a lookup per row), then fenced.
       -- The fence is checked outside the lookup so that no other index looks as good to the planner: with
       -- statistics older than a burst of deliveries, it would otherwise read every pending delivery of the
       -- tenant, or hash them all, for each batch.
-      select owned.tid, done.*
-      from done cross join lateral (
+      select owned.tid, live.claimed_at, done.*
+      from done left join live on live.company_id = done.company_id and live.id = done.claim_id
+      cross join lateral (
         select d.ctid as tid, d.status, d.attempts, d.next_attempt_at from webhook_deliveries d
         where d.company_id = done.company_id and d.id = done.id
         offset 0
@@ -496,7 +501,7 @@ export async function recordSuccesses(
       where owned.status = 'pending'
         and case when done.claim_id is null then owned.attempts = done.attempts
                  else owned.attempts = done.attempts - 1 and owned.next_attempt_at is null
-                      and (done.company_id, done.claim_id) in (select company_id, id from live) end
+                      and live.id is not null end
     ), recorded as (
       -- By row address, the version the fence read: a delivery changed meanwhile by another statement (its lease
       -- taken over) has a new address, so it is left as that statement made it. A first attempt's success

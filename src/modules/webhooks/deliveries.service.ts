@@ -249,12 +249,17 @@ export function envelopeBodyOf(delivery: ClaimedDelivery): string {
 
 /**
  * The signed request of one attempt at `at`. `body` is the event's envelope (envelopeBodyOf), made once for all
- * the deliveries of one event that a worker claimed together.
+ * the deliveries of one event that a worker claimed together, as its public id may be.
  */
-export function signedRequestOf(delivery: ClaimedDelivery, at: Date, body: string): SignedRequest {
+export function signedRequestOf(
+  delivery: ClaimedDelivery,
+  at: Date,
+  body: string,
+  eventId = eventPublicId(delivery.event_id),
+): SignedRequest {
   return {
     url: delivery.url,
-    eventId: eventPublicId(delivery.event_id),
+    eventId,
     timestamp: at,
     body,
     secret: delivery.secret,

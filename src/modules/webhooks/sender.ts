@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import net from 'node:net';
-import type { Readable } from 'node:stream';
 import { Agent, buildConnector, Client, type Dispatcher, errors } from 'undici';
 import {
   hostOf,
@@ -170,29 +169,70 @@ function tlsName(url: URL): string | undefined {
  * U+FFFD, as an invalid UTF-8 sequence already does.
  */
 function keptText(chunks: Buffer[]): string {
+  if (chunks.length === 0) return '';
   const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString('utf8');
   return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
 }
 
+/** An answer: its status and the first RESPONSE_BODY_BYTES of its body. */
+type Answer = { status: number; chunks: Buffer[] };
+
+/** The time limit ended an attempt before an answer's status came. */
+class NoAnswer extends Error {}
+
 /**
- * The first RESPONSE_BODY_BYTES of an answer's body; the rest is read and dropped. Resolves when the body ends,
- * or fails or is cut short (the time limit, a reset): what came by then is kept. (Listeners, not an async
- * iterator: this runs once per attempt, and the iterator's promise per chunk costs more than the read.)
+ * One request through undici's dispatcher (issue 19), with a handler of our own rather than `request()`: an
+ * attempt needs an answer's status and the start of its body, so it makes no body stream, no AbortController
+ * and no parsed copy of the answer's headers. Resolves when the answer ends, fails or is cut short (by the time
+ * limit, at `deadline` on performance.now()'s clock, or a reset), with what came by then: once a status came,
+ * it decides. Rejects when no status came: with the connection's error, or NoAnswer at the deadline (also for a
+ * request still waiting for a connection, which is then aborted as soon as it gets one).
  */
-function keptStart(body: Readable): Promise<Buffer[]> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+function exchange(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  deadline: number,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | null = null;
+    let status = 0;
+    let expired = false;
     let kept = 0;
-    const done = () => resolve(chunks);
-    body.on('data', (chunk: Buffer) => {
-      if (kept >= RESPONSE_BODY_BYTES) return;
-      const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
-      chunks.push(part);
-      kept += part.length;
+    const chunks: Buffer[] = [];
+    const end = (error: Error | null) => {
+      clearTimeout(timer);
+      if (status !== 0) resolve({ status, chunks });
+      else reject(error ?? new NoAnswer());
+    };
+    const timer = setTimeout(
+      () => {
+        expired = true;
+        controller?.abort(new NoAnswer());
+        end(null);
+      },
+      Math.max(0, deadline - performance.now()),
+    );
+    dispatcher.dispatch(options, {
+      onRequestStart(started) {
+        controller = started;
+        if (expired) started.abort(new NoAnswer());
+      },
+      onResponseStart(_controller, statusCode) {
+        status = statusCode;
+      },
+      onResponseData(_controller, chunk) {
+        if (kept >= RESPONSE_BODY_BYTES) return;
+        const part = chunk.subarray(0, RESPONSE_BODY_BYTES - kept);
+        chunks.push(part);
+        kept += part.length;
+      },
+      onResponseEnd() {
+        end(null);
+      },
+      onResponseError(_controller, error) {
+        end(error);
+      },
     });
-    body.once('end', done);
-    body.once('error', done);
-    body.once('close', done);
   });
 }
 
@@ -216,42 +256,37 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
     'user-agent': USER_AGENT,
     ...signatureHeaders(request),
   };
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), DELIVERY_TIMEOUT_MILLISECONDS);
-  const options: Dispatcher.RequestOptions = {
+  const deadline = performance.now() + DELIVERY_TIMEOUT_MILLISECONDS;
+  const options: Dispatcher.DispatchOptions = {
     origin: target.origin,
     path: target.path,
     method: 'POST',
     headers,
     body: request.body,
-    signal: controller.signal,
   };
   let fresh: Client | null = null;
   try {
-    let response: Dispatcher.ResponseData;
+    let answer: Answer;
     try {
-      response = await agent.request(options);
+      answer = await exchange(agent, options, deadline);
     } catch (error) {
-      if (!closedBeforeAnswer(error) || controller.signal.aborted) throw error;
+      if (!closedBeforeAnswer(error)) throw error;
       // Sent once more, on a connection of its own (checked like any other), closed after this attempt.
       fresh = new Client(target.origin, { connect, pipelining: 1 });
-      response = await fresh.request(options);
+      answer = await exchange(fresh, options, deadline);
     }
-    const status = response.statusCode;
+    const status = answer.status;
     const judged =
       status >= 200 && status < 300
         ? { succeeded: true, responseStatus: status, error: null }
         : status >= 300 && status < 400
           ? failure(`redirect ${status} not followed`, status)
           : failure(`answered ${status}`, status);
-    // Once an answer came, its status decides. The first 4 KB of the body are kept for the delivery detail; the
-    // rest is read and dropped, so the connection finishes. The timer still bounds it all: what came by then is
-    // what is kept.
-    const chunks = await keptStart(response.body);
-    return { ...judged, responseBody: keptText(chunks), requestHeaders: headers };
+    // Once an answer came, its status decides. The first 4 KB of its body are kept for the delivery detail.
+    return { ...judged, responseBody: keptText(answer.chunks), requestHeaders: headers };
   } catch (error) {
     if (error instanceof RefusedTarget) return failure(`refused: url ${error.message}`);
-    if (controller.signal.aborted)
+    if (error instanceof NoAnswer)
       return failure(`no answer within ${DELIVERY_TIMEOUT_MILLISECONDS / 1000} s`, null, undefined, headers);
     const code = (error as NodeJS.ErrnoException).code;
     return failure(
@@ -261,7 +296,6 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
       headers,
     );
   } finally {
-    clearTimeout(timer);
     fresh?.close().catch(() => {});
   }
 }
