@@ -1046,6 +1046,36 @@ describe("first attempts, claimed through the tenant's cursor (migration 0031)",
     expect(await deliveriesOf(company, endpoint.id)).toMatchObject([{ status: 'succeeded', attempts: 1 }]);
   });
 
+  it("records a first attempt's time as its claim's, however late the success batch is written", async () => {
+    await subscribe(company, ['employee.created']);
+    await hire(company.live);
+    const [claimed] = await claimDueDeliveries(ctx.db, ctx.clock, 10);
+    if (!claimed?.claim_id) throw new Error('no first attempt claimed');
+    const claimedAt = toDate(ctx.clock.now());
+    ctx.clock.advance(30);
+    const success = {
+      company_id: claimed.company_id,
+      id: claimed.id,
+      claim_id: claimed.claim_id,
+      attempts: claimed.attempts,
+      responseStatus: 204,
+      requestHeaders: { 'webhook-id': 'evt_x' },
+      responseBody: '',
+    };
+    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [success])).toBe(1);
+    const row = await ctx.db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempts', 'last_attempt_at', 'updated_at'])
+      .where('company_id', '=', company.id)
+      .where('id', '=', claimed.id)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('succeeded');
+    expect(row.attempts).toBe(1);
+    const attemptedAt = row.last_attempt_at?.getTime() ?? Number.NaN;
+    expect(Math.abs(attemptedAt - claimedAt.getTime())).toBeLessThan(1_000);
+    expect(row.updated_at.getTime() - attemptedAt).toBeGreaterThanOrEqual(29_000);
+  });
+
   it('indexes no column a first success changes, so that the success is a heap-only update', async () => {
     const { rows } = await sql<{ definition: string }>`
       select pg_get_indexdef(i.indexrelid) as definition from pg_index i

@@ -14,6 +14,7 @@ import { createEndpoint } from '../../src/modules/webhooks/endpoints.service.ts'
 import { systemResolver, type TargetPolicy } from '../../src/modules/webhooks/target.ts';
 import { systemClock, toDate } from '../../src/time/clock.ts';
 import { type BenchCluster, openBenchDatabase } from '../lib/cluster.ts';
+import { startCpuWindow } from '../lib/cpu.ts';
 import { ratioLine, summarize } from '../lib/ratios.ts';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
@@ -46,7 +47,7 @@ process.on('message', () => process.send(count));
 /**
  * Issue 5's bench: 10,000 events fanned out to 5 endpoints (50,000 deliveries), each event recorded in its own
  * transaction as the services do, then delivered by one worker (the job the service runs) to a local receiver.
- * Prints the fan-out rate and deliveries per second.
+ * Prints the fan-out rate, deliveries per second, and where the delivery's CPU went (bench/lib/cpu.ts).
  */
 /**
  * The control (issue 19), in a process of its own (bench/lib/webhook-control.ts): a bare undici POST loop with
@@ -189,6 +190,8 @@ async function deliveryRun(
     // tables; a running service's tables have the statistics of their history. Analyzed as autovacuum would.
     await sql`analyze webhook_deliveries, events, webhook_endpoints`.execute(db);
 
+    // The receiver is told apart by its source on its command line.
+    const cpu = startCpuWindow('createServer');
     const deliverStarted = performance.now();
     const runner = startJobs([webhookDeliveryJob({ db, clock, targets })], pino({ level: 'warn' }));
     // Done when every delivery is recorded. The receiver's count is asked first (it costs the database nothing);
@@ -208,6 +211,7 @@ async function deliveryRun(
     // run pays for its own and the next run does not.
     (globalThis as { gc?: () => void }).gc?.();
     const deliverSeconds = (performance.now() - deliverStarted) / 1000;
+    const used = cpu.end();
     await runner.stop();
     const { succeeded } = await db
       .selectFrom('webhook_deliveries')
@@ -221,6 +225,13 @@ async function deliveryRun(
       `delivery: ${total} deliveries succeeded in ${deliverSeconds.toFixed(1)} s = ${rate.toFixed(0)} deliveries/s ` +
         `(one worker, 32 in flight; receiver counted ${received}; target ≥ ${TARGET_DELIVERIES_PER_SECOND}/s)`,
     );
+    if (used) {
+      const perDelivery = (milliseconds: number) => ((milliseconds * 1000) / Number(total)).toFixed(0);
+      console.log(
+        `CPU per delivery: the worker's process ${perDelivery(used.self)} µs, PostgreSQL ${perDelivery(used.postgres)} µs, ` +
+          `the receiver ${perDelivery(used.other)} µs; the machine's cores ${(100 * used.machineBusy).toFixed(0)}% busy`,
+      );
+    }
     if (received < Number(total)) failures.push(`the receiver got ${received} of ${total} deliveries`);
     if (ratios === null) return failures;
     const sample = await db.selectFrom('events').selectAll().executeTakeFirstOrThrow();
