@@ -195,25 +195,46 @@ const UNPREPARABLE_SQLSTATES = new Set(['26000', '42P05']);
  */
 export async function executePrepared<Row>(db: Db, query: RawBuilder<Row>): Promise<Row[]> {
   const pool = pools.get(db);
-  if (!pool || !preparing) return (await query.execute(db)).rows;
-  const compiled = query.compile(db);
-  let name = preparedNames.get(compiled.sql);
+  if (!pool) return (await query.execute(db)).rows;
+  return (await runPrepared(pool, query.compile(db))).rows as Row[];
+}
+
+/**
+ * As executePrepared, each row as an array of its columns in the statement's order. For a statement that hands
+ * many rows to a hot path (issue 19): in a process that runs many statements, pg's rows as objects cost several
+ * times the arrays' CPU (a webhook claim: 11.2 against 3.4 µs a row, measured side by side in one process).
+ */
+export async function executePreparedArrays<Row extends unknown[]>(
+  db: Db,
+  query: RawBuilder<Row>,
+): Promise<Row[]> {
+  const pool = pools.get(db);
+  if (!pool) return (await query.execute(db)).rows.map((row) => Object.values(row as object) as Row);
+  return (await runPrepared(pool, query.compile(db), 'array')).rows as Row[];
+}
+
+/** A compiled statement on the pool, named while this process prepares statements (see `preparing`). */
+async function runPrepared(
+  pool: pg.Pool,
+  compiled: { sql: string; parameters: readonly unknown[] },
+  rowMode?: 'array',
+): Promise<pg.QueryResult> {
+  const text = compiled.sql;
+  const values = compiled.parameters as unknown[];
+  const mode = rowMode ? { rowMode } : {};
+  if (!preparing) return await pool.query({ text, values, ...mode });
+  let name = preparedNames.get(text);
   if (name === undefined) {
-    name = `jornada_${createHash('sha256').update(compiled.sql).digest('hex').slice(0, 24)}`;
-    preparedNames.set(compiled.sql, name);
+    name = `jornada_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
   }
   try {
-    const result = await pool.query<Row & pg.QueryResultRow>({
-      name,
-      text: compiled.sql,
-      values: compiled.parameters as unknown[],
-    });
-    return result.rows;
+    return await pool.query({ name, text, values, ...mode });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== 'string' || !UNPREPARABLE_SQLSTATES.has(code)) throw error;
     preparing = false;
-    return (await query.execute(db)).rows;
+    return await pool.query({ text, values, ...mode });
   }
 }
 

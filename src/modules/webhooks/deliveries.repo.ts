@@ -1,5 +1,5 @@
 import { sql, type Updateable } from 'kysely';
-import { type Db, type Executor, executePrepared } from '../../db/database.ts';
+import { type Db, type Executor, executePrepared, executePreparedArrays } from '../../db/database.ts';
 import { awaitingFirstAttempt, leaseDue } from '../../db/queues.ts';
 import type {
   WebhookDeliveriesTable,
@@ -220,6 +220,23 @@ export type ClaimedDelivery = {
   event_created_at: Date;
 };
 
+/** A claimed delivery as the claim statement returns it: its columns, in the order of its select list. */
+type ClaimRow = [
+  company_id: string,
+  id: string,
+  claim_id: string | null,
+  endpoint_id: string,
+  attempts: number,
+  automatic_retries: boolean,
+  url: string,
+  secret: string,
+  endpoint_status: WebhookEndpointStatus,
+  event_id: string,
+  event_type: string,
+  event_data: Record<string, unknown>,
+  event_created_at: Date,
+];
+
 /** The claim statement of claimDueDeliveries (deliveries.service.ts says how it takes turns). */
 export async function claimDue(
   db: Db,
@@ -229,13 +246,41 @@ export async function claimDue(
   horizon: number,
 ): Promise<ClaimedDelivery[]> {
   // A prepared statement: planned once per connection, not at every claim (executePrepared).
-  const rows = (await executePrepared(
-    db,
-    claimStatement(at, leaseUntil, limit, horizon),
-  )) as ClaimedDelivery[];
-  // Every attempt of a claim starts at the claim's time: set here rather than sent and parsed with each row.
-  for (const row of rows) row.claimed_at = at;
-  return rows;
+  // Rows as arrays (executePreparedArrays): a claim hands hundreds of rows to the worker at once.
+  const rows = await executePreparedArrays(db, claimStatement(at, leaseUntil, limit, horizon));
+  return rows.map(
+    ([
+      company_id,
+      id,
+      claim_id,
+      endpoint_id,
+      attempts,
+      automatic_retries,
+      url,
+      secret,
+      endpoint_status,
+      event_id,
+      event_type,
+      event_data,
+      event_created_at,
+    ]) => ({
+      company_id,
+      id,
+      claim_id,
+      endpoint_id,
+      attempts,
+      // Every attempt of a claim starts at the claim's time: set here rather than sent and parsed with each row.
+      claimed_at: at,
+      automatic_retries,
+      url,
+      secret,
+      endpoint_status,
+      event_id,
+      event_type,
+      event_data,
+      event_created_at,
+    }),
+  );
 }
 
 /**
@@ -244,7 +289,7 @@ export async function claimDue(
  * statement's snapshot, and a transaction committing in between would be neither seen nor waited for.
  */
 export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizon: number) {
-  return sql<Omit<ClaimedDelivery, 'claimed_at'>>`
+  return sql<ClaimRow>`
     with recursive retrying (company_id) as (
       (select d.company_id from webhook_deliveries d where d.next_attempt_at is not null
        order by d.company_id limit 1)
@@ -362,6 +407,7 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizo
       select distinct 'webhooks', company_id, ${at}::timestamptz from due
       on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
     )
+    -- In the order of ClaimRow.
     select t.company_id, t.id, t.claim_id, t.endpoint_id, t.attempts, t.automatic_retries, w.url, w.secret, w.status as endpoint_status, e.id as event_id,
            e.type as event_type, e.data as event_data, e.created_at as event_created_at
     from taken t
