@@ -8,7 +8,12 @@ import type { Executor } from '../src/db/database.ts';
 import { allowAnySyncStamp, withSyncStamp } from '../src/db/sync-stamp.ts';
 import { webhookDeliveryJob } from '../src/jobs/webhook-delivery.ts';
 import { recordEvents } from '../src/modules/events/events.service.ts';
-import { claimStatement, recordSuccesses } from '../src/modules/webhooks/deliveries.repo.ts';
+import {
+  type ClaimedDelivery,
+  claimStatement,
+  recordSuccesses,
+  type Success,
+} from '../src/modules/webhooks/deliveries.repo.ts';
 import {
   claimDueDeliveries,
   LEASE_SECONDS,
@@ -76,6 +81,17 @@ async function deliveriesOf(owner: TestCompany, endpointId: string) {
 }
 
 const seconds = (instant: unknown) => Date.parse(String(instant)) / 1000;
+
+/** A 204 success of a claimed attempt, as the worker hands it to recordSuccesses. */
+const successOf = (delivery: ClaimedDelivery): Success => ({
+  company_id: delivery.company_id,
+  id: delivery.id,
+  claim_id: delivery.claim_id,
+  attempts: delivery.attempts,
+  responseStatus: 204,
+  requestHeaders: { 'webhook-id': 'evt_x' },
+  responseBody: '',
+});
 
 describe('webhook endpoints', () => {
   it('creates an endpoint and shows the whsec_ secret in that response only', async () => {
@@ -753,17 +769,8 @@ describe('delivery', () => {
     // The same fence holds when successes are recorded together: the stale one changes nothing, the owner's counts.
     const owner = reclaimed.find((delivery) => delivery.id === stale.id);
     if (!owner) throw new Error('not reclaimed');
-    const success = (delivery: typeof owner) => ({
-      company_id: delivery.company_id,
-      id: delivery.id,
-      claim_id: delivery.claim_id,
-      attempts: delivery.attempts,
-      responseStatus: 204,
-      requestHeaders: { 'webhook-id': 'evt_x' },
-      responseBody: '',
-    });
-    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [success(stale)])).toBe(0);
-    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [success(owner)])).toBe(1);
+    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [successOf(stale)])).toBe(0);
+    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [successOf(owner)])).toBe(1);
     const recorded = await ctx.db
       .selectFrom('webhook_deliveries')
       .select(['status', 'attempts', 'last_response_status', 'next_attempt_at'])
@@ -799,17 +806,7 @@ describe('delivery', () => {
     });
     // The other transaction holds the row (updated, not committed) before the batch starts.
     await locked;
-    const recording = recordSuccesses(ctx.db, toDate(ctx.clock.now()), [
-      {
-        company_id: claimed.company_id,
-        id: claimed.id,
-        claim_id: claimed.claim_id,
-        attempts: claimed.attempts,
-        responseStatus: 204,
-        requestHeaders: { 'webhook-id': 'evt_x' },
-        responseBody: '',
-      },
-    ]);
+    const recording = recordSuccesses(ctx.db, toDate(ctx.clock.now()), [successOf(claimed)]);
     // The batch is waiting on the other transaction's row lock.
     await new Promise((resolve) => setTimeout(resolve, 200));
     takeOver();
@@ -1053,16 +1050,7 @@ describe("first attempts, claimed through the tenant's cursor (migration 0031)",
     if (!claimed?.claim_id) throw new Error('no first attempt claimed');
     const claimedAt = toDate(ctx.clock.now());
     ctx.clock.advance(30);
-    const success = {
-      company_id: claimed.company_id,
-      id: claimed.id,
-      claim_id: claimed.claim_id,
-      attempts: claimed.attempts,
-      responseStatus: 204,
-      requestHeaders: { 'webhook-id': 'evt_x' },
-      responseBody: '',
-    };
-    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [success])).toBe(1);
+    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [successOf(claimed)])).toBe(1);
     const row = await ctx.db
       .selectFrom('webhook_deliveries')
       .select(['status', 'attempts', 'last_attempt_at', 'updated_at'])

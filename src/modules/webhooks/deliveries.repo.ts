@@ -248,39 +248,23 @@ export async function claimDue(
   // A prepared statement: planned once per connection, not at every claim (executePrepared).
   // Rows as arrays (executePreparedArrays): a claim hands hundreds of rows to the worker at once.
   const rows = await executePreparedArrays(db, claimStatement(at, leaseUntil, limit, horizon));
-  return rows.map(
-    ([
-      company_id,
-      id,
-      claim_id,
-      endpoint_id,
-      attempts,
-      automatic_retries,
-      url,
-      secret,
-      endpoint_status,
-      event_id,
-      event_type,
-      event_data,
-      event_created_at,
-    ]) => ({
-      company_id,
-      id,
-      claim_id,
-      endpoint_id,
-      attempts,
-      // Every attempt of a claim starts at the claim's time: set here rather than sent and parsed with each row.
-      claimed_at: at,
-      automatic_retries,
-      url,
-      secret,
-      endpoint_status,
-      event_id,
-      event_type,
-      event_data,
-      event_created_at,
-    }),
-  );
+  return rows.map((row) => ({
+    company_id: row[0],
+    id: row[1],
+    claim_id: row[2],
+    endpoint_id: row[3],
+    attempts: row[4],
+    // Every attempt of a claim starts at the claim's time: set here rather than sent and parsed with each row.
+    claimed_at: at,
+    automatic_retries: row[5],
+    url: row[6],
+    secret: row[7],
+    endpoint_status: row[8],
+    event_id: row[9],
+    event_type: row[10],
+    event_data: row[11],
+    event_created_at: row[12],
+  }));
 }
 
 /**
