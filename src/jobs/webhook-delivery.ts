@@ -157,6 +157,7 @@ export function webhookDeliveryJob(
     if (finishedClaims.length > 0) flushTimer ??= setTimeout(() => void flush(), SUCCESS_BATCH_MILLISECONDS);
   };
 
+  let startScheduled = false;
   const start = (delivery: ClaimedDelivery, envelope: Envelope) => {
     const running: Promise<void> = attempt(delivery, envelope)
       .catch((error: unknown) => {
@@ -167,10 +168,17 @@ export function webhookDeliveryJob(
       })
       .finally(() => {
         inFlight.delete(running);
-        // The freed slot takes the next claimed row at once, also while the tick awaits a claim.
-        if (!draining) startQueued();
-        slotFreed?.();
-        slotFreed = null;
+        // The freed slot takes the next claimed row in this turn of the event loop, also while the tick awaits a
+        // claim, once the answers that came together have been handled: the attempts they free go out together
+        // (the receiver is then woken once for several, not once each). A tick waiting for a slot wakes after.
+        if (startScheduled) return;
+        startScheduled = true;
+        setImmediate(() => {
+          startScheduled = false;
+          if (!draining) startQueued();
+          slotFreed?.();
+          slotFreed = null;
+        });
       });
     inFlight.add(running);
   };
