@@ -88,9 +88,9 @@ const successOf = (delivery: ClaimedDelivery): Success => ({
   id: delivery.id,
   claim_id: delivery.claim_id,
   attempts: delivery.attempts,
-  responseStatus: 204,
-  requestHeaders: { 'webhook-id': 'evt_x' },
-  responseBody: '',
+  response_status: 204,
+  request_headers: { 'webhook-id': 'evt_x' },
+  response_body: '',
 });
 
 describe('webhook endpoints', () => {
@@ -975,8 +975,7 @@ describe("first attempts, claimed through the tenant's cursor (migration 0031)",
     const detail = await company.live.get(`/v1/webhook-endpoints/${endpoint.id}/deliveries/${after[0]?.id}`);
     expect(detail.json()).toMatchObject({ last_error: 'endpoint disabled (manual) before delivery' });
     // The attempt in flight answers late: its success is not recorded over the failure.
-    const late = { responseStatus: 204, requestHeaders: { 'webhook-id': 'evt_x' }, responseBody: '' };
-    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [{ ...inFlight, ...late }])).toBe(0);
+    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [successOf(inFlight)])).toBe(0);
   });
 
   it('finds the tenants with new first attempts without reading the deliveries, and forgets them once taken', async () => {

@@ -143,9 +143,9 @@ export function webhookDeliveryJob(
         id: delivery.id,
         claim_id: delivery.claim_id,
         attempts: delivery.attempts,
-        responseStatus: outcome.responseStatus,
-        requestHeaders: outcome.requestHeaders ?? null,
-        responseBody: outcome.responseBody ?? null,
+        response_status: outcome.responseStatus,
+        request_headers: outcome.requestHeaders ?? null,
+        response_body: outcome.responseBody ?? null,
       });
       if (successes.length >= SUCCESS_BATCH_SIZE) void flush();
       else flushTimer ??= setTimeout(() => void flush(), SUCCESS_BATCH_MILLISECONDS);
