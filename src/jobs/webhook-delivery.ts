@@ -1,25 +1,22 @@
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
-import { eventPublicId } from '../modules/events/events.service.ts';
 import type { ClaimKey, Success } from '../modules/webhooks/deliveries.repo.ts';
 import {
   abandonDelivery,
   type ClaimedDelivery,
   claimDueDeliveries,
-  envelopeBodyOf,
   LEASE_SECONDS,
   recordOutcome,
   recordSucceeded,
   releaseClaim,
+  type SentEvent,
+  sentEventOf,
   signedRequestOf,
 } from '../modules/webhooks/deliveries.service.ts';
 import { attemptDelivery } from '../modules/webhooks/sender.ts';
 import type { TargetPolicy } from '../modules/webhooks/target.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import type { Job } from './runner.ts';
-
-/** An event's envelope as sent: its exact bytes and its public id (the webhook-id header). */
-type Envelope = { body: string; eventId: string };
 
 export type WebhookDeliveryDeps = { db: Db; clock: Clock; targets: TargetPolicy; log?: Logger };
 
@@ -51,8 +48,8 @@ export function webhookDeliveryJob(
 ): Job {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const inFlight = new Set<Promise<void>>();
-  /** Claimed deliveries not started yet, each with its event's envelope and public id (made once per event). */
-  const queue: Array<{ delivery: ClaimedDelivery; envelope: Envelope; claimedAt: number }> = [];
+  /** Claimed deliveries not started yet, each with what it sends of its event (made once per event). */
+  const queue: Array<{ delivery: ClaimedDelivery; event: SentEvent; claimedAt: number }> = [];
   let successes: Success[] = [];
   /**
    * The claims of first attempts this worker holds (migration 0031), by id: how many of their deliveries have no
@@ -124,16 +121,13 @@ export function webhookDeliveryJob(
     return turnInstant;
   };
 
-  const attempt = async (delivery: ClaimedDelivery, envelope: Envelope) => {
+  const attempt = async (delivery: ClaimedDelivery, event: SentEvent) => {
     if (delivery.endpoint_status !== 'active') {
       await abandonDelivery(deps.db, deps.clock, delivery);
       settle(delivery);
       return;
     }
-    const outcome = await attemptDelivery(
-      signedRequestOf(delivery, attemptInstant(), envelope.body, envelope.eventId),
-      deps.targets,
-    );
+    const outcome = await attemptDelivery(signedRequestOf(delivery, attemptInstant(), event), deps.targets);
     if (outcome.detail) {
       deps.log?.info({ delivery: delivery.id, detail: outcome.detail }, `webhook attempt: ${outcome.error}`);
     }
@@ -158,8 +152,8 @@ export function webhookDeliveryJob(
   };
 
   let startScheduled = false;
-  const start = (delivery: ClaimedDelivery, envelope: Envelope) => {
-    const running: Promise<void> = attempt(delivery, envelope)
+  const start = (delivery: ClaimedDelivery, event: SentEvent) => {
+    const running: Promise<void> = attempt(delivery, event)
       .catch((error: unknown) => {
         // The row stays claimed until its lease ends and is then attempted again: nothing is lost. (Not settled
         // yet: whatever threw came before.)
@@ -190,7 +184,7 @@ export function webhookDeliveryJob(
         settle(next.delivery, true);
         continue;
       }
-      start(next.delivery, next.envelope);
+      start(next.delivery, next.event);
     }
   };
 
@@ -208,20 +202,20 @@ export function webhookDeliveryJob(
           concurrency * CLAIM_AHEAD - queue.length,
         );
         const claimedAt = performance.now();
-        // An event delivered to several endpoints has one body: made once per claim.
-        const envelopes = new Map<string, Envelope>();
+        // An event delivered to several endpoints is sent the same: made once per claim.
+        const events = new Map<string, SentEvent>();
         for (const delivery of claimed) {
           if (delivery.claim_id !== null) {
             const claim = claims.get(delivery.claim_id);
             if (claim) claim.outstanding++;
             else claims.set(delivery.claim_id, { outstanding: 1, keep: false });
           }
-          let envelope = envelopes.get(delivery.event_id);
-          if (envelope === undefined) {
-            envelope = { body: envelopeBodyOf(delivery), eventId: eventPublicId(delivery.event_id) };
-            envelopes.set(delivery.event_id, envelope);
+          let event = events.get(delivery.event_id);
+          if (event === undefined) {
+            event = sentEventOf(delivery);
+            events.set(delivery.event_id, event);
           }
-          queue.push({ delivery, envelope, claimedAt });
+          queue.push({ delivery, event, claimedAt });
         }
         startQueued();
         // Nothing due: the runner waits its idle time (attempts in flight finish on their own).

@@ -392,8 +392,9 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizo
       on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
     )
     -- In the order of ClaimRow.
-    select t.company_id, t.id, t.claim_id, t.endpoint_id, t.attempts, t.automatic_retries, w.url, w.secret, w.status as endpoint_status, e.id as event_id,
-           e.type as event_type, e.data as event_data, e.created_at as event_created_at
+    select t.company_id, t.id, t.claim_id, t.endpoint_id, t.attempts, t.automatic_retries, w.url, w.secret,
+           w.status as endpoint_status, e.id as event_id, e.type as event_type, e.data as event_data,
+           e.created_at as event_created_at
     from taken t
     join webhook_endpoints w on w.company_id = t.company_id and w.id = t.endpoint_id
     join events e on e.company_id = t.company_id and e.id = t.event_id

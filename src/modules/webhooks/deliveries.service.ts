@@ -235,9 +235,12 @@ const EXPIRY_CHECK_MILLISECONDS = 5_000;
 /** When this process last ended expired claims, per database. */
 const expiryChecked = new WeakMap<Db, number>();
 
-/** The body of a delivery's every attempt: its event's envelope, as the exact bytes sent. */
-export function envelopeBodyOf(delivery: ClaimedDelivery): string {
-  return JSON.stringify(
+/** What every attempt of a delivery sends of its event: the envelope's exact bytes and its public id (webhook-id). */
+export type SentEvent = { body: string; eventId: string };
+
+/** A delivery's SentEvent, made once for all the deliveries of one event that a worker claimed together. */
+export function sentEventOf(delivery: ClaimedDelivery): SentEvent {
+  const body = JSON.stringify(
     envelopeOf(delivery.company_id, {
       id: delivery.event_id,
       type: delivery.event_type,
@@ -245,23 +248,16 @@ export function envelopeBodyOf(delivery: ClaimedDelivery): string {
       created_at: delivery.event_created_at,
     }),
   );
+  return { body, eventId: eventPublicId(delivery.event_id) };
 }
 
-/**
- * The signed request of one attempt at `at`. `body` is the event's envelope (envelopeBodyOf), made once for all
- * the deliveries of one event that a worker claimed together, as its public id may be.
- */
-export function signedRequestOf(
-  delivery: ClaimedDelivery,
-  at: Date,
-  body: string,
-  eventId = eventPublicId(delivery.event_id),
-): SignedRequest {
+/** The signed request of one attempt at `at`, sending `event` (sentEventOf). */
+export function signedRequestOf(delivery: ClaimedDelivery, at: Date, event: SentEvent): SignedRequest {
   return {
     url: delivery.url,
-    eventId,
+    eventId: event.eventId,
     timestamp: at,
-    body,
+    body: event.body,
     secret: delivery.secret,
   };
 }
