@@ -126,6 +126,27 @@ describe('connections', () => {
     });
   });
 
+  it('ends an attempt whose answer stalls after its status at the 10 s limit, and closes its connection', async () => {
+    // undici's own timers are off (WITHOUT_UNDICI_TIMERS): the attempt's deadline alone ends it.
+    let closed = false;
+    const server = await countingServer((_, response) => {
+      response.writeHead(200, { 'content-length': '1000' });
+      response.write('slow');
+      response.socket?.on('close', () => {
+        closed = true;
+      });
+    });
+    const policy: TargetPolicy = { allowPrivate: true, resolve: async () => [] };
+    const started = performance.now();
+    const outcome = await attemptDelivery(signed(`http://127.0.0.1:${server.port}/stall`), policy);
+    const elapsed = performance.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(9_900);
+    expect(elapsed).toBeLessThan(12_000);
+    // Its status came in time, so it decides; the body is what came.
+    expect(outcome).toMatchObject({ succeeded: true, responseStatus: 200, responseBody: 'slow' });
+    await expect.poll(() => closed).toBe(true);
+  }, 20_000);
+
   it('checks the port of each endpoint URL against the policy, also when other URLs were sent before', async () => {
     const server = await countingServer((_, response) => response.writeHead(204).end());
     const policy: TargetPolicy = { allowPrivate: false, resolve: async () => [], allowedPorts: [443] };

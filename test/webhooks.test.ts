@@ -1063,6 +1063,88 @@ describe("first attempts, claimed through the tenant's cursor (migration 0031)",
     expect(row.updated_at.getTime() - attemptedAt).toBeGreaterThanOrEqual(29_000);
   });
 
+  it("hands each claimed delivery its own endpoint's and event's values, across tenants, endpoints and events", async () => {
+    const other = await ctx.createCompany();
+    const endpoints = new Map<string, { url: string; secret: string }>();
+    for (const owner of [company, other]) {
+      for (let index = 0; index < 2; index++) {
+        const endpoint = await subscribe(owner, ['employee.created']);
+        endpoints.set(endpoint.id, endpoint);
+      }
+      for (let index = 0; index < 3; index++) await hire(owner.live);
+    }
+    const claimed = await claimDueDeliveries(ctx.db, ctx.clock, 100);
+    expect(claimed).toHaveLength(12);
+    const events = await ctx.db
+      .selectFrom('events')
+      .select(['company_id', 'id', 'type', 'data', 'created_at'])
+      .where('company_id', 'in', [company.id, other.id])
+      .execute();
+    for (const delivery of claimed) {
+      const endpoint = endpoints.get(delivery.endpoint_id);
+      const event = events.find(
+        (row) => row.company_id === delivery.company_id && row.id === delivery.event_id,
+      );
+      expect(event, delivery.id).toBeDefined();
+      expect(delivery).toMatchObject({
+        url: endpoint?.url,
+        secret: endpoint?.secret,
+        endpoint_status: 'active',
+        event_type: event?.type,
+        event_data: event?.data,
+        event_created_at: event?.created_at,
+      });
+    }
+    // Both tenants' deliveries, every endpoint and event among them.
+    expect(new Set(claimed.map((delivery) => delivery.endpoint_id)).size).toBe(4);
+    expect(new Set(claimed.map((delivery) => delivery.event_id)).size).toBe(6);
+  });
+
+  it('records each success of a batch exactly as it came: its headers in the order sent, any body text', async () => {
+    await subscribe(company, ['employee.created']);
+    for (let index = 0; index < 4; index++) await hire(company.live);
+    const claimed = await claimDueDeliveries(ctx.db, ctx.clock, 10);
+    expect(claimed).toHaveLength(4);
+    const bodies = ['say "hi" \\ {a,b} NULL\n\ttab', 'ñandú 🦤 \u00e9', null, ''];
+    const headers: Array<Record<string, string> | null> = [
+      { 'webhook-signature': 'v1,abc=', 'content-type': 'application/json', 'x-quote': 'a "b" \\ c' },
+      { b: '1', a: '2' },
+      null,
+      { 'webhook-id': 'evt_x' },
+    ];
+    const successes = claimed.map(
+      (delivery, index): Success => ({
+        ...successOf(delivery),
+        response_status: 200 + index,
+        request_headers: headers[index] ?? null,
+        response_body: bodies[index] ?? null,
+      }),
+    );
+    expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), successes)).toBe(4);
+    const { rows } = await sql<{
+      id: string;
+      status: string;
+      code: number;
+      headers: string | null;
+      body: string | null;
+    }>`
+      select id, status, last_response_status as code, last_request_headers::text as headers,
+             last_response_body as body
+      from webhook_deliveries where company_id = ${company.id}`.execute(ctx.db);
+    expect(rows).toHaveLength(4);
+    for (const [index, delivery] of claimed.entries()) {
+      const row = rows.find((candidate) => candidate.id === delivery.id);
+      expect(row).toEqual({
+        id: delivery.id,
+        status: 'succeeded',
+        code: 200 + index,
+        // The exact text stored, so the keys' order too.
+        headers: headers[index] ? JSON.stringify(headers[index]) : null,
+        body: bodies[index],
+      });
+    }
+  });
+
   it('indexes no column a first success changes, so that the success is a heap-only update', async () => {
     const { rows } = await sql<{ definition: string }>`
       select pg_get_indexdef(i.indexrelid) as definition from pg_index i

@@ -207,9 +207,10 @@ async function deliveryRun(
       if (!left.rows[0]?.left) break;
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    // The run's garbage is collected before the clock stops (npm run bench runs node with --expose-gc), so the
-    // run pays for its own and the next run does not.
-    (globalThis as { gc?: () => void }).gc?.();
+    // No garbage collection is forced here, as none is in the control or in a running worker: a forced full
+    // collection also throws away the JIT's optimized code (its embedded objects are cleared), and the next run
+    // then spent 200–380 ms of its window compiling the worker's hot code again (docs/performance.md, "Eleventh
+    // session"). The garbage a run leaves is collected in the next fan-out, as the fan-out's is in the run.
     const deliverSeconds = (performance.now() - deliverStarted) / 1000;
     const used = cpu.end();
     await runner.stop();

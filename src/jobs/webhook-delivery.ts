@@ -202,7 +202,8 @@ export function webhookDeliveryJob(
           concurrency * CLAIM_AHEAD - queue.length,
         );
         const claimedAt = performance.now();
-        // An event delivered to several endpoints is sent the same: made once per claim.
+        // An event delivered to several endpoints is sent the same: made once per claim (by tenant and id, as the
+        // database keys events).
         const events = new Map<string, SentEvent>();
         for (const delivery of claimed) {
           if (delivery.claim_id !== null) {
@@ -210,10 +211,11 @@ export function webhookDeliveryJob(
             if (claim) claim.outstanding++;
             else claims.set(delivery.claim_id, { outstanding: 1, keep: false });
           }
-          let event = events.get(delivery.event_id);
+          const key = delivery.company_id + delivery.event_id;
+          let event = events.get(key);
           if (event === undefined) {
             event = sentEventOf(delivery);
-            events.set(delivery.event_id, event);
+            events.set(key, event);
           }
           queue.push({ delivery, event, claimedAt });
         }

@@ -220,7 +220,12 @@ export type ClaimedDelivery = {
   event_created_at: Date;
 };
 
-/** A claimed delivery as the claim statement returns it: its columns, in the order of its select list. */
+/**
+ * A claimed delivery as the claim statement returns it: its columns, in the order of its select list. Its
+ * endpoint's columns come on one row of each endpoint in the claim and its event's on one row of each event, null
+ * on the others (claimDue fills them in): a claim's deliveries share a few endpoints and events (each event goes
+ * to every endpoint subscribed to it), and each value returned is a string for pg to read.
+ */
 type ClaimRow = [
   company_id: string,
   id: string,
@@ -228,13 +233,13 @@ type ClaimRow = [
   endpoint_id: string,
   attempts: number,
   automatic_retries: boolean,
-  url: string,
-  secret: string,
-  endpoint_status: WebhookEndpointStatus,
   event_id: string,
-  event_type: string,
-  event_data: Record<string, unknown>,
-  event_created_at: Date,
+  url: string | null,
+  secret: string | null,
+  endpoint_status: WebhookEndpointStatus | null,
+  event_type: string | null,
+  event_data: Record<string, unknown> | null,
+  event_created_at: Date | null,
 ];
 
 /** The claim statement of claimDueDeliveries (deliveries.service.ts says how it takes turns). */
@@ -248,23 +253,36 @@ export async function claimDue(
   // A prepared statement: planned once per connection, not at every claim (executePrepared).
   // Rows as arrays (executePreparedArrays): a claim hands hundreds of rows to the worker at once.
   const rows = await executePreparedArrays(db, claimStatement(at, leaseUntil, limit, horizon));
-  return rows.map((row) => ({
-    company_id: row[0],
-    id: row[1],
-    claim_id: row[2],
-    endpoint_id: row[3],
-    attempts: row[4],
-    // Every attempt of a claim starts at the claim's time: set here rather than sent and parsed with each row.
-    claimed_at: at,
-    automatic_retries: row[5],
-    url: row[6],
-    secret: row[7],
-    endpoint_status: row[8],
-    event_id: row[9],
-    event_type: row[10],
-    event_data: row[11],
-    event_created_at: row[12],
-  }));
+  // By tenant and id: ids are keyed by tenant in the database too.
+  const endpoints = new Map<string, ClaimRow>();
+  const events = new Map<string, ClaimRow>();
+  for (const row of rows) {
+    if (row[7] !== null) endpoints.set(row[0] + row[3], row);
+    if (row[10] !== null) events.set(row[0] + row[6], row);
+  }
+  return rows.map((row) => {
+    const endpoint = endpoints.get(row[0] + row[3]);
+    const event = events.get(row[0] + row[6]);
+    // The statement's snapshot holds every delivery's endpoint and event (foreign keys), on one row each.
+    if (!endpoint || !event) throw new Error(`claimed delivery ${row[1]} came without its endpoint or event`);
+    return {
+      company_id: row[0],
+      id: row[1],
+      claim_id: row[2],
+      endpoint_id: row[3],
+      attempts: row[4],
+      // Every attempt of a claim starts at the claim's time: set here rather than sent and parsed with each row.
+      claimed_at: at,
+      automatic_retries: row[5],
+      url: endpoint[7] as string,
+      secret: endpoint[8] as string,
+      endpoint_status: endpoint[9] as WebhookEndpointStatus,
+      event_id: row[6],
+      event_type: event[10] as string,
+      event_data: event[11] as Record<string, unknown>,
+      event_created_at: event[12] as Date,
+    };
+  });
 }
 
 /**
@@ -391,13 +409,16 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizo
       select distinct 'webhooks', company_id, ${at}::timestamptz from due
       on conflict (queue, company_id) do update set last_claimed_at = excluded.last_claimed_at
     )
-    -- In the order of ClaimRow.
-    select t.company_id, t.id, t.claim_id, t.endpoint_id, t.attempts, t.automatic_retries, w.url, w.secret,
-           w.status as endpoint_status, e.id as event_id, e.type as event_type, e.data as event_data,
-           e.created_at as event_created_at
-    from taken t
-    join webhook_endpoints w on w.company_id = t.company_id and w.id = t.endpoint_id
-    join events e on e.company_id = t.company_id and e.id = t.event_id
+    -- In the order of ClaimRow. An endpoint's columns on one of its rows, an event's on one of its rows (ClaimRow).
+    select t.company_id, t.id, t.claim_id, t.endpoint_id, t.attempts, t.automatic_retries, t.event_id, w.url,
+           w.secret, w.status, e.type, e.data, e.created_at
+    from (
+      select taken.*, row_number() over (partition by taken.company_id, taken.endpoint_id) = 1 as endpoint_first,
+             row_number() over (partition by taken.company_id, taken.event_id) = 1 as event_first
+      from taken
+    ) t
+    left join webhook_endpoints w on t.endpoint_first and w.company_id = t.company_id and w.id = t.endpoint_id
+    left join events e on t.event_first and e.company_id = t.company_id and e.id = t.event_id
     order by t.turn, t.due_at`;
 }
 
@@ -490,18 +511,24 @@ export async function recordSuccesses(
   finished: ClaimKey[] = [],
 ): Promise<number> {
   if (successes.length === 0 && finished.length === 0) return 0;
-  // The batch travels as one JSON document, read by json_to_recordset: one native JSON.stringify here and one
-  // parse there, instead of six arrays escaped element by element. A Success's fields are the columns it reads.
-  const rows = JSON.stringify(successes);
+  // The batch travels as columns, zipped back into rows by ROWS FROM: the ids and numbers as array literals
+  // (uuid_in and int4in read them; nothing to escape), the request headers and the bodies as one JSON array each,
+  // made by one native JSON.stringify. PostgreSQL parses JSON slowly (about 10 ns a byte), so the columns that
+  // need no JSON are not sent as JSON: as one JSON document of objects, the batch cost about a fifth more.
+  const column = (value: (success: Success) => string | number | null) =>
+    `{${successes.map((success) => value(success) ?? 'NULL').join(',')}}`;
   // A prepared statement, like the claim's.
   const [result] = await executePrepared(
     db,
     sql<{ recorded: number }>`
     with done as (
-      select * from json_to_recordset(${rows}::json) as done (
-        company_id uuid, id uuid, claim_id uuid, attempts int, response_status int,
-        request_headers jsonb, response_body text
-      )
+      select * from rows from (
+        unnest(${column((success) => success.company_id)}::uuid[], ${column((success) => success.id)}::uuid[],
+               ${column((success) => success.claim_id)}::uuid[], ${column((success) => success.attempts)}::int[],
+               ${column((success) => success.response_status)}::int[]),
+        json_array_elements(${JSON.stringify(successes.map((success) => success.request_headers))}::json),
+        json_array_elements_text(${JSON.stringify(successes.map((success) => success.response_body))}::json)
+      ) as done (company_id, id, claim_id, attempts, response_status, request_headers, response_body)
     ), live as (
       -- The claims of the batch's first attempts, locked until the batch commits, so that an expiry waits for it
       -- and then finds these deliveries recorded. A first attempt was made at its claim's time (last_attempt_at).
@@ -531,7 +558,9 @@ export async function recordSuccesses(
       set status = 'succeeded', attempts = owned.attempts,
           last_attempt_at = case when owned.claim_id is null then d.last_attempt_at else owned.claimed_at end,
           next_attempt_at = null, leased_until = null, last_response_status = owned.response_status,
-          last_error = null, last_request_headers = owned.request_headers, last_response_body = owned.response_body,
+          last_error = null,
+          last_request_headers = case when json_typeof(owned.request_headers) <> 'null' then owned.request_headers end,
+          last_response_body = owned.response_body,
           updated_at = ${at}
       from owned
       where d.ctid = owned.tid

@@ -113,6 +113,12 @@ export const CONNECTION_FAILED = 'connection failed';
  * once more.
  */
 const CONNECTIONS_PER_ORIGIN = 64;
+/**
+ * undici's own limits on the wait for an answer's headers and body (300 s each by default) are off: an attempt's
+ * limit is ours (exchange's deadline, DELIVERY_TIMEOUT_MILLISECONDS, which aborts the request and so closes its
+ * connection), and undici's cost a timer to set and clear at each phase of every request (issue 19).
+ */
+const WITHOUT_UNDICI_TIMERS = { headersTimeout: 0, bodyTimeout: 0 };
 const KEEP_ALIVE_MILLISECONDS = 4_000;
 type Dispatchers = { agent: Agent; connect: buildConnector.connector; targets: Map<string, Target> };
 const DISPATCHERS = new WeakMap<TargetPolicy, Dispatchers>();
@@ -152,6 +158,7 @@ function dispatcherFor(policy: TargetPolicy): Dispatchers {
     connections: CONNECTIONS_PER_ORIGIN,
     keepAliveTimeout: KEEP_ALIVE_MILLISECONDS,
     keepAliveMaxTimeout: KEEP_ALIVE_MILLISECONDS,
+    ...WITHOUT_UNDICI_TIMERS,
     connect,
   });
   const dispatcher = { agent, connect, targets: new Map<string, Target>() };
@@ -272,7 +279,7 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
     } catch (error) {
       if (!closedBeforeAnswer(error)) throw error;
       // Sent once more, on a connection of its own (checked like any other), closed after this attempt.
-      fresh = new Client(target.origin, { connect, pipelining: 1 });
+      fresh = new Client(target.origin, { connect, pipelining: 1, ...WITHOUT_UNDICI_TIMERS });
       answer = await exchange(fresh, options, deadline);
     }
     const status = answer.status;
