@@ -417,8 +417,18 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizo
              row_number() over (partition by taken.company_id, taken.event_id) = 1 as event_first
       from taken
     ) t
-    left join webhook_endpoints w on t.endpoint_first and w.company_id = t.company_id and w.id = t.endpoint_id
-    left join events e on t.event_first and e.company_id = t.company_id and e.id = t.event_id
+    -- Each looked up by its key, for its first row only: a lookup per row (offset 0 keeps the subquery from being
+    -- merged into a join, which the planner would make by hashing the whole table of events at every claim).
+    left join lateral (
+      select w.url, w.secret, w.status from webhook_endpoints w
+      where t.endpoint_first and w.company_id = t.company_id and w.id = t.endpoint_id
+      offset 0
+    ) w on true
+    left join lateral (
+      select e.type, e.data, e.created_at from events e
+      where t.event_first and e.company_id = t.company_id and e.id = t.event_id
+      offset 0
+    ) e on true
     order by t.turn, t.due_at`;
 }
 
