@@ -5,6 +5,7 @@ import { CompiledQuery, sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Executor } from '../src/db/database.ts';
+import type { WebhookDeliveriesTable } from '../src/db/schema.ts';
 import { allowAnySyncStamp, withSyncStamp } from '../src/db/sync-stamp.ts';
 import { webhookDeliveryJob } from '../src/jobs/webhook-delivery.ts';
 import { recordEvents } from '../src/modules/events/events.service.ts';
@@ -72,6 +73,20 @@ async function subscribe(
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
+}
+
+/** Columns of one delivery as stored, read from the table (for what the API does not show). */
+async function storedDelivery<Column extends keyof WebhookDeliveriesTable & string>(
+  owner: TestCompany,
+  id: string,
+  columns: Column[],
+) {
+  return await ctx.db
+    .selectFrom('webhook_deliveries')
+    .select(columns)
+    .where('company_id', '=', owner.id)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
 async function deliveriesOf(owner: TestCompany, endpointId: string) {
@@ -757,12 +772,7 @@ describe('delivery', () => {
     const stale = claims.flat()[0];
     if (!stale) throw new Error('no claim');
     await recordOutcome(ctx.db, ctx.clock, stale, { succeeded: true, responseStatus: 200, error: null });
-    const row = await ctx.db
-      .selectFrom('webhook_deliveries')
-      .select(['status', 'attempts'])
-      .where('company_id', '=', company.id)
-      .where('id', '=', stale.id)
-      .executeTakeFirstOrThrow();
+    const row = await storedDelivery(company, stale.id, ['status', 'attempts']);
     expect(row).toEqual({ status: 'pending', attempts: 2 });
     expect(await deliveriesOf(company, endpoint.id)).toHaveLength(25);
 
@@ -771,12 +781,12 @@ describe('delivery', () => {
     if (!owner) throw new Error('not reclaimed');
     expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [successOf(stale)])).toBe(0);
     expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [successOf(owner)])).toBe(1);
-    const recorded = await ctx.db
-      .selectFrom('webhook_deliveries')
-      .select(['status', 'attempts', 'last_response_status', 'next_attempt_at'])
-      .where('company_id', '=', company.id)
-      .where('id', '=', stale.id)
-      .executeTakeFirstOrThrow();
+    const recorded = await storedDelivery(company, stale.id, [
+      'status',
+      'attempts',
+      'last_response_status',
+      'next_attempt_at',
+    ]);
     expect(recorded).toEqual({
       status: 'succeeded',
       attempts: 2,
@@ -1051,12 +1061,12 @@ describe("first attempts, claimed through the tenant's cursor (migration 0031)",
     const claimedAt = toDate(ctx.clock.now());
     ctx.clock.advance(30);
     expect(await recordSuccesses(ctx.db, toDate(ctx.clock.now()), [successOf(claimed)])).toBe(1);
-    const row = await ctx.db
-      .selectFrom('webhook_deliveries')
-      .select(['status', 'attempts', 'last_attempt_at', 'updated_at'])
-      .where('company_id', '=', company.id)
-      .where('id', '=', claimed.id)
-      .executeTakeFirstOrThrow();
+    const row = await storedDelivery(company, claimed.id, [
+      'status',
+      'attempts',
+      'last_attempt_at',
+      'updated_at',
+    ]);
     expect(row.status).toBe('succeeded');
     expect(row.attempts).toBe(1);
     const attemptedAt = row.last_attempt_at?.getTime() ?? Number.NaN;

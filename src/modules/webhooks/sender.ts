@@ -189,11 +189,12 @@ class NoAnswer extends Error {}
 
 /**
  * One request through undici's dispatcher (issue 19), with a handler of our own rather than `request()`: an
- * attempt needs an answer's status and the start of its body, so it makes no body stream, no AbortController
- * and no parsed copy of the answer's headers. Resolves when the answer ends, fails or is cut short (by the time
- * limit, at `deadline` on performance.now()'s clock, or a reset), with what came by then: once a status came,
- * it decides. Rejects when no status came: with the connection's error, or NoAnswer at the deadline (also for a
- * request still waiting for a connection, which is then aborted as soon as it gets one).
+ * attempt needs an answer's status and the start of its body, so it makes no body stream and no
+ * AbortController. (undici's adapter for this handler API still parses the answer's headers into an object.)
+ * Resolves when the answer ends, fails or is cut short (by the time limit, at `deadline` on performance.now()'s
+ * clock, or a reset), with what came by then: once a status came, it decides. Rejects when no status came: with
+ * the connection's error, or NoAnswer at the deadline (also for a request still waiting for a connection, which
+ * is then aborted as soon as it gets one).
  */
 function exchange(
   dispatcher: Dispatcher,
