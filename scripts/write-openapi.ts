@@ -23,6 +23,7 @@ export async function renderOpenApi(): Promise<{ public: string; admin: string }
     syncHorizon: new SyncHorizon(db, systemClock),
     instanceSecret: Buffer.alloc(32),
     publicUrl: 'http://127.0.0.1:3000',
+    lateRecordHours: 24,
     adminToken: 'openapi-generation-only',
     webhookTargets: { allowPrivate: false, resolve: systemResolver },
     reportStore: fileStore(path.join(os.tmpdir(), 'jornada-reports-unused')),

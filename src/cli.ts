@@ -5,15 +5,19 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { ConfigError, loadConfig } from './config.ts';
+import { createDb } from './db/database.ts';
+import { runningClusterUrl } from './db/embedded.ts';
 import { openDatabase, type Role, type RunningService, startService } from './main.ts';
-import { verifyChains } from './modules/registry/registry.service.ts';
+import { verifyRegistry } from './modules/verification/verification.service.ts';
 import { readServiceRecord, serviceRecordPath } from './service-record.ts';
+import { systemClock } from './time/clock.ts';
 
 const USAGE = `Usage: jornada <command>
 
   serve [--role=api|worker|all]   start the API and/or the workers (default all)
   migrate                         apply database migrations and exit
-  registry verify [--company ID]  recompute the registry hash chains; exit 1 naming the first broken entry
+  registry verify [--company ID]  verify the registry (chains, facts, closings, figures) of a running service's
+                                 database; exit 1 listing every problem
   listen --forward-to URL [--key jrn_test_…] [--secret whsec_…] [--url URL]
                                   forward the sandbox's events, signed, to a local URL (key: --key or
                                   JORNADA_API_KEY; a test key with webhooks:manage)
@@ -126,7 +130,12 @@ async function serve(args: string[]): Promise<void> {
   if (draining) await drain(service);
 }
 
-/** `jornada registry verify [--company ID]`: recomputes the hash chains on the database directly. */
+/**
+ * `jornada registry verify [--company ID]`: verifies the registry (docs/registry.md, Verification) on the
+ * database of DATABASE_URL, or of the service running on JORNADA_DATA_DIR. It never starts, stops or creates a
+ * cluster: pointed at a data directory with no running cluster it says so and exits 2. One connection, with the
+ * statement timeout of the service's settings.
+ */
 async function registryCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
@@ -136,13 +145,25 @@ async function registryCommand(args: string[]): Promise<void> {
   if (positionals[0] !== 'verify')
     throw new ConfigError(`unknown registry command "${positionals[0] ?? ''}"\n\n${USAGE}`);
   const config = loadConfig();
-  const database = await openDatabase(config, pino({ level: 'silent' }));
+  let url: string;
   try {
-    const result = await verifyChains(database.db, values.company ?? null);
+    url = config.databaseUrl ?? (await runningClusterUrl(config.dataDir));
+  } catch (error) {
+    throw new UserError(`registry verify: ${(error as Error).message}`, 2);
+  }
+  const db = createDb(url, {
+    max: 1,
+    connectTimeoutMs: config.database.connectTimeoutMs,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+    lockTimeoutMs: config.database.lockTimeoutMs,
+    idleInTransactionTimeoutMs: config.database.idleInTransactionTimeoutMs,
+  });
+  try {
+    const result = await verifyRegistry({ db, clock: systemClock }, values.company ?? null);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     if (!result.ok) process.exitCode = 1;
   } finally {
-    await database.close();
+    await db.destroy();
   }
 }
 

@@ -26,6 +26,8 @@ export type Config = {
   webhookPorts: number[];
   /** Reports a company may have queued or in generation at once. */
   maxPendingReports: number;
+  /** JORNADA_LATE_RECORD_HOURS: the late threshold no company may exceed (docs/registry.md, Late records). */
+  lateRecordHours: number;
   /** How long one report generation may take before it is stopped and counted as a failed attempt. */
   reportTimeoutMs: number;
   /** JORNADA_SMTP_URL: where mail goes (portal invitations); null sends none. */
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     drainReadinessMs: integer(env, 'JORNADA_DRAIN_READINESS_MS', 1_000, 0, HOUR_MS),
     webhookPorts: ports(env, 'JORNADA_WEBHOOKS_ALLOWED_PORTS', [443]),
     maxPendingReports: integer(env, 'JORNADA_MAX_PENDING_REPORTS', 10, 1, 10_000),
+    lateRecordHours: integer(env, 'JORNADA_LATE_RECORD_HOURS', 24, 1, 8760),
     reportTimeoutMs: integer(env, 'JORNADA_REPORT_TIMEOUT_MS', 15 * 60_000, 1_000, 24 * HOUR_MS),
     trustProxy: trustProxy(env, 'JORNADA_TRUST_PROXY'),
     metricsToken,

@@ -1,6 +1,7 @@
 import type { Db } from './db/database.ts';
 import { ensureInstanceSecret } from './db/instance-secret.ts';
 import { SyncHorizon } from './db/sync-stamp.ts';
+import { DEFAULT_LATE_RECORD_HOURS } from './modules/companies/companies.service.ts';
 import { reportStore } from './modules/reports/store.ts';
 import type { TargetPolicy } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -21,6 +22,8 @@ export type DepsOptions = {
   maxPendingReports?: number;
   /** JORNADA_SMTP_URL and JORNADA_MAIL_FROM; no mail without a URL. */
   smtp?: { url: string; from: string } | null;
+  /** JORNADA_LATE_RECORD_HOURS (default 24). */
+  lateRecordHours?: number;
 };
 
 /**
@@ -41,6 +44,7 @@ export async function createDeps(options: DepsOptions): Promise<AppDeps> {
     adminToken: options.adminToken,
     webhookTargets: options.webhookTargets,
     reportStore: reportStore(options.reportsDir),
+    lateRecordHours: options.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
     mailer: options.smtp ? smtpMailer(options.smtp.url, options.smtp.from) : null,
     ...(options.maxPendingReports === undefined ? {} : { maxPendingReports: options.maxPendingReports }),
   };

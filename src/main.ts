@@ -211,6 +211,7 @@ export async function startService(
     },
     reportsDir,
     maxPendingReports: config.maxPendingReports,
+    lateRecordHours: config.lateRecordHours,
     smtp: config.smtpUrl === null ? null : { url: config.smtpUrl, from: config.mailFrom },
   });
 

@@ -236,13 +236,16 @@ describe('absence types, administrators and recording settings', () => {
   it('sets the tracking start and the late-record threshold', async () => {
     const changed = await session.call('PATCH', '/dashboard/api/settings', {
       tracking_start_date: '2025-11-01',
-      late_record_hours: 72,
+      late_record_hours: 12,
     });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().company).toMatchObject({
       tracking_start_date: '2025-11-01',
-      late_record_hours: 72,
+      late_record_hours: 12,
     });
+    // The operator's threshold (24 hours by default) is the ceiling, from the dashboard as from the operator API.
+    const above = await session.call('PATCH', '/dashboard/api/settings', { late_record_hours: 72 });
+    expect(above.statusCode, above.body).toBe(422);
     const bad = await session.call('PATCH', '/dashboard/api/settings', { late_record_hours: 0 });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors.late_record_hours).toEqual(['must be at least 1']);

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { approveCorrection, requestCorrection } from '../src/modules/corrections/corrections.service.ts';
-import { verifyChains } from '../src/modules/registry/registry.service.ts';
+import { verifyRegistry } from '../src/modules/verification/verification.service.ts';
 import type { ActingTenant } from '../src/platform/tenant.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { eventsDuring, hire } from './helpers/resources.ts';
@@ -331,7 +331,7 @@ describe('approving a correction', () => {
       reason: 'Late',
     });
     expect(after.statusCode).toBe(409);
-    expect(await verifyChains(ctx.db, company.id)).toMatchObject({ ok: true });
+    expect(await verifyRegistry(ctx.deps, company.id)).toMatchObject({ ok: true });
   });
 
   it('applies a worker’s own request with the company’s approval alone', async () => {
@@ -382,7 +382,7 @@ describe('approving a correction', () => {
       .where('correction_id', '=', correction.id)
       .execute();
     expect(rows).toHaveLength(2);
-    expect(await verifyChains(ctx.db, company.id)).toMatchObject({ ok: true });
+    expect(await verifyRegistry(ctx.deps, company.id)).toMatchObject({ ok: true });
   });
 
   it('stays pending with 409 when a check-in it voids was voided meanwhile by another correction', async () => {
@@ -566,7 +566,7 @@ describe('the chain records every step, and verification finds what was changed 
         void: [second],
       })
     ).json();
-    expect(await verifyChains(ctx.db, tampered.id)).toMatchObject({ ok: true, entries: 4 });
+    expect(await verifyRegistry(ctx.deps, tampered.id)).toMatchObject({ ok: true, entries: 4 });
     await ctx.db.transaction().execute(async (tx) => {
       await sql`alter table check_in_corrections disable trigger check_in_corrections_forward_only`.execute(
         tx,
@@ -578,9 +578,9 @@ describe('the chain records every step, and verification finds what was changed 
         tx,
       );
     });
-    const rewritten = await verifyChains(ctx.db, tampered.id);
+    const rewritten = await verifyRegistry(ctx.deps, tampered.id);
     expect(rewritten).toMatchObject({ ok: false, broken: { employee_id: employee.id, entry: 4 } });
-    if (!rewritten.ok) expect(rewritten.broken.found).toContain('Worker asked');
+    expect(rewritten.broken?.found).toContain('Worker asked');
     await ctx.db.transaction().execute(async (tx) => {
       await sql`alter table check_in_corrections disable trigger check_in_corrections_forward_only`.execute(
         tx,
@@ -595,7 +595,7 @@ describe('the chain records every step, and verification finds what was changed 
       );
       await sql`alter table check_ins enable trigger check_ins_immutable`.execute(tx);
     });
-    expect(await verifyChains(ctx.db, tampered.id)).toMatchObject({
+    expect(await verifyRegistry(ctx.deps, tampered.id)).toMatchObject({
       ok: false,
       broken: { employee_id: employee.id, entry: 0, found: `check-in ${third} without one` },
     });

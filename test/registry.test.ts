@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../src/db/database.ts';
 import { migrate } from '../src/db/migrator.ts';
 import { allowAnySyncStamp } from '../src/db/sync-stamp.ts';
-import { verifyChains } from '../src/modules/registry/registry.service.ts';
+import { verifyRegistry } from '../src/modules/verification/verification.service.ts';
+import { FrozenClock } from '../src/time/clock.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { createAdmin, dashboardSession } from './helpers/dashboard.ts';
 import { createEmptyDatabase } from './helpers/database.ts';
@@ -61,24 +62,28 @@ describe('who recorded a check-in, and when', () => {
       timestamp: ago(25),
     });
     expect(late.json()).toMatchObject({ late: true, work_mode: null });
-    // The threshold is the company's: at 48 hours, a record 30 hours late is not late.
-    const patched = await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { late_record_hours: 48 });
+    // The threshold is the company's: at 12 hours, a record 10 hours late is not late, one 13 hours late is.
+    const patched = await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { late_record_hours: 12 });
     expect(patched.statusCode, patched.body).toBe(200);
-    expect(patched.json().late_record_hours).toBe(48);
+    expect(patched.json().late_record_hours).toBe(12);
     const within = await company.live.post('/v1/check-ins', {
       employee_id: employee.id,
       type: 'in',
-      timestamp: ago(30),
+      timestamp: ago(10),
     });
     expect(within.json().late).toBe(false);
     const beyond = await company.live.post('/v1/check-ins', {
       employee_id: employee.id,
       type: 'out',
-      timestamp: ago(49),
+      timestamp: ago(13),
     });
     expect(beyond.json().late).toBe(true);
     expect(
       (await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { late_record_hours: 0 })).statusCode,
+    ).toBe(422);
+    // Never above the operator's threshold (JORNADA_LATE_RECORD_HOURS, 24 by default): issue 34's late-threshold game.
+    expect(
+      (await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { late_record_hours: 48 })).statusCode,
     ).toBe(422);
     await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { late_record_hours: 24 });
   });
@@ -188,7 +193,7 @@ describe('the per-employee hash chain', () => {
     ] as const) {
       await other.live.post('/v1/check-ins', { employee_id: employee.id, type, timestamp: ago(hours) });
     }
-    expect(await verifyChains(ctx.db, other.id)).toMatchObject({ ok: true, entries: 3 });
+    expect(await verifyRegistry(ctx.deps, other.id)).toMatchObject({ ok: true, entries: 3 });
     const [, second] = await ctx.db
       .selectFrom('check_ins')
       .select(['id', 'timestamp'])
@@ -227,7 +232,7 @@ describe('the per-employee hash chain', () => {
       );
       await sql`alter table registry_entries enable trigger registry_entries_append_only`.execute(tx);
     });
-    expect(await verifyChains(ctx.db, other.id)).toMatchObject({ ok: false, broken: { entry: 3 } });
+    expect(await verifyRegistry(ctx.deps, other.id)).toMatchObject({ ok: false, broken: { entry: 3 } });
   });
 });
 
@@ -288,7 +293,13 @@ describe('check-ins recorded before the registry', () => {
         );
       }
       await migrate(db);
-      expect(await verifyChains(db, companyId)).toEqual({ ok: true, entries: 2 });
+      expect(await verifyRegistry({ db, clock: new FrozenClock('2026-11-01T00:00:00Z') }, companyId)).toEqual(
+        {
+          ok: true,
+          entries: 2,
+          problems: [],
+        },
+      );
       const recorded = await db
         .selectFrom('check_ins')
         .select(['recorded_by_type', 'recorded_by_id'])

@@ -205,11 +205,13 @@ describe('tracking starts and closed months', () => {
     });
     expect(moved.statusCode, moved.body).toBe(409);
     expect(moved.json().errors.closed_month).toBe(closed.toPlainYearMonth().toString());
-    // Before the closed month it is allowed: the days it changes are all open.
+    // Before the closed month it is refused too (issue 34): the days it changes are open, but the closed month's
+    // banked balance runs through them, so a closed month seals the days before it.
     const before = await ctx.admin.patch(`/admin/v1/companies/${other.id}`, {
       tracking_start_date: '2025-06-01',
     });
-    expect(before.statusCode, before.body).toBe(200);
+    expect(before.statusCode, before.body).toBe(409);
+    expect(before.json().errors.closed_month).toBe(closed.toPlainYearMonth().toString());
   });
 
   it('lets an operator migrate a history: an earlier company tracking start recomputes the days', async () => {

@@ -19,9 +19,9 @@ import { changeCompany } from '../modules/lifecycle/lifecycle.service.ts';
 import { CreateLocationBody, Location, UpdateLocationBody } from '../modules/locations/locations.schemas.ts';
 import { createLocation, updateLocation } from '../modules/locations/locations.service.ts';
 import { RegistryVerification, VerifyRegistryQuery } from '../modules/registry/registry.schemas.ts';
-import { verifyChains } from '../modules/registry/registry.service.ts';
 import { CreateUnitBody, Unit } from '../modules/units/units.schemas.ts';
 import { createUnit } from '../modules/units/units.service.ts';
+import { verifyRegistry } from '../modules/verification/verification.service.ts';
 import { IdParams, Instant, Uuid } from '../platform/common.schemas.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { ApiError, notFound } from '../platform/errors.ts';
@@ -270,11 +270,11 @@ export async function adminPlugin(
       method: 'GET',
       url: '/admin/v1/registry/verify',
       operationId: 'adminVerifyRegistry',
-      summary: 'Recompute the registry hash chains and name the first broken entry',
+      summary: 'Verify the registry: chains, facts, closings and figures, listing every problem found',
       querystring: VerifyRegistryQuery,
       responses: { 200: { description: 'The verification.', schema: RegistryVerification } },
     },
-    async (request) => verifyChains(deps.db, request.query.company_id ?? null),
+    async (request) => verifyRegistry(deps, request.query.company_id ?? null),
   );
 
   const ClockView = Type.Object({ now: Instant() });

@@ -122,6 +122,31 @@ export async function importEmbeddedPostgres(): Promise<
   ) => EmbeddedPostgresInstance;
 }
 
+/**
+ * The connection string of the embedded cluster that a running service holds in `dataDir`, for a command that
+ * must use that service's database and never start, stop or create one (`jornada registry verify`). Read from
+ * the cluster's postmaster.pid (its fourth line is the port) and the data directory's password file; an error
+ * says plainly when there is no cluster there, or when it is not running.
+ */
+export async function runningClusterUrl(dataDir: string): Promise<string> {
+  const clusterDir = path.join(dataDir, 'postgres');
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    throw new Error(
+      `no Jornada database in ${dataDir}: set DATABASE_URL or JORNADA_DATA_DIR to the service's`,
+    );
+  }
+  const pidFile = path.join(clusterDir, 'postmaster.pid');
+  const lines = existsSync(pidFile) ? (await readFile(pidFile, 'utf8')).split('\n') : [];
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid) || !(await isPostmasterOf(pid, clusterDir))) {
+    throw new Error(`the database in ${dataDir} is not running: start the service (jornada serve) first`);
+  }
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`no port in ${pidFile}`);
+  const password = (await readFile(path.join(dataDir, 'postgres-password'), 'utf8')).trim();
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+}
+
 export async function startEmbeddedDatabase(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => {});
   await mkdir(options.dataDir, { recursive: true, mode: 0o755 });

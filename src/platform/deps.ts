@@ -23,6 +23,11 @@ export type AppDeps = {
   reportStore: ReportStore;
   /** JORNADA_MAX_PENDING_REPORTS: reports a tenant may have queued or generating at once (default 10). */
   maxPendingReports?: number;
+  /**
+   * JORNADA_LATE_RECORD_HOURS: the operator's late threshold (default 24). A company may set a lower one, never a
+   * higher one: a company that could raise it could back-date records unmarked (docs/registry.md, Late records).
+   */
+  lateRecordHours: number;
   /** Sends mail (JORNADA_SMTP_URL); null when none is configured. */
   mailer: Mailer | null;
 };

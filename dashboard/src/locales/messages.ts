@@ -47,6 +47,10 @@ const FIELD_RULES: Rule[] = [
   [/^must not repeat an item$/, () => 'no puede repetir un elemento'],
   [/^must be at least (-?[\d.]+)$/, (n) => `debe ser al menos ${n}`],
   [/^must be at most (-?[\d.]+)$/, (n) => `debe ser como mucho ${n}`],
+  [
+    /^must not exceed the operator's threshold of (\d+) hours$/,
+    (n) => `no puede superar el umbral del operador, ${plural(n, 'hora', 'horas')}`,
+  ],
   [/^must be more than (-?[\d.]+)$/, (n) => `debe ser mayor que ${n}`],
   [/^must be less than (-?[\d.]+)$/, (n) => `debe ser menor que ${n}`],
   [/^must be a multiple of (-?[\d.]+)$/, (n) => `debe ser múltiplo de ${n}`],

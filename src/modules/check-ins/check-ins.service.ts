@@ -1,7 +1,6 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import type { CheckInSource, CheckInType, WorkMode } from '../../db/schema.ts';
-import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -19,10 +18,10 @@ import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
-import { recordEvents } from '../events/events.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { appendToChain, checkInFactContent } from '../registry/registry.service.ts';
-import { consolidate, datesAround } from '../workdays/consolidation.ts';
+import { datesAround } from '../workdays/consolidation.ts';
+import { writeDays } from '../workdays/write-days.ts';
 import {
   type CheckInRow,
   findCheckIn,
@@ -110,13 +109,21 @@ export async function storeCheckIn(
   tenant: TenantScope,
   employeeId: string,
   fact: CheckInFact,
-  record: { source: CheckInSource; actor: Actor; correctionId: string | null; now: Temporal.Instant },
+  record: {
+    source: CheckInSource;
+    actor: Actor;
+    correctionId: string | null;
+    now: Temporal.Instant;
+    /** The operator's late threshold (JORNADA_LATE_RECORD_HOURS), which the company's may only lower. */
+    lateCeilingHours: number;
+  },
 ): Promise<CheckInRow | null> {
   const { companyId } = tenant;
   const at = toDate(record.now);
   // The account's setting governs its sandbox too.
   const company = await findCompanyOf(tx, tenant.accountId);
-  const lateAfter = (company?.late_record_hours ?? DEFAULT_LATE_RECORD_HOURS) * 3_600_000;
+  const companyHours = company?.late_record_hours ?? DEFAULT_LATE_RECORD_HOURS;
+  const lateAfter = Math.min(companyHours, record.lateCeilingHours) * 3_600_000;
   const row: CheckInRow = {
     id: newId(),
     employee_id: employeeId,
@@ -144,40 +151,51 @@ export async function storeCheckIn(
   return row;
 }
 
+/** What recording a check-in needs: the operator's late threshold is the default one unless given. */
+export type RecordingDeps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'lateRecordHours'>>;
+
 export async function recordCheckIn(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: RecordingDeps,
   tenant: ActingTenant,
   input: Static<typeof CreateCheckInBody>,
   source: CheckInSource = tenant.actor.type === 'admin' ? 'dashboard' : 'api',
 ): Promise<CheckInView> {
-  const { db, clock } = deps;
   const timestamp = parseCheckInInstant(input.timestamp);
-  return await withSyncStamp(db, clock, async (tx, now) => {
-    // The employee's row lock comes first, before the insert (whose foreign key takes a share lock on the same
-    // row): every writer of an employee's days locks in one order (docs/architecture.md, Lock order).
-    const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
-    if (!employee) throw invalid({ employee_id: 'is not an employee of this company' });
-    const timingError = checkInTimingError(employee, tenant.timezone, timestamp, now);
-    if (timingError) throw invalid({ timestamp: timingError });
-    const zone = employeeTimeZone(employee, tenant.timezone);
-    const day = localDate(timestamp, zone).toString();
-    await assertMonthsOpen(tx, tenant.companyId, { from: day, to: day }, 'a check-in on that day');
+  const writer = { companyId: tenant.companyId, timezone: tenant.timezone };
+  // The owner of day writes takes the employee's row lock first, before the insert (whose foreign key takes a
+  // share lock on the same row), and refuses the check-in if it would change any sealed day (the day before
+  // included: a break after midnight shortens the night shift that began the day before).
+  return await writeDays(
+    deps,
+    writer,
+    [input.employee_id],
+    async (tx, now) => {
+      const employee = await findEmployee(tx, tenant.companyId, input.employee_id);
+      if (!employee) throw invalid({ employee_id: 'is not an employee of this company' });
+      const timingError = checkInTimingError(employee, tenant.timezone, timestamp, now);
+      if (timingError) throw invalid({ timestamp: timingError });
+      const zone = employeeTimeZone(employee, tenant.timezone);
+      const day = localDate(timestamp, zone).toString();
+      await assertMonthsOpen(tx, tenant.companyId, { from: day, to: day }, 'a check-in on that day');
 
-    const fact = { type: input.type, timestamp, work_mode: input.work_mode ?? null };
-    const row = await storeCheckIn(tx, tenant, employee.id, fact, {
-      source,
-      actor: tenant.actor,
-      correctionId: null,
-      now,
-    });
-    if (!row) throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
-    const at = toDate(now);
-    await consolidate(tx, tenant.companyId, tenant.timezone, employee.id, datesAround(timestamp, zone), at);
-    await recordEvents(tx, tenant.companyId, at, [
-      { type: 'checkin.created', data: { check_in_id: row.id, employee_id: row.employee_id } },
-    ]);
-    return toView(row);
-  });
+      const fact = { type: input.type, timestamp, work_mode: input.work_mode ?? null };
+      const row = await storeCheckIn(tx, tenant, employee.id, fact, {
+        source,
+        actor: tenant.actor,
+        correctionId: null,
+        now,
+        lateCeilingHours: deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
+      });
+      if (!row)
+        throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
+      return {
+        result: toView(row),
+        touched: [{ employeeId: employee.id, ...datesAround(timestamp, zone) }],
+        events: [{ type: 'checkin.created', data: { check_in_id: row.id, employee_id: row.employee_id } }],
+      };
+    },
+    { what: 'a check-in at that time' },
+  );
 }
 
 export type ListCheckInsQuery = {

@@ -93,7 +93,7 @@ export async function getCompany(db: Executor, companyId: string): Promise<Compa
 }
 
 export async function createCompany(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'lateRecordHours'>>,
   input: Static<typeof CreateCompanyBody>,
 ): Promise<CompanyView> {
   const { db, clock } = deps;
@@ -113,7 +113,7 @@ export async function createCompany(
     addon_enabled: true,
     vacation_carry_over_max_days: '0',
     vacation_carry_over_expiry: '03-31',
-    late_record_hours: DEFAULT_LATE_RECORD_HOURS,
+    late_record_hours: Math.min(DEFAULT_LATE_RECORD_HOURS, deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS),
     // Recording starts the day the company is created (an operator migrating history sets it earlier).
     tracking_start_date: input.tracking_start_date ?? localDate(instant, timezone).toString(),
     legal_name: input.legal_name ?? null,

@@ -13,12 +13,15 @@ import {
   type CheckInFact,
   checkInTimingError,
   parseCheckInInstant,
+  type RecordingDeps,
   storeCheckIn,
 } from '../check-ins/check-ins.service.ts';
+import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
 import { appendToChain, correctionRequestContent } from '../registry/registry.service.ts';
-import { consolidate, datesAround } from '../workdays/consolidation.ts';
+import { datesAround } from '../workdays/consolidation.ts';
+import { settleDays } from '../workdays/write-days.ts';
 import {
   type CorrectionRow,
   findActiveCheckIns,
@@ -270,7 +273,7 @@ async function pendingCorrection(tx: Executor, tenant: ActingTenant, id: string)
  * applies it: they queue on the employee's row lock, and the later ones find it applied (409).
  */
 export async function approveCorrection(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: RecordingDeps,
   tenant: ActingTenant,
   id: string,
 ): Promise<CorrectionView> {
@@ -298,7 +301,9 @@ export async function approveCorrection(
     const approved: CorrectionRow = { ...row, ...approval, updated_at: at };
     await appendApproval(tx, tenant, approved, at);
     if (approved.company_approval_at && approved.employee_approval_at) {
-      return toView(await applyCorrection(tx, tenant, approved, now));
+      return toView(
+        await applyCorrection(tx, tenant, approved, now, deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS),
+      );
     }
     return toView(approved);
   });
@@ -314,6 +319,7 @@ async function applyCorrection(
   tenant: ActingTenant,
   row: CorrectionRow,
   now: Temporal.Instant,
+  lateCeilingHours: number,
 ): Promise<CorrectionRow> {
   const at = toDate(now);
   const employee = await findEmployee(tx, tenant.companyId, row.employee_id);
@@ -348,6 +354,7 @@ async function applyCorrection(
       actor: requester,
       correctionId: row.id,
       now,
+      lateCeilingHours,
     });
     if (stored) added.push(stored.id);
   }
@@ -369,26 +376,31 @@ async function applyCorrection(
   const zone = employeeTimeZone(employee, tenant.timezone);
   const first = instants[0] as Temporal.Instant;
   const last = instants[instants.length - 1] as Temporal.Instant;
-  await consolidate(
+  // The one write that may change a sealed day: both sides approved it, and it leaves both versions visible.
+  await settleDays(
     tx,
-    tenant.companyId,
-    tenant.timezone,
-    employee.id,
-    { from: datesAround(first, zone).from, to: datesAround(last, zone).to },
-    at,
-  );
-  await recordEvents(tx, tenant.companyId, at, [
+    tenant,
+    now,
     {
-      type: 'check_in_correction.applied',
-      data: { correction_id: row.id, employee_id: employee.id, status: 'applied' },
+      result: null,
+      touched: [
+        { employeeId: employee.id, from: datesAround(first, zone).from, to: datesAround(last, zone).to },
+      ],
+      events: [
+        {
+          type: 'check_in_correction.applied',
+          data: { correction_id: row.id, employee_id: employee.id, status: 'applied' },
+        },
+        ...added.map(
+          (checkInId): PendingEvent => ({
+            type: 'checkin.created',
+            data: { check_in_id: checkInId, employee_id: employee.id },
+          }),
+        ),
+      ],
     },
-    ...added.map(
-      (checkInId): PendingEvent => ({
-        type: 'checkin.created',
-        data: { check_in_id: checkInId, employee_id: employee.id },
-      }),
-    ),
-  ]);
+    { what: 'this correction', sealed: 'correction' },
+  );
   return { ...row, status: 'applied', applied_at: at, updated_at: at };
 }
 

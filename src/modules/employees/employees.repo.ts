@@ -168,6 +168,17 @@ export async function employeeIdsOf(db: Executor, companyId: string): Promise<st
   return rows.map((row) => row.id);
 }
 
+/** A tenant's employees that follow the company's time zone (none of their own), with their hire date, by id. */
+export async function employeesOnCompanyZone(db: Executor, companyId: string) {
+  return await db
+    .selectFrom('employees')
+    .select(['id', 'hire_date'])
+    .where('company_id', '=', companyId)
+    .where('timezone', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
 /** Records a contract period; one that starts the same day is replaced (its start is still open). */
 export async function upsertContractPeriod(
   db: Executor,

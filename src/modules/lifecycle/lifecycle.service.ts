@@ -1,4 +1,3 @@
-import { lockEmployees } from '../../db/employees.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -7,13 +6,14 @@ import { toDate } from '../../time/clock.ts';
 import { type CompanyRow, findCompany, findSandboxOf, updateCompany } from '../companies/companies.repo.ts';
 import {
   type CompanyView,
+  DEFAULT_LATE_RECORD_HOURS,
   getCompany,
   requireTaxId,
   requireTimeZone,
 } from '../companies/companies.service.ts';
-import { employeeIdsOf } from '../employees/employees.repo.ts';
+import { employeeIdsOf, employeesOnCompanyZone } from '../employees/employees.repo.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
-import { consolidate } from '../workdays/consolidation.ts';
+import { type DaysTouched, lockDaysOf, settleDays } from '../workdays/write-days.ts';
 import { disableAddon, enableAddon } from './addon.ts';
 
 /**
@@ -54,14 +54,15 @@ export type CompanyChanges = {
  * Switching addon_enabled runs the addon lifecycle (addon.ts) in the same transaction as the change.
  */
 export async function changeCompany(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'reportStore'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'reportStore'> & Partial<Pick<AppDeps, 'lateRecordHours'>>,
   tenant: CompanyScope,
   requested: CompanyChanges,
 ): Promise<CompanyView> {
   const { companyId } = tenant;
-  // The tracking start moves in its own transaction, with the locks it needs first (moveTrackingStart).
-  const { tracking_start_date: trackingStart, ...changes } = requested;
-  if (changes.timezone !== undefined) changes.timezone = requireTimeZone(changes.timezone);
+  // The tracking start and the time zone move in their own transaction, with the locks they need first
+  // (changeCalendar): both change the figures of the employees' days.
+  const { tracking_start_date: trackingStart, timezone: requestedZone, ...changes } = requested;
+  const timezone = requestedZone === undefined ? undefined : requireTimeZone(requestedZone);
   if (changes.tax_id !== undefined && changes.tax_id !== null) changes.tax_id = requireTaxId(changes.tax_id);
   if (
     changes.vacation_carry_over_expiry !== undefined &&
@@ -69,8 +70,15 @@ export async function changeCompany(
   ) {
     throw invalid({ vacation_carry_over_expiry: 'is not a valid MM-DD date' });
   }
-  const now = toDate(deps.clock.now());
-  if (trackingStart !== undefined) await moveTrackingStart(deps, companyId, trackingStart, now);
+  const ceiling = deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS;
+  if (changes.late_record_hours !== undefined && changes.late_record_hours > ceiling) {
+    // The operator's threshold (JORNADA_LATE_RECORD_HOURS) bounds the company's: a company that could raise it
+    // could record back-dated check-ins unmarked, then lower it again.
+    throw invalid({ late_record_hours: `must not exceed the operator's threshold of ${ceiling} hours` });
+  }
+  if (trackingStart !== undefined || timezone !== undefined) {
+    await changeCalendar(deps, companyId, { trackingStart, timezone });
+  }
   const removedFiles = await withSyncStamp(deps.db, deps.clock, async (tx, stamp) => {
     const at = toDate(stamp);
     const company = await findCompany(tx, companyId, { forUpdate: true });
@@ -95,41 +103,77 @@ export async function changeCompany(
 }
 
 /**
- * Moves a live company's tracking start (docs/registry.md): the days between the old and the new date change for
- * every employee of the company and of its sandbox who has no tracking start of their own, so those days are
- * recomputed, and refused (409) when they touch a closed month. Every employee's row is locked first, then the
- * company's (the lock order, docs/architecture.md).
+ * Moves a live company's tracking start or time zone (docs/registry.md), through the owner of day writes: every
+ * employee's row of the company and of its sandbox is locked first, then the company's (the lock order,
+ * docs/architecture.md), and the days each change reaches are recomputed.
+ * - A tracking start changes the days between the old and the new date for every employee who has none of their
+ *   own; refused (409) when a closed month seals any of them.
+ * - A time zone moves every instant of every employee who follows the company's zone to its new local date, so
+ *   their whole history is recomputed; refused (409) once any month is closed, in the company or its sandbox
+ *   (a zone is not yet effective-dated: docs/registry.md, "Time zones").
  */
-async function moveTrackingStart(
-  deps: Pick<AppDeps, 'db'>,
+async function changeCalendar(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
   companyId: string,
-  date: string,
-  now: Date,
+  change: { trackingStart?: string | undefined; timezone?: string | undefined },
 ): Promise<void> {
   await deps.db.transaction().execute(async (tx) => {
+    const now = deps.clock.now();
     const sandbox = await findSandboxOf(tx, companyId);
     const tenants = [companyId, ...(sandbox ? [sandbox.id] : [])];
-    for (const tenant of tenants) await lockEmployees(tx, tenant);
+    for (const tenant of tenants) await lockDaysOf(tx, tenant, 'all');
     const company = await findCompany(tx, companyId, { forUpdate: true });
     if (!company) throw notFound('Company');
     if (company.sandbox_of !== null) {
-      throw invalid({ tracking_start_date: 'is set on the live company; a sandbox shares it' });
+      throw invalid(
+        Object.fromEntries(
+          Object.keys(change).map((field) => [
+            field === 'trackingStart' ? 'tracking_start_date' : field,
+            'is set on the live company; a sandbox shares it',
+          ]),
+        ),
+      );
     }
-    if (company.tracking_start_date === date) return;
-    const from = date < company.tracking_start_date ? date : company.tracking_start_date;
-    const last = Temporal.PlainDate.from(
-      date < company.tracking_start_date ? company.tracking_start_date : date,
-    )
-      .subtract({ days: 1 })
-      .toString();
-    for (const tenant of tenants) {
-      await assertMonthsOpen(tx, tenant, { from, to: last }, 'moving the tracking start');
-    }
-    await updateCompany(tx, companyId, { tracking_start_date: date, updated_at: now });
-    for (const tenant of tenants) {
-      for (const employeeId of await employeeIdsOf(tx, tenant)) {
-        await consolidate(tx, tenant, company.timezone, employeeId, { from, to: last }, now);
+    const touched = new Map<string, DaysTouched[]>(tenants.map((tenant) => [tenant, []]));
+    const date = change.trackingStart;
+    if (date !== undefined && company.tracking_start_date !== date) {
+      const from = date < company.tracking_start_date ? date : company.tracking_start_date;
+      const last = Temporal.PlainDate.from(
+        date < company.tracking_start_date ? company.tracking_start_date : date,
+      )
+        .subtract({ days: 1 })
+        .toString();
+      for (const tenant of tenants) {
+        await assertMonthsOpen(tx, tenant, { from, to: last }, 'moving the tracking start');
+        for (const employeeId of await employeeIdsOf(tx, tenant)) {
+          touched.get(tenant)?.push({ employeeId, from, to: last });
+        }
       }
+      await updateCompany(tx, companyId, { tracking_start_date: date, updated_at: toDate(now) });
+    }
+    const zone = change.timezone;
+    if (zone !== undefined && zone !== company.timezone) {
+      for (const tenant of tenants) {
+        await assertMonthsOpen(tx, tenant, { from: BEGINNING, to: BEGINNING }, 'a change of the time zone');
+        for (const employee of await employeesOnCompanyZone(tx, tenant)) {
+          touched.get(tenant)?.push({ employeeId: employee.id, from: employee.hire_date, to: 'horizon' });
+        }
+      }
+      await updateCompany(tx, companyId, { timezone: zone, updated_at: toDate(now) });
+    }
+    for (const tenant of tenants) {
+      const days = { companyId: tenant, timezone: zone ?? company.timezone };
+      const what = zone === undefined ? 'moving the tracking start' : 'a change of the time zone';
+      await settleDays(
+        tx,
+        days,
+        now,
+        { result: null, touched: touched.get(tenant) ?? [], events: [] },
+        { what },
+      );
     }
   });
 }
+
+/** A date before any closed month: every closed month seals it. */
+const BEGINNING = '0001-01-01';

@@ -10,9 +10,10 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
 import { lockCompanyRow } from '../companies/companies.repo.ts';
 import {
-  closedMonthsIn,
   employeesEmployedIn,
+  firstClosedMonthFrom,
   insertClosedMonth,
+  latestClosedMonth,
   selectClosedMonths,
 } from './registry.repo.ts';
 import type { ClosedMonth } from './registry.schemas.ts';
@@ -84,9 +85,39 @@ export async function listClosedMonths(
   }));
 }
 
+/** The 409 a change to the figures of a sealed date gets, naming the closed month that seals it. */
+export function closedMonthConflict(month: string, what: string): ApiError {
+  return new ApiError(
+    'conflict',
+    `The month ${month.slice(0, 7)} is closed: ${what} would change its figures. Record the change with a correction.`,
+    { errors: { closed_month: month.slice(0, 7) } },
+  );
+}
+
 /**
- * Refuses a change to the figures of a closed month (409): a check-in dated in it, an absence decision covering
- * it, a holiday in it. Call it holding the employee's (or every employee's) row lock, as a closing takes them.
+ * The closed month that seals a date, or undefined: the earliest closed month at or after the date's month. A
+ * closed month seals the days before it too, because its banked balance runs from the tracking start through it
+ * (docs/registry.md, "A closed month seals the days before it").
+ */
+export async function sealingMonth(
+  db: Executor,
+  companyId: string,
+  date: string,
+): Promise<string | undefined> {
+  return await firstClosedMonthFrom(db, companyId, date);
+}
+
+/** The last sealed date of a tenant (the last day of its latest closed month), or undefined. */
+export async function sealedThrough(db: Executor, companyId: string): Promise<string | undefined> {
+  const latest = await latestClosedMonth(db, companyId);
+  return latest === undefined ? undefined : monthRange(latest.slice(0, 7)).to;
+}
+
+/**
+ * Refuses a change to the figures of a sealed date (409): a check-in dated in a closed month or before one, an
+ * absence decision covering such dates, a holiday on one. Only `range.from` matters: every date after it up to
+ * the latest closed month is sealed too. Call it holding the employee's (or every employee's) row lock, as a
+ * closing takes them.
  */
 export async function assertMonthsOpen(
   db: Executor,
@@ -94,12 +125,6 @@ export async function assertMonthsOpen(
   range: { from: string; to: string },
   what: string,
 ): Promise<void> {
-  const [closed] = await closedMonthsIn(db, companyId, range.from, range.to);
-  if (closed) {
-    throw new ApiError(
-      'conflict',
-      `The month ${closed.slice(0, 7)} is closed: ${what} would change its figures. Record the change with a correction.`,
-      { errors: { closed_month: closed.slice(0, 7) } },
-    );
-  }
+  const closed = await sealingMonth(db, companyId, range.from);
+  if (closed) throw closedMonthConflict(closed, what);
 }

@@ -19,15 +19,6 @@ export async function insertEntry(db: Executor, entry: Insertable<RegistryEntrie
   await db.insertInto('registry_entries').values(entry).execute();
 }
 
-/** Every chain of the tenant (or of every tenant), entry by entry in chain order, streamed in chunks. */
-export function streamEntries(db: Executor, companyId: string | null, chunk: number) {
-  let query = db
-    .selectFrom('registry_entries')
-    .select(['company_id', 'employee_id', 'seq', 'kind', 'subject_id', 'content', 'previous_hash', 'hash']);
-  if (companyId !== null) query = query.where('company_id', '=', companyId);
-  return query.orderBy('company_id').orderBy('employee_id').orderBy('seq').stream(chunk);
-}
-
 /** The columns of a check-in that its chain entry records (registry.service.ts, checkInFactContent). */
 export const CHECK_IN_FACT_COLUMNS = [
   'id',
@@ -86,35 +77,6 @@ export async function correctionFacts(db: Executor, companyId: string, ids: stri
     .execute();
 }
 
-/**
- * A check-in of a tenant (or of all) whose fact no chain entry records: a check-in (kind `check_in`) or a voided
- * check-in's void (kind `check_in_void`) written behind the application's back.
- */
-export async function checkInWithoutEntry(
-  db: Executor,
-  companyId: string | null,
-  kind: 'check_in' | 'check_in_void',
-) {
-  let query = db
-    .selectFrom('check_ins as c')
-    .select(['c.company_id', 'c.employee_id', 'c.id'])
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('registry_entries as r')
-            .select('r.seq')
-            .whereRef('r.company_id', '=', 'c.company_id')
-            .whereRef('r.employee_id', '=', 'c.employee_id')
-            .where('r.kind', '=', kind)
-            .whereRef('r.subject_id', '=', 'c.id'),
-        ),
-      ),
-    );
-  if (kind === 'check_in_void') query = query.where('c.status', '=', 'voided');
-  if (companyId !== null) query = query.where('c.company_id', '=', companyId);
-  return await query.limit(1).executeTakeFirst();
-}
-
 /** Closes a month for a tenant; false when it was already closed. */
 export async function insertClosedMonth(
   db: Executor,
@@ -145,6 +107,26 @@ export async function closedMonthsIn(
     .orderBy('month')
     .execute();
   return rows.map((row) => row.month);
+}
+
+/**
+ * The tenant's earliest closed month (YYYY-MM-01) at or after the month of a date, or undefined: the month that
+ * seals that date (docs/registry.md, "A closed month seals the days before it").
+ */
+export async function firstClosedMonthFrom(
+  db: Executor,
+  companyId: string,
+  date: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('registry_months')
+    .select('month')
+    .where('company_id', '=', companyId)
+    .where('month', '>=', `${date.slice(0, 7)}-01`)
+    .orderBy('month')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.month;
 }
 
 /** The tenant's latest closed month (YYYY-MM-01), or undefined. */

@@ -7,19 +7,43 @@ export const VerifyRegistryQuery = Type.Object(
   { additionalProperties: false },
 );
 
+export const RegistryProblem = named(
+  'RegistryProblem',
+  Type.Object(
+    {
+      kind: Type.String({
+        description:
+          'chain_sequence, chain_link, chain_hash, fact_mismatch, fact_without_entry, entry_without_fact, recorded_into_closed_month or figures_mismatch (docs/registry.md, Verification).',
+      }),
+      employee_id: Type.Optional(Uuid()),
+      entry: Type.Optional(
+        Type.Integer({ description: 'The entry of that employee’s chain (its seq; 0: none).' }),
+      ),
+      expected: Type.String(),
+      found: Type.String(),
+    },
+    { additionalProperties: false },
+  ),
+);
+
 export const RegistryVerification = named(
   'RegistryVerification',
   Type.Object(
     {
       ok: Type.Boolean({
-        description: 'True when every chain recomputes and every check-in says what was recorded.',
+        description: 'True when verification found no problem.',
       }),
       entries: Type.Integer({ description: 'Chain entries read.' }),
+      problems: Type.Array(RegistryProblem, {
+        maxItems: 1000,
+        description: 'Every problem found (at most 1,000; problems_truncated says when there were more).',
+      }),
+      problems_truncated: Type.Optional(Type.Boolean()),
       broken: Type.Optional(
         Type.Object({
           employee_id: Uuid(),
           entry: Type.Integer({
-            description: 'The first broken entry of that employee’s chain (its seq; 0: none).',
+            description: 'The first problem’s entry of that employee’s chain (its seq; 0: none).',
           }),
           expected: Type.String(),
           found: Type.String(),

@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type Db, type Executor, withoutStatementTimeout } from '../../db/database.ts';
-import {
-  checkInFacts,
-  checkInWithoutEntry,
-  correctionFacts,
-  insertEntry,
-  lastEntry,
-  streamEntries,
-  voidFacts,
-} from './registry.repo.ts';
+import type { Executor } from '../../db/database.ts';
+import { checkInFacts, correctionFacts, insertEntry, lastEntry, voidFacts } from './registry.repo.ts';
 
 /**
  * The registry of record's hash chains (docs/registry.md): every registry fact of an employee is appended to that
@@ -150,120 +142,9 @@ const SUBJECT_FACTS: Record<
     ),
 };
 
-export type Verification =
-  | { ok: true; entries: number }
-  | {
-      ok: false;
-      entries: number;
-      broken: { employee_id: string; entry: number; expected: string; found: string };
-    };
-
-const CHUNK = 1_000;
-
-/**
- * Recomputes every chain (of one company, or of all) and compares each recorded check-in, void and correction
- * request with the row the database holds now. Names the first broken entry: a hash that does not follow, a link
- * to a previous hash that is not the previous entry's, a seq out of order, a row that no longer says what was
- * recorded, or a check-in (or a void) that no entry records.
- */
-export async function verifyChains(db: Db, companyId: string | null): Promise<Verification> {
-  // One long streamed read: in a transaction that lifts the statement timeout (the cursor is one statement).
-  return await withoutStatementTimeout(db, (tx) => verifyWithin(tx, companyId));
-}
-
-async function verifyWithin(db: Executor, companyId: string | null): Promise<Verification> {
-  let entries = 0;
-  let chain: { company: string; employee: string; hash: Buffer; seq: number } | null = null;
-  let pending: Array<{
-    company_id: string;
-    employee_id: string;
-    seq: number;
-    kind: string;
-    content: string;
-    subject: string;
-  }> = [];
-
-  const checkPending = async (): Promise<Verification | null> => {
-    const groups = new Map<string, typeof pending>();
-    for (const item of pending) {
-      const group = `${item.company_id}|${item.kind}`;
-      groups.set(group, [...(groups.get(group) ?? []), item]);
-    }
-    pending = [];
-    for (const items of groups.values()) {
-      const [first] = items;
-      const facts = SUBJECT_FACTS[first?.kind ?? ''];
-      if (!first || !facts) continue;
-      const rows = await facts(
-        db,
-        first.company_id,
-        items.map((item) => item.subject),
-      );
-      for (const item of items) {
-        const found = rows.get(item.subject) ?? `no such ${item.kind} subject`;
-        const expected = canonicalJson(JSON.parse(item.content));
-        if (found !== expected) {
-          return {
-            ok: false,
-            entries,
-            broken: { employee_id: item.employee_id, entry: item.seq, expected, found },
-          };
-        }
-      }
-    }
-    return null;
-  };
-
-  for await (const entry of streamEntries(db, companyId, CHUNK)) {
-    entries += 1;
-    const seq = Number(entry.seq);
-    if (chain === null || chain.company !== entry.company_id || chain.employee !== entry.employee_id) {
-      chain = { company: entry.company_id, employee: entry.employee_id, hash: GENESIS, seq: 0 };
-    }
-    const expectedHash = chainHash(chain.hash, entry.content);
-    const broken = (expected: string, found: string): Verification => ({
-      ok: false,
-      entries,
-      broken: { employee_id: entry.employee_id, entry: seq, expected, found },
-    });
-    if (seq !== chain.seq + 1) return broken(`entry ${chain.seq + 1}`, `entry ${seq}`);
-    if (!entry.previous_hash.equals(chain.hash)) {
-      return broken(chain.hash.toString('hex'), entry.previous_hash.toString('hex'));
-    }
-    if (!entry.hash.equals(expectedHash))
-      return broken(expectedHash.toString('hex'), entry.hash.toString('hex'));
-    chain = { ...chain, hash: entry.hash, seq };
-    if (entry.kind in SUBJECT_FACTS && entry.subject_id) {
-      pending.push({
-        company_id: entry.company_id,
-        employee_id: entry.employee_id,
-        seq,
-        kind: entry.kind,
-        content: entry.content,
-        subject: entry.subject_id,
-      });
-      if (pending.length >= CHUNK) {
-        const failure = await checkPending();
-        if (failure) return failure;
-      }
-    }
-  }
-  const failure = await checkPending();
-  if (failure) return failure;
-  for (const kind of ['check_in', 'check_in_void'] as const) {
-    const orphan = await checkInWithoutEntry(db, companyId, kind);
-    if (orphan) {
-      return {
-        ok: false,
-        entries,
-        broken: {
-          employee_id: orphan.employee_id,
-          entry: 0,
-          expected: `a registry entry of kind ${kind}`,
-          found: `check-in ${orphan.id} without one`,
-        },
-      };
-    }
-  }
-  return { ok: true, entries };
+/** The rows a kind of entry records, as the canonical text each gives today, by subject id (verification). */
+export function subjectFacts(
+  kind: string,
+): ((db: Executor, companyId: string, ids: string[]) => Promise<Map<string, string>>) | undefined {
+  return Object.hasOwn(SUBJECT_FACTS, kind) ? SUBJECT_FACTS[kind] : undefined;
 }

@@ -15,6 +15,7 @@ import {
   workday,
 } from '../../time/engine.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
+import { closedMonthConflict, sealedThrough, sealingMonth } from '../registry/months.service.ts';
 import {
   approvedAbsenceSpans,
   clearExpectedOn,
@@ -25,6 +26,8 @@ import {
   refreshMonths,
   replaceWorkdays,
   setConsolidatedThrough,
+  storedWorkdays,
+  WORKDAY_FIGURES,
 } from './workdays.repo.ts';
 
 export type { DateRange } from './workdays.repo.ts';
@@ -43,21 +46,21 @@ export function datesAround(at: Temporal.Instant, timeZone: string): DateRange {
 }
 
 /**
- * Recomputes one employee's workdays for a date range from the source rows (check-ins, holidays, approved
- * absences, the employee's schedule and employment) and replaces the stored rows of that range. Idempotent: the
- * result depends only on the source rows. Locks the employee row, so concurrent consolidations of one employee
- * run one after the other and the last one sees every committed check-in.
+ * The workdays of an employee's date range as the source rows give them now (check-ins, holidays, approved
+ * absences, the contract and the employment), without storing them: what consolidation stores, and what
+ * verification compares the stored figures with. Null for an unknown employee or an empty range.
  */
-export async function consolidate(
+export async function computeWorkdays(
   tx: Executor,
   companyId: string,
   companyTimeZone: string,
   employeeId: string,
   dates: { from: string; to: string | 'horizon' },
   now: Date,
-): Promise<void> {
-  const employee = await lockEmployeeCalendar(tx, companyId, employeeId);
-  if (!employee) return;
+  options: { lock: boolean },
+) {
+  const employee = await lockEmployeeCalendar(tx, companyId, employeeId, options);
+  if (!employee) return null;
   const zone = employeeTimeZone(employee, companyTimeZone);
   const trackingStart = effectiveTrackingStart(employee);
   const contract = await contractOf(tx, companyId, employeeId);
@@ -65,7 +68,7 @@ export async function consolidate(
     from: dates.from,
     to: dates.to === 'horizon' ? horizonOf(employee, zone, now) : dates.to,
   };
-  if (range.to < range.from) return;
+  if (range.to < range.from) return null;
 
   // Shifts that touch the range start at most 24 hours before it and end at most 24 hours after it.
   const windowStart = startOfDate(range.from, zone).subtract({ seconds: MAX_SHIFT_SECONDS });
@@ -129,11 +132,117 @@ export async function consolidate(
     });
   }
 
+  return { employee, range, rows };
+}
+
+/**
+ * Recomputes one employee's workdays for a date range from the source rows (check-ins, holidays, approved
+ * absences, the employee's schedule and employment) and replaces the stored rows of that range. Idempotent: the
+ * result depends only on the source rows. Locks the employee row, so concurrent consolidations of one employee
+ * run one after the other and the last one sees every committed check-in.
+ *
+ * A sealed date (in a closed month, or before one: docs/registry.md) keeps its stored figures: when the
+ * recomputation would change one, the write is refused (409 naming the closed month) and its transaction rolls
+ * back, whatever the writer checked before. Only an applied correction (`sealed: 'correction'`) may change them.
+ * This is the guarantee by construction: every writer of an employee's days ends here.
+ */
+export async function consolidate(
+  tx: Executor,
+  companyId: string,
+  companyTimeZone: string,
+  employeeId: string,
+  dates: { from: string; to: string | 'horizon' },
+  now: Date,
+  options: { sealed?: 'refuse' | 'correction'; what?: string } = {},
+): Promise<void> {
+  const computed = await computeWorkdays(tx, companyId, companyTimeZone, employeeId, dates, now, {
+    lock: true,
+  });
+  if (!computed) return;
+  const { employee, range, rows } = computed;
+  if ((options.sealed ?? 'refuse') === 'refuse') {
+    await assertSealedUnchanged(tx, companyId, employeeId, range, rows, options.what ?? 'this change');
+  }
   await replaceWorkdays(tx, companyId, employeeId, range, rows);
   await refreshMonths(tx, companyId, employeeId, range);
   if (employee.consolidated_through === null || employee.consolidated_through < range.to) {
     await setConsolidatedThrough(tx, companyId, employeeId, range.to);
   }
+}
+
+const figuresText = (row: Record<string, unknown>) =>
+  JSON.stringify(
+    WORKDAY_FIGURES.map((column) => {
+      const value = row[column];
+      return value instanceof Date ? value.getTime() : (value ?? null);
+    }),
+  );
+
+/** The dates of a range whose stored figures differ from `rows` (a missing row differs from a present one). */
+async function differingDates(
+  tx: Executor,
+  companyId: string,
+  employeeId: string,
+  range: DateRange,
+  rows: ReadonlyArray<Insertable<WorkdaysTable>>,
+): Promise<Array<{ date: string; stored: string; computed: string }>> {
+  const stored = new Map(
+    (await storedWorkdays(tx, companyId, employeeId, range)).map((row) => [row.date, figuresText(row)]),
+  );
+  const computed = new Map(
+    rows
+      .filter((row) => row.date >= range.from && row.date <= range.to)
+      .map((row) => [row.date as string, figuresText(row)]),
+  );
+  return [...new Set([...stored.keys(), ...computed.keys()])]
+    .filter((date) => stored.get(date) !== computed.get(date))
+    .sort()
+    .map((date) => ({
+      date,
+      stored: stored.get(date) ?? 'no row',
+      computed: computed.get(date) ?? 'no row',
+    }));
+}
+
+/**
+ * The dates of an employee's range whose stored figures are not what the facts give now (verification: figures
+ * edited behind the application's back, or facts removed under them), with both versions as text
+ * (`[date, worked, break, night, expected, absences, anomalies, check-ins, tracked, incomplete, open since]`).
+ */
+export async function storedFiguresDiffering(
+  tx: Executor,
+  companyId: string,
+  companyTimeZone: string,
+  employeeId: string,
+  range: DateRange,
+  now: Date,
+): Promise<Array<{ date: string; stored: string; computed: string }>> {
+  const computed = await computeWorkdays(tx, companyId, companyTimeZone, employeeId, range, now, {
+    lock: false,
+  });
+  if (!computed) return [];
+  return await differingDates(tx, companyId, employeeId, range, computed.rows);
+}
+
+/**
+ * Refuses (409) new figures that differ from the stored ones on a sealed date of the range. A day without a row
+ * has no figures to keep, and a recomputation that drops a stored row changes it.
+ */
+async function assertSealedUnchanged(
+  tx: Executor,
+  companyId: string,
+  employeeId: string,
+  range: DateRange,
+  rows: ReadonlyArray<Insertable<WorkdaysTable>>,
+  what: string,
+): Promise<void> {
+  const through = await sealedThrough(tx, companyId);
+  if (through === undefined || range.from > through) return;
+  const sealed = { from: range.from, to: range.to < through ? range.to : through };
+  const [changed] = await differingDates(tx, companyId, employeeId, sealed, rows);
+  if (changed === undefined) return;
+  const month = (await sealingMonth(tx, companyId, changed.date)) ?? changed.date;
+  throw closedMonthConflict(month, what);
 }
 
 /** 'horizon': through the materialised horizon, or the employee's later consolidated_through. */

@@ -132,9 +132,14 @@ export function holidayCalendars(
   };
 }
 
-/** The employee row consolidation reads, locked FOR UPDATE (the lock order's first step). */
-export async function lockEmployeeCalendar(db: Executor, companyId: string, employeeId: string) {
-  return await db
+/** The employee row consolidation reads, locked FOR UPDATE (the lock order's first step) unless only read. */
+export async function lockEmployeeCalendar(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  options: { lock: boolean } = { lock: true },
+) {
+  const query = db
     .selectFrom('employees')
     .select([
       'timezone',
@@ -147,9 +152,25 @@ export async function lockEmployeeCalendar(db: Executor, companyId: string, empl
       companyTrackingStart.as('company_tracking_start_date'),
     ])
     .where('company_id', '=', companyId)
-    .where('id', '=', employeeId)
+    .where('id', '=', employeeId);
+  return await (options.lock ? query.forUpdate() : query).executeTakeFirst();
+}
+
+/** Takes the row locks of some employees of a tenant, in the order given (the caller sorts by id). */
+export async function lockEmployeeRows(
+  db: Executor,
+  companyId: string,
+  ids: readonly string[],
+): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .selectFrom('employees')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .orderBy('id')
     .forUpdate()
-    .executeTakeFirst();
+    .execute();
 }
 
 /** An employee's approved absences overlapping the inclusive range (the days they cover). */
@@ -171,6 +192,34 @@ export async function approvedAbsenceSpans(
 }
 
 export type DateRange = { from: string; to: string };
+
+/** The columns of a stored workday that are its figures (all but who, when consolidated). */
+export const WORKDAY_FIGURES = [
+  'date',
+  'worked_minutes',
+  'break_minutes',
+  'night_minutes',
+  'expected_minutes',
+  'absences_minutes',
+  'anomalies',
+  'check_ins',
+  'tracked',
+  'incomplete_shifts',
+  'open_since',
+] as const;
+
+/** An employee's stored workday figures in an inclusive range, in date order. */
+export async function storedWorkdays(db: Executor, companyId: string, employeeId: string, range: DateRange) {
+  return await db
+    .selectFrom('workdays')
+    .select(WORKDAY_FIGURES)
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('date', '>=', range.from)
+    .where('date', '<=', range.to)
+    .orderBy('date')
+    .execute();
+}
 
 /** Replaces an employee's stored workdays of a range with `rows` (inserted in chunks of 1,000). */
 export async function replaceWorkdays(

@@ -1,0 +1,155 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+
+// The reads of verification (verify.ts): each one a bounded statement under the normal statement timeout, so a
+// verification of any size holds one connection, never waits on itself, and keeps its memory flat.
+
+export type EntryKey = { company_id: string; employee_id: string; seq: number };
+
+/** The next batch of chain entries after a key, in chain order (company, employee, seq). */
+export async function entriesAfter(
+  db: Executor,
+  companyId: string | null,
+  after: EntryKey | null,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('registry_entries')
+    .select(['company_id', 'employee_id', 'seq', 'kind', 'subject_id', 'content', 'previous_hash', 'hash']);
+  if (companyId !== null) query = query.where('company_id', '=', companyId);
+  if (after !== null) {
+    query = query.where(
+      sql<boolean>`(company_id, employee_id, seq) > (${after.company_id}::uuid, ${after.employee_id}::uuid, ${after.seq}::bigint)`,
+    );
+  }
+  return await query.orderBy('company_id').orderBy('employee_id').orderBy('seq').limit(limit).execute();
+}
+
+/** The corrections among the ids with who approved them on each side (the rows an approval entry records). */
+export async function approvalFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('check_in_corrections')
+    .select([
+      'id',
+      'employee_id',
+      'company_approval_by_type',
+      'company_approval_by_id',
+      'company_approval_at',
+      'employee_approval_at',
+    ])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/**
+ * Facts the database holds that no chain entry records, after a key in (company, id) order: check-ins, voids,
+ * correction approvals on either side, acknowledgements. Each is a row written behind the application's back.
+ */
+export async function factsWithoutEntry(db: Executor, companyId: string | null, limit: number) {
+  const company = companyId === null ? sql`true` : sql`x.company_id = ${companyId}::uuid`;
+  const result = await sql<{ company_id: string; employee_id: string; kind: string; subject: string }>`
+    select x.company_id, x.employee_id, x.kind, x.subject from (
+      select c.company_id, c.employee_id, 'check_in' as kind, c.id::text as subject, c.id::text as entry_subject
+      from check_ins c
+      union all
+      select c.company_id, c.employee_id, 'check_in_void', c.id::text, c.id::text
+      from check_ins c where c.status = 'voided'
+      union all
+      select k.company_id, k.employee_id, 'correction_approved', k.id::text, k.id::text
+      from check_in_corrections k where k.company_approval_at is not null
+      union all
+      select k.company_id, k.employee_id, 'correction_accepted', k.id::text, k.id::text
+      from check_in_corrections k where k.employee_approval_at is not null
+    ) x
+    where ${company}
+      and not exists (
+        select 1 from registry_entries r
+        where r.company_id = x.company_id and r.employee_id = x.employee_id
+          and r.kind = x.kind and r.subject_id = x.entry_subject::uuid)
+    order by x.company_id, x.employee_id, x.subject
+    limit ${limit}`.execute(db);
+  return result.rows;
+}
+
+/** Acknowledgements whose row no chain entry records (compared by month, in the chain's content). */
+export async function acknowledgementsWithoutEntry(db: Executor, companyId: string | null, limit: number) {
+  const company = companyId === null ? sql`true` : sql`a.company_id = ${companyId}::uuid`;
+  const result = await sql<{ company_id: string; employee_id: string; month: string }>`
+    select a.company_id, a.employee_id, to_char(a.month, 'YYYY-MM') as month
+    from registry_acknowledgements a
+    where ${company}
+      and not exists (
+        select 1 from registry_entries r
+        where r.company_id = a.company_id and r.employee_id = a.employee_id and r.kind = 'month_acknowledged'
+          and (r.content::jsonb ->> 'month') = to_char(a.month, 'YYYY-MM'))
+    order by a.company_id, a.employee_id, a.month
+    limit ${limit}`.execute(db);
+  return result.rows;
+}
+
+/** Whether each (company, month) has its closing row, for the month_close entries of a batch. */
+export async function closedMonthRows(db: Executor, companyId: string, months: string[]) {
+  if (months.length === 0) return new Set<string>();
+  const rows = await db
+    .selectFrom('registry_months')
+    .select(sql<string>`to_char(month, 'YYYY-MM')`.as('month'))
+    .where('company_id', '=', companyId)
+    .where(
+      'month',
+      'in',
+      months.map((month) => `${month}-01`),
+    )
+    .execute();
+  return new Set(rows.map((row) => row.month));
+}
+
+/** Whether each (employee, month) has its acknowledgement row, for the month_acknowledged entries of a batch. */
+export async function acknowledgementRows(
+  db: Executor,
+  companyId: string,
+  keys: Array<{ employee: string; month: string }>,
+) {
+  if (keys.length === 0) return new Set<string>();
+  const rows = await db
+    .selectFrom('registry_acknowledgements')
+    .select(['employee_id', sql<string>`to_char(month, 'YYYY-MM')`.as('month')])
+    .where('company_id', '=', companyId)
+    .where(
+      'employee_id',
+      'in',
+      keys.map((key) => key.employee),
+    )
+    .execute();
+  return new Set(rows.map((row) => `${row.employee_id}|${row.month}`));
+}
+
+/** The employees of a tenant (or of all) with their time zone and stored workday range, after a key. */
+export async function employeesWithWorkdays(
+  db: Executor,
+  companyId: string | null,
+  after: { company_id: string; id: string } | null,
+  limit: number,
+) {
+  const company = companyId === null ? sql`true` : sql`e.company_id = ${companyId}::uuid`;
+  const key =
+    after === null ? sql`true` : sql`(e.company_id, e.id) > (${after.company_id}::uuid, ${after.id}::uuid)`;
+  const result = await sql<{
+    company_id: string;
+    id: string;
+    timezone: string;
+    first: string | null;
+    last: string | null;
+  }>`
+    select e.company_id, e.id, a.timezone,
+           (select min(w.date)::text from workdays w where w.company_id = e.company_id and w.employee_id = e.id) as first,
+           (select max(w.date)::text from workdays w where w.company_id = e.company_id and w.employee_id = e.id) as last
+    from employees e
+    join companies t on t.id = e.company_id
+    join companies a on a.id = coalesce(t.sandbox_of, t.id)
+    where ${company} and ${key}
+    order by e.company_id, e.id
+    limit ${limit}`.execute(db);
+  return result.rows;
+}

@@ -1,0 +1,358 @@
+import type { Db, Executor } from '../../db/database.ts';
+import { monthRange } from '../../time/calendar.ts';
+import type { Clock } from '../../time/clock.ts';
+import { localDateOf } from '../../time/engine.ts';
+import { canonicalJson, chainHash, GENESIS, subjectFacts } from '../registry/registry.service.ts';
+import { storedFiguresDiffering } from '../workdays/consolidation.ts';
+import {
+  acknowledgementRows,
+  acknowledgementsWithoutEntry,
+  approvalFacts,
+  closedMonthRows,
+  type EntryKey,
+  employeesWithWorkdays,
+  entriesAfter,
+  factsWithoutEntry,
+} from './verification.repo.ts';
+
+/**
+ * Verification of the registry of record (docs/registry.md, "Verification"). One pass over every chain in chain
+ * order, in keyset batches of bounded statements inside one repeatable-read transaction (one connection, one
+ * consistent snapshot, the normal statement timeout on each statement), then one pass over every employee's
+ * stored figures. It lists every problem it finds, up to PROBLEM_LIMIT, each with its kind:
+ *
+ * - `chain_sequence`, `chain_link`, `chain_hash`: an entry missing, reordered, relinked or rewritten;
+ * - `fact_mismatch`: a fact's row (a check-in, a void, a correction request, an approval) no longer says what its
+ *   entry recorded, or is gone;
+ * - `fact_without_entry`: a row (a check-in, a void, an approval on either side, an acknowledgement) that no
+ *   entry records: written behind the application's back (a forged approval, a check-in inserted by SQL);
+ * - `entry_without_fact`: an entry whose row is gone (a deleted acknowledgement, a deleted closing);
+ * - `recorded_into_closed_month`: a check-in entered the chain after a closing sealed its day, other than through
+ *   a correction (a closing deleted and put back around a back-dated check-in);
+ * - `figures_mismatch`: a day's stored figures are not what its facts give (figures edited, facts removed).
+ */
+export type Problem = {
+  kind: string;
+  employee_id?: string;
+  entry?: number;
+  expected: string;
+  found: string;
+};
+
+export type Verification = {
+  ok: boolean;
+  entries: number;
+  problems: Problem[];
+  /** More problems were found than listed. */
+  problems_truncated?: boolean;
+  /** The first problem (kept from the first version of this answer). */
+  broken?: { employee_id: string; entry: number; expected: string; found: string };
+};
+
+export const PROBLEM_LIMIT = 1_000;
+const BATCH = 2_000;
+
+type Chain = {
+  company: string;
+  employee: string;
+  hash: Buffer;
+  seq: number;
+  /** The last day sealed by a closing already in this chain. */
+  sealedThrough: string | null;
+  zone: string | null;
+};
+
+class Findings {
+  readonly problems: Problem[] = [];
+  truncated = false;
+  add(problem: Problem): void {
+    if (this.problems.length < PROBLEM_LIMIT) this.problems.push(problem);
+    else this.truncated = true;
+  }
+}
+
+export async function verifyRegistry(
+  deps: { db: Db; clock: Clock },
+  companyId: string | null,
+): Promise<Verification> {
+  return await deps.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (tx) => {
+      const findings = new Findings();
+      const entries = await verifyChains(tx, companyId, findings);
+      await verifyRowsHaveEntries(tx, companyId, findings);
+      await verifyFigures(tx, companyId, new Date(deps.clock.now().epochMilliseconds), findings);
+      const [first] = findings.problems;
+      return {
+        ok: findings.problems.length === 0,
+        entries,
+        problems: findings.problems,
+        ...(findings.truncated ? { problems_truncated: true } : {}),
+        ...(first
+          ? {
+              broken: {
+                employee_id: first.employee_id ?? '00000000-0000-0000-0000-000000000000',
+                entry: first.entry ?? 0,
+                expected: first.expected,
+                found: first.found,
+              },
+            }
+          : {}),
+      };
+    });
+}
+
+type Entry = Awaited<ReturnType<typeof entriesAfter>>[number];
+
+async function verifyChains(tx: Executor, companyId: string | null, findings: Findings): Promise<number> {
+  let entries = 0;
+  let chain: Chain | null = null;
+  let after: EntryKey | null = null;
+  for (;;) {
+    const batch = await entriesAfter(tx, companyId, after, BATCH);
+    if (batch.length === 0) break;
+    for (const entry of batch) {
+      entries += 1;
+      if (chain === null || chain.company !== entry.company_id || chain.employee !== entry.employee_id) {
+        chain = {
+          company: entry.company_id,
+          employee: entry.employee_id,
+          hash: GENESIS,
+          seq: 0,
+          sealedThrough: null,
+          zone: null,
+        };
+      }
+      chain = checkLink(chain, entry, findings);
+      chain = await checkSealedDays(tx, chain, entry, findings);
+    }
+    await checkFacts(tx, batch, findings);
+    const last = batch[batch.length - 1] as Entry;
+    after = { company_id: last.company_id, employee_id: last.employee_id, seq: Number(last.seq) };
+  }
+  return entries;
+}
+
+/** The entry's place in its chain: its seq follows, it links to the previous hash, its own hash recomputes. */
+function checkLink(chain: Chain, entry: Entry, findings: Findings): Chain {
+  const seq = Number(entry.seq);
+  const problem = (kind: string, expected: string, found: string) =>
+    findings.add({ kind, employee_id: entry.employee_id, entry: seq, expected, found });
+  if (seq !== chain.seq + 1) problem('chain_sequence', `entry ${chain.seq + 1}`, `entry ${seq}`);
+  if (!entry.previous_hash.equals(chain.hash)) {
+    problem('chain_link', chain.hash.toString('hex'), entry.previous_hash.toString('hex'));
+  }
+  const expectedHash = chainHash(entry.previous_hash, entry.content);
+  if (!entry.hash.equals(expectedHash))
+    problem('chain_hash', expectedHash.toString('hex'), entry.hash.toString('hex'));
+  // Go on from what the entry says, so that one broken entry is named once, not every entry after it.
+  return { ...chain, hash: entry.hash, seq };
+}
+
+/**
+ * A closing seals the days through its month's end; a check-in that enters the chain after it, dated on a sealed
+ * day, came in behind the closing's back unless a correction added it.
+ */
+async function checkSealedDays(tx: Executor, chain: Chain, entry: Entry, findings: Findings): Promise<Chain> {
+  const content = parseContent(entry.content);
+  if (entry.kind === 'month_close' && typeof content.month === 'string') {
+    const last = monthRange(content.month).to;
+    return {
+      ...chain,
+      sealedThrough: chain.sealedThrough && chain.sealedThrough > last ? chain.sealedThrough : last,
+    };
+  }
+  if (entry.kind !== 'check_in' || chain.sealedThrough === null || content.source === 'correction')
+    return chain;
+  if (typeof content.timestamp !== 'string') return chain;
+  const zone = chain.zone ?? (await employeeZone(tx, chain.company, chain.employee));
+  const date = localDateOf(Temporal.Instant.from(content.timestamp), zone);
+  if (date <= chain.sealedThrough) {
+    findings.add({
+      kind: 'recorded_into_closed_month',
+      employee_id: entry.employee_id,
+      entry: Number(entry.seq),
+      expected: `no check-in on or before ${chain.sealedThrough} after its closing, but through a correction`,
+      found: `a check-in of ${date} recorded after the closing`,
+    });
+  }
+  return { ...chain, zone };
+}
+
+async function employeeZone(tx: Executor, companyId: string, employeeId: string): Promise<string> {
+  const [row] = await employeeZones(tx, companyId, employeeId);
+  return row?.timezone ?? 'UTC';
+}
+
+async function employeeZones(tx: Executor, companyId: string, employeeId: string) {
+  return await tx
+    .selectFrom('employees as e')
+    .innerJoin('companies as t', 't.id', 'e.company_id')
+    .innerJoin('companies as a', (join) =>
+      join.on((eb) => eb('a.id', '=', eb.fn.coalesce('t.sandbox_of', 't.id'))),
+    )
+    .select((eb) => eb.fn.coalesce('e.timezone', 'a.timezone').as('timezone'))
+    .where('e.company_id', '=', companyId)
+    .where('e.id', '=', employeeId)
+    .execute();
+}
+
+function parseContent(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Each entry of a batch that records a row compared with the row the database holds now. */
+async function checkFacts(tx: Executor, batch: readonly Entry[], findings: Findings): Promise<void> {
+  const groups = new Map<string, Entry[]>();
+  for (const entry of batch) {
+    const key = `${entry.company_id}|${entry.kind}`;
+    const group = groups.get(key);
+    if (group) group.push(entry);
+    else groups.set(key, [entry]);
+  }
+  for (const [key, entries] of groups) {
+    const [companyId, kind] = key.split('|') as [string, string];
+    const found = await factsNow(tx, companyId, kind, entries);
+    if (!found) continue;
+    for (const entry of entries) {
+      const expected = canonicalJson(parseContent(entry.content));
+      const now = found(entry) ?? `no such ${kind} row`;
+      if (now !== expected) {
+        findings.add({
+          kind: now.startsWith('no such') ? 'entry_without_fact' : 'fact_mismatch',
+          employee_id: entry.employee_id,
+          entry: Number(entry.seq),
+          expected,
+          found: now,
+        });
+      }
+    }
+  }
+}
+
+/** How the rows behind a kind of entry read now, as the canonical text of the entry they should give. */
+async function factsNow(
+  tx: Executor,
+  companyId: string,
+  kind: string,
+  entries: readonly Entry[],
+): Promise<((entry: Entry) => string | undefined) | null> {
+  const subjects = entries.map((entry) => entry.subject_id).filter((id): id is string => id !== null);
+  const facts = subjectFacts(kind);
+  if (facts) {
+    const rows = await facts(tx, companyId, subjects);
+    return (entry) => (entry.subject_id === null ? undefined : rows.get(entry.subject_id));
+  }
+  if (kind === 'correction_approved' || kind === 'correction_accepted') {
+    const rows = new Map((await approvalFacts(tx, companyId, subjects)).map((row) => [row.id, row]));
+    return (entry) => {
+      const row = entry.subject_id === null ? undefined : rows.get(entry.subject_id);
+      const content = parseContent(entry.content);
+      if (!row) return undefined;
+      const at = kind === 'correction_approved' ? row.company_approval_at : row.employee_approval_at;
+      if (at === null) return `no ${kind} on correction ${row.id}`;
+      const by =
+        kind === 'correction_approved'
+          ? { type: row.company_approval_by_type, id: row.company_approval_by_id }
+          : content.by;
+      return canonicalJson({ kind, correction_id: row.id, by, at: at.toISOString() });
+    };
+  }
+  if (kind === 'month_close') {
+    const months = entries.map((entry) => String(parseContent(entry.content).month ?? ''));
+    const closed = await closedMonthRows(tx, companyId, months);
+    return (entry) => {
+      const content = parseContent(entry.content);
+      return closed.has(String(content.month)) ? canonicalJson(content) : undefined;
+    };
+  }
+  if (kind === 'month_acknowledged') {
+    const keys = entries.map((entry) => ({
+      employee: entry.employee_id,
+      month: String(parseContent(entry.content).month ?? ''),
+    }));
+    const given = await acknowledgementRows(tx, companyId, keys);
+    return (entry) => {
+      const content = parseContent(entry.content);
+      return given.has(`${entry.employee_id}|${String(content.month)}`) ? canonicalJson(content) : undefined;
+    };
+  }
+  return null;
+}
+
+const ROW_LABELS: Record<string, string> = {
+  check_in: 'check-in',
+  check_in_void: 'check-in',
+  correction_approved: "the company's approval of correction",
+  correction_accepted: "the worker's acceptance of correction",
+};
+
+/** Rows that no entry records. */
+async function verifyRowsHaveEntries(
+  tx: Executor,
+  companyId: string | null,
+  findings: Findings,
+): Promise<void> {
+  for (const row of await factsWithoutEntry(tx, companyId, PROBLEM_LIMIT)) {
+    findings.add({
+      kind: 'fact_without_entry',
+      employee_id: row.employee_id,
+      entry: 0,
+      expected: `a registry entry of kind ${row.kind}`,
+      found: `${ROW_LABELS[row.kind] ?? row.kind} ${row.subject} without one`,
+    });
+  }
+  for (const row of await acknowledgementsWithoutEntry(tx, companyId, PROBLEM_LIMIT)) {
+    findings.add({
+      kind: 'fact_without_entry',
+      employee_id: row.employee_id,
+      entry: 0,
+      expected: 'a registry entry of kind month_acknowledged',
+      found: `an acknowledgement of ${row.month} without one`,
+    });
+  }
+}
+
+/** Every employee's stored day figures against what their facts give now, by the consolidation's own code. */
+async function verifyFigures(
+  tx: Executor,
+  companyId: string | null,
+  now: Date,
+  findings: Findings,
+): Promise<void> {
+  let after: { company_id: string; id: string } | null = null;
+  for (;;) {
+    const employees = await employeesWithWorkdays(tx, companyId, after, 200);
+    if (employees.length === 0) return;
+    for (const employee of employees) {
+      if (employee.first === null || employee.last === null) continue;
+      const range = { from: employee.first, to: employee.last };
+      const differing = await storedFiguresDiffering(
+        tx,
+        employee.company_id,
+        employee.timezone,
+        employee.id,
+        range,
+        now,
+      );
+      for (const day of differing) {
+        findings.add({
+          kind: 'figures_mismatch',
+          employee_id: employee.id,
+          entry: 0,
+          expected: day.computed,
+          found: day.stored,
+        });
+      }
+    }
+    const last = employees[employees.length - 1] as (typeof employees)[number];
+    after = { company_id: last.company_id, id: last.id };
+  }
+}

@@ -1,0 +1,79 @@
+import type { Executor, Tx } from '../../db/database.ts';
+import { lockEmployees } from '../../db/employees.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { toDate } from '../../time/clock.ts';
+import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { consolidate } from './consolidation.ts';
+import { lockEmployeeRows } from './workdays.repo.ts';
+
+/**
+ * The one owner of every write of an employee's days (docs/registry.md, "One owner for every write of an
+ * employee's days"). A writer states what it does in `work`; the owner runs the sequence around it, always in the
+ * same order:
+ *
+ * 1. the sync stamp (docs/architecture.md, "Sync without gaps"), then the row lock of every employee the write
+ *    concerns, in id order (or of every employee of the tenant), before anything else is read;
+ * 2. the writer's own rules and rows (`work`), which name every date range whose figures the write can change
+ *    (`touched`) and the events it emits;
+ * 3. the recomputation of each touched range, which refuses (409 `conflict`, `errors.closed_month`) a change to
+ *    any sealed date's figures: a date in a closed month or before one. Only an applied correction passes
+ *    `sealed: 'correction'`;
+ * 4. the events, in the same transaction.
+ *
+ * A refusal in step 3 rolls the whole transaction back, whatever the writer checked before: the guarantee does not
+ * depend on each writer thinking of every date its write reaches (a break after midnight reaching the previous
+ * day, a time zone moving an instant to another date, a tracking start moving a closed month's balance).
+ */
+export type DaysTouched = { employeeId: string; from: string; to: string | 'horizon' };
+
+export type DaysOutcome<T> = { result: T; touched: readonly DaysTouched[]; events: readonly PendingEvent[] };
+
+export type DaysTenant = { companyId: string; timezone: string };
+
+export type DaysOptions = {
+  /** What the write is, for the 409's text ("a check-in", "this time-zone change"). */
+  what: string;
+  /** `correction`: an applied correction, the one write that may change a sealed date. */
+  sealed?: 'refuse' | 'correction';
+};
+
+export async function writeDays<T>(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: DaysTenant,
+  employees: readonly string[] | 'all',
+  work: (tx: Tx, now: Temporal.Instant) => Promise<DaysOutcome<T>>,
+  options: DaysOptions,
+): Promise<T> {
+  return await withSyncStamp(deps.db, deps.clock, async (tx, now) => {
+    await lockDaysOf(tx, tenant.companyId, employees);
+    const outcome = await work(tx, now);
+    return await settleDays(tx, tenant, now, outcome, options);
+  });
+}
+
+/** Step 1's locks, for a writer that runs inside a transaction it already holds (a correction's approval). */
+export async function lockDaysOf(
+  tx: Executor,
+  companyId: string,
+  employees: readonly string[] | 'all',
+): Promise<void> {
+  if (employees === 'all') await lockEmployees(tx, companyId);
+  else await lockEmployeeRows(tx, companyId, [...new Set(employees)].sort());
+}
+
+/** Steps 3 and 4, for a writer inside a transaction that took step 1's locks (lockDaysOf). */
+export async function settleDays<T>(
+  tx: Executor,
+  tenant: DaysTenant,
+  now: Temporal.Instant,
+  outcome: DaysOutcome<T>,
+  options: DaysOptions,
+): Promise<T> {
+  const at = toDate(now);
+  for (const touched of outcome.touched) {
+    await consolidate(tx, tenant.companyId, tenant.timezone, touched.employeeId, touched, at, options);
+  }
+  await recordEvents(tx, tenant.companyId, at, [...outcome.events]);
+  return outcome.result;
+}
