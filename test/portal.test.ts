@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { invite as inviteTo, joinPortal, PortalWorker, tokenOf } from './helpers/portal.ts';
 import { hire } from './helpers/resources.ts';
 
 /**
@@ -41,64 +42,16 @@ afterAll(async () => {
 });
 beforeEach(() => ctx.clock.advance(60));
 
-type Answer = Awaited<ReturnType<TestContext['app']['inject']>>;
-
-/** A worker's browser: the session cookie and the CSRF token, as the portal page keeps them. */
-class Worker {
-  cookie = '';
-  csrf = '';
-
-  remember(response: Answer) {
-    const set = response.headers['set-cookie'];
-    const line = Array.isArray(set) ? set[0] : set;
-    if (line) this.cookie = line.split(';')[0] as string;
-    if (response.statusCode === 200 && response.json().csrf_token) this.csrf = response.json().csrf_token;
-    return response;
-  }
-
-  async send(method: 'GET' | 'POST', url: string, body?: unknown, options: { csrf?: boolean } = {}) {
-    const headers: Record<string, string> = { cookie: this.cookie };
-    if (method === 'POST' && options.csrf !== false) headers['x-csrf-token'] = this.csrf;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    return await ctx.app.inject({
-      method,
-      url,
-      headers,
-      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-    });
-  }
-
-  async accept(token: string, password = 'correct horse battery') {
-    return this.remember(await this.send('POST', '/portal/api/invitations/accept', { token, password }));
-  }
-
-  async login(email: string, password: string, ip = '127.0.0.1') {
-    return this.remember(
-      await ctx.app.inject({
-        method: 'POST',
-        url: '/portal/api/login',
-        remoteAddress: ip,
-        headers: { 'content-type': 'application/json' },
-        payload: JSON.stringify({ email, password }),
-      }),
-    );
+/** A worker's browser (helpers/portal.ts) on this file's context. */
+class Worker extends PortalWorker {
+  constructor() {
+    super(ctx);
   }
 }
 
-const tokenOf = (url: string) => new URL(url).searchParams.get('token') as string;
+const invite = (employeeId: string, client = company.live) => inviteTo(client, employeeId);
 
-async function invite(employeeId: string, client = company.live) {
-  const response = await client.post(`/v1/employees/${employeeId}/portal-invitation`);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json() as { url: string; expires_at: string; emailed: boolean };
-}
-
-async function joined(fields: Record<string, unknown> = {}) {
-  const employee = await hire(company.live, { hire_date: '2025-01-01', ...fields });
-  const worker = new Worker();
-  expect((await worker.accept(tokenOf((await invite(employee.id)).url))).statusCode).toBe(200);
-  return { employee, worker };
-}
+const joined = (fields: Record<string, unknown> = {}) => joinPortal(ctx, company.live, fields);
 
 describe('invitations', () => {
   it('makes a single-use link valid 7 days, emails it, and retires the earlier links', async () => {

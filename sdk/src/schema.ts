@@ -591,6 +591,8 @@ export interface components {
       type: "api_key" | "admin" | "employee" | "system";
       /** @description The API key, administrator or employee id; for `system`, what wrote it. */
       id: string;
+      /** @description For a check-in recorded through an API key since issue 34: the key's kind. */
+      key_kind?: string;
     };
     ApiKey: {
       id: components["schemas"]["Uuid"];
@@ -601,6 +603,8 @@ export interface components {
       scopes: ("org:empleados:read" | "org:empleados:write" | "org:fichajes:read" | "org:fichajes:write" | "org:ausencias:read" | "org:ausencias:write" | "org:saldos:read" | "org:informes:read" | "webhooks:manage" | "api_keys:manage")[];
       /** @description The first characters of the secret, to recognise the key. */
       prefix: string;
+      /** @description integration: sends records made elsewhere, at any time (its check-ins are not the worker's own record and ask the worker to accept them). terminal: a clocking device that records a punch at the moment it is made (its check-ins recorded within 10 minutes of their timestamp are the worker's own). Set at creation, never changed. */
+      kind: string;
       status: "active" | "revoked" | "expired";
       expires_at: string | null;
       revoked_at: string | null;
@@ -649,8 +653,16 @@ export interface components {
        * @description When Jornada stored it (millisecond precision).
        */
       recorded_at: string;
-      /** @description Who recorded it. */
+      /** @description Who recorded it (with the key's kind when a key recorded it). */
       recorded_by: components["schemas"]["Actor"];
+      /** @description True when the check-in is the worker's own record: made by the worker in the portal, by a terminal key within 10 minutes of its timestamp, or added by a correction both sides approved. False when an integration key or an administrator recorded it for the worker: the worker is asked to accept or dispute it, and the registry's documents print it as such. */
+      worker_confirmed: boolean;
+      worker_response: ({
+        status: string;
+        reason: string | null;
+        /** Format: date-time */
+        at: string;
+      }) | null;
       /** Format: date-time */
       created_at: string;
       /**
@@ -976,6 +988,8 @@ export interface components {
       id: components["schemas"]["Uuid"];
       name: string;
       timezone: string;
+      /** @description marked (the default): a check-in the worker did not make counts, marked worker_confirmed: false, until the worker accepts or disputes it. worker_consent: such a check-in changes no figure until the worker accepts it, like a correction. Once worker_consent, never back. */
+      registry_policy: string;
       mode: "live" | "test";
       sandbox: boolean;
       seats: number;
@@ -1345,6 +1359,8 @@ export interface components {
       incomplete_days: number;
       /** @description Ignored clock events (e.g. an out with no open shift) in the period. */
       anomalies: number;
+      /** @description Days whose records conflict: the worker's own record and one made by someone else, one of them ignored, or a record the worker disputes. Flagged until a correction settles the day. */
+      conflict_days: number;
     };
     WorkSummaryList: {
       data: components["schemas"]["WorkSummary"][];

@@ -125,8 +125,8 @@ function dayEvents(shape: Shape, date: Temporal.PlainDate, zone: string, jitter:
 }
 
 /**
- * Fills one tenant (the live company or its sandbox) with the month. `actor` is who records it: the demo
- * administrator, as if the company had kept the registry from the dashboard.
+ * Fills one tenant (the live company or its sandbox) with the month. Each worker records their own check-ins in
+ * the portal; the tenant's `actor` (the demo administrator) does the rest.
  */
 export async function seedDemoMonth(
   db: Db,
@@ -265,12 +265,18 @@ export async function seedDemoMonth(
     if (Temporal.Instant.compare(instant, now) > 0) continue;
     // Recorded a few seconds after it happened.
     clock.set(instant.add({ seconds: 5 }));
-    await recordCheckIn(deps, tenant, {
-      employee_id: event.employeeId,
-      type: event.type,
-      timestamp: instant.toString({ smallestUnit: 'second' }),
-      ...(event.mode ? { work_mode: event.mode } : {}),
-    });
+    // Each worker clocks in the portal, at the moment: the registry's own records (docs/registry.md).
+    await recordCheckIn(
+      deps,
+      { ...tenant, actor: { type: 'employee', id: event.employeeId } },
+      {
+        employee_id: event.employeeId,
+        type: event.type,
+        timestamp: instant.toString({ smallestUnit: 'second' }),
+        ...(event.mode ? { work_mode: event.mode } : {}),
+      },
+      'portal',
+    );
   }
   clock.set(now);
   if (forgotten) {

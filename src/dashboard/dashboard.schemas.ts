@@ -56,6 +56,7 @@ export const UpdateSettingsBody = Type.Object(
     tax_id: UpdateCompanyBody.properties.tax_id,
     tracking_start_date: UpdateCompanyBody.properties.tracking_start_date,
     late_record_hours: UpdateCompanyBody.properties.late_record_hours,
+    registry_policy: UpdateCompanyBody.properties.registry_policy,
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -66,6 +67,7 @@ export const DashboardCreateKeyBody = Type.Object(
     scopes: CreateApiKeyBody.properties.scopes,
     name: CreateApiKeyBody.properties.name,
     expires_in_days: CreateApiKeyBody.properties.expires_in_days,
+    kind: CreateApiKeyBody.properties.kind,
   },
   { additionalProperties: false },
 );

@@ -44,6 +44,12 @@ export function selectEmployedDuring(
 export const companyTrackingStart = sql<string>`(select a.tracking_start_date::text from companies c
   join companies a on a.id = coalesce(c.sandbox_of, c.id) where c.id = employees.company_id)`;
 
+/** The registry policy of an employee row's company (the account's), as text: a correlated lookup by key. */
+export const companyRegistryPolicy = sql<
+  'marked' | 'worker_consent'
+>`(select a.registry_policy from companies c
+  join companies a on a.id = coalesce(c.sandbox_of, c.id) where c.id = employees.company_id)`;
+
 /**
  * The first day an employee is tracked: the later of the hire date and their own tracking start, or the
  * company's when they have none (docs/registry.md, Banked hours start when recording starts).

@@ -24,6 +24,8 @@ export type CompaniesTable = {
   sandbox_of: string | null;
   name: string;
   timezone: string;
+  /** marked (the default) or worker_consent, chosen once (migration 0034). */
+  registry_policy: Generated<RegistryPolicy>;
   seats: number;
   default_expiration_days: number | null;
   max_active_keys: number;
@@ -51,6 +53,8 @@ export type ApiKeysTable = {
   scopes: string[];
   secret_hash: Buffer;
   secret_prefix: string;
+  /** integration (the default) or terminal (migration 0034). */
+  kind: Generated<ApiKeyKind>;
   expires_at: Date | null;
   revoked_at: Date | null;
   revoked_reason: string | null;
@@ -263,6 +267,8 @@ export type WorkdaysTable = {
   tracked: Generated<boolean>;
   incomplete_shifts: number;
   open_since: Date | null;
+  /** The worker's own record and another's conflict on the day, or the worker disputes one (migration 0034). */
+  conflict: Generated<boolean>;
   consolidated_at: Date;
 };
 
@@ -279,6 +285,7 @@ export type WorkdayMonthsTable = {
   source_days: number;
   incomplete_days: number;
   anomalies: number;
+  conflict_days: Generated<number>;
   /** What the month's tracked closed days add to the banked balance (worked − expected). */
   banked_minutes: number;
 };
@@ -300,8 +307,24 @@ export type CheckInsTable = {
   correction_id: Generated<string | null>;
   /** The correction that voided it (status `voided`). */
   voided_by_correction_id: Generated<string | null>;
+  /** The kind of the key that recorded it, when a key did (migration 0034; null before). */
+  recorded_by_key_kind: Generated<ApiKeyKind | null>;
+  /** Whether it is the worker's own record (migration 0034; null before: derived from who recorded it). */
+  worker_confirmed: Generated<boolean | null>;
   created_at: Date;
   updated_at: Date;
+};
+
+export type ApiKeyKind = 'integration' | 'terminal';
+export type RegistryPolicy = 'marked' | 'worker_consent';
+
+export type CheckInResponsesTable = {
+  company_id: string;
+  check_in_id: string;
+  employee_id: string;
+  response: 'accepted' | 'rejected';
+  reason: string | null;
+  responded_at: Date;
 };
 
 export type CorrectionStatus = 'pending' | 'applied' | 'rejected';
@@ -550,5 +573,6 @@ export type Database = {
   registry_access_grants: RegistryAccessGrantsTable;
   registry_accesses: RegistryAccessesTable;
   registry_acknowledgements: RegistryAcknowledgementsTable;
+  check_in_responses: CheckInResponsesTable;
   login_failures: LoginFailuresTable;
 };

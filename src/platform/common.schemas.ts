@@ -61,6 +61,12 @@ export const Actor = (description: string) =>
         id: Type.String({
           description: 'The API key, administrator or employee id; for `system`, what wrote it.',
         }),
+        key_kind: Type.Optional(
+          Type.Union([Type.Literal('integration'), Type.Literal('terminal')], {
+            type: 'string',
+            description: "For a check-in recorded through an API key since issue 34: the key's kind.",
+          }),
+        ),
       },
       { description, [USE_DESCRIPTION]: true },
     ),

@@ -4,7 +4,13 @@ import { Type } from 'typebox';
 import { registerPortalPage } from '../dashboard/static.ts';
 import { LoginBody } from '../modules/admins/admins.schemas.ts';
 import { CheckIn } from '../modules/check-ins/check-ins.schemas.ts';
-import { latestCheckIn, listCheckIns, recordCheckIn } from '../modules/check-ins/check-ins.service.ts';
+import {
+  answerCheckIn,
+  latestCheckIn,
+  listCheckIns,
+  listUnansweredCheckIns,
+  recordCheckIn,
+} from '../modules/check-ins/check-ins.service.ts';
 import {
   Correction,
   RejectCorrectionBody,
@@ -370,6 +376,67 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
     },
     async (request) =>
       rejectCorrection(deps, await tenantOf(request), request.params.id, request.body.reason),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/check-ins/unanswered`,
+      operationId: 'portalUnansweredCheckIns',
+      summary:
+        'Check-ins someone else recorded for the worker, waiting for the worker to accept or reject them',
+      scope: null,
+      responses: {
+        200: {
+          description: 'The check-ins, oldest first.',
+          schema: Type.Object({ data: Type.Array(CheckIn) }),
+        },
+      },
+    },
+    async (request) => {
+      const { tenant, employee } = await actingAs(request);
+      return await listUnansweredCheckIns(deps, tenant, employee.id);
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/check-ins/:id/accept`,
+      operationId: 'portalAcceptCheckIn',
+      summary: 'Accept a check-in someone else recorded for the worker',
+      scope: null,
+      params: IdParams,
+      errors: ['conflict'],
+      responses: { 200: { description: 'The check-in with the answer.', schema: CheckIn } },
+    },
+    async (request) =>
+      answerCheckIn(deps, await tenantOf(request), request.params.id, { response: 'accepted' }),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/check-ins/:id/reject`,
+      operationId: 'portalRejectCheckIn',
+      summary: 'Reject (dispute) a check-in someone else recorded for the worker, with a reason',
+      scope: null,
+      params: IdParams,
+      body: RejectCorrectionBody,
+      errors: ['conflict'],
+      responses: { 200: { description: 'The check-in with the answer.', schema: CheckIn } },
+    },
+    async (request) =>
+      answerCheckIn(deps, await tenantOf(request), request.params.id, {
+        response: 'rejected',
+        reason: request.body.reason,
+      }),
   );
 
   route(

@@ -304,3 +304,37 @@ export function workday(
     checkIns,
   };
 }
+
+/** A clock event with what the registry knows of who made it (docs/registry.md, "Records the worker did not make"). */
+export type RecordedEvent = ClockEvent & {
+  /** The worker's own record (made by the worker, or by a terminal at the moment). */
+  own: boolean;
+  /** The worker disputes this record someone else made for them. */
+  disputed: boolean;
+};
+
+/**
+ * The local dates whose records conflict, so that a worker's own record is never silently ignored: a date with
+ * a record the worker disputes, or a date holding records of the worker and of someone else on which a record is
+ * ignored as an anomaly (an `out` by an integration at 13:00 leaves the worker's own `out` at 15:00 without a
+ * shift). Pure: the same events give the same dates in any order.
+ */
+export function conflictDates(events: readonly RecordedEvent[], timeZone: string): Set<string> {
+  const dates = new Set<string>();
+  const makers = new Map<string, { own: boolean; others: boolean }>();
+  for (const event of events) {
+    const date = localDateOf(event.at, timeZone);
+    if (event.disputed) dates.add(date);
+    const seen = makers.get(date) ?? { own: false, others: false };
+    if (event.own) seen.own = true;
+    else seen.others = true;
+    makers.set(date, seen);
+  }
+  const { anomalies } = interpretShifts(events, BEGINNING_OF_TIME);
+  for (const anomaly of anomalies) {
+    const date = localDateOf(anomaly.at, timeZone);
+    const seen = makers.get(date);
+    if (seen?.own && seen.others) dates.add(date);
+  }
+  return dates;
+}

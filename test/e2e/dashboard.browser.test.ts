@@ -727,7 +727,7 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
   it('keeps the company settings: recording, holidays by work centre, absence types and administrators', async () => {
     await open('settings', T('Settings'));
     const recording = page.getByRole('form', { name: T('Recording') });
-    await recording.getByLabel(T('Late record after (hours)'), { exact: true }).fill('72');
+    await recording.getByLabel(T('Late record after (hours)'), { exact: true }).fill('12');
     await recording.getByRole('button', { name: T('Save recording settings') }).click();
     await recording
       .getByRole('status')
@@ -800,7 +800,7 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
       .toBe(0);
     expect(await holidays.getByRole('cell', { name: 'Fiesta del Obrador', exact: true }).count()).toBe(1);
     const account = await http('GET', `/admin/v1/companies/${companyId}`, undefined, E2E_ADMIN_TOKEN);
-    expect(account.body.late_record_hours).toBe(72);
+    expect(account.body.late_record_hours).toBe(12);
   });
 
   it('closes a month, lists its acknowledgements, and grants, logs and revokes an access link', async () => {

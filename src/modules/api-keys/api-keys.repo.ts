@@ -34,6 +34,7 @@ const KEY_COLUMNS = [
   'company_id',
   'scopes',
   'secret_prefix',
+  'kind',
   'expires_at',
   'revoked_at',
   'revoked_reason',

@@ -6,6 +6,12 @@ import { SCOPES } from '../../platform/scopes.ts';
 export const ScopeSchema = literals(SCOPES);
 const Mode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 
+export const KeyKind = Type.Union([Type.Literal('integration'), Type.Literal('terminal')], {
+  type: 'string',
+  description:
+    "integration: sends records made elsewhere, at any time (its check-ins are not the worker's own record and ask the worker to accept them). terminal: a clocking device that records a punch at the moment it is made (its check-ins recorded within 10 minutes of their timestamp are the worker's own). Set at creation, never changed.",
+});
+
 export const ApiKey = named(
   'ApiKey',
   Type.Object({
@@ -15,6 +21,7 @@ export const ApiKey = named(
     company_id: Uuid('The tenant the key acts on: the company (live) or its sandbox (test).'),
     scopes: Type.Array(ScopeSchema, { maxItems: SCOPES.length }),
     prefix: Type.String({ description: 'The first characters of the secret, to recognise the key.' }),
+    kind: KeyKind,
     status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
     expires_at: Nullable(Instant()),
     revoked_at: Nullable(Instant()),
@@ -42,6 +49,7 @@ export const CreateApiKeyBody = Type.Object(
     scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+    kind: Type.Optional({ ...KeyKind, description: 'integration (the default) or terminal.' }),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { KeyMode } from '../../db/schema.ts';
+import type { ApiKeyKind, KeyMode } from '../../db/schema.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
@@ -37,6 +37,7 @@ function toView(row: KeyRow, now: Temporal.Instant): ApiKeyView {
     // Only scopes of the list are ever stored (the schema validates issuance).
     scopes: row.scopes as Scope[],
     prefix: row.secret_prefix,
+    kind: row.kind,
     status: row.revoked_at !== null ? 'revoked' : expired ? 'expired' : 'active',
     expires_at: optionalInstant(row.expires_at),
     revoked_at: optionalInstant(row.revoked_at),
@@ -60,7 +61,13 @@ export function newSecret(mode: KeyMode): string {
 export async function issueApiKey(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: CompanyScope,
-  input: { mode: KeyMode; scopes: Scope[]; name?: string | undefined; expires_in_days?: number | undefined },
+  input: {
+    mode: KeyMode;
+    scopes: Scope[];
+    name?: string | undefined;
+    expires_in_days?: number | undefined;
+    kind?: ApiKeyKind | undefined;
+  },
 ): Promise<ApiKeyView & { secret: string }> {
   const { db, clock } = deps;
   const { companyId } = tenant;
@@ -91,6 +98,7 @@ export async function issueApiKey(
       company_id: tenantId,
       scopes: [...input.scopes],
       secret_prefix: secret.slice(0, 13),
+      kind: input.kind ?? 'integration',
       expires_at: days === null ? null : toDate(now.add({ hours: 24 * days })),
       revoked_at: null,
       revoked_reason: null,

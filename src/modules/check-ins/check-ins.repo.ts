@@ -5,17 +5,44 @@ import { CHECK_IN_FACT_COLUMNS } from '../registry/registry.repo.ts';
 
 export type CheckInRow = Omit<Selectable<CheckInsTable>, 'company_id'>;
 
+/** The worker's answer to a check-in someone else recorded for them, as a row carries it. */
+export type WorkerResponse = {
+  response: 'accepted' | 'rejected';
+  reason: string | null;
+  responded_at: string;
+};
+
 const selectCheckIns = (db: Executor, companyId: string) =>
   db
     .selectFrom('check_ins')
-    .select([...CHECK_IN_FACT_COLUMNS, 'status', 'voided_by_correction_id', 'created_at', 'updated_at'])
+    .select((eb) => [
+      ...CHECK_IN_FACT_COLUMNS,
+      'status',
+      'voided_by_correction_id',
+      'created_at',
+      'updated_at',
+      // One primary-key lookup a row; the answer is rare and never changes.
+      eb
+        .selectFrom('check_in_responses as r')
+        .select(
+          sql<WorkerResponse>`json_build_object('response', r.response, 'reason', r.reason,
+            'responded_at', to_char(r.responded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`.as(
+            'response',
+          ),
+        )
+        .whereRef('r.company_id', '=', 'check_ins.company_id')
+        .whereRef('r.check_in_id', '=', 'check_ins.id')
+        .as('worker_response'),
+    ])
     .where('company_id', '=', companyId);
+
+export type ListedCheckIn = CheckInRow & { worker_response: WorkerResponse | null };
 
 export async function findCheckIn(
   db: Executor,
   companyId: string,
   id: string,
-): Promise<CheckInRow | undefined> {
+): Promise<ListedCheckIn | undefined> {
   return await selectCheckIns(db, companyId).where('id', '=', id).executeTakeFirst();
 }
 
@@ -105,7 +132,7 @@ export async function latestActiveCheckIn(
   db: Executor,
   companyId: string,
   employeeId: string,
-): Promise<CheckInRow | undefined> {
+): Promise<ListedCheckIn | undefined> {
   return await selectCheckIns(db, companyId)
     .where('employee_id', '=', employeeId)
     .where('status', '=', 'active')
@@ -135,4 +162,65 @@ export async function findCheckInMarks(
     .where('timestamp', '<', before)
     .orderBy('timestamp')
     .execute();
+}
+
+/** The kind of an API key of the tenant (integration or terminal), or undefined. */
+export async function apiKeyKind(db: Executor, companyId: string, keyId: string) {
+  const row = await db
+    .selectFrom('api_keys')
+    .select('kind')
+    .where('company_id', '=', companyId)
+    .where('id', '=', keyId)
+    .executeTakeFirst();
+  return row?.kind;
+}
+
+/** Records the worker's answer to a check-in, once; false when it was answered already. */
+export async function insertResponse(
+  db: Executor,
+  row: {
+    company_id: string;
+    check_in_id: string;
+    employee_id: string;
+    response: 'accepted' | 'rejected';
+    reason: string | null;
+    responded_at: Date;
+  },
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('check_in_responses')
+    .values(row)
+    .onConflict((conflict) => conflict.columns(['company_id', 'check_in_id']).doNothing())
+    .returning('check_in_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/** An employee's check-ins that someone else recorded and the worker has not answered yet, in time order. */
+export function selectUnanswered(db: Executor, companyId: string, employeeId: string) {
+  return selectCheckIns(db, companyId)
+    .where('employee_id', '=', employeeId)
+    .where('status', '=', 'active')
+    .where((eb) =>
+      eb.or([
+        eb('worker_confirmed', '=', false),
+        eb.and([
+          eb('worker_confirmed', 'is', null),
+          eb('recorded_by_type', 'in', ['api_key', 'admin']),
+          eb('source', 'not in', ['portal', 'correction']),
+        ]),
+      ]),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('check_in_responses as r')
+            .select('r.check_in_id')
+            .whereRef('r.company_id', '=', 'check_ins.company_id')
+            .whereRef('r.check_in_id', '=', 'check_ins.id'),
+        ),
+      ),
+    )
+    .orderBy('timestamp')
+    .orderBy('id');
 }

@@ -32,7 +32,21 @@ export const CheckIn = named(
       description: "Recorded more than the company's late_record_hours (24 by default) after its timestamp.",
     }),
     recorded_at: Instant('When Jornada stored it (millisecond precision).'),
-    recorded_by: Actor('Who recorded it.'),
+    recorded_by: Actor("Who recorded it (with the key's kind when a key recorded it)."),
+    worker_confirmed: Type.Boolean({
+      description:
+        "True when the check-in is the worker's own record: made by the worker in the portal, by a terminal key within 10 minutes of its timestamp, or added by a correction both sides approved. False when an integration key or an administrator recorded it for the worker: the worker is asked to accept or dispute it, and the registry's documents print it as such.",
+    }),
+    worker_response: Nullable(
+      Type.Object(
+        {
+          status: Type.Union([Type.Literal('accepted'), Type.Literal('rejected')], { type: 'string' }),
+          reason: Nullable(Type.String({ description: 'Why the worker disputes it (a rejection).' })),
+          at: Instant(),
+        },
+        { description: "The worker's answer to a check-in they did not record; null until they answer." },
+      ),
+    ),
     created_at: Instant(),
     updated_at: Instant('Changes only when a correction voids the check-in.'),
   }),

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import type { CheckInSource, CheckInType, WorkMode } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import {
   DEFAULT_LIMIT,
@@ -19,16 +19,20 @@ import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
-import { appendToChain, checkInFactContent } from '../registry/registry.service.ts';
+import { appendToChain, checkInFactContent, responseFactContent } from '../registry/registry.service.ts';
 import { datesAround } from '../workdays/consolidation.ts';
 import { writeDays } from '../workdays/write-days.ts';
 import {
+  apiKeyKind,
   type CheckInRow,
   findCheckIn,
   insertCheckIn,
+  insertResponse,
   latestActiveCheckIn,
   selectCheckInsMatching,
+  selectUnanswered,
   timestampAtOrAfter,
+  type WorkerResponse,
 } from './check-ins.repo.ts';
 import type { CheckIn, CreateCheckInBody } from './check-ins.schemas.ts';
 
@@ -39,7 +43,34 @@ export const FUTURE_TOLERANCE_SECONDS = 5 * 60;
 
 export type CheckInView = Static<typeof CheckIn>;
 
-const toView = (row: CheckInRow): CheckInView => ({
+/** How long after its timestamp a terminal's record is still the worker's own: made at the moment. */
+export const TERMINAL_MOMENT_SECONDS = 10 * 60;
+
+/**
+ * Whether a check-in is the worker's own record (docs/registry.md, "Records the worker did not make"): made by
+ * the worker (the portal), by a terminal key within 10 minutes of its timestamp, or added by a correction both
+ * sides approved. An integration's or an administrator's record is not, whenever it was made.
+ */
+export function isWorkersOwn(record: {
+  source: CheckInSource;
+  actorType: Actor['type'];
+  keyKind: 'integration' | 'terminal' | null;
+  delaySeconds: number;
+}): boolean {
+  if (record.source === 'correction' || record.actorType === 'employee') return true;
+  if (record.actorType === 'api_key') {
+    return record.keyKind === 'terminal' && record.delaySeconds <= TERMINAL_MOMENT_SECONDS;
+  }
+  // An administrator records for the worker; `system` wrote only the records from before the registry.
+  return record.actorType === 'system';
+}
+
+/** A stored row's worker_confirmed; rows from before issue 34 (null) by who recorded them, no key counted own. */
+export const workerConfirmedOf = (row: CheckInRow): boolean =>
+  row.worker_confirmed ??
+  isWorkersOwn({ source: row.source, actorType: row.recorded_by_type, keyKind: null, delaySeconds: 0 });
+
+const toView = (row: CheckInRow & { worker_response?: WorkerResponse | null }): CheckInView => ({
   id: row.id,
   employee_id: row.employee_id,
   type: row.type,
@@ -51,7 +82,19 @@ const toView = (row: CheckInRow): CheckInView => ({
   correction_id: row.correction_id,
   late: row.late,
   recorded_at: row.recorded_at.toISOString(),
-  recorded_by: { type: row.recorded_by_type, id: row.recorded_by_id },
+  recorded_by: {
+    type: row.recorded_by_type,
+    id: row.recorded_by_id,
+    ...(row.recorded_by_key_kind === null ? {} : { key_kind: row.recorded_by_key_kind }),
+  },
+  worker_confirmed: workerConfirmedOf(row),
+  worker_response: row.worker_response
+    ? {
+        status: row.worker_response.response,
+        reason: row.worker_response.reason,
+        at: row.worker_response.responded_at,
+      }
+    : null,
   created_at: formatInstant(row.created_at),
   updated_at: formatInstant(row.updated_at),
 });
@@ -122,6 +165,11 @@ export async function storeCheckIn(
   const at = toDate(record.now);
   // The account's setting governs its sandbox too.
   const company = await findCompanyOf(tx, tenant.accountId);
+  const keyKind =
+    record.actor.type === 'api_key'
+      ? ((await apiKeyKind(tx, companyId, record.actor.id)) ?? 'integration')
+      : null;
+  const delaySeconds = (record.now.epochMilliseconds - fact.timestamp.epochMilliseconds) / 1000;
   const companyHours = company?.late_record_hours ?? DEFAULT_LATE_RECORD_HOURS;
   const lateAfter = Math.min(companyHours, record.lateCeilingHours) * 3_600_000;
   const row: CheckInRow = {
@@ -138,6 +186,13 @@ export async function storeCheckIn(
     late: record.now.epochMilliseconds - fact.timestamp.epochMilliseconds > lateAfter,
     correction_id: record.correctionId,
     voided_by_correction_id: null,
+    recorded_by_key_kind: keyKind,
+    worker_confirmed: isWorkersOwn({
+      source: record.source,
+      actorType: record.actor.type,
+      keyKind,
+      delaySeconds,
+    }),
     created_at: at,
     updated_at: at,
   };
@@ -281,4 +336,88 @@ export async function latestCheckIn(
 ): Promise<CheckInView | null> {
   const row = await latestActiveCheckIn(deps.db, tenant.companyId, employeeId);
   return row ? toView(row) : null;
+}
+
+/**
+ * The worker's answer to a check-in someone else recorded for them (docs/registry.md, "Records the worker did not
+ * make"): accepted, or rejected with a reason (a dispute the company sees and the documents print). Once per
+ * check-in (409 after), only for the worker's own check-ins that they did not make (404 for another's, 409 for
+ * their own record). The answer enters their chain and recomputes the days it reaches: under `worker_consent`
+ * an accepted record starts to count; a rejection flags the day `conflict` until a correction settles it. As the
+ * worker's word on the record, like a correction, it applies to a closed month too.
+ */
+export async function answerCheckIn(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: ActingTenant,
+  checkInId: string,
+  answer: { response: 'accepted' | 'rejected'; reason?: string | undefined },
+): Promise<CheckInView> {
+  const employeeId = tenant.actor.id;
+  const writer = { companyId: tenant.companyId, timezone: tenant.timezone };
+  return await writeDays(
+    deps,
+    writer,
+    [employeeId],
+    async (tx, now) => {
+      const row = await findCheckIn(tx, tenant.companyId, checkInId);
+      if (!row || row.employee_id !== employeeId) throw notFound('Check-in');
+      if (workerConfirmedOf(row)) {
+        throw new ApiError(
+          'conflict',
+          'This check-in is your own record: there is nothing to accept or reject.',
+        );
+      }
+      if (row.status !== 'active')
+        throw new ApiError('conflict', 'This check-in was voided by a correction.');
+      const reason = answer.response === 'rejected' ? (answer.reason ?? '').trim() : null;
+      if (reason === '') throw invalid({ reason: 'must not be blank' });
+      const at = toDate(now);
+      const inserted = await insertResponse(tx, {
+        company_id: tenant.companyId,
+        check_in_id: row.id,
+        employee_id: employeeId,
+        response: answer.response,
+        reason,
+        responded_at: at,
+      });
+      if (!inserted) throw new ApiError('conflict', 'This check-in was answered already.');
+      await appendToChain(tx, tenant.companyId, employeeId, {
+        kind: answer.response === 'accepted' ? 'check_in_accepted' : 'check_in_rejected',
+        subjectId: row.id,
+        content: responseFactContent({
+          check_in_id: row.id,
+          employee_id: employeeId,
+          response: answer.response,
+          reason,
+          responded_at: at,
+        }),
+        recordedAt: at,
+      });
+      const zone = await employeeZone(tx, tenant, employeeId);
+      const timestamp = Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime());
+      const answered = await findCheckIn(tx, tenant.companyId, row.id);
+      return {
+        result: toView(answered ?? row),
+        touched: [{ employeeId, ...datesAround(timestamp, zone) }],
+        events: [],
+      };
+    },
+    { what: 'this answer', sealed: 'correction' },
+  );
+}
+
+async function employeeZone(tx: Executor, tenant: TenantScope, employeeId: string): Promise<string> {
+  const employee = await findEmployee(tx, tenant.companyId, employeeId);
+  if (!employee) throw notFound('Employee');
+  return employeeTimeZone(employee, tenant.timezone);
+}
+
+/** The check-ins someone else recorded for the worker that they have not answered yet, oldest first. */
+export async function listUnansweredCheckIns(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  employeeId: string,
+): Promise<{ data: CheckInView[] }> {
+  const rows = await selectUnanswered(deps.db, tenant.companyId, employeeId).limit(500).execute();
+  return { data: rows.map(toView) };
 }

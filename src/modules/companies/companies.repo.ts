@@ -19,6 +19,7 @@ const COLUMNS = [
   'vacation_carry_over_expiry',
   'active_employee_count',
   'late_record_hours',
+  'registry_policy',
   'tracking_start_date',
   'legal_name',
   'tax_id',

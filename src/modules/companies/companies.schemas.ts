@@ -27,6 +27,13 @@ const CarryOverExpiry = Type.String({
   description: 'MM-DD',
 });
 
+/** The registry policy (docs/registry.md, "Records the worker did not make"): chosen once, never undone. */
+export const RegistryPolicy = Type.Union([Type.Literal('marked'), Type.Literal('worker_consent')], {
+  type: 'string',
+  description:
+    'marked (the default): a check-in the worker did not make counts, marked worker_confirmed: false, until the worker accepts or disputes it. worker_consent: such a check-in changes no figure until the worker accepts it, like a correction. Once worker_consent, never back.',
+});
+
 export const Company = Type.Object({
   id: Uuid(),
   name: Type.String(),
@@ -47,6 +54,7 @@ export const Company = Type.Object({
   late_record_hours: Type.Integer({
     description: 'A check-in recorded more than this many hours after its timestamp is marked late.',
   }),
+  registry_policy: RegistryPolicy,
   tracking_start_date: CalendarDate(
     'When the company started recording in Jornada: before it no minutes are expected and the banked balance does not run. Defaults to the day the company was created.',
   ),
@@ -89,6 +97,7 @@ export const UpdateCompanyBody = Type.Object(
     vacation_carry_over_max_days: Type.Optional(Type.Number({ minimum: 0, maximum: 365, multipleOf: 0.5 })),
     vacation_carry_over_expiry: Type.Optional(CarryOverExpiry),
     late_record_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 8760 })),
+    registry_policy: Type.Optional(RegistryPolicy),
     tracking_start_date: Type.Optional(
       CalendarDate(
         'Set it earlier to migrate a history: the employees without their own tracking start are recomputed between the old and the new date (409 if that touches a closed month).',

@@ -64,6 +64,7 @@ function toView(tenant: CompanyRow, account: CompanyRow, sandboxId: string | nul
     vacation_carry_over_max_days: Number(account.vacation_carry_over_max_days),
     vacation_carry_over_expiry: account.vacation_carry_over_expiry,
     late_record_hours: account.late_record_hours,
+    registry_policy: account.registry_policy,
     tracking_start_date: account.tracking_start_date,
     legal_name: account.legal_name,
     tax_id: account.tax_id,
@@ -113,6 +114,7 @@ export async function createCompany(
     addon_enabled: true,
     vacation_carry_over_max_days: '0',
     vacation_carry_over_expiry: '03-31',
+    registry_policy: 'marked',
     late_record_hours: Math.min(DEFAULT_LATE_RECORD_HOURS, deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS),
     // Recording starts the day the company is created (an operator migrating history sets it earlier).
     tracking_start_date: input.tracking_start_date ?? localDate(instant, timezone).toString(),

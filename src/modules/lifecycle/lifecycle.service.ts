@@ -1,6 +1,6 @@
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
-import { invalid, notFound } from '../../platform/errors.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { type CompanyRow, findCompany, findSandboxOf, updateCompany } from '../companies/companies.repo.ts';
@@ -44,6 +44,7 @@ export type CompanyChanges = {
   vacation_carry_over_max_days?: number | undefined;
   vacation_carry_over_expiry?: string | undefined;
   late_record_hours?: number | undefined;
+  registry_policy?: 'marked' | 'worker_consent' | undefined;
   tracking_start_date?: string | undefined;
   legal_name?: string | null | undefined;
   tax_id?: string | null | undefined;
@@ -90,6 +91,10 @@ export async function changeCompany(
           Object.keys(settings).map((field) => [field, 'is set on the live company; a sandbox shares it']),
         ),
       );
+    }
+    if (company.registry_policy === 'worker_consent' && changes.registry_policy === 'marked') {
+      // Chosen once: the workers were told that nothing made by others counts without their acceptance.
+      throw new ApiError('conflict', 'The registry policy worker_consent is irreversible.');
     }
     const row = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     await updateCompany(tx, companyId, { ...row, updated_at: at });

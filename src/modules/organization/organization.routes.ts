@@ -4,6 +4,7 @@ import { requireTenant } from '../../platform/auth.ts';
 import { named, Uuid } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
+import { RegistryPolicy } from '../companies/companies.schemas.ts';
 import { getOrganization } from './organization.service.ts';
 
 const Organization = named(
@@ -12,6 +13,7 @@ const Organization = named(
     id: Uuid('The tenant: the company for a live key, its sandbox for a test key.'),
     name: Type.String(),
     timezone: Type.String(),
+    registry_policy: RegistryPolicy,
     mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
     sandbox: Type.Boolean(),
     seats: Type.Integer(),

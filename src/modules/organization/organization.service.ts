@@ -9,6 +9,7 @@ export async function getOrganization(deps: Pick<AppDeps, 'db'>, tenant: Tenant)
     id: company.id,
     name: company.name,
     timezone: company.timezone,
+    registry_policy: company.registry_policy,
     mode: tenant.mode,
     sandbox: company.sandbox,
     seats: company.seats,

@@ -32,6 +32,8 @@ export const CHECK_IN_FACT_COLUMNS = [
   'work_mode',
   'late',
   'correction_id',
+  'recorded_by_key_kind',
+  'worker_confirmed',
 ] as const;
 
 /** The fields of a check-in that its chain entry records, by id. */
@@ -54,6 +56,17 @@ export async function voidFacts(db: Executor, companyId: string, ids: string[]) 
     .where('company_id', '=', companyId)
     .where('status', '=', 'voided')
     .where('id', 'in', ids)
+    .execute();
+}
+
+/** The workers' answers to the check-ins among the ids (issue 34). */
+export async function responseFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('check_in_responses')
+    .select(['check_in_id', 'employee_id', 'response', 'reason', 'responded_at'])
+    .where('company_id', '=', companyId)
+    .where('check_in_id', 'in', ids)
     .execute();
 }
 

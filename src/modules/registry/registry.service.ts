@@ -1,6 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Executor } from '../../db/database.ts';
-import { checkInFacts, correctionFacts, insertEntry, lastEntry, voidFacts } from './registry.repo.ts';
+import {
+  checkInFacts,
+  correctionFacts,
+  insertEntry,
+  lastEntry,
+  responseFacts,
+  voidFacts,
+} from './registry.repo.ts';
 
 /**
  * The registry of record's hash chains (docs/registry.md): every registry fact of an employee is appended to that
@@ -68,6 +75,8 @@ export function checkInFactContent(row: {
   work_mode: string | null;
   late: boolean;
   correction_id: string | null;
+  recorded_by_key_kind: string | null;
+  worker_confirmed: boolean | null;
 }): Record<string, unknown> {
   return {
     check_in_id: row.id,
@@ -76,11 +85,34 @@ export function checkInFactContent(row: {
     timestamp: `${row.timestamp.toISOString().slice(0, 19)}Z`,
     source: row.source,
     recorded_at: row.recorded_at.toISOString(),
-    recorded_by: { type: row.recorded_by_type, id: row.recorded_by_id },
+    recorded_by: {
+      type: row.recorded_by_type,
+      id: row.recorded_by_id,
+      // Since issue 34 (older entries have neither key: their text is unchanged).
+      key_kind: row.recorded_by_key_kind ?? undefined,
+    },
+    worker_confirmed: row.worker_confirmed ?? undefined,
     work_mode: row.work_mode,
     late: row.late,
     // Only a check-in a correction added names one (older entries have no such key: their text is unchanged).
     correction_id: row.correction_id ?? undefined,
+  };
+}
+
+/** The canonical content of a worker's answer to a check-in someone else recorded (issue 34). */
+export function responseFactContent(row: {
+  check_in_id: string;
+  employee_id: string;
+  response: string;
+  reason: string | null;
+  responded_at: Date;
+}): Record<string, unknown> {
+  return {
+    check_in_id: row.check_in_id,
+    employee_id: row.employee_id,
+    response: row.response,
+    reason: row.reason,
+    responded_at: row.responded_at.toISOString(),
   };
 }
 
@@ -133,6 +165,8 @@ const SUBJECT_FACTS: Record<
         }),
       ]),
     ),
+  check_in_accepted: async (db, companyId, ids) => responsesAs('check_in_accepted', db, companyId, ids),
+  check_in_rejected: async (db, companyId, ids) => responsesAs('check_in_rejected', db, companyId, ids),
   correction_requested: async (db, companyId, ids) =>
     new Map(
       (await correctionFacts(db, companyId, ids)).map((row) => [
@@ -141,6 +175,20 @@ const SUBJECT_FACTS: Record<
       ]),
     ),
 };
+
+async function responsesAs(
+  kind: 'check_in_accepted' | 'check_in_rejected',
+  db: Executor,
+  companyId: string,
+  ids: string[],
+): Promise<Map<string, string>> {
+  const response = kind === 'check_in_accepted' ? 'accepted' : 'rejected';
+  return new Map(
+    (await responseFacts(db, companyId, ids))
+      .filter((row) => row.response === response)
+      .map((row) => [row.check_in_id, canonicalJson({ kind, ...responseFactContent(row) })]),
+  );
+}
 
 /** The rows a kind of entry records, as the canonical text each gives today, by subject id (verification). */
 export function subjectFacts(

@@ -62,6 +62,9 @@ export async function factsWithoutEntry(db: Executor, companyId: string | null, 
       union all
       select k.company_id, k.employee_id, 'correction_accepted', k.id::text, k.id::text
       from check_in_corrections k where k.employee_approval_at is not null
+      union all
+      select a.company_id, a.employee_id, 'check_in_' || a.response, a.check_in_id::text, a.check_in_id::text
+      from check_in_responses a
     ) x
     where ${company}
       and not exists (

@@ -292,6 +292,8 @@ const ROW_LABELS: Record<string, string> = {
   check_in_void: 'check-in',
   correction_approved: "the company's approval of correction",
   correction_accepted: "the worker's acceptance of correction",
+  check_in_accepted: "the worker's acceptance of check-in",
+  check_in_rejected: "the worker's rejection of check-in",
 };
 
 /** Rows that no entry records. */

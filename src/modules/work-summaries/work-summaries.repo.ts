@@ -31,6 +31,7 @@ export type Figures = {
   source_days: number;
   incomplete_days: number;
   anomalies: number;
+  conflict_days: number;
 };
 
 export const monthStart = (date: string) => `${date.slice(0, 7)}-01`;
@@ -93,7 +94,7 @@ export async function dayFigures(db: Db, read: FiguresRead): Promise<Figures[]> 
              case when ${closed} then w.absences_minutes else 0 end as absences,
              case when ${closed} then 1 else 0 end as source_days,
              case when ${incomplete} then 1 else 0 end as incomplete_days,
-             w.anomalies,
+             w.anomalies, case when w.conflict then 1 else 0 end as conflict_days,
              case when ${closed} and w.tracked then w.worked_minutes - w.expected_minutes else 0 end as banked
       from workdays w
       join employees e on e.company_id = w.company_id and e.id = w.employee_id
@@ -116,7 +117,8 @@ export async function settledMonthFigures(db: Db, read: FiguresRead): Promise<Fi
              coalesce(r.night_minutes, 0) as night, coalesce(r.overtime_minutes, 0) as overtime,
              coalesce(r.expected_minutes, 0) as expected, coalesce(r.absences_minutes, 0) as absences,
              coalesce(r.source_days, 0) as source_days, coalesce(r.incomplete_days, 0) as incomplete_days,
-             coalesce(r.anomalies, 0) as anomalies, coalesce(r.banked_minutes, 0) as banked,
+             coalesce(r.anomalies, 0) as anomalies, coalesce(r.conflict_days, 0) as conflict_days,
+             coalesce(r.banked_minutes, 0) as banked,
              (e.opening_banked_minutes
               + coalesce((select sum(b.banked_minutes) from workday_months b
                           where b.company_id = e.company_id and b.employee_id = e.id
@@ -142,12 +144,12 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
              coalesce(a.overtime, 0) as overtime, coalesce(a.expected, 0) as expected,
              coalesce(a.absences, 0) as absences, coalesce(a.source_days, 0) as source_days,
              coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies,
-             coalesce(a.banked, 0) as banked
+             coalesce(a.conflict_days, 0) as conflict_days, coalesce(a.banked, 0) as banked
       ${months.from}
       left join lateral (
         select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
                r.overtime_minutes as overtime, r.expected_minutes as expected, r.absences_minutes as absences,
-               r.source_days, r.incomplete_days, r.anomalies, r.banked_minutes as banked
+               r.source_days, r.incomplete_days, r.anomalies, r.conflict_days, r.banked_minutes as banked
         from workday_months r
         where r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
           and m.month_start < ${read.settledUntil}::date
@@ -156,7 +158,7 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
                ${sum(sql`greatest(0, w.worked_minutes - w.expected_minutes)`)}, ${sum(sql`w.expected_minutes`)},
                ${sum(sql`w.absences_minutes`)},
                (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
-               coalesce(sum(w.anomalies), 0)::int,
+               coalesce(sum(w.anomalies), 0)::int, (count(*) filter (where w.conflict))::int,
                coalesce(sum(w.worked_minutes - w.expected_minutes) filter (where ${closed} and w.tracked), 0)::int
         from workdays w
         where w.company_id = e.company_id and w.employee_id = e.id

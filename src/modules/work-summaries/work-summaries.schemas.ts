@@ -29,6 +29,10 @@ export const WorkSummary = named(
     anomalies: Type.Integer({
       description: 'Ignored clock events (e.g. an out with no open shift) in the period.',
     }),
+    conflict_days: Type.Integer({
+      description:
+        "Days whose records conflict: the worker's own record and one made by someone else, one of them ignored, or a record the worker disputes. Flagged until a correction settles the day.",
+    }),
   }),
 );
 

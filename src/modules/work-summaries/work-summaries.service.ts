@@ -107,6 +107,7 @@ export async function listWorkSummaries(
       source_days: row.source_days,
       incomplete_days: row.incomplete_days,
       anomalies: row.anomalies,
+      conflict_days: row.conflict_days,
     };
   });
   return { data, meta };

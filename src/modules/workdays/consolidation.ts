@@ -8,10 +8,12 @@ import {
   activityByDate,
   BEGINNING_OF_TIME,
   type ClockEvent,
+  conflictDates,
   type DayCalendar,
   expectedMinutes,
   localDateOf,
   MAX_SHIFT_SECONDS,
+  type RecordedEvent,
   workday,
 } from '../../time/engine.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
@@ -82,10 +84,20 @@ export async function computeWorkdays(
     new Date(windowStart.epochMilliseconds),
     new Date(windowEnd.epochMilliseconds),
   );
-  const events: ClockEvent[] = checkIns.map((row) => ({
-    type: row.type,
-    at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
-  }));
+  // Under worker_consent a record the worker did not make counts only once they accept it.
+  const consent = employee.registry_policy === 'worker_consent';
+  const counted: RecordedEvent[] = [];
+  for (const row of checkIns) {
+    if (consent && !row.own && row.response !== 'accepted') continue;
+    counted.push({
+      type: row.type,
+      at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
+      own: row.own,
+      disputed: row.response === 'rejected',
+    });
+  }
+  const events: ClockEvent[] = counted.map(({ type, at }) => ({ type, at }));
+  const conflicts = conflictDates(counted, zone);
   const activity = activityByDate(events, zone, BEGINNING_OF_TIME);
   const checkInsByDate = new Map<string, number>();
   for (const event of events) {
@@ -128,6 +140,7 @@ export async function computeWorkdays(
       tracked: date >= trackingStart,
       incomplete_shifts: day?.incompleteShifts ?? 0,
       open_since: day?.openSince ? new Date(day.openSince.epochMilliseconds) : null,
+      conflict: conflicts.has(date),
       consolidated_at: now,
     });
   }

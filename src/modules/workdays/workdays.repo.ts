@@ -1,7 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import { absencesWithType } from '../../db/absences.ts';
 import type { Executor } from '../../db/database.ts';
-import { companyTrackingStart } from '../../db/employees.ts';
+import { companyRegistryPolicy, companyTrackingStart } from '../../db/employees.ts';
 import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
 
 /**
@@ -21,17 +21,35 @@ export async function claimEmployeesBehind(db: Executor, through: string, batch:
   return due.rows;
 }
 
-/** An employee's active clock events (type and instant) in [from, before), in time order: voided ones count in no figure. */
+/**
+ * An employee's active clock events in [from, before), in time order (voided ones count in no figure), with
+ * whether each is the worker's own record and the worker's answer to one that is not. `own` on rows from before
+ * issue 34 (worker_confirmed null) follows check-ins.service.ts, workerConfirmedOf: by who recorded them.
+ */
 export async function findClockEvents(
   db: Executor,
   companyId: string,
   employeeId: string,
   from: Date,
   before: Date,
-): Promise<Array<{ type: CheckInType; timestamp: Date }>> {
+): Promise<
+  Array<{ type: CheckInType; timestamp: Date; own: boolean; response: 'accepted' | 'rejected' | null }>
+> {
   return await db
     .selectFrom('check_ins')
-    .select(['type', 'timestamp'])
+    .select((eb) => [
+      'type',
+      'timestamp',
+      sql<boolean>`coalesce(worker_confirmed, recorded_by_type in ('employee', 'system') or source = 'correction')`.as(
+        'own',
+      ),
+      eb
+        .selectFrom('check_in_responses as r')
+        .select('r.response')
+        .whereRef('r.company_id', '=', 'check_ins.company_id')
+        .whereRef('r.check_in_id', '=', 'check_ins.id')
+        .as('response'),
+    ])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
     .where('status', '=', 'active')
@@ -150,6 +168,7 @@ export async function lockEmployeeCalendar(
       'consolidated_through',
       'tracking_start_date',
       companyTrackingStart.as('company_tracking_start_date'),
+      companyRegistryPolicy.as('registry_policy'),
     ])
     .where('company_id', '=', companyId)
     .where('id', '=', employeeId);
@@ -206,6 +225,7 @@ export const WORKDAY_FIGURES = [
   'tracked',
   'incomplete_shifts',
   'open_since',
+  'conflict',
 ] as const;
 
 /** An employee's stored workday figures in an inclusive range, in date order. */
@@ -321,7 +341,7 @@ export async function refreshMonths(
   await sql`
     insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
                                 overtime_minutes, expected_minutes, absences_minutes, source_days,
-                                incomplete_days, anomalies, banked_minutes)
+                                incomplete_days, anomalies, conflict_days, banked_minutes)
     select company_id, employee_id, date_trunc('month', date)::date,
            coalesce(sum(worked_minutes) filter (where ${settled}), 0),
            coalesce(sum(break_minutes) filter (where ${settled}), 0),
@@ -332,6 +352,7 @@ export async function refreshMonths(
            count(*) filter (where ${settled}),
            count(*) filter (where not (${settled})),
            sum(anomalies),
+           count(*) filter (where conflict),
            coalesce(sum(worked_minutes - expected_minutes) filter (where ${settled} and tracked), 0)
     from workdays
     where company_id = ${companyId}::uuid ${employee}
