@@ -16,7 +16,8 @@ const USAGE = `Usage: jornada <command>
 
   serve [--role=api|worker|all]   start the API and/or the workers (default all)
   migrate                         apply database migrations and exit
-  registry verify [--company ID]  verify the registry (chains, facts, closings, figures) of a running service's
+  registry verify [--company ID] [--seal YYYY-MM=SEAL …]
+                                 verify the registry (chains, facts, closings, figures) of a running service's
                                  database; exit 1 listing every problem
   listen --forward-to URL [--key jrn_test_…] [--secret whsec_…] [--url URL]
                                   forward the sandbox's events, signed, to a local URL (key: --key or
@@ -140,10 +141,23 @@ async function registryCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { company: { type: 'string' } },
+    options: { company: { type: 'string' }, seal: { type: 'string', multiple: true } },
   });
   if (positionals[0] !== 'verify')
     throw new ConfigError(`unknown registry command "${positionals[0] ?? ''}"\n\n${USAGE}`);
+  const seals = new Map<string, string>();
+  for (const text of values.seal ?? []) {
+    const match = /^(\d{4}-(?:0[1-9]|1[0-2]))=([0-9a-fA-F]{64})$/.exec(text);
+    if (!match)
+      throw new UserError(
+        `registry verify: --seal takes MONTH=SEAL (YYYY-MM=64 hex digits), not "${text}"`,
+        2,
+      );
+    seals.set(match[1] as string, match[2] as string);
+  }
+  if (seals.size > 0 && values.company === undefined) {
+    throw new UserError('registry verify: --seal needs --company (a seal is one company’s)', 2);
+  }
   const config = loadConfig();
   let url: string;
   try {
@@ -159,7 +173,7 @@ async function registryCommand(args: string[]): Promise<void> {
     idleInTransactionTimeoutMs: config.database.idleInTransactionTimeoutMs,
   });
   try {
-    const result = await verifyRegistry({ db, clock: systemClock }, values.company ?? null);
+    const result = await verifyRegistry({ db, clock: systemClock }, values.company ?? null, { seals });
     process.stdout.write(`${JSON.stringify(result)}\n`);
     if (!result.ok) process.exitCode = 1;
   } finally {

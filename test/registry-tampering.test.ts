@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -60,9 +61,39 @@ describe('verification after tampering', () => {
     const truncated = await hire(company.live, { hire_date: '2026-01-01' });
     const backdated = await hire(company.live, { hire_date: '2026-01-01' });
     const acknowledged = await hire(company.live, { hire_date: '2026-01-01' });
-    for (const employee of [edited, forged, truncated, backdated, acknowledged]) {
+    const sick = await hire(company.live, { hire_date: '2026-01-01' });
+    const rewritten = await hire(company.live, { hire_date: '2026-01-01' });
+    for (const employee of [edited, forged, truncated, backdated, acknowledged, rewritten]) {
       await workedDay(employee.id, '2026-10-05');
     }
+    const leave = await company.live.post('/v1/absences', {
+      employee_id: sick.id,
+      type: 'sick_leave',
+      start_date: '2026-10-12',
+      end_date: '2026-10-14',
+    });
+    expect(leave.statusCode, leave.body).toBe(201);
+    expect((await company.live.post(`/v1/absences/${leave.json().id}/approve`)).statusCode).toBe(200);
+    const holiday = await ctx.admin.post(`/admin/v1/companies/${company.id}/holidays`, {
+      date: '2026-10-09',
+      name: 'Fiesta local',
+    });
+    expect(holiday.statusCode, holiday.body).toBe(201);
+    const grant = await company.live.post('/v1/registry/access-grants', {
+      kind: 'inspection',
+      label: 'ITSS Madrid, expediente 28/555',
+      from: '2026-10-01',
+      to: '2026-10-31',
+      expires_at: ctx.clock
+        .now()
+        .add({ hours: 24 * 30 })
+        .toString({ smallestUnit: 'second' }),
+    });
+    expect(grant.statusCode, grant.body).toBe(201);
+    const token = new URL(grant.json().url).pathname.split('/').pop() as string;
+    expect(
+      (await ctx.app.inject({ method: 'GET', url: `/registry-access/${token}/api/summary` })).statusCode,
+    ).toBe(200);
     await workedDay(truncated.id, '2026-11-03');
     const correction = await company.live.post('/v1/check-in-corrections', {
       employee_id: forged.id,
@@ -83,6 +114,9 @@ describe('verification after tampering', () => {
     );
     const clean = await verifyRegistry(ctx.deps, company.id);
     expect(clean).toMatchObject({ ok: true, problems: [] });
+    // The seal a worker keeps from the closed month (GET /v1/registry/months, printed on their documents).
+    const seal = (await company.live.get('/v1/registry/months')).json().data[0].seal as string;
+    expect(seal).toMatch(/^[0-9a-f]{64}$/);
 
     // 1. A computed figure edited: 8 hours become 9.
     await asSuperuser((tx) =>
@@ -125,6 +159,48 @@ describe('verification after tampering', () => {
       sql`delete from registry_acknowledgements where employee_id = ${acknowledged.id}`.execute(tx),
     );
 
+    // 6. A sick leave turned into vacation.
+    await asSuperuser((tx) =>
+      sql`update absences set absence_type_id = (select id from absence_types t
+            where t.company_id = absences.company_id and t.key = 'vacation')
+          where id = ${leave.json().id}`.execute(tx),
+    );
+    // 7. A holiday deleted (its day becomes a working day again).
+    await asSuperuser((tx) => sql`delete from holidays where id = ${holiday.json().id}`.execute(tx));
+    // 8. The inspection's access log deleted.
+    await asSuperuser((tx) =>
+      sql`delete from registry_accesses where grant_id = ${grant.json().id}`.execute(tx),
+    );
+    // 9. A whole chain rewritten consistently: a check-in moved an hour, every later hash recomputed.
+    await asSuperuser(async (tx) => {
+      await sql`update check_ins set timestamp = timestamp - interval '1 hour'
+                where employee_id = ${rewritten.id} and type = 'in'`.execute(tx);
+      const entries = await sql<{ seq: string; kind: string; content: string }>`
+        select seq, kind, content from registry_entries where employee_id = ${rewritten.id} order by seq`.execute(
+        tx,
+      );
+      let previous = Buffer.alloc(32);
+      for (const entry of entries.rows) {
+        let content = entry.content;
+        if (entry.kind === 'check_in' && content.includes('"type":"in"')) {
+          content = content.replace(
+            /"timestamp":"([^"]+)"/,
+            (_, text: string) =>
+              `"timestamp":"${Temporal.Instant.from(text).subtract({ hours: 1 }).toString()}"`,
+          );
+        }
+        const hash = createHash('sha256').update(previous).update(content, 'utf8').digest();
+        await sql`update registry_entries set content = ${content}, previous_hash = ${previous}, hash = ${hash}
+                  where employee_id = ${rewritten.id} and seq = ${entry.seq}`.execute(tx);
+        previous = hash;
+      }
+      // The worker's day recomputed to match, so no figure gives it away.
+      await sql`update workdays set worked_minutes = worked_minutes + 60
+                where employee_id = ${rewritten.id} and date = '2026-10-05'`.execute(tx);
+      await sql`update workday_months set worked_minutes = worked_minutes + 60
+                where employee_id = ${rewritten.id} and month = '2026-10-01'`.execute(tx);
+    });
+
     const verified = await ctx.admin.get(`/admin/v1/registry/verify?company_id=${company.id}`);
     expect(verified.statusCode, verified.body).toBe(200);
     const result = verified.json() as {
@@ -141,6 +217,23 @@ describe('verification after tampering', () => {
       true,
     );
     expect(named('entry_without_fact', acknowledged.id), 'deleted acknowledgement').toBe(true);
+    expect(named('fact_mismatch', sick.id), 'sick leave turned into vacation').toBe(true);
+    const companyWide = (kind: string, text: string) =>
+      result.problems.some((problem) => problem.kind === kind && JSON.stringify(problem).includes(text));
+    expect(companyWide('entry_without_fact', holiday.json().id), 'deleted holiday').toBe(true);
+    expect(companyWide('entry_without_fact', 'registry_access'), 'deleted access log').toBe(true);
+    expect(companyWide('seal_mismatch', '2026-10'), 'a chain rewritten consistently').toBe(true);
+    // The command line, given the seal the worker kept, names the rewrite too.
+    const cli = spawnSync(
+      process.execPath,
+      ['src/cli.ts', 'registry', 'verify', '--company', company.id, '--seal', `2026-10=${seal}`],
+      { env: { ...process.env, DATABASE_URL: ctx.database.url, LOG_LEVEL: 'silent' }, encoding: 'utf8' },
+    );
+    expect(cli.status, cli.stderr).toBe(1);
+    const printed = JSON.parse(cli.stdout) as { problems: Array<{ kind: string; expected: string }> };
+    expect(
+      printed.problems.some((problem) => problem.kind === 'seal_mismatch' && problem.expected.includes(seal)),
+    ).toBe(true);
   });
 
   it('answers for a company of 1,500 chain entries (the old verification hung past 1,000)', async () => {

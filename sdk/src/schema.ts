@@ -738,6 +738,7 @@ export interface components {
       closed_at: string;
       /** @description Who closed it. */
       closed_by: components["schemas"]["Actor"];
+      seal: string | null;
     };
     ClosedMonthList: {
       data: components["schemas"]["ClosedMonth"][];

@@ -362,6 +362,19 @@ export type RegistryMonthsTable = {
   closed_at: Date;
   closed_by_type: ActorType;
   closed_by_id: string;
+  /** The month's seal (migration 0035): sha256 over its closing entries (months.service.ts, sealOf). */
+  seal: Buffer | null;
+};
+
+export type RegistryCompanyEntriesTable = {
+  company_id: string;
+  seq: number;
+  kind: string;
+  subject_id: string | null;
+  content: string;
+  recorded_at: Date;
+  previous_hash: Buffer;
+  hash: Buffer;
 };
 
 export type RegistryEntriesTable = {
@@ -574,5 +587,6 @@ export type Database = {
   registry_accesses: RegistryAccessesTable;
   registry_acknowledgements: RegistryAcknowledgementsTable;
   check_in_responses: CheckInResponsesTable;
+  registry_company_entries: RegistryCompanyEntriesTable;
   login_failures: LoginFailuresTable;
 };

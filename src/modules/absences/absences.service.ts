@@ -15,6 +15,7 @@ import { contractOf } from '../employees/employees.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
+import { chainAbsence } from '../registry/registry.service.ts';
 import { balanceEvents } from '../workdays/absence-days.ts';
 import { consolidate } from '../workdays/consolidation.ts';
 import { findHolidayDates as holidayDates } from '../workdays/workdays.repo.ts';
@@ -167,6 +168,7 @@ export async function requestAbsence(
     };
     const { type_key: _key, type_label: _label, ...columns } = row;
     await insertAbsence(tx, tenant.companyId, type.id, columns);
+    await chainAbsence(tx, tenant.companyId, row.id, at);
     await recordEvents(tx, tenant.companyId, at, [
       {
         type: 'absence.requested',
@@ -224,6 +226,7 @@ export async function decideAbsence(
     });
     const row = await findAbsence(tx, tenant.companyId, id);
     if (!row) throw notFound('Absence');
+    if (changed) await chainAbsence(tx, tenant.companyId, id, at);
     if (!changed) {
       throw new ApiError(
         'conflict',

@@ -54,7 +54,7 @@ export async function deleteHolidayRow(db: Executor, companyId: string, id: stri
 export async function findHoliday(db: Executor, companyId: string, id: string) {
   return await db
     .selectFrom('holidays')
-    .select(['date', 'location_id'])
+    .select(['id', 'date', 'name', 'location_id'])
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .executeTakeFirst();

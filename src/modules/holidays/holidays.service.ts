@@ -9,6 +9,7 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { lockEmployees } from '../employees/employees.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
+import { chainHoliday } from '../registry/registry.service.ts';
 import { recountAbsenceDays } from '../workdays/absence-days.ts';
 import { applyHoliday, consolidate } from '../workdays/consolidation.ts';
 import { deleteHolidayRow, findHoliday, insertHoliday, selectHolidays } from './holidays.repo.ts';
@@ -53,6 +54,7 @@ export async function createHoliday(
       });
     }
     await applyHoliday(tx, companyId, row, now);
+    await chainHoliday(tx, companyId, row, 'added', now);
     // Stamped last, after every employee's day is rewritten: sync listings hold back what is stamped after a
     // running transaction's stamp (sync-stamp.ts), and a holiday over a large company takes a while.
     await recount(toDate(await syncStamp(tx, clock)));
@@ -103,6 +105,7 @@ export async function deleteHoliday(
       ...(holiday.location_id !== null ? { locationId: holiday.location_id } : {}),
     });
     await deleteHolidayRow(tx, companyId, id);
+    await chainHoliday(tx, companyId, holiday, 'removed', now);
     for (const employee of await selectEmployedDuring(tx, companyId, date, date).execute()) {
       // A local holiday was the calendar of its work centre's employees only.
       if (holiday.location_id !== null && employee.location_id !== holiday.location_id) continue;

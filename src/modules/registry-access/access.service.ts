@@ -11,6 +11,7 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import type { CompanyRow } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees.repo.ts';
+import { chainAccess, chainGrant } from '../registry/registry.service.ts';
 import { employeeRegistryMonth, hhmm, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
 import { workerMonthlyDocuments } from '../reports/documents.ts';
 import { pdfStream } from '../reports/pdf.ts';
@@ -87,11 +88,14 @@ export async function createGrant(
     expires_at: toDate(expires),
     revoked_at: null,
   };
-  await insertGrant(db, {
-    ...row,
-    token_hash: sha256(token),
-    created_by_type: tenant.actor.type,
-    created_by_id: tenant.actor.id,
+  await db.transaction().execute(async (tx) => {
+    await insertGrant(tx, {
+      ...row,
+      token_hash: sha256(token),
+      created_by_type: tenant.actor.type,
+      created_by_id: tenant.actor.id,
+    });
+    await chainGrant(tx, tenant.companyId, row.id, row.created_at);
   });
   return { ...toView(row), url: `${deps.publicUrl}/registry-access/${token}` };
 }
@@ -125,7 +129,10 @@ export async function getGrant(deps: Pick<AppDeps, 'db'>, tenant: CompanyScope, 
 export async function revokeGrant(deps: Pick<AppDeps, 'db' | 'clock'>, tenant: CompanyScope, id: string) {
   const row = await findGrant(deps.db, tenant.companyId, id);
   if (!row) throw notFound('Access grant');
-  await revokeGrantRow(deps.db, tenant.companyId, id, toDate(deps.clock.now()));
+  const at = toDate(deps.clock.now());
+  await deps.db.transaction().execute(async (tx) => {
+    if (await revokeGrantRow(tx, tenant.companyId, id, at)) await chainGrant(tx, tenant.companyId, id, at);
+  });
 }
 
 export async function listAccesses(
@@ -170,14 +177,18 @@ export async function openGrant(
       : grant.expires_at.getTime() <= now.epochMilliseconds
         ? 'expired'
         : 'ok';
-  await insertAccess(db, {
-    company_id: grant.company_id,
-    id: newId(),
-    grant_id: grant.id,
-    at: toDate(now),
-    ip: access.ip,
-    what: access.what,
-    outcome,
+  const accessId = newId();
+  await db.transaction().execute(async (tx) => {
+    await insertAccess(tx, {
+      company_id: grant.company_id,
+      id: accessId,
+      grant_id: grant.id,
+      at: toDate(now),
+      ip: access.ip,
+      what: access.what,
+      outcome,
+    });
+    await chainAccess(tx, grant.company_id, accessId);
   });
   if (outcome !== 'ok') throw gone();
   const { account, tenant } = await loadAccount(db, grant.company_id);

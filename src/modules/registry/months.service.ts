@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import { lockEmployees } from '../../db/employees.ts';
@@ -13,11 +14,13 @@ import {
   employeesEmployedIn,
   firstClosedMonthFrom,
   insertClosedMonth,
+  isMonthClosed,
   latestClosedMonth,
+  monthCloseHashes,
   selectClosedMonths,
 } from './registry.repo.ts';
 import type { ClosedMonth } from './registry.schemas.ts';
-import { appendToChain } from './registry.service.ts';
+import { appendToChain, appendToCompanyChain } from './registry.service.ts';
 
 export type ClosedMonthView = Static<typeof ClosedMonth>;
 
@@ -44,14 +47,8 @@ export async function closeMonth(
     await lockEmployees(tx, tenant.companyId);
     await lockCompanyRow(tx, tenant.companyId);
     await lockEmployees(tx, tenant.companyId);
-    const closed = await insertClosedMonth(tx, {
-      company_id: tenant.companyId,
-      month: range.from,
-      closed_at: at,
-      closed_by_type: tenant.actor.type,
-      closed_by_id: tenant.actor.id,
-    });
-    if (!closed) throw new ApiError('conflict', `The month ${month} is already closed.`);
+    const already = () => new ApiError('conflict', `The month ${month} is already closed.`);
+    if (await isMonthClosed(tx, tenant.companyId, range.from)) throw already();
     for (const employeeId of await employeesEmployedIn(tx, tenant.companyId, range.from, range.to)) {
       await appendToChain(tx, tenant.companyId, employeeId, {
         kind: 'month_close',
@@ -60,7 +57,25 @@ export async function closeMonth(
         recordedAt: at,
       });
     }
-    return { month, closed_at: formatInstant(at), closed_by: tenant.actor };
+    // The seal over every closing entry just appended: printed on the month's documents and answered by the
+    // listing, so that a worker or an inspector who keeps it can prove a later rewrite of any of those chains.
+    const seal = await sealOf(tx, tenant.companyId, month);
+    const closed = await insertClosedMonth(tx, {
+      company_id: tenant.companyId,
+      month: range.from,
+      closed_at: at,
+      closed_by_type: tenant.actor.type,
+      closed_by_id: tenant.actor.id,
+      seal,
+    });
+    if (!closed) throw already();
+    await appendToCompanyChain(tx, tenant.companyId, {
+      kind: 'month_sealed',
+      subjectId: null,
+      content: { month, seal: seal.toString('hex'), closed_at: at.toISOString() },
+      recordedAt: at,
+    });
+    return { month, closed_at: formatInstant(at), closed_by: tenant.actor, seal: seal.toString('hex') };
   });
 }
 
@@ -82,7 +97,20 @@ export async function listClosedMonths(
     month: row.month.slice(0, 7),
     closed_at: formatInstant(row.closed_at),
     closed_by: { type: row.closed_by_type, id: row.closed_by_id },
+    seal: row.seal === null ? null : row.seal.toString('hex'),
   }));
+}
+
+/**
+ * A month's seal as the chains give it now: sha256 over one line `<employee id>:<hex hash of the month's closing
+ * entry>\n` per employee of the month, in id order. Each closing entry's hash depends on every entry before it
+ * in its chain, so the seal pins every chain of the month up to its closing.
+ */
+export async function sealOf(db: Executor, companyId: string, month: string): Promise<Buffer> {
+  const lines = (await monthCloseHashes(db, companyId, month))
+    .map((row) => `${row.employee_id}:${row.hash.toString('hex')}\n`)
+    .join('');
+  return createHash('sha256').update(lines, 'utf8').digest();
 }
 
 /** The 409 a change to the figures of a sealed date gets, naming the closed month that seals it. */

@@ -1,7 +1,11 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
-import type { RegistryEntriesTable, RegistryMonthsTable } from '../../db/schema.ts';
+import type {
+  RegistryCompanyEntriesTable,
+  RegistryEntriesTable,
+  RegistryMonthsTable,
+} from '../../db/schema.ts';
 
 /** The last entry of an employee's chain (its seq and hash), or undefined for an empty chain. */
 export async function lastEntry(db: Executor, companyId: string, employeeId: string) {
@@ -17,6 +21,42 @@ export async function lastEntry(db: Executor, companyId: string, employeeId: str
 
 export async function insertEntry(db: Executor, entry: Insertable<RegistryEntriesTable>): Promise<void> {
   await db.insertInto('registry_entries').values(entry).execute();
+}
+
+/**
+ * The last entry of a company's own chain, taken under a transaction-level advisory lock on that chain: company
+ * facts (an access to the registry among them) come from many requests at once, and the chain has one order.
+ */
+export async function lockedLastCompanyEntry(db: Executor, companyId: string) {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`registry_company:${companyId}`}, 0))`.execute(
+    db,
+  );
+  return await db
+    .selectFrom('registry_company_entries')
+    .select(['seq', 'hash'])
+    .where('company_id', '=', companyId)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function insertCompanyEntry(
+  db: Executor,
+  entry: Insertable<RegistryCompanyEntriesTable>,
+): Promise<void> {
+  await db.insertInto('registry_company_entries').values(entry).execute();
+}
+
+/** The hashes of a month's closing entries, one per employee of the month, in employee id order (the seal's). */
+export async function monthCloseHashes(db: Executor, companyId: string, month: string) {
+  return await db
+    .selectFrom('registry_entries')
+    .select(['employee_id', 'hash'])
+    .where('company_id', '=', companyId)
+    .where('kind', '=', 'month_close')
+    .where(sql<boolean>`(content::jsonb ->> 'month') = ${month}`)
+    .orderBy('employee_id')
+    .execute();
 }
 
 /** The columns of a check-in that its chain entry records (registry.service.ts, checkInFactContent). */
@@ -158,7 +198,7 @@ export async function latestClosedMonth(db: Executor, companyId: string): Promis
 export const selectClosedMonths = (db: Executor, companyId: string) =>
   db
     .selectFrom('registry_months')
-    .select(['month', 'closed_at', 'closed_by_type', 'closed_by_id'])
+    .select(['month', 'closed_at', 'closed_by_type', 'closed_by_id', 'seal'])
     .where('company_id', '=', companyId);
 
 /** The ids of the tenant's employees employed at some time in the inclusive range, in id order. */
@@ -215,4 +255,59 @@ export async function findAcknowledgement(
     .where('employee_id', '=', employeeId)
     .where('month', '=', month)
     .executeTakeFirst();
+}
+
+/** The absences among the ids, with the fields their chain entries record. */
+export async function absenceFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('absences')
+    .select(['id', 'employee_id', 'absence_type_id', 'start_date', 'end_date', 'half_day', 'status'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The holidays among the ids, with the fields their chain entries record. */
+export async function holidayFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('holidays')
+    .select(['id', 'date', 'name', 'location_id'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The access grants among the ids, with the fields their chain entries record. */
+export async function grantFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('registry_access_grants')
+    .select([
+      'id',
+      'kind',
+      'label',
+      'from_date',
+      'to_date',
+      'employee_ids',
+      'expires_at',
+      'created_by_type',
+      'created_by_id',
+      'revoked_at',
+    ])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The accesses among the ids, with the fields their chain entries record. */
+export async function accessFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('registry_accesses')
+    .select(['id', 'grant_id', 'at', 'ip', 'what', 'outcome'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
 }

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Actor, Instant, named, Uuid } from '../../platform/common.schemas.ts';
+import { Actor, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery } from '../../platform/pagination.ts';
 
 export const VerifyRegistryQuery = Type.Object(
@@ -13,7 +13,7 @@ export const RegistryProblem = named(
     {
       kind: Type.String({
         description:
-          'chain_sequence, chain_link, chain_hash, fact_mismatch, fact_without_entry, entry_without_fact, recorded_into_closed_month or figures_mismatch (docs/registry.md, Verification).',
+          'chain_sequence, chain_link, chain_hash, fact_mismatch, fact_without_entry, entry_without_fact, recorded_into_closed_month, figures_mismatch or seal_mismatch (docs/registry.md, Verification).',
       }),
       employee_id: Type.Optional(Uuid()),
       entry: Type.Optional(
@@ -66,6 +66,12 @@ export const ClosedMonth = named(
       month: Type.String({ description: 'YYYY-MM' }),
       closed_at: Instant(),
       closed_by: Actor('Who closed it.'),
+      seal: Nullable(
+        Type.String({
+          description:
+            "The month's seal (hex SHA-256 over every closing entry of the month's workers' chains). Keep it: `jornada registry verify --seal MONTH=SEAL` proves that the chains still give it. Printed on the month's documents.",
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -1,10 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Executor } from '../../db/database.ts';
 import {
+  absenceFacts,
+  accessFacts,
   checkInFacts,
   correctionFacts,
+  grantFacts,
+  holidayFacts,
+  insertCompanyEntry,
   insertEntry,
   lastEntry,
+  lockedLastCompanyEntry,
   responseFacts,
   voidFacts,
 } from './registry.repo.ts';
@@ -60,6 +66,106 @@ export async function appendToChain(
     previous_hash: previous,
     hash: chainHash(previous, content),
   });
+}
+
+/**
+ * Appends a company-wide fact (a holiday, an access grant, an access, a month's seal) to the company's own chain,
+ * in the fact's transaction; the chain's advisory lock gives it one order.
+ */
+export async function appendToCompanyChain(
+  tx: Executor,
+  companyId: string,
+  fact: RegistryFact,
+): Promise<void> {
+  const last = await lockedLastCompanyEntry(tx, companyId);
+  const previous = last ? last.hash : GENESIS;
+  const content = canonicalJson({ kind: fact.kind, ...fact.content });
+  await insertCompanyEntry(tx, {
+    company_id: companyId,
+    seq: (last ? Number(last.seq) : 0) + 1,
+    kind: fact.kind,
+    subject_id: fact.subjectId,
+    content,
+    recorded_at: fact.recordedAt,
+    previous_hash: previous,
+    hash: chainHash(previous, content),
+  });
+}
+
+const instantText = (value: Date | null) => (value === null ? null : value.toISOString());
+
+/** An absence as it stands (issue 34): appended to its employee's chain at every change. */
+export function absenceFactContent(row: {
+  id: string;
+  employee_id: string;
+  absence_type_id: string;
+  start_date: string;
+  end_date: string;
+  half_day: boolean;
+  status: string;
+}): Record<string, unknown> {
+  return {
+    absence_id: row.id,
+    employee_id: row.employee_id,
+    absence_type_id: row.absence_type_id,
+    start_date: row.start_date,
+    end_date: row.end_date,
+    half_day: row.half_day,
+    status: row.status,
+  };
+}
+
+/** A holiday added or removed (issue 34), in the company's chain. */
+export function holidayFactContent(
+  row: { id: string; date: string; name: string; location_id: string | null },
+  status: 'added' | 'removed',
+): Record<string, unknown> {
+  return { holiday_id: row.id, date: row.date, name: row.name, location_id: row.location_id, status };
+}
+
+/** An access grant as it stands (issue 34), in the company's chain at its creation and its revocation. */
+export function grantFactContent(row: {
+  id: string;
+  kind: string;
+  label: string;
+  from_date: string;
+  to_date: string;
+  employee_ids: string[] | null;
+  expires_at: Date;
+  created_by_type: string;
+  created_by_id: string;
+  revoked_at: Date | null;
+}): Record<string, unknown> {
+  return {
+    grant_id: row.id,
+    grant_kind: row.kind,
+    label: row.label,
+    from: row.from_date,
+    to: row.to_date,
+    employee_ids: row.employee_ids,
+    expires_at: instantText(row.expires_at),
+    created_by: { type: row.created_by_type, id: row.created_by_id },
+    revoked_at: instantText(row.revoked_at),
+  };
+}
+
+/** One use of an access link (issue 34), in the company's chain: the access log is chained. */
+export function accessFactContent(row: {
+  id: string;
+  grant_id: string;
+  at: Date;
+  ip: string;
+  what: string;
+  outcome: string;
+}): Record<string, unknown> {
+  return {
+    access_id: row.id,
+    grant_id: row.grant_id,
+    at: row.at.toISOString(),
+    ip: row.ip,
+    what: row.what,
+    outcome: row.outcome,
+  };
 }
 
 /** The canonical content of a check-in's registry fact, from its stored row. */
@@ -196,3 +302,98 @@ export function subjectFacts(
 ): ((db: Executor, companyId: string, ids: string[]) => Promise<Map<string, string>>) | undefined {
   return Object.hasOwn(SUBJECT_FACTS, kind) ? SUBJECT_FACTS[kind] : undefined;
 }
+
+/** Appends an absence's state to its employee's chain, as the row stands now (after a request or a decision). */
+export async function chainAbsence(
+  tx: Executor,
+  companyId: string,
+  absenceId: string,
+  at: Date,
+): Promise<void> {
+  const [row] = await absenceFacts(tx, companyId, [absenceId]);
+  if (!row) return;
+  await appendToChain(tx, companyId, row.employee_id, {
+    kind: 'absence',
+    subjectId: row.id,
+    content: absenceFactContent(row),
+    recordedAt: at,
+  });
+}
+
+/** Appends a holiday added (as the row stands) or removed (as it stood) to the company's chain. */
+export async function chainHoliday(
+  tx: Executor,
+  companyId: string,
+  row: { id: string; date: string; name: string; location_id: string | null },
+  status: 'added' | 'removed',
+  at: Date,
+): Promise<void> {
+  await appendToCompanyChain(tx, companyId, {
+    kind: 'holiday',
+    subjectId: row.id,
+    content: holidayFactContent(row, status),
+    recordedAt: at,
+  });
+}
+
+/** Appends an access grant's state to the company's chain (at its creation and at its revocation). */
+export async function chainGrant(tx: Executor, companyId: string, grantId: string, at: Date): Promise<void> {
+  const [row] = await grantFacts(tx, companyId, [grantId]);
+  if (!row) return;
+  await appendToCompanyChain(tx, companyId, {
+    kind: 'access_grant',
+    subjectId: row.id,
+    content: grantFactContent(row),
+    recordedAt: at,
+  });
+}
+
+/** Appends one access to the registry to the company's chain: the access log is chained. */
+export async function chainAccess(tx: Executor, companyId: string, accessId: string): Promise<void> {
+  const [row] = await accessFacts(tx, companyId, [accessId]);
+  if (!row) return;
+  await appendToCompanyChain(tx, companyId, {
+    kind: 'registry_access',
+    subjectId: row.id,
+    content: accessFactContent(row),
+    recordedAt: row.at,
+  });
+}
+
+/**
+ * The rows behind company-chain and state facts, as canonical text by subject id, for verification: what the
+ * last entry of each subject must say now.
+ */
+export const STATE_FACTS: Record<
+  string,
+  (db: Executor, companyId: string, ids: string[]) => Promise<Map<string, string>>
+> = {
+  absence: async (db, companyId, ids) =>
+    new Map(
+      (await absenceFacts(db, companyId, ids)).map((row) => [
+        row.id,
+        canonicalJson({ kind: 'absence', ...absenceFactContent(row) }),
+      ]),
+    ),
+  holiday: async (db, companyId, ids) =>
+    new Map(
+      (await holidayFacts(db, companyId, ids)).map((row) => [
+        row.id,
+        canonicalJson({ kind: 'holiday', ...holidayFactContent(row, 'added') }),
+      ]),
+    ),
+  access_grant: async (db, companyId, ids) =>
+    new Map(
+      (await grantFacts(db, companyId, ids)).map((row) => [
+        row.id,
+        canonicalJson({ kind: 'access_grant', ...grantFactContent(row) }),
+      ]),
+    ),
+  registry_access: async (db, companyId, ids) =>
+    new Map(
+      (await accessFacts(db, companyId, ids)).map((row) => [
+        row.id,
+        canonicalJson({ kind: 'registry_access', ...accessFactContent(row) }),
+      ]),
+    ),
+};

@@ -25,6 +25,32 @@ export async function entriesAfter(
   return await query.orderBy('company_id').orderBy('employee_id').orderBy('seq').limit(limit).execute();
 }
 
+/** The next batch of a company chain's entries after a key, in chain order (company, seq). */
+export async function companyEntriesAfter(
+  db: Executor,
+  companyId: string | null,
+  after: { company_id: string; seq: number } | null,
+  limit: number,
+) {
+  let query = db
+    .selectFrom('registry_company_entries')
+    .select(['company_id', 'seq', 'kind', 'subject_id', 'content', 'previous_hash', 'hash']);
+  if (companyId !== null) query = query.where('company_id', '=', companyId);
+  if (after !== null) {
+    query = query.where(sql<boolean>`(company_id, seq) > (${after.company_id}::uuid, ${after.seq}::bigint)`);
+  }
+  return await query.orderBy('company_id').orderBy('seq').limit(limit).execute();
+}
+
+/** The closed months of a tenant (or of all) with their stored seal. */
+export async function closedMonthsWithSeals(db: Executor, companyId: string | null) {
+  let query = db
+    .selectFrom('registry_months')
+    .select(['company_id', sql<string>`to_char(month, 'YYYY-MM')`.as('month'), 'seal']);
+  if (companyId !== null) query = query.where('company_id', '=', companyId);
+  return await query.orderBy('company_id').orderBy('month').execute();
+}
+
 /** The corrections among the ids with who approved them on each side (the rows an approval entry records). */
 export async function approvalFacts(db: Executor, companyId: string, ids: string[]) {
   if (ids.length === 0) return [];
@@ -49,7 +75,7 @@ export async function approvalFacts(db: Executor, companyId: string, ids: string
  */
 export async function factsWithoutEntry(db: Executor, companyId: string | null, limit: number) {
   const company = companyId === null ? sql`true` : sql`x.company_id = ${companyId}::uuid`;
-  const result = await sql<{ company_id: string; employee_id: string; kind: string; subject: string }>`
+  const result = await sql<{ company_id: string; employee_id: string | null; kind: string; subject: string }>`
     select x.company_id, x.employee_id, x.kind, x.subject from (
       select c.company_id, c.employee_id, 'check_in' as kind, c.id::text as subject, c.id::text as entry_subject
       from check_ins c
@@ -65,11 +91,23 @@ export async function factsWithoutEntry(db: Executor, companyId: string | null, 
       union all
       select a.company_id, a.employee_id, 'check_in_' || a.response, a.check_in_id::text, a.check_in_id::text
       from check_in_responses a
+      union all
+      select a.company_id, a.employee_id, 'absence', a.id::text, a.id::text from absences a
+      union all
+      select h.company_id, null, 'holiday', h.id::text, h.id::text from holidays h
+      union all
+      select g.company_id, null, 'access_grant', g.id::text, g.id::text from registry_access_grants g
+      union all
+      select a.company_id, null, 'registry_access', a.id::text, a.id::text from registry_accesses a
     ) x
     where ${company}
       and not exists (
         select 1 from registry_entries r
-        where r.company_id = x.company_id and r.employee_id = x.employee_id
+        where x.employee_id is not null and r.company_id = x.company_id and r.employee_id = x.employee_id
+          and r.kind = x.kind and r.subject_id = x.entry_subject::uuid)
+      and not exists (
+        select 1 from registry_company_entries r
+        where x.employee_id is null and r.company_id = x.company_id
           and r.kind = x.kind and r.subject_id = x.entry_subject::uuid)
     order by x.company_id, x.employee_id, x.subject
     limit ${limit}`.execute(db);
@@ -155,4 +193,19 @@ export async function employeesWithWorkdays(
     order by e.company_id, e.id
     limit ${limit}`.execute(db);
   return result.rows;
+}
+
+/** An employee's time zone: their own, or their company's (the account's). */
+export async function employeeZoneOf(db: Executor, companyId: string, employeeId: string) {
+  const row = await db
+    .selectFrom('employees as e')
+    .innerJoin('companies as t', 't.id', 'e.company_id')
+    .innerJoin('companies as a', (join) =>
+      join.on((eb) => eb('a.id', '=', eb.fn.coalesce('t.sandbox_of', 't.id'))),
+    )
+    .select((eb) => eb.fn.coalesce('e.timezone', 'a.timezone').as('timezone'))
+    .where('e.company_id', '=', companyId)
+    .where('e.id', '=', employeeId)
+    .executeTakeFirst();
+  return row?.timezone;
 }

@@ -2,15 +2,25 @@ import type { Db, Executor } from '../../db/database.ts';
 import { monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { localDateOf } from '../../time/engine.ts';
-import { canonicalJson, chainHash, GENESIS, subjectFacts } from '../registry/registry.service.ts';
+import { sealOf } from '../registry/months.service.ts';
+import {
+  canonicalJson,
+  chainHash,
+  GENESIS,
+  STATE_FACTS,
+  subjectFacts,
+} from '../registry/registry.service.ts';
 import { storedFiguresDiffering } from '../workdays/consolidation.ts';
 import {
   acknowledgementRows,
   acknowledgementsWithoutEntry,
   approvalFacts,
   closedMonthRows,
+  closedMonthsWithSeals,
+  companyEntriesAfter,
   type EntryKey,
   employeesWithWorkdays,
+  employeeZoneOf,
   entriesAfter,
   factsWithoutEntry,
 } from './verification.repo.ts';
@@ -29,7 +39,11 @@ import {
  * - `entry_without_fact`: an entry whose row is gone (a deleted acknowledgement, a deleted closing);
  * - `recorded_into_closed_month`: a check-in entered the chain after a closing sealed its day, other than through
  *   a correction (a closing deleted and put back around a back-dated check-in);
- * - `figures_mismatch`: a day's stored figures are not what its facts give (figures edited, facts removed).
+ * - `figures_mismatch`: a day's stored figures are not what its facts give (figures edited, facts removed);
+ * - `seal_mismatch`: a closed month's seal as the chains give it now differs from the one stored at the close,
+ *   or from a seal a worker or an inspector kept (a whole chain rewritten consistently).
+ * State facts (an absence, a holiday, an access grant) are compared by their last entry; the company's own chain
+ * (holidays, grants, each access to the registry, seals) is verified like an employee's.
  */
 export type Problem = {
   kind: string;
@@ -74,6 +88,7 @@ class Findings {
 export async function verifyRegistry(
   deps: { db: Db; clock: Clock },
   companyId: string | null,
+  options: { seals?: ReadonlyMap<string, string> } = {},
 ): Promise<Verification> {
   return await deps.db
     .transaction()
@@ -81,8 +96,10 @@ export async function verifyRegistry(
     .setAccessMode('read only')
     .execute(async (tx) => {
       const findings = new Findings();
-      const entries = await verifyChains(tx, companyId, findings);
+      const entries =
+        (await verifyChains(tx, companyId, findings)) + (await verifyCompanyChains(tx, companyId, findings));
       await verifyRowsHaveEntries(tx, companyId, findings);
+      await verifySeals(tx, companyId, options.seals ?? new Map(), findings);
       await verifyFigures(tx, companyId, new Date(deps.clock.now().epochMilliseconds), findings);
       const [first] = findings.problems;
       return {
@@ -110,12 +127,14 @@ async function verifyChains(tx: Executor, companyId: string | null, findings: Fi
   let entries = 0;
   let chain: Chain | null = null;
   let after: EntryKey | null = null;
+  const states = new LastStates();
   for (;;) {
     const batch = await entriesAfter(tx, companyId, after, BATCH);
     if (batch.length === 0) break;
     for (const entry of batch) {
       entries += 1;
       if (chain === null || chain.company !== entry.company_id || chain.employee !== entry.employee_id) {
+        await states.flush(tx, findings);
         chain = {
           company: entry.company_id,
           employee: entry.employee_id,
@@ -127,12 +146,195 @@ async function verifyChains(tx: Executor, companyId: string | null, findings: Fi
       }
       chain = checkLink(chain, entry, findings);
       chain = await checkSealedDays(tx, chain, entry, findings);
+      states.note(entry.company_id, entry.employee_id, entry);
     }
     await checkFacts(tx, batch, findings);
     const last = batch[batch.length - 1] as Entry;
     after = { company_id: last.company_id, employee_id: last.employee_id, seq: Number(last.seq) };
   }
+  await states.flush(tx, findings);
   return entries;
+}
+
+/**
+ * The last entry of each subject of a state fact (an absence, a holiday, an access grant) in one chain: the row
+ * must say now what that entry says (a holiday whose last entry removed it must be gone). Kept for one chain at a
+ * time, and compared when the chain ends.
+ */
+class LastStates {
+  #company = '';
+  #employee: string | null = null;
+  #last = new Map<string, { kind: string; content: string; seq: number }>();
+
+  note(
+    company: string,
+    employee: string | null,
+    entry: { kind: string; subject_id: string | null; content: string; seq: number | string },
+  ) {
+    if (!(entry.kind in STATE_FACTS) || entry.subject_id === null) return;
+    this.#company = company;
+    this.#employee = employee;
+    this.#last.set(entry.subject_id, { kind: entry.kind, content: entry.content, seq: Number(entry.seq) });
+  }
+
+  async flush(tx: Executor, findings: Findings): Promise<void> {
+    const byKind = new Map<string, string[]>();
+    for (const [subject, state] of this.#last) {
+      byKind.set(state.kind, [...(byKind.get(state.kind) ?? []), subject]);
+    }
+    for (const [kind, subjects] of byKind) {
+      const rows = await (STATE_FACTS[kind] as NonNullable<(typeof STATE_FACTS)[string]>)(
+        tx,
+        this.#company,
+        subjects,
+      );
+      for (const subject of subjects) {
+        const state = this.#last.get(subject);
+        if (!state) continue;
+        const recorded = parseContent(state.content);
+        const expected = canonicalJson(recorded);
+        const removed = recorded.status === 'removed';
+        const now = rows.get(subject);
+        if (removed ? now === undefined : now === expected) continue;
+        findings.add({
+          kind: now === undefined ? 'entry_without_fact' : 'fact_mismatch',
+          ...(this.#employee === null ? {} : { employee_id: this.#employee }),
+          entry: state.seq,
+          expected: removed ? `no ${kind} ${subject}: its last entry removed it` : expected,
+          found: now ?? `no such ${kind} row`,
+        });
+      }
+    }
+    this.#last = new Map();
+  }
+}
+
+type CompanyEntry = Awaited<ReturnType<typeof companyEntriesAfter>>[number];
+
+/**
+ * The company chains: links, each access to the registry and each seal against its row, and the last state of
+ * each holiday and access grant against theirs.
+ */
+async function verifyCompanyChains(
+  tx: Executor,
+  companyId: string | null,
+  findings: Findings,
+): Promise<number> {
+  let entries = 0;
+  let chain: { company: string; hash: Buffer; seq: number } | null = null;
+  let after: { company_id: string; seq: number } | null = null;
+  const states = new LastStates();
+  for (;;) {
+    const batch = await companyEntriesAfter(tx, companyId, after, BATCH);
+    if (batch.length === 0) break;
+    for (const entry of batch) {
+      entries += 1;
+      if (chain === null || chain.company !== entry.company_id) {
+        await states.flush(tx, findings);
+        chain = { company: entry.company_id, hash: GENESIS, seq: 0 };
+      }
+      const seq = Number(entry.seq);
+      const problem = (kind: string, expected: string, found: string) =>
+        findings.add({ kind, entry: seq, expected: `company ${entry.company_id}: ${expected}`, found });
+      if (seq !== chain.seq + 1) problem('chain_sequence', `entry ${chain.seq + 1}`, `entry ${seq}`);
+      if (!entry.previous_hash.equals(chain.hash)) {
+        problem('chain_link', chain.hash.toString('hex'), entry.previous_hash.toString('hex'));
+      }
+      const expectedHash = chainHash(entry.previous_hash, entry.content);
+      if (!entry.hash.equals(expectedHash)) {
+        problem('chain_hash', expectedHash.toString('hex'), entry.hash.toString('hex'));
+      }
+      chain = { ...chain, hash: entry.hash, seq };
+      states.note(entry.company_id, null, entry);
+    }
+    await checkCompanyFacts(tx, batch, findings);
+    const last = batch[batch.length - 1] as CompanyEntry;
+    after = { company_id: last.company_id, seq: Number(last.seq) };
+  }
+  await states.flush(tx, findings);
+  return entries;
+}
+
+/** Each access entry against its row, and each seal entry against its closed month's stored seal. */
+async function checkCompanyFacts(
+  tx: Executor,
+  batch: readonly CompanyEntry[],
+  findings: Findings,
+): Promise<void> {
+  const seals = new Map<string, Buffer | null>();
+  for (const entry of batch) {
+    if (entry.kind !== 'month_sealed') continue;
+    if (!seals.has(entry.company_id)) {
+      for (const row of await closedMonthsWithSeals(tx, entry.company_id)) {
+        seals.set(`${entry.company_id}|${row.month}`, row.seal);
+      }
+      seals.set(entry.company_id, null);
+    }
+    const content = parseContent(entry.content);
+    const stored = seals.get(`${entry.company_id}|${String(content.month)}`);
+    const found = stored === undefined ? 'no such closed month' : (stored?.toString('hex') ?? 'no seal');
+    if (found !== content.seal) {
+      findings.add({
+        kind: stored === undefined ? 'entry_without_fact' : 'fact_mismatch',
+        entry: Number(entry.seq),
+        expected: `the seal of ${String(content.month)}: ${String(content.seal)}`,
+        found,
+      });
+    }
+  }
+  const accesses = batch.filter((entry) => entry.kind === 'registry_access' && entry.subject_id !== null);
+  const byCompany = new Map<string, CompanyEntry[]>();
+  for (const entry of accesses)
+    byCompany.set(entry.company_id, [...(byCompany.get(entry.company_id) ?? []), entry]);
+  for (const [company, entries] of byCompany) {
+    const rows = await (STATE_FACTS.registry_access as NonNullable<(typeof STATE_FACTS)[string]>)(
+      tx,
+      company,
+      entries.map((entry) => entry.subject_id as string),
+    );
+    for (const entry of entries) {
+      const expected = canonicalJson(parseContent(entry.content));
+      const now = rows.get(entry.subject_id as string);
+      if (now === expected) continue;
+      findings.add({
+        kind: now === undefined ? 'entry_without_fact' : 'fact_mismatch',
+        entry: Number(entry.seq),
+        expected,
+        found: now ?? 'no such registry_access row',
+      });
+    }
+  }
+}
+
+/**
+ * Each closed month's seal as the chains give it now, against the stored one and against the seals a worker or
+ * an inspector kept (`--seal MONTH=SEAL`): a chain rewritten consistently still changes its closing entry's hash.
+ */
+async function verifySeals(
+  tx: Executor,
+  companyId: string | null,
+  kept: ReadonlyMap<string, string>,
+  findings: Findings,
+): Promise<void> {
+  const months = await closedMonthsWithSeals(tx, companyId);
+  for (const row of months) {
+    const now = (await sealOf(tx, row.company_id, row.month)).toString('hex');
+    const stored = row.seal?.toString('hex') ?? null;
+    if (stored !== null && stored !== now) {
+      findings.add({
+        kind: 'seal_mismatch',
+        expected: `${row.month}: ${stored} (stored at the close)`,
+        found: now,
+      });
+    }
+  }
+  for (const [month, seal] of kept) {
+    const row = months.find((item) => item.month === month);
+    const now = row ? (await sealOf(tx, row.company_id, month)).toString('hex') : 'no such closed month';
+    if (now !== seal.toLowerCase()) {
+      findings.add({ kind: 'seal_mismatch', expected: `${month}: ${seal} (the seal kept)`, found: now });
+    }
+  }
 }
 
 /** The entry's place in its chain: its seq follows, it links to the previous hash, its own hash recomputes. */
@@ -182,21 +384,7 @@ async function checkSealedDays(tx: Executor, chain: Chain, entry: Entry, finding
 }
 
 async function employeeZone(tx: Executor, companyId: string, employeeId: string): Promise<string> {
-  const [row] = await employeeZones(tx, companyId, employeeId);
-  return row?.timezone ?? 'UTC';
-}
-
-async function employeeZones(tx: Executor, companyId: string, employeeId: string) {
-  return await tx
-    .selectFrom('employees as e')
-    .innerJoin('companies as t', 't.id', 'e.company_id')
-    .innerJoin('companies as a', (join) =>
-      join.on((eb) => eb('a.id', '=', eb.fn.coalesce('t.sandbox_of', 't.id'))),
-    )
-    .select((eb) => eb.fn.coalesce('e.timezone', 'a.timezone').as('timezone'))
-    .where('e.company_id', '=', companyId)
-    .where('e.id', '=', employeeId)
-    .execute();
+  return (await employeeZoneOf(tx, companyId, employeeId)) ?? 'UTC';
 }
 
 function parseContent(text: string): Record<string, unknown> {
@@ -294,6 +482,10 @@ const ROW_LABELS: Record<string, string> = {
   correction_accepted: "the worker's acceptance of correction",
   check_in_accepted: "the worker's acceptance of check-in",
   check_in_rejected: "the worker's rejection of check-in",
+  absence: 'absence',
+  holiday: 'holiday',
+  access_grant: 'access grant',
+  registry_access: 'access to the registry',
 };
 
 /** Rows that no entry records. */
@@ -305,7 +497,7 @@ async function verifyRowsHaveEntries(
   for (const row of await factsWithoutEntry(tx, companyId, PROBLEM_LIMIT)) {
     findings.add({
       kind: 'fact_without_entry',
-      employee_id: row.employee_id,
+      ...(row.employee_id === null ? {} : { employee_id: row.employee_id }),
       entry: 0,
       expected: `a registry entry of kind ${row.kind}`,
       found: `${ROW_LABELS[row.kind] ?? row.kind} ${row.subject} without one`,
