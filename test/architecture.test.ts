@@ -108,6 +108,96 @@ function sqlOutsideRepositories(files: SourceFile[]): string[] {
     .map((source) => source.file);
 }
 
+/**
+ * Who may write the registry's tables (issue 34, "One owner for every write of an employee's days"): each table
+ * is written by its own repository only, and those writers are called through the owner of day writes
+ * (modules/workdays/write-days.ts) or the registry's chain functions. A new writer elsewhere is a second path.
+ */
+const REGISTRY_WRITERS: Record<string, string[]> = {
+  workdays: ['modules/workdays/workdays.repo.ts'],
+  workday_months: ['modules/workdays/workdays.repo.ts'],
+  check_ins: ['modules/check-ins/check-ins.repo.ts', 'modules/corrections/corrections.repo.ts'],
+  check_in_responses: ['modules/check-ins/check-ins.repo.ts'],
+  registry_entries: ['modules/registry/registry.repo.ts'],
+  registry_company_entries: ['modules/registry/registry.repo.ts'],
+  registry_months: ['modules/registry/registry.repo.ts'],
+  registry_acknowledgements: ['modules/registry/registry.repo.ts'],
+  // An absence's status moves in its repository; its day counts only in the owner's (absence-days.ts).
+  absences: ['modules/absences/absences.repo.ts', 'modules/workdays/workdays.repo.ts'],
+};
+
+function registryWrites(files: SourceFile[]): string[] {
+  const found: string[] = [];
+  for (const source of files) {
+    if (source.file.startsWith('db/migrations/')) continue;
+    for (const [table, writers] of Object.entries(REGISTRY_WRITERS)) {
+      const builder = new RegExp(`\\.(insertInto|updateTable|deleteFrom)\\('${table}'\\)`);
+      const raw = new RegExp(`\\b(insert into|update|delete from) ${table}\\b`, 'i');
+      if ((builder.test(source.text) || raw.test(source.text)) && !writers.includes(source.file)) {
+        found.push(`${source.file} writes ${table}`);
+      }
+    }
+  }
+  return found;
+}
+
+/** A module's imports of another module's repository: modules/a/x.ts → modules/b/b.repo.ts. */
+function crossModuleRepositoryImports(files: SourceFile[]): string[] {
+  return files.flatMap((source) =>
+    importsOf(source)
+      .filter((target) => target.endsWith('.repo.ts'))
+      .filter((target) => moduleOf(target) !== null && moduleOf(source.file) !== null)
+      .filter((target) => moduleOf(target) !== moduleOf(source.file))
+      .map((target) => `${source.file} → ${target}`),
+  );
+}
+
+/**
+ * Today's imports of another module's repository (issue 34). The list may only shrink: a new one fails, and one
+ * that no longer exists must leave the list. A module reads another's tables through its service or a named read
+ * model instead.
+ */
+const REPOSITORY_IMPORTS_ALLOWED = new Set([
+  'modules/absences/absences.service.ts → modules/absence-types/absence-types.repo.ts',
+  'modules/absences/absences.service.ts → modules/employees/employees.repo.ts',
+  'modules/absences/absences.service.ts → modules/workdays/workdays.repo.ts',
+  'modules/admins/admins.service.ts → modules/companies/companies.repo.ts',
+  'modules/api-keys/api-keys.service.ts → modules/companies/companies.repo.ts',
+  'modules/check-ins/check-ins.repo.ts → modules/registry/registry.repo.ts',
+  'modules/check-ins/check-ins.service.ts → modules/companies/companies.repo.ts',
+  'modules/companies/companies.service.ts → modules/absence-types/absence-types.repo.ts',
+  'modules/companies/sandbox.ts → modules/absence-types/absence-types.repo.ts',
+  'modules/employees/employees.service.ts → modules/companies/companies.repo.ts',
+  'modules/employees/employees.service.ts → modules/registry/registry.repo.ts',
+  'modules/employees/employees.service.ts → modules/workdays/workdays.repo.ts',
+  'modules/lifecycle/addon.ts → modules/api-keys/api-keys.repo.ts',
+  'modules/lifecycle/addon.ts → modules/companies/companies.repo.ts',
+  'modules/lifecycle/addon.ts → modules/reports/reports.repo.ts',
+  'modules/lifecycle/lifecycle.service.ts → modules/companies/companies.repo.ts',
+  'modules/lifecycle/lifecycle.service.ts → modules/employees/employees.repo.ts',
+  'modules/registry-access/access.service.ts → modules/companies/companies.repo.ts',
+  'modules/registry-access/access.service.ts → modules/employees/employees.repo.ts',
+  'modules/registry-access/acknowledgements.service.ts → modules/registry/registry.repo.ts',
+  'modules/registry/months.service.ts → modules/companies/companies.repo.ts',
+  'modules/reports/content.ts → modules/absences/absences.repo.ts',
+  'modules/reports/content.ts → modules/check-ins/check-ins.repo.ts',
+  'modules/reports/content.ts → modules/employees/employees.repo.ts',
+  'modules/reports/content.ts → modules/workdays/workdays.repo.ts',
+  'modules/reports/documents.ts → modules/admins/admins.repo.ts',
+  'modules/reports/documents.ts → modules/api-keys/api-keys.repo.ts',
+  'modules/reports/documents.ts → modules/corrections/corrections.repo.ts',
+  'modules/reports/documents.ts → modules/employees/employees.repo.ts',
+  'modules/reports/documents.ts → modules/locations/locations.repo.ts',
+  'modules/reports/documents.ts → modules/registry/registry.repo.ts',
+  'modules/reports/reports.service.ts → modules/companies/companies.repo.ts',
+  'modules/sandbox/sandbox.service.ts → modules/webhooks/deliveries.repo.ts',
+  'modules/today/today.service.ts → modules/workdays/workdays.repo.ts',
+  'modules/vacation-balances/vacation-balances.service.ts → modules/absences/absences.repo.ts',
+  'modules/vacation-balances/vacation-balances.service.ts → modules/companies/companies.repo.ts',
+  'modules/vacation-balances/vacation-balances.service.ts → modules/employees/employees.repo.ts',
+  'modules/vacation-balances/vacation-balances.service.ts → modules/workdays/workdays.repo.ts',
+]);
+
 describe('the shape of the code', () => {
   const files = sources();
 
@@ -127,7 +217,42 @@ describe('the shape of the code', () => {
     }
   });
 
+  it("writes the registry's tables only in their own repositories (the owner of day writes calls them)", () => {
+    expect(registryWrites(files)).toEqual([]);
+  });
+
+  it("imports another module's repository only where it did before issue 34, and the list only shrinks", () => {
+    const found = new Set(crossModuleRepositoryImports(files));
+    expect([...found].filter((item) => !REPOSITORY_IMPORTS_ALLOWED.has(item))).toEqual([]);
+    expect([...REPOSITORY_IMPORTS_ALLOWED].filter((item) => !found.has(item))).toEqual([]);
+  });
+
   describe('each guard fails on a planted violation', () => {
+    it('a write of check-ins outside their repository', () => {
+      const planted = {
+        file: 'modules/portal/planted.repo.ts',
+        text: "await db.insertInto('check_ins').values(row).execute();",
+      };
+      expect(registryWrites([...files, planted])).toEqual([
+        'modules/portal/planted.repo.ts writes check_ins',
+      ]);
+      const raw = {
+        file: 'modules/today/planted.repo.ts',
+        text: 'await sql`update workdays set worked_minutes = 0`',
+      };
+      expect(registryWrites([...files, raw])).toEqual(['modules/today/planted.repo.ts writes workdays']);
+    });
+
+    it("an import of another module's repository", () => {
+      const planted = {
+        file: 'modules/units/planted.service.ts',
+        text: "import { x } from '../employees/employees.repo.ts';",
+      };
+      expect(crossModuleRepositoryImports([...files, planted])).toContain(
+        'modules/units/planted.service.ts → modules/employees/employees.repo.ts',
+      );
+    });
+
     it('an import from the platform into a module', () => {
       const planted = {
         file: 'platform/planted.ts',
