@@ -117,7 +117,6 @@ const REGISTRY_WRITERS: Record<string, string[]> = {
   workdays: ['modules/workdays/workdays.repo.ts'],
   workday_months: ['modules/workdays/workdays.repo.ts'],
   check_ins: ['modules/check-ins/check-ins.repo.ts', 'modules/corrections/corrections.repo.ts'],
-  check_in_responses: ['modules/check-ins/check-ins.repo.ts'],
   registry_entries: ['modules/registry/registry.repo.ts'],
   registry_company_entries: ['modules/registry/registry.repo.ts'],
   registry_months: ['modules/registry/registry.repo.ts'],

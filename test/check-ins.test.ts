@@ -34,7 +34,9 @@ describe('POST /v1/check-ins', () => {
       correction_id: null,
       late: false,
       recorded_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      recorded_by: { type: 'api_key', id: env.company.liveKeyId },
+      recorded_by: { type: 'api_key', id: env.company.liveKeyId, key_kind: 'integration' },
+      worker_confirmed: false,
+      worker_response: null,
       created_at: expect.stringMatching(/Z$/),
       updated_at: body.created_at,
     });

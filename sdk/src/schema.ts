@@ -565,7 +565,7 @@ export interface components {
       note: string | null;
       denial_reason: string | null;
       decided_at: string | null;
-      cancelled_at: string | null;
+      cancelled_at: components["schemas"]["NullableInstant"];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -591,8 +591,11 @@ export interface components {
       type: "api_key" | "admin" | "employee" | "system";
       /** @description The API key, administrator or employee id; for `system`, what wrote it. */
       id: string;
-      /** @description For a check-in recorded through an API key since issue 34: the key's kind. */
-      key_kind?: string;
+      /**
+       * @description A check-in's key kind.
+       * @enum {string}
+       */
+      key_kind?: "integration" | "terminal";
     };
     ApiKey: {
       id: components["schemas"]["Uuid"];
@@ -603,19 +606,23 @@ export interface components {
       scopes: ("org:empleados:read" | "org:empleados:write" | "org:fichajes:read" | "org:fichajes:write" | "org:ausencias:read" | "org:ausencias:write" | "org:saldos:read" | "org:informes:read" | "webhooks:manage" | "api_keys:manage")[];
       /** @description The first characters of the secret, to recognise the key. */
       prefix: string;
-      /** @description integration: sends records made elsewhere, at any time (its check-ins are not the worker's own record and ask the worker to accept them). terminal: a clocking device that records a punch at the moment it is made (its check-ins recorded within 10 minutes of their timestamp are the worker's own). Set at creation, never changed. */
-      kind: string;
+      kind: components["schemas"]["ApiKeyKind"];
       status: "active" | "revoked" | "expired";
-      expires_at: string | null;
-      revoked_at: string | null;
+      expires_at: components["schemas"]["NullableInstant"];
+      revoked_at: components["schemas"]["NullableInstant"];
       revoked_reason: string | null;
-      last_used_at: string | null;
+      last_used_at: components["schemas"]["NullableInstant"];
       last_used_ip: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
       updated_at: string;
     };
+    /**
+     * @description integration: records made elsewhere, at any time (not the worker's own). terminal: a clocking device; its check-ins within 10 minutes are the worker's own.
+     * @enum {string}
+     */
+    ApiKeyKind: "integration" | "terminal";
     ApiKeyList: {
       data: components["schemas"]["ApiKey"][];
       meta: components["schemas"]["PageMeta"];
@@ -623,11 +630,7 @@ export interface components {
     CheckIn: {
       id: components["schemas"]["Uuid"];
       employee_id: components["schemas"]["Uuid"];
-      /**
-       * @description `in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.
-       * @enum {unknown}
-       */
-      type: "in" | "out" | "break_start" | "break_end";
+      type: components["schemas"]["CheckInType"];
       /**
        * Format: date-time
        * @description When the event happened, at one-second resolution.
@@ -638,7 +641,7 @@ export interface components {
        * @enum {unknown}
        */
       source: "api" | "dashboard" | "portal" | "correction" | "kiosk" | "import";
-      work_mode: ("on_site" | "remote") | null;
+      work_mode: components["schemas"]["WorkMode"] | null;
       /**
        * @description A voided check-in (by an applied correction) stays in the registry but counts in no figure.
        * @enum {unknown}
@@ -653,12 +656,13 @@ export interface components {
        * @description When Jornada stored it (millisecond precision).
        */
       recorded_at: string;
-      /** @description Who recorded it (with the key's kind when a key recorded it). */
+      /** @description Who recorded it. */
       recorded_by: components["schemas"]["Actor"];
-      /** @description True when the check-in is the worker's own record: made by the worker in the portal, by a terminal key within 10 minutes of its timestamp, or added by a correction both sides approved. False when an integration key or an administrator recorded it for the worker: the worker is asked to accept or dispute it, and the registry's documents print it as such. */
+      /** @description The worker's own record (portal, terminal key within 10 minutes, approved correction); false when an integration or an administrator made it. */
       worker_confirmed: boolean;
       worker_response: ({
-        status: string;
+        /** @enum {string} */
+        status: "accepted" | "rejected";
         reason: string | null;
         /** Format: date-time */
         at: string;
@@ -685,14 +689,10 @@ export interface components {
       void: components["schemas"]["Uuid"][];
       /** @description The check-ins the correction adds (source `correction`). */
       add: ({
-          /**
-           * @description `in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.
-           * @enum {unknown}
-           */
-          type: "in" | "out" | "break_start" | "break_end";
+          type: components["schemas"]["CheckInType"];
           /** Format: date-time */
           timestamp: string;
-          work_mode: ("on_site" | "remote") | null;
+          work_mode: components["schemas"]["WorkMode"] | null;
         })[];
       /** @description Who requested it. */
       requested_by: components["schemas"]["Actor"];
@@ -717,7 +717,7 @@ export interface components {
         at: string;
         reason: string;
       } | null;
-      applied_at: string | null;
+      applied_at: components["schemas"]["NullableInstant"];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -731,6 +731,11 @@ export interface components {
       data: components["schemas"]["CheckIn"][];
       meta: components["schemas"]["PageMeta"];
     };
+    /**
+     * @description `in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.
+     * @enum {string}
+     */
+    CheckInType: "in" | "out" | "break_start" | "break_end";
     ClosedMonth: {
       /** @description YYYY-MM */
       month: string;
@@ -787,21 +792,13 @@ export interface components {
     CreateCheckInBody: {
       /** @description An employee of this company. */
       employee_id: components["schemas"]["Uuid"];
-      /**
-       * @description `in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.
-       * @enum {unknown}
-       */
-      type: "in" | "out" | "break_start" | "break_end";
+      type: components["schemas"]["CheckInType"];
       /**
        * Format: date-time
        * @description ISO 8601 instant with an offset. Fractional seconds are truncated. At most 5 minutes in the future, not before the hire date, not after the termination date.
        */
       timestamp: string;
-      /**
-       * @description Where the work was done.
-       * @enum {unknown}
-       */
-      work_mode?: "on_site" | "remote";
+      work_mode?: components["schemas"]["WorkMode"];
     };
     CreateCheckInCorrectionBody: {
       /** @description An employee of this company. */
@@ -812,17 +809,13 @@ export interface components {
       void?: components["schemas"]["Uuid"][];
       /** @description Check-ins to add. At least one of void and add. */
       add?: ({
-          /**
-           * @description `in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.
-           * @enum {unknown}
-           */
-          type: "in" | "out" | "break_start" | "break_end";
+          type: components["schemas"]["CheckInType"];
           /**
            * Format: date-time
            * @description ISO 8601 instant with an offset; fractional seconds are truncated. The same rules as a check-in: not in the future, within the employment.
            */
           timestamp: string;
-          work_mode?: ("on_site" | "remote") | null;
+          work_mode?: components["schemas"]["WorkMode"] | null;
         })[];
     };
     CreatedWebhookEndpoint: {
@@ -832,7 +825,7 @@ export interface components {
       description: string | null;
       /** @enum {unknown} */
       status: "active" | "disabled";
-      disabled_reason: ("consecutive_failures" | "manual") | null;
+      disabled_reason: components["schemas"]["WebhookDisabledReason"];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -899,10 +892,8 @@ export interface components {
       };
     };
     CreateWebhookEndpointBody: {
-      /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
-      url: string;
-      /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
-      events: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "report.completed")[];
+      url: components["schemas"]["WebhookUrl"];
+      events: components["schemas"]["WebhookEventTypes"];
       description?: string | null;
     };
     EmitSampleEventBody: {
@@ -938,6 +929,9 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    EmployeeEventData: {
+      employee_id: components["schemas"]["Uuid"];
     };
     EmployeeList: {
       data: components["schemas"]["Employee"][];
@@ -984,13 +978,17 @@ export interface components {
       data: components["schemas"]["Location"][];
       meta: components["schemas"]["PageMeta"];
     };
+    NullableInstant: string | null;
     Organization: {
       /** @description The tenant: the company for a live key, its sandbox for a test key. */
       id: components["schemas"]["Uuid"];
       name: string;
       timezone: string;
-      /** @description marked (the default): a check-in the worker did not make counts, marked worker_confirmed: false, until the worker accepts or disputes it. worker_consent: such a check-in changes no figure until the worker accepts it, like a correction. Once worker_consent, never back. */
-      registry_policy: string;
+      /**
+       * @description marked: records the worker did not make count, marked. worker_consent: they count once the worker accepts them (chosen once, for good).
+       * @enum {string}
+       */
+      registry_policy: "marked" | "worker_consent";
       mode: "live" | "test";
       sandbox: boolean;
       seats: number;
@@ -1063,7 +1061,7 @@ export interface components {
       employee_ids: components["schemas"]["Uuid"][] | null;
       /** Format: date-time */
       expires_at: string;
-      revoked_at: string | null;
+      revoked_at: components["schemas"]["NullableInstant"];
       /** Format: date-time */
       created_at: string;
     };
@@ -1093,7 +1091,7 @@ export interface components {
       employee_ids: components["schemas"]["Uuid"][] | null;
       /** Format: date-time */
       expires_at: string;
-      revoked_at: string | null;
+      revoked_at: components["schemas"]["NullableInstant"];
       /** Format: date-time */
       created_at: string;
       /** @description The secret link `<public URL>/registry-access/<token>`, shown once; the token also works as `Authorization: Bearer <token>` on `/registry-access/api/…`. */
@@ -1135,7 +1133,7 @@ export interface components {
       status: "processing" | "completed" | "failed" | "expired";
       /** Format: date-time */
       created_at: string;
-      completed_at: string | null;
+      completed_at: components["schemas"]["NullableInstant"];
       /** @description Completed reports only: a signed address, minted fresh by each GET, valid 5 minutes and for one download. No Authorization header is needed. */
       download_url?: string;
       /**
@@ -1230,10 +1228,8 @@ export interface components {
       social_security_number?: string | null;
     };
     UpdateWebhookEndpointBody: {
-      /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
-      url?: string;
-      /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
-      events?: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "report.completed")[];
+      url?: components["schemas"]["WebhookUrl"];
+      events?: components["schemas"]["WebhookEventTypes"];
       description?: string | null;
       /**
        * @description `disabled` stops deliveries (pending ones end as failed); `active` re-enables the endpoint and clears its failure streak.
@@ -1272,7 +1268,7 @@ export interface components {
       status: "pending" | "succeeded" | "failed";
       /** @description Attempts started so far. */
       attempts: number;
-      last_attempt_at: string | null;
+      last_attempt_at: components["schemas"]["NullableInstant"];
       last_response_status: number | null;
       last_error: string | null;
       next_attempt_at: string | null;
@@ -1299,6 +1295,7 @@ export interface components {
       data: components["schemas"]["WebhookDelivery"][];
       meta: components["schemas"]["PageMeta"];
     };
+    WebhookDisabledReason: ("consecutive_failures" | "manual") | null;
     WebhookEndpoint: {
       id: components["schemas"]["Uuid"];
       url: string;
@@ -1306,7 +1303,7 @@ export interface components {
       description: string | null;
       /** @enum {unknown} */
       status: "active" | "disabled";
-      disabled_reason: ("consecutive_failures" | "manual") | null;
+      disabled_reason: components["schemas"]["WebhookDisabledReason"];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1316,6 +1313,15 @@ export interface components {
       data: components["schemas"]["WebhookEndpoint"][];
       meta: components["schemas"]["PageMeta"];
     };
+    /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
+    WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "report.completed")[];
+    /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
+    WebhookUrl: string;
+    /**
+     * @description Where the work was done.
+     * @enum {string}
+     */
+    WorkMode: "on_site" | "remote";
     /** @description Scheduled minutes per weekday, 0 to 1440. Default: 480 Monday to Friday, 0 on weekends. */
     WorkSchedule: {
       mon: number;
@@ -1360,7 +1366,7 @@ export interface components {
       incomplete_days: number;
       /** @description Ignored clock events (e.g. an out with no open shift) in the period. */
       anomalies: number;
-      /** @description Days whose records conflict: the worker's own record and one made by someone else, one of them ignored, or a record the worker disputes. Flagged until a correction settles the day. */
+      /** @description Days whose records conflict (the worker's own ignored beside another's, or one disputed), until corrected. */
       conflict_days: number;
     };
     WorkSummaryList: {
@@ -3469,9 +3475,7 @@ export interface operations {
         "application/json": components["schemas"]["EventEnvelope"] & {
           /** @constant */
           type: "employee.created";
-          data: {
-            employee_id: components["schemas"]["Uuid"];
-          };
+          data: components["schemas"]["EmployeeEventData"];
         };
       };
     };
@@ -3496,9 +3500,7 @@ export interface operations {
         "application/json": components["schemas"]["EventEnvelope"] & {
           /** @constant */
           type: "employee.updated";
-          data: {
-            employee_id: components["schemas"]["Uuid"];
-          };
+          data: components["schemas"]["EmployeeEventData"];
         };
       };
     };
@@ -3523,9 +3525,7 @@ export interface operations {
         "application/json": components["schemas"]["EventEnvelope"] & {
           /** @constant */
           type: "employee.terminated";
-          data: {
-            employee_id: components["schemas"]["Uuid"];
-          };
+          data: components["schemas"]["EmployeeEventData"];
         };
       };
     };

@@ -311,21 +311,16 @@ export type CheckInsTable = {
   recorded_by_key_kind: Generated<ApiKeyKind | null>;
   /** Whether it is the worker's own record (migration 0034; null before: derived from who recorded it). */
   worker_confirmed: Generated<boolean | null>;
+  /** The worker's answer to a record someone else made for them, given once (migration 0034). */
+  worker_response: Generated<'accepted' | 'rejected' | null>;
+  worker_response_reason: Generated<string | null>;
+  worker_responded_at: Generated<Date | null>;
   created_at: Date;
   updated_at: Date;
 };
 
 export type ApiKeyKind = 'integration' | 'terminal';
 export type RegistryPolicy = 'marked' | 'worker_consent';
-
-export type CheckInResponsesTable = {
-  company_id: string;
-  check_in_id: string;
-  employee_id: string;
-  response: 'accepted' | 'rejected';
-  reason: string | null;
-  responded_at: Date;
-};
 
 export type CorrectionStatus = 'pending' | 'applied' | 'rejected';
 
@@ -586,7 +581,6 @@ export type Database = {
   registry_access_grants: RegistryAccessGrantsTable;
   registry_accesses: RegistryAccessesTable;
   registry_acknowledgements: RegistryAcknowledgementsTable;
-  check_in_responses: CheckInResponsesTable;
   registry_company_entries: RegistryCompanyEntriesTable;
   login_failures: LoginFailuresTable;
 };

@@ -32,6 +32,9 @@ export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(sch
 
 export const IdParams = Type.Object({ id: Uuid() }, { additionalProperties: false });
 
+/** An instant that may be absent (null): one `NullableInstant` component, referred to wherever it is used. */
+export const NullableInstant = () => named('NullableInstant', Nullable(Instant()));
+
 /**
  * Names a schema: the OpenAPI description lists it once under components.schemas and refers to it by `$ref`
  * wherever it is used, so that clients get `components["schemas"]["Employee"]`. Validation and serialization
@@ -62,9 +65,9 @@ export const Actor = (description: string) =>
           description: 'The API key, administrator or employee id; for `system`, what wrote it.',
         }),
         key_kind: Type.Optional(
-          Type.Union([Type.Literal('integration'), Type.Literal('terminal')], {
+          Type.Enum(['integration', 'terminal'], {
             type: 'string',
-            description: "For a check-in recorded through an API key since issue 34: the key's kind.",
+            description: "A check-in's key kind.",
           }),
         ),
       },

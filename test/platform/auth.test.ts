@@ -62,6 +62,7 @@ describe('authentication', () => {
       id: env.company.id,
       name: expect.any(String),
       timezone: 'Europe/Madrid',
+      registry_policy: 'marked',
       mode: 'live',
       sandbox: false,
       seats: 50,

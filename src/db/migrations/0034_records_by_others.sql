@@ -13,6 +13,18 @@ alter table api_keys add column kind text not null default 'integration'
 alter table check_ins add column recorded_by_key_kind text check (recorded_by_key_kind in ('integration', 'terminal'));
 alter table check_ins add column worker_confirmed boolean;
 
+-- The worker's answer to a record someone else made for them: accepted, or rejected with a reason (a dispute).
+-- Kept on the check-in, so that a sync with updated_since sees it; given once, never changed.
+alter table check_ins add column worker_response text check (worker_response in ('accepted', 'rejected'));
+alter table check_ins add column worker_response_reason text;
+alter table check_ins add column worker_responded_at timestamptz(3);
+alter table check_ins add constraint check_ins_worker_response_complete check (
+  (worker_response is null and worker_response_reason is null and worker_responded_at is null)
+  or (worker_response = 'accepted' and worker_response_reason is null and worker_responded_at is not null)
+  or (worker_response = 'rejected' and length(btrim(worker_response_reason)) > 0 and worker_responded_at is not null));
+
+-- A check-in stays immutable but for two transitions: a correction voids it (once), and the worker answers it
+-- (once, from no answer).
 create or replace function jornada_check_ins_immutable() returns trigger language plpgsql as $$
 begin
   if tg_op = 'DELETE' then
@@ -28,28 +40,15 @@ begin
      (old.company_id, old.id, old.employee_id, old.type, old.timestamp, old.source, old.recorded_at,
       old.recorded_by_type, old.recorded_by_id, old.work_mode, old.late, old.created_at, old.correction_id,
       old.recorded_by_key_kind, old.worker_confirmed)
-     or old.status = 'voided' then
-    raise exception 'a check-in is immutable: only a correction voids it, once' using errcode = '42501';
+     or old.status = 'voided'
+     or (old.worker_response is not null
+         and (new.worker_response, new.worker_response_reason, new.worker_responded_at)
+             is distinct from (old.worker_response, old.worker_response_reason, old.worker_responded_at)) then
+    raise exception 'a check-in is immutable: a correction voids it once, and the worker answers it once'
+      using errcode = '42501';
   end if;
   return new;
 end $$;
-
--- The worker's answer to a record someone else made for them: accepted, or rejected with a reason (a dispute).
--- One answer per check-in, never changed (append-only, like the chain that records it).
-create table check_in_responses (
-  company_id uuid not null,
-  check_in_id uuid not null,
-  employee_id uuid not null,
-  response text not null check (response in ('accepted', 'rejected')),
-  reason text check (response = 'accepted' or length(btrim(reason)) > 0),
-  responded_at timestamptz(3) not null,
-  primary key (company_id, check_in_id),
-  foreign key (company_id, check_in_id) references check_ins (company_id, id),
-  foreign key (company_id, employee_id) references employees (company_id, id)
-);
-create index check_in_responses_employee on check_in_responses (company_id, employee_id);
-create trigger check_in_responses_append_only before update or delete on check_in_responses
-  for each row execute function jornada_registry_append_only();
 
 -- The company's registry policy, chosen once: `marked` (records made by others count, marked as such) or
 -- `worker_consent` (they count only once the worker accepts them). Never back from worker_consent.

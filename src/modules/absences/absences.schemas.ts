@@ -1,5 +1,12 @@
 import { Type } from 'typebox';
-import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
+import {
+  CalendarDate,
+  Instant,
+  Nullable,
+  NullableInstant,
+  named,
+  Uuid,
+} from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { AbsenceTypeRef } from '../absence-types/absence-types.schemas.ts';
 
@@ -26,7 +33,7 @@ export const Absence = named(
     note: Nullable(Type.String()),
     denial_reason: Nullable(Type.String({ description: 'The reason given when the absence was denied.' })),
     decided_at: Nullable(Instant('When the absence was approved or denied.')),
-    cancelled_at: Nullable(Instant()),
+    cancelled_at: NullableInstant(),
     created_at: Instant(),
     updated_at: Instant(),
   }),

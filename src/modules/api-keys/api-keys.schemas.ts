@@ -1,16 +1,19 @@
 import { Type } from 'typebox';
-import { Instant, literals, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
+import { Instant, literals, Nullable, NullableInstant, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { SCOPES } from '../../platform/scopes.ts';
 
 export const ScopeSchema = literals(SCOPES);
 const Mode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 
-export const KeyKind = Type.Union([Type.Literal('integration'), Type.Literal('terminal')], {
-  type: 'string',
-  description:
-    "integration: sends records made elsewhere, at any time (its check-ins are not the worker's own record and ask the worker to accept them). terminal: a clocking device that records a punch at the moment it is made (its check-ins recorded within 10 minutes of their timestamp are the worker's own). Set at creation, never changed.",
-});
+export const KeyKind = named(
+  'ApiKeyKind',
+  Type.Enum(['integration', 'terminal'], {
+    type: 'string',
+    description:
+      "integration: records made elsewhere, at any time (not the worker's own). terminal: a clocking device; its check-ins within 10 minutes are the worker's own.",
+  }),
+);
 
 export const ApiKey = named(
   'ApiKey',
@@ -23,10 +26,10 @@ export const ApiKey = named(
     prefix: Type.String({ description: 'The first characters of the secret, to recognise the key.' }),
     kind: KeyKind,
     status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
-    expires_at: Nullable(Instant()),
-    revoked_at: Nullable(Instant()),
+    expires_at: NullableInstant(),
+    revoked_at: NullableInstant(),
     revoked_reason: Nullable(Type.String()),
-    last_used_at: Nullable(Instant()),
+    last_used_at: NullableInstant(),
     last_used_ip: Nullable(Type.String()),
     created_at: Instant(),
     updated_at: Instant(),
@@ -49,7 +52,7 @@ export const CreateApiKeyBody = Type.Object(
     scopes: Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     expires_in_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
-    kind: Type.Optional({ ...KeyKind, description: 'integration (the default) or terminal.' }),
+    kind: Type.Optional(KeyKind),
   },
   { additionalProperties: false },
 );

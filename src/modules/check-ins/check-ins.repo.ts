@@ -5,44 +5,26 @@ import { CHECK_IN_FACT_COLUMNS } from '../registry/registry.repo.ts';
 
 export type CheckInRow = Omit<Selectable<CheckInsTable>, 'company_id'>;
 
-/** The worker's answer to a check-in someone else recorded for them, as a row carries it. */
-export type WorkerResponse = {
-  response: 'accepted' | 'rejected';
-  reason: string | null;
-  responded_at: string;
-};
-
 const selectCheckIns = (db: Executor, companyId: string) =>
   db
     .selectFrom('check_ins')
-    .select((eb) => [
+    .select([
       ...CHECK_IN_FACT_COLUMNS,
       'status',
       'voided_by_correction_id',
+      'worker_response',
+      'worker_response_reason',
+      'worker_responded_at',
       'created_at',
       'updated_at',
-      // One primary-key lookup a row; the answer is rare and never changes.
-      eb
-        .selectFrom('check_in_responses as r')
-        .select(
-          sql<WorkerResponse>`json_build_object('response', r.response, 'reason', r.reason,
-            'responded_at', to_char(r.responded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`.as(
-            'response',
-          ),
-        )
-        .whereRef('r.company_id', '=', 'check_ins.company_id')
-        .whereRef('r.check_in_id', '=', 'check_ins.id')
-        .as('worker_response'),
     ])
     .where('company_id', '=', companyId);
-
-export type ListedCheckIn = CheckInRow & { worker_response: WorkerResponse | null };
 
 export async function findCheckIn(
   db: Executor,
   companyId: string,
   id: string,
-): Promise<ListedCheckIn | undefined> {
+): Promise<CheckInRow | undefined> {
   return await selectCheckIns(db, companyId).where('id', '=', id).executeTakeFirst();
 }
 
@@ -132,7 +114,7 @@ export async function latestActiveCheckIn(
   db: Executor,
   companyId: string,
   employeeId: string,
-): Promise<ListedCheckIn | undefined> {
+): Promise<CheckInRow | undefined> {
   return await selectCheckIns(db, companyId)
     .where('employee_id', '=', employeeId)
     .where('status', '=', 'active')
@@ -175,25 +157,27 @@ export async function apiKeyKind(db: Executor, companyId: string, keyId: string)
   return row?.kind;
 }
 
-/** Records the worker's answer to a check-in, once; false when it was answered already. */
+/** Records the worker's answer to a check-in, once (a stamped change: a sync sees it); false if answered. */
 export async function insertResponse(
   db: Executor,
-  row: {
-    company_id: string;
-    check_in_id: string;
-    employee_id: string;
-    response: 'accepted' | 'rejected';
-    reason: string | null;
-    responded_at: Date;
-  },
+  companyId: string,
+  checkInId: string,
+  answer: { response: 'accepted' | 'rejected'; reason: string | null; at: Date },
 ): Promise<boolean> {
-  const inserted = await db
-    .insertInto('check_in_responses')
-    .values(row)
-    .onConflict((conflict) => conflict.columns(['company_id', 'check_in_id']).doNothing())
-    .returning('check_in_id')
+  const answered = await db
+    .updateTable('check_ins')
+    .set({
+      worker_response: answer.response,
+      worker_response_reason: answer.reason,
+      worker_responded_at: answer.at,
+      updated_at: answer.at,
+    })
+    .where('company_id', '=', companyId)
+    .where('id', '=', checkInId)
+    .where('worker_response', 'is', null)
+    .returning('id')
     .executeTakeFirst();
-  return inserted !== undefined;
+  return answered !== undefined;
 }
 
 /** An employee's check-ins that someone else recorded and the worker has not answered yet, in time order. */
@@ -211,16 +195,7 @@ export function selectUnanswered(db: Executor, companyId: string, employeeId: st
         ]),
       ]),
     )
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('check_in_responses as r')
-            .select('r.check_in_id')
-            .whereRef('r.company_id', '=', 'check_ins.company_id')
-            .whereRef('r.check_in_id', '=', 'check_ins.id'),
-        ),
-      ),
-    )
+    .where('worker_response', 'is', null)
     .orderBy('timestamp')
     .orderBy('id');
 }

@@ -4,11 +4,18 @@ import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 
 export const CHECK_IN_TYPES = ['in', 'out', 'break_start', 'break_end'] as const;
 
-export const CheckInType = Type.Enum(CHECK_IN_TYPES, {
-  description: '`in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.',
-});
+export const CheckInType = named(
+  'CheckInType',
+  Type.Enum(CHECK_IN_TYPES, {
+    type: 'string',
+    description: '`in` opens a shift, `out` closes it; `break_start` and `break_end` mark a break inside it.',
+  }),
+);
 
-export const WorkMode = Type.Enum(['on_site', 'remote'], { description: 'Where the work was done.' });
+export const WorkMode = named(
+  'WorkMode',
+  Type.Enum(['on_site', 'remote'], { type: 'string', description: 'Where the work was done.' }),
+);
 
 export const CheckIn = named(
   'CheckIn',
@@ -32,19 +39,19 @@ export const CheckIn = named(
       description: "Recorded more than the company's late_record_hours (24 by default) after its timestamp.",
     }),
     recorded_at: Instant('When Jornada stored it (millisecond precision).'),
-    recorded_by: Actor("Who recorded it (with the key's kind when a key recorded it)."),
+    recorded_by: Actor('Who recorded it.'),
     worker_confirmed: Type.Boolean({
       description:
-        "True when the check-in is the worker's own record: made by the worker in the portal, by a terminal key within 10 minutes of its timestamp, or added by a correction both sides approved. False when an integration key or an administrator recorded it for the worker: the worker is asked to accept or dispute it, and the registry's documents print it as such.",
+        "The worker's own record (portal, terminal key within 10 minutes, approved correction); false when an integration or an administrator made it.",
     }),
     worker_response: Nullable(
       Type.Object(
         {
-          status: Type.Union([Type.Literal('accepted'), Type.Literal('rejected')], { type: 'string' }),
-          reason: Nullable(Type.String({ description: 'Why the worker disputes it (a rejection).' })),
+          status: Type.Enum(['accepted', 'rejected'], { type: 'string' }),
+          reason: Nullable(Type.String()),
           at: Instant(),
         },
-        { description: "The worker's answer to a check-in they did not record; null until they answer." },
+        { description: "The worker's answer to a record they did not make; null until given." },
       ),
     ),
     created_at: Instant(),

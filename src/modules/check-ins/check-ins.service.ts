@@ -32,7 +32,6 @@ import {
   selectCheckInsMatching,
   selectUnanswered,
   timestampAtOrAfter,
-  type WorkerResponse,
 } from './check-ins.repo.ts';
 import type { CheckIn, CreateCheckInBody } from './check-ins.schemas.ts';
 
@@ -70,7 +69,7 @@ export const workerConfirmedOf = (row: CheckInRow): boolean =>
   row.worker_confirmed ??
   isWorkersOwn({ source: row.source, actorType: row.recorded_by_type, keyKind: null, delaySeconds: 0 });
 
-const toView = (row: CheckInRow & { worker_response?: WorkerResponse | null }): CheckInView => ({
+const toView = (row: CheckInRow): CheckInView => ({
   id: row.id,
   employee_id: row.employee_id,
   type: row.type,
@@ -88,13 +87,14 @@ const toView = (row: CheckInRow & { worker_response?: WorkerResponse | null }): 
     ...(row.recorded_by_key_kind === null ? {} : { key_kind: row.recorded_by_key_kind }),
   },
   worker_confirmed: workerConfirmedOf(row),
-  worker_response: row.worker_response
-    ? {
-        status: row.worker_response.response,
-        reason: row.worker_response.reason,
-        at: row.worker_response.responded_at,
-      }
-    : null,
+  worker_response:
+    row.worker_response === null || row.worker_responded_at === null
+      ? null
+      : {
+          status: row.worker_response,
+          reason: row.worker_response_reason,
+          at: row.worker_responded_at.toISOString(),
+        },
   created_at: formatInstant(row.created_at),
   updated_at: formatInstant(row.updated_at),
 });
@@ -194,6 +194,9 @@ export async function storeCheckIn(
       delaySeconds,
     }),
     created_at: at,
+    worker_response: null,
+    worker_response_reason: null,
+    worker_responded_at: null,
     updated_at: at,
   };
   if (!(await insertCheckIn(tx, companyId, row))) return null;
@@ -372,13 +375,10 @@ export async function answerCheckIn(
       const reason = answer.response === 'rejected' ? (answer.reason ?? '').trim() : null;
       if (reason === '') throw invalid({ reason: 'must not be blank' });
       const at = toDate(now);
-      const inserted = await insertResponse(tx, {
-        company_id: tenant.companyId,
-        check_in_id: row.id,
-        employee_id: employeeId,
+      const inserted = await insertResponse(tx, tenant.companyId, row.id, {
         response: answer.response,
         reason,
-        responded_at: at,
+        at,
       });
       if (!inserted) throw new ApiError('conflict', 'This check-in was answered already.');
       await appendToChain(tx, tenant.companyId, employeeId, {

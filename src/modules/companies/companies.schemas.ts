@@ -28,10 +28,10 @@ const CarryOverExpiry = Type.String({
 });
 
 /** The registry policy (docs/registry.md, "Records the worker did not make"): chosen once, never undone. */
-export const RegistryPolicy = Type.Union([Type.Literal('marked'), Type.Literal('worker_consent')], {
+export const RegistryPolicy = Type.Enum(['marked', 'worker_consent'], {
   type: 'string',
   description:
-    'marked (the default): a check-in the worker did not make counts, marked worker_confirmed: false, until the worker accepts or disputes it. worker_consent: such a check-in changes no figure until the worker accepts it, like a correction. Once worker_consent, never back.',
+    'marked: records the worker did not make count, marked. worker_consent: they count once the worker accepts them (chosen once, for good).',
 });
 
 export const Company = Type.Object({

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Actor, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
+import { Actor, Instant, Nullable, NullableInstant, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { CheckInType, WorkMode } from '../check-ins/check-ins.schemas.ts';
 
@@ -51,7 +51,7 @@ export const Correction = named(
         { description: 'Who ended it as rejected, when and why.' },
       ),
     ),
-    applied_at: Nullable(Instant()),
+    applied_at: NullableInstant(),
     created_at: Instant(),
     updated_at: Instant(),
   }),

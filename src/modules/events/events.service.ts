@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { Executor } from '../../db/database.ts';
-import { Uuid } from '../../platform/common.schemas.ts';
+import { named, Uuid } from '../../platform/common.schemas.ts';
 import { idsAt, randomSequence } from '../../platform/ids.ts';
 import { formatInstant } from '../../time/clock.ts';
 import { insertEventsWithDeliveries } from './events.repo.ts';
@@ -15,7 +15,10 @@ const correction = (status: 'pending' | 'applied' | 'rejected') =>
     { correction_id: Uuid(), employee_id: Uuid(), status: Type.Literal(status) },
     { additionalProperties: false },
   );
-const employee = Type.Object({ employee_id: Uuid() }, { additionalProperties: false });
+const employee = named(
+  'EmployeeEventData',
+  Type.Object({ employee_id: Uuid() }, { additionalProperties: false }),
+);
 
 /**
  * The event types of the public contract (spec, Events), each with its minimal `data`: public ids and state; the

@@ -1,5 +1,12 @@
 import { Type } from 'typebox';
-import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
+import {
+  CalendarDate,
+  Instant,
+  Nullable,
+  NullableInstant,
+  named,
+  Uuid,
+} from '../../platform/common.schemas.ts';
 import { PageQuery } from '../../platform/pagination.ts';
 
 export const ACCESS_KINDS = ['inspection', 'representatives'] as const;
@@ -17,7 +24,7 @@ const grantFields = {
   to: CalendarDate('Last covered date.'),
   employee_ids: Nullable(Type.Array(Uuid(), { description: 'The covered workers; null: all of them.' })),
   expires_at: Instant(),
-  revoked_at: Nullable(Instant()),
+  revoked_at: NullableInstant(),
   created_at: Instant(),
 };
 

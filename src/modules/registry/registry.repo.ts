@@ -102,12 +102,26 @@ export async function voidFacts(db: Executor, companyId: string, ids: string[]) 
 /** The workers' answers to the check-ins among the ids (issue 34). */
 export async function responseFacts(db: Executor, companyId: string, ids: string[]) {
   if (ids.length === 0) return [];
-  return await db
-    .selectFrom('check_in_responses')
-    .select(['check_in_id', 'employee_id', 'response', 'reason', 'responded_at'])
+  const rows = await db
+    .selectFrom('check_ins')
+    .select(['id', 'employee_id', 'worker_response', 'worker_response_reason', 'worker_responded_at'])
     .where('company_id', '=', companyId)
-    .where('check_in_id', 'in', ids)
+    .where('id', 'in', ids)
+    .where('worker_response', 'is not', null)
     .execute();
+  return rows.flatMap((row) =>
+    row.worker_response === null || row.worker_responded_at === null
+      ? []
+      : [
+          {
+            check_in_id: row.id,
+            employee_id: row.employee_id,
+            response: row.worker_response,
+            reason: row.worker_response_reason,
+            responded_at: row.worker_responded_at,
+          },
+        ],
+  );
 }
 
 /** What the corrections among the ids asked for, as their chain entries record it. */

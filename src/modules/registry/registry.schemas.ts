@@ -69,7 +69,7 @@ export const ClosedMonth = named(
       seal: Nullable(
         Type.String({
           description:
-            "The month's seal (hex SHA-256 over every closing entry of the month's workers' chains). Keep it: `jornada registry verify --seal MONTH=SEAL` proves that the chains still give it. Printed on the month's documents.",
+            "The month's seal (hex SHA-256 over its closing entries): keep it to prove a later rewrite.",
         }),
       ),
     },

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
+import { CalendarDate, Instant, NullableInstant, named, Uuid } from '../../platform/common.schemas.ts';
 
 export const REPORT_TYPES = [
   'time_registry_monthly',
@@ -73,7 +73,7 @@ export const Report = named(
         '`processing`, then `completed` or `failed`; a completed report becomes `expired` when its file is deleted, 7 days after completion.',
     }),
     created_at: Instant(),
-    completed_at: Nullable(Instant()),
+    completed_at: NullableInstant(),
     download_url: Type.Optional(
       Type.String({
         description:

@@ -89,8 +89,8 @@ export async function factsWithoutEntry(db: Executor, companyId: string | null, 
       select k.company_id, k.employee_id, 'correction_accepted', k.id::text, k.id::text
       from check_in_corrections k where k.employee_approval_at is not null
       union all
-      select a.company_id, a.employee_id, 'check_in_' || a.response, a.check_in_id::text, a.check_in_id::text
-      from check_in_responses a
+      select c.company_id, c.employee_id, 'check_in_' || c.worker_response, c.id::text, c.id::text
+      from check_ins c where c.worker_response is not null
       union all
       select a.company_id, a.employee_id, 'absence', a.id::text, a.id::text from absences a
       union all

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
+import { Instant, Nullable, NullableInstant, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { EVENT_DATA, EVENT_TYPES, type EventType } from '../events/events.service.ts';
 
@@ -8,19 +8,25 @@ export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPES.filter((type) => type !== 'p
 
 export const MAX_ACTIVE_ENDPOINTS = 5;
 
-const EventTypes = Type.Array(Type.Enum(SUBSCRIBABLE_EVENT_TYPES), {
-  minItems: 1,
-  maxItems: SUBSCRIBABLE_EVENT_TYPES.length,
-  uniqueItems: true,
-  description: 'The event types to receive, without duplicates. `ping` is implicit and is not listed.',
-});
+const EventTypes = named(
+  'WebhookEventTypes',
+  Type.Array(Type.Enum(SUBSCRIBABLE_EVENT_TYPES, { type: 'string' }), {
+    minItems: 1,
+    maxItems: SUBSCRIBABLE_EVENT_TYPES.length,
+    uniqueItems: true,
+    description: 'The event types to receive, without duplicates. `ping` is implicit and is not listed.',
+  }),
+);
 
-const Url = Type.String({
-  minLength: 1,
-  maxLength: 2048,
-  description:
-    'An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused.',
-});
+const Url = named(
+  'WebhookUrl',
+  Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description:
+      'An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused.',
+  }),
+);
 
 const Description = Type.String({ maxLength: 500 });
 
@@ -34,11 +40,14 @@ export const WebhookEndpoint = named(
     events: Type.Array(Type.String()),
     description: Nullable(Type.String()),
     status: EndpointStatus,
-    disabled_reason: Nullable(
-      Type.Enum(['consecutive_failures', 'manual'], {
-        description:
-          '`consecutive_failures`: every delivery failed for 7 days, and the endpoint was disabled automatically. `manual`: disabled by a PATCH. Null while active.',
-      }),
+    disabled_reason: named(
+      'WebhookDisabledReason',
+      Nullable(
+        Type.Enum(['consecutive_failures', 'manual'], {
+          description:
+            '`consecutive_failures`: every delivery failed for 7 days, and the endpoint was disabled automatically. `manual`: disabled by a PATCH. Null while active.',
+        }),
+      ),
     ),
     created_at: Instant(),
     updated_at: Instant(),
@@ -96,7 +105,7 @@ export const WebhookDelivery = named(
     event_type: Type.String(),
     status: Type.Enum(['pending', 'succeeded', 'failed']),
     attempts: Type.Integer({ description: 'Attempts started so far.' }),
-    last_attempt_at: Nullable(Instant()),
+    last_attempt_at: NullableInstant(),
     last_response_status: Nullable(
       Type.Integer({ description: 'The HTTP status of the last answer; null when none came.' }),
     ),

@@ -31,7 +31,7 @@ export const WorkSummary = named(
     }),
     conflict_days: Type.Integer({
       description:
-        "Days whose records conflict: the worker's own record and one made by someone else, one of them ignored, or a record the worker disputes. Flagged until a correction settles the day.",
+        "Days whose records conflict (the worker's own ignored beside another's, or one disputed), until corrected.",
     }),
   }),
 );

@@ -37,18 +37,13 @@ export async function findClockEvents(
 > {
   return await db
     .selectFrom('check_ins')
-    .select((eb) => [
+    .select([
       'type',
       'timestamp',
       sql<boolean>`coalesce(worker_confirmed, recorded_by_type in ('employee', 'system') or source = 'correction')`.as(
         'own',
       ),
-      eb
-        .selectFrom('check_in_responses as r')
-        .select('r.response')
-        .whereRef('r.company_id', '=', 'check_ins.company_id')
-        .whereRef('r.check_in_id', '=', 'check_ins.id')
-        .as('response'),
+      'worker_response as response',
     ])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
