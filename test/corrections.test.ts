@@ -535,6 +535,7 @@ describe('the chain records every step, and verification finds what was changed 
       .orderBy('seq')
       .execute();
     expect(kinds.map((row) => row.kind)).toEqual([
+      'employee',
       'check_in',
       'check_in',
       'check_in',
@@ -566,7 +567,8 @@ describe('the chain records every step, and verification finds what was changed 
         void: [second],
       })
     ).json();
-    expect(await verifyRegistry(ctx.deps, tampered.id)).toMatchObject({ ok: true, entries: 4 });
+    // Three check-ins and the request, the employee's state and the company's (issue 34).
+    expect(await verifyRegistry(ctx.deps, tampered.id)).toMatchObject({ ok: true, entries: 6 });
     await ctx.db.transaction().execute(async (tx) => {
       await sql`alter table check_in_corrections disable trigger check_in_corrections_forward_only`.execute(
         tx,
@@ -579,7 +581,7 @@ describe('the chain records every step, and verification finds what was changed 
       );
     });
     const rewritten = await verifyRegistry(ctx.deps, tampered.id);
-    expect(rewritten).toMatchObject({ ok: false, broken: { employee_id: employee.id, entry: 4 } });
+    expect(rewritten).toMatchObject({ ok: false, broken: { employee_id: employee.id, entry: 5 } });
     expect(rewritten.broken?.found).toContain('Worker asked');
     await ctx.db.transaction().execute(async (tx) => {
       await sql`alter table check_in_corrections disable trigger check_in_corrections_forward_only`.execute(

@@ -201,6 +201,16 @@ describe('verification after tampering', () => {
                 where employee_id = ${rewritten.id} and month = '2026-10-01'`.execute(tx);
     });
 
+    // 10. Identity printed on the documents changed behind the application's back: a worker's NAF, the centre.
+    await asSuperuser((tx) =>
+      sql`update employees set social_security_number = '280123456789' where id = ${backdated.id}`.execute(
+        tx,
+      ),
+    );
+    await asSuperuser((tx) =>
+      sql`update companies set legal_name = 'Otra S.L.' where id = ${company.id}`.execute(tx),
+    );
+
     const verified = await ctx.admin.get(`/admin/v1/registry/verify?company_id=${company.id}`);
     expect(verified.statusCode, verified.body).toBe(200);
     const result = verified.json() as {
@@ -218,11 +228,13 @@ describe('verification after tampering', () => {
     );
     expect(named('entry_without_fact', acknowledged.id), 'deleted acknowledgement').toBe(true);
     expect(named('fact_mismatch', sick.id), 'sick leave turned into vacation').toBe(true);
+    expect(named('fact_mismatch', backdated.id), "a worker's identity").toBe(true);
     const companyWide = (kind: string, text: string) =>
       result.problems.some((problem) => problem.kind === kind && JSON.stringify(problem).includes(text));
     expect(companyWide('entry_without_fact', holiday.json().id), 'deleted holiday').toBe(true);
     expect(companyWide('entry_without_fact', 'registry_access'), 'deleted access log').toBe(true);
     expect(companyWide('seal_mismatch', '2026-10'), 'a chain rewritten consistently').toBe(true);
+    expect(companyWide('fact_mismatch', 'Otra S.L.'), "the company's legal name").toBe(true);
     // The command line, given the seal the worker kept, names the rewrite too.
     const cli = spawnSync(
       process.execPath,
@@ -261,7 +273,8 @@ describe('verification after tampering', () => {
     }
     const verified = await ctx.admin.get(`/admin/v1/registry/verify?company_id=${big.id}`);
     expect(verified.statusCode).toBe(200);
-    expect(verified.json()).toMatchObject({ ok: true, entries: 1_500, problems: [] });
+    // 1,500 check-ins, the employee's state and the company's.
+    expect(verified.json()).toMatchObject({ ok: true, entries: 1_502, problems: [] });
   }, 120_000);
 });
 

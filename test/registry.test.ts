@@ -122,14 +122,17 @@ describe('the per-employee hash chain', () => {
       );
     }
     const chain = await chainOf(employee.id);
+    // The hire's state comes first (issue 34: the chain holds the employee's identity and contract too).
     expect(chain.map((entry) => [Number(entry.seq), entry.kind, entry.subject_id])).toEqual([
-      [1, 'check_in', ids[0]],
-      [2, 'check_in', ids[1]],
-      [3, 'check_in', ids[2]],
+      [1, 'employee', employee.id],
+      [2, 'check_in', ids[0]],
+      [3, 'check_in', ids[1]],
+      [4, 'check_in', ids[2]],
     ]);
     expect(chain[0]?.previous_hash.equals(Buffer.alloc(32))).toBe(true);
     expect(chain[1]?.previous_hash.equals(chain[0]?.hash as Buffer)).toBe(true);
-    expect(JSON.parse(chain[2]?.content ?? '{}')).toMatchObject({
+    expect(chain[2]?.previous_hash.equals(chain[1]?.hash as Buffer)).toBe(true);
+    expect(JSON.parse(chain[3]?.content ?? '{}')).toMatchObject({
       kind: 'check_in',
       check_in_id: ids[2],
       type: 'in',
@@ -193,7 +196,8 @@ describe('the per-employee hash chain', () => {
     ] as const) {
       await other.live.post('/v1/check-ins', { employee_id: employee.id, type, timestamp: ago(hours) });
     }
-    expect(await verifyRegistry(ctx.deps, other.id)).toMatchObject({ ok: true, entries: 3 });
+    // Three check-ins, the employee's state and the company's (issue 34).
+    expect(await verifyRegistry(ctx.deps, other.id)).toMatchObject({ ok: true, entries: 5 });
     const [, second] = await ctx.db
       .selectFrom('check_ins')
       .select(['id', 'timestamp'])
@@ -208,7 +212,7 @@ describe('the per-employee hash chain', () => {
       await sql`alter table check_ins enable trigger check_ins_immutable`.execute(tx);
     });
     const verified = await ctx.admin.get(`/admin/v1/registry/verify?company_id=${other.id}`);
-    expect(verified.json()).toMatchObject({ ok: false, broken: { employee_id: employee.id, entry: 2 } });
+    expect(verified.json()).toMatchObject({ ok: false, broken: { employee_id: employee.id, entry: 3 } });
     expect(verified.json().broken.expected).toContain(`${second?.timestamp.toISOString().slice(0, 19)}Z`);
     expect(verified.json().broken.found).not.toContain(`${second?.timestamp.toISOString().slice(0, 19)}Z`);
     // The same from the command line, on the database directly.
@@ -219,7 +223,7 @@ describe('the per-employee hash chain', () => {
     expect(cli.status, cli.stderr).toBe(1);
     expect(JSON.parse(cli.stdout)).toMatchObject({
       ok: false,
-      broken: { employee_id: employee.id, entry: 2 },
+      broken: { employee_id: employee.id, entry: 3 },
     });
     // A chain entry rewritten with its hash left as it was is named too.
     await ctx.db.transaction().execute(async (tx) => {
@@ -227,12 +231,12 @@ describe('the per-employee hash chain', () => {
       await sql`update check_ins set timestamp = ${second?.timestamp} where id = ${second?.id}`.execute(tx);
       await sql`alter table check_ins enable trigger check_ins_immutable`.execute(tx);
       await sql`alter table registry_entries disable trigger registry_entries_append_only`.execute(tx);
-      await sql`update registry_entries set content = replace(content, '"in"', '"out"') where company_id = ${other.id} and seq = 3`.execute(
+      await sql`update registry_entries set content = replace(content, '"in"', '"out"') where company_id = ${other.id} and seq = 4`.execute(
         tx,
       );
       await sql`alter table registry_entries enable trigger registry_entries_append_only`.execute(tx);
     });
-    expect(await verifyRegistry(ctx.deps, other.id)).toMatchObject({ ok: false, broken: { entry: 3 } });
+    expect(await verifyRegistry(ctx.deps, other.id)).toMatchObject({ ok: false, broken: { entry: 4 } });
   });
 });
 
@@ -256,11 +260,13 @@ describe('keeping the records (at least 4 years, art. 34.9 ET)', () => {
     await kept.live.post(`/v1/employees/${employee.id}/terminate`, {});
     const entries = await ctx.db
       .selectFrom('registry_entries')
-      .select('seq')
+      .select('kind')
       .where('company_id', '=', kept.id)
       .where('employee_id', '=', employee.id)
+      .orderBy('seq')
       .execute();
-    expect(entries).toHaveLength(1);
+    // The hire's state, the check-in, and the termination's state (issue 34).
+    expect(entries.map((entry) => entry.kind)).toEqual(['employee', 'check_in', 'employee']);
     expect((await kept.live.get(`/v1/check-ins?employee_id=${employee.id}`)).json().data).toHaveLength(1);
   });
 });
@@ -296,7 +302,8 @@ describe('check-ins recorded before the registry', () => {
       expect(await verifyRegistry({ db, clock: new FrozenClock('2026-11-01T00:00:00Z') }, companyId)).toEqual(
         {
           ok: true,
-          entries: 2,
+          // The two check-ins, then the employee's and the company's states (migration 0036).
+          entries: 4,
           problems: [],
         },
       );

@@ -120,3 +120,6 @@ begin
 end $$;
 create trigger registry_accesses_append_only before update or delete on registry_accesses
   for each row execute function jornada_registry_accesses_append_only();
+
+drop function pg_temp.jornada_append(uuid, uuid, text, uuid, json, timestamptz);
+drop function pg_temp.jornada_instant(timestamptz);

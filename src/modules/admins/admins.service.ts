@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { lockCompanyRow } from '../../db/companies.ts';
 import { violatedConstraint } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
@@ -6,7 +7,6 @@ import { newId } from '../../platform/ids.ts';
 import { companyLanguage, type Language } from '../../platform/language.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { lockCompanyRow } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import {
   countActiveAdmins,

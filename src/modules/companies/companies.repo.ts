@@ -106,11 +106,6 @@ export async function freeSeat(tx: Executor, companyId: string): Promise<void> {
     .execute();
 }
 
-/** Serialises a tenant's writers that count something of theirs (the report cap) for the transaction. */
-export async function lockCompanyRow(db: Executor, companyId: string): Promise<void> {
-  await db.selectFrom('companies').select('id').where('id', '=', companyId).forNoKeyUpdate().execute();
-}
-
 /**
  * Lets this transaction delete registry rows (check-ins, chain entries) while a whole sandbox is removed with its
  * company: the append-only triggers refuse every other delete (docs/registry.md).

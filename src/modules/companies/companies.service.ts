@@ -10,6 +10,7 @@ import { hasActiveService } from '../../platform/service-state.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { canonicalTimeZone, localDate } from '../../time/zones.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
+import { chainCompany } from '../registry/registry.service.ts';
 import {
   type CompanyRow,
   findCompany,
@@ -126,8 +127,11 @@ export async function createCompany(
   };
   const sandbox = await withSyncStamp(db, clock, async (tx, stamp) => {
     await insertCompany(tx, company);
+    await chainCompany(tx, company.id, toDate(stamp));
     await insertBuiltInAbsenceTypes(tx, company, toDate(stamp));
-    return await provisionSandbox(tx, company, toDate(stamp));
+    const sandbox = await provisionSandbox(tx, company, toDate(stamp));
+    await chainCompany(tx, sandbox.id, toDate(stamp));
+    return sandbox;
   });
   return toView(company, company, sandbox.id);
 }

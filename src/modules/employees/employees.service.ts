@@ -17,6 +17,7 @@ import { recordEvents } from '../events/events.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { latestClosedMonth } from '../registry/registry.repo.ts';
+import { chainEmployee } from '../registry/registry.service.ts';
 import { unitExists } from '../units/units.service.ts';
 import { recountAbsenceDays } from '../workdays/absence-days.ts';
 import { consolidate } from '../workdays/consolidation.ts';
@@ -242,6 +243,7 @@ export async function createEmployee(
     });
     const stored = await findEmployee(tx, tenant.companyId, row.id);
     if (!stored) throw notFound('Employee');
+    await chainEmployee(tx, tenant.companyId, row.id, at);
     await consolidate(
       tx,
       tenant.companyId,
@@ -520,6 +522,7 @@ export async function updateEmployee(
       await consolidate(tx, tenant.companyId, tenant.timezone, id, { from, to: 'horizon' }, next.updated_at);
     }
     await recount?.(next.updated_at);
+    await chainEmployee(tx, tenant.companyId, id, next.updated_at);
     await recordEvents(tx, tenant.companyId, next.updated_at, [
       { type: 'employee.updated', data: { employee_id: id } },
     ]);
@@ -574,6 +577,7 @@ export async function terminateEmployee(
       { from: terminationDate, to: 'horizon' },
       at,
     );
+    await chainEmployee(tx, tenant.companyId, id, at);
     await recordEvents(tx, tenant.companyId, at, [
       { type: 'employee.terminated', data: { employee_id: id } },
     ]);

@@ -13,6 +13,7 @@ import {
 } from '../companies/companies.service.ts';
 import { employeeIdsOf, employeesOnCompanyZone } from '../employees/employees.repo.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
+import { chainCompany } from '../registry/registry.service.ts';
 import { type DaysTouched, lockDaysOf, settleDays } from '../workdays/write-days.ts';
 import { disableAddon, enableAddon } from './addon.ts';
 
@@ -98,6 +99,7 @@ export async function changeCompany(
     }
     const row = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
     await updateCompany(tx, companyId, { ...row, updated_at: at });
+    await chainCompany(tx, companyId, at);
     if (changes.addon_enabled === false && company.addon_enabled) return await disableAddon(tx, company, at);
     if (changes.addon_enabled === true && !company.addon_enabled) await enableAddon(tx, company, at);
     return [];
@@ -166,6 +168,7 @@ async function changeCalendar(
       }
       await updateCompany(tx, companyId, { timezone: zone, updated_at: toDate(now) });
     }
+    await chainCompany(tx, companyId, toDate(now));
     for (const tenant of tenants) {
       const days = { companyId: tenant, timezone: zone ?? company.timezone };
       const what = zone === undefined ? 'moving the tracking start' : 'a change of the time zone';

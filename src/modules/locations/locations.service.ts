@@ -9,6 +9,7 @@ import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pag
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount, requireTimeZone } from '../companies/companies.service.ts';
+import { chainLocation } from '../registry/registry.service.ts';
 import {
   findLocation,
   insertLocation,
@@ -52,6 +53,7 @@ export async function createLocation(
       updated_at: now,
     };
     await insertLocation(tx, companyId, location);
+    await chainLocation(tx, companyId, location.id, now);
     return location;
   });
   return toView(row);
@@ -78,9 +80,14 @@ export async function updateLocation(
     ...(input.address !== undefined ? { address: input.address } : {}),
     ...(input.ccc !== undefined ? { ccc: input.ccc === null ? null : requireCcc(input.ccc) } : {}),
   };
-  const updated = await withSyncStamp(db, clock, async (tx, stamp) =>
-    updateLocationRow(tx, tenant.companyId, id, { ...changes, updated_at: toDate(stamp) }),
-  );
+  const updated = await withSyncStamp(db, clock, async (tx, stamp) => {
+    const changed = await updateLocationRow(tx, tenant.companyId, id, {
+      ...changes,
+      updated_at: toDate(stamp),
+    });
+    if (changed) await chainLocation(tx, tenant.companyId, id, toDate(stamp));
+    return changed;
+  });
   if (!updated) throw notFound('Location');
   return await getLocation(deps, tenant, id);
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Static } from 'typebox';
+import { lockCompanyRow } from '../../db/companies.ts';
 import type { Executor } from '../../db/database.ts';
 import { lockEmployees } from '../../db/employees.ts';
 import type { AppDeps } from '../../platform/deps.ts';
@@ -9,7 +10,6 @@ import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
-import { lockCompanyRow } from '../companies/companies.repo.ts';
 import {
   employeesEmployedIn,
   firstClosedMonthFrom,

@@ -325,3 +325,68 @@ export async function accessFacts(db: Executor, companyId: string, ids: string[]
     .where('id', 'in', ids)
     .execute();
 }
+
+/** The employees among the ids with what their chain's `employee` state records, and their contract periods. */
+export async function employeeFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('employees')
+    .select([
+      'id',
+      'first_name',
+      'last_name',
+      'national_id',
+      'social_security_number',
+      'location_id',
+      'hire_date',
+      'termination_date',
+      'timezone',
+      'tracking_start_date',
+      'opening_banked_minutes',
+    ])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+  const contracts = await db
+    .selectFrom('employee_contracts')
+    .select(['employee_id', 'effective_from', 'work_schedule', 'vacation_days_per_year'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', 'in', ids)
+    .orderBy('employee_id')
+    .orderBy('effective_from')
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    contracts: contracts.filter((contract) => contract.employee_id === row.id),
+  }));
+}
+
+/** The companies among the ids with what their chain's `company` state records. */
+export async function companyFacts(db: Executor, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('companies')
+    .select([
+      'id',
+      'name',
+      'legal_name',
+      'tax_id',
+      'timezone',
+      'tracking_start_date',
+      'late_record_hours',
+      'registry_policy',
+    ])
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** The work centres among the ids with what their `location` state records. */
+export async function locationFacts(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('locations')
+    .select(['id', 'name', 'address', 'ccc'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}

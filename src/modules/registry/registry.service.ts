@@ -4,12 +4,15 @@ import {
   absenceFacts,
   accessFacts,
   checkInFacts,
+  companyFacts,
   correctionFacts,
+  employeeFacts,
   grantFacts,
   holidayFacts,
   insertCompanyEntry,
   insertEntry,
   lastEntry,
+  locationFacts,
   lockedLastCompanyEntry,
   responseFacts,
   voidFacts,
@@ -360,6 +363,105 @@ export async function chainAccess(tx: Executor, companyId: string, accessId: str
   });
 }
 
+type EmployeeFact = Awaited<ReturnType<typeof employeeFacts>>[number];
+
+/**
+ * An employee as the registry prints and computes them (issue 34): identity, work centre, employment dates, time
+ * zone, tracking start, opening balance and every contract period. Appended at every change.
+ */
+export function employeeFactContent(row: EmployeeFact): Record<string, unknown> {
+  return {
+    employee_id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    national_id: row.national_id,
+    social_security_number: row.social_security_number,
+    location_id: row.location_id,
+    hire_date: row.hire_date,
+    termination_date: row.termination_date,
+    timezone: row.timezone,
+    tracking_start_date: row.tracking_start_date,
+    opening_banked_minutes: row.opening_banked_minutes,
+    contracts: row.contracts.map((contract) => ({
+      effective_from: contract.effective_from,
+      work_schedule: contract.work_schedule,
+      vacation_days_per_year: Number(contract.vacation_days_per_year),
+    })),
+  };
+}
+
+type CompanyFact = Awaited<ReturnType<typeof companyFacts>>[number];
+
+/** A company's settings that its documents print or its figures follow (issue 34), in its own chain. */
+export function companyFactContent(row: CompanyFact): Record<string, unknown> {
+  return {
+    company_id: row.id,
+    name: row.name,
+    legal_name: row.legal_name,
+    tax_id: row.tax_id,
+    timezone: row.timezone,
+    tracking_start_date: row.tracking_start_date,
+    late_record_hours: row.late_record_hours,
+    registry_policy: row.registry_policy,
+  };
+}
+
+/** A work centre as the documents print it (issue 34), in the company's chain. */
+export function locationFactContent(row: {
+  id: string;
+  name: string;
+  address: string | null;
+  ccc: string | null;
+}): Record<string, unknown> {
+  return { location_id: row.id, name: row.name, address: row.address, ccc: row.ccc };
+}
+
+/** Appends an employee's state to their chain (after a hire, a change, a contract period, a termination). */
+export async function chainEmployee(
+  tx: Executor,
+  companyId: string,
+  employeeId: string,
+  at: Date,
+): Promise<void> {
+  const [row] = await employeeFacts(tx, companyId, [employeeId]);
+  if (!row) return;
+  await appendToChain(tx, companyId, employeeId, {
+    kind: 'employee',
+    subjectId: row.id,
+    content: employeeFactContent(row),
+    recordedAt: at,
+  });
+}
+
+/** Appends a company's settings to its chain (after a change). */
+export async function chainCompany(tx: Executor, companyId: string, at: Date): Promise<void> {
+  const [row] = await companyFacts(tx, [companyId]);
+  if (!row) return;
+  await appendToCompanyChain(tx, companyId, {
+    kind: 'company',
+    subjectId: row.id,
+    content: companyFactContent(row),
+    recordedAt: at,
+  });
+}
+
+/** Appends a work centre's state to the company's chain (after its creation or a change). */
+export async function chainLocation(
+  tx: Executor,
+  companyId: string,
+  locationId: string,
+  at: Date,
+): Promise<void> {
+  const [row] = await locationFacts(tx, companyId, [locationId]);
+  if (!row) return;
+  await appendToCompanyChain(tx, companyId, {
+    kind: 'location',
+    subjectId: row.id,
+    content: locationFactContent(row),
+    recordedAt: at,
+  });
+}
+
 /**
  * The rows behind company-chain and state facts, as canonical text by subject id, for verification: what the
  * last entry of each subject must say now.
@@ -387,6 +489,27 @@ export const STATE_FACTS: Record<
       (await grantFacts(db, companyId, ids)).map((row) => [
         row.id,
         canonicalJson({ kind: 'access_grant', ...grantFactContent(row) }),
+      ]),
+    ),
+  employee: async (db, companyId, ids) =>
+    new Map(
+      (await employeeFacts(db, companyId, ids)).map((row) => [
+        row.id,
+        canonicalJson({ kind: 'employee', ...employeeFactContent(row) }),
+      ]),
+    ),
+  company: async (db, _companyId, ids) =>
+    new Map(
+      (await companyFacts(db, ids)).map((row) => [
+        row.id,
+        canonicalJson({ kind: 'company', ...companyFactContent(row) }),
+      ]),
+    ),
+  location: async (db, companyId, ids) =>
+    new Map(
+      (await locationFacts(db, companyId, ids)).map((row) => [
+        row.id,
+        canonicalJson({ kind: 'location', ...locationFactContent(row) }),
       ]),
     ),
   registry_access: async (db, companyId, ids) =>

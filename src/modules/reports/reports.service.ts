@@ -4,6 +4,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { Selectable } from 'kysely';
 import type { Logger } from 'pino';
 import type { Static } from 'typebox';
+import { lockCompanyRow } from '../../db/companies.ts';
 import type { ReportFormat, ReportsTable, ReportType } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound, validationErrors } from '../../platform/errors.ts';
@@ -13,7 +14,6 @@ import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { withFormats } from '../../platform/validation.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { lockCompanyRow } from '../companies/companies.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import {
   countProcessingReports,

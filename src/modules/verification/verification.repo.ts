@@ -99,6 +99,12 @@ export async function factsWithoutEntry(db: Executor, companyId: string | null, 
       select g.company_id, null, 'access_grant', g.id::text, g.id::text from registry_access_grants g
       union all
       select a.company_id, null, 'registry_access', a.id::text, a.id::text from registry_accesses a
+      union all
+      select e.company_id, e.id, 'employee', e.id::text, e.id::text from employees e
+      union all
+      select c.id, null, 'company', c.id::text, c.id::text from companies c
+      union all
+      select l.company_id, null, 'location', l.id::text, l.id::text from locations l
     ) x
     where ${company}
       and not exists (

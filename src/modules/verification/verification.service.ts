@@ -486,6 +486,9 @@ const ROW_LABELS: Record<string, string> = {
   holiday: 'holiday',
   access_grant: 'access grant',
   registry_access: 'access to the registry',
+  employee: 'employee',
+  company: 'company',
+  location: 'work centre',
 };
 
 /** Rows that no entry records. */
