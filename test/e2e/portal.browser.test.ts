@@ -232,7 +232,67 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await page.getByLabel('Mes', { exact: true }).fill(new Date().toISOString().slice(0, 7));
   });
 
+  it('shows the records someone else made for the worker, who rejects one with a reason and accepts another', async () => {
+    // The company's integration (a key of kind `integration`) records two breaks for Lucía: not her own records.
+    const minutesAgo = (minutes: number) =>
+      `${new Date(Math.floor((Date.now() - minutes * 60_000) / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+    const made = [];
+    for (const [type, minutes] of [
+      ['break_start', 3],
+      ['break_end', 2],
+    ] as const) {
+      const response = await http(
+        'POST',
+        '/v1/check-ins',
+        { employee_id: employeeId, type, timestamp: minutesAgo(minutes) },
+        liveKey,
+      );
+      expect(response.status, response.text).toBe(201);
+      expect(response.body).toMatchObject({
+        worker_confirmed: false,
+        recorded_by: { key_kind: 'integration' },
+      });
+      made.push(response.body.id as string);
+    }
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Mi registro' }).waitFor();
+    const card = page.getByRole('region', { name: 'Registros hechos por otra persona' });
+    await card.waitFor();
+    await expect.poll(() => card.getByRole('listitem').count()).toBe(2);
+    expect(await card.textContent()).toContain('la empresa, desde otro sistema');
+    await accessible();
+    await shot('phone-records-by-others');
+
+    const first = card.getByRole('listitem').first();
+    await first.getByRole('button', { name: 'Rechazar' }).click();
+    await first.getByLabel('Por qué no es correcto').fill('No hice esa pausa.');
+    await accessible();
+    await first.getByRole('button', { name: 'Rechazar el registro' }).click();
+    await card.getByRole('status').getByText('Respuesta guardada.').waitFor();
+    await expect.poll(() => card.getByRole('listitem').count()).toBe(1);
+    await card.getByRole('listitem').first().getByRole('button', { name: 'Aceptar' }).click();
+    await expect.poll(() => card.getByRole('listitem').count()).toBe(0);
+    await expect.poll(() => page.locator('article.day').first().textContent()).toContain('rechazado por ti');
+    await expect.poll(() => page.locator('article.day').first().textContent()).toContain('aceptado por ti');
+    await shot('phone-records-by-others-answered');
+
+    // The company sees each answer on the check-in, and a sync with updated_since picks it up.
+    const rejected = await http('GET', `/v1/check-ins/${made[0]}`, undefined, liveKey);
+    expect(rejected.body.worker_response).toMatchObject({ status: 'rejected', reason: 'No hice esa pausa.' });
+    const accepted = await http('GET', `/v1/check-ins/${made[1]}`, undefined, liveKey);
+    expect(accepted.body.worker_response).toMatchObject({ status: 'accepted', reason: null });
+  });
+
   it('speaks English on request, and keeps the choice', async () => {
+    // One more record by the integration, to see its card in English too.
+    const timestamp = `${new Date(Math.floor((Date.now() - 60_000) / 1000) * 1000).toISOString().slice(0, 19)}Z`;
+    const made = await http(
+      'POST',
+      '/v1/check-ins',
+      { employee_id: employeeId, type: 'out', timestamp },
+      liveKey,
+    );
+    expect(made.status, made.text).toBe(201);
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.getByRole('heading', { level: 1, name: 'My record' }).waitFor();
     await page.reload();
@@ -240,6 +300,13 @@ describe('the workers’ portal in Chromium at phone width', () => {
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
     await accessible();
     await shot('phone-record-english');
+    const card = page.getByRole('region', { name: 'Records made by someone else' });
+    await card.getByRole('button', { name: 'Accept' }).waitFor();
+    expect(await card.textContent()).toContain('the company, from another system');
+    await card.scrollIntoViewIfNeeded();
+    await shot('phone-records-by-others-english');
+    await card.getByRole('button', { name: 'Accept' }).click();
+    await card.getByRole('status').getByText('Answer saved.').waitFor();
     await page.getByRole('button', { name: 'Cambiar a español' }).click();
     await page.getByRole('heading', { level: 1, name: 'Mi registro' }).waitFor();
   });

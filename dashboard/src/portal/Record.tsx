@@ -4,6 +4,7 @@ import { dayIn, lastDayOf, todayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type Day, type Me, type Page, portalApi } from './api.ts';
 import { hoursOf, longDate, monthName } from './format.ts';
+import { OthersRecords } from './Others.tsx';
 import { RecordLine } from './Today.tsx';
 
 /** Every page of a listing of the portal API. */
@@ -34,6 +35,7 @@ export function RecordScreen({ me }: { me: Me }) {
   const [records, setRecords] = useState<CheckIn[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [closed, setClosed] = useState<{ acknowledged_at: string | null } | null>(null);
+  const [answered, setAnswered] = useState(0);
 
   useEffect(() => {
     setClosed(null);
@@ -75,7 +77,7 @@ export function RecordScreen({ me }: { me: Me }) {
         setRecords(checkIns);
       })
       .catch(setError);
-  }, [month, today]);
+  }, [month, today, answered]);
 
   const byDay = new Map<string, CheckIn[]>();
   for (const record of records) {
@@ -106,6 +108,7 @@ export function RecordScreen({ me }: { me: Me }) {
         />
       </label>
       <Problems error={error} />
+      <OthersRecords zone={zone} onAnswered={() => setAnswered((count) => count + 1)} />
       {closed && (
         <section className="card closed" aria-labelledby="closed-title">
           <h2 id="closed-title">{t('record.closed')}</h2>
@@ -156,6 +159,7 @@ export function RecordScreen({ me }: { me: Me }) {
             <h2 id={`day-${date}`}>
               {longDate(date)}
               {day && day.incomplete_days > 0 && <span className="tag warn">{t('record.incomplete')}</span>}
+              {day && day.conflict_days > 0 && <span className="tag warn">{t('record.conflict')}</span>}
             </h2>
             {day && (
               <p className="figures">

@@ -129,6 +129,13 @@ export function RecordLine({ record, zone }: { record: CheckIn; zone: string }) 
       {voided && <span className="tag">{t('record.voided')}</span>}
       {record.late && <span className="tag">{t('record.late')}</span>}
       {record.correction_id && <span className="tag">{t('record.corrected')}</span>}
+      {!record.worker_confirmed && !record.worker_response && (
+        <span className="tag">{t('record.byOther')}</span>
+      )}
+      {record.worker_response?.status === 'accepted' && <span className="tag">{t('record.accepted')}</span>}
+      {record.worker_response?.status === 'rejected' && (
+        <span className="tag warn">{t('record.rejected')}</span>
+      )}
     </li>
   );
 }

@@ -20,6 +20,13 @@ export type CheckIn = {
   correction_id: string | null;
   voided_by_correction_id: string | null;
   recorded_at: string;
+  recorded_by: {
+    type: 'api_key' | 'admin' | 'employee' | 'system';
+    id: string;
+    key_kind?: 'integration' | 'terminal';
+  };
+  worker_confirmed: boolean;
+  worker_response: { status: 'accepted' | 'rejected'; reason: string | null; at: string } | null;
 };
 
 export type Me = {
@@ -47,6 +54,7 @@ export type Day = {
   balance_minutes: number;
   banked_hours_balance_minutes: number;
   incomplete_days: number;
+  conflict_days: number;
 };
 
 export type Actor = { type: string; id: string };
