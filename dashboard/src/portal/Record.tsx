@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dayIn, lastDayOf, todayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
@@ -35,7 +35,6 @@ export function RecordScreen({ me }: { me: Me }) {
   const [records, setRecords] = useState<CheckIn[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [closed, setClosed] = useState<{ acknowledged_at: string | null } | null>(null);
-  const [answered, setAnswered] = useState(0);
 
   useEffect(() => {
     setClosed(null);
@@ -58,7 +57,8 @@ export function RecordScreen({ me }: { me: Me }) {
     }
   };
 
-  useEffect(() => {
+  // The month's days and records; again after the worker answers a record someone else made.
+  const loadMonth = useCallback(() => {
     const from = `${month}-01`;
     const last = lastDayOf(month);
     const to = last < today ? last : today;
@@ -77,7 +77,8 @@ export function RecordScreen({ me }: { me: Me }) {
         setRecords(checkIns);
       })
       .catch(setError);
-  }, [month, today, answered]);
+  }, [month, today]);
+  useEffect(loadMonth, [loadMonth]);
 
   const byDay = new Map<string, CheckIn[]>();
   for (const record of records) {
@@ -108,7 +109,7 @@ export function RecordScreen({ me }: { me: Me }) {
         />
       </label>
       <Problems error={error} />
-      <OthersRecords zone={zone} onAnswered={() => setAnswered((count) => count + 1)} />
+      <OthersRecords zone={zone} onAnswered={loadMonth} />
       {closed && (
         <section className="card closed" aria-labelledby="closed-title">
           <h2 id="closed-title">{t('record.closed')}</h2>

@@ -1,5 +1,4 @@
 import type { Static } from 'typebox';
-import type { Tx } from '../../db/database.ts';
 import type { AbsenceStatus } from '../../db/schema.ts';
 import { syncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
@@ -17,8 +16,8 @@ import { type PendingEvent, recordEvents } from '../events/events.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { chainAbsence } from '../registry/registry.service.ts';
 import { balanceEvents } from '../workdays/absence-days.ts';
-import { consolidate } from '../workdays/consolidation.ts';
 import { findHolidayDates as holidayDates } from '../workdays/workdays.repo.ts';
+import { writeDays } from '../workdays/write-days.ts';
 import {
   type AbsenceRow,
   findAbsence,
@@ -205,53 +204,58 @@ export async function decideAbsence(
   decision: AbsenceDecision,
   input: { reason?: string | undefined } = {},
 ): Promise<AbsenceView> {
-  const { db, clock } = deps;
   const transition: Transition = TRANSITIONS[decision];
-  return await db.transaction().execute(async (tx: Tx) => {
-    const at = toDate(await syncStamp(tx, clock));
-    // Lock order: the employee's row, then the absence (docs/architecture.md). An absence never changes employee.
-    const before = await findAbsence(tx, tenant.companyId, id);
-    if (!before) throw notFound('Absence');
-    await findEmployee(tx, tenant.companyId, before.employee_id, { lock: true });
-    // Approving, or cancelling an approved absence, changes the figures of its dates: not in a closed month.
-    if (transition.to === 'approved' || (transition.to === 'cancelled' && before.status === 'approved')) {
-      const range = { from: before.start_date, to: before.end_date };
-      await assertMonthsOpen(tx, tenant.companyId, range, `to make the absence ${transition.to}`);
-    }
-    const changed = await moveAbsence(tx, tenant.companyId, id, transition.from, {
-      status: transition.to,
-      updated_at: at,
-      ...(transition.to === 'cancelled' ? { cancelled_at: at } : { decided_at: at }),
-      ...(transition.to === 'denied' ? { denial_reason: input.reason ?? null } : {}),
-    });
-    const row = await findAbsence(tx, tenant.companyId, id);
-    if (!row) throw notFound('Absence');
-    if (changed) await chainAbsence(tx, tenant.companyId, id, at);
-    if (!changed) {
-      throw new ApiError(
-        'conflict',
-        `The absence is ${row.status}; it can be ${transition.to} only while ${transition.from.join(' or ')}.`,
-        { errors: { status: row.status } },
-      );
-    }
-    // Approving or cancelling changes the expected minutes of the absence's dates.
-    if (transition.to !== 'denied') {
-      await consolidate(
-        tx,
-        tenant.companyId,
-        tenant.timezone,
-        row.employee_id,
-        { from: row.start_date, to: row.end_date },
-        at,
-      );
-    }
-    await recordEvents(tx, tenant.companyId, at, [
-      {
-        type: transition.event,
-        data: { absence_id: id, employee_id: row.employee_id, status: transition.to },
-      } as PendingEvent,
-      ...balanceEvents(row),
-    ]);
-    return toView(row);
-  });
+  // The lock order starts with the employee's row, so the absence is read first to know whose it is (an absence
+  // never changes employee), then read again under the lock.
+  const known = await findAbsence(deps.db, tenant.companyId, id);
+  if (!known) throw notFound('Absence');
+  const what = `to make the absence ${transition.to}`;
+  return await writeDays(
+    deps,
+    tenant,
+    [known.employee_id],
+    async (tx, now) => {
+      const at = toDate(now);
+      const before = await findAbsence(tx, tenant.companyId, id);
+      if (!before) throw notFound('Absence');
+      // Approving, or cancelling an approved absence, changes the figures of its dates: not on a sealed date.
+      const figures =
+        transition.to === 'approved' || (transition.to === 'cancelled' && before.status === 'approved');
+      if (figures) {
+        await assertMonthsOpen(tx, tenant.companyId, { from: before.start_date, to: before.end_date }, what);
+      }
+      const changed = await moveAbsence(tx, tenant.companyId, id, transition.from, {
+        status: transition.to,
+        updated_at: at,
+        ...(transition.to === 'cancelled' ? { cancelled_at: at } : { decided_at: at }),
+        ...(transition.to === 'denied' ? { denial_reason: input.reason ?? null } : {}),
+      });
+      const row = await findAbsence(tx, tenant.companyId, id);
+      if (!row) throw notFound('Absence');
+      if (!changed) {
+        throw new ApiError(
+          'conflict',
+          `The absence is ${row.status}; it can be ${transition.to} only while ${transition.from.join(' or ')}.`,
+          { errors: { status: row.status } },
+        );
+      }
+      await chainAbsence(tx, tenant.companyId, id, at);
+      return {
+        result: toView(row),
+        // Approving or cancelling changes the expected minutes of the absence's dates.
+        touched:
+          transition.to === 'denied'
+            ? []
+            : [{ employeeId: row.employee_id, from: row.start_date, to: row.end_date }],
+        events: [
+          {
+            type: transition.event,
+            data: { absence_id: id, employee_id: row.employee_id, status: transition.to },
+          } as PendingEvent,
+          ...balanceEvents(row),
+        ],
+      };
+    },
+    { what },
+  );
 }

@@ -6,12 +6,12 @@ import { invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { lockEmployees } from '../employees/employees.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { chainHoliday } from '../registry/registry.service.ts';
 import { recountAbsenceDays } from '../workdays/absence-days.ts';
-import { applyHoliday, consolidate } from '../workdays/consolidation.ts';
+import { applyHoliday } from '../workdays/consolidation.ts';
+import { lockDaysOf, settleDays } from '../workdays/write-days.ts';
 import { deleteHolidayRow, findHoliday, insertHoliday, selectHolidays } from './holidays.repo.ts';
 import type { CreateHolidayBody, Holiday } from './holidays.schemas.ts';
 
@@ -31,8 +31,8 @@ export async function createHoliday(
   const now = toDate(clock.now());
   return await db.transaction().execute(async (tx) => {
     // A holiday rewrites a day of every employee: it takes every employee's row lock first, in id order, like
-    // any writer of an employee's days (docs/architecture.md, Lock order).
-    await lockEmployees(tx, companyId);
+    // any writer of an employee's days (the owner's first step, write-days.ts).
+    await lockDaysOf(tx, companyId, 'all');
     await assertMonthsOpen(tx, companyId, { from: input.date, to: input.date }, 'a holiday on that date');
     const locationId = input.location_id ?? null;
     if (locationId !== null && !(await locationExists(tx, companyId, locationId))) {
@@ -94,7 +94,7 @@ export async function deleteHoliday(
   const { companyId } = tenant;
   const now = toDate(clock.now());
   await db.transaction().execute(async (tx) => {
-    await lockEmployees(tx, companyId);
+    await lockDaysOf(tx, companyId, 'all');
     const holiday = await findHoliday(tx, companyId, id);
     if (holiday === undefined) throw notFound('Holiday');
     const { date } = holiday;
@@ -106,11 +106,18 @@ export async function deleteHoliday(
     });
     await deleteHolidayRow(tx, companyId, id);
     await chainHoliday(tx, companyId, holiday, 'removed', now);
-    for (const employee of await selectEmployedDuring(tx, companyId, date, date).execute()) {
-      // A local holiday was the calendar of its work centre's employees only.
-      if (holiday.location_id !== null && employee.location_id !== holiday.location_id) continue;
-      await consolidate(tx, companyId, tenant.timezone, employee.id, { from: date, to: date }, now);
-    }
+    // A local holiday was the calendar of its work centre's employees only.
+    const employees = (await selectEmployedDuring(tx, companyId, date, date).execute()).filter(
+      (employee) => holiday.location_id === null || employee.location_id === holiday.location_id,
+    );
+    const touched = employees.map((employee) => ({ employeeId: employee.id, from: date, to: date }));
+    await settleDays(
+      tx,
+      tenant,
+      clock.now(),
+      { result: null, touched, events: [] },
+      { what: 'removing a holiday' },
+    );
     await recount(toDate(await syncStamp(tx, clock))); // Stamped last, as when a holiday is added.
   });
 }
