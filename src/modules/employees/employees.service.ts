@@ -266,6 +266,8 @@ function identityOf(text: string | null | undefined): string | null {
 
 /** The end of every date range that runs to the horizon. */
 const LAST_DATE = '9999-12-31';
+/** A date before every closed month: every closed month seals it. */
+const FIRST_DATE = '0001-01-01';
 
 /**
  * Refuses employment dates that would leave a recorded check-in outside the employment (409): the registry keeps
@@ -479,11 +481,12 @@ export async function updateEmployee(
       string,
     ];
     if (next.opening_banked_minutes !== current.opening_banked_minutes) {
-      // The opening balance runs into every month from the tracking start.
+      // The opening balance is part of every month's banked balance as GET /v1/work-summaries reports it (the
+      // months before the tracking start included), so any closed month refuses it (issue 34's property test).
       await assertMonthsOpen(
         tx,
         tenant.companyId,
-        { from: tracking[0], to: LAST_DATE },
+        { from: FIRST_DATE, to: LAST_DATE },
         'this opening balance',
       );
     }
