@@ -3,6 +3,7 @@ import { checkInsSuite } from './suites/check-ins.ts';
 import { exportsUnderLoadSuite } from './suites/exports-under-load.ts';
 import { platformSuite } from './suites/platform.ts';
 import { reportsSuite } from './suites/reports.ts';
+import { verifySuite } from './suites/verify.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
 import { workSummariesSuite } from './suites/work-summaries.ts';
 
@@ -17,6 +18,7 @@ const SUITES = {
   reports: reportsSuite,
   platform: platformSuite,
   'exports-under-load': exportsUnderLoadSuite,
+  verify: verifySuite,
 } as const;
 
 const requested = process.argv.slice(2);
