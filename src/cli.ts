@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb } from './db/database.ts';
 import { runningClusterUrl } from './db/embedded.ts';
 import { openDatabase, type Role, type RunningService, startService } from './main.ts';
+import { exportBundle, verifyBundle } from './modules/verification/bundle.ts';
 import { verifyRegistry } from './modules/verification/verification.service.ts';
 import { readServiceRecord, serviceRecordPath } from './service-record.ts';
 import { systemClock } from './time/clock.ts';
@@ -16,6 +18,9 @@ const USAGE = `Usage: jornada <command>
 
   serve [--role=api|worker|all]   start the API and/or the workers (default all)
   migrate                         apply database migrations and exit
+  registry export --company ID --month YYYY-MM [--output FILE]
+                                 write a closed month's bundle (its chains and seal) to verify anywhere
+  registry verify-bundle FILE    check a bundle with no database (exit 1 listing every problem)
   registry verify [--company ID] [--seal YYYY-MM=SEAL …]
                                  verify the registry (chains, facts, closings, figures) of a running service's
                                  database; exit 1 listing every problem
@@ -141,8 +146,15 @@ async function registryCommand(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { company: { type: 'string' }, seal: { type: 'string', multiple: true } },
+    options: {
+      company: { type: 'string' },
+      seal: { type: 'string', multiple: true },
+      month: { type: 'string' },
+      output: { type: 'string' },
+    },
   });
+  if (positionals[0] === 'verify-bundle') return await verifyBundleCommand(positionals[1]);
+  if (positionals[0] === 'export') return await exportBundleCommand(values);
   if (positionals[0] !== 'verify')
     throw new ConfigError(`unknown registry command "${positionals[0] ?? ''}"\n\n${USAGE}`);
   const seals = new Map<string, string>();
@@ -158,20 +170,7 @@ async function registryCommand(args: string[]): Promise<void> {
   if (seals.size > 0 && values.company === undefined) {
     throw new UserError('registry verify: --seal needs --company (a seal is one company’s)', 2);
   }
-  const config = loadConfig();
-  let url: string;
-  try {
-    url = config.databaseUrl ?? (await runningClusterUrl(config.dataDir));
-  } catch (error) {
-    throw new UserError(`registry verify: ${(error as Error).message}`, 2);
-  }
-  const db = createDb(url, {
-    max: 1,
-    connectTimeoutMs: config.database.connectTimeoutMs,
-    statementTimeoutMs: config.database.statementTimeoutMs,
-    lockTimeoutMs: config.database.lockTimeoutMs,
-    idleInTransactionTimeoutMs: config.database.idleInTransactionTimeoutMs,
-  });
+  const db = await serviceDatabase('registry verify');
   try {
     const result = await verifyRegistry({ db, clock: systemClock }, values.company ?? null, { seals });
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -179,6 +178,67 @@ async function registryCommand(args: string[]): Promise<void> {
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * The database of DATABASE_URL, or of the service running on JORNADA_DATA_DIR, on one connection with the
+ * service's timeouts; never a cluster started, stopped or created for the command (exit 2 when none runs).
+ */
+async function serviceDatabase(command: string) {
+  const config = loadConfig();
+  let url: string;
+  try {
+    url = config.databaseUrl ?? (await runningClusterUrl(config.dataDir));
+  } catch (error) {
+    throw new UserError(`${command}: ${(error as Error).message}`, 2);
+  }
+  return createDb(url, {
+    max: 1,
+    connectTimeoutMs: config.database.connectTimeoutMs,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+    lockTimeoutMs: config.database.lockTimeoutMs,
+    idleInTransactionTimeoutMs: config.database.idleInTransactionTimeoutMs,
+  });
+}
+
+/**
+ * `jornada registry export --company ID --month YYYY-MM [--output FILE]`: a closed month's bundle, gzipped JSON
+ * lines (bundle.ts), to FILE or `registro-<month>.jsonl.gz`.
+ */
+async function exportBundleCommand(values: {
+  company?: string | undefined;
+  month?: string | undefined;
+  output?: string | undefined;
+}) {
+  const { company, month } = values;
+  if (!company || !month || !/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
+    throw new UserError('registry export: give --company ID and --month YYYY-MM', 2);
+  }
+  const db = await serviceDatabase('registry export');
+  try {
+    const lines = await exportBundle(db, company, month);
+    if (!lines) throw new UserError(`registry export: ${month} is not a closed month of ${company}`, 1);
+    const file = values.output ?? `registro-${month}.jsonl.gz`;
+    await writeFile(file, gzipSync(`${lines.join('\n')}\n`));
+    process.stdout.write(`${JSON.stringify({ file, month, entries: lines.length - 1 })}\n`);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** `jornada registry verify-bundle FILE`: checks a bundle with no database at all (exit 1 listing the problems). */
+async function verifyBundleCommand(file: string | undefined) {
+  if (!file) throw new UserError('registry verify-bundle: give the bundle file', 2);
+  let text: string;
+  try {
+    const bytes = await readFile(file);
+    text = (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
+  } catch (error) {
+    throw new UserError(`registry verify-bundle: ${(error as Error).message}`, 2);
+  }
+  const result = verifyBundle(text.split('\n'));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  if (!result.ok) process.exitCode = 1;
 }
 
 /**

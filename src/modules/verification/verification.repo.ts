@@ -215,3 +215,57 @@ export async function employeeZoneOf(db: Executor, companyId: string, employeeId
     .executeTakeFirst();
   return row?.timezone;
 }
+
+/** A closed month with its seal and the company's identity, for a bundle. */
+export async function bundleMonth(db: Executor, companyId: string, month: string) {
+  return await db
+    .selectFrom('registry_months as m')
+    .innerJoin('companies as c', 'c.id', 'm.company_id')
+    .select(['m.closed_at', 'm.seal', 'c.name', 'c.legal_name', 'c.tax_id'])
+    .where('m.company_id', '=', companyId)
+    .where('m.month', '=', `${month}-01`)
+    .executeTakeFirst();
+}
+
+/** Every entry of each chain that holds the month's closing, from its first through that closing. */
+export async function bundleEmployeeEntries(db: Executor, companyId: string, month: string) {
+  const result = await sql<{
+    employee_id: string;
+    seq: string;
+    kind: string;
+    subject_id: string | null;
+    content: string;
+    recorded_at: Date;
+    previous_hash: Buffer;
+    hash: Buffer;
+  }>`
+    select r.employee_id, r.seq, r.kind, r.subject_id, r.content, r.recorded_at, r.previous_hash, r.hash
+    from registry_entries r
+    join (select employee_id, seq from registry_entries
+          where company_id = ${companyId}::uuid and kind = 'month_close' and (content::jsonb ->> 'month') = ${month}) c
+      on c.employee_id = r.employee_id
+    where r.company_id = ${companyId}::uuid and r.seq <= c.seq
+    order by r.employee_id, r.seq`.execute(db);
+  return result.rows;
+}
+
+/** The company's chain from its first entry through the month's seal. */
+export async function bundleCompanyEntries(db: Executor, companyId: string, month: string) {
+  const result = await sql<{
+    seq: string;
+    kind: string;
+    subject_id: string | null;
+    content: string;
+    recorded_at: Date;
+    previous_hash: Buffer;
+    hash: Buffer;
+  }>`
+    select seq, kind, subject_id, content, recorded_at, previous_hash, hash
+    from registry_company_entries
+    where company_id = ${companyId}::uuid
+      and seq <= (select max(seq) from registry_company_entries
+                  where company_id = ${companyId}::uuid and kind = 'month_sealed'
+                    and (content::jsonb ->> 'month') = ${month})
+    order by seq`.execute(db);
+  return result.rows;
+}
