@@ -311,6 +311,7 @@ describe('time_registry_worker_monthly', () => {
           totals: { worked_minutes: 480, overtime_minutes: 0, night_minutes: 0 },
           corrections: [],
           chainHead: null,
+          seal: null,
         };
       }
     }

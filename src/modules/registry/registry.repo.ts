@@ -390,3 +390,55 @@ export async function locationFacts(db: Executor, companyId: string, ids: string
     .where('id', 'in', ids)
     .execute();
 }
+
+/** The content of the last entry of a kind about a subject in an employee's chain recorded at or before `at`. */
+export async function employeeStateAt(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  kind: string,
+  at: Date,
+) {
+  const row = await db
+    .selectFrom('registry_entries')
+    .select('content')
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('kind', '=', kind)
+    .where('recorded_at', '<=', at)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.content;
+}
+
+/** The content of the last entry of a kind about a subject in a company's chain recorded at or before `at`. */
+export async function companyStateAt(
+  db: Executor,
+  companyId: string,
+  kind: string,
+  subjectId: string,
+  at: Date,
+) {
+  const row = await db
+    .selectFrom('registry_company_entries')
+    .select('content')
+    .where('company_id', '=', companyId)
+    .where('kind', '=', kind)
+    .where('subject_id', '=', subjectId)
+    .where('recorded_at', '<=', at)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.content;
+}
+
+/** A closed month's closing instant and seal, or undefined while it is open. */
+export async function closingOf(db: Executor, companyId: string, month: string) {
+  return await db
+    .selectFrom('registry_months')
+    .select(['closed_at', 'seal'])
+    .where('company_id', '=', companyId)
+    .where('month', '=', `${month}-01`)
+    .executeTakeFirst();
+}

@@ -4,9 +4,12 @@ import {
   absenceFacts,
   accessFacts,
   checkInFacts,
+  closingOf,
   companyFacts,
+  companyStateAt,
   correctionFacts,
   employeeFacts,
+  employeeStateAt,
   grantFacts,
   holidayFacts,
   insertCompanyEntry,
@@ -520,3 +523,71 @@ export const STATE_FACTS: Record<
       ]),
     ),
 };
+
+/** What a closed month's documents print of the company, the centre and the worker: as it was at the close. */
+export type IdentityAtClose = {
+  closedAt: Date;
+  seal: string | null;
+  company: { name: string; legal_name: string | null; tax_id: string | null } | null;
+  worker: {
+    first_name: string;
+    last_name: string;
+    national_id: string | null;
+    social_security_number: string | null;
+    location_id: string | null;
+  } | null;
+  centre: { name: string; address: string | null; ccc: string | null } | null;
+};
+
+const parsed = (text: string | undefined): Record<string, unknown> | null => {
+  if (text === undefined) return null;
+  const value: unknown = JSON.parse(text);
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+};
+const textOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/**
+ * The identity a closed month's documents print (issue 34, "A closed month is sealed"): the company's, the work
+ * centre's and the worker's states as their chains recorded them at the closing instant, so that a later move,
+ * a new legal name or a corrected national id never rewrites a closed month's documents. Null while the month
+ * is open (its documents print today's identity).
+ */
+export async function identityAtClose(
+  db: Executor,
+  tenant: { companyId: string; accountId: string },
+  employeeId: string,
+  month: string,
+): Promise<IdentityAtClose | null> {
+  const closing = await closingOf(db, tenant.companyId, month);
+  if (!closing) return null;
+  const at = closing.closed_at;
+  const company = parsed(await companyStateAt(db, tenant.accountId, 'company', tenant.accountId, at));
+  const worker = parsed(await employeeStateAt(db, tenant.companyId, employeeId, 'employee', at));
+  const locationId = textOrNull(worker?.location_id);
+  const centre = locationId
+    ? parsed(await companyStateAt(db, tenant.companyId, 'location', locationId, at))
+    : null;
+  return {
+    closedAt: at,
+    seal: closing.seal === null ? null : closing.seal.toString('hex'),
+    company: company
+      ? {
+          name: String(company.name),
+          legal_name: textOrNull(company.legal_name),
+          tax_id: textOrNull(company.tax_id),
+        }
+      : null,
+    worker: worker
+      ? {
+          first_name: String(worker.first_name),
+          last_name: String(worker.last_name),
+          national_id: textOrNull(worker.national_id),
+          social_security_number: textOrNull(worker.social_security_number),
+          location_id: locationId,
+        }
+      : null,
+    centre: centre
+      ? { name: String(centre.name), address: textOrNull(centre.address), ccc: textOrNull(centre.ccc) }
+      : null,
+  };
+}

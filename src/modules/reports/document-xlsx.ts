@@ -270,6 +270,7 @@ function writeDocument(
     `${label.generated}: ${generatedAt.toString({ smallestUnit: 'second' })}`,
     `${label.version}: ${DOCUMENT_VERSION}`,
     `${label.chain}: ${document.chainHead ?? label.none}`,
+    ...(document.seal === null ? [] : [`${label.seal}: ${document.seal}`]),
   ]) {
     const row = sheet.addRow([line]);
     row.font = { size: 8 };

@@ -13,6 +13,7 @@ import { appliedCorrectionsIn } from '../corrections/corrections.repo.ts';
 import { findEmployee } from '../employees/employees.repo.ts';
 import { findLocation } from '../locations/locations.repo.ts';
 import { lastEntry } from '../registry/registry.repo.ts';
+import { identityAtClose } from '../registry/registry.service.ts';
 import { employeeRegistryMonth } from './content.ts';
 import type { Row } from './writers.ts';
 
@@ -41,6 +42,8 @@ export type WorkerDocument = {
   }>;
   /** The head of the worker's registry chain when the document was made (hex), or null for an empty chain. */
   chainHead: string | null;
+  /** A closed month's seal (hex), printed on its documents; null while the month is open. */
+  seal: string | null;
 };
 
 const PAGE = 100;
@@ -100,12 +103,20 @@ export async function* workerMonthlyDocuments(
     if (after !== null) query = query.where('id', '>', after);
     const ids = (await query.execute()).map((row) => row.id);
     for (const id of ids) {
-      const employee = await findEmployee(db, tenant.companyId, id);
-      if (!employee) continue;
-      const zone = employeeTimeZone(employee, tenant.timezone);
-      const location = employee.location_id
-        ? await findLocation(db, tenant.companyId, employee.location_id)
-        : null;
+      const current = await findEmployee(db, tenant.companyId, id);
+      if (!current) continue;
+      const zone = employeeTimeZone(current, tenant.timezone);
+      // A closed month prints the identity its chains recorded at the close, never today's.
+      const sealed = await identityAtClose(db, tenant, id, params.month);
+      const employee = sealed?.worker ? { ...current, ...sealed.worker } : current;
+      const location = sealed?.worker
+        ? sealed.centre
+        : employee.location_id
+          ? await findLocation(db, tenant.companyId, employee.location_id)
+          : null;
+      const identity = sealed?.company
+        ? { name: sealed.company.legal_name ?? sealed.company.name, tax_id: sealed.company.tax_id }
+        : company;
       const { days, totals } = await employeeRegistryMonth(db, clock, codec, tenant, id, params.month);
       const start = startOfDate(from, zone);
       const end = startOfDate(Temporal.PlainDate.from(to).add({ days: 1 }).toString(), zone);
@@ -121,7 +132,7 @@ export async function* workerMonthlyDocuments(
       const actor = (type: ActorType, actorId: string) =>
         type === 'employee' && actorId === id ? { type, name: workerName } : names(type, actorId);
       yield {
-        company,
+        company: identity,
         centre: location ? { name: location.name, address: location.address, ccc: location.ccc } : null,
         worker: {
           name: workerName,
@@ -149,6 +160,7 @@ export async function* workerMonthlyDocuments(
           })),
         ),
         chainHead: head ? head.hash.toString('hex') : null,
+        seal: sealed?.seal ?? null,
       };
     }
     if (ids.length < PAGE) return;
@@ -195,6 +207,7 @@ export const LABELS = {
     generated: 'Generado',
     version: 'Versión',
     chain: 'Cadena del registro',
+    seal: 'Sello del mes cerrado',
     late: 'registro tardío',
     corrected: 'corregido',
     incomplete: 'incompleto',
@@ -236,6 +249,7 @@ export const LABELS = {
     generated: 'Generated',
     version: 'Version',
     chain: 'Registry chain',
+    seal: 'Seal of the closed month',
     late: 'late record',
     corrected: 'corrected',
     incomplete: 'incomplete',

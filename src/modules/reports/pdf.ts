@@ -199,5 +199,8 @@ function footer(
     { lineBreak: false },
   );
   doc.text(`${label.chain}: ${document.chainHead ?? label.none}`, left, y + 9, { lineBreak: false });
+  if (document.seal !== null) {
+    doc.text(`${label.seal}: ${document.seal}`, left, y + 18, { lineBreak: false });
+  }
   doc.y = keep;
 }
