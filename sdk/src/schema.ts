@@ -850,11 +850,11 @@ export interface components {
       work_schedule?: components["schemas"]["WorkSchedule"];
       /** @description Default 22. */
       vacation_days_per_year?: number;
-      tracking_start_date?: string | null;
+      tracking_start_date?: components["schemas"]["EmployeeTrackingStart"];
       /** @description The banked balance at the tracking start. Default 0. */
       opening_banked_minutes?: number;
-      national_id?: string | null;
-      social_security_number?: string | null;
+      national_id?: components["schemas"]["NationalId"];
+      social_security_number?: components["schemas"]["SocialSecurityNumber"];
     };
     CreateRegistryAccessGrantBody: {
       /** @enum {unknown} */
@@ -937,6 +937,7 @@ export interface components {
       data: components["schemas"]["Employee"][];
       meta: components["schemas"]["PageMeta"];
     };
+    EmployeeTrackingStart: string | null;
     EmptyBody: Record<string, never>;
     /** @description The fields every event has; `type` and `data` are each event’s own. */
     EventEnvelope: {
@@ -978,6 +979,7 @@ export interface components {
       data: components["schemas"]["Location"][];
       meta: components["schemas"]["PageMeta"];
     };
+    NationalId: string | null;
     NullableInstant: string | null;
     Organization: {
       /** @description The tenant: the company for a live key, its sandbox for a test key. */
@@ -1105,6 +1107,9 @@ export interface components {
       employee_id: components["schemas"]["Uuid"];
       employee_name: string;
       acknowledged_at: string | null;
+      /** @description 1 as closed, +1 per later correction. */
+      version: number;
+      acknowledged_version: number | null;
     };
     RegistryAcknowledgementList: {
       data: components["schemas"]["RegistryAcknowledgement"][];
@@ -1174,6 +1179,7 @@ export interface components {
       /** @description How many endpoints it was queued for: the active ones subscribed to its type (every active one for `ping`). */
       deliveries: number;
     };
+    SocialSecurityNumber: string | null;
     TerminateEmployeeBody: {
       /**
        * Format: date
@@ -1221,11 +1227,11 @@ export interface components {
        * @description With work_schedule or vacation_days_per_year: the first day the new values apply (default: today in the employee's time zone); earlier days keep theirs. Not before the hire date, not in a closed month (409).
        */
       effective_from?: string;
-      tracking_start_date?: string | null;
+      tracking_start_date?: components["schemas"]["EmployeeTrackingStart"];
       /** @description The banked balance at the tracking start. Default 0. */
       opening_banked_minutes?: number;
-      national_id?: string | null;
-      social_security_number?: string | null;
+      national_id?: components["schemas"]["NationalId"];
+      social_security_number?: components["schemas"]["SocialSecurityNumber"];
     };
     UpdateWebhookEndpointBody: {
       url?: components["schemas"]["WebhookUrl"];

@@ -250,6 +250,18 @@ export type RegistryAcknowledgementsTable = {
   employee_id: string;
   month: string;
   acknowledged_at: Date;
+  /** The version of the worker's month acknowledged (migration 0037; 1: as it closed). */
+  version: Generated<number>;
+};
+
+export type RegistryMonthVersionsTable = {
+  company_id: string;
+  employee_id: string;
+  month: string;
+  version: number;
+  cause_id: string;
+  reason: string;
+  created_at: Date;
 };
 
 export type WorkdaysTable = {
@@ -582,5 +594,6 @@ export type Database = {
   registry_accesses: RegistryAccessesTable;
   registry_acknowledgements: RegistryAcknowledgementsTable;
   registry_company_entries: RegistryCompanyEntriesTable;
+  registry_month_versions: RegistryMonthVersionsTable;
   login_failures: LoginFailuresTable;
 };

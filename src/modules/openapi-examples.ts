@@ -123,6 +123,8 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     employee_id: EMPLOYEE_ID,
     employee_name: 'Lucía Martínez Soler',
     acknowledged_at: '2026-11-03T07:41:09.118Z',
+    version: 1,
+    acknowledged_version: 1,
   },
   RegistryAccessGrant: {
     id: '0192f3a4-7777-7aaa-8bbb-0c0d0e0f1077',
@@ -315,6 +317,9 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
   EventType: 'absence.approved',
   Uuid: '0192f3a4-5b6c-7d8e-9f01-23456789abcd',
   CheckInType: 'in',
+  EmployeeTrackingStart: null,
+  NationalId: '12345678Z',
+  SocialSecurityNumber: '281234567840',
   EmployeeEventData: { employee_id: EMPLOYEE_ID },
   WorkMode: 'on_site',
   ApiKeyKind: 'integration',

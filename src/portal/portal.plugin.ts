@@ -502,7 +502,11 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
       responses: {
         200: {
           description: 'The acknowledgement (the first one, when repeated).',
-          schema: Type.Object({ month: Type.String(), acknowledged_at: Type.String() }),
+          schema: Type.Object({
+            month: Type.String(),
+            acknowledged_at: Type.String(),
+            version: Type.Integer(),
+          }),
         },
       },
     },

@@ -227,7 +227,13 @@ describe('the workers’ portal in Chromium at phone width', () => {
       .waitFor();
     const list = await http('GET', `/v1/registry/months/${month}/acknowledgements`, undefined, liveKey);
     expect(list.body.data).toEqual([
-      { employee_id: employeeId, employee_name: 'Lucía Portal', acknowledged_at: expect.any(String) },
+      {
+        employee_id: employeeId,
+        employee_name: 'Lucía Portal',
+        acknowledged_at: expect.any(String),
+        version: 1,
+        acknowledged_version: 1,
+      },
     ]);
     await page.getByLabel('Mes', { exact: true }).fill(new Date().toISOString().slice(0, 7));
   });

@@ -23,6 +23,9 @@ export async function allPages<T>(path: string): Promise<T[]> {
   return rows;
 }
 
+/** A closed month as the portal reads it: its current version and the acknowledgement of it, if given. */
+type ClosedMonth = { acknowledged_at: string | null; version: number; acknowledged_version: number | null };
+
 /** The day a correction request starts from (set by "ask to correct this day"). */
 export const CORRECTION_DAY_KEY = 'jornada.portal.correctionDay';
 
@@ -34,24 +37,28 @@ export function RecordScreen({ me }: { me: Me }) {
   const [days, setDays] = useState<Day[]>([]);
   const [records, setRecords] = useState<CheckIn[]>([]);
   const [error, setError] = useState<unknown>(null);
-  const [closed, setClosed] = useState<{ acknowledged_at: string | null } | null>(null);
+  const [closed, setClosed] = useState<ClosedMonth | null>(null);
 
   useEffect(() => {
     setClosed(null);
     // A closed month has the worker's copy (404 while the company has not closed it).
-    portalApi<{ acknowledged_at: string | null }>('GET', `/registry/${month}`)
+    portalApi<ClosedMonth>('GET', `/registry/${month}`)
       .then(setClosed)
       .catch(() => setClosed(null));
   }, [month]);
 
   const acknowledge = async () => {
     try {
-      const answer = await portalApi<{ acknowledged_at: string }>(
+      const answer = await portalApi<{ acknowledged_at: string; version: number }>(
         'POST',
         `/registry/${month}/acknowledge`,
         {},
       );
-      setClosed({ acknowledged_at: answer.acknowledged_at });
+      setClosed({
+        acknowledged_at: answer.acknowledged_at,
+        version: answer.version,
+        acknowledged_version: answer.version,
+      });
     } catch (failure) {
       setError(failure);
     }
@@ -114,6 +121,9 @@ export function RecordScreen({ me }: { me: Me }) {
         <section className="card closed" aria-labelledby="closed-title">
           <h2 id="closed-title">{t('record.closed')}</h2>
           <p>{t('record.closedIntro')}</p>
+          {closed.acknowledged_at === null && closed.acknowledged_version !== null && (
+            <p className="notice">{t('record.newVersion', { version: closed.version })}</p>
+          )}
           <p>
             <a
               href={`/portal/api/registry/${month}.pdf?locale=${i18n.language === 'en' ? 'en' : 'es'}`}

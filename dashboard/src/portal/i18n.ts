@@ -58,6 +58,8 @@ const es = {
     acknowledge: 'Confirmo que he recibido el resumen',
     acknowledged: 'Recibido el {{date}}',
     download: 'Descargar el documento (PDF)',
+    newVersion:
+      'Una corrección cambió este mes después de que lo confirmaras: esta es la versión {{version}}. Confírmala de nuevo.',
     conflict: 'En disputa',
     byOther: 'registrado por otra persona',
     accepted: 'aceptado por ti',
@@ -160,6 +162,8 @@ const en: Dictionary = {
     acknowledge: 'I confirm I received the summary',
     acknowledged: 'Received on {{date}}',
     download: 'Download the document (PDF)',
+    newVersion:
+      'A correction changed this month after you confirmed it: this is version {{version}}. Confirm it again.',
     conflict: 'Disputed',
     byOther: 'recorded by someone else',
     accepted: 'accepted by you',

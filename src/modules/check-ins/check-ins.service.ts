@@ -18,7 +18,7 @@ import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
-import { assertMonthsOpen } from '../registry/months.service.ts';
+import { assertMonthsOpen, recordMonthVersions } from '../registry/months.service.ts';
 import { appendToChain, checkInFactContent, responseFactContent } from '../registry/registry.service.ts';
 import { datesAround } from '../workdays/consolidation.ts';
 import { writeDays } from '../workdays/write-days.ts';
@@ -402,7 +402,24 @@ export async function answerCheckIn(
         events: [],
       };
     },
-    { what: 'this answer', sealed: 'correction' },
+    {
+      what: 'this answer',
+      sealed: 'correction',
+      // Each closed month whose figures the answer changed gets a new version of the worker's month.
+      onSealedChange: (within, employee, dates) =>
+        recordMonthVersions(
+          within,
+          tenant.companyId,
+          employee,
+          dates.map((date) => date.slice(0, 7)),
+          {
+            kind: 'check_in_answer',
+            id: checkInId,
+            reason: answer.response === 'accepted' ? 'accepted' : `rejected: ${answer.reason ?? ''}`,
+          },
+          toDate(deps.clock.now()),
+        ),
+    },
   );
 }
 

@@ -19,6 +19,7 @@ import {
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { recordMonthVersions } from '../registry/months.service.ts';
 import { appendToChain, correctionRequestContent } from '../registry/registry.service.ts';
 import { datesAround } from '../workdays/consolidation.ts';
 import { settleDays } from '../workdays/write-days.ts';
@@ -399,7 +400,20 @@ async function applyCorrection(
         ),
       ],
     },
-    { what: 'this correction', sealed: 'correction' },
+    {
+      what: 'this correction',
+      sealed: 'correction',
+      // Each closed month whose figures it changed gets a new version of the worker's month.
+      onSealedChange: (within, employeeId, dates) =>
+        recordMonthVersions(
+          within,
+          tenant.companyId,
+          employeeId,
+          dates.map((date) => date.slice(0, 7)),
+          { kind: 'correction', id: row.id, reason: row.reason },
+          at,
+        ),
+    },
   );
   return { ...row, status: 'applied', applied_at: at, updated_at: at };
 }

@@ -85,9 +85,12 @@ const writable = {
   timezone: Nullable(TimeZoneName()),
   work_schedule: WorkSchedule,
   vacation_days_per_year: VacationDays,
-  tracking_start_date: Nullable(
-    CalendarDate(
-      "The employee's own tracking start; null (or left out) follows the company's. Never before the hire date in effect.",
+  tracking_start_date: named(
+    'EmployeeTrackingStart',
+    Nullable(
+      CalendarDate(
+        "The employee's own tracking start; null (or left out) follows the company's. Never before the hire date in effect.",
+      ),
     ),
   ),
   opening_banked_minutes: Type.Integer({
@@ -95,8 +98,11 @@ const writable = {
     maximum: 1_000_000,
     description: 'The banked balance at the tracking start. Default 0.',
   }),
-  national_id: Nullable(IdentityNumber('DNI or NIE with its control letter; checked.')),
-  social_security_number: Nullable(IdentityNumber('NAF: 12 digits with the two control digits; checked.')),
+  national_id: named('NationalId', Nullable(IdentityNumber('DNI or NIE with its control letter; checked.'))),
+  social_security_number: named(
+    'SocialSecurityNumber',
+    Nullable(IdentityNumber('NAF: 12 digits with the two control digits; checked.')),
+  ),
 };
 
 export const CreateEmployeeBody = named(

@@ -83,8 +83,8 @@ export const Acknowledgement = named(
   Type.Object({
     employee_id: Uuid(),
     employee_name: Type.String(),
-    acknowledged_at: Nullable(
-      Instant('When the worker acknowledged the month in the portal; null: not yet.'),
-    ),
+    acknowledged_at: Nullable(Instant('When the worker acknowledged the current version; null: not yet.')),
+    version: Type.Integer({ description: '1 as closed, +1 per later correction.' }),
+    acknowledged_version: Type.Union([Type.Integer(), Type.Null()]),
   }),
 );

@@ -6,9 +6,11 @@ import { monthRange } from '../../time/calendar.ts';
 import { toDate } from '../../time/clock.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import {
+  currentMonthVersion,
   findAcknowledgement,
   insertAcknowledgement,
   isMonthClosed,
+  latestAcknowledgement,
   selectAcknowledgements,
 } from '../registry/registry.repo.ts';
 import { appendToChain } from '../registry/registry.service.ts';
@@ -50,13 +52,18 @@ export async function workerRegistryMonth(
     tenant.actor.id,
     month,
   );
-  const acknowledged = await findAcknowledgement(
-    deps.db,
-    tenant.companyId,
-    tenant.actor.id,
-    monthRange(month).from,
-  );
-  return { month, days, totals, acknowledged_at: acknowledged?.acknowledged_at.toISOString() ?? null };
+  const first = monthRange(month).from;
+  const version = await currentMonthVersion(deps.db, tenant.companyId, tenant.actor.id, first);
+  const latest = await latestAcknowledgement(deps.db, tenant.companyId, tenant.actor.id, first);
+  // acknowledged_at is the current version's: a correction applied since asks the worker to acknowledge again.
+  return {
+    month,
+    days,
+    totals,
+    version,
+    acknowledged_version: latest?.version ?? null,
+    acknowledged_at: latest && latest.version === version ? latest.acknowledged_at.toISOString() : null,
+  };
 }
 
 /** The worker's copy of a closed month as the signed-off PDF document (the report's, for one worker). */
@@ -77,31 +84,40 @@ export async function workerRegistryMonthPdf(
 }
 
 /**
- * Records the worker's acknowledgement of a closed month, once (a repeat answers the first one), in the chain
- * under the employee's lock.
+ * Records the worker's acknowledgement of the current version of a closed month, once per version (a repeat
+ * answers the first one), in the chain under the employee's lock.
  */
 export async function acknowledgeMonth(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: ActingTenant,
   month: string,
-): Promise<{ month: string; acknowledged_at: string }> {
+): Promise<{ month: string; acknowledged_at: string; version: number }> {
   await assertWorkerMonth(deps, tenant, month);
   const at = toDate(deps.clock.now());
   return await deps.db.transaction().execute(async (tx) => {
     await findEmployee(tx, tenant.companyId, tenant.actor.id, { lock: true });
-    const row = { company_id: tenant.companyId, employee_id: tenant.actor.id, month: monthRange(month).from };
+    const first = monthRange(month).from;
+    // The version the worker acknowledges is the current one, read under the lock a correction takes too.
+    const version = await currentMonthVersion(tx, tenant.companyId, tenant.actor.id, first);
+    const row = { company_id: tenant.companyId, employee_id: tenant.actor.id, month: first, version };
     if (await insertAcknowledgement(tx, { ...row, acknowledged_at: at })) {
       await appendToChain(tx, tenant.companyId, tenant.actor.id, {
         kind: 'month_acknowledged',
         subjectId: null,
-        content: { month, employee_id: tenant.actor.id, acknowledged_at: at.toISOString() },
+        content: {
+          month,
+          employee_id: tenant.actor.id,
+          acknowledged_at: at.toISOString(),
+          // Version 1 keeps the text of the entries made before versions existed.
+          version: version === 1 ? undefined : version,
+        },
         recordedAt: at,
       });
-      return { month, acknowledged_at: at.toISOString() };
+      return { month, acknowledged_at: at.toISOString(), version };
     }
-    const first = await findAcknowledgement(tx, tenant.companyId, tenant.actor.id, row.month);
-    if (!first) throw new ApiError('internal_error', 'An acknowledgement vanished.');
-    return { month, acknowledged_at: first.acknowledged_at.toISOString() };
+    const given = await findAcknowledgement(tx, tenant.companyId, tenant.actor.id, first, version);
+    if (!given) throw new ApiError('internal_error', 'An acknowledgement vanished.');
+    return { month, acknowledged_at: given.acknowledged_at.toISOString(), version };
   });
 }
 
@@ -109,6 +125,8 @@ export type AcknowledgementView = {
   employee_id: string;
   employee_name: string;
   acknowledged_at: string | null;
+  version: number;
+  acknowledged_version: number | null;
 };
 
 /** Who has and has not acknowledged a closed month: every employee of the month, in id order. */
@@ -128,9 +146,18 @@ export async function listAcknowledgements(
     cursor: query.cursor,
     keyOf: (row) => [row.id],
   });
-  return mapPage(page, (row) => ({
-    employee_id: row.id,
-    employee_name: `${row.first_name} ${row.last_name}`,
-    acknowledged_at: row.acknowledged_at ? row.acknowledged_at.toISOString() : null,
-  }));
+  return mapPage(page, (row) => {
+    const version = row.version ?? 1;
+    const last =
+      row.acknowledgement === null
+        ? null
+        : (JSON.parse(row.acknowledgement) as { at: string; version: number });
+    return {
+      employee_id: row.id,
+      employee_name: `${row.first_name} ${row.last_name}`,
+      acknowledged_at: last && last.version === version ? new Date(last.at).toISOString() : null,
+      version,
+      acknowledged_version: last?.version ?? null,
+    };
+  });
 }

@@ -11,9 +11,11 @@ import { monthRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
 import {
+  currentMonthVersion,
   employeesEmployedIn,
   firstClosedMonthFrom,
   insertClosedMonth,
+  insertMonthVersion,
   isMonthClosed,
   latestClosedMonth,
   monthCloseHashes,
@@ -155,4 +157,47 @@ export async function assertMonthsOpen(
 ): Promise<void> {
   const closed = await sealingMonth(db, companyId, range.from);
   if (closed) throw closedMonthConflict(closed, what);
+}
+
+/**
+ * A correction applied into closed months, or the worker's answer to a record in one, makes a new version of
+ * each month whose figures it changed (issue 34): the earlier version stays (the chain and the acknowledgements
+ * keep it), the new one names its cause and reason, enters the worker's chain, and asks the worker to acknowledge
+ * the month again. Call it in the cause's transaction, under the worker's lock.
+ */
+export async function recordMonthVersions(
+  tx: Executor,
+  companyId: string,
+  employeeId: string,
+  months: readonly string[],
+  cause: { kind: 'correction' | 'check_in_answer'; id: string; reason: string },
+  at: Date,
+): Promise<void> {
+  for (const month of [...new Set(months)].sort()) {
+    const first = `${month}-01`;
+    if (!(await isMonthClosed(tx, companyId, first))) continue;
+    const version = (await currentMonthVersion(tx, companyId, employeeId, first)) + 1;
+    await insertMonthVersion(tx, {
+      company_id: companyId,
+      employee_id: employeeId,
+      month: first,
+      version,
+      cause_id: cause.id,
+      reason: cause.reason,
+      created_at: at,
+    });
+    await appendToChain(tx, companyId, employeeId, {
+      kind: 'month_version',
+      subjectId: cause.id,
+      content: {
+        month,
+        employee_id: employeeId,
+        version,
+        cause: cause.kind,
+        cause_id: cause.id,
+        reason: cause.reason,
+      },
+      recordedAt: at,
+    });
+  }
 }

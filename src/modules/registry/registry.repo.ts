@@ -221,15 +221,15 @@ export async function employeesEmployedIn(db: Executor, companyId: string, from:
   return rows.map((row) => row.id);
 }
 
-/** Records a worker's acknowledgement of a month; false when it was given already. */
+/** Records a worker's acknowledgement of a version of a month; false when it was given already. */
 export async function insertAcknowledgement(
   db: Executor,
-  row: { company_id: string; employee_id: string; month: string; acknowledged_at: Date },
+  row: { company_id: string; employee_id: string; month: string; acknowledged_at: Date; version: number },
 ): Promise<boolean> {
   const inserted = await db
     .insertInto('registry_acknowledgements')
     .values(row)
-    .onConflict((conflict) => conflict.columns(['company_id', 'month', 'employee_id']).doNothing())
+    .onConflict((conflict) => conflict.columns(['company_id', 'month', 'employee_id', 'version']).doNothing())
     .returning('employee_id')
     .executeTakeFirst();
   return inserted !== undefined;
@@ -247,16 +247,76 @@ export function selectAcknowledgements(db: Executor, companyId: string, month: s
     'last_name',
     eb
       .selectFrom('registry_acknowledgements as k')
-      .select('k.acknowledged_at')
+      .select(sql<string>`json_build_object('at', k.acknowledged_at, 'version', k.version)::text`.as('last'))
       .where('k.company_id', '=', companyId)
       .where('k.month', '=', month)
       .whereRef('k.employee_id', '=', 'employees.id')
-      .as('acknowledged_at'),
+      .orderBy('k.version', 'desc')
+      .limit(1)
+      .as('acknowledgement'),
+    eb
+      .selectFrom('registry_month_versions as v')
+      .select((inner) => inner.fn.max('v.version').as('version'))
+      .where('v.company_id', '=', companyId)
+      .where('v.month', '=', month)
+      .whereRef('v.employee_id', '=', 'employees.id')
+      .as('version'),
   ]);
 }
 
-/** One employee's acknowledgement of a month, if given. */
+/** The current version of a worker's closed month: 1 as it closed, one more for each correction applied since. */
+export async function currentMonthVersion(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  month: string,
+) {
+  const row = await db
+    .selectFrom('registry_month_versions')
+    .select((eb) => eb.fn.max('version').as('version'))
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('month', '=', month)
+    .executeTakeFirst();
+  return row?.version ?? 1;
+}
+
+/** Records a new version of a worker's closed month, made by an applied correction. */
+export async function insertMonthVersion(
+  db: Executor,
+  row: {
+    company_id: string;
+    employee_id: string;
+    month: string;
+    version: number;
+    cause_id: string;
+    reason: string;
+    created_at: Date;
+  },
+): Promise<void> {
+  await db.insertInto('registry_month_versions').values(row).execute();
+}
+
+/** One employee's acknowledgement of a version of a month, if given. */
 export async function findAcknowledgement(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  month: string,
+  version: number,
+) {
+  return await db
+    .selectFrom('registry_acknowledgements')
+    .select(['acknowledged_at', 'version'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('month', '=', month)
+    .where('version', '=', version)
+    .executeTakeFirst();
+}
+
+/** One employee's latest acknowledgement of a month (its version), if any. */
+export async function latestAcknowledgement(
   db: Executor,
   companyId: string,
   employeeId: string,
@@ -264,10 +324,12 @@ export async function findAcknowledgement(
 ) {
   return await db
     .selectFrom('registry_acknowledgements')
-    .select('acknowledged_at')
+    .select(['acknowledged_at', 'version'])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
     .where('month', '=', month)
+    .orderBy('version', 'desc')
+    .limit(1)
     .executeTakeFirst();
 }
 

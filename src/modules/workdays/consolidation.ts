@@ -156,7 +156,9 @@ export async function computeWorkdays(
  *
  * A sealed date (in a closed month, or before one: docs/registry.md) keeps its stored figures: when the
  * recomputation would change one, the write is refused (409 naming the closed month) and its transaction rolls
- * back, whatever the writer checked before. Only an applied correction (`sealed: 'correction'`) may change them.
+ * back, whatever the writer checked before. Only an applied correction or the worker's answer
+ * (`sealed: 'correction'`) may change them; the sealed dates they changed are returned (each one's month gets a
+ * new version).
  * This is the guarantee by construction: every writer of an employee's days ends here.
  */
 export async function consolidate(
@@ -167,20 +169,24 @@ export async function consolidate(
   dates: { from: string; to: string | 'horizon' },
   now: Date,
   options: { sealed?: 'refuse' | 'correction'; what?: string } = {},
-): Promise<void> {
+): Promise<string[]> {
   const computed = await computeWorkdays(tx, companyId, companyTimeZone, employeeId, dates, now, {
     lock: true,
   });
-  if (!computed) return;
+  if (!computed) return [];
   const { employee, range, rows } = computed;
-  if ((options.sealed ?? 'refuse') === 'refuse') {
-    await assertSealedUnchanged(tx, companyId, employeeId, range, rows, options.what ?? 'this change');
+  const changed = await sealedDatesChanged(tx, companyId, employeeId, range, rows);
+  const [first] = changed;
+  if (first !== undefined && (options.sealed ?? 'refuse') === 'refuse') {
+    const month = (await sealingMonth(tx, companyId, first)) ?? first;
+    throw closedMonthConflict(month, options.what ?? 'this change');
   }
   await replaceWorkdays(tx, companyId, employeeId, range, rows);
   await refreshMonths(tx, companyId, employeeId, range);
   if (employee.consolidated_through === null || employee.consolidated_through < range.to) {
     await setConsolidatedThrough(tx, companyId, employeeId, range.to);
   }
+  return changed;
 }
 
 const figuresText = (row: Record<string, unknown>) =>
@@ -238,24 +244,20 @@ export async function storedFiguresDiffering(
 }
 
 /**
- * Refuses (409) new figures that differ from the stored ones on a sealed date of the range. A day without a row
- * has no figures to keep, and a recomputation that drops a stored row changes it.
+ * The sealed dates of the range (in a closed month, or before one) whose stored figures the new ones would change.
+ * A day without a row has no figures to keep, and a recomputation that drops a stored row changes it.
  */
-async function assertSealedUnchanged(
+async function sealedDatesChanged(
   tx: Executor,
   companyId: string,
   employeeId: string,
   range: DateRange,
   rows: ReadonlyArray<Insertable<WorkdaysTable>>,
-  what: string,
-): Promise<void> {
+): Promise<string[]> {
   const through = await sealedThrough(tx, companyId);
-  if (through === undefined || range.from > through) return;
+  if (through === undefined || range.from > through) return [];
   const sealed = { from: range.from, to: range.to < through ? range.to : through };
-  const [changed] = await differingDates(tx, companyId, employeeId, sealed, rows);
-  if (changed === undefined) return;
-  const month = (await sealingMonth(tx, companyId, changed.date)) ?? changed.date;
-  throw closedMonthConflict(month, what);
+  return (await differingDates(tx, companyId, employeeId, sealed, rows)).map((day) => day.date);
 }
 
 /** 'horizon': through the materialised horizon, or the employee's later consolidated_through. */

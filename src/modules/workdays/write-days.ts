@@ -34,8 +34,10 @@ export type DaysTenant = { companyId: string; timezone: string };
 export type DaysOptions = {
   /** What the write is, for the 409's text ("a check-in", "this time-zone change"). */
   what: string;
-  /** `correction`: an applied correction, the one write that may change a sealed date. */
+  /** `correction`: an applied correction or the worker's answer, the writes that may change a sealed date. */
   sealed?: 'refuse' | 'correction';
+  /** Told the sealed dates a `correction` write changed, per employee (each month gets a new version). */
+  onSealedChange?: (tx: Executor, employeeId: string, dates: string[]) => Promise<void>;
 };
 
 export async function writeDays<T>(
@@ -72,7 +74,16 @@ export async function settleDays<T>(
 ): Promise<T> {
   const at = toDate(now);
   for (const touched of outcome.touched) {
-    await consolidate(tx, tenant.companyId, tenant.timezone, touched.employeeId, touched, at, options);
+    const changed = await consolidate(
+      tx,
+      tenant.companyId,
+      tenant.timezone,
+      touched.employeeId,
+      touched,
+      at,
+      options,
+    );
+    if (changed.length > 0) await options.onSealedChange?.(tx, touched.employeeId, changed);
   }
   await recordEvents(tx, tenant.companyId, at, [...outcome.events]);
   return outcome.result;
