@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyRegistry } from '../src/modules/verification/verification.service.ts';
-import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
 import { joinPortal } from './helpers/portal.ts';
 
 /**
@@ -125,6 +125,27 @@ describe('a record the worker did not make', () => {
     expect((await worker.send('POST', `/portal/api/check-ins/${other.id}/accept`)).statusCode).toBe(409);
     expect((await worker.send('POST', `/portal/api/check-ins/${own.json().id}/accept`)).statusCode).toBe(409);
     expect((await worker.send('GET', '/portal/api/check-ins/unanswered')).json().data).toEqual([]);
+    // The worker's month document marks the record made by someone else, the dispute and the conflict.
+    const created = await company.live.post('/v1/reports', {
+      type: 'time_registry_monthly',
+      format: 'csv',
+      params: { month: '2026-11', employee_id: employee.id },
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const job = reportWorker(ctx);
+    while ((await job.tick()) > 0) {}
+    const report = (await company.live.get(`/v1/reports/${created.json().id}`)).json();
+    const url = new URL(report.download_url);
+    const csv = (await ctx.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` })).body;
+    const [header, ...lines] = csv.trim().split(/\r?\n/);
+    const columns = (header as string).split(',');
+    const row = (lines.find((line) => line.includes(`,${DAY},`)) as string).split(',');
+    const cell = (name: string) => row[columns.indexOf(name)];
+    expect([cell('records_by_others'), cell('disputed_records'), cell('conflict')]).toEqual([
+      '1',
+      '1',
+      'true',
+    ]);
     // The company sees the dispute on the check-in, and the day stays flagged until a correction settles it.
     const seen = await company.live.get(`/v1/check-ins/${other.id}`);
     expect(seen.json().worker_response).toMatchObject({ status: 'rejected' });

@@ -66,6 +66,8 @@ describe('a closed month’s documents', () => {
     });
     for (const [type, timestamp] of [
       ['in', '2026-10-05T07:00:00Z'],
+      ['break_start', '2026-10-05T09:00:00Z'],
+      ['break_end', '2026-10-05T09:30:00Z'],
       ['out', '2026-10-05T15:00:00Z'],
     ]) {
       expect(
@@ -108,5 +110,7 @@ describe('a closed month’s documents', () => {
       expect(text, later).not.toContain(later);
     }
     expect(text.replace(/\s+/g, '')).toContain(seal);
+    // Each pause's start and end (the draft decree), beside the day's interval.
+    expect(text.replace(/\s+/g, ' ')).toMatch(/09:00-17:00 \(pausas ?11:00-11:30\)/);
   });
 });

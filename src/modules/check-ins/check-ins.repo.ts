@@ -137,7 +137,18 @@ export async function findCheckInMarks(
 ) {
   return await db
     .selectFrom('check_ins')
-    .select(['type', 'timestamp', 'status', 'late', 'correction_id', 'work_mode'])
+    .select([
+      'type',
+      'timestamp',
+      'status',
+      'late',
+      'correction_id',
+      'work_mode',
+      'source',
+      'recorded_by_type',
+      'worker_confirmed',
+      'worker_response',
+    ])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
     .where('timestamp', '>=', from)

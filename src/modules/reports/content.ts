@@ -108,6 +108,11 @@ export const TIME_REGISTRY_COLUMNS: Column[] = [
   { key: 'late_records', kind: 'integer' },
   { key: 'corrected', kind: 'boolean' },
   { key: 'work_mode', kind: 'text' },
+  // Added for the unalterable registry (issue 34), after the columns above.
+  { key: 'breaks', kind: 'text' },
+  { key: 'records_by_others', kind: 'integer' },
+  { key: 'disputed_records', kind: 'integer' },
+  { key: 'conflict', kind: 'boolean' },
 ];
 
 /** Minutes as H:MM (hours unbounded: a month's total reads 172:30). */
@@ -243,11 +248,20 @@ async function* employeeMonth(
   const shifts = interpretShifts(events, range.now).shifts;
   const shiftsByDate = new Map<
     string,
-    { text: string[]; marked: string[]; firstIn: string | null; lastOut: string | null }
+    { text: string[]; marked: string[]; breaks: string[]; firstIn: string | null; lastOut: string | null }
   >();
   for (const shift of shifts) {
     const date = localDateOf(shift.start, zone);
-    const entry = shiftsByDate.get(date) ?? { text: [], marked: [], firstIn: null, lastOut: null };
+    const entry = shiftsByDate.get(date) ?? {
+      text: [],
+      marked: [],
+      breaks: [],
+      firstIn: null,
+      lastOut: null,
+    };
+    // Each pause's start and end, as the draft decree asks the record to show them.
+    for (const pause of shift.breaks)
+      entry.breaks.push(`${localTime(pause.start, zone)}-${localTime(pause.end, zone)}`);
     const start = localTime(shift.start, zone);
     const end = shift.end ? localTime(shift.end, zone) : '';
     entry.text.push(`${start}-${end}`);
@@ -262,7 +276,8 @@ async function* employeeMonth(
   }
 
   const absences = await approvedAbsencesOf(db, tenant.companyId, employee.id, range);
-  const marks = new Map<string, { late: number; corrected: boolean; modes: Set<string> }>();
+  type Marks = { late: number; corrected: boolean; modes: Set<string>; byOthers: number; disputed: number };
+  const marks = new Map<string, Marks>();
   const marksFrom = startOfDate(range.from, zone).epochMilliseconds;
   const marksBefore = readTo.subtract({ hours: 24 }).epochMilliseconds;
   for (const mark of checkIns) {
@@ -275,8 +290,21 @@ async function* employeeMonth(
         (shift.end === null || Temporal.Instant.compare(at, shift.end) <= 0),
     );
     const date = localDateOf(within ? within.start : at, zone);
-    const entry = marks.get(date) ?? { late: 0, corrected: false, modes: new Set<string>() };
+    const entry = marks.get(date) ?? {
+      late: 0,
+      corrected: false,
+      modes: new Set<string>(),
+      byOthers: 0,
+      disputed: 0,
+    };
     if (mark.late && mark.status === 'active') entry.late += 1;
+    const own =
+      mark.worker_confirmed ??
+      (mark.recorded_by_type === 'employee' ||
+        mark.recorded_by_type === 'system' ||
+        mark.source === 'correction');
+    if (!own && mark.status === 'active') entry.byOthers += 1;
+    if (mark.worker_response === 'rejected' && mark.status === 'active') entry.disputed += 1;
     if (mark.work_mode && mark.status === 'active') entry.modes.add(mark.work_mode);
     if (mark.status === 'voided' || mark.correction_id !== null) entry.corrected = true;
     marks.set(date, entry);
@@ -317,6 +345,10 @@ async function* employeeMonth(
       late_records: marks.get(date)?.late ?? 0,
       corrected: marks.get(date)?.corrected ?? false,
       work_mode: [...(marks.get(date)?.modes ?? [])].sort().join(';') || null,
+      breaks: shifts && shifts.breaks.length > 0 ? shifts.breaks.join('; ') : null,
+      records_by_others: marks.get(date)?.byOthers ?? 0,
+      disputed_records: marks.get(date)?.disputed ?? 0,
+      conflict: (day?.conflict_days ?? 0) > 0,
     };
   }
   yield {
@@ -338,5 +370,9 @@ async function* employeeMonth(
     late_records: [...marks.values()].reduce((total, mark) => total + mark.late, 0),
     corrected: [...marks.values()].some((mark) => mark.corrected),
     work_mode: null,
+    breaks: null,
+    records_by_others: [...marks.values()].reduce((total, mark) => total + mark.byOthers, 0),
+    disputed_records: [...marks.values()].reduce((total, mark) => total + mark.disputed, 0),
+    conflict: month.conflict_days > 0,
   };
 }

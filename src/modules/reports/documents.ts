@@ -211,6 +211,10 @@ export const LABELS = {
     late: 'registro tardío',
     corrected: 'corregido',
     incomplete: 'incompleto',
+    breaks: 'pausas',
+    byOthers: 'registro(s) de otra persona',
+    disputed: 'en disputa por la persona trabajadora',
+    conflict: 'registros en conflicto',
     none: '—',
     overtimeNote: 'Horas extraordinarias (art. 35.5 ET)',
   },
@@ -253,6 +257,10 @@ export const LABELS = {
     late: 'late record',
     corrected: 'corrected',
     incomplete: 'incomplete',
+    breaks: 'breaks',
+    byOthers: 'record(s) by someone else',
+    disputed: 'disputed by the worker',
+    conflict: 'conflicting records',
     none: '—',
     overtimeNote: 'Overtime (art. 35.5 ET)',
   },
@@ -285,10 +293,18 @@ export function dayCells(day: Row, label: Labels) {
     Number(day.late_records ?? 0) > 0 ? label.late : null,
     day.corrected === true ? label.corrected : null,
     day.incomplete === true ? label.incomplete : null,
+    Number(day.records_by_others ?? 0) > 0 ? `${Number(day.records_by_others)} ${label.byOthers}` : null,
+    Number(day.disputed_records ?? 0) > 0 ? `${Number(day.disputed_records)} ${label.disputed}` : null,
+    day.conflict === true ? label.conflict : null,
   ].filter((note): note is string => typeof note === 'string' && note !== '');
   return {
     day: String(day.date),
-    intervals: typeof day.intervals === 'string' && day.intervals !== '' ? day.intervals : label.none,
+    intervals:
+      typeof day.intervals === 'string' && day.intervals !== ''
+        ? typeof day.breaks === 'string' && day.breaks !== ''
+          ? `${day.intervals} (${label.breaks} ${day.breaks})`
+          : day.intervals
+        : label.none,
     mode:
       typeof day.work_mode === 'string'
         ? day.work_mode

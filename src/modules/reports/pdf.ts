@@ -122,13 +122,6 @@ function drawDocument(
   header();
   doc.font('regular').fontSize(7.5);
   for (const day of document.days) {
-    if (doc.y + rowHeight > bottom()) {
-      footer(doc, document, label, generatedAt);
-      doc.addPage();
-      doc.y = 40;
-      header();
-      doc.font('regular').fontSize(7.5);
-    }
     const figures = dayCells(day, label);
     const cells: Record<DocumentColumn, string> = {
       ...figures,
@@ -137,13 +130,25 @@ function drawDocument(
       overtime: hhmm(figures.overtime),
       night: hhmm(figures.night),
     };
+    // A cell wraps rather than cut a mark off (a legal record hides nothing): the row is as tall as its tallest.
+    const height = Math.max(
+      rowHeight,
+      ...COLUMNS.map((column) => doc.heightOfString(cells[column.key], { width: column.width - 4 }) + 3),
+    );
+    if (doc.y + height > bottom()) {
+      footer(doc, document, label, generatedAt);
+      doc.addPage();
+      doc.y = 40;
+      header();
+      doc.font('regular').fontSize(7.5);
+    }
     let x = left;
     const y = doc.y;
     for (const column of COLUMNS) {
-      doc.text(cells[column.key], x + 2, y, { width: column.width - 4, height: rowHeight, ellipsis: true });
+      doc.text(cells[column.key], x + 2, y, { width: column.width - 4 });
       x += column.width;
     }
-    doc.y = y + rowHeight;
+    doc.y = y + height;
   }
 
   const needed = 150 + document.corrections.length * 24;
