@@ -303,8 +303,14 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     await page.getByLabel(T('Name'), { exact: true }).fill('Browser test key');
     await page.getByLabel('org:empleados:read').check();
     await page.getByLabel('org:fichajes:read').check();
+    // A clocking terminal (issue 34): its punches made at the moment are the worker's own records.
+    await page.getByRole('radio', { name: new RegExp(`^${T('Clocking terminal')}`) }).check();
     await page.getByRole('button', { name: T('Create key') }).click();
     const secret = (await page.getByTestId('secret').textContent()) ?? '';
+    await page
+      .getByRole('cell', { name: T('Clocking terminal'), exact: true })
+      .first()
+      .waitFor();
     expect(secret).toMatch(/^jrn_test_[0-9A-Za-z]{43}$/);
     await page.getByRole('button', { name: T('Copy'), exact: true }).waitFor();
     await shot('api-keys-secret');

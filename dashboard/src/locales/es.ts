@@ -378,6 +378,24 @@ export const es: Record<string, string> = {
   'Create a live key': 'Crear una clave real',
   'Create a test key': 'Crear una clave de prueba',
   Scopes: 'Permisos',
+  'Kind of key': 'Tipo de clave',
+  Integration: 'Integración',
+  'Clocking terminal': 'Terminal de fichaje',
+  "Sends records made elsewhere: the worker is asked to accept them (not the worker's own).":
+    'Envía registros hechos en otro sistema: se pide a la persona trabajadora que los acepte (no son suyos).',
+  "A device that records punches at the moment: its records within 10 minutes are the worker's own.":
+    'Un dispositivo que registra los fichajes en el momento: sus registros en los 10 minutos siguientes son de la persona trabajadora.',
+  'Records made for a worker': 'Registros hechos por otra persona',
+  'They count only once the worker accepts them in the portal. This choice is final.':
+    'Solo cuentan cuando la persona trabajadora los acepta en el portal. Esta elección es definitiva.',
+  'They count, marked as not made by the worker, who accepts or disputes each one in the portal. You can choose instead that they count only once the worker accepts them: that choice is final.':
+    'Cuentan, marcados como no hechos por la persona trabajadora, que acepta o rechaza cada uno en el portal. Puedes elegir que solo cuenten cuando ella los acepte: esa elección es definitiva.',
+  'Count them only with the worker’s acceptance': 'Que solo cuenten con su aceptación',
+  'Count records made for a worker only with their acceptance?':
+    '¿Contar los registros hechos por otra persona solo con la aceptación de la persona trabajadora?',
+  'Yes, for good': 'Sí, para siempre',
+  'Your workers are told that nothing made by others counts without them. It cannot be undone.':
+    'Se informa a la plantilla de que nada registrado por otra persona cuenta sin su aceptación. No se puede deshacer.',
   'Expires in (days)': 'Caduca en (días)',
   "Empty: the company's default expiration applies.":
     'Vacío: se aplica la caducidad por defecto de la empresa.',

@@ -32,6 +32,7 @@ export function CompanySettings({
   return (
     <>
       <Recording company={company} onSaved={onSaved} />
+      <RegistryPolicy company={company} onSaved={onSaved} />
       <Holidays timeZone={company.timezone} />
       <AbsenceTypes />
       <Administrators me={adminId} />
@@ -88,6 +89,46 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
       <ErrorMessage error={action.error} />
       <SaveRow label={t('Save recording settings')} busy={action.busy} saved={saved} />
     </form>
+  );
+}
+
+/**
+ * The registry policy (issue 34): records the worker did not make count, marked, until the worker answers them;
+ * or they count only once the worker accepts them. Chosen once, for good, after a confirmation.
+ */
+function RegistryPolicy({ company, onSaved }: { company: Company; onSaved: () => void }) {
+  const t = useT();
+  const action = useAction();
+  const consent = company.registry_policy === 'worker_consent';
+  return (
+    <section className="card" aria-labelledby="policy-title">
+      <h2 id="policy-title">{t('Records made for a worker')}</h2>
+      <p>
+        {consent
+          ? t('They count only once the worker accepts them in the portal. This choice is final.')
+          : t(
+              'They count, marked as not made by the worker, who accepts or disputes each one in the portal. You can choose instead that they count only once the worker accepts them: that choice is final.',
+            )}
+      </p>
+      <ErrorMessage error={action.error} />
+      {!consent && (
+        <ConfirmButton
+          label={t('Count them only with the worker’s acceptance')}
+          title={t('Count records made for a worker only with their acceptance?')}
+          confirmLabel={t('Yes, for good')}
+          onConfirm={() =>
+            void action.run(async () => {
+              await api('PATCH', '/settings', { registry_policy: 'worker_consent' });
+              onSaved();
+            })
+          }
+        >
+          <p>
+            {t('Your workers are told that nothing made by others counts without them. It cannot be undone.')}
+          </p>
+        </ConfirmButton>
+      )}
+    </section>
   );
 }
 

@@ -22,6 +22,7 @@ export function KeysScreen({ mode }: { mode: Mode }) {
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>([]);
   const [expires, setExpires] = useState('');
+  const [kind, setKind] = useState<'integration' | 'terminal'>('integration');
   const [secret, setSecret] = useState<string | null>(null);
   const create = useAction();
   const revoke = useAction();
@@ -31,6 +32,7 @@ export function KeysScreen({ mode }: { mode: Mode }) {
     const key = await create.run(() =>
       api<ApiKey & { secret: string }>('POST', `/${mode}/api-keys`, {
         scopes,
+        kind,
         ...(name ? { name } : {}),
         ...(expires ? { expires_in_days: Number(expires) } : {}),
       }),
@@ -40,6 +42,7 @@ export function KeysScreen({ mode }: { mode: Mode }) {
       setName('');
       setScopes([]);
       setExpires('');
+      setKind('integration');
       keys.reload();
     }
   };
@@ -65,6 +68,39 @@ export function KeysScreen({ mode }: { mode: Mode }) {
                 <code>{scope}</code> <span className="muted">{t(SCOPE_DESCRIPTIONS[scope])}</span>
               </label>
             ))}
+          </div>
+        </fieldset>
+        <fieldset>
+          <legend>{t('Kind of key')}</legend>
+          <div className="checks">
+            <label>
+              <input
+                type="radio"
+                name="kind"
+                checked={kind === 'integration'}
+                onChange={() => setKind('integration')}
+              />{' '}
+              {t('Integration')}{' '}
+              <span className="muted">
+                {t(
+                  "Sends records made elsewhere: the worker is asked to accept them (not the worker's own).",
+                )}
+              </span>
+            </label>
+            <label>
+              <input
+                type="radio"
+                name="kind"
+                checked={kind === 'terminal'}
+                onChange={() => setKind('terminal')}
+              />{' '}
+              {t('Clocking terminal')}{' '}
+              <span className="muted">
+                {t(
+                  "A device that records punches at the moment: its records within 10 minutes are the worker's own.",
+                )}
+              </span>
+            </label>
           </div>
         </fieldset>
         <Field
@@ -96,6 +132,7 @@ export function KeysScreen({ mode }: { mode: Mode }) {
           t('Name'),
           t('Key'),
           t('Mode'),
+          t('Kind of key'),
           t('Scopes'),
           t('Status'),
           t('Created'),
@@ -112,6 +149,7 @@ export function KeysScreen({ mode }: { mode: Mode }) {
               <code>{key.prefix}…</code>
             </td>
             <td>{key.mode === 'live' ? t('Live') : t('Test')}</td>
+            <td>{key.kind === 'terminal' ? t('Clocking terminal') : t('Integration')}</td>
             <td className="scopes">{key.scopes.join(', ')}</td>
             <td>
               {t(statusLabel(key.status))}
