@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyRegistry } from '../src/modules/verification/verification.service.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
@@ -61,6 +62,7 @@ describe('a correction into a closed month', () => {
     expect(listed.find((row) => row.employee_id === other.employee.id)).toMatchObject({ version: 1 });
     const month = (await worker.send('GET', '/portal/api/registry/2026-10')).json();
     expect(month).toMatchObject({ version: 2, acknowledged_version: 1, acknowledged_at: null });
+    expect(month.seal).toBe((await company.live.get('/v1/registry/months')).json().data[0].seal);
 
     const again = await worker.send('POST', '/portal/api/registry/2026-10/acknowledge', {});
     expect(again.json()).toMatchObject({ version: 2 });
@@ -71,5 +73,17 @@ describe('a correction into a closed month', () => {
       acknowledged_version: 2,
     });
     expect(await verifyRegistry(ctx.deps, company.id)).toMatchObject({ ok: true, problems: [] });
+    // Deleting the second acknowledgement or the version behind the application's back is named.
+    await ctx.db.transaction().execute(async (tx) => {
+      await sql`set local session_replication_role = replica`.execute(tx);
+      await sql`delete from registry_acknowledgements where employee_id = ${employee.id} and version = 2`.execute(
+        tx,
+      );
+      await sql`delete from registry_month_versions where employee_id = ${employee.id}`.execute(tx);
+    });
+    const problems = (await verifyRegistry(ctx.deps, company.id)).problems.filter(
+      (problem) => problem.employee_id === employee.id,
+    );
+    expect(problems.filter((problem) => problem.kind === 'entry_without_fact')).toHaveLength(2);
   });
 });

@@ -24,7 +24,12 @@ export async function allPages<T>(path: string): Promise<T[]> {
 }
 
 /** A closed month as the portal reads it: its current version and the acknowledgement of it, if given. */
-type ClosedMonth = { acknowledged_at: string | null; version: number; acknowledged_version: number | null };
+type ClosedMonth = {
+  acknowledged_at: string | null;
+  version: number;
+  acknowledged_version: number | null;
+  seal?: string | null;
+};
 
 /** The day a correction request starts from (set by "ask to correct this day"). */
 export const CORRECTION_DAY_KEY = 'jornada.portal.correctionDay';
@@ -121,6 +126,11 @@ export function RecordScreen({ me }: { me: Me }) {
         <section className="card closed" aria-labelledby="closed-title">
           <h2 id="closed-title">{t('record.closed')}</h2>
           <p>{t('record.closedIntro')}</p>
+          {closed.seal && (
+            <p className="seal">
+              {t('record.seal')} <code>{closed.seal}</code>
+            </p>
+          )}
           {closed.acknowledged_at === null && closed.acknowledged_version !== null && (
             <p className="notice">{t('record.newVersion', { version: closed.version })}</p>
           )}

@@ -58,6 +58,7 @@ const es = {
     acknowledge: 'Confirmo que he recibido el resumen',
     acknowledged: 'Recibido el {{date}}',
     download: 'Descargar el documento (PDF)',
+    seal: 'Sello del mes (guárdalo: prueba que nadie ha reescrito tu registro):',
     newVersion:
       'Una corrección cambió este mes después de que lo confirmaras: esta es la versión {{version}}. Confírmala de nuevo.',
     conflict: 'En disputa',
@@ -162,6 +163,7 @@ const en: Dictionary = {
     acknowledge: 'I confirm I received the summary',
     acknowledged: 'Received on {{date}}',
     download: 'Download the document (PDF)',
+    seal: 'Seal of the month (keep it: it proves nobody rewrote your record):',
     newVersion:
       'A correction changed this month after you confirmed it: this is version {{version}}. Confirm it again.',
     conflict: 'Disputed',

@@ -6,6 +6,7 @@ import { monthRange } from '../../time/calendar.ts';
 import { toDate } from '../../time/clock.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import {
+  closingOf,
   currentMonthVersion,
   findAcknowledgement,
   insertAcknowledgement,
@@ -55,12 +56,15 @@ export async function workerRegistryMonth(
   const first = monthRange(month).from;
   const version = await currentMonthVersion(deps.db, tenant.companyId, tenant.actor.id, first);
   const latest = await latestAcknowledgement(deps.db, tenant.companyId, tenant.actor.id, first);
+  const closing = await closingOf(deps.db, tenant.companyId, month);
   // acknowledged_at is the current version's: a correction applied since asks the worker to acknowledge again.
   return {
     month,
     days,
     totals,
     version,
+    // The month's seal: the worker keeps it to prove a later rewrite (docs/registry.md, Seals).
+    seal: closing?.seal ? closing.seal.toString('hex') : null,
     acknowledged_version: latest?.version ?? null,
     acknowledged_at: latest && latest.version === version ? latest.acknowledged_at.toISOString() : null,
   };

@@ -100,6 +100,9 @@ export async function factsWithoutEntry(db: Executor, companyId: string | null, 
       union all
       select a.company_id, null, 'registry_access', a.id::text, a.id::text from registry_accesses a
       union all
+      select v.company_id, v.employee_id, 'month_version', v.cause_id::text, v.cause_id::text
+      from registry_month_versions v
+      union all
       select e.company_id, e.id, 'employee', e.id::text, e.id::text from employees e
       union all
       select c.id, null, 'company', c.id::text, c.id::text from companies c
@@ -124,13 +127,14 @@ export async function factsWithoutEntry(db: Executor, companyId: string | null, 
 export async function acknowledgementsWithoutEntry(db: Executor, companyId: string | null, limit: number) {
   const company = companyId === null ? sql`true` : sql`a.company_id = ${companyId}::uuid`;
   const result = await sql<{ company_id: string; employee_id: string; month: string }>`
-    select a.company_id, a.employee_id, to_char(a.month, 'YYYY-MM') as month
+    select a.company_id, a.employee_id, to_char(a.month, 'YYYY-MM') || ' (version ' || a.version || ')' as month
     from registry_acknowledgements a
     where ${company}
       and not exists (
         select 1 from registry_entries r
         where r.company_id = a.company_id and r.employee_id = a.employee_id and r.kind = 'month_acknowledged'
-          and (r.content::jsonb ->> 'month') = to_char(a.month, 'YYYY-MM'))
+          and (r.content::jsonb ->> 'month') = to_char(a.month, 'YYYY-MM')
+          and coalesce((r.content::jsonb ->> 'version')::int, 1) = a.version)
     order by a.company_id, a.employee_id, a.month
     limit ${limit}`.execute(db);
   return result.rows;
@@ -161,7 +165,7 @@ export async function acknowledgementRows(
   if (keys.length === 0) return new Set<string>();
   const rows = await db
     .selectFrom('registry_acknowledgements')
-    .select(['employee_id', sql<string>`to_char(month, 'YYYY-MM')`.as('month')])
+    .select(['employee_id', sql<string>`to_char(month, 'YYYY-MM')`.as('month'), 'version'])
     .where('company_id', '=', companyId)
     .where(
       'employee_id',
@@ -169,7 +173,7 @@ export async function acknowledgementRows(
       keys.map((key) => key.employee),
     )
     .execute();
-  return new Set(rows.map((row) => `${row.employee_id}|${row.month}`));
+  return new Set(rows.map((row) => `${row.employee_id}|${row.month}|${row.version}`));
 }
 
 /** The employees of a tenant (or of all) with their time zone and stored workday range, after a key. */
@@ -268,4 +272,16 @@ export async function bundleCompanyEntries(db: Executor, companyId: string, mont
                     and (content::jsonb ->> 'month') = ${month})
     order by seq`.execute(db);
   return result.rows;
+}
+
+/** Whether each (employee, month, version) has its row, for the month_version entries of a batch. */
+export async function monthVersionRows(db: Executor, companyId: string, employees: string[]) {
+  if (employees.length === 0) return new Set<string>();
+  const rows = await db
+    .selectFrom('registry_month_versions')
+    .select(['employee_id', sql<string>`to_char(month, 'YYYY-MM')`.as('month'), 'version'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', 'in', employees)
+    .execute();
+  return new Set(rows.map((row) => `${row.employee_id}|${row.month}|${row.version}`));
 }

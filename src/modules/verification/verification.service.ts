@@ -23,6 +23,7 @@ import {
   employeeZoneOf,
   entriesAfter,
   factsWithoutEntry,
+  monthVersionRows,
 } from './verification.repo.ts';
 
 /**
@@ -469,7 +470,21 @@ async function factsNow(
     const given = await acknowledgementRows(tx, companyId, keys);
     return (entry) => {
       const content = parseContent(entry.content);
-      return given.has(`${entry.employee_id}|${String(content.month)}`) ? canonicalJson(content) : undefined;
+      const version = typeof content.version === 'number' ? content.version : 1;
+      return given.has(`${entry.employee_id}|${String(content.month)}|${version}`)
+        ? canonicalJson(content)
+        : undefined;
+    };
+  }
+  if (kind === 'month_version') {
+    const versions = await monthVersionRows(tx, companyId, [
+      ...new Set(entries.map((entry) => entry.employee_id)),
+    ]);
+    return (entry) => {
+      const content = parseContent(entry.content);
+      return versions.has(`${entry.employee_id}|${String(content.month)}|${String(content.version)}`)
+        ? canonicalJson(content)
+        : undefined;
     };
   }
   return null;
@@ -489,6 +504,7 @@ const ROW_LABELS: Record<string, string> = {
   employee: 'employee',
   company: 'company',
   location: 'work centre',
+  month_version: 'version of a closed month made by',
 };
 
 /** Rows that no entry records. */
