@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
 import { createCompany } from '../../src/modules/companies/companies.service.ts';
+import { CHECK_IN_FACT_COLUMNS } from '../../src/modules/registry/registry.repo.ts';
 import {
   canonicalJson,
   chainEmployee,
@@ -158,21 +159,7 @@ async function chainAll(db: Db, companyId: string): Promise<void> {
         .executeTakeFirstOrThrow();
       const checkIns = await tx
         .selectFrom('check_ins')
-        .select([
-          'id',
-          'employee_id',
-          'type',
-          'timestamp',
-          'source',
-          'recorded_at',
-          'recorded_by_type',
-          'recorded_by_id',
-          'work_mode',
-          'late',
-          'correction_id',
-          'recorded_by_key_kind',
-          'worker_confirmed',
-        ])
+        .select(CHECK_IN_FACT_COLUMNS)
         .where('company_id', '=', companyId)
         .where('employee_id', '=', employee.id)
         .orderBy('recorded_at')

@@ -250,21 +250,26 @@ export function correctionRequestContent(row: {
   };
 }
 
+/** Loads some subjects' rows and gives, by subject id, the canonical text of the entry each row should have. */
+type FactsNow = (db: Executor, companyId: string, ids: string[]) => Promise<Map<string, string>>;
+
+function factsNow<Row extends { id: string }>(
+  kind: string,
+  load: (db: Executor, companyId: string, ids: string[]) => Promise<Row[]>,
+  content: (row: Row) => Record<string, unknown>,
+): FactsNow {
+  return async (db, companyId, ids) =>
+    new Map(
+      (await load(db, companyId, ids)).map((row) => [row.id, canonicalJson({ kind, ...content(row) })]),
+    );
+}
+
 /**
  * The facts whose entries verification compares with the rows the database holds now: for each kind, the
  * canonical content each subject's row gives today, by subject id (a row that no longer says it is absent).
  */
-const SUBJECT_FACTS: Record<
-  string,
-  (db: Executor, companyId: string, ids: string[]) => Promise<Map<string, string>>
-> = {
-  check_in: async (db, companyId, ids) =>
-    new Map(
-      (await checkInFacts(db, companyId, ids)).map((row) => [
-        row.id,
-        canonicalJson({ kind: 'check_in', ...checkInFactContent(row) }),
-      ]),
-    ),
+const SUBJECT_FACTS: Record<string, FactsNow> = {
+  check_in: factsNow('check_in', checkInFacts, checkInFactContent),
   check_in_void: async (db, companyId, ids) =>
     new Map(
       (await voidFacts(db, companyId, ids)).map((row) => [
@@ -279,13 +284,7 @@ const SUBJECT_FACTS: Record<
     ),
   check_in_accepted: async (db, companyId, ids) => responsesAs('check_in_accepted', db, companyId, ids),
   check_in_rejected: async (db, companyId, ids) => responsesAs('check_in_rejected', db, companyId, ids),
-  correction_requested: async (db, companyId, ids) =>
-    new Map(
-      (await correctionFacts(db, companyId, ids)).map((row) => [
-        row.id,
-        canonicalJson({ kind: 'correction_requested', ...correctionRequestContent(row) }),
-      ]),
-    ),
+  correction_requested: factsNow('correction_requested', correctionFacts, correctionRequestContent),
 };
 
 async function responsesAs(
@@ -303,9 +302,7 @@ async function responsesAs(
 }
 
 /** The rows a kind of entry records, as the canonical text each gives today, by subject id (verification). */
-export function subjectFacts(
-  kind: string,
-): ((db: Executor, companyId: string, ids: string[]) => Promise<Map<string, string>>) | undefined {
+export function subjectFacts(kind: string): FactsNow | undefined {
   return Object.hasOwn(SUBJECT_FACTS, kind) ? SUBJECT_FACTS[kind] : undefined;
 }
 
@@ -469,59 +466,14 @@ export async function chainLocation(
  * The rows behind company-chain and state facts, as canonical text by subject id, for verification: what the
  * last entry of each subject must say now.
  */
-export const STATE_FACTS: Record<
-  string,
-  (db: Executor, companyId: string, ids: string[]) => Promise<Map<string, string>>
-> = {
-  absence: async (db, companyId, ids) =>
-    new Map(
-      (await absenceFacts(db, companyId, ids)).map((row) => [
-        row.id,
-        canonicalJson({ kind: 'absence', ...absenceFactContent(row) }),
-      ]),
-    ),
-  holiday: async (db, companyId, ids) =>
-    new Map(
-      (await holidayFacts(db, companyId, ids)).map((row) => [
-        row.id,
-        canonicalJson({ kind: 'holiday', ...holidayFactContent(row, 'added') }),
-      ]),
-    ),
-  access_grant: async (db, companyId, ids) =>
-    new Map(
-      (await grantFacts(db, companyId, ids)).map((row) => [
-        row.id,
-        canonicalJson({ kind: 'access_grant', ...grantFactContent(row) }),
-      ]),
-    ),
-  employee: async (db, companyId, ids) =>
-    new Map(
-      (await employeeFacts(db, companyId, ids)).map((row) => [
-        row.id,
-        canonicalJson({ kind: 'employee', ...employeeFactContent(row) }),
-      ]),
-    ),
-  company: async (db, _companyId, ids) =>
-    new Map(
-      (await companyFacts(db, ids)).map((row) => [
-        row.id,
-        canonicalJson({ kind: 'company', ...companyFactContent(row) }),
-      ]),
-    ),
-  location: async (db, companyId, ids) =>
-    new Map(
-      (await locationFacts(db, companyId, ids)).map((row) => [
-        row.id,
-        canonicalJson({ kind: 'location', ...locationFactContent(row) }),
-      ]),
-    ),
-  registry_access: async (db, companyId, ids) =>
-    new Map(
-      (await accessFacts(db, companyId, ids)).map((row) => [
-        row.id,
-        canonicalJson({ kind: 'registry_access', ...accessFactContent(row) }),
-      ]),
-    ),
+export const STATE_FACTS: Record<string, FactsNow> = {
+  absence: factsNow('absence', absenceFacts, absenceFactContent),
+  holiday: factsNow('holiday', holidayFacts, (row) => holidayFactContent(row, 'added')),
+  access_grant: factsNow('access_grant', grantFacts, grantFactContent),
+  employee: factsNow('employee', employeeFacts, employeeFactContent),
+  company: factsNow('company', (db, _companyId, ids) => companyFacts(db, ids), companyFactContent),
+  location: factsNow('location', locationFacts, locationFactContent),
+  registry_access: factsNow('registry_access', accessFacts, accessFactContent),
 };
 
 /** What a closed month's documents print of the company, the centre and the worker: as it was at the close. */
