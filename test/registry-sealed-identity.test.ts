@@ -74,6 +74,14 @@ describe('a closed month’s documents', () => {
         (await company.live.post('/v1/check-ins', { employee_id: worker.id, type, timestamp })).statusCode,
       ).toBe(201);
     }
+    const leave = await company.live.post('/v1/absences', {
+      employee_id: worker.id,
+      type: 'sick_leave',
+      start_date: '2026-10-20',
+      end_date: '2026-10-21',
+    });
+    expect(leave.statusCode, leave.body).toBe(201);
+    expect((await company.live.post(`/v1/absences/${leave.json().id}/approve`)).statusCode).toBe(200);
     expect((await company.live.post('/v1/registry/months/2026-10/close')).statusCode).toBe(200);
     const seal = (await company.live.get('/v1/registry/months')).json().data[0].seal as string;
 
@@ -110,6 +118,9 @@ describe('a closed month’s documents', () => {
       expect(text, later).not.toContain(later);
     }
     expect(text.replace(/\s+/g, '')).toContain(seal);
+    // The absence by its name in the document's language, never its key.
+    expect(text).toContain('Baja por enfermedad');
+    expect(text).not.toContain('sick_leave');
     // Each pause's start and end (the draft decree), beside the day's interval.
     expect(text.replace(/\s+/g, ' ')).toMatch(/09:00-17:00 \(pausas ?11:00-11:30\)/);
   });

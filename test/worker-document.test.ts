@@ -312,6 +312,7 @@ describe('time_registry_worker_monthly', () => {
           corrections: [],
           chainHead: null,
           seal: null,
+          absenceLabels: {},
         };
       }
     }

@@ -5,7 +5,12 @@ import { invalid } from '../../platform/errors.ts';
 import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
-import { insertAbsenceType, listAbsenceTypes, selectAbsenceTypes } from './absence-types.repo.ts';
+import {
+  BUILT_IN_ABSENCE_TYPES,
+  insertAbsenceType,
+  listAbsenceTypes,
+  selectAbsenceTypes,
+} from './absence-types.repo.ts';
 import type { AbsenceTypeRef, CreateAbsenceTypeBody } from './absence-types.schemas.ts';
 
 export type AbsenceTypeView = Static<typeof AbsenceTypeRef>;
@@ -47,4 +52,17 @@ export async function listAbsenceTypesPage(
     query,
   });
   return mapPage(page, (row) => ({ key: row.key, label: row.label }));
+}
+
+/**
+ * An absence's name in a document's language (issue 34: never a key like `sick_leave`): a built-in type's own
+ * name in that language, else the company's label for its type, else the key.
+ */
+export function absenceName(
+  key: string,
+  locale: 'es' | 'en',
+  companyLabels: Readonly<Record<string, string>>,
+) {
+  const builtIn = BUILT_IN_ABSENCE_TYPES.find((type) => type.key === key);
+  return builtIn ? builtIn.label[locale] : (companyLabels[key] ?? key);
 }

@@ -203,7 +203,7 @@ function writeDocument(
     for (const column of [4, 5, 6, 7]) row.getCell(column).numFmt = DURATION;
   };
   for (const day of document.days) {
-    const cells = dayCells(day, label);
+    const cells = dayCells(day, label, document.absenceLabels);
     const row = sheet.addRow([
       new Date(`${cells.day}T00:00:00Z`),
       cells.intervals,
@@ -215,7 +215,7 @@ function writeDocument(
     durations(row);
     row.commit();
   }
-  const totals = dayCells(document.totals, label);
+  const totals = dayCells(document.totals, label, document.absenceLabels);
   const totalsRow = sheet.addRow([label.totals, null, null, ...figures(totals)]);
   totalsRow.font = { bold: true };
   totalsRow.eachCell((cell) => {

@@ -6,6 +6,7 @@ import type { TenantScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
+import { absenceName, absenceTypes } from '../absence-types/absence-types.service.ts';
 import { findAdminEmail } from '../admins/admins.repo.ts';
 import { findKeyName } from '../api-keys/api-keys.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
@@ -44,6 +45,8 @@ export type WorkerDocument = {
   chainHead: string | null;
   /** A closed month's seal (hex), printed on its documents; null while the month is open. */
   seal: string | null;
+  /** The company's label of each absence type, by key (dayCells names absences in the document's language). */
+  absenceLabels: Readonly<Record<string, string>>;
 };
 
 const PAGE = 100;
@@ -95,6 +98,9 @@ export async function* workerMonthlyDocuments(
   const { account } = await loadAccount(db, tenant.companyId);
   const company = { name: account.legal_name ?? account.name, tax_id: account.tax_id };
   const names = actorNames(db, tenant);
+  const absenceLabels = Object.fromEntries(
+    (await absenceTypes({ db }, tenant)).map((type) => [type.key, type.label]),
+  );
   let after: string | null = null;
   for (;;) {
     let query = selectEmployedDuring(db, tenant.companyId, from, to, params.employee_id)
@@ -161,6 +167,7 @@ export async function* workerMonthlyDocuments(
         ),
         chainHead: head ? head.hash.toString('hex') : null,
         seal: sealed?.seal ?? null,
+        absenceLabels,
       };
     }
     if (ids.length < PAGE) return;
@@ -173,6 +180,7 @@ export const DOCUMENT_VERSION = 'jornada-registro-1';
 
 export const LABELS = {
   es: {
+    locale: 'es',
     title: 'Registro de jornada',
     company: 'Empresa',
     taxId: 'CIF/NIF',
@@ -219,6 +227,7 @@ export const LABELS = {
     overtimeNote: 'Horas extraordinarias (art. 35.5 ET)',
   },
   en: {
+    locale: 'en',
     title: 'Working time registry',
     company: 'Company',
     taxId: 'Tax id',
@@ -284,12 +293,12 @@ export const DOCUMENT_COLUMNS = [
 export type DocumentColumn = (typeof DOCUMENT_COLUMNS)[number];
 
 /** A registry row (a day, or the totals) as the document's cells: figures in minutes, marks as notes. */
-export function dayCells(day: Row, label: Labels) {
+export function dayCells(day: Row, label: Labels, absenceLabels: Readonly<Record<string, string>> = {}) {
   const worked = Number(day.worked_minutes ?? 0);
   const overtime = Number(day.overtime_minutes ?? 0);
   const notes = [
     day.holiday,
-    day.absence_type,
+    typeof day.absence_type === 'string' ? absenceName(day.absence_type, label.locale, absenceLabels) : null,
     Number(day.late_records ?? 0) > 0 ? label.late : null,
     day.corrected === true ? label.corrected : null,
     day.incomplete === true ? label.incomplete : null,

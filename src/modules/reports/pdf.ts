@@ -122,7 +122,7 @@ function drawDocument(
   header();
   doc.font('regular').fontSize(7.5);
   for (const day of document.days) {
-    const figures = dayCells(day, label);
+    const figures = dayCells(day, label, document.absenceLabels);
     const cells: Record<DocumentColumn, string> = {
       ...figures,
       worked: hhmm(figures.worked),
@@ -158,7 +158,7 @@ function drawDocument(
     doc.y = 40;
   }
   doc.moveDown(0.6);
-  const totals = dayCells(document.totals, label);
+  const totals = dayCells(document.totals, label, document.absenceLabels);
   doc.font('bold').fontSize(10).text(label.totals, left);
   doc.font('regular').fontSize(8.5);
   doc.text(
