@@ -45,6 +45,25 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+describe('a closed month’s seal', () => {
+  it('is shown to the Inspección with the month, to keep', async () => {
+    const grant = await company.live.post('/v1/registry/access-grants', {
+      kind: 'inspection',
+      label: 'ITSS Madrid',
+      from: '2026-10-01',
+      to: '2026-10-31',
+      expires_at: ctx.clock
+        .now()
+        .add({ hours: 24 * 7 })
+        .toString({ smallestUnit: 'second' }),
+    });
+    expect(grant.statusCode, grant.body).toBe(201);
+    const token = new URL(grant.json().url).pathname.split('/').pop() as string;
+    const summary = await ctx.app.inject({ method: 'GET', url: `/registry-access/${token}/api/summary` });
+    expect(summary.json()).toMatchObject({ months: ['2026-10'], seals: { '2026-10': seal } });
+  });
+});
+
 describe('a closed month’s bundle', () => {
   it('is exported from the service’s database and verified with the database gone', async () => {
     const exported = cli(['export', '--company', company.id, '--month', '2026-10', '--output', file], {

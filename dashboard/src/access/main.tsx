@@ -20,6 +20,7 @@ type Summary = {
   to: string;
   expires_at: string;
   months: string[];
+  seals?: Record<string, string>;
   workers: Array<{ id: string; name: string }>;
 };
 type Day = Record<string, string | number | boolean | null>;
@@ -85,6 +86,11 @@ function App() {
                 ? `Registro de ${monthName(month)} (CSV)`
                 : `Totales de ${monthName(month)} (CSV)`}
             </a>
+            {summary.seals?.[month] && (
+              <p className="seal">
+                Sello del mes cerrado: <code>{summary.seals[month]}</code>
+              </p>
+            )}
           </li>
         ))}
       </ul>

@@ -11,6 +11,7 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import type { CompanyRow } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees.repo.ts';
+import { monthSeals } from '../registry/months.service.ts';
 import { chainAccess, chainGrant } from '../registry/registry.service.ts';
 import { employeeRegistryMonth, hhmm, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
 import { workerMonthlyDocuments } from '../reports/documents.ts';
@@ -250,6 +251,8 @@ export async function grantSummary(deps: Pick<AppDeps, 'db'>, opened: OpenedGran
     to: opened.grant.to_date,
     expires_at: formatInstant(opened.grant.expires_at),
     months: monthsOf(opened.grant),
+    // Each closed month's seal, for the Inspección or the representatives to keep (docs/registry.md, Seals).
+    seals: await monthSeals(deps.db, opened.tenant.companyId, monthsOf(opened.grant)),
     workers: await coveredWorkers(deps, opened),
   };
 }

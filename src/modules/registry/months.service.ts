@@ -11,6 +11,7 @@ import { monthRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
 import {
+  closingOf,
   currentMonthVersion,
   employeesEmployedIn,
   firstClosedMonthFrom,
@@ -200,4 +201,14 @@ export async function recordMonthVersions(
       recordedAt: at,
     });
   }
+}
+
+/** The seals of those months that are closed (hex, by YYYY-MM), for the views that show them to keep. */
+export async function monthSeals(db: Executor, companyId: string, months: readonly string[]) {
+  const seals: Record<string, string> = {};
+  for (const month of months) {
+    const closing = await closingOf(db, companyId, month);
+    if (closing?.seal) seals[month] = closing.seal.toString('hex');
+  }
+  return seals;
 }
