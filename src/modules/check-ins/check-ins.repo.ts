@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { ownRecordSql } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
 import type { CheckInsTable } from '../../db/schema.ts';
 import { CHECK_IN_FACT_COLUMNS } from '../registry/registry.repo.ts';
@@ -196,16 +197,7 @@ export function selectUnanswered(db: Executor, companyId: string, employeeId: st
   return selectCheckIns(db, companyId)
     .where('employee_id', '=', employeeId)
     .where('status', '=', 'active')
-    .where((eb) =>
-      eb.or([
-        eb('worker_confirmed', '=', false),
-        eb.and([
-          eb('worker_confirmed', 'is', null),
-          eb('recorded_by_type', 'in', ['api_key', 'admin']),
-          eb('source', 'not in', ['portal', 'correction']),
-        ]),
-      ]),
-    )
+    .where(sql<boolean>`not ${ownRecordSql}`)
     .where('worker_response', 'is', null)
     .orderBy('timestamp')
     .orderBy('id');

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import { isOwnRecord } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
 import type { CheckInSource, CheckInType, WorkMode } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
@@ -64,10 +65,8 @@ export function isWorkersOwn(record: {
   return record.actorType === 'system';
 }
 
-/** A stored row's worker_confirmed; rows from before issue 34 (null) by who recorded them, no key counted own. */
-export const workerConfirmedOf = (row: CheckInRow): boolean =>
-  row.worker_confirmed ??
-  isWorkersOwn({ source: row.source, actorType: row.recorded_by_type, keyKind: null, delaySeconds: 0 });
+/** A stored row's worker_confirmed; rows from before issue 34 (null) by who recorded them (db/check-ins.ts). */
+export const workerConfirmedOf = (row: CheckInRow): boolean => isOwnRecord(row);
 
 const toView = (row: CheckInRow): CheckInView => ({
   id: row.id,

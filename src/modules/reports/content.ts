@@ -1,3 +1,4 @@
+import { isOwnRecord } from '../../db/check-ins.ts';
 import type { Db } from '../../db/database.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
@@ -298,11 +299,7 @@ async function* employeeMonth(
       disputed: 0,
     };
     if (mark.late && mark.status === 'active') entry.late += 1;
-    const own =
-      mark.worker_confirmed ??
-      (mark.recorded_by_type === 'employee' ||
-        mark.recorded_by_type === 'system' ||
-        mark.source === 'correction');
+    const own = isOwnRecord(mark);
     if (!own && mark.status === 'active') entry.byOthers += 1;
     if (mark.worker_response === 'rejected' && mark.status === 'active') entry.disputed += 1;
     if (mark.work_mode && mark.status === 'active') entry.modes.add(mark.work_mode);

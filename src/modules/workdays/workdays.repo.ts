@@ -1,5 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import { absencesWithType } from '../../db/absences.ts';
+import { ownRecordSql } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
 import { companyRegistryPolicy, companyTrackingStart } from '../../db/employees.ts';
 import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
@@ -23,8 +24,7 @@ export async function claimEmployeesBehind(db: Executor, through: string, batch:
 
 /**
  * An employee's active clock events in [from, before), in time order (voided ones count in no figure), with
- * whether each is the worker's own record and the worker's answer to one that is not. `own` on rows from before
- * issue 34 (worker_confirmed null) follows check-ins.service.ts, workerConfirmedOf: by who recorded them.
+ * whether each is the worker's own record (db/check-ins.ts) and the worker's answer to one that is not.
  */
 export async function findClockEvents(
   db: Executor,
@@ -37,14 +37,7 @@ export async function findClockEvents(
 > {
   return await db
     .selectFrom('check_ins')
-    .select([
-      'type',
-      'timestamp',
-      sql<boolean>`coalesce(worker_confirmed, recorded_by_type in ('employee', 'system') or source = 'correction')`.as(
-        'own',
-      ),
-      'worker_response as response',
-    ])
+    .select(['type', 'timestamp', ownRecordSql.as('own'), 'worker_response as response'])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
     .where('status', '=', 'active')
