@@ -218,6 +218,11 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
       .click();
     await expect.poll(() => page.url()).toContain(`#/${screen}`);
     await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+    // Let the screen's lists load before acting: a list that arrives after Playwright has aimed a
+    // click moves the page under it, and the click lands on something else.
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: T('Loading…') }).count())
+      .toBe(0);
   };
   const setMode = (mode: 'Live' | 'Test (sandbox)') => page.getByLabel(T(mode), { exact: true }).check();
   // Today, and its month and year, in the company's zone (Madrid), as the screens default to them.
