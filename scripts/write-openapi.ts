@@ -8,6 +8,7 @@ import path from 'node:path';
 import { buildApp } from '../src/app.ts';
 import { createDb } from '../src/db/database.ts';
 import { SyncHorizon } from '../src/db/sync-stamp.ts';
+import { sealedDocuments } from '../src/modules/month-documents/month-documents.service.ts';
 import { fileStore } from '../src/modules/reports/store.ts';
 import { systemResolver } from '../src/modules/webhooks/target.ts';
 import { CursorCodec } from '../src/platform/pagination.ts';
@@ -28,6 +29,7 @@ export async function renderOpenApi(): Promise<{ public: string; admin: string }
     webhookTargets: { allowPrivate: false, resolve: systemResolver },
     reportStore: fileStore(path.join(os.tmpdir(), 'jornada-reports-unused')),
     mailer: null,
+    sealedDocuments: sealedDocuments({ clock: systemClock, cursors: new CursorCodec(Buffer.alloc(32)) }),
   });
   await app.ready();
   const render = async (url: string) => `${JSON.stringify((await app.inject({ url })).json(), null, 2)}\n`;

@@ -2,6 +2,7 @@ import type { Db } from './db/database.ts';
 import { ensureInstanceSecret } from './db/instance-secret.ts';
 import { SyncHorizon } from './db/sync-stamp.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from './modules/companies/companies.service.ts';
+import { sealedDocuments } from './modules/month-documents/month-documents.service.ts';
 import { reportStore } from './modules/reports/store.ts';
 import type { TargetPolicy } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -33,17 +34,19 @@ export type DepsOptions = {
  */
 export async function createDeps(options: DepsOptions): Promise<AppDeps> {
   const instanceSecret = await ensureInstanceSecret(options.db);
+  const cursors = new CursorCodec(cursorKey(instanceSecret));
   return {
     db: options.db,
     clock: options.clock,
     fakeClock: options.fakeClock,
-    cursors: new CursorCodec(cursorKey(instanceSecret)),
+    cursors,
     syncHorizon: new SyncHorizon(options.db, options.clock),
     instanceSecret,
     publicUrl: options.publicUrl,
     adminToken: options.adminToken,
     webhookTargets: options.webhookTargets,
     reportStore: reportStore(options.reportsDir),
+    sealedDocuments: sealedDocuments({ clock: options.clock, cursors }),
     lateRecordHours: options.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
     mailer: options.smtp ? smtpMailer(options.smtp.url, options.smtp.from) : null,
     ...(options.maxPendingReports === undefined ? {} : { maxPendingReports: options.maxPendingReports }),

@@ -11,13 +11,24 @@ const names = (role: 'api' | 'worker' | 'all', fakeClock: FakeClock | null) =>
 
 it('runs the worker jobs only on worker roles, and follows the shared fake clock in every role', () => {
   expect(names('api', null)).toEqual([]);
-  expect(names('worker', null)).toEqual(['maintenance', 'webhook-delivery', 'report-generation']);
-  expect(names('all', null)).toEqual(['maintenance', 'webhook-delivery', 'report-generation']);
+  expect(names('worker', null)).toEqual([
+    'maintenance',
+    'webhook-delivery',
+    'report-generation',
+    'month-documents',
+  ]);
+  expect(names('all', null)).toEqual([
+    'maintenance',
+    'webhook-delivery',
+    'report-generation',
+    'month-documents',
+  ]);
   expect(names('api', new FakeClock())).toEqual(['fake-clock-sync']);
   expect(names('worker', new FakeClock())).toEqual([
     'maintenance',
     'webhook-delivery',
     'report-generation',
+    'month-documents',
     'fake-clock-sync',
   ]);
 });

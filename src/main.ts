@@ -13,6 +13,7 @@ import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
 import { migrate, pendingMigrations } from './db/migrator.ts';
 import { createDeps } from './deps.ts';
 import { maintenanceJob } from './jobs/maintenance.ts';
+import { monthDocumentsJob } from './jobs/month-documents.ts';
 import { processWriter } from './jobs/report-file.ts';
 import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
@@ -169,6 +170,7 @@ export function backgroundJobs(
             store: deps.reportStore,
             log,
           }),
+          monthDocumentsJob(deps),
         ];
   const fakeClock = deps.fakeClock;
   if (fakeClock) {

@@ -121,6 +121,10 @@ const REGISTRY_WRITERS: Record<string, string[]> = {
   registry_company_entries: ['modules/registry/registry.repo.ts'],
   registry_months: ['modules/registry/registry.repo.ts'],
   registry_acknowledgements: ['modules/registry/registry.repo.ts'],
+  registry_month_versions: ['modules/registry/registry.repo.ts'],
+  // A closed month's stored documents: made by their module only; queued by the registry through src/db.
+  registry_documents: ['modules/month-documents/month-documents.repo.ts'],
+  registry_document_work: ['modules/month-documents/month-documents.repo.ts', 'db/queues.ts'],
   // An absence's status moves in its repository; its day counts only in the owner's (absence-days.ts).
   absences: ['modules/absences/absences.repo.ts', 'modules/workdays/workdays.repo.ts'],
 };

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeDueDocuments } from '../src/modules/month-documents/month-documents.service.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
@@ -42,6 +43,8 @@ beforeAll(async () => {
   }
   expect((await company.live.post('/v1/registry/months/2026-10/close')).statusCode).toBe(200);
   seal = (await company.live.get('/v1/registry/months')).json().data[0].seal;
+  // The worker role makes the month's sealed documents (each worker's PDF and XLSX, the company's CSV).
+  while ((await makeDueDocuments(ctx.deps)) > 0);
 });
 afterAll(() => ctx.close());
 
@@ -84,6 +87,35 @@ describe('a closed month’s bundle', () => {
     });
     expect(verified.status, verified.stderr).toBe(0);
     expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true, month: '2026-10', seal, problems: [] });
+    // It carries the month's sealed documents: two workers' PDF and XLSX in two languages, and the company's CSV.
+    const documents = gunzipSync(readFileSync(file))
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('{"document"'))
+      .map((line) => JSON.parse(line).document as { format: string; content: string });
+    expect(documents).toHaveLength(2 * 2 * 2 + 1);
+    const pdf = documents.find((document) => document.format === 'pdf');
+    expect(
+      Buffer.from(pdf?.content ?? '', 'base64')
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+  });
+
+  it('names a sealed document swapped in the copy', () => {
+    const lines = gunzipSync(readFileSync(file)).toString('utf8').trimEnd().split('\n');
+    const index = lines.findIndex((line) => line.includes('"format":"csv"'));
+    const parsed = JSON.parse(lines[index] as string) as { document: { content: string } };
+    const csv = Buffer.from(parsed.document.content, 'base64').toString('utf8').replace('480', '420');
+    parsed.document.content = Buffer.from(csv).toString('base64');
+    lines[index] = JSON.stringify(parsed);
+    const tampered = path.join(dir, 'swapped.jsonl.gz');
+    writeFileSync(tampered, gzipSync(`${lines.join('\n')}\n`));
+    const verified = cli(['verify-bundle', tampered]);
+    expect(verified.status).toBe(1);
+    expect(JSON.parse(verified.stdout).problems).toEqual([
+      expect.objectContaining({ kind: 'document_mismatch', line: index + 1 }),
+    ]);
   });
 
   it('names a rewritten entry and a seal that no longer follows', () => {

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { Db } from './database.ts';
+import type { Db, Executor } from './database.ts';
 
 /**
  * A delivery with a due time that has come and no live lease (a retry, a manual retry, a ping, a first attempt
@@ -54,4 +54,27 @@ export async function dueWork(
     select 'reports', count(*)::text, extract(epoch from ${now}::timestamptz - min(run_at))::text
       from reports where status = 'processing' and run_at <= ${now}`.execute(db);
   return result.rows;
+}
+
+/**
+ * Queues sealed documents to make (migration 0038; modules/month-documents makes them): a worker's month version,
+ * or (employee null) a new edition of the company's CSV. Here, below the modules, because the registry queues them
+ * at a close and the module that makes them depends on the registry.
+ */
+export async function insertDocumentWork(
+  db: Executor,
+  rows: ReadonlyArray<{
+    id: string;
+    company_id: string;
+    employee_id: string | null;
+    month: string;
+    version: number;
+    created_at: Date;
+  }>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('registry_document_work')
+    .values([...rows])
+    .execute();
 }

@@ -264,6 +264,31 @@ export type RegistryMonthVersionsTable = {
   created_at: Date;
 };
 
+/** A sealed document of a closed month (migration 0038): immutable bytes with their SHA-256. */
+export type RegistryDocumentsTable = {
+  id: string;
+  company_id: string;
+  /** null: the company's registry CSV of the month. */
+  employee_id: string | null;
+  month: string;
+  version: number;
+  format: 'pdf' | 'xlsx' | 'csv';
+  locale: 'es' | 'en';
+  sha256: Buffer;
+  content: Buffer;
+  created_at: Date;
+};
+
+/** A sealed document still to make (migration 0038). */
+export type RegistryDocumentWorkTable = {
+  id: string;
+  company_id: string;
+  employee_id: string | null;
+  month: string;
+  version: number;
+  created_at: Date;
+};
+
 export type WorkdaysTable = {
   company_id: string;
   employee_id: string;
@@ -595,5 +620,7 @@ export type Database = {
   registry_acknowledgements: RegistryAcknowledgementsTable;
   registry_company_entries: RegistryCompanyEntriesTable;
   registry_month_versions: RegistryMonthVersionsTable;
+  registry_documents: RegistryDocumentsTable;
+  registry_document_work: RegistryDocumentWorkTable;
   login_failures: LoginFailuresTable;
 };

@@ -1,7 +1,8 @@
 import { fork } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Db, DbOptions } from '../db/database.ts';
+import { sealedDocument } from '../modules/month-documents/month-documents.service.ts';
 import {
   CHECK_INS_EXPORT_COLUMNS,
   checkInsExportRows,
@@ -15,6 +16,7 @@ import type { ClaimedReport } from '../modules/reports/reports.repo.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
 import { csvStream, type Row, xlsxStream } from '../modules/reports/writers.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
+import type { TenantScope } from '../platform/tenant.ts';
 import { FrozenClock } from '../time/clock.ts';
 
 /**
@@ -39,6 +41,21 @@ async function* counted(rows: AsyncIterable<Row>, counter: { rows: number }): As
 
 /** Streams a report's file from the database, in this process. */
 export function reportFile(
+  deps: { streamDb: Db; cursors: CursorCodec },
+  report: ClaimedReport,
+  now: Temporal.Instant,
+  counter: { rows: number },
+): Readable {
+  const clock = new FrozenClock(now);
+  const tenant = { companyId: report.company_id, accountId: report.account_id, timezone: report.timezone };
+  return (
+    sealedReportFile({ db: deps.streamDb, clock, cursors: deps.cursors }, report, tenant, counter) ??
+    madeReportFile(deps, report, now, counter)
+  );
+}
+
+/** Makes a report's file from the records. */
+function madeReportFile(
   deps: { streamDb: Db; cursors: CursorCodec },
   report: ClaimedReport,
   now: Temporal.Instant,
@@ -80,6 +97,55 @@ export function reportFile(
     ),
     { sheetName: 'Check-ins' },
   );
+}
+
+/**
+ * A closed month's report that is one stored document (docs/registry.md, "Sealed documents"): a worker's monthly
+ * document, or the whole company's registry CSV, served as stored, never rebuilt. Undefined for any other report,
+ * and the stream falls back to making the file when the month has no stored document (it is open).
+ */
+function sealedReportFile(
+  deps: { db: Db; clock: FrozenClock; cursors: CursorCodec },
+  report: ClaimedReport,
+  tenant: TenantScope,
+  counter: { rows: number },
+): Readable | undefined {
+  const month = report.params.month as string;
+  const employeeId = report.params.employee_id;
+  const one =
+    report.type === 'time_registry_worker_monthly' && typeof employeeId === 'string'
+      ? { employeeId, format: report.format === 'xlsx' ? ('xlsx' as const) : ('pdf' as const) }
+      : report.type === 'time_registry_monthly' && employeeId === undefined
+        ? { employeeId: null, format: 'csv' as const }
+        : undefined;
+  if (!one) return undefined;
+  const locale = report.params.locale === 'en' ? 'en' : 'es';
+  return Readable.from(
+    (async function* () {
+      const stored = await sealedDocument(deps, tenant, one.employeeId, month, one.format, locale);
+      if (!stored) {
+        yield* madeReportFile(
+          { streamDb: deps.db, cursors: deps.cursors },
+          report,
+          deps.clock.now(),
+          counter,
+        );
+        return;
+      }
+      for await (const chunk of stored.content) {
+        const bytes = chunk as Buffer;
+        counter.rows += one.format === 'csv' ? countLines(bytes) : 1;
+        yield bytes;
+      }
+      if (one.format === 'csv') counter.rows -= 1;
+    })(),
+  );
+}
+
+function countLines(bytes: Buffer): number {
+  let lines = 0;
+  for (const byte of bytes) if (byte === 10) lines += 1;
+  return lines;
 }
 
 /** Files written by the calling process: the tests' and the bench's in-process jobs. */

@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts';
 import type { Clock, FakeClock } from '../time/clock.ts';
 import type { Mailer } from './mail.ts';
 import type { CursorCodec, SyncHorizonReader } from './pagination.ts';
-import type { ReportStore, TargetPolicy } from './ports.ts';
+import type { ReportStore, SealedDocuments, TargetPolicy } from './ports.ts';
 
 /** What route modules may use. Each service takes only the parts it needs. */
 export type AppDeps = {
@@ -28,6 +28,8 @@ export type AppDeps = {
    * higher one: a company that could raise it could back-date records unmarked (docs/registry.md, Late records).
    */
   lateRecordHours: number;
+  /** Makes the sealed documents of closed months still to make (docs/registry.md, "Sealed documents"). */
+  sealedDocuments: SealedDocuments;
   /** Sends mail (JORNADA_SMTP_URL); null when none is configured. */
   mailer: Mailer | null;
 };

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { Executor } from '../db/database.ts';
 
 /**
  * Ports: the shapes of what the platform's dependencies (AppDeps) carry, declared here so that the platform never
@@ -36,4 +37,14 @@ export type TargetPolicy = {
    * host's other services. Not applied when private targets are allowed (development and tests).
    */
   allowedPorts?: readonly number[];
+};
+
+/**
+ * The sealed documents of closed months (modules/month-documents): `flush` makes, under the worker's row lock that
+ * the caller holds, every document of the worker still to make, from the records as they stand. A write that may
+ * change a closed month (an applied correction, the worker's answer) calls it first, so each version's documents
+ * show that version (docs/registry.md, "Sealed documents").
+ */
+export type SealedDocuments = {
+  flush(tx: Executor, companyId: string, employeeId: string): Promise<void>;
 };

@@ -221,7 +221,12 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     // Let the screen's lists load before acting: a list that arrives after Playwright has aimed a
     // click moves the page under it, and the click lands on something else.
     await expect
-      .poll(() => page.getByRole('status').filter({ hasText: T('Loading…') }).count())
+      .poll(() =>
+        page
+          .getByRole('status')
+          .filter({ hasText: T('Loading…') })
+          .count(),
+      )
       .toBe(0);
   };
   const setMode = (mode: 'Live' | 'Test (sandbox)') => page.getByLabel(T(mode), { exact: true }).check();

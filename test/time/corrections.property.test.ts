@@ -10,6 +10,7 @@ import {
   requestCorrection,
 } from '../../src/modules/corrections/corrections.service.ts';
 import { createEmployee } from '../../src/modules/employees/employees.service.ts';
+import { sealedDocuments } from '../../src/modules/month-documents/month-documents.service.ts';
 import { listWorkSummaries } from '../../src/modules/work-summaries/work-summaries.service.ts';
 import { CursorCodec } from '../../src/platform/pagination.ts';
 import type { ActingTenant } from '../../src/platform/tenant.ts';
@@ -151,10 +152,24 @@ it('gives the figures of the final active check-ins alone, in any order of arriv
           if (step.outcome === 'rejected') {
             await rejectCorrection({ db, clock }, company, request.id, 'no');
           } else if (step.outcome === 'company-only') {
-            if (!step.workerAsks) await approveCorrection({ db, clock }, company, request.id);
+            if (!step.workerAsks)
+              await approveCorrection(
+                { db, clock, sealedDocuments: sealedDocuments({ clock, cursors: codec }) },
+                company,
+                request.id,
+              );
           } else if (step.outcome === 'applied') {
-            if (!step.workerAsks) await approveCorrection({ db, clock }, worker(corrected), request.id);
-            const applied = await approveCorrection({ db, clock }, company, request.id);
+            if (!step.workerAsks)
+              await approveCorrection(
+                { db, clock, sealedDocuments: sealedDocuments({ clock, cursors: codec }) },
+                worker(corrected),
+                request.id,
+              );
+            const applied = await approveCorrection(
+              { db, clock, sealedDocuments: sealedDocuments({ clock, cursors: codec }) },
+              company,
+              request.id,
+            );
             expect(applied.status).toBe('applied');
           }
         }

@@ -349,7 +349,7 @@ export async function latestCheckIn(
  * worker's word on the record, like a correction, it applies to a closed month too.
  */
 export async function answerCheckIn(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'sealedDocuments'>,
   tenant: ActingTenant,
   checkInId: string,
   answer: { response: 'accepted' | 'rejected'; reason?: string | undefined },

@@ -274,7 +274,7 @@ async function pendingCorrection(tx: Executor, tenant: ActingTenant, id: string)
  * applies it: they queue on the employee's row lock, and the later ones find it applied (409).
  */
 export async function approveCorrection(
-  deps: RecordingDeps,
+  deps: RecordingDeps & Pick<AppDeps, 'sealedDocuments'>,
   tenant: ActingTenant,
   id: string,
 ): Promise<CorrectionView> {
@@ -302,6 +302,8 @@ export async function approveCorrection(
     const approved: CorrectionRow = { ...row, ...approval, updated_at: at };
     await appendApproval(tx, tenant, approved, at);
     if (approved.company_approval_at && approved.employee_approval_at) {
+      // It may change a closed month: the month's queued documents are made first, showing the version it ends.
+      await deps.sealedDocuments.flush(tx, tenant.companyId, row.employee_id);
       return toView(
         await applyCorrection(tx, tenant, approved, now, deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS),
       );

@@ -11,6 +11,7 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import type { CompanyRow } from '../companies/companies.repo.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees.repo.ts';
+import { sealedDocument } from '../month-documents/month-documents.service.ts';
 import { monthSeals } from '../registry/months.service.ts';
 import { chainAccess, chainGrant } from '../registry/registry.service.ts';
 import { employeeRegistryMonth, hhmm, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
@@ -375,6 +376,9 @@ export async function workerMonthPdf(
 ) {
   if (opened.grant.kind !== 'inspection') throw notFound('Worker month');
   await coveredWorkerMonth(deps, opened, employeeId, month);
+  // A closed month's stored document (its latest version), never a rebuild.
+  const sealed = await sealedDocument(deps, opened.tenant, employeeId, month, 'pdf', 'es');
+  if (sealed) return sealed.content;
   return pdfStream(
     workerMonthlyDocuments(deps.db, deps.clock, deps.cursors, opened.tenant, {
       month,

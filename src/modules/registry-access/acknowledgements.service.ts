@@ -5,6 +5,7 @@ import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import { toDate } from '../../time/clock.ts';
 import { findEmployee } from '../employees/employees.service.ts';
+import { sealedDocument } from '../month-documents/month-documents.service.ts';
 import {
   closingOf,
   currentMonthVersion,
@@ -78,6 +79,9 @@ export async function workerRegistryMonthPdf(
   locale: DocumentLocale,
 ) {
   await assertWorkerMonth(deps, tenant, month);
+  // The document stored when the month closed (or its latest version), never a rebuild.
+  const sealed = await sealedDocument(deps, tenant, tenant.actor.id, month, 'pdf', locale);
+  if (sealed) return sealed.content;
   return pdfStream(
     workerMonthlyDocuments(deps.db, deps.clock, deps.cursors, tenant, {
       month,

@@ -3,8 +3,10 @@ import type { Static } from 'typebox';
 import { lockCompanyRow } from '../../db/companies.ts';
 import type { Executor } from '../../db/database.ts';
 import { lockEmployees } from '../../db/employees.ts';
+import { insertDocumentWork } from '../../db/queues.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
 import { DEFAULT_LIMIT, keysetPage, mapPage, type Page } from '../../platform/pagination.ts';
 import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
@@ -52,7 +54,8 @@ export async function closeMonth(
     await lockEmployees(tx, tenant.companyId);
     const already = () => new ApiError('conflict', `The month ${month} is already closed.`);
     if (await isMonthClosed(tx, tenant.companyId, range.from)) throw already();
-    for (const employeeId of await employeesEmployedIn(tx, tenant.companyId, range.from, range.to)) {
+    const employees = await employeesEmployedIn(tx, tenant.companyId, range.from, range.to);
+    for (const employeeId of employees) {
       await appendToChain(tx, tenant.companyId, employeeId, {
         kind: 'month_close',
         subjectId: null,
@@ -72,6 +75,15 @@ export async function closeMonth(
       seal,
     });
     if (!closed) throw already();
+    // The month's documents are made from what it is now, sealed: each worker's (version 1) and the company's
+    // CSV (edition 1), by the worker role at once, or by whatever needs them first (docs/registry.md).
+    await queueDocuments(
+      tx,
+      tenant.companyId,
+      range.from,
+      [...employees.map((employeeId) => ({ employeeId, version: 1 })), { employeeId: null, version: 1 }],
+      at,
+    );
     await appendToCompanyChain(tx, tenant.companyId, {
       kind: 'month_sealed',
       subjectId: null,
@@ -200,7 +212,39 @@ export async function recordMonthVersions(
       },
       recordedAt: at,
     });
+    // The new version's documents, and a new edition of the company's CSV of the month.
+    await queueDocuments(
+      tx,
+      companyId,
+      first,
+      [
+        { employeeId, version },
+        { employeeId: null, version: 0 },
+      ],
+      at,
+    );
   }
+}
+
+/** Queues sealed documents to make (a company CSV's version 0: the next edition, numbered when it is made). */
+async function queueDocuments(
+  tx: Executor,
+  companyId: string,
+  month: string,
+  items: ReadonlyArray<{ employeeId: string | null; version: number }>,
+  at: Date,
+): Promise<void> {
+  await insertDocumentWork(
+    tx,
+    items.map((item) => ({
+      id: newId(),
+      company_id: companyId,
+      employee_id: item.employeeId,
+      month,
+      version: item.version,
+      created_at: at,
+    })),
+  );
 }
 
 /** The seals of those months that are closed (hex, by YYYY-MM), for the views that show them to keep. */

@@ -1,13 +1,20 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { chainHash, GENESIS } from '../registry/registry.service.ts';
-import { bundleCompanyEntries, bundleEmployeeEntries, bundleMonth } from './verification.repo.ts';
+import {
+  bundleCompanyEntries,
+  bundleDocuments,
+  bundleEmployeeEntries,
+  bundleMonth,
+} from './verification.repo.ts';
 
 /**
  * A closed month's registry bundle (docs/registry.md, "A copy anyone can verify"): everything needed to check, with
  * no database and no trust in Jornada, that the month's chains still give the month's seal. One JSON document a
  * line: the manifest first, then every entry of each chain of the month's workers from its first entry through
- * the month's closing, then the company's chain through the month's seal. `jornada registry export` writes it,
+ * the month's closing (or its sealed documents' entries), then the company's chain through the month's seal (or
+ * its CSV's entries), then each sealed document of the month with its bytes (base64) and the SHA-256 its entry
+ * recorded. `jornada registry export` writes it,
  * `jornada registry verify-bundle` checks it (verifyBundle, pure).
  */
 export const BUNDLE_FORMAT = 'jornada-registry-bundle-1';
@@ -21,6 +28,17 @@ type BundleEntry = {
   recorded_at: string;
   previous_hash: string;
   hash: string;
+};
+
+/** A sealed document in a bundle: its bytes, base64, and the SHA-256 its chain entry recorded. */
+type BundleDocument = {
+  id: string;
+  employee_id: string | null;
+  version: number;
+  format: string;
+  locale: string;
+  sha256: string;
+  content: string;
 };
 
 export type BundleManifest = {
@@ -60,6 +78,18 @@ export async function exportBundle(db: Db, companyId: string, month: string): Pr
         employees,
       };
       lines.push(JSON.stringify({ manifest }), ...entries);
+      for (const row of await bundleDocuments(tx, companyId, month)) {
+        const document: BundleDocument = {
+          id: row.id,
+          employee_id: row.employee_id,
+          version: row.version,
+          format: row.format,
+          locale: row.locale,
+          sha256: row.sha256.toString('hex'),
+          content: row.content.toString('base64'),
+        };
+        lines.push(JSON.stringify({ document }));
+      }
       return lines;
     });
 }
@@ -124,12 +154,20 @@ export function verifyBundle(lines: readonly string[]): BundleVerification {
   const closings = new Map<string, string>();
   let sealed: string | null = null;
   let entries = 0;
+  const documents: Array<{ line: number; document: BundleDocument }> = [];
+  // The SHA-256 each sealed document's entry recorded, by document id.
+  const recorded = new Map<string, string>();
   for (const [index, text] of lines.slice(1).entries()) {
     const line = index + 2;
     if (text.trim() === '') continue;
     let entry: BundleEntry;
     try {
-      entry = JSON.parse(text) as BundleEntry;
+      const parsed = JSON.parse(text) as BundleEntry | { document: BundleDocument };
+      if ('document' in parsed) {
+        documents.push({ line, document: parsed.document });
+        continue;
+      }
+      entry = parsed;
     } catch {
       problem('unreadable_line', line, 'a JSON entry', text.slice(0, 80));
       continue;
@@ -146,6 +184,16 @@ export function verifyBundle(lines: readonly string[]): BundleVerification {
     if (entry.kind === 'month_close' && content.month === manifest.month)
       closings.set(entry.chain, entry.hash);
     if (entry.kind === 'month_sealed' && content.month === manifest.month) sealed = String(content.seal);
+    if (entry.kind === 'month_document' && content.month === manifest.month)
+      recorded.set(String(content.document_id), String(content.sha256));
+  }
+  // Each document's bytes hash to what its chain entry recorded: a file swapped in the copy is named.
+  for (const { line, document } of documents) {
+    const actual = createHash('sha256').update(Buffer.from(document.content, 'base64')).digest('hex');
+    const expected = recorded.get(document.id);
+    if (expected === undefined)
+      problem('document_without_entry', line, `an entry for ${document.id}`, 'none');
+    else if (actual !== expected) problem('document_mismatch', line, expected, actual);
   }
   const seal = createHash('sha256')
     .update(

@@ -108,6 +108,8 @@ export async function factsWithoutEntry(db: Executor, companyId: string | null, 
       select c.id, null, 'company', c.id::text, c.id::text from companies c
       union all
       select l.company_id, null, 'location', l.id::text, l.id::text from locations l
+      union all
+      select d.company_id, d.employee_id, 'month_document', d.id::text, d.id::text from registry_documents d
     ) x
     where ${company}
       and not exists (
@@ -231,7 +233,10 @@ export async function bundleMonth(db: Executor, companyId: string, month: string
     .executeTakeFirst();
 }
 
-/** Every entry of each chain that holds the month's closing, from its first through that closing. */
+/**
+ * Every entry of each chain that holds the month's closing, from its first through that closing or the last entry
+ * of the month's sealed documents, whichever is later.
+ */
 export async function bundleEmployeeEntries(db: Executor, companyId: string, month: string) {
   const result = await sql<{
     employee_id: string;
@@ -245,15 +250,20 @@ export async function bundleEmployeeEntries(db: Executor, companyId: string, mon
   }>`
     select r.employee_id, r.seq, r.kind, r.subject_id, r.content, r.recorded_at, r.previous_hash, r.hash
     from registry_entries r
-    join (select employee_id, seq from registry_entries
-          where company_id = ${companyId}::uuid and kind = 'month_close' and (content::jsonb ->> 'month') = ${month}) c
+    join (select employee_id, max(seq) as seq from registry_entries
+          where company_id = ${companyId}::uuid and kind in ('month_close', 'month_document')
+            and (content::jsonb ->> 'month') = ${month}
+            and employee_id in (select employee_id from registry_entries
+                                where company_id = ${companyId}::uuid and kind = 'month_close'
+                                  and (content::jsonb ->> 'month') = ${month})
+          group by employee_id) c
       on c.employee_id = r.employee_id
     where r.company_id = ${companyId}::uuid and r.seq <= c.seq
     order by r.employee_id, r.seq`.execute(db);
   return result.rows;
 }
 
-/** The company's chain from its first entry through the month's seal. */
+/** The company's chain from its first entry through the month's seal or its CSV's last entry, whichever is later. */
 export async function bundleCompanyEntries(db: Executor, companyId: string, month: string) {
   const result = await sql<{
     seq: string;
@@ -268,7 +278,7 @@ export async function bundleCompanyEntries(db: Executor, companyId: string, mont
     from registry_company_entries
     where company_id = ${companyId}::uuid
       and seq <= (select max(seq) from registry_company_entries
-                  where company_id = ${companyId}::uuid and kind = 'month_sealed'
+                  where company_id = ${companyId}::uuid and kind in ('month_sealed', 'month_document')
                     and (content::jsonb ->> 'month') = ${month})
     order by seq`.execute(db);
   return result.rows;
@@ -284,4 +294,38 @@ export async function monthVersionRows(db: Executor, companyId: string, employee
     .where('employee_id', 'in', employees)
     .execute();
   return new Set(rows.map((row) => `${row.employee_id}|${row.month}|${row.version}`));
+}
+
+/** The stored documents of a batch's month_document entries, with the SHA-256 of their bytes as stored now. */
+export async function documentRows(db: Executor, companyId: string, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  const result = await sql<{
+    id: string;
+    employee_id: string | null;
+    month: string;
+    version: number;
+    format: string;
+    locale: string;
+    sha256: Buffer;
+    actual: Buffer;
+  }>`
+    select id, employee_id, to_char(month, 'YYYY-MM') as month, version, format, locale, sha256,
+           sha256(content) as actual
+    from registry_documents
+    where company_id = ${companyId} and id = any(${[...ids]}::uuid[])`.execute(db);
+  return result.rows;
+}
+
+/** The month's stored documents, with their bytes, for a bundle. */
+export async function bundleDocuments(db: Executor, companyId: string, month: string) {
+  return await db
+    .selectFrom('registry_documents')
+    .select(['id', 'employee_id', 'version', 'format', 'locale', 'sha256', 'content'])
+    .where('company_id', '=', companyId)
+    .where('month', '=', `${month}-01`)
+    .orderBy('employee_id')
+    .orderBy('version')
+    .orderBy('format')
+    .orderBy('locale')
+    .execute();
 }

@@ -2,6 +2,7 @@ import type { Db, Executor } from '../../db/database.ts';
 import { monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { localDateOf } from '../../time/engine.ts';
+import { documentFactContent } from '../month-documents/month-documents.service.ts';
 import { sealOf } from '../registry/months.service.ts';
 import {
   canonicalJson,
@@ -18,6 +19,7 @@ import {
   closedMonthRows,
   closedMonthsWithSeals,
   companyEntriesAfter,
+  documentRows,
   type EntryKey,
   employeesWithWorkdays,
   employeeZoneOf,
@@ -41,6 +43,8 @@ import {
  * - `recorded_into_closed_month`: a check-in entered the chain after a closing sealed its day, other than through
  *   a correction (a closing deleted and put back around a back-dated check-in);
  * - `figures_mismatch`: a day's stored figures are not what its facts give (figures edited, facts removed);
+ * - `document_mismatch`: a closed month's stored document (PDF, XLSX or CSV) no longer hashes to the SHA-256 its
+ *   entry recorded (a file swapped or edited);
  * - `seal_mismatch`: a closed month's seal as the chains give it now differs from the one stored at the close,
  *   or from a seal a worker or an inspector kept (a whole chain rewritten consistently).
  * State facts (an absence, a holiday, an access grant) are compared by their last entry; the company's own chain
@@ -283,6 +287,10 @@ async function checkCompanyFacts(
       });
     }
   }
+  const documents = new Map<string, CompanyEntry[]>();
+  for (const entry of batch.filter((item) => item.kind === 'month_document'))
+    documents.set(entry.company_id, [...(documents.get(entry.company_id) ?? []), entry]);
+  for (const [company, entries] of documents) await checkDocuments(tx, company, entries, findings);
   const accesses = batch.filter((entry) => entry.kind === 'registry_access' && entry.subject_id !== null);
   const byCompany = new Map<string, CompanyEntry[]>();
   for (const entry of accesses)
@@ -408,6 +416,10 @@ async function checkFacts(tx: Executor, batch: readonly Entry[], findings: Findi
   }
   for (const [key, entries] of groups) {
     const [companyId, kind] = key.split('|') as [string, string];
+    if (kind === 'month_document') {
+      await checkDocuments(tx, companyId, entries, findings);
+      continue;
+    }
     const found = await factsNow(tx, companyId, kind, entries);
     if (!found) continue;
     for (const entry of entries) {
@@ -422,6 +434,47 @@ async function checkFacts(tx: Executor, batch: readonly Entry[], findings: Findi
           found: now,
         });
       }
+    }
+  }
+}
+
+/**
+ * Each sealed document's entry against the stored file: its bytes must still hash to what the entry recorded
+ * (`document_mismatch` otherwise), and the row must still be there (`entry_without_fact`).
+ */
+async function checkDocuments(
+  tx: Executor,
+  companyId: string,
+  entries: ReadonlyArray<{
+    seq: number | string;
+    subject_id: string | null;
+    content: string;
+    employee_id?: string;
+  }>,
+  findings: Findings,
+): Promise<void> {
+  const ids = entries.map((entry) => entry.subject_id).filter((id): id is string => id !== null);
+  const rows = new Map((await documentRows(tx, companyId, ids)).map((row) => [row.id, row]));
+  for (const entry of entries) {
+    const expected = canonicalJson(parseContent(entry.content));
+    const row = entry.subject_id === null ? undefined : rows.get(entry.subject_id);
+    const where = entry.employee_id === undefined ? {} : { employee_id: entry.employee_id };
+    if (!row) {
+      findings.add({
+        kind: 'entry_without_fact',
+        ...where,
+        entry: Number(entry.seq),
+        expected,
+        found: 'no such document',
+      });
+      continue;
+    }
+    const now = canonicalJson({
+      kind: 'month_document',
+      ...documentFactContent({ ...row, sha256: row.actual }),
+    });
+    if (now !== expected || !row.sha256.equals(row.actual)) {
+      findings.add({ kind: 'document_mismatch', ...where, entry: Number(entry.seq), expected, found: now });
     }
   }
 }
@@ -505,6 +558,7 @@ const ROW_LABELS: Record<string, string> = {
   company: 'company',
   location: 'work centre',
   month_version: 'version of a closed month made by',
+  month_document: 'sealed document',
 };
 
 /** Rows that no entry records. */

@@ -41,7 +41,7 @@ export type DaysOptions = {
 };
 
 export async function writeDays<T>(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'sealedDocuments'>>,
   tenant: DaysTenant,
   employees: readonly string[] | 'all',
   work: (tx: Tx, now: Temporal.Instant) => Promise<DaysOutcome<T>>,
@@ -49,6 +49,11 @@ export async function writeDays<T>(
 ): Promise<T> {
   return await withSyncStamp(deps.db, deps.clock, async (tx, now) => {
     await lockDaysOf(tx, tenant.companyId, employees);
+    if (options.sealed === 'correction') {
+      // A write that may change a closed month makes its queued documents first: they show the version it ends.
+      if (!deps.sealedDocuments || employees === 'all') throw new Error('a sealed write names its workers');
+      for (const employeeId of employees) await deps.sealedDocuments.flush(tx, tenant.companyId, employeeId);
+    }
     const outcome = await work(tx, now);
     return await settleDays(tx, tenant, now, outcome, options);
   });

@@ -1,0 +1,265 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { tenantScopeOf } from '../../db/companies.ts';
+import type { Db, Executor } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { newId } from '../../platform/ids.ts';
+import type { CursorCodec } from '../../platform/pagination.ts';
+import type { SealedDocuments } from '../../platform/ports.ts';
+import type { TenantScope } from '../../platform/tenant.ts';
+import { type Clock, FrozenClock, toDate } from '../../time/clock.ts';
+import { appendToChain, appendToCompanyChain } from '../registry/registry.service.ts';
+import { TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
+import { xlsxDocumentsStream } from '../reports/document-xlsx.ts';
+import { type DocumentLocale, workerMonthlyDocuments } from '../reports/documents.ts';
+import { pdfStream } from '../reports/pdf.ts';
+import { csvStream } from '../reports/writers.ts';
+import { lockDaysOf } from '../workdays/write-days.ts';
+import {
+  claimDocumentWork,
+  deleteDocumentWork,
+  insertDocument,
+  latestCompanyEdition,
+  latestDocument,
+  nextDocumentWork,
+  pendingCompanyWork,
+  pendingWorkOf,
+} from './month-documents.repo.ts';
+
+/**
+ * The sealed documents of closed months (docs/registry.md, "Sealed documents"): closing a month, and each new
+ * version a correction makes, queues them; they are made from the records as they stand (a sealed month's
+ * figures cannot change but through a version, whose writer makes the previous version's documents first), and
+ * stored immutably with their SHA-256 in the chain. Downloads of a closed month serve these bytes.
+ */
+
+/** The languages and formats each worker's month is stored in. */
+const LOCALES: readonly DocumentLocale[] = ['es', 'en'];
+const WORKER_FORMATS = ['pdf', 'xlsx'] as const;
+
+type MakeDeps = { clock: Clock; cursors: CursorCodec };
+
+/** A worker's month, as each stored file: PDF and XLSX in each language. */
+async function workerFiles(
+  db: Executor,
+  deps: MakeDeps,
+  tenant: TenantScope,
+  employeeId: string,
+  month: string,
+): Promise<SealedFile[]> {
+  const now = deps.clock.now();
+  const clock = new FrozenClock(now);
+  const files: SealedFile[] = [];
+  for (const locale of LOCALES) {
+    for (const format of WORKER_FORMATS) {
+      const documents = workerMonthlyDocuments(db as Db, clock, deps.cursors, tenant, {
+        month: month.slice(0, 7),
+        employee_id: employeeId,
+      });
+      const stream = (format === 'pdf' ? pdfStream : xlsxDocumentsStream)(documents, {
+        locale,
+        generatedAt: now,
+        counter: { rows: 0 },
+      });
+      files.push({ format, locale, content: await buffer(stream) });
+    }
+  }
+  return files;
+}
+
+/**
+ * Makes every document of the worker still to make (of one month, or of all), in the caller's transaction, under
+ * the worker's row lock that the caller holds.
+ */
+export async function makeWorkerDocuments(
+  tx: Executor,
+  deps: MakeDeps,
+  tenant: TenantScope,
+  employeeId: string,
+  month?: string,
+): Promise<void> {
+  const pending = await pendingWorkOf(tx, tenant.companyId, employeeId, month);
+  const at = toDate(deps.clock.now());
+  const made = new Set<string>();
+  // Versions of a month queued together (none was made before the next was written) all show the month as it is.
+  for (const work of pending) {
+    const key = `${work.month}|${work.version}`;
+    if (made.has(key)) continue;
+    made.add(key);
+    const files = await workerFiles(tx, deps, tenant, employeeId, work.month);
+    await storeMonthDocuments(tx, tenant.companyId, employeeId, work.month, work.version, files, at);
+  }
+  await deleteDocumentWork(
+    tx,
+    pending.map((work) => work.id),
+  );
+}
+
+/** Makes the next edition of the company's CSV of a month when one is queued, in a repeatable-read snapshot. */
+async function makeCompanyEdition(tx: Executor, deps: MakeDeps, tenant: TenantScope, month: string) {
+  const pending = await pendingCompanyWork(tx, tenant.companyId, month);
+  if (pending.length === 0) return;
+  const clock = new FrozenClock(deps.clock.now());
+  const content = await buffer(
+    csvStream(
+      TIME_REGISTRY_COLUMNS,
+      timeRegistryRows(tx as Db, clock, deps.cursors, tenant, { month: month.slice(0, 7) }),
+    ),
+  );
+  const edition = (await latestCompanyEdition(tx, tenant.companyId, month)) + 1;
+  await storeMonthDocuments(
+    tx,
+    tenant.companyId,
+    null,
+    month,
+    edition,
+    [{ format: 'csv', locale: 'es', content }],
+    toDate(clock.now()),
+  );
+  await deleteDocumentWork(
+    tx,
+    pending.map((work) => work.id),
+  );
+}
+
+/**
+ * The job's tick: makes the oldest queued documents. A worker's are made under the worker's row lock, taken before
+ * the queue row's (the order a correction's flush uses too); a company CSV in a repeatable-read snapshot.
+ */
+export async function makeDueDocuments(deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>): Promise<number> {
+  const next = await nextDocumentWork(deps.db);
+  if (!next) return 0;
+  const tenant = await tenantScopeOf(deps.db, next.company_id);
+  if (!tenant) return 0;
+  if (next.employee_id === null) {
+    return await deps.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (tx) => {
+        if (!(await claimDocumentWork(tx, next.id))) return 0;
+        await makeCompanyEdition(tx, deps, tenant, next.month);
+        return 1;
+      });
+  }
+  const employeeId = next.employee_id;
+  return await deps.db.transaction().execute(async (tx) => {
+    await lockDaysOf(tx, tenant.companyId, [employeeId]);
+    if (!(await claimDocumentWork(tx, next.id))) return 0;
+    await makeWorkerDocuments(tx, deps, tenant, employeeId, next.month);
+    return 1;
+  });
+}
+
+/** A file of a sealed month as made, before it is stored. */
+export type SealedFile = { format: 'pdf' | 'xlsx' | 'csv'; locale: 'es' | 'en'; content: Buffer };
+
+/**
+ * Stores a closed month's documents, immutably, each with its SHA-256 in the chain: a worker's in the worker's
+ * chain, the company's CSV (`employeeId` null) in the company's. Call it under the worker's lock (or, for the
+ * CSV, in the snapshot it was made from). A file stored already is left as it is.
+ */
+export async function storeMonthDocuments(
+  tx: Executor,
+  companyId: string,
+  employeeId: string | null,
+  month: string,
+  version: number,
+  files: readonly SealedFile[],
+  at: Date,
+): Promise<void> {
+  for (const file of files) {
+    const id = newId();
+    const sha256 = createHash('sha256').update(file.content).digest();
+    const row = {
+      id,
+      company_id: companyId,
+      employee_id: employeeId,
+      month: `${month.slice(0, 7)}-01`,
+      version,
+      format: file.format,
+      locale: file.locale,
+      sha256,
+      content: file.content,
+      created_at: at,
+    };
+    if (!(await insertDocument(tx, row))) continue;
+    const fact = {
+      kind: 'month_document',
+      subjectId: id,
+      content: documentFactContent({ ...row, employee_id: employeeId }),
+      recordedAt: at,
+    };
+    if (employeeId === null) await appendToCompanyChain(tx, companyId, fact);
+    else await appendToChain(tx, companyId, employeeId, fact);
+  }
+}
+
+/** The canonical content of a sealed document's chain entry (verification recomputes it from the stored bytes). */
+export function documentFactContent(row: {
+  id: string;
+  employee_id: string | null;
+  month: string;
+  version: number;
+  format: string;
+  locale: string;
+  sha256: Buffer;
+}): Record<string, unknown> {
+  return {
+    document_id: row.id,
+    employee_id: row.employee_id,
+    month: row.month.slice(0, 7),
+    version: row.version,
+    format: row.format,
+    locale: row.locale,
+    sha256: row.sha256.toString('hex'),
+  };
+}
+
+/** The port AppDeps carries: corrections and answers flush a worker's queued documents before they write. */
+export function sealedDocuments(deps: MakeDeps): SealedDocuments {
+  return {
+    async flush(tx, companyId, employeeId) {
+      const tenant = await tenantScopeOf(tx, companyId);
+      if (tenant) await makeWorkerDocuments(tx, deps, tenant, employeeId);
+    },
+  };
+}
+
+export type SealedDownload = {
+  content: Readable;
+  sha256: string;
+  version: number;
+};
+
+/**
+ * A closed month's stored document of a worker (or, `employeeId` null, the company's CSV), made first when it is
+ * still queued; undefined when the month has none (it is open).
+ */
+export async function sealedDocument(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: TenantScope,
+  employeeId: string | null,
+  month: string,
+  format: 'pdf' | 'xlsx' | 'csv',
+  locale: DocumentLocale,
+): Promise<SealedDownload | undefined> {
+  const first = `${month.slice(0, 7)}-01`;
+  const transaction = deps.db.transaction();
+  const isolated = employeeId === null ? transaction.setIsolationLevel('repeatable read') : transaction;
+  const stored = await isolated.execute(async (tx) => {
+    if (employeeId === null) {
+      await makeCompanyEdition(tx, deps, tenant, first);
+    } else {
+      await lockDaysOf(tx, tenant.companyId, [employeeId]);
+      await makeWorkerDocuments(tx, deps, tenant, employeeId, first);
+    }
+    return await latestDocument(tx, tenant.companyId, employeeId, first, format, locale);
+  });
+  if (!stored) return undefined;
+  return {
+    content: Readable.from([stored.content]),
+    sha256: stored.sha256.toString('hex'),
+    version: stored.version,
+  };
+}
