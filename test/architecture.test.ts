@@ -209,6 +209,17 @@ describe('the shape of the code', () => {
     expect(moduleCycles(files)).toEqual([]);
   });
 
+  it('recomputes stored day figures only through the owner of day writes', () => {
+    // consolidate() writes workdays and workday_months; every writer reaches it through write-days.ts, which
+    // takes the locks in order and refuses a change to a sealed date (issue 34).
+    const callers = files
+      .filter((source) =>
+        /import \{[^}]*\bconsolidate\b[^}]*\} from '[^']*consolidation\.ts'/.test(source.text),
+      )
+      .map((source) => source.file);
+    expect(callers).toEqual(['modules/workdays/write-days.ts']);
+  });
+
   it('writes SQL only in repositories and src/db, but for the listed exceptions', () => {
     expect(sqlOutsideRepositories(files)).toEqual([]);
     // Each exception still needs its place on the list.

@@ -49,7 +49,8 @@ async function workedTotal(bytes: Buffer): Promise<number> {
     if (first !== 'Totales del mes' && first !== 'Month totals') return;
     // A duration cell (a fraction of a day), which ExcelJS reads as a time after 1899-12-30.
     const value = row.getCell(4).value;
-    total = value instanceof Date ? (value.getTime() - Date.UTC(1899, 11, 30)) / 60_000 : Number(value) * 1440;
+    total =
+      value instanceof Date ? (value.getTime() - Date.UTC(1899, 11, 30)) / 60_000 : Number(value) * 1440;
   });
   return total;
 }

@@ -7,8 +7,8 @@ import { deleteExpiredDownloadNonces } from '../modules/reports/reports.repo.ts'
 import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
 import { deleteFinishedDeliveries } from '../modules/webhooks/deliveries.repo.ts';
-import { consolidate } from '../modules/workdays/consolidation.ts';
 import { claimEmployeesBehind } from '../modules/workdays/workdays.repo.ts';
+import { extendCalendar } from '../modules/workdays/write-days.ts';
 import { deleteWindowsBefore } from '../platform/auth.repo.ts';
 import { deleteExpiredIdempotencyRecords } from '../platform/idempotency.repo.ts';
 import { type Clock, toDate } from '../time/clock.ts';
@@ -32,14 +32,7 @@ export async function extendHorizons(db: Db, now: Temporal.Instant): Promise<num
     const due = await claimEmployeesBehind(tx, `${year}-12-31`, HORIZON_BATCH);
     for (const employee of due) {
       const from = Temporal.PlainDate.from(employee.consolidated_through).add({ days: 1 }).toString();
-      await consolidate(
-        tx,
-        employee.company_id,
-        employee.timezone,
-        employee.id,
-        { from, to: `${year + 1}-12-31` },
-        toDate(now),
-      );
+      await extendCalendar(tx, employee, { from, to: `${year + 1}-12-31` }, toDate(now));
     }
     return due.length;
   });

@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
 import { type Tx, violatedConstraint } from '../../db/database.ts';
-import { syncStamp, withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { isNaf, isNationalId, normalizeIdentity } from '../../platform/identity.ts';
@@ -20,8 +19,8 @@ import { latestClosedMonth } from '../registry/registry.repo.ts';
 import { chainEmployee } from '../registry/registry.service.ts';
 import { unitExists } from '../units/units.service.ts';
 import { recountAbsenceDays } from '../workdays/absence-days.ts';
-import { consolidate } from '../workdays/consolidation.ts';
 import { hasLocalHolidays } from '../workdays/workdays.repo.ts';
+import { type DaysTouched, writeDays } from '../workdays/write-days.ts';
 import {
   activeCheckInOutside,
   contractHistoryRows,
@@ -190,73 +189,72 @@ export async function createEmployee(
   tenant: ActingTenant,
   input: Static<typeof CreateEmployeeBody>,
 ): Promise<EmployeeView> {
-  const { db, clock } = deps;
-  return await withSyncStamp(db, clock, async (tx, now) => {
-    const errors = await checkReferencesAndUniqueness(tx, tenant.companyId, input, null);
-    if (Object.keys(errors).length > 0) throw invalid(errors);
-    if (!(await takeSeat(tx, tenant))) {
-      throw new ApiError(
-        'billing_required',
-        'Every seat of the plan is taken by an active employee. Terminate an employee or add seats.',
-      );
-    }
-    // A hire date in or before a closed month would add expected minutes to its days (docs/registry.md).
-    const hireDate = input.hire_date ?? localDate(now, tenant.timezone).toString();
-    await assertMonthsOpen(tx, tenant.companyId, { from: hireDate, to: LAST_DATE }, 'this hire date');
-    const at = toDate(now);
-    const row: EmployeeColumns = {
-      id: newId(),
-      first_name: input.first_name,
-      last_name: input.last_name,
-      email: input.email,
-      external_id: input.external_id ?? null,
-      status: 'active',
-      hire_date: hireDate,
-      termination_date: null,
-      location_id: input.location_id ?? null,
-      unit_id: input.unit_id ?? null,
-      timezone: input.timezone ? requireTimeZone(input.timezone) : null,
-      work_schedule: input.work_schedule ? scheduleArray(input.work_schedule) : DEFAULT_WORK_SCHEDULE,
-      vacation_days_per_year: String(input.vacation_days_per_year ?? DEFAULT_VACATION_DAYS_PER_YEAR),
-      tracking_start_date: input.tracking_start_date ?? null,
-      opening_banked_minutes: input.opening_banked_minutes ?? 0,
-      national_id: identityOf(input.national_id),
-      social_security_number: identityOf(input.social_security_number),
-      created_at: at,
-      updated_at: at,
-    };
-    try {
-      await insertEmployee(tx, tenant.companyId, row);
-    } catch (error) {
-      throw uniquenessError(error) ?? error;
-    }
-    // The first contract period, from the hire date (it also covers any earlier date: docs/registry.md).
-    await upsertContractPeriod(tx, {
-      company_id: tenant.companyId,
-      employee_id: row.id,
-      effective_from: row.hire_date,
-      work_schedule: row.work_schedule,
-      vacation_days_per_year: row.vacation_days_per_year,
-      recorded_at: at,
-      recorded_by_type: tenant.actor.type,
-      recorded_by_id: tenant.actor.id,
-    });
-    const stored = await findEmployee(tx, tenant.companyId, row.id);
-    if (!stored) throw notFound('Employee');
-    await chainEmployee(tx, tenant.companyId, row.id, at);
-    await consolidate(
-      tx,
-      tenant.companyId,
-      tenant.timezone,
-      row.id,
-      { from: row.hire_date, to: 'horizon' },
-      at,
-    );
-    await recordEvents(tx, tenant.companyId, at, [
-      { type: 'employee.created', data: { employee_id: row.id } },
-    ]);
-    return toView(stored);
-  });
+  const id = newId();
+  return await writeDays(
+    deps,
+    tenant,
+    [id],
+    async (tx, now) => {
+      const errors = await checkReferencesAndUniqueness(tx, tenant.companyId, input, null);
+      if (Object.keys(errors).length > 0) throw invalid(errors);
+      if (!(await takeSeat(tx, tenant))) {
+        throw new ApiError(
+          'billing_required',
+          'Every seat of the plan is taken by an active employee. Terminate an employee or add seats.',
+        );
+      }
+      // A hire date in or before a closed month would add expected minutes to its days (docs/registry.md).
+      const hireDate = input.hire_date ?? localDate(now, tenant.timezone).toString();
+      await assertMonthsOpen(tx, tenant.companyId, { from: hireDate, to: LAST_DATE }, 'this hire date');
+      const at = toDate(now);
+      const row: EmployeeColumns = {
+        id,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        email: input.email,
+        external_id: input.external_id ?? null,
+        status: 'active',
+        hire_date: hireDate,
+        termination_date: null,
+        location_id: input.location_id ?? null,
+        unit_id: input.unit_id ?? null,
+        timezone: input.timezone ? requireTimeZone(input.timezone) : null,
+        work_schedule: input.work_schedule ? scheduleArray(input.work_schedule) : DEFAULT_WORK_SCHEDULE,
+        vacation_days_per_year: String(input.vacation_days_per_year ?? DEFAULT_VACATION_DAYS_PER_YEAR),
+        tracking_start_date: input.tracking_start_date ?? null,
+        opening_banked_minutes: input.opening_banked_minutes ?? 0,
+        national_id: identityOf(input.national_id),
+        social_security_number: identityOf(input.social_security_number),
+        created_at: at,
+        updated_at: at,
+      };
+      try {
+        await insertEmployee(tx, tenant.companyId, row);
+      } catch (error) {
+        throw uniquenessError(error) ?? error;
+      }
+      // The first contract period, from the hire date (it also covers any earlier date: docs/registry.md).
+      await upsertContractPeriod(tx, {
+        company_id: tenant.companyId,
+        employee_id: row.id,
+        effective_from: row.hire_date,
+        work_schedule: row.work_schedule,
+        vacation_days_per_year: row.vacation_days_per_year,
+        recorded_at: at,
+        recorded_by_type: tenant.actor.type,
+        recorded_by_id: tenant.actor.id,
+      });
+      const stored = await findEmployee(tx, tenant.companyId, row.id);
+      if (!stored) throw notFound('Employee');
+      await chainEmployee(tx, tenant.companyId, row.id, at);
+      return {
+        result: toView(stored),
+        touched: [{ employeeId: row.id, from: row.hire_date, to: 'horizon' }],
+        events: [{ type: 'employee.created', data: { employee_id: row.id } }],
+      };
+    },
+    { what: 'this hire date' },
+  );
 }
 
 /** An identity number as stored (normalized), or null. */
@@ -380,157 +378,156 @@ export async function updateEmployee(
   id: string,
   input: Static<typeof UpdateEmployeeBody>,
 ): Promise<EmployeeView> {
-  const { db, clock } = deps;
-  return await db.transaction().execute(async (tx) => {
-    const current = await findEmployee(tx, tenant.companyId, id, { lock: true });
-    if (!current) throw notFound('Employee');
-    const errors = await checkReferencesAndUniqueness(tx, tenant.companyId, input, id);
-    if (input.termination_date !== undefined && current.status !== 'terminated') {
-      errors.termination_date = 'can only be corrected on a terminated employee; use the terminate operation';
-    }
-    const hireDate = input.hire_date ?? current.hire_date;
-    const terminationDate = input.termination_date ?? current.termination_date;
-    if (terminationDate !== null && terminationDate < hireDate) {
-      errors[input.termination_date !== undefined ? 'termination_date' : 'hire_date'] =
-        'must not put the termination date before the hire date';
-    }
-    const change = await plannedContractChange(tx, tenant, current, input, hireDate, clock.now(), errors);
-    if (Object.keys(errors).length > 0) throw invalid(errors);
+  return await writeDays(
+    deps,
+    tenant,
+    [id],
+    async (tx, now) => {
+      const current = await findEmployee(tx, tenant.companyId, id);
+      if (!current) throw notFound('Employee');
+      const errors = await checkReferencesAndUniqueness(tx, tenant.companyId, input, id);
+      if (input.termination_date !== undefined && current.status !== 'terminated') {
+        errors.termination_date =
+          'can only be corrected on a terminated employee; use the terminate operation';
+      }
+      const hireDate = input.hire_date ?? current.hire_date;
+      const terminationDate = input.termination_date ?? current.termination_date;
+      if (terminationDate !== null && terminationDate < hireDate) {
+        errors[input.termination_date !== undefined ? 'termination_date' : 'hire_date'] =
+          'must not put the termination date before the hire date';
+      }
+      const change = await plannedContractChange(tx, tenant, current, input, hireDate, now, errors);
+      if (Object.keys(errors).length > 0) throw invalid(errors);
 
-    const next: EmployeeRow = {
-      ...current,
-      first_name: input.first_name ?? current.first_name,
-      last_name: input.last_name ?? current.last_name,
-      email: input.email ?? current.email,
-      external_id: input.external_id !== undefined ? input.external_id : current.external_id,
-      hire_date: hireDate,
-      termination_date: terminationDate,
-      location_id: input.location_id !== undefined ? input.location_id : current.location_id,
-      unit_id: input.unit_id !== undefined ? input.unit_id : current.unit_id,
-      timezone:
-        input.timezone !== undefined
-          ? input.timezone === null
-            ? null
-            : requireTimeZone(input.timezone)
-          : current.timezone,
-      // The employee shows the latest contract period's values.
-      work_schedule: change ? change.latest.work_schedule : current.work_schedule,
-      vacation_days_per_year: change ? change.latest.vacation_days_per_year : current.vacation_days_per_year,
-      tracking_start_date:
-        input.tracking_start_date !== undefined ? input.tracking_start_date : current.tracking_start_date,
-      opening_banked_minutes: input.opening_banked_minutes ?? current.opening_banked_minutes,
-      national_id: input.national_id !== undefined ? identityOf(input.national_id) : current.national_id,
-      social_security_number:
-        input.social_security_number !== undefined
-          ? identityOf(input.social_security_number)
-          : current.social_security_number,
-    };
-    // A PATCH that changes nothing is a no-op: no new updated_at, no event. Comparing the public views treats
-    // '22' and '22.0' (numeric) and equal schedules as equal.
-    if (!change && isDeepStrictEqual(toView(next), toView(current))) return toView(current);
+      const next: EmployeeRow = {
+        ...current,
+        first_name: input.first_name ?? current.first_name,
+        last_name: input.last_name ?? current.last_name,
+        email: input.email ?? current.email,
+        external_id: input.external_id !== undefined ? input.external_id : current.external_id,
+        hire_date: hireDate,
+        termination_date: terminationDate,
+        location_id: input.location_id !== undefined ? input.location_id : current.location_id,
+        unit_id: input.unit_id !== undefined ? input.unit_id : current.unit_id,
+        timezone:
+          input.timezone !== undefined
+            ? input.timezone === null
+              ? null
+              : requireTimeZone(input.timezone)
+            : current.timezone,
+        // The employee shows the latest contract period's values.
+        work_schedule: change ? change.latest.work_schedule : current.work_schedule,
+        vacation_days_per_year: change
+          ? change.latest.vacation_days_per_year
+          : current.vacation_days_per_year,
+        tracking_start_date:
+          input.tracking_start_date !== undefined ? input.tracking_start_date : current.tracking_start_date,
+        opening_banked_minutes: input.opening_banked_minutes ?? current.opening_banked_minutes,
+        national_id: input.national_id !== undefined ? identityOf(input.national_id) : current.national_id,
+        social_security_number:
+          input.social_security_number !== undefined
+            ? identityOf(input.social_security_number)
+            : current.social_security_number,
+      };
+      // A PATCH that changes nothing is a no-op: no new updated_at, no event. Comparing the public views treats
+      // '22' and '22.0' (numeric) and equal schedules as equal.
+      if (!change && isDeepStrictEqual(toView(next), toView(current))) {
+        return { result: toView(current), touched: [], events: [] };
+      }
 
-    next.updated_at = toDate(await syncStamp(tx, clock));
-    const employmentChanged =
-      next.hire_date !== current.hire_date || next.termination_date !== current.termination_date;
-    const calendarChanged = employmentChanged || next.timezone !== current.timezone;
-    const moved = !calendarChanged && next.location_id !== current.location_id;
-    // Where a move's new calendar starts: after the latest closed month.
-    const movedFrom = moved ? await openPeriodStart(tx, tenant.companyId, next.hire_date) : undefined;
-    // A contract change, a move to another centre or new employment dates change the working days of the open
-    // period: the employee's absences over those dates are recounted once the change is made (absence-days.ts).
-    const recountFrom = [
-      change?.period.effective_from,
-      movedFrom,
-      // Days outside the employment count none (time/contract.ts, employedMinutes).
-      employmentChanged ? [current.hire_date, next.hire_date].sort()[0] : undefined,
-    ]
-      .filter((date) => date !== undefined)
-      .sort()[0];
-    const recount =
-      recountFrom === undefined
-        ? null
-        : await recountAbsenceDays(tx, tenant.companyId, {
-            from: recountFrom,
-            to: LAST_DATE,
-            employeeId: id,
-          });
-    const { id: _id, created_at: _created, company_tracking_start_date: _start, ...changes } = next;
-    try {
-      await updateEmployeeRow(tx, tenant.companyId, id, changes);
-    } catch (error) {
-      throw uniquenessError(error) ?? error;
-    }
-    if (change) {
-      // The days of the changed period, from its start until the next period (or for good).
-      const range = { from: change.period.effective_from, to: change.until ?? LAST_DATE };
-      await assertMonthsOpen(tx, tenant.companyId, range, 'this contract change');
-      await upsertContractPeriod(tx, {
-        company_id: tenant.companyId,
-        employee_id: id,
-        ...change.period,
-        recorded_at: next.updated_at,
-        recorded_by_type: tenant.actor.type,
-        recorded_by_id: tenant.actor.id,
-      });
-      const to = change.until ?? 'horizon';
-      await consolidate(tx, tenant.companyId, tenant.timezone, id, { ...range, to }, next.updated_at);
-    }
-    // Employment dates and the time zone change the calendar of every date: the whole history is recomputed.
-    const tracking = [effectiveTrackingStart(current), effectiveTrackingStart(next)].sort() as [
-      string,
-      string,
-    ];
-    if (next.opening_banked_minutes !== current.opening_banked_minutes) {
-      // The opening balance is part of every month's banked balance as GET /v1/work-summaries reports it (the
-      // months before the tracking start included), so any closed month refuses it (issue 34's property test).
-      await assertMonthsOpen(
-        tx,
-        tenant.companyId,
-        { from: FIRST_DATE, to: LAST_DATE },
-        'this opening balance',
-      );
-    }
-    if (!calendarChanged && tracking[0] !== tracking[1]) {
-      // A new tracking start alone changes the days between the old and the new one.
-      const last = Temporal.PlainDate.from(tracking[1]).subtract({ days: 1 }).toString();
-      await assertMonthsOpen(tx, tenant.companyId, { from: tracking[0], to: last }, 'this tracking start');
-      await consolidate(
-        tx,
-        tenant.companyId,
-        tenant.timezone,
-        id,
-        { from: tracking[0], to: last },
-        next.updated_at,
-      );
-    }
-    if (movedFrom !== undefined) {
-      // Another work centre, another calendar of local holidays: the open period (after the latest closed
-      // month) takes the new centre's; a closed month keeps the figures it was closed with.
-      const centres = [current.location_id, next.location_id];
-      if (await hasLocalHolidays(tx, tenant.companyId, centres, movedFrom)) {
-        await consolidate(
+      next.updated_at = toDate(now);
+      // Every range of dates whose figures the change can move, recomputed (and checked against the closed months)
+      // by the owner of day writes.
+      const touched: DaysTouched[] = [];
+      const employmentChanged =
+        next.hire_date !== current.hire_date || next.termination_date !== current.termination_date;
+      const calendarChanged = employmentChanged || next.timezone !== current.timezone;
+      const moved = !calendarChanged && next.location_id !== current.location_id;
+      // Where a move's new calendar starts: after the latest closed month.
+      const movedFrom = moved ? await openPeriodStart(tx, tenant.companyId, next.hire_date) : undefined;
+      // A contract change, a move to another centre or new employment dates change the working days of the open
+      // period: the employee's absences over those dates are recounted once the change is made (absence-days.ts).
+      const recountFrom = [
+        change?.period.effective_from,
+        movedFrom,
+        // Days outside the employment count none (time/contract.ts, employedMinutes).
+        employmentChanged ? [current.hire_date, next.hire_date].sort()[0] : undefined,
+      ]
+        .filter((date) => date !== undefined)
+        .sort()[0];
+      const recount =
+        recountFrom === undefined
+          ? null
+          : await recountAbsenceDays(tx, tenant.companyId, {
+              from: recountFrom,
+              to: LAST_DATE,
+              employeeId: id,
+            });
+      const { id: _id, created_at: _created, company_tracking_start_date: _start, ...changes } = next;
+      try {
+        await updateEmployeeRow(tx, tenant.companyId, id, changes);
+      } catch (error) {
+        throw uniquenessError(error) ?? error;
+      }
+      if (change) {
+        // The days of the changed period, from its start until the next period (or for good).
+        const range = { from: change.period.effective_from, to: change.until ?? LAST_DATE };
+        await assertMonthsOpen(tx, tenant.companyId, range, 'this contract change');
+        await upsertContractPeriod(tx, {
+          company_id: tenant.companyId,
+          employee_id: id,
+          ...change.period,
+          recorded_at: next.updated_at,
+          recorded_by_type: tenant.actor.type,
+          recorded_by_id: tenant.actor.id,
+        });
+        touched.push({ employeeId: id, from: range.from, to: change.until ?? 'horizon' });
+      }
+      // Employment dates and the time zone change the calendar of every date: the whole history is recomputed.
+      const tracking = [effectiveTrackingStart(current), effectiveTrackingStart(next)].sort() as [
+        string,
+        string,
+      ];
+      if (next.opening_banked_minutes !== current.opening_banked_minutes) {
+        // The opening balance is part of every month's banked balance as GET /v1/work-summaries reports it (the
+        // months before the tracking start included), so any closed month refuses it (issue 34's property test).
+        await assertMonthsOpen(
           tx,
           tenant.companyId,
-          tenant.timezone,
-          id,
-          { from: movedFrom, to: 'horizon' },
-          next.updated_at,
+          { from: FIRST_DATE, to: LAST_DATE },
+          'this opening balance',
         );
       }
-    }
-    if (calendarChanged) {
-      const from = next.hire_date < current.hire_date ? next.hire_date : current.hire_date;
-      await assertCheckInsWithin(tx, tenant, next);
-      await assertMonthsOpen(tx, tenant.companyId, { from, to: LAST_DATE }, 'this change to the employee');
-      await consolidate(tx, tenant.companyId, tenant.timezone, id, { from, to: 'horizon' }, next.updated_at);
-    }
-    await recount?.(next.updated_at);
-    await chainEmployee(tx, tenant.companyId, id, next.updated_at);
-    await recordEvents(tx, tenant.companyId, next.updated_at, [
-      { type: 'employee.updated', data: { employee_id: id } },
-    ]);
-    return toView(next);
-  });
+      if (!calendarChanged && tracking[0] !== tracking[1]) {
+        // A new tracking start alone changes the days between the old and the new one.
+        const last = Temporal.PlainDate.from(tracking[1]).subtract({ days: 1 }).toString();
+        await assertMonthsOpen(tx, tenant.companyId, { from: tracking[0], to: last }, 'this tracking start');
+        touched.push({ employeeId: id, from: tracking[0], to: last });
+      }
+      if (movedFrom !== undefined) {
+        // Another work centre, another calendar of local holidays: the open period (after the latest closed
+        // month) takes the new centre's; a closed month keeps the figures it was closed with.
+        const centres = [current.location_id, next.location_id];
+        if (await hasLocalHolidays(tx, tenant.companyId, centres, movedFrom)) {
+          touched.push({ employeeId: id, from: movedFrom, to: 'horizon' });
+        }
+      }
+      if (calendarChanged) {
+        const from = next.hire_date < current.hire_date ? next.hire_date : current.hire_date;
+        await assertCheckInsWithin(tx, tenant, next);
+        await assertMonthsOpen(tx, tenant.companyId, { from, to: LAST_DATE }, 'this change to the employee');
+        touched.push({ employeeId: id, from, to: 'horizon' });
+      }
+      await recount?.(next.updated_at);
+      await chainEmployee(tx, tenant.companyId, id, next.updated_at);
+      return {
+        result: toView(next),
+        touched,
+        events: [{ type: 'employee.updated', data: { employee_id: id } }],
+      };
+    },
+    { what: 'this change to the employee' },
+  );
 }
 
 export async function terminateEmployee(
@@ -539,54 +536,56 @@ export async function terminateEmployee(
   id: string,
   input: Static<typeof TerminateEmployeeBody>,
 ): Promise<EmployeeView> {
-  const { db, clock } = deps;
-  return await withSyncStamp(db, clock, async (tx, now) => {
-    const current = await findEmployee(tx, tenant.companyId, id, { lock: true });
-    if (!current) throw notFound('Employee');
-    if (current.status === 'terminated') {
-      throw new ApiError('conflict', `The employee was already terminated on ${current.termination_date}.`);
-    }
-    const terminationDate = input.termination_date ?? localDate(now, tenant.timezone).toString();
-    if (terminationDate < current.hire_date) {
-      throw invalid({ termination_date: `must be on or after the hire date (${current.hire_date})` });
-    }
-    await assertCheckInsWithin(tx, tenant, { ...current, termination_date: terminationDate });
-    const range = { from: terminationDate, to: LAST_DATE };
-    await assertMonthsOpen(tx, tenant.companyId, range, 'a termination on that date');
-    const at = toDate(now);
-    // An absence's days after the termination date count none: its vacation days were not taken (absence-days.ts).
-    const recount = await recountAbsenceDays(tx, tenant.companyId, {
-      from: Temporal.PlainDate.from(terminationDate).add({ days: 1 }).toString(),
-      to: LAST_DATE,
-      employeeId: id,
-    });
-    const next: EmployeeRow = {
-      ...current,
-      status: 'terminated',
-      termination_date: terminationDate,
-      updated_at: at,
-    };
-    await updateEmployeeRow(tx, tenant.companyId, id, {
-      status: 'terminated',
-      termination_date: terminationDate,
-      updated_at: at,
-    });
-    await freeSeat(tx, tenant.companyId);
-    await consolidate(
-      tx,
-      tenant.companyId,
-      tenant.timezone,
-      id,
-      { from: terminationDate, to: 'horizon' },
-      at,
-    );
-    await chainEmployee(tx, tenant.companyId, id, at);
-    await recordEvents(tx, tenant.companyId, at, [
-      { type: 'employee.terminated', data: { employee_id: id } },
-    ]);
-    await recount(at);
-    return toView(next);
-  });
+  return await writeDays(
+    deps,
+    tenant,
+    [id],
+    async (tx, now) => {
+      const current = await findEmployee(tx, tenant.companyId, id);
+      if (!current) throw notFound('Employee');
+      if (current.status === 'terminated') {
+        throw new ApiError('conflict', `The employee was already terminated on ${current.termination_date}.`);
+      }
+      const terminationDate = input.termination_date ?? localDate(now, tenant.timezone).toString();
+      if (terminationDate < current.hire_date) {
+        throw invalid({ termination_date: `must be on or after the hire date (${current.hire_date})` });
+      }
+      await assertCheckInsWithin(tx, tenant, { ...current, termination_date: terminationDate });
+      const range = { from: terminationDate, to: LAST_DATE };
+      await assertMonthsOpen(tx, tenant.companyId, range, 'a termination on that date');
+      const at = toDate(now);
+      // An absence's days after the termination date count none: its vacation days were not taken (absence-days.ts).
+      const recount = await recountAbsenceDays(tx, tenant.companyId, {
+        from: Temporal.PlainDate.from(terminationDate).add({ days: 1 }).toString(),
+        to: LAST_DATE,
+        employeeId: id,
+      });
+      const next: EmployeeRow = {
+        ...current,
+        status: 'terminated',
+        termination_date: terminationDate,
+        updated_at: at,
+      };
+      await updateEmployeeRow(tx, tenant.companyId, id, {
+        status: 'terminated',
+        termination_date: terminationDate,
+        updated_at: at,
+      });
+      await freeSeat(tx, tenant.companyId);
+      await chainEmployee(tx, tenant.companyId, id, at);
+      // The termination's event before the absences' it recounts, as clients have always received them.
+      await recordEvents(tx, tenant.companyId, at, [
+        { type: 'employee.terminated', data: { employee_id: id } },
+      ]);
+      await recount(at);
+      return {
+        result: toView(next),
+        touched: [{ employeeId: id, from: terminationDate, to: 'horizon' }],
+        events: [],
+      };
+    },
+    { what: 'a termination on that date' },
+  );
 }
 
 export type ContractPeriodView = Static<typeof ContractPeriod>;

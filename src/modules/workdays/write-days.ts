@@ -93,3 +93,16 @@ export async function settleDays<T>(
   await recordEvents(tx, tenant.companyId, at, [...outcome.events]);
   return outcome.result;
 }
+
+/**
+ * Extends an employee's materialised calendar into dates ahead (the maintenance job's horizon): only dates after
+ * the employee's consolidated days, which no closed month holds, so nothing sealed can change.
+ */
+export async function extendCalendar(
+  tx: Executor,
+  employee: { company_id: string; id: string; timezone: string },
+  range: { from: string; to: string },
+  at: Date,
+): Promise<void> {
+  await consolidate(tx, employee.company_id, employee.timezone, employee.id, range, at);
+}
