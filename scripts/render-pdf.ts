@@ -1,13 +1,13 @@
 /**
- * Renders the first page of a PDF to a PNG in Chromium with pdf.js (pdfjs-dist), for the documentation:
- * `node scripts/render-pdf.ts <file.pdf> <out.png>`. Nothing is fetched from the network: the page, pdf.js and
+ * Renders one page (the first unless a third argument says which) of a PDF to a PNG in Chromium with pdf.js (pdfjs-dist), for the documentation:
+ * `node scripts/render-pdf.ts <file.pdf> <out.png> [page]`. Nothing is fetched from the network: the page, pdf.js and
  * the PDF are served to the browser from this machine through request interception.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { launchChromium } from '../test/helpers/browser.ts';
 
-const [input, output] = process.argv.slice(2);
+const [input, output, pageNumber = '1'] = process.argv.slice(2);
 if (!input || !output) throw new Error('usage: node scripts/render-pdf.ts <file.pdf> <out.png>');
 const require = createRequire(import.meta.url);
 const files: Record<string, { body: Buffer; type: string }> = {
@@ -26,7 +26,7 @@ const files: Record<string, { body: Buffer; type: string }> = {
 import * as pdfjs from '/pdf.mjs';
 pdfjs.GlobalWorkerOptions.workerSrc = '/pdf.worker.mjs';
 const pdf = await pdfjs.getDocument('/document.pdf').promise;
-const page = await pdf.getPage(1);
+const page = await pdf.getPage(${Number(pageNumber)});
 const viewport = page.getViewport({ scale: 1.6 });
 const canvas = document.getElementById('c');
 canvas.width = viewport.width; canvas.height = viewport.height;

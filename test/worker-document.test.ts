@@ -189,9 +189,16 @@ describe('time_registry_worker_monthly', () => {
       'Núria Ibáñez',
       'Fichaje de entrada duplicado',
       'Horas extraordinarias (art. 35.5 ET)',
+      // Issue 34: the contract, the policy, and each record someone else made, with who and when.
+      'Jornada contratada',
+      'Registros de otra persona',
+      'Registros hechos por otra persona',
     ]) {
       expect(text, expected).toContain(expected);
     }
+    expect(text.replace(/\s+/g, ' ')).toMatch(
+      /\d{4}-\d\d-\d\d \d\d:\d\d (entrada|salida|inicio de pausa|fin de pausa); registrado por la integración “[^”]+” el \d{4}-\d\d-\d\d \d\d:\d\d/,
+    );
     expect(text.match(/2026-10-\d\d/g)?.length).toBeGreaterThanOrEqual(31);
     // The correction names who acted as a reader can tell (the integration by its key, no bare ids), at local times.
     const correction = text.replace(/\s+/g, ' ');
@@ -202,11 +209,13 @@ describe('time_registry_worker_monthly', () => {
     // Day by day, worked, ordinary, overtime and night are the work summaries' day rows; the totals their month row.
     const { days, month } = await summaries(worker.id);
     // Each date's row runs from its date to the next date.
+    // (The first segment of each date: the list of records by someone else repeats dates after the table.)
     const rowsOf = new Map(
       text
         .replace(/\s+/g, ' ')
         .split(/(?=\b2026-10-\d\d )/)
-        .map((segment) => [segment.slice(0, 10), segment] as const),
+        .map((segment) => [segment.slice(0, 10), segment] as const)
+        .reverse(),
     );
     for (const day of days) {
       const figures = documentFigures(day).map(hhmm);
@@ -313,6 +322,15 @@ describe('time_registry_worker_monthly', () => {
           chainHead: null,
           seal: null,
           absenceLabels: {},
+          employment: {
+            hireDate: '2026-01-01',
+            terminationDate: null,
+            weeklyMinutes: 2400,
+            partTimePercent: null,
+          },
+          policy: 'marked',
+          version: null,
+          recordsByOthers: [],
         };
       }
     }
@@ -333,7 +351,10 @@ describe('time_registry_worker_monthly', () => {
     );
     for (const sheet of workbook.worksheets) {
       expect(sheet.getCell('A1').value).toBe('Working time registry · 2026-10');
-      expect(sheet.pageSetup.printTitlesRow).toBe('13:13');
+      // The print titles repeat the day table's header row on every page.
+      const titles = Number(sheet.pageSetup.printTitlesRow?.split(':')[0]);
+      expect(sheet.getRow(titles).getCell(1).value).toBe('Day');
+      expect(sheet.getRow(titles - 1).getCell(1).value).toBeNull();
     }
   });
 

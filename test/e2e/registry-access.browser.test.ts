@@ -99,6 +99,15 @@ describe('the registry behind an access link', () => {
     await page.getByRole('button', { name: 'Ver octubre de 2026 de Núria Ibáñez' }).click();
     const month = page.getByRole('region', { name: 'Núria Ibáñez · octubre de 2026' });
     await month.getByText('22:00-06:30 (+1)').waitFor();
+    // What the worker's document prints (issue 34): the contract, the policy, and each record someone else made
+    // with who recorded it and when (here the integration recorded both).
+    expect(await month.textContent()).toContain('Jornada contratada40:00 h/semana');
+    expect(await month.textContent()).toContain('cuentan, marcados');
+    const others = month.getByRole('listitem');
+    expect(await others.count()).toBe(2);
+    expect(await others.first().textContent()).toMatch(
+      /^2026-10-08 22:00 entrada; registrado por la integración “[^”]+” el \d{4}-\d\d-\d\d \d\d:\d\d; sin respuesta/,
+    );
     expect(await axeViolations(page)).toEqual([]);
     await shot('inspection-month');
     await page.setViewportSize({ width: 390, height: 844 });

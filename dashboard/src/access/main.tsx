@@ -24,7 +24,24 @@ type Summary = {
   workers: Array<{ id: string; name: string }>;
 };
 type Day = Record<string, string | number | boolean | null>;
-type InspectionMonth = { worker: { id: string; name: string }; month: string; days: Day[]; totals: Day };
+type InspectionMonth = {
+  worker: { id: string; name: string };
+  month: string;
+  days: Day[];
+  totals: Day;
+  employment: {
+    hire_date: string;
+    termination_date: string | null;
+    weekly_minutes: number;
+    part_time_percent: number | null;
+  };
+  registry_policy: string;
+  version: number | null;
+  seal: string | null;
+  records_by_others: Array<{ text: string; worker_response: string | null }>;
+};
+
+const hhmm = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
 type RepresentativesMonth = {
   worker: { name: string };
   month: string;
@@ -170,6 +187,38 @@ function Month({ kind, worker, month }: { kind: Summary['kind']; worker: string;
           Descargar el documento (PDF)
         </a>
       </p>
+      <dl className="facts">
+        <dt>Contrato</dt>
+        <dd>
+          alta {month_.employment.hire_date}
+          {month_.employment.termination_date ? ` · baja ${month_.employment.termination_date}` : ''}
+        </dd>
+        <dt>Jornada contratada</dt>
+        <dd>
+          {hhmm(month_.employment.weekly_minutes)} h/semana
+          {month_.employment.part_time_percent === null
+            ? ''
+            : ` (tiempo parcial, ${month_.employment.part_time_percent.toLocaleString('es')} %)`}
+        </dd>
+        <dt>Registros de otra persona</dt>
+        <dd>
+          {month_.registry_policy === 'worker_consent'
+            ? 'no cuentan hasta que la persona trabajadora los acepta'
+            : 'cuentan, marcados; la persona trabajadora puede rechazarlos'}
+        </dd>
+        {month_.version !== null && (
+          <>
+            <dt>Versión del mes cerrado</dt>
+            <dd>{month_.version}</dd>
+          </>
+        )}
+        {month_.seal && (
+          <>
+            <dt>Sello del mes</dt>
+            <dd className="seal">{month_.seal}</dd>
+          </>
+        )}
+      </dl>
       <div className="scroll">
         <table>
           <thead>
@@ -186,20 +235,11 @@ function Month({ kind, worker, month }: { kind: Summary['kind']; worker: string;
             {month_.days.map((day) => (
               <tr key={String(day.date)}>
                 <th scope="row">{String(day.date)}</th>
-                <td>{day.intervals ? String(day.intervals) : '—'}</td>
+                <td>{String(day.intervals_text ?? '—')}</td>
                 <td>{String(day.worked_hhmm)}</td>
                 <td>{String(day.overtime_hhmm)}</td>
                 <td>{String(day.night_hhmm)}</td>
-                <td>
-                  {[
-                    day.holiday,
-                    day.absence_type,
-                    Number(day.late_records) > 0 ? 'registro tardío' : null,
-                    day.corrected ? 'corregido' : null,
-                  ]
-                    .filter(Boolean)
-                    .join('; ')}
-                </td>
+                <td>{String(day.notes ?? '')}</td>
               </tr>
             ))}
           </tbody>
@@ -215,6 +255,16 @@ function Month({ kind, worker, month }: { kind: Summary['kind']; worker: string;
           </tfoot>
         </table>
       </div>
+      <h3>Registros hechos por otra persona</h3>
+      {month_.records_by_others.length === 0 ? (
+        <p>Ninguno.</p>
+      ) : (
+        <ul>
+          {month_.records_by_others.map((record) => (
+            <li key={record.text}>{record.text}</li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -158,6 +158,40 @@ export async function findCheckInMarks(
     .execute();
 }
 
+/**
+ * The records of a worker's period that the worker did not make (db/check-ins.ts, ownRecordSql), voided ones too:
+ * what the documents list with who recorded each and when (issue 34).
+ */
+export async function findRecordsByOthers(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  from: Date,
+  before: Date,
+) {
+  return await db
+    .selectFrom('check_ins')
+    .select([
+      'id',
+      'type',
+      'timestamp',
+      'status',
+      'recorded_at',
+      'recorded_by_type',
+      'recorded_by_id',
+      'recorded_by_key_kind',
+      'worker_response',
+      'worker_response_reason',
+    ])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('timestamp', '>=', from)
+    .where('timestamp', '<', before)
+    .where(sql<boolean>`not ${ownRecordSql}`)
+    .orderBy('timestamp')
+    .execute();
+}
+
 /** The kind of an API key of the tenant (integration or terminal), or undefined. */
 export async function apiKeyKind(db: Executor, companyId: string, keyId: string) {
   const row = await db

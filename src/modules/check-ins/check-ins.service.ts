@@ -27,6 +27,7 @@ import {
   apiKeyKind,
   type CheckInRow,
   findCheckIn,
+  findRecordsByOthers,
   insertCheckIn,
   insertResponse,
   latestActiveCheckIn,
@@ -436,4 +437,15 @@ export async function listUnansweredCheckIns(
 ): Promise<{ data: CheckInView[] }> {
   const rows = await selectUnanswered(deps.db, tenant.companyId, employeeId).limit(500).execute();
   return { data: rows.map(toView) };
+}
+
+/** A worker's records in [from, before) that the worker did not make, for the documents (issue 34). */
+export async function recordsByOthersIn(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  from: Date,
+  before: Date,
+) {
+  return await findRecordsByOthers(db, companyId, employeeId, from, before);
 }

@@ -15,7 +15,7 @@ import { sealedDocument } from '../month-documents/month-documents.service.ts';
 import { monthSeals } from '../registry/months.service.ts';
 import { chainAccess, chainGrant } from '../registry/registry.service.ts';
 import { employeeRegistryMonth, hhmm, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
-import { workerMonthlyDocuments } from '../reports/documents.ts';
+import { actorText, dayCells, LABELS, othersLine, workerMonthlyDocuments } from '../reports/documents.ts';
 import { pdfStream } from '../reports/pdf.ts';
 import { type Column, csvStream } from '../reports/writers.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
@@ -356,15 +356,45 @@ export async function workerMonth(
     };
     return { worker: { name: worker.name }, month, totals: withHhmm(totals) };
   }
-  const { days, totals } = await employeeRegistryMonth(
-    deps.db,
-    deps.clock,
-    deps.cursors,
-    tenant,
-    employeeId,
+  // The Inspección sees what the worker's document prints (issue 34): each day's pauses and marks in words,
+  // the contract, the registry policy, the month's version and seal, and every record someone else made.
+  const label = LABELS.es;
+  for await (const document of workerMonthlyDocuments(deps.db, deps.clock, deps.cursors, tenant, {
     month,
-  );
-  return { worker: { id: worker.id, name: worker.name }, month, days, totals };
+    employee_id: employeeId,
+  })) {
+    const zone = document.timeZone;
+    return {
+      worker: { id: worker.id, name: worker.name },
+      month,
+      days: document.days.map((day) => {
+        const cells = dayCells(day, label, document.absenceLabels);
+        return { ...day, intervals_text: cells.intervals, notes: cells.notes };
+      }),
+      totals: document.totals,
+      employment: {
+        hire_date: document.employment.hireDate,
+        termination_date: document.employment.terminationDate,
+        weekly_minutes: document.employment.weeklyMinutes,
+        part_time_percent: document.employment.partTimePercent,
+      },
+      registry_policy: document.policy,
+      version: document.version,
+      seal: document.seal,
+      records_by_others: document.recordsByOthers.map((record) => ({
+        type: record.type,
+        timestamp: record.timestamp.toISOString(),
+        recorded_by: actorText(record.recordedBy, label),
+        key_kind: record.keyKind,
+        recorded_at: record.recordedAt.toISOString(),
+        worker_response: record.response,
+        reason: record.reason,
+        voided: record.voided,
+        text: othersLine(record, label, zone),
+      })),
+    };
+  }
+  throw notFound('Worker month');
 }
 
 /** A covered worker's month as the signed-off PDF document: the Inspección's download (404 for representatives). */

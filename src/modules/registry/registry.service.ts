@@ -480,13 +480,22 @@ export const STATE_FACTS: Record<string, FactsNow> = {
 export type IdentityAtClose = {
   closedAt: Date;
   seal: string | null;
-  company: { name: string; legal_name: string | null; tax_id: string | null } | null;
+  company: {
+    name: string;
+    legal_name: string | null;
+    tax_id: string | null;
+    registry_policy: string | null;
+  } | null;
   worker: {
     first_name: string;
     last_name: string;
     national_id: string | null;
     social_security_number: string | null;
     location_id: string | null;
+    hire_date: string | null;
+    termination_date: string | null;
+    /** The contract periods as chained (effective_from, work_schedule in minutes Monday to Sunday). */
+    contracts: Array<{ effective_from: string; work_schedule: number[] }> | null;
   } | null;
   centre: { name: string; address: string | null; ccc: string | null } | null;
 };
@@ -527,6 +536,7 @@ export async function identityAtClose(
           name: String(company.name),
           legal_name: textOrNull(company.legal_name),
           tax_id: textOrNull(company.tax_id),
+          registry_policy: textOrNull(company.registry_policy),
         }
       : null,
     worker: worker
@@ -536,6 +546,11 @@ export async function identityAtClose(
           national_id: textOrNull(worker.national_id),
           social_security_number: textOrNull(worker.social_security_number),
           location_id: locationId,
+          hire_date: textOrNull(worker.hire_date),
+          termination_date: textOrNull(worker.termination_date),
+          contracts: Array.isArray(worker.contracts)
+            ? (worker.contracts as Array<{ effective_from: string; work_schedule: number[] }>)
+            : null,
         }
       : null,
     centre: centre

@@ -8,8 +8,10 @@ import {
   type DocumentColumn,
   type DocumentLocale,
   dayCells,
+  documentHeading,
   LABELS,
   type Labels,
+  othersLine,
   type WorkerDocument,
 } from './documents.ts';
 import { excelJs } from './lazy-modules.ts';
@@ -135,7 +137,9 @@ export function xlsxDocumentsStream(
           fitToPage: true,
           fitToWidth: 1,
           fitToHeight: 0,
-          printTitlesRow: '13:13',
+          // The day table's header row: after the title, the heading lines and a blank row. (It used to name
+          // the first day's row.)
+          printTitlesRow: `${documentHeading(document, label).length + 3}:${documentHeading(document, label).length + 3}`,
         },
         headerFooter: {
           oddFooter: `&L&8${label.version}: ${DOCUMENT_VERSION} · ${document.worker.name} · ${document.month}&R&8&P / &N`,
@@ -171,21 +175,7 @@ function writeDocument(
   const title = sheet.addRow([`${label.title} · ${document.month}`]);
   title.font = { bold: true, size: 14 };
   title.commit();
-  const heading: Array<[string, string | null]> = [
-    [label.company, document.company.name],
-    [label.taxId, document.company.tax_id],
-    [
-      label.centre,
-      document.centre ? [document.centre.name, document.centre.address].filter(Boolean).join(', ') : null,
-    ],
-    [label.ccc, document.centre?.ccc ?? null],
-    [label.worker, document.worker.name],
-    [label.nationalId, document.worker.national_id],
-    [label.naf, document.worker.social_security_number],
-    [label.month, document.month],
-    [label.zone, document.timeZone],
-  ];
-  for (const [name, value] of heading) {
+  for (const [name, value] of documentHeading(document, label)) {
     const row = sheet.addRow([name, text(value)]);
     row.getCell(1).font = { bold: true };
     row.commit();
@@ -231,6 +221,16 @@ function writeDocument(
   for (const correction of document.corrections) {
     const line = correctionLine(correction, label, document.timeZone);
     const row = sheet.addRow([neutralize(`• ${line}`)]);
+    row.getCell(1).alignment = { wrapText: false };
+    row.commit();
+  }
+  sheet.addRow([]).commit();
+  const others = sheet.addRow([label.othersTitle]);
+  others.font = { bold: true };
+  others.commit();
+  if (document.recordsByOthers.length === 0) sheet.addRow([label.noOthers]).commit();
+  for (const record of document.recordsByOthers) {
+    const row = sheet.addRow([neutralize(`• ${othersLine(record, label, document.timeZone)}`)]);
     row.getCell(1).alignment = { wrapText: false };
     row.commit();
   }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { selectEmployedDuring } from '../../db/employees.ts';
+import { contractOf, selectEmployedDuring } from '../../db/employees.ts';
 import type { ActorType } from '../../db/schema.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
@@ -9,13 +9,14 @@ import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
 import { absenceName, absenceTypes } from '../absence-types/absence-types.service.ts';
 import { findAdminEmail } from '../admins/admins.repo.ts';
 import { findKeyName } from '../api-keys/api-keys.repo.ts';
+import { recordsByOthersIn } from '../check-ins/check-ins.service.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { appliedCorrectionsIn } from '../corrections/corrections.repo.ts';
 import { findEmployee } from '../employees/employees.repo.ts';
 import { findLocation } from '../locations/locations.repo.ts';
-import { lastEntry } from '../registry/registry.repo.ts';
+import { currentMonthVersion, lastEntry } from '../registry/registry.repo.ts';
 import { identityAtClose } from '../registry/registry.service.ts';
-import { employeeRegistryMonth } from './content.ts';
+import { employeeRegistryMonth, hhmm } from './content.ts';
 import type { Row } from './writers.ts';
 
 /**
@@ -47,7 +48,53 @@ export type WorkerDocument = {
   seal: string | null;
   /** The company's label of each absence type, by key (dayCells names absences in the document's language). */
   absenceLabels: Readonly<Record<string, string>>;
+  /** The employment the month was worked under (issue 34): dates, contracted week, part-time share. */
+  employment: {
+    hireDate: string;
+    terminationDate: string | null;
+    weeklyMinutes: number;
+    /** The contracted week as a share of a full-time one (FULL_TIME_WEEKLY_MINUTES); null when full time. */
+    partTimePercent: number | null;
+  };
+  /** marked or worker_consent: whether a record by someone else counts before the worker accepts it. */
+  policy: string;
+  /** The version of the closed month (1: as it closed); null while the month is open. */
+  version: number | null;
+  /** Each record of the month the worker did not make: what, who recorded it and when, the worker's answer. */
+  recordsByOthers: Array<{
+    type: string;
+    timestamp: Date;
+    voided: boolean;
+    recordedBy: ActorName;
+    keyKind: string | null;
+    recordedAt: Date;
+    response: 'accepted' | 'rejected' | null;
+    reason: string | null;
+  }>;
 };
+
+/**
+ * The full-time week the part-time share is measured against: 40 hours, the maximum ordinary week of art. 34.1
+ * ET (docs/registry.md, "What the documents print"). A collective agreement's shorter full-time week is not
+ * known to Jornada; the document prints the contracted minutes too, so the reader can measure against it.
+ */
+export const FULL_TIME_WEEKLY_MINUTES = 2400;
+
+/** The contracted week in force on the month's last day (or the first period, for a month before any). */
+export function contractedWeek(
+  contracts: ReadonlyArray<{ effective_from: string; work_schedule: readonly number[] }>,
+  lastDay: string,
+): { weeklyMinutes: number; partTimePercent: number | null } {
+  const period = [...contracts].reverse().find((item) => item.effective_from <= lastDay) ?? contracts[0];
+  const weeklyMinutes = (period?.work_schedule ?? []).reduce((sum, minutes) => sum + minutes, 0);
+  return {
+    weeklyMinutes,
+    partTimePercent:
+      weeklyMinutes < FULL_TIME_WEEKLY_MINUTES
+        ? Math.round((weeklyMinutes / FULL_TIME_WEEKLY_MINUTES) * 1000) / 10
+        : null,
+  };
+}
 
 const PAGE = 100;
 
@@ -114,7 +161,25 @@ export async function* workerMonthlyDocuments(
       const zone = employeeTimeZone(current, tenant.timezone);
       // A closed month prints the identity its chains recorded at the close, never today's.
       const sealed = await identityAtClose(db, tenant, id, params.month);
-      const employee = sealed?.worker ? { ...current, ...sealed.worker } : current;
+      const employee = sealed?.worker
+        ? {
+            ...current,
+            first_name: sealed.worker.first_name,
+            last_name: sealed.worker.last_name,
+            national_id: sealed.worker.national_id,
+            social_security_number: sealed.worker.social_security_number,
+            location_id: sealed.worker.location_id,
+          }
+        : current;
+      // Employment as chained at the close (older chains lack it: today's then).
+      const contracts = sealed?.worker?.contracts ?? (await contractOf(db, tenant.companyId, id));
+      const employment = {
+        hireDate: sealed?.worker?.hire_date ?? current.hire_date,
+        terminationDate: sealed?.worker?.hire_date
+          ? sealed.worker.termination_date
+          : current.termination_date,
+        ...contractedWeek(contracts, to),
+      };
       const location = sealed?.worker
         ? sealed.centre
         : employee.location_id
@@ -134,6 +199,13 @@ export async function* workerMonthlyDocuments(
         new Date(end.epochMilliseconds),
       );
       const head = await lastEntry(db, tenant.companyId, id);
+      const others = await recordsByOthersIn(
+        db,
+        tenant.companyId,
+        id,
+        new Date(start.epochMilliseconds),
+        new Date(end.epochMilliseconds),
+      );
       const workerName = `${employee.first_name} ${employee.last_name}`;
       const actor = (type: ActorType, actorId: string) =>
         type === 'employee' && actorId === id ? { type, name: workerName } : names(type, actorId);
@@ -168,6 +240,21 @@ export async function* workerMonthlyDocuments(
         chainHead: head ? head.hash.toString('hex') : null,
         seal: sealed?.seal ?? null,
         absenceLabels,
+        employment,
+        policy: sealed?.company?.registry_policy ?? account.registry_policy,
+        version: sealed ? await currentMonthVersion(db, tenant.companyId, id, from) : null,
+        recordsByOthers: await Promise.all(
+          others.map(async (row) => ({
+            type: row.type,
+            timestamp: row.timestamp,
+            voided: row.status === 'voided',
+            recordedBy: await actor(row.recorded_by_type, row.recorded_by_id),
+            keyKind: row.recorded_by_key_kind,
+            recordedAt: row.recorded_at,
+            response: row.worker_response,
+            reason: row.worker_response_reason,
+          })),
+        ),
       };
     }
     if (ids.length < PAGE) return;
@@ -225,6 +312,29 @@ export const LABELS = {
     conflict: 'registros en conflicto',
     none: '—',
     overtimeNote: 'Horas extraordinarias (art. 35.5 ET)',
+    employment: 'Contrato',
+    hired: 'alta',
+    terminated: 'baja',
+    contracted: 'Jornada contratada',
+    perWeek: 'h/semana',
+    partTime: 'tiempo parcial',
+    policy: 'Registros de otra persona',
+    policyMarked: 'cuentan, marcados; la persona trabajadora puede rechazarlos',
+    policyConsent: 'no cuentan hasta que la persona trabajadora los acepta',
+    monthVersion: 'Versión del mes cerrado',
+    othersTitle: 'Registros hechos por otra persona',
+    noOthers: 'Ninguno.',
+    recordedBy: 'registrado por',
+    terminal: 'terminal',
+    on: 'el',
+    acceptedAnswer: 'aceptado por la persona trabajadora',
+    rejectedAnswer: 'rechazado por la persona trabajadora',
+    noAnswer: 'sin respuesta de la persona trabajadora',
+    voided: 'anulado por una corrección',
+    in: 'entrada',
+    out: 'salida',
+    break_start: 'inicio de pausa',
+    break_end: 'fin de pausa',
   },
   en: {
     locale: 'en',
@@ -272,6 +382,29 @@ export const LABELS = {
     conflict: 'conflicting records',
     none: '—',
     overtimeNote: 'Overtime (art. 35.5 ET)',
+    employment: 'Contract',
+    hired: 'hired',
+    terminated: 'terminated',
+    contracted: 'Contracted hours',
+    perWeek: 'h/week',
+    partTime: 'part time',
+    policy: 'Records by someone else',
+    policyMarked: 'count, marked; the worker may reject them',
+    policyConsent: 'count only once the worker accepts them',
+    monthVersion: 'Version of the closed month',
+    othersTitle: 'Records made by someone else',
+    noOthers: 'None.',
+    recordedBy: 'recorded by',
+    terminal: 'terminal',
+    on: 'on',
+    acceptedAnswer: 'accepted by the worker',
+    rejectedAnswer: 'rejected by the worker',
+    noAnswer: 'not answered by the worker',
+    voided: 'voided by a correction',
+    in: 'in',
+    out: 'out',
+    break_start: 'break start',
+    break_end: 'break end',
   },
 } as const;
 
@@ -360,6 +493,68 @@ export function correctionLine(
       : null,
     correction.workerApprovalAt ? `${label.acceptedByWorker} (${at(correction.workerApprovalAt)})` : null,
     correction.appliedAt ? `${label.applied} ${at(correction.appliedAt)}` : null,
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
+
+/** The identity and terms a document opens with, as (label, value) lines: the PDF and the XLSX print the same. */
+export function documentHeading(document: WorkerDocument, label: Labels): Array<[string, string | null]> {
+  const { employment } = document;
+  const week = `${hhmm(employment.weeklyMinutes)} ${label.perWeek}`;
+  return [
+    [label.company, document.company.name],
+    [label.taxId, document.company.tax_id],
+    [
+      label.centre,
+      document.centre ? [document.centre.name, document.centre.address].filter(Boolean).join(', ') : null,
+    ],
+    [label.ccc, document.centre?.ccc ?? null],
+    [label.worker, document.worker.name],
+    [label.nationalId, document.worker.national_id],
+    [label.naf, document.worker.social_security_number],
+    [label.month, document.month],
+    [label.zone, document.timeZone],
+    [
+      label.employment,
+      [
+        `${label.hired} ${employment.hireDate}`,
+        employment.terminationDate === null ? null : `${label.terminated} ${employment.terminationDate}`,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ],
+    [
+      label.contracted,
+      employment.partTimePercent === null
+        ? week
+        : `${week} (${label.partTime}, ${employment.partTimePercent.toLocaleString(label.locale)} %)`,
+    ],
+    [label.policy, document.policy === 'worker_consent' ? label.policyConsent : label.policyMarked],
+    ...(document.version === null
+      ? []
+      : [[label.monthVersion, String(document.version)] as [string, string]]),
+  ];
+}
+
+/** One record someone else made, as a line: when and what, who recorded it and when, the worker's answer. */
+export function othersLine(
+  record: WorkerDocument['recordsByOthers'][number],
+  label: Labels,
+  zone: string,
+): string {
+  const type = (label as Record<string, string>)[record.type] ?? record.type;
+  const answer =
+    record.response === 'accepted'
+      ? label.acceptedAnswer
+      : record.response === 'rejected'
+        ? `${label.rejectedAnswer}${record.reason ? `: “${record.reason}”` : ''}`
+        : label.noAnswer;
+  return [
+    `${documentTime(record.timestamp, zone)} ${type}`,
+    `${label.recordedBy} ${actorText(record.recordedBy, label)}${record.keyKind === 'terminal' ? ` (${label.terminal})` : ''} ${label.on} ${documentTime(record.recordedAt, zone)}`,
+    answer,
+    record.voided ? label.voided : null,
   ]
     .filter(Boolean)
     .join('; ');

@@ -8,8 +8,10 @@ import {
   type DocumentColumn,
   type DocumentLocale,
   dayCells,
+  documentHeading,
   LABELS,
   type Labels,
+  othersLine,
   type WorkerDocument,
 } from './documents.ts';
 import { pdfKit } from './lazy-modules.ts';
@@ -88,18 +90,7 @@ function drawDocument(
     doc.font('bold').fontSize(8.5).text(`${name}: `, { continued: true });
     doc.font('regular').text(value ?? label.none);
   };
-  field(label.company, document.company.name);
-  field(label.taxId, document.company.tax_id);
-  field(
-    label.centre,
-    document.centre ? [document.centre.name, document.centre.address].filter(Boolean).join(', ') : null,
-  );
-  field(label.ccc, document.centre?.ccc ?? null);
-  field(label.worker, document.worker.name);
-  field(label.nationalId, document.worker.national_id);
-  field(label.naf, document.worker.social_security_number);
-  field(label.month, document.month);
-  field(label.zone, document.timeZone);
+  for (const [name, value] of documentHeading(document, label)) field(name, value);
   doc.moveDown(0.6);
 
   const rowHeight = 13;
@@ -151,7 +142,7 @@ function drawDocument(
     doc.y = y + height;
   }
 
-  const needed = 150 + document.corrections.length * 24;
+  const needed = 170 + (document.corrections.length + document.recordsByOthers.length) * 24;
   if (doc.y + needed > bottom()) {
     footer(doc, document, label, generatedAt);
     doc.addPage();
@@ -171,6 +162,13 @@ function drawDocument(
   for (const correction of document.corrections) {
     const line = correctionLine(correction, label, document.timeZone);
     doc.text(`• ${line}`, { width });
+  }
+  doc.moveDown(0.6);
+  doc.font('bold').fontSize(10).text(label.othersTitle, left);
+  doc.font('regular').fontSize(8);
+  if (document.recordsByOthers.length === 0) doc.text(label.noOthers);
+  for (const record of document.recordsByOthers) {
+    doc.text(`• ${othersLine(record, label, document.timeZone)}`, { width });
   }
   doc.moveDown(1);
   const boxY = doc.y;
