@@ -14,7 +14,7 @@ import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees
 import { sealedDocument } from '../month-documents/month-documents.service.ts';
 import { monthSeals } from '../registry/months.service.ts';
 import { chainAccess, chainGrant } from '../registry/registry.service.ts';
-import { employeeRegistryMonth, hhmm, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
+import { hhmm, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
 import { actorText, dayCells, LABELS, othersLine, workerMonthlyDocuments } from '../reports/documents.ts';
 import { pdfStream } from '../reports/pdf.ts';
 import { type Column, csvStream } from '../reports/writers.ts';
