@@ -228,6 +228,8 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
           .count(),
       )
       .toBe(0);
+    // Lists that show no loading line (the holidays of a year, the administrators) load too.
+    await page.waitForLoadState('networkidle');
   };
   const setMode = (mode: 'Live' | 'Test (sandbox)') => page.getByLabel(T(mode), { exact: true }).check();
   // Today, and its month and year, in the company's zone (Madrid), as the screens default to them.
