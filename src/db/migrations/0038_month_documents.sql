@@ -3,8 +3,8 @@
 -- company's registry CSV, immutably; downloads of a closed month serve these bytes, never a rebuild. Each file's
 -- SHA-256 is a chain entry (the worker's chain, or the company's for the CSV) naming the row.
 create table registry_documents (
-  id uuid primary key,
   company_id uuid not null references companies (id) on delete cascade,
+  id uuid not null,
   -- null: the company's registry CSV of the month
   employee_id uuid,
   month date not null check (extract(day from month) = 1),
@@ -14,7 +14,8 @@ create table registry_documents (
   locale text not null check (locale in ('es', 'en')),
   sha256 bytea not null,
   content bytea not null,
-  created_at timestamptz(3) not null
+  created_at timestamptz(3) not null,
+  primary key (company_id, id)
 );
 create unique index registry_documents_key on registry_documents
   (company_id, month, coalesce(employee_id, '00000000-0000-0000-0000-000000000000'::uuid), version, format, locale);
@@ -25,12 +26,13 @@ create trigger registry_documents_append_only before update or delete on registr
 -- worker role with FOR UPDATE SKIP LOCKED, or made at once by whatever needs them first (a download, a
 -- correction about to change the month) under the worker's lock.
 create table registry_document_work (
-  id uuid primary key,
   company_id uuid not null references companies (id) on delete cascade,
+  id uuid not null,
   employee_id uuid,
   month date not null,
   version integer not null,
-  created_at timestamptz(3) not null
+  created_at timestamptz(3) not null,
+  primary key (company_id, id)
 );
 create index registry_document_work_due on registry_document_work (created_at, id);
 create index registry_document_work_employee on registry_document_work (company_id, employee_id, month);

@@ -102,10 +102,11 @@ export async function nextDocumentWork(db: Executor) {
 }
 
 /** Claims a work row (FOR UPDATE SKIP LOCKED): undefined when it is gone or another node holds it. */
-export async function claimDocumentWork(db: Executor, id: string) {
+export async function claimDocumentWork(db: Executor, companyId: string, id: string) {
   return await db
     .selectFrom('registry_document_work')
     .select(['id', 'company_id', 'employee_id', 'month', 'version'])
+    .where('company_id', '=', companyId)
     .where('id', '=', id)
     .forUpdate()
     .skipLocked()
@@ -135,10 +136,15 @@ export async function pendingCompanyWork(db: Executor, companyId: string, month:
     .execute();
 }
 
-export async function deleteDocumentWork(db: Executor, ids: readonly string[]): Promise<void> {
+export async function deleteDocumentWork(
+  db: Executor,
+  companyId: string,
+  ids: readonly string[],
+): Promise<void> {
   if (ids.length === 0) return;
   await db
     .deleteFrom('registry_document_work')
+    .where('company_id', '=', companyId)
     .where('id', 'in', [...ids])
     .execute();
 }

@@ -92,6 +92,7 @@ export async function makeWorkerDocuments(
   }
   await deleteDocumentWork(
     tx,
+    tenant.companyId,
     pending.map((work) => work.id),
   );
 }
@@ -119,6 +120,7 @@ async function makeCompanyEdition(tx: Executor, deps: MakeDeps, tenant: TenantSc
   );
   await deleteDocumentWork(
     tx,
+    tenant.companyId,
     pending.map((work) => work.id),
   );
 }
@@ -137,7 +139,7 @@ export async function makeDueDocuments(deps: Pick<AppDeps, 'db' | 'clock' | 'cur
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (tx) => {
-        if (!(await claimDocumentWork(tx, next.id))) return 0;
+        if (!(await claimDocumentWork(tx, next.company_id, next.id))) return 0;
         await makeCompanyEdition(tx, deps, tenant, next.month);
         return 1;
       });
@@ -145,7 +147,7 @@ export async function makeDueDocuments(deps: Pick<AppDeps, 'db' | 'clock' | 'cur
   const employeeId = next.employee_id;
   return await deps.db.transaction().execute(async (tx) => {
     await lockDaysOf(tx, tenant.companyId, [employeeId]);
-    if (!(await claimDocumentWork(tx, next.id))) return 0;
+    if (!(await claimDocumentWork(tx, next.company_id, next.id))) return 0;
     await makeWorkerDocuments(tx, deps, tenant, employeeId, next.month);
     return 1;
   });
