@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyRegistry } from '../src/modules/verification/verification.service.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
@@ -80,7 +81,7 @@ describe('a closed month cannot change through a neighbouring day', () => {
 });
 
 describe('a closed month cannot change through the time zone', () => {
-  it("refuses the company's time-zone change once a month is closed, so no round trip can move records into it", async () => {
+  it('refuses a company time-zone change that would apply in or before a closed month, so no round trip can move records into it', async () => {
     const company = await ctx.createCompany({ timezone: ZONE });
     const worker = await hire(company.live, { hire_date: '2026-01-01' });
     expect((await checkIn(company, worker.id, 'in', at('2026-10-30', '09:00'))).statusCode).toBe(201);
@@ -88,28 +89,63 @@ describe('a closed month cannot change through the time zone', () => {
     await close(company, '2026-10');
     const before = await month(company, worker.id, '2026-10-01', '2026-10-31');
 
-    const moved = await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { timezone: 'Asia/Tokyo' });
-    expect(moved.statusCode, moved.body).toBe(409);
-    expect(moved.json()).toMatchObject({ code: 'conflict', errors: { closed_month: '2026-10' } });
+    // Effective-dated like a contract: from a date in or before the closed month is 409.
+    for (const from of ['2026-10-15', '2026-09-01']) {
+      const moved = await ctx.admin.patch(`/admin/v1/companies/${company.id}`, {
+        timezone: 'Asia/Tokyo',
+        timezone_effective_from: from,
+      });
+      expect(moved.statusCode, moved.body).toBe(409);
+      expect(moved.json()).toMatchObject({ code: 'conflict', errors: { closed_month: '2026-10' } });
+    }
     expect((await ctx.admin.get(`/admin/v1/companies/${company.id}`)).json().timezone).toBe(ZONE);
+    const future = await ctx.admin.patch(`/admin/v1/companies/${company.id}`, {
+      timezone: 'Asia/Tokyo',
+      timezone_effective_from: '2099-01-01',
+    });
+    expect(future.statusCode, future.body).toBe(422);
 
-    // The attack's second step: an instant of 31 October in Madrid (1 November in Tokyo) is refused either way.
+    // From today on it applies: the closed month keeps every figure.
+    const moved = await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { timezone: 'Asia/Tokyo' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await month(company, worker.id, '2026-10-01', '2026-10-31')).toEqual(before);
+    // The attack's second step: an instant of 31 October in Madrid (1 November in Tokyo) is still 31 October,
+    // the zone of that time, and refused.
     const late = await checkIn(company, worker.id, 'in', '2026-10-31T19:00:00Z');
     expect(late.statusCode, late.body).toBe(409);
+    // And the zone put back (from today in Tokyo): the closed month never moved.
+    const back = await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { timezone: ZONE });
+    expect(back.statusCode, back.body).toBe(200);
     expect(await month(company, worker.id, '2026-10-01', '2026-10-31')).toEqual(before);
+    expect(await verifyRegistry(ctx.deps, company.id)).toMatchObject({ ok: true, problems: [] });
   });
 
-  it('recomputes every day in the new zone when the zone changes before any close', async () => {
+  it('recomputes the days from the date a zone change applies, and keeps the earlier ones in the old zone', async () => {
     const company = await ctx.createCompany({ timezone: ZONE });
     const worker = await hire(company.live, { hire_date: '2026-01-01' });
     // 23:30–01:30 UTC+1 in Madrid on 29 October; in Tokyo (UTC+9) the shift starts 30 October 07:30.
-    expect((await checkIn(company, worker.id, 'in', '2026-10-29T22:30:00Z')).statusCode).toBe(201);
-    expect((await checkIn(company, worker.id, 'out', '2026-10-30T00:30:00Z')).statusCode).toBe(201);
+    for (const [type, time] of [
+      ['in', '2026-10-29T22:30:00Z'],
+      ['out', '2026-10-30T00:30:00Z'],
+      // 23:30–01:30 in Madrid (summer time, UTC+2) on 20 October.
+      ['in', '2026-10-20T21:30:00Z'],
+      ['out', '2026-10-20T23:30:00Z'],
+    ] as const) {
+      expect((await checkIn(company, worker.id, type, time)).statusCode).toBe(201);
+    }
     expect((await day(company, worker.id, '2026-10-29')).worked_minutes).toBe(120);
-    const moved = await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { timezone: 'Asia/Tokyo' });
+    expect((await day(company, worker.id, '2026-10-20')).worked_minutes).toBe(120);
+    const moved = await ctx.admin.patch(`/admin/v1/companies/${company.id}`, {
+      timezone: 'Asia/Tokyo',
+      timezone_effective_from: '2026-10-25',
+    });
     expect(moved.statusCode, moved.body).toBe(200);
+    // From 25 October the days are Tokyo's; before it, Madrid's as they were.
     expect((await day(company, worker.id, '2026-10-29')).worked_minutes).toBe(0);
     expect((await day(company, worker.id, '2026-10-30')).worked_minutes).toBe(120);
+    expect((await day(company, worker.id, '2026-10-20')).worked_minutes).toBe(120);
+    expect((await day(company, worker.id, '2026-10-21')).worked_minutes).toBe(0);
+    expect(await verifyRegistry(ctx.deps, company.id)).toMatchObject({ ok: true, problems: [] });
   });
 });
 

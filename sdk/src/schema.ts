@@ -1224,7 +1224,7 @@ export interface components {
       vacation_days_per_year?: number;
       /**
        * Format: date
-       * @description With work_schedule or vacation_days_per_year: the first day the new values apply (default: today in the employee's time zone); earlier days keep theirs. Not before the hire date, not in a closed month (409).
+       * @description With work_schedule, vacation_days_per_year or timezone: the first day the new values apply (default: today); earlier days keep theirs. Not in a closed month (409).
        */
       effective_from?: string;
       tracking_start_date?: components["schemas"]["EmployeeTrackingStart"];

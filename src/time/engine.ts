@@ -5,7 +5,7 @@
  * All day boundaries and the night window are local to the employee's time zone, computed with Temporal, so DST
  * days of 23 and 25 hours come out right.
  */
-import { localDate } from './zones.ts';
+import { localDate, type Zones, zoneOn } from './zones.ts';
 
 export type ClockEventType = 'in' | 'out' | 'break_start' | 'break_end';
 export type ClockEvent = { type: ClockEventType; at: Temporal.Instant };
@@ -128,11 +128,13 @@ function overlapSeconds(a: Interval, b: Interval): number {
 }
 
 /** The night windows (22:00–06:00 local) that can touch an interval. */
-function nightWindows(interval: Interval, timeZone: string): Interval[] {
-  const first = interval.start.toZonedDateTimeISO(timeZone).toPlainDate().subtract({ days: 1 });
-  const last = interval.end.toZonedDateTimeISO(timeZone).toPlainDate();
+function nightWindows(interval: Interval, zones: Zones): Interval[] {
+  const first = localDate(interval.start, zones).subtract({ days: 1 });
+  const last = localDate(interval.end, zones);
   const windows: Interval[] = [];
   for (let day = first; Temporal.PlainDate.compare(day, last) <= 0; day = day.add({ days: 1 })) {
+    // Each night is in the zone of the date it starts on.
+    const timeZone = zoneOn(zones, day.toString());
     const start = day.toZonedDateTime({ timeZone, plainTime: { hour: NIGHT_START_HOUR } }).toInstant();
     const end = day
       .add({ days: 1 })
@@ -146,7 +148,7 @@ function nightWindows(interval: Interval, timeZone: string): Interval[] {
 /** The seconds of a closed shift: span, breaks, worked (span minus breaks) and worked at night. */
 export function shiftSeconds(
   shift: Shift,
-  timeZone: string,
+  timeZone: Zones,
 ): { span: number; breaks: number; worked: number; night: number } {
   if (!shift.end) throw new Error('only a closed shift has figures');
   const span = seconds({ start: shift.start, end: shift.end });
@@ -188,7 +190,7 @@ const emptyActivity = (date: string): DayActivity => ({
 });
 
 /** The local date of an instant, as 'YYYY-MM-DD'. */
-export function localDateOf(instant: Temporal.Instant, timeZone: string): string {
+export function localDateOf(instant: Temporal.Instant, timeZone: Zones): string {
   return localDate(instant, timeZone).toString();
 }
 
@@ -198,7 +200,7 @@ export function localDateOf(instant: Temporal.Instant, timeZone: string): string
  */
 export function activityByDate(
   events: readonly ClockEvent[],
-  timeZone: string,
+  timeZone: Zones,
   now: Temporal.Instant,
 ): Map<string, DayActivity> {
   const { shifts, anomalies } = interpretShifts(events, now);
@@ -319,7 +321,7 @@ export type RecordedEvent = ClockEvent & {
  * ignored as an anomaly (an `out` by an integration at 13:00 leaves the worker's own `out` at 15:00 without a
  * shift). Pure: the same events give the same dates in any order.
  */
-export function conflictDates(events: readonly RecordedEvent[], timeZone: string): Set<string> {
+export function conflictDates(events: readonly RecordedEvent[], timeZone: Zones): Set<string> {
   const dates = new Set<string>();
   const makers = new Map<string, { own: boolean; others: boolean }>();
   for (const event of events) {

@@ -88,6 +88,11 @@ export const UpdateCompanyBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     timezone: Type.Optional(TimeZoneName()),
+    timezone_effective_from: Type.Optional(
+      CalendarDate(
+        'With timezone: the first day the new zone applies (default: today); earlier days keep theirs. Not in or before a closed month (409), not after today (422).',
+      ),
+    ),
     seats: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
     company_status: Type.Optional(CompanyStatus),
     subscription_status: Type.Optional(SubscriptionStatus),

@@ -149,7 +149,7 @@ export const UpdateEmployeeBody = named(
       vacation_days_per_year: Type.Optional(writable.vacation_days_per_year),
       effective_from: Type.Optional(
         CalendarDate(
-          "With work_schedule or vacation_days_per_year: the first day the new values apply (default: today in the employee's time zone); earlier days keep theirs. Not before the hire date, not in a closed month (409).",
+          'With work_schedule, vacation_days_per_year or timezone: the first day the new values apply (default: today); earlier days keep theirs. Not in a closed month (409).',
         ),
       ),
       tracking_start_date: Type.Optional(writable.tracking_start_date),

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
 import { type Tx, violatedConstraint } from '../../db/database.ts';
+import { hasZonePeriods, insertZonePeriod } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { isNaf, isNationalId, normalizeIdentity } from '../../platform/identity.ts';
@@ -16,7 +17,7 @@ import { recordEvents } from '../events/events.service.ts';
 import { locationExists } from '../locations/locations.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { latestClosedMonth } from '../registry/registry.repo.ts';
-import { chainEmployee } from '../registry/registry.service.ts';
+import { appendToChain, chainEmployee } from '../registry/registry.service.ts';
 import { unitExists } from '../units/units.service.ts';
 import { recountAbsenceDays } from '../workdays/absence-days.ts';
 import { hasLocalHolidays } from '../workdays/workdays.repo.ts';
@@ -326,8 +327,8 @@ async function plannedContractChange(
   errors: Record<string, string>,
 ): Promise<ContractChange | null> {
   if (input.work_schedule === undefined && input.vacation_days_per_year === undefined) {
-    if (input.effective_from !== undefined) {
-      errors.effective_from = 'applies only with work_schedule or vacation_days_per_year';
+    if (input.effective_from !== undefined && input.timezone === undefined) {
+      errors.effective_from = 'applies only with work_schedule, vacation_days_per_year or timezone';
     }
     return null;
   }
@@ -441,7 +442,12 @@ export async function updateEmployee(
       const touched: DaysTouched[] = [];
       const employmentChanged =
         next.hire_date !== current.hire_date || next.termination_date !== current.termination_date;
-      const calendarChanged = employmentChanged || next.timezone !== current.timezone;
+      const calendarChanged = employmentChanged;
+      // A zone is effective-dated (docs/time-rules.md): it applies from `effective_from` (default today) on.
+      const zoneFrom =
+        next.timezone !== current.timezone
+          ? await recordZoneChange(tx, tenant, current, next.timezone, input.effective_from, now)
+          : undefined;
       const moved = !calendarChanged && next.location_id !== current.location_id;
       // Where a move's new calendar starts: after the latest closed month.
       const movedFrom = moved ? await openPeriodStart(tx, tenant.companyId, next.hire_date) : undefined;
@@ -511,6 +517,16 @@ export async function updateEmployee(
         if (await hasLocalHolidays(tx, tenant.companyId, centres, movedFrom)) {
           touched.push({ employeeId: id, from: movedFrom, to: 'horizon' });
         }
+      }
+      if (zoneFrom !== undefined) {
+        await assertCheckInsWithin(tx, tenant, next);
+        // The day before too: a shift that starts on it and runs into the new zone's first day.
+        const dayBefore = Temporal.PlainDate.from(zoneFrom).subtract({ days: 1 }).toString();
+        touched.push({
+          employeeId: id,
+          from: dayBefore < next.hire_date ? zoneFrom : dayBefore,
+          to: 'horizon',
+        });
       }
       if (calendarChanged) {
         const from = next.hire_date < current.hire_date ? next.hire_date : current.hire_date;
@@ -586,6 +602,50 @@ export async function terminateEmployee(
     },
     { what: 'a termination on that date' },
   );
+}
+
+/**
+ * Records an employee's new zone from a date on (default: today in their current zone): never in or before a
+ * closed month (409), never after today (422). The first change records the zone they had until then too. Both
+ * are entries of the employee's chain. Returns the first date of the new zone.
+ */
+async function recordZoneChange(
+  tx: Tx,
+  tenant: ActingTenant,
+  current: EmployeeRow,
+  zone: string | null,
+  requested: string | undefined,
+  now: Temporal.Instant,
+): Promise<string> {
+  const today = localDate(now, employeeTimeZone(current, tenant.timezone)).toString();
+  const from = requested ?? today;
+  if (from > today) throw invalid({ effective_from: 'a time zone applies from a date up to today' });
+  await assertMonthsOpen(tx, tenant.companyId, { from, to: LAST_DATE }, 'this change of time zone');
+  const at = toDate(now);
+  const period = (effective: string, timezone: string | null) => ({
+    company_id: tenant.companyId,
+    employee_id: current.id,
+    effective_from: effective,
+    timezone,
+    recorded_at: at,
+    recorded_by_type: tenant.actor.type,
+    recorded_by_id: tenant.actor.id,
+  });
+  if (!(await hasZonePeriods(tx, tenant.companyId, current.id)) && from !== FIRST_DATE) {
+    await insertZonePeriod(tx, period(FIRST_DATE, current.timezone));
+  }
+  if (!(await insertZonePeriod(tx, period(from, zone)))) {
+    throw new ApiError('conflict', `A change of time zone already starts on ${from}.`, {
+      errors: { effective_from: from },
+    });
+  }
+  await appendToChain(tx, tenant.companyId, current.id, {
+    kind: 'timezone_period',
+    subjectId: null,
+    content: { employee_id: current.id, effective_from: from, timezone: zone },
+    recordedAt: at,
+  });
+  return from;
 }
 
 export type ContractPeriodView = Static<typeof ContractPeriod>;

@@ -1,8 +1,10 @@
 import { withSyncStamp } from '../../db/sync-stamp.ts';
+import { hasZonePeriods, insertZonePeriod } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
+import { localDate } from '../../time/zones.ts';
 import { type CompanyRow, findCompany, findSandboxOf, updateCompany } from '../companies/companies.repo.ts';
 import {
   type CompanyView,
@@ -13,7 +15,7 @@ import {
 } from '../companies/companies.service.ts';
 import { employeeIdsOf, employeesOnCompanyZone } from '../employees/employees.repo.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
-import { chainCompany } from '../registry/registry.service.ts';
+import { appendToCompanyChain, chainCompany } from '../registry/registry.service.ts';
 import { type DaysTouched, lockDaysOf, settleDays } from '../workdays/write-days.ts';
 import { disableAddon, enableAddon } from './addon.ts';
 
@@ -36,6 +38,7 @@ function validCarryOverExpiry(value: string): boolean {
 export type CompanyChanges = {
   name?: string | undefined;
   timezone?: string | undefined;
+  timezone_effective_from?: string | undefined;
   seats?: number | undefined;
   company_status?: CompanyRow['company_status'] | undefined;
   subscription_status?: CompanyRow['subscription_status'] | undefined;
@@ -63,7 +66,15 @@ export async function changeCompany(
   const { companyId } = tenant;
   // The tracking start and the time zone move in their own transaction, with the locks they need first
   // (changeCalendar): both change the figures of the employees' days.
-  const { tracking_start_date: trackingStart, timezone: requestedZone, ...changes } = requested;
+  const {
+    tracking_start_date: trackingStart,
+    timezone: requestedZone,
+    timezone_effective_from: timezoneFrom,
+    ...changes
+  } = requested;
+  if (timezoneFrom !== undefined && requestedZone === undefined) {
+    throw invalid({ timezone_effective_from: 'applies only with timezone' });
+  }
   const timezone = requestedZone === undefined ? undefined : requireTimeZone(requestedZone);
   if (changes.tax_id !== undefined && changes.tax_id !== null) changes.tax_id = requireTaxId(changes.tax_id);
   if (
@@ -79,7 +90,7 @@ export async function changeCompany(
     throw invalid({ late_record_hours: `must not exceed the operator's threshold of ${ceiling} hours` });
   }
   if (trackingStart !== undefined || timezone !== undefined) {
-    await changeCalendar(deps, companyId, { trackingStart, timezone });
+    await changeCalendar(deps, companyId, { trackingStart, timezone, timezoneFrom });
   }
   const removedFiles = await withSyncStamp(deps.db, deps.clock, async (tx, stamp) => {
     const at = toDate(stamp);
@@ -115,14 +126,18 @@ export async function changeCompany(
  * docs/architecture.md), and the days each change reaches are recomputed.
  * - A tracking start changes the days between the old and the new date for every employee who has none of their
  *   own; refused (409) when a closed month seals any of them.
- * - A time zone moves every instant of every employee who follows the company's zone to its new local date, so
- *   their whole history is recomputed; refused (409) once any month is closed, in the company or its sandbox
- *   (a zone is not yet effective-dated: docs/registry.md, "Time zones").
+ * - A time zone applies from a date on (effective-dated, docs/time-rules.md): the days of every employee who
+ *   follows the company's zone are recomputed from the day before it; refused (409) from a date in or before a
+ *   closed month, in the company or its sandbox, and (422) from a date after today.
  */
 async function changeCalendar(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   companyId: string,
-  change: { trackingStart?: string | undefined; timezone?: string | undefined },
+  change: {
+    trackingStart?: string | undefined;
+    timezone?: string | undefined;
+    timezoneFrom?: string | undefined;
+  },
 ): Promise<void> {
   await deps.db.transaction().execute(async (tx) => {
     const now = deps.clock.now();
@@ -160,12 +175,43 @@ async function changeCalendar(
     }
     const zone = change.timezone;
     if (zone !== undefined && zone !== company.timezone) {
+      // Effective-dated (docs/time-rules.md): from a date (default today) on, never in or before a closed month.
+      const today = localDate(now, company.timezone).toString();
+      const from = change.timezoneFrom ?? today;
+      if (from > today)
+        throw invalid({ timezone_effective_from: 'a time zone applies from a date up to today' });
+      const period = (effective: string, timezone: string) => ({
+        company_id: companyId,
+        employee_id: null,
+        effective_from: effective,
+        timezone,
+        recorded_at: toDate(now),
+        recorded_by_type: 'operator',
+        recorded_by_id: 'admin-api',
+      });
+      if (!(await hasZonePeriods(tx, companyId, null)) && from !== BEGINNING) {
+        await insertZonePeriod(tx, period(BEGINNING, company.timezone));
+      }
+      if (!(await insertZonePeriod(tx, period(from, zone)))) {
+        throw new ApiError('conflict', `A change of time zone already starts on ${from}.`, {
+          errors: { timezone_effective_from: from },
+        });
+      }
+      const dayBefore = Temporal.PlainDate.from(from).subtract({ days: 1 }).toString();
       for (const tenant of tenants) {
-        await assertMonthsOpen(tx, tenant, { from: BEGINNING, to: BEGINNING }, 'a change of the time zone');
+        await assertMonthsOpen(tx, tenant, { from, to: from }, 'a change of the time zone');
         for (const employee of await employeesOnCompanyZone(tx, tenant)) {
-          touched.get(tenant)?.push({ employeeId: employee.id, from: employee.hire_date, to: 'horizon' });
+          // The day before too: a shift that starts on it and runs into the new zone's first day.
+          const start = dayBefore < employee.hire_date ? employee.hire_date : dayBefore;
+          touched.get(tenant)?.push({ employeeId: employee.id, from: start, to: 'horizon' });
         }
       }
+      await appendToCompanyChain(tx, companyId, {
+        kind: 'timezone_period',
+        subjectId: null,
+        content: { effective_from: from, timezone: zone },
+        recordedAt: toDate(now),
+      });
       await updateCompany(tx, companyId, { timezone: zone, updated_at: toDate(now) });
     }
     await chainCompany(tx, companyId, toDate(now));

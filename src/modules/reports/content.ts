@@ -1,12 +1,13 @@
 import { isOwnRecord } from '../../db/check-ins.ts';
 import type { Db } from '../../db/database.ts';
+import { zonePeriodsOf } from '../../db/time-zones.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { eachDate, monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
 import { localDateTimeText } from '../../time/local-text.ts';
-import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
+import { employeeTimeZone, employeeZones, startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
 import { approvedAbsencesOf } from '../absences/absences.repo.ts';
 import { findCheckInMarks, streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
 import { findEmployeesByIds } from '../employees/employees.repo.ts';
@@ -40,8 +41,8 @@ export const CHECK_INS_EXPORT_COLUMNS: Column[] = [
  */
 const CURSOR_CHUNK = 250;
 
-const localTime = (instant: Temporal.Instant, zone: string) =>
-  instant.toZonedDateTimeISO(zone).toPlainTime().toString({ smallestUnit: 'minute' });
+const localTime = (instant: Temporal.Instant, zone: Zones) =>
+  instant.toZonedDateTimeISO(zoneAt(zone, instant)).toPlainTime().toString({ smallestUnit: 'minute' });
 
 /**
  * check_ins_export: every check-in of the tenant from `from` to `to` (dates in the company's time zone,
@@ -221,7 +222,11 @@ async function* employeeMonth(
   month: WorkSummaryView,
   range: { from: string; to: string; now: Temporal.Instant; holidays: ReadonlyMap<string, string> },
 ): AsyncIterable<Row> {
-  const zone = employeeTimeZone(employee, tenant.timezone);
+  // The zones the employee's dates had (effective-dated, docs/time-rules.md): local times in the zone of the time.
+  const zone = employeeZones(
+    { employee: employee.timezone, company: tenant.timezone },
+    await zonePeriodsOf(db, tenant.companyId, employee.id),
+  );
   const days = new Map<string, WorkSummaryView>();
   const dayPage = await listWorkSummaries({ db, clock, cursors: codec }, tenant, {
     period: 'day',

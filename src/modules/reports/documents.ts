@@ -1,11 +1,12 @@
 import type { Db } from '../../db/database.ts';
 import { contractOf, selectEmployedDuring } from '../../db/employees.ts';
 import type { ActorType } from '../../db/schema.ts';
+import { zonePeriodsOf } from '../../db/time-zones.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
-import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
+import { employeeZones, startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
 import { absenceName, absenceTypes } from '../absence-types/absence-types.service.ts';
 import { findAdminEmail } from '../admins/admins.repo.ts';
 import { findKeyName } from '../api-keys/api-keys.repo.ts';
@@ -31,7 +32,8 @@ export type WorkerDocument = {
   centre: { name: string; address: string | null; ccc: string | null } | null;
   worker: { name: string; national_id: string | null; social_security_number: string | null };
   month: string;
-  timeZone: string;
+  /** The zone of the worker's dates, or the zones of a month in which it changed (effective-dated). */
+  timeZone: Zones;
   days: Row[];
   totals: Row;
   corrections: Array<{
@@ -158,7 +160,10 @@ export async function* workerMonthlyDocuments(
     for (const id of ids) {
       const current = await findEmployee(db, tenant.companyId, id);
       if (!current) continue;
-      const zone = employeeTimeZone(current, tenant.timezone);
+      const zone = employeeZones(
+        { employee: current.timezone, company: tenant.timezone },
+        await zonePeriodsOf(db, tenant.companyId, id),
+      );
       // A closed month prints the identity its chains recorded at the close, never today's.
       const sealed = await identityAtClose(db, tenant, id, params.month);
       const employee = sealed?.worker
@@ -322,6 +327,7 @@ export const LABELS = {
     policyMarked: 'cuentan, marcados; la persona trabajadora puede rechazarlos',
     policyConsent: 'no cuentan hasta que la persona trabajadora los acepta',
     monthVersion: 'Versión del mes cerrado',
+    since: 'desde',
     othersTitle: 'Registros hechos por otra persona',
     noOthers: 'Ninguno.',
     recordedBy: 'registrado por',
@@ -392,6 +398,7 @@ export const LABELS = {
     policyMarked: 'count, marked; the worker may reject them',
     policyConsent: 'count only once the worker accepts them',
     monthVersion: 'Version of the closed month',
+    since: 'from',
     othersTitle: 'Records made by someone else',
     noOthers: 'None.',
     recordedBy: 'recorded by',
@@ -463,9 +470,10 @@ export function dayCells(day: Row, label: Labels, absenceLabels: Readonly<Record
 }
 
 /** A time of the document in its zone, to the minute: `2026-11-23 17:09`. */
-export function documentTime(at: Date, zone: string): string {
-  return Temporal.Instant.fromEpochMilliseconds(at.getTime())
-    .toZonedDateTimeISO(zone)
+export function documentTime(at: Date, zone: Zones): string {
+  const instant = Temporal.Instant.fromEpochMilliseconds(at.getTime());
+  return instant
+    .toZonedDateTimeISO(zoneAt(zone, instant))
     .toPlainDateTime()
     .toString({ smallestUnit: 'minute' })
     .replace('T', ' ');
@@ -482,7 +490,7 @@ export function actorText(actor: ActorName, label: Labels): string {
 export function correctionLine(
   correction: WorkerDocument['corrections'][number],
   label: Labels,
-  zone: string,
+  zone: Zones,
 ): string {
   const at = (date: Date) => documentTime(date, zone);
   return [
@@ -514,7 +522,7 @@ export function documentHeading(document: WorkerDocument, label: Labels): Array<
     [label.nationalId, document.worker.national_id],
     [label.naf, document.worker.social_security_number],
     [label.month, document.month],
-    [label.zone, document.timeZone],
+    [label.zone, zonesText(document, label)],
     [
       label.employment,
       [
@@ -541,7 +549,7 @@ export function documentHeading(document: WorkerDocument, label: Labels): Array<
 export function othersLine(
   record: WorkerDocument['recordsByOthers'][number],
   label: Labels,
-  zone: string,
+  zone: Zones,
 ): string {
   const type = (label as Record<string, string>)[record.type] ?? record.type;
   const answer =
@@ -557,5 +565,15 @@ export function othersLine(
     record.voided ? label.voided : null,
   ]
     .filter(Boolean)
+    .join('; ');
+}
+
+/** The month's zone, or its zones in order with the date each applies from (`Europe/Madrid; Atlantic/Canary desde 2026-11-15`). */
+function zonesText(document: WorkerDocument, label: Labels): string {
+  if (typeof document.timeZone === 'string') return document.timeZone;
+  const { from, to } = monthRange(document.month);
+  return document.timeZone
+    .within(from, to)
+    .map((period, index) => (index === 0 ? period.zone : `${period.zone} ${label.since} ${period.from}`))
     .join('; ');
 }

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { contractOf, effectiveTrackingStart } from '../../db/employees.ts';
 import type { WorkdaysTable } from '../../db/schema.ts';
+import { zonePeriodsOf } from '../../db/time-zones.ts';
 import { eachDate } from '../../time/calendar.ts';
 import { contractMinutes } from '../../time/contract.ts';
 import {
@@ -16,7 +17,7 @@ import {
   type RecordedEvent,
   workday,
 } from '../../time/engine.ts';
-import { employeeTimeZone, startOfDate } from '../../time/zones.ts';
+import { employeeZones, startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
 import { closedMonthConflict, sealedThrough, sealingMonth } from '../registry/months.service.ts';
 import {
   approvedAbsenceSpans,
@@ -35,12 +36,12 @@ import {
 export type { DateRange } from './workdays.repo.ts';
 
 /** Calendar days are materialised through the end of the year after the consolidation's "now". */
-export function horizon(now: Temporal.Instant, timeZone: string): string {
-  return `${now.toZonedDateTimeISO(timeZone).year + 1}-12-31`;
+export function horizon(now: Temporal.Instant, timeZone: Zones): string {
+  return `${now.toZonedDateTimeISO(zoneAt(timeZone, now)).year + 1}-12-31`;
 }
 
 /** The dates whose figures a check-in at `at` can change: shifts it can join start at most 24 hours apart. */
-export function datesAround(at: Temporal.Instant, timeZone: string): DateRange {
+export function datesAround(at: Temporal.Instant, timeZone: Zones): DateRange {
   return {
     from: localDateOf(at.subtract({ seconds: MAX_SHIFT_SECONDS }), timeZone),
     to: localDateOf(at.add({ seconds: MAX_SHIFT_SECONDS }), timeZone),
@@ -63,7 +64,11 @@ export async function computeWorkdays(
 ) {
   const employee = await lockEmployeeCalendar(tx, companyId, employeeId, options);
   if (!employee) return null;
-  const zone = employeeTimeZone(employee, companyTimeZone);
+  // The zones of the employee's dates: effective-dated (docs/time-rules.md), one zone until a change is recorded.
+  const zone = employeeZones(
+    { employee: employee.timezone, company: companyTimeZone },
+    await zonePeriodsOf(tx, companyId, employeeId),
+  );
   const trackingStart = effectiveTrackingStart(employee);
   const contract = await contractOf(tx, companyId, employeeId);
   const range: DateRange = {
@@ -261,7 +266,7 @@ async function sealedDatesChanged(
 }
 
 /** 'horizon': through the materialised horizon, or the employee's later consolidated_through. */
-function horizonOf(employee: { consolidated_through: string | null }, zone: string, now: Date): string {
+function horizonOf(employee: { consolidated_through: string | null }, zone: Zones, now: Date): string {
   const end = horizon(Temporal.Instant.fromEpochMilliseconds(now.getTime()), zone);
   return employee.consolidated_through && employee.consolidated_through > end
     ? employee.consolidated_through
