@@ -1,13 +1,15 @@
 import fc from 'fast-check';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveCorrection } from '../src/modules/corrections/corrections.service.ts';
+import { makeDueDocuments } from '../src/modules/month-documents/month-documents.service.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
 /**
  * Issue 34's property: over random sequences of writes of every kind, with month closes between them, no closed
  * month's figures (every employee's month row, banked balance included, as GET /v1/work-summaries reports it)
- * ever change, except through an applied correction. Each run is a new company; each write may be refused (a
+ * or stored documents ever change, and no new version of a month appears, except through an applied correction. Each run is a new company; each write may be refused (a
  * 4xx), and the property says a refusal is the only way a write can meet a closed month.
  */
 let ctx: TestContext;
@@ -33,7 +35,9 @@ type Write =
   | { kind: 'employee_tracking_start'; worker: number; day: number | null }
   | { kind: 'contract'; worker: number; day: number; minutes: number }
   | { kind: 'opening_balance'; worker: number; minutes: number }
-  | { kind: 'timezone'; zone: string }
+  | { kind: 'timezone'; zone: string; day: number | null }
+  | { kind: 'employee_timezone'; worker: number; zone: string | null; day: number | null }
+  | { kind: 'documents' }
   | { kind: 'close' }
   | { kind: 'correction'; worker: number; pick: number };
 
@@ -94,8 +98,20 @@ const write: fc.Arbitrary<Write> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('timezone' as const),
       zone: fc.constantFrom('Europe/Madrid', 'Atlantic/Canary', 'Asia/Tokyo'),
+      day: fc.option(day, { nil: null }),
     }),
   },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('employee_timezone' as const),
+      worker,
+      zone: fc.constantFrom('Atlantic/Canary', 'Asia/Tokyo', null),
+      day: fc.option(day, { nil: null }),
+    }),
+  },
+  // The worker role makes the sealed documents queued so far.
+  { weight: 2, arbitrary: fc.constant({ kind: 'documents' as const }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'close' as const }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('correction' as const), worker, pick: fc.nat() }) },
 );
@@ -104,6 +120,24 @@ beforeAll(async () => {
   ctx = await createTestContext();
 });
 afterAll(() => ctx.close());
+
+/**
+ * The company's stored sealed documents (id → SHA-256 of the bytes as stored now) and every worker's closed-month
+ * versions: what may only grow, and only through a correction.
+ */
+async function sealed(company: TestCompany) {
+  const documents = await sql<{ id: string; digest: string }>`
+    select id, encode(sha256(content), 'hex') as digest from registry_documents where company_id = ${company.id}`.execute(
+    ctx.db,
+  );
+  const versions = await sql<{ key: string; version: number }>`
+    select employee_id || '|' || month as key, max(version) as version from registry_month_versions
+    where company_id = ${company.id} group by employee_id, month`.execute(ctx.db);
+  return {
+    documents: new Map(documents.rows.map((row) => [row.id, row.digest])),
+    versions: Object.fromEntries(versions.rows.map((row) => [row.key, row.version])),
+  };
+}
 
 /** The closed months' rows of every worker, as the public API reports them. */
 async function closedFigures(company: TestCompany, closed: readonly string[]) {
@@ -205,7 +239,19 @@ async function apply(
       await company.live.patch(`/v1/employees/${of(next.worker)}`, { opening_banked_minutes: next.minutes });
       return 'other';
     case 'timezone':
-      await ctx.admin.patch(`/admin/v1/companies/${company.id}`, { timezone: next.zone });
+      await ctx.admin.patch(`/admin/v1/companies/${company.id}`, {
+        timezone: next.zone,
+        ...(next.day === null ? {} : { timezone_effective_from: dateAt(next.day) }),
+      });
+      return 'other';
+    case 'employee_timezone':
+      await company.live.patch(`/v1/employees/${of(next.worker)}`, {
+        timezone: next.zone,
+        ...(next.day === null ? {} : { effective_from: dateAt(next.day) }),
+      });
+      return 'other';
+    case 'documents':
+      while ((await makeDueDocuments(ctx.deps)) > 0);
       return 'other';
     case 'close': {
       const month = MONTHS[state.closed.length];
@@ -247,10 +293,16 @@ describe('a closed month under random writes', () => {
         ];
         const state = { closed: [] as string[], absences: [] as string[], holidays: [] as string[] };
         let kept = await closedFigures(company, state.closed);
+        let stored = await sealed(company);
         for (const next of writes) {
           const closedBefore = state.closed.length;
           const outcome = await apply(company, workers, state, next);
           const now = await closedFigures(company, state.closed);
+          // A stored document never changes or goes; a new version comes only from a correction.
+          const after = await sealed(company);
+          for (const [id, digest] of stored.documents) expect(after.documents.get(id), id).toBe(digest);
+          if (outcome !== 'correction') expect(after.versions, JSON.stringify(next)).toEqual(stored.versions);
+          stored = after;
           if (outcome === 'correction' || state.closed.length !== closedBefore) {
             kept = now;
             continue;
