@@ -55,6 +55,39 @@ describe('login throttling', () => {
   });
 });
 
+describe('login throttling under parallel attempts (issue 35)', () => {
+  it('checks at most 10 of 400 parallel dashboard logins from one address, one of them right', async () => {
+    env.ctx.clock.advance(3600);
+    const admin = await createAdmin(env.ctx, env.company.id);
+    const guesses = Array.from({ length: 400 }, (_, n) =>
+      n === 200 ? admin.password : `wrong guess number ${n}`,
+    );
+    const statuses = (
+      await Promise.all(guesses.map((guess) => login(admin.email, guess, '198.51.100.99')))
+    ).map((response) => response.statusCode);
+    const checked = statuses.filter((status) => status === 401 || status === 200);
+    expect(checked.length).toBeLessThanOrEqual(MAX_FAILURES);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(400 - MAX_FAILURES);
+    expect(statuses.every((status) => [200, 401, 429].includes(status))).toBe(true);
+  });
+
+  it('checks at most 10 of 150 parallel portal logins for one email', async () => {
+    env.ctx.clock.advance(3600);
+    const attempts = Array.from({ length: 150 }, (_, n) =>
+      env.ctx.app.inject({
+        method: 'POST',
+        url: '/portal/api/login',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ email: 'worker@example.com', password: `guess ${n} guess guess` }),
+        remoteAddress: `203.0.113.${(n % 200) + 1}`,
+      }),
+    );
+    const statuses = (await Promise.all(attempts)).map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(MAX_FAILURES);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(150 - MAX_FAILURES);
+  });
+});
+
 describe('dashboard metering', () => {
   it('gives each session a per-minute window and does not count toward the monthly quota', async () => {
     env.ctx.clock.advance(3600);

@@ -2,7 +2,14 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
-import { invite as inviteTo, joinPortal, PortalWorker, tokenOf } from './helpers/portal.ts';
+import {
+  invite as inviteTo,
+  joinPortal,
+  mailedLink,
+  PortalWorker,
+  readLinksFrom,
+  tokenOf,
+} from './helpers/portal.ts';
 import { hire } from './helpers/resources.ts';
 
 /**
@@ -35,6 +42,8 @@ beforeAll(async () => {
     smtp: { url: `smtp://127.0.0.1:${port}?ignoreTLS=true`, from: 'Jornada <registro@example.com>' },
   });
   company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+  // With mail, a link goes to the worker alone (issue 35): the helpers read it where the worker would.
+  readLinksFrom(received);
 });
 afterAll(async () => {
   await ctx.close();
@@ -57,7 +66,11 @@ describe('invitations', () => {
   it('makes a single-use link valid 7 days, emails it, and retires the earlier links', async () => {
     const employee = await hire(company.live, { hire_date: '2025-01-01', first_name: 'Marta' });
     const before = received.length;
-    const first = await invite(employee.id);
+    const answered = await company.live.post(`/v1/employees/${employee.id}/portal-invitation`);
+    // With mail the link goes to the worker alone: the company's answer does not hold it (issue 35).
+    expect(answered.json()).toMatchObject({ emailed: true, kind: 'invitation' });
+    expect(answered.json().url).toBeUndefined();
+    const first = { ...answered.json(), url: mailedLink(received, employee.email) };
     expect(first.url).toMatch(/^http:\/\/jornada\.test\/portal\/invitation\?token=[\w-]{43}$/);
     expect(Date.parse(first.expires_at) - ctx.clock.now().epochMilliseconds).toBeGreaterThan(
       7 * 86_400_000 - 2000,
@@ -296,8 +309,8 @@ describe('the worker’s copy of a closed month', () => {
     const hireWorker = async (first_name: string) => {
       const employee = await hire(own.live, { hire_date: '2025-01-01', first_name });
       const worker = new Worker();
-      const link = await own.live.post(`/v1/employees/${employee.id}/portal-invitation`);
-      expect((await worker.accept(tokenOf(link.json().url))).statusCode).toBe(200);
+      const link = await inviteTo(own.live, employee.id);
+      expect((await worker.accept(tokenOf(link.url))).statusCode).toBe(200);
       return { employee, worker };
     };
     const a = await hireWorker('Alba');

@@ -282,3 +282,55 @@ describe('revoking, expiring and the access log', () => {
     expect(expired.map((row: { outcome: string }) => row.outcome)).toEqual(['expired']);
   });
 });
+
+describe('a grant of some days (issue 35)', () => {
+  it('shows the Inspección and the representatives those days alone, in every line and total', async () => {
+    // Ana worked 8 October (night shift into the 9th), Luis 7 October: a grant for 8–20 October covers Ana's
+    // night and not Luis's day.
+    const inspection = await grant({ from: '2026-10-08', to: '2026-10-20' });
+    const token = tokenOf(inspection.url);
+    const anaMonth = (await open(`/registry-access/${token}/api/workers/${ana.id}/2026-10`)).json();
+    const dates = (anaMonth.days as Array<{ date: string }>).map((day) => day.date);
+    expect(dates[0]).toBe('2026-10-08');
+    expect(dates.at(-1)).toBe('2026-10-20');
+    expect(anaMonth.totals.worked_minutes).toBe(510);
+    const luisMonth = (await open(`/registry-access/${token}/api/workers/${luis.id}/2026-10`)).json();
+    expect(luisMonth.days.some((day: { date: string }) => day.date === '2026-10-07')).toBe(false);
+    expect(luisMonth.totals.worked_minutes).toBe(0);
+    const csvResponse = await open(`/registry-access/${token}/api/months/2026-10.csv`);
+    expect(csvResponse.headers['cache-control']).toBe('no-store');
+    const csv = csvResponse.body;
+    const pdf = await open(`/registry-access/${token}/api/workers/${ana.id}/2026-10.pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['cache-control']).toBe('no-store');
+    expect(csv).not.toContain('2026-10-07');
+    expect(csv).not.toContain('2026-10-05');
+    expect(csv).toContain('2026-10-08');
+    const representatives = await grant({ kind: 'representatives', from: '2026-10-01', to: '2026-10-07' });
+    const totals = (
+      await open(`/registry-access/${tokenOf(representatives.url)}/api/workers/${ana.id}/2026-10`)
+    ).json();
+    expect(totals.totals.worked_minutes).toBe(0);
+  });
+
+  it('refuses a grant that covers no worker (422) instead of failing on every request', async () => {
+    const response = await company.live.post('/v1/registry/access-grants', {
+      kind: 'inspection',
+      label: 'Nadie',
+      from: '2025-01-01',
+      to: '2025-01-31',
+      expires_at: inDays(30),
+    });
+    expect(response.statusCode, response.body).toBe(422);
+    expect(response.json().errors).toHaveProperty('from');
+    const empty = await company.live.post('/v1/registry/access-grants', {
+      kind: 'inspection',
+      label: 'Nadie',
+      from: '2026-10-01',
+      to: '2026-10-31',
+      employee_ids: [],
+      expires_at: inDays(30),
+    });
+    expect(empty.statusCode, empty.body).toBe(422);
+  });
+});

@@ -193,7 +193,8 @@ describe('employee changes over a closed month', () => {
     for (const change of [
       { work_schedule: part, effective_from: `${closed}-15` },
       { vacation_days_per_year: 30, effective_from: `${closed}-01` },
-      { timezone: 'America/New_York' },
+      // A zone is effective-dated (issue 34): from a date in the closed month it is refused.
+      { timezone: 'America/New_York', effective_from: `${closed}-10` },
       { hire_date: `${closed}-02` },
       { hire_date: '2020-01-01' },
     ]) {

@@ -59,10 +59,11 @@ describe('registration', () => {
     ['https://[fd12:3456::1]/hook', 'is fd12:3456::1 (uniqueLocal)'],
     ['https://[ff02::1]/hook', 'is ff02::1 (multicast)'],
     ['https://[::ffff:10.0.0.1]/hook', 'is ::ffff:a00:1 (private)'],
-    ['https://intranet.example.test/hook', 'resolves to 10.20.30.40 (private)'],
-    ['https://metadata.example.test/hook', 'resolves to 169.254.169.254 (linkLocal)'],
-    ['https://mixed.example.test/hook', 'resolves to fd00::1 (uniqueLocal)'],
-    ['https://localhost/hook', 'resolves to'],
+    // A host name that resolves to a private address gets the answer an unresolvable one gets (issue 35).
+    ['https://intranet.example.test/hook', 'does not resolve to public addresses only'],
+    ['https://metadata.example.test/hook', 'does not resolve to public addresses only'],
+    ['https://mixed.example.test/hook', 'does not resolve to public addresses only'],
+    ['https://localhost/hook', 'does not resolve to public addresses only'],
     // IPv4 embedded in IPv6, which ipaddr.js calls unicast or which reach IPv4 through a translator.
     ['https://[::7f00:1]/hook', 'is ::7f00:1 (ipv4Compatible)'],
     ['https://[::127.0.0.1]/hook', 'is ::7f00:1 (ipv4Compatible)'],
@@ -81,7 +82,11 @@ describe('registration', () => {
     expect(response.statusCode, response.body).toBe(422);
     expect(response.json().code).toBe('validation_failed');
     expect(fieldErrors(response.json(), 'url')[0]).toContain(problem);
-    expect(fieldErrors(response.json(), 'url')[0]).toContain('not a public address');
+    expect(fieldErrors(response.json(), 'url')[0]).toMatch(/not a public address|public addresses only/);
+    // A host name's addresses are never told (an address literal is the client's own).
+    if (!/\/\/(\[|\d)/.test(url)) {
+      expect(fieldErrors(response.json(), 'url')[0]).not.toMatch(/10\.20|169\.254|fd00|127\.0/);
+    }
   });
 
   it('refuses plain http even to the local host, and a host that does not resolve', async () => {
@@ -92,7 +97,7 @@ describe('registration', () => {
       'must be an https:// URL',
     ]);
     expect(fieldErrors((await create('https://nowhere.example.test/hook')).json(), 'url')).toEqual([
-      'host nowhere.example.test could not be resolved',
+      'host nowhere.example.test does not resolve to public addresses only (or does not resolve)',
     ]);
   });
 
@@ -149,7 +154,8 @@ describe('delivery', () => {
       status: 'pending',
       attempts: 1,
       last_response_status: null,
-      last_error: 'refused: url resolves to 127.0.0.1 (loopback), which is not a public address',
+      last_error:
+        'refused: url host rebinding.example.test does not resolve to public addresses only (or does not resolve)',
     });
     expect(receiver.requests).toHaveLength(0);
   });

@@ -328,6 +328,7 @@ describe('time_registry_worker_monthly', () => {
             weeklyMinutes: 2400,
             partTimePercent: null,
           },
+          accessResets: [],
           policy: 'marked',
           version: null,
           recordsByOthers: [],
@@ -356,6 +357,47 @@ describe('time_registry_worker_monthly', () => {
       expect(sheet.getRow(titles).getCell(1).value).toBe('Day');
       expect(sheet.getRow(titles - 1).getCell(1).value).toBeNull();
     }
+  });
+
+  it('keeps a worker’s name out of Excel’s footer codes (issue 35)', async () => {
+    async function* documents() {
+      yield {
+        company: { name: 'Co', tax_id: null },
+        centre: null,
+        worker: { name: 'Ana &L&P&D', national_id: null, social_security_number: null },
+        month: '2026-10',
+        timeZone: 'Europe/Madrid',
+        days: [],
+        totals: { worked_minutes: 0, overtime_minutes: 0, night_minutes: 0 },
+        corrections: [],
+        chainHead: null,
+        seal: null,
+        absenceLabels: {},
+        employment: {
+          hireDate: '2026-01-01',
+          terminationDate: null,
+          weeklyMinutes: 2400,
+          partTimePercent: null,
+        },
+        accessResets: [],
+        policy: 'marked',
+        version: null,
+        recordsByOthers: [],
+      };
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of xlsxDocumentsStream(documents(), {
+      locale: 'es',
+      generatedAt: Temporal.Instant.from('2026-11-01T10:00:00Z'),
+      counter: { rows: 0 },
+    })) {
+      chunks.push(chunk as Buffer);
+    }
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(Buffer.concat(chunks) as unknown as ArrayBuffer);
+    const footer = workbook.worksheets[0]?.headerFooter.oddFooter ?? '';
+    expect(footer).toContain('Ana &&L&&P&&D');
+    expect(footer).not.toContain('Ana &L');
   });
 
   it('names each worker’s sheet within Excel’s rules, unique regardless of case', () => {

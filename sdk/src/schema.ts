@@ -108,7 +108,7 @@ export interface paths {
   "/v1/employees/{id}/portal-invitation": {
     /**
      * Invite an employee to the workers’ portal
-     * @description Makes a single-use link, valid 7 days, with which the worker sets a password for the portal (where they clock in and out and see their own registry). The employee’s earlier unused links stop working. When the service sends mail (JORNADA_SMTP_URL) the link is emailed too; otherwise give it to the worker. The answer holds a secret: it is never replayed for an Idempotency-Key.
+     * @description A single-use link, valid 7 days, with which the worker sets a portal password. For a worker who has a login it is a reset: their sessions end, their password stops working, and their documents print the reset. With mail (JORNADA_SMTP_URL) the link goes to the worker only; else it is in the answer, never replayed for an Idempotency-Key.
      *
      * Required scope: `org:empleados:write`.
      */
@@ -1004,15 +1004,20 @@ export interface components {
       has_more: boolean;
     };
     PortalInvitation: {
-      /** @description The single-use link to give the worker: `<public URL>/portal/invitation?token=…`. */
-      url: string;
+      /** @description The link for the worker; absent when emailed. */
+      url?: string;
       /**
        * Format: date-time
        * @description 7 days after it was made.
        */
       expires_at: string;
-      /** @description Whether the link was also emailed to the employee's address (the service sends mail). */
+      /** @description Whether the link went to the employee's email. */
       emailed: boolean;
+      /**
+       * @description reset: the worker had a login; their sessions ended and their password stopped working.
+       * @enum {string}
+       */
+      kind: "invitation" | "reset";
     };
     /** @description RFC 9457 problem details. */
     Problem: {
@@ -2009,7 +2014,7 @@ export interface operations {
   };
   /**
    * Invite an employee to the workers’ portal
-   * @description Makes a single-use link, valid 7 days, with which the worker sets a password for the portal (where they clock in and out and see their own registry). The employee’s earlier unused links stop working. When the service sends mail (JORNADA_SMTP_URL) the link is emailed too; otherwise give it to the worker. The answer holds a secret: it is never replayed for an Idempotency-Key.
+   * @description A single-use link, valid 7 days, with which the worker sets a portal password. For a worker who has a login it is a reset: their sessions end, their password stops working, and their documents print the reset. With mail (JORNADA_SMTP_URL) the link goes to the worker only; else it is in the answer, never replayed for an Idempotency-Key.
    *
    * Required scope: `org:empleados:write`.
    */

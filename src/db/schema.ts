@@ -198,6 +198,8 @@ export type PortalInvitationsTable = {
   created_at: Date;
   expires_at: Date;
   used_at: Date | null;
+  /** invitation (a worker without a login) or reset (of a worker's login; migration 0041). */
+  kind: Generated<'invitation' | 'reset'>;
 };
 
 export type PortalAccountsTable = {
@@ -578,6 +580,8 @@ export type QueueTurnsTable = {
 export type LoginFailuresTable = {
   subject: string;
   failed_at: Date;
+  /** The attempt that reserved the row (migration 0040); null for rows from before. */
+  attempt_id: Generated<string | null>;
 };
 
 export type Database = {

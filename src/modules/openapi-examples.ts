@@ -168,7 +168,8 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
   PortalInvitation: {
     url: 'https://jornada.example.com/portal/invitation?token=q1Vb0kq3cN3y7n0bR8Jt0x3F2yC5s9dXoQ7mW1pE4aU',
     expires_at: '2026-11-30T09:12:44Z',
-    emailed: true,
+    emailed: false,
+    kind: 'invitation',
   },
   ContractPeriod: {
     effective_from: '2026-03-01',

@@ -14,19 +14,36 @@ export const ROUTER_MAX_PARAM_LENGTH = 8 * 1024;
 const NUL = '\u0000';
 const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
-/** The dotted paths of the strings (values and property names) that contain U+0000. */
-function nulFields(value: unknown, path: string, found: string[]): string[] {
-  const at = (key: string) => (path === '' ? key : `${path}.${key}`);
-  if (typeof value === 'string') {
-    if (value.includes(NUL)) found.push(path === '' ? 'body' : path);
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      nulFields(item, at(String(index)), found);
-    });
-  } else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes(NUL)) found.push(at(key.replaceAll(NUL, '\\u0000')));
-      else nulFields(item, at(key), found);
+/** No request body nests deeper than this; a deeper one names nothing the API reads (issue 35: 422, not a 500). */
+export const MAX_INPUT_DEPTH = 64;
+
+/**
+ * The dotted paths of the strings (values and property names) that contain U+0000, walked with a stack of its
+ * own (a body nested 20,000 levels deep overflowed the call stack of a recursive walk); `tooDeep` is set for a
+ * value nested deeper than MAX_INPUT_DEPTH.
+ */
+function nulFields(root: unknown, rootPath: string, found: string[], limits: { tooDeep: boolean }): string[] {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [
+    { value: root, path: rootPath, depth: 0 },
+  ];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop() as { value: unknown; path: string; depth: number };
+    const at = (key: string) => (path === '' ? key : `${path}.${key}`);
+    if (typeof value === 'string') {
+      if (value.includes(NUL)) found.push(path === '' ? 'body' : path);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_INPUT_DEPTH) {
+      limits.tooDeep = true;
+      continue;
+    }
+    const entries = Array.isArray(value)
+      ? value.map((item, index) => [String(index), item] as const)
+      : Object.entries(value);
+    for (const [key, item] of entries.reverse()) {
+      if (!Array.isArray(value) && key.includes(NUL)) found.push(at(key.replaceAll(NUL, '\\u0000')));
+      else stack.push({ value: item, path: at(key), depth: depth + 1 });
     }
   }
   return found;
@@ -45,11 +62,13 @@ export function registerInputGuards(app: FastifyInstance): void {
         throw new ApiError('not_found', `No resource has an identifier of ${value.length} characters.`);
       }
     }
+    const limits = { tooDeep: false };
     const fields = [
-      ...nulFields(params, 'path', []),
-      ...nulFields(request.query, 'query', []),
-      ...nulFields(request.body, '', []),
+      ...nulFields(params, 'path', [], limits),
+      ...nulFields(request.query, 'query', [], limits),
+      ...nulFields(request.body, '', [], limits),
     ];
+    if (limits.tooDeep) throw invalid({ body: `must not nest deeper than ${MAX_INPUT_DEPTH} levels` });
     if (fields.length > 0) throw invalid(Object.fromEntries(fields.map((field) => [field, NUL_MESSAGE])));
   });
 }
@@ -103,12 +122,17 @@ export function clientErrorHandler(docsUrl: string) {
 function standardHeaders(request: FastifyRequest, reply: FastifyReply, type: string): void {
   reply.header('X-Request-Id', request.id);
   reply.header('X-Content-Type-Options', 'nosniff');
-  if (/json/.test(type) && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+  if (PRIVATE_TYPES.test(type) && !reply.hasHeader('cache-control'))
+    reply.header('Cache-Control', 'no-store');
 }
+
+/** What no cache may keep: API answers, and downloads of the registry (PDF, CSV, XLSX: personal data; issue 35). */
+const PRIVATE_TYPES = /json|pdf|csv|spreadsheetml/;
 
 /**
  * Every response: X-Request-Id, `X-Content-Type-Options: nosniff`, and `Cache-Control: no-store` on JSON
- * (API answers carry secrets: key and webhook secrets, signed download addresses, CSRF tokens).
+ * (API answers carry secrets: key and webhook secrets, signed download addresses, CSRF tokens) and on the
+ * registry's downloads (PDF, CSV, XLSX: the access link's, the portal's).
  */
 export function registerResponseHeaders(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {

@@ -36,6 +36,7 @@ import {
   workerTenant,
 } from '../modules/portal/portal.service.ts';
 import { MonthParams } from '../modules/registry/registry.schemas.ts';
+import { credentialResetsOf } from '../modules/registry/registry.service.ts';
 import {
   acknowledgeMonth,
   workerRegistryMonth,
@@ -196,6 +197,11 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
         },
         company: { name: companyName },
         last_check_in: await latestCheckIn(deps, tenant, employee.id),
+        // Every reset of the worker's login by the company (issue 35): the worker sees who could have acted.
+        access_resets: (await credentialResetsOf(deps.db, tenant.companyId, employee.id)).map((reset) => ({
+          at: reset.at.toISOString(),
+          by_type: reset.by.type,
+        })),
         csrf_token: session.csrf_token,
       };
     },

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { CheckIn, CheckInType, WorkMode } from '../modules/check-ins/check-ins.schemas.ts';
 import { CORRECTION_STATUSES } from '../modules/corrections/corrections.schemas.ts';
 import { EmployeeStatus } from '../modules/employees/employees.schemas.ts';
-import { CalendarDate, Nullable, TimeZoneName, Uuid } from '../platform/common.schemas.ts';
+import { CalendarDate, Instant, Nullable, TimeZoneName, Uuid } from '../platform/common.schemas.ts';
 import { PageQuery } from '../platform/pagination.ts';
 
 export const PORTAL_OPERATION = { tag: 'Portal', surface: 'dashboard' } as const;
@@ -33,6 +33,9 @@ export const MeView = Type.Object({
   }),
   company: Type.Object({ name: Type.String() }),
   last_check_in: Nullable(CheckIn),
+  access_resets: Type.Array(Type.Object({ at: Instant(), by_type: Type.String() }), {
+    description: 'Each reset of the worker’s login by the company, oldest first.',
+  }),
   csrf_token: Type.String(),
 });
 

@@ -228,8 +228,6 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
           .count(),
       )
       .toBe(0);
-    // Lists that show no loading line (the holidays of a year, the administrators) load too.
-    await page.waitForLoadState('networkidle');
   };
   const setMode = (mode: 'Live' | 'Test (sandbox)') => page.getByLabel(T(mode), { exact: true }).check();
   // Today, and its month and year, in the company's zone (Madrid), as the screens default to them.
@@ -924,6 +922,9 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     expect(await limits.textContent()).toContain(
       T('live {{live}}/min per key, test {{test}}/min per key', { live: 120, test: 30 }),
     );
+    // The lists above the switch that show no loading line (holidays, administrators) have arrived: a list
+    // arriving after Playwright aimed its click moved the switch from under it.
+    await page.waitForLoadState('networkidle');
     await page.getByRole('button', { name: T('Switch the addon off') }).click();
     const warning = page.getByRole('dialog', { name: T('Switch the public API addon off?') });
     expect(await warning.textContent()).toContain(

@@ -19,6 +19,11 @@ describe('secrets in URLs never reach the log', () => {
       '/v1/employees?limit=25&status=active&cursor=[redacted]&api_key=[redacted]',
     );
     expect(redactUrl('/v1/organization')).toBe('/v1/organization');
+    // An access link's token is in the path (issue 35).
+    expect(redactUrl('/registry-access/tok3nSECRET/api/workers/x/2026-10.pdf')).toBe(
+      '/registry-access/[redacted]/api/workers/x/2026-10.pdf',
+    );
+    expect(redactUrl('/registry-access/tok3nSECRET?x=1')).toBe('/registry-access/[redacted]?x=[redacted]');
   });
 
   it('logs requests with signed download addresses and keys in the query string redacted', async () => {
@@ -40,6 +45,7 @@ describe('secrets in URLs never reach the log', () => {
         url: `/v1/reports/0191a8e0-0000-7000-8000-000000000000/download?expires=1&signature=${secrets[0]}`,
       });
       await app.inject({ url: `/v1/organization?api_key=${secrets[1]}&access_token=${secrets[2]}` });
+      await app.inject({ url: `/registry-access/${secrets[2]}/api/summary` });
       const log = lines.join('');
       expect(log).toContain('/v1/reports/0191a8e0-0000-7000-8000-000000000000/download?expires=[redacted]');
       for (const secret of secrets) expect(log).not.toContain(secret);
@@ -49,8 +55,13 @@ describe('secrets in URLs never reach the log', () => {
           (line) => JSON.parse(line) as { msg: string; req?: { url: string }; res?: { statusCode: number } },
         )
         .filter((line) => line.req !== undefined);
-      expect(requestLines.map((line) => line.msg)).toEqual(['request completed', 'request completed']);
-      expect(requestLines.map((line) => line.res?.statusCode)).toEqual([404, 401]);
+      expect(requestLines.map((line) => line.msg)).toEqual([
+        'request completed',
+        'request completed',
+        'request completed',
+      ]);
+      expect(requestLines.map((line) => line.res?.statusCode).slice(0, 2)).toEqual([404, 401]);
+      expect(requestLines[2]?.req?.url).toBe('/registry-access/[redacted]/api/summary');
     } finally {
       await app.close();
     }

@@ -319,8 +319,10 @@ export const es: Record<string, string> = {
   'Save employee': 'Guardar empleado',
   'Saved {{name}}.': 'Guardado: {{name}}.',
   'Invite to the workers’ portal': 'Invitar al portal del trabajador',
-  'Portal invitation (also emailed to {{email}})': 'Invitación al portal (enviada también a {{email}})',
   'Portal invitation: give this link to the employee': 'Invitación al portal: da este enlace al empleado',
+  'This employee had a portal login: it was reset. Their sessions ended, their password no longer works, and their documents will say so.':
+    'Esta persona ya tenía acceso al portal: se ha restablecido. Sus sesiones se han cerrado, su contraseña ya no sirve y sus documentos lo indicarán.',
+  'The link went to {{email}} only.': 'El enlace se ha enviado solo a {{email}}.',
   'Last day of employment': 'Último día de la relación laboral',
   Terminate: 'Dar de baja',
   'Terminate {{name}}?': '¿Dar de baja a {{name}}?',

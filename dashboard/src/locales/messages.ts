@@ -91,6 +91,12 @@ const FIELD_RULES: Rule[] = [
     () => 'repite un fichaje del mismo empleado, tipo y hora',
   ],
   [/^must be on or after from$/, () => 'debe ser igual o posterior a «desde»'],
+  [
+    /^a time zone applies from a date up to today$/,
+    () => 'un huso horario se aplica desde una fecha que no sea posterior a hoy',
+  ],
+  [/^applies only with timezone$/, () => 'solo se aplica junto con el huso horario'],
+  [/^must not nest deeper than (\S+) levels$/, (n) => `no puede anidar más de ${n} niveles`],
   [/^must be after from$/, () => 'debe ser posterior a «desde»'],
   [/^must be on or after the hire date \((.+)\)$/, (date) => `debe ser igual o posterior al alta (${date})`],
   [/^has not ended yet in (.+)$/, (zone) => `aún no ha terminado en ${zone}`],

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { todayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type CheckInType, type Me, type Page, portalApi, type WorkMode } from './api.ts';
-import { longDate, timeOf } from './format.ts';
+import { dateTimeOf, longDate, timeOf } from './format.ts';
 
 /** Where the worker's day stands, from their latest check-in. */
 function stateOf(last: CheckIn | null): 'out' | 'working' | 'onBreak' {
@@ -69,6 +69,13 @@ export function TodayScreen({ me, onChange }: { me: Me; onChange: () => Promise<
         {done && <p className="done">{done}</p>}
       </div>
       <Problems error={error} />
+      {me.access_resets.length > 0 && (
+        <p className="card notice" role="note">
+          {t('today.reset', {
+            dates: me.access_resets.map((reset) => dateTimeOf(reset.at, zone)).join('; '),
+          })}
+        </p>
+      )}
       {me.employee.can_clock ? (
         <div className="actions">
           {state === 'out' && (

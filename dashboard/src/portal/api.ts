@@ -42,6 +42,7 @@ export type Me = {
   };
   company: { name: string };
   last_check_in: CheckIn | null;
+  access_resets: Array<{ at: string; by_type: string }>;
   csrf_token: string;
 };
 

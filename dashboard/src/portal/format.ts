@@ -32,3 +32,12 @@ export function hoursOf(minutes: number): string {
   const total = Math.abs(minutes);
   return `${sign}${i18next.t('minutes', { hours: Math.floor(total / 60), minutes: total % 60 })}`;
 }
+
+/** A moment as the worker reads it: its date and time in their zone and the page's language. */
+export function dateTimeOf(instant: string, zone: string): string {
+  return new Intl.DateTimeFormat(i18next.language, {
+    timeZone: zone,
+    dateStyle: 'long',
+    timeStyle: 'short',
+  }).format(new Date(instant));
+}

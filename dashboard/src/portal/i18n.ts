@@ -33,6 +33,8 @@ const es = {
     breakEnd: 'Volver de la pausa',
     mode: 'Dónde trabajas',
     ended: 'Tu relación laboral terminó el {{date}}. Puedes consultar tu registro, pero no fichar.',
+    reset:
+      'Tu empresa restableció tu acceso al portal el {{dates}}. Tus sesiones se cerraron y tu contraseña dejó de servir; tus documentos lo indican. Si no lo pediste tú, díselo a tu representación legal.',
     records: 'Registros de hoy',
     none: 'Aún no hay registros hoy.',
     recorded: 'Registrado: {{what}} a las {{time}}',
@@ -138,6 +140,8 @@ const en: Dictionary = {
     breakEnd: 'End the break',
     mode: 'Where you work',
     ended: 'Your employment ended on {{date}}. You can read your record but not clock in.',
+    reset:
+      'Your company reset your portal access on {{dates}}. Your sessions ended and your password stopped working; your documents say so. If you did not ask for it, tell your workers’ representatives.',
     records: "Today's records",
     none: 'No records today yet.',
     recorded: 'Recorded: {{what}} at {{time}}',

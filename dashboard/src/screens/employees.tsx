@@ -138,9 +138,12 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
   const [selected, setSelected] = useState<Employee | null>(null);
   const [creating, setCreating] = useState(false);
   const [terminationDate, setTerminationDate] = useState('');
-  const [invitation, setInvitation] = useState<{ url: string; expires_at: string; emailed: boolean } | null>(
-    null,
-  );
+  const [invitation, setInvitation] = useState<{
+    url?: string;
+    expires_at: string;
+    emailed: boolean;
+    kind: 'invitation' | 'reset';
+  } | null>(null);
   const action = useAction();
   const [notice, setNotice] = useState('');
 
@@ -251,13 +254,19 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
               {t('Invite to the workers’ portal')}
             </RunButton>
           </div>
-          {invitation && (
+          {invitation?.kind === 'reset' && (
+            <p className="notice" role="status">
+              {t(
+                'This employee had a portal login: it was reset. Their sessions ended, their password no longer works, and their documents will say so.',
+              )}
+            </p>
+          )}
+          {invitation && invitation.url === undefined && (
+            <p role="status">{t('The link went to {{email}} only.', { email: selected.email })}</p>
+          )}
+          {invitation?.url !== undefined && (
             <SecretOnce
-              label={
-                invitation.emailed
-                  ? t('Portal invitation (also emailed to {{email}})', { email: selected.email })
-                  : t('Portal invitation: give this link to the employee')
-              }
+              label={t('Portal invitation: give this link to the employee')}
               secret={invitation.url}
               onDone={() => setInvitation(null)}
             />

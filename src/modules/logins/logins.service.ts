@@ -1,13 +1,21 @@
 import type { Db } from '../../db/database.ts';
 import { ApiError } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
 import { type Clock, toDate } from '../../time/clock.ts';
-import { deleteFailures, deleteFailuresBefore, insertFailures, recentFailures } from './logins.repo.ts';
+import {
+  deleteAttempt,
+  deleteFailures,
+  deleteFailuresBefore,
+  insertFailures,
+  lockSubjects,
+  recentFailures,
+} from './logins.repo.ts';
 
 /**
- * Login throttling, for every password login (the dashboard's now, the workers' portal next): after
- * MAX_FAILURES failed attempts for one email or from one address within the window, further attempts are
- * refused with 429 rate_limited and Retry-After, without checking the password, until the oldest failure leaves
- * the window.
+ * Login throttling, for every password login (the dashboard's and the workers' portal's): after MAX_FAILURES
+ * attempts for one email or from one address within the window that did not succeed (failed, or still being
+ * checked), further attempts are refused with 429 rate_limited and Retry-After, without checking the password,
+ * until the oldest leaves the window.
  */
 export const MAX_FAILURES = 10;
 export const WINDOW_MINUTES = 15;
@@ -19,39 +27,44 @@ const subjectsOf = (attempt: LoginAttempt) => [
   `ip:${attempt.ip}`,
 ];
 
-/** Throws 429 when the email or the address is locked out; call before checking the password. */
-export async function assertLoginAllowed(db: Db, clock: Clock, attempt: LoginAttempt): Promise<void> {
-  const now = clock.now();
-  const windowStart = now.subtract({ minutes: WINDOW_MINUTES });
-  const locked = (await recentFailures(db, subjectsOf(attempt), toDate(windowStart))).filter(
-    (row) => row.failures >= MAX_FAILURES,
-  );
-  if (locked.length === 0) return;
+/** The 429 of a locked-out email or address, with the seconds until the oldest counted attempt leaves the window. */
+function lockedOut(locked: ReadonlyArray<{ oldest: Date }>, now: Temporal.Instant): ApiError {
   // Free again when the oldest counted failure leaves the window (a conservative bound for a subject with more).
   const freeAt = Math.max(...locked.map((row) => row.oldest.getTime() + WINDOW_MINUTES * 60_000));
   const retryAfter = Math.max(1, Math.ceil((freeAt - now.epochMilliseconds) / 1000));
-  throw new ApiError(
+  return new ApiError(
     'rate_limited',
     `Too many failed logins for this email or from this address. Try again in ${retryAfter} seconds.`,
     { headers: { 'Retry-After': String(retryAfter) } },
   );
 }
 
-/** Records the outcome of a checked attempt: a failure counts for the email and the address. */
-export async function recordLoginOutcome(
-  db: Db,
-  clock: Clock,
-  attempt: LoginAttempt,
-  succeeded: boolean,
-): Promise<void> {
-  const [email] = subjectsOf(attempt);
-  if (succeeded) await deleteFailures(db, email as string);
-  else await insertFailures(db, subjectsOf(attempt), toDate(clock.now()));
+/**
+ * Reserves an attempt before its password is checked (issue 35): under an advisory lock of the email and of the
+ * address, it counts the attempts of the window (failures, and attempts still being checked) and either refuses
+ * (429) or records this one as a failure until it succeeds. However many arrive at once, at most MAX_FAILURES
+ * passwords are ever checked per email and per address in the window. Returns the attempt's id.
+ */
+export async function reserveLoginAttempt(db: Db, clock: Clock, attempt: LoginAttempt): Promise<string> {
+  const now = clock.now();
+  const subjects = subjectsOf(attempt);
+  return await db.transaction().execute(async (tx) => {
+    await lockSubjects(tx, subjects);
+    const windowStart = toDate(now.subtract({ minutes: WINDOW_MINUTES }));
+    const locked = (await recentFailures(tx, subjects, windowStart)).filter(
+      (row) => row.failures >= MAX_FAILURES,
+    );
+    if (locked.length > 0) throw lockedOut(locked, now);
+    const id = newId();
+    await insertFailures(tx, subjects, toDate(now), id);
+    return id;
+  });
 }
 
 /**
- * A password login under the throttle: refused (429) before the password is checked while the email or the
- * address is locked out, the outcome recorded, and 401 when `check` finds no match (null).
+ * A password login under the throttle: the attempt reserved before the password is checked (429 while the email
+ * or the address is locked out), its reservation kept as a failure when `check` finds no match (401), and on
+ * success the email's failures and this attempt's rows deleted.
  */
 export async function throttledLogin<T>(
   db: Db,
@@ -59,10 +72,12 @@ export async function throttledLogin<T>(
   attempt: LoginAttempt,
   check: () => Promise<T | null>,
 ): Promise<T> {
-  await assertLoginAllowed(db, clock, attempt);
+  const attemptId = await reserveLoginAttempt(db, clock, attempt);
   const found = await check();
-  await recordLoginOutcome(db, clock, attempt, found !== null);
   if (found === null) throw new ApiError('unauthenticated', 'The email or the password is wrong.');
+  const [email] = subjectsOf(attempt);
+  await deleteFailures(db, email as string);
+  await deleteAttempt(db, attemptId);
   return found;
 }
 

@@ -26,8 +26,40 @@ export async function useInvitation(db: Executor, tokenHash: Buffer, at: Date) {
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
     .where('expires_at', '>', at)
-    .returning(['company_id', 'employee_id'])
+    .returning(['company_id', 'employee_id', 'id', 'kind'])
     .executeTakeFirst();
+}
+
+/** A worker's login, if they have one. */
+export async function findAccountOf(db: Executor, companyId: string, employeeId: string) {
+  return await db
+    .selectFrom('portal_accounts')
+    .select(['company_id', 'employee_id'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** A reset (issue 35): every session of the worker ends, and the password becomes one nobody knows. */
+export async function resetAccount(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  unusableHash: string,
+  at: Date,
+): Promise<void> {
+  await db
+    .deleteFrom('portal_sessions')
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .execute();
+  await db
+    .updateTable('portal_accounts')
+    .set({ password_hash: unusableHash, updated_at: at })
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .execute();
 }
 
 /** Creates or replaces a worker's login (a new invitation resets the password). */

@@ -9,12 +9,12 @@ import { inviteWorker } from './portal.service.ts';
 export const PortalInvitation = named(
   'PortalInvitation',
   Type.Object({
-    url: Type.String({
-      description: 'The single-use link to give the worker: `<public URL>/portal/invitation?token=…`.',
-    }),
+    url: Type.Optional(Type.String({ description: 'The link for the worker; absent when emailed.' })),
     expires_at: Instant('7 days after it was made.'),
-    emailed: Type.Boolean({
-      description: "Whether the link was also emailed to the employee's address (the service sends mail).",
+    emailed: Type.Boolean({ description: "Whether the link went to the employee's email." }),
+    kind: Type.Enum(['invitation', 'reset'], {
+      type: 'string',
+      description: 'reset: the worker had a login; their sessions ended and their password stopped working.',
     }),
   }),
 );
@@ -28,7 +28,7 @@ export function portalInvitationRoutes(app: FastifyInstance, deps: AppDeps): voi
       operationId: 'createPortalInvitation',
       summary: 'Invite an employee to the workers’ portal',
       description:
-        'Makes a single-use link, valid 7 days, with which the worker sets a password for the portal (where they clock in and out and see their own registry). The employee’s earlier unused links stop working. When the service sends mail (JORNADA_SMTP_URL) the link is emailed too; otherwise give it to the worker. The answer holds a secret: it is never replayed for an Idempotency-Key.',
+        'A single-use link, valid 7 days, with which the worker sets a portal password. For a worker who has a login it is a reset: their sessions end, their password stops working, and their documents print the reset. With mail (JORNADA_SMTP_URL) the link goes to the worker only; else it is in the answer, never replayed for an Idempotency-Key.',
       tag: 'Employees',
       scope: 'org:empleados:write',
       params: IdParams,

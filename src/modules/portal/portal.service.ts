@@ -9,12 +9,15 @@ import { type Clock, toDate } from '../../time/clock.ts';
 import { hashPassword, verifyPassword } from '../admins/password.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployee } from '../employees/employees.service.ts';
+import { appendToChain } from '../registry/registry.service.ts';
 import {
   deletePortalSession,
   findAccountByEmail,
+  findAccountOf,
   findLivePortalSession,
   insertInvitation,
   insertPortalSession,
+  resetAccount,
   retireInvitations,
   upsertAccount,
   useInvitation,
@@ -42,59 +45,103 @@ export type PortalSession = {
 const emailKey = (email: string) => email.trim().toLowerCase();
 
 /**
- * Invites a worker: a new single-use link valid 7 days (the employee's earlier unused links stop working), and,
- * when the service sends mail, the link by email too. The link's token is stored only as its SHA-256.
+ * Invites a worker to the portal, or, for a worker who already has a login, starts a reset (issue 35: the company
+ * must not take a worker's login over quietly): the worker's sessions end at once, the old password stops
+ * working, and the reset is an entry of the worker's chain that the portal shows and every later document of the
+ * worker prints. Either way a new single-use link valid 7 days (earlier unused links stop working), stored only
+ * as its SHA-256. When the service sends mail the link goes to the worker's email alone and the answer does not
+ * hold it; otherwise the answer gives it, to hand to the worker.
  */
 export async function inviteWorker(
   deps: Pick<AppDeps, 'db' | 'clock' | 'publicUrl' | 'mailer'>,
   tenant: ActingTenant,
   employeeId: string,
-): Promise<{ url: string; expires_at: string; emailed: boolean }> {
+): Promise<{ url?: string; expires_at: string; emailed: boolean; kind: 'invitation' | 'reset' }> {
   const { db, clock } = deps;
   const now = clock.now();
+  const at = toDate(now);
   const token = randomBytes(32).toString('base64url');
   const expires = now.add({ hours: INVITATION_DAYS * 24 });
-  const employee = await db.transaction().execute(async (tx) => {
+  const unusable = await hashPassword(randomBytes(32).toString('base64url'));
+  const { employee, kind } = await db.transaction().execute(async (tx) => {
     const found = await findEmployee(tx, tenant.companyId, employeeId, { lock: true });
     if (!found) throw notFound('Employee');
     if (tenant.actor.type === 'employee') throw notFound('Employee');
-    await retireInvitations(tx, tenant.companyId, found.id, toDate(now));
+    const id = newId();
+    const reset = (await findAccountOf(tx, tenant.companyId, found.id)) !== undefined;
+    if (reset) {
+      await resetAccount(tx, tenant.companyId, found.id, unusable, at);
+      await appendToChain(tx, tenant.companyId, found.id, {
+        kind: 'credential_reset',
+        subjectId: id,
+        content: {
+          employee_id: found.id,
+          invitation_id: id,
+          by: { type: tenant.actor.type, id: tenant.actor.id },
+          at: at.toISOString(),
+        },
+        recordedAt: at,
+      });
+    }
+    await retireInvitations(tx, tenant.companyId, found.id, at);
     await insertInvitation(tx, {
       company_id: tenant.companyId,
-      id: newId(),
+      id,
       employee_id: found.id,
       token_hash: sha256(token),
       created_by_type: tenant.actor.type,
       created_by_id: tenant.actor.id,
-      created_at: toDate(now),
+      created_at: at,
       expires_at: toDate(expires),
+      kind: reset ? 'reset' : 'invitation',
     });
-    return found;
+    return { employee: found, kind: reset ? ('reset' as const) : ('invitation' as const) };
   });
   const url = `${deps.publicUrl}/portal/invitation?token=${token}`;
-  let emailed = false;
-  if (deps.mailer) {
-    await deps.mailer.send({
-      to: employee.email,
-      subject: 'Tu acceso al registro de jornada / Your time registry access',
-      text: [
-        `Hola, ${employee.first_name}:`,
-        '',
-        'Tu empresa te invita a registrar tu jornada y consultar tu registro en Jornada.',
-        `Abre este enlace para crear tu contraseña (caduca en ${INVITATION_DAYS} días y sirve una sola vez):`,
-        url,
-        '',
-        `Hello ${employee.first_name},`,
-        '',
-        'Your company invites you to record your working time and see your registry in Jornada.',
-        `Open this link to set your password (it expires in ${INVITATION_DAYS} days and works once):`,
-        url,
-        '',
-      ].join('\n'),
-    });
-    emailed = true;
-  }
-  return { url, expires_at: expires.toString({ smallestUnit: 'second' }), emailed };
+  const answer = { expires_at: expires.toString({ smallestUnit: 'second' }), kind };
+  if (!deps.mailer) return { url, ...answer, emailed: false };
+  const lines =
+    kind === 'reset'
+      ? [
+          `Hola, ${employee.first_name}:`,
+          '',
+          'Tu empresa ha restablecido tu acceso al registro de jornada: tu contraseña anterior ya no sirve y tus',
+          'sesiones abiertas se han cerrado. Si no lo has pedido tú, díselo a tu representación legal.',
+          `Abre este enlace para crear una contraseña nueva (caduca en ${INVITATION_DAYS} días y sirve una sola vez):`,
+          url,
+          '',
+          `Hello ${employee.first_name},`,
+          '',
+          'Your company has reset your access to the time registry: your old password no longer works and your',
+          'open sessions have ended. If you did not ask for it, tell your workers’ representatives.',
+          `Open this link to set a new password (it expires in ${INVITATION_DAYS} days and works once):`,
+          url,
+          '',
+        ]
+      : [
+          `Hola, ${employee.first_name}:`,
+          '',
+          'Tu empresa te invita a registrar tu jornada y consultar tu registro en Jornada.',
+          `Abre este enlace para crear tu contraseña (caduca en ${INVITATION_DAYS} días y sirve una sola vez):`,
+          url,
+          '',
+          `Hello ${employee.first_name},`,
+          '',
+          'Your company invites you to record your working time and see your registry in Jornada.',
+          `Open this link to set your password (it expires in ${INVITATION_DAYS} days and works once):`,
+          url,
+          '',
+        ];
+  await deps.mailer.send({
+    to: employee.email,
+    subject:
+      kind === 'reset'
+        ? 'Tu acceso al registro de jornada se ha restablecido / Your time registry access was reset'
+        : 'Tu acceso al registro de jornada / Your time registry access',
+    text: lines.join('\n'),
+  });
+  // The link went to the worker alone: the company never holds it (issue 35).
+  return { ...answer, emailed: true };
 }
 
 async function newSession(
@@ -152,6 +199,18 @@ export async function acceptInvitation(
       password_hash: passwordHash,
       created_at: at,
       updated_at: at,
+    });
+    // Who set the worker's password, and when, is in the worker's chain (issue 35).
+    await appendToChain(tx, invitation.company_id, employee.id, {
+      kind: 'credential_set',
+      subjectId: invitation.id,
+      content: {
+        employee_id: employee.id,
+        invitation_id: invitation.id,
+        kind: invitation.kind,
+        at: at.toISOString(),
+      },
+      recordedAt: at,
     });
     return invitation;
   });

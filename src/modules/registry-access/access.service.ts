@@ -14,10 +14,10 @@ import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees
 import { sealedDocument } from '../month-documents/month-documents.service.ts';
 import { monthSeals } from '../registry/months.service.ts';
 import { chainAccess, chainGrant } from '../registry/registry.service.ts';
-import { hhmm, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
+import { hhmm, registryRowsWithin, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
 import { actorText, dayCells, LABELS, othersLine, workerMonthlyDocuments } from '../reports/documents.ts';
 import { pdfStream } from '../reports/pdf.ts';
-import { type Column, csvStream } from '../reports/writers.ts';
+import { type Column, csvStream, type Row } from '../reports/writers.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
 import {
   findGrant,
@@ -74,6 +74,12 @@ export async function createGrant(
     input.employee_ids.forEach((id, index) => {
       if (!found.has(id)) errors[`employee_ids[${index}]`] = 'is not an employee of this company';
     });
+  }
+  if (Object.keys(errors).length === 0) {
+    // A grant must open on someone: a period in which none of its workers is employed is refused (issue 35).
+    const employed = await selectEmployedDuring(db, tenant.companyId, input.from, input.to).execute();
+    const covered = employed.filter((row) => input.employee_ids?.includes(row.id) ?? true);
+    if (covered.length === 0) errors.from = 'no worker of the grant is employed between from and to';
   }
   if (Object.keys(errors).length > 0) throw invalid(errors);
   if (tenant.actor.type === 'employee') throw notFound('Employee');
@@ -260,13 +266,45 @@ export async function grantSummary(deps: Pick<AppDeps, 'db'>, opened: OpenedGran
 
 type Totals = { worked_minutes: number; overtime_minutes: number; night_minutes: number };
 
-/** A worker's month totals (the work summaries' month row), or null when the worker was not employed in it. */
+/**
+ * The part of a month a grant covers (issue 35: a grant for 15–20 October shows those days only), and whether it
+ * is the whole month.
+ */
+function grantDays(grant: GrantRow, month: string): { from: string; to: string; whole: boolean } {
+  const { from, to } = monthRange(month);
+  const first = grant.from_date > from ? grant.from_date : from;
+  const last = grant.to_date < to ? grant.to_date : to;
+  return { from: first, to: last, whole: first === from && last === to };
+}
+
+/**
+ * A worker's totals of the days a grant covers in a month: the work summaries' month row for a whole month, the
+ * sum of the covered days' registry rows otherwise; null when the worker was not employed in the month.
+ */
 async function monthTotals(
   deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
-  tenant: TenantScope,
+  opened: OpenedGrant,
   employeeId: string,
   month: string,
 ): Promise<Totals | null> {
+  const { tenant } = opened;
+  const days = grantDays(opened.grant, month);
+  if (!days.whole) {
+    let last: Row | undefined;
+    for await (const row of registryRowsWithin(
+      timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, { month, employee_id: employeeId }),
+      days,
+    )) {
+      last = row;
+    }
+    return last
+      ? {
+          worked_minutes: Number(last.worked_minutes ?? 0),
+          overtime_minutes: Number(last.overtime_minutes ?? 0),
+          night_minutes: Number(last.night_minutes ?? 0),
+        }
+      : null;
+  }
   const { from, to } = monthRange(month);
   const [row] = (
     await listWorkSummaries(deps, tenant, { period: 'month', from, to, employee_id: employeeId })
@@ -315,11 +353,12 @@ export async function monthCsv(
     return csvStream(
       TIME_REGISTRY_COLUMNS,
       (async function* () {
+        const days = grantDays(opened.grant, month);
         for (const worker of workers) {
-          yield* timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, {
-            month,
-            employee_id: worker.id,
-          });
+          yield* registryRowsWithin(
+            timeRegistryRows(deps.db, deps.clock, deps.cursors, tenant, { month, employee_id: worker.id }),
+            days,
+          );
         }
       })(),
     );
@@ -328,7 +367,7 @@ export async function monthCsv(
     REPRESENTATIVES_COLUMNS,
     (async function* () {
       for (const worker of workers) {
-        const totals = await monthTotals(deps, tenant, worker.id, month);
+        const totals = await monthTotals(deps, opened, worker.id, month);
         if (totals) yield { employee_name: worker.name, month, ...withHhmm(totals) };
       }
     })(),
@@ -346,10 +385,10 @@ export async function workerMonth(
   employeeId: string,
   month: string,
 ) {
-  const { grant, tenant } = opened;
+  const { grant } = opened;
   const worker = await coveredWorkerMonth(deps, opened, employeeId, month);
   if (grant.kind === 'representatives') {
-    const totals = (await monthTotals(deps, tenant, employeeId, month)) ?? {
+    const totals = (await monthTotals(deps, opened, employeeId, month)) ?? {
       worked_minutes: 0,
       overtime_minutes: 0,
       night_minutes: 0,
@@ -359,10 +398,7 @@ export async function workerMonth(
   // The Inspección sees what the worker's document prints (issue 34): each day's pauses and marks in words,
   // the contract, the registry policy, the month's version and seal, and every record someone else made.
   const label = LABELS.es;
-  for await (const document of workerMonthlyDocuments(deps.db, deps.clock, deps.cursors, tenant, {
-    month,
-    employee_id: employeeId,
-  })) {
+  for await (const document of coveredDocuments(deps, opened, employeeId, month)) {
     const zone = document.timeZone;
     return {
       worker: { id: worker.id, name: worker.name },
@@ -406,14 +442,38 @@ export async function workerMonthPdf(
 ) {
   if (opened.grant.kind !== 'inspection') throw notFound('Worker month');
   await coveredWorkerMonth(deps, opened, employeeId, month);
-  // A closed month's stored document (its latest version), never a rebuild.
-  const sealed = await sealedDocument(deps, opened.tenant, employeeId, month, 'pdf', 'es');
-  if (sealed) return sealed.content;
-  return pdfStream(
-    workerMonthlyDocuments(deps.db, deps.clock, deps.cursors, opened.tenant, {
-      month,
-      employee_id: employeeId,
-    }),
-    { locale: 'es', generatedAt: deps.clock.now(), counter: { rows: 0 } },
-  );
+  // A closed month's stored document (its latest version), never a rebuild, when the grant covers the whole
+  // month; a grant of some days gets those days alone.
+  if (grantDays(opened.grant, month).whole) {
+    const sealed = await sealedDocument(deps, opened.tenant, employeeId, month, 'pdf', 'es');
+    if (sealed) return sealed.content;
+  }
+  return pdfStream(coveredDocuments(deps, opened, employeeId, month), {
+    locale: 'es',
+    generatedAt: deps.clock.now(),
+    counter: { rows: 0 },
+  });
+}
+
+/** A covered worker's month document, its days and totals limited to the days the grant covers. */
+async function* coveredDocuments(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  opened: OpenedGrant,
+  employeeId: string,
+  month: string,
+) {
+  const days = grantDays(opened.grant, month);
+  for await (const document of workerMonthlyDocuments(deps.db, deps.clock, deps.cursors, opened.tenant, {
+    month,
+    employee_id: employeeId,
+  })) {
+    if (days.whole) {
+      yield document;
+      continue;
+    }
+    const rows: Row[] = [];
+    for await (const row of registryRowsWithin([...document.days, document.totals], days)) rows.push(row);
+    const totals = rows.pop() as Row;
+    yield { ...document, days: rows, totals };
+  }
 }

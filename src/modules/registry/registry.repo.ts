@@ -504,3 +504,15 @@ export async function closingOf(db: Executor, companyId: string, month: string) 
     .where('month', '=', `${month}-01`)
     .executeTakeFirst();
 }
+
+/** A worker's chain entries of one kind, oldest first (the resets of their login that documents print). */
+export async function entriesOfKind(db: Executor, companyId: string, employeeId: string, kind: string) {
+  return await db
+    .selectFrom('registry_entries')
+    .select(['recorded_at', 'content'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('kind', '=', kind)
+    .orderBy('seq')
+    .execute();
+}

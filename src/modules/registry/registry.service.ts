@@ -10,6 +10,7 @@ import {
   correctionFacts,
   employeeFacts,
   employeeStateAt,
+  entriesOfKind,
   grantFacts,
   holidayFacts,
   insertCompanyEntry,
@@ -557,4 +558,19 @@ export async function identityAtClose(
       ? { name: String(centre.name), address: textOrNull(centre.address), ccc: textOrNull(centre.ccc) }
       : null,
   };
+}
+
+/**
+ * The resets of a worker's portal login the company made (issue 35), from the worker's chain: when, and who.
+ * The portal shows them to the worker and every later document of the worker prints them.
+ */
+export async function credentialResetsOf(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+): Promise<Array<{ at: Date; by: { type: string; id: string } }>> {
+  return (await entriesOfKind(db, companyId, employeeId, 'credential_reset')).map((row) => {
+    const content = JSON.parse(row.content) as { by?: { type?: string; id?: string } };
+    return { at: row.recorded_at, by: { type: String(content.by?.type), id: String(content.by?.id) } };
+  });
 }

@@ -378,3 +378,52 @@ async function* employeeMonth(
     conflict: month.conflict_days > 0,
   };
 }
+
+const SUMMED = [
+  'break_minutes',
+  'worked_minutes',
+  'expected_minutes',
+  'overtime_minutes',
+  'night_minutes',
+  'late_records',
+  'records_by_others',
+  'disputed_records',
+] as const;
+const ANY = ['incomplete', 'corrected', 'conflict'] as const;
+
+/**
+ * The registry rows of a date range within a month (an access grant for 15–20 October, issue 35): each
+ * employee's day rows outside the range are left out, and the totals row sums the days kept, so nothing of a day
+ * outside the range shows, in a line or in a total.
+ */
+export async function* registryRowsWithin(
+  rows: AsyncIterable<Row> | Iterable<Row>,
+  range: { from: string; to: string },
+): AsyncIterable<Row> {
+  let kept: Row[] = [];
+  for await (const row of rows) {
+    if (row.date !== TOTALS_LABEL) {
+      const date = String(row.date);
+      if (date >= range.from && date <= range.to) kept.push(row);
+      continue;
+    }
+    const totals: Row = { ...row };
+    for (const key of SUMMED) {
+      if (key in row) totals[key] = kept.reduce((sum, day) => sum + Number(day[key] ?? 0), 0);
+    }
+    for (const key of ANY) if (key in row) totals[key] = kept.some((day) => day[key] === true);
+    Object.assign(
+      totals,
+      hhmmColumns({
+        worked_minutes: Number(totals.worked_minutes ?? 0),
+        break_minutes: Number(totals.break_minutes ?? 0),
+        expected_minutes: Number(totals.expected_minutes ?? 0),
+        overtime_minutes: Number(totals.overtime_minutes ?? 0),
+        night_minutes: Number(totals.night_minutes ?? 0),
+      }),
+    );
+    yield* kept;
+    yield totals;
+    kept = [];
+  }
+}

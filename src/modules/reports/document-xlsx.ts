@@ -142,7 +142,8 @@ export function xlsxDocumentsStream(
           printTitlesRow: `${documentHeading(document, label).length + 3}:${documentHeading(document, label).length + 3}`,
         },
         headerFooter: {
-          oddFooter: `&L&8${label.version}: ${DOCUMENT_VERSION} · ${document.worker.name} · ${document.month}&R&8&P / &N`,
+          // A name's own `&` doubled: Excel reads `&L`, `&P`, `&D` … in a footer as codes (issue 35).
+          oddFooter: `&L&8${label.version}: ${DOCUMENT_VERSION} · ${document.worker.name.replaceAll('&', '&&')} · ${document.month}&R&8&P / &N`,
         },
       });
       writeDocument(sheet, document, label, options.generatedAt);

@@ -16,7 +16,7 @@ import { appliedCorrectionsIn } from '../corrections/corrections.repo.ts';
 import { findEmployee } from '../employees/employees.repo.ts';
 import { findLocation } from '../locations/locations.repo.ts';
 import { currentMonthVersion, lastEntry } from '../registry/registry.repo.ts';
-import { identityAtClose } from '../registry/registry.service.ts';
+import { credentialResetsOf, identityAtClose } from '../registry/registry.service.ts';
 import { employeeRegistryMonth, hhmm } from './content.ts';
 import type { Row } from './writers.ts';
 
@@ -62,6 +62,8 @@ export type WorkerDocument = {
   policy: string;
   /** The version of the closed month (1: as it closed); null while the month is open. */
   version: number | null;
+  /** Each reset of the worker's portal login by the company, up to the document's making (issue 35). */
+  accessResets: Array<{ at: Date; by: ActorName }>;
   /** Each record of the month the worker did not make: what, who recorded it and when, the worker's answer. */
   recordsByOthers: Array<{
     type: string;
@@ -246,6 +248,12 @@ export async function* workerMonthlyDocuments(
         seal: sealed?.seal ?? null,
         absenceLabels,
         employment,
+        accessResets: await Promise.all(
+          (await credentialResetsOf(db, tenant.companyId, id)).map(async (reset) => ({
+            at: reset.at,
+            by: await actor(reset.by.type as ActorType, reset.by.id),
+          })),
+        ),
         policy: sealed?.company?.registry_policy ?? account.registry_policy,
         version: sealed ? await currentMonthVersion(db, tenant.companyId, id, from) : null,
         recordsByOthers: await Promise.all(
@@ -327,6 +335,7 @@ export const LABELS = {
     policyMarked: 'cuentan, marcados; la persona trabajadora puede rechazarlos',
     policyConsent: 'no cuentan hasta que la persona trabajadora los acepta',
     monthVersion: 'Versión del mes cerrado',
+    accessReset: 'Acceso al portal restablecido por la empresa',
     since: 'desde',
     othersTitle: 'Registros hechos por otra persona',
     noOthers: 'Ninguno.',
@@ -398,6 +407,7 @@ export const LABELS = {
     policyMarked: 'count, marked; the worker may reject them',
     policyConsent: 'count only once the worker accepts them',
     monthVersion: 'Version of the closed month',
+    accessReset: 'Portal access reset by the company',
     since: 'from',
     othersTitle: 'Records made by someone else',
     noOthers: 'None.',
@@ -542,6 +552,17 @@ export function documentHeading(document: WorkerDocument, label: Labels): Array<
     ...(document.version === null
       ? []
       : [[label.monthVersion, String(document.version)] as [string, string]]),
+    // A company that reset the worker's portal login could have acted as the worker: every document says so.
+    ...(document.accessResets.length === 0
+      ? []
+      : [
+          [
+            label.accessReset,
+            document.accessResets
+              .map((reset) => `${documentTime(reset.at, document.timeZone)} (${actorText(reset.by, label)})`)
+              .join('; '),
+          ] as [string, string],
+        ]),
   ];
 }
 

@@ -128,22 +128,30 @@ export async function resolveTarget(url: URL, policy: TargetPolicy): Promise<Res
         }),
       ]);
     } catch {
-      throw new RefusedTarget(`host ${host} could not be resolved`);
+      throw new RefusedTarget(unresolvedOrPrivate(host));
     } finally {
       clearTimeout(timer);
     }
-    if (addresses.length === 0) throw new RefusedTarget(`host ${host} could not be resolved`);
+    if (addresses.length === 0) throw new RefusedTarget(unresolvedOrPrivate(host));
   }
   if (!policy.allowPrivate) {
     const refused = addresses.find((entry) => !isPublicAddress(entry.address));
     if (refused) {
+      // A host name gets the one answer an unresolvable one gets: telling them apart would let a client map the
+      // internal names and addresses the service's resolver knows (issue 35). An address literal is the
+      // client's own, so its kind is said.
       throw new RefusedTarget(
-        `${family === 0 ? `resolves to ${describe(refused.address)}` : `is ${describe(refused.address)}`}, which is not a public address`,
+        family === 0
+          ? unresolvedOrPrivate(host)
+          : `is ${describe(refused.address)}, which is not a public address`,
       );
     }
   }
   return addresses;
 }
+
+const unresolvedOrPrivate = (host: string) =>
+  `host ${host} does not resolve to public addresses only (or does not resolve)`;
 
 /** Registration check: the shape, then the addresses. Returns the problem to report on `url`, or null. */
 export async function targetProblem(text: string, policy: TargetPolicy): Promise<string | null> {

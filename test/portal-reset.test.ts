@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { joinPortal, PortalWorker, tokenOf } from './helpers/portal.ts';
+import { hire } from './helpers/resources.ts';
+
+/**
+ * Issue 35's red team: the company took over a worker's portal login with a new invitation, then accepted its own
+ * correction as the worker. An invitation is now for a worker without a login; for one with a login it is a reset
+ * that ends the worker's sessions, stops the old password, enters the worker's chain, shows in the portal and is
+ * printed on every later document of the worker.
+ */
+let ctx: TestContext;
+let company: TestCompany;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+});
+afterAll(() => ctx.close());
+
+async function pdfText(bytes: Buffer): Promise<string> {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
+  const pages: string[] = [];
+  for (let number = 1; number <= pdf.numPages; number++) {
+    const content = await (await pdf.getPage(number)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  return pages.join('\n').replace(/\s+/g, ' ');
+}
+
+describe('the company’s new link for a worker who has a login', () => {
+  it('is a reset: the worker’s sessions end, the old password stops, and the chain, the portal and the documents say so', async () => {
+    const { employee, worker } = await joinPortal(ctx, company.live, { hire_date: '2026-01-01' });
+    expect((await worker.send('GET', '/portal/api/me')).statusCode).toBe(200);
+
+    const reset = await company.live.post(`/v1/employees/${employee.id}/portal-invitation`);
+    expect(reset.statusCode, reset.body).toBe(201);
+    expect(reset.json()).toMatchObject({ kind: 'reset', emailed: false });
+    // The session the worker had is gone, and so is the password the company never knew.
+    expect((await worker.send('GET', '/portal/api/me')).statusCode).toBe(401);
+    expect((await new PortalWorker(ctx).login(employee.email, 'correct horse battery')).statusCode).toBe(401);
+    const chained = await sql<{ kind: string; content: string }>`
+      select kind, content from registry_entries
+      where employee_id = ${employee.id} and kind in ('credential_reset', 'credential_set') order by seq`.execute(
+      ctx.db,
+    );
+    expect(chained.rows.map((row) => row.kind)).toEqual(['credential_set', 'credential_reset']);
+    expect(JSON.parse(chained.rows[1]?.content ?? '{}')).toMatchObject({
+      employee_id: employee.id,
+      by: { type: 'api_key' },
+    });
+
+    // Whoever sets the new password, the worker sees the reset in the portal.
+    const taken = new PortalWorker(ctx);
+    expect((await taken.accept(tokenOf(reset.json().url), 'a password of the company')).statusCode).toBe(200);
+    const me = (await taken.send('GET', '/portal/api/me')).json();
+    expect(me.access_resets).toHaveLength(1);
+    expect(me.access_resets[0].by_type).toBe('api_key');
+
+    // And every later document of the worker prints it.
+    expect((await company.live.post('/v1/registry/months/2026-10/close')).statusCode).toBe(200);
+    const pdf = await taken.send('GET', '/portal/api/registry/2026-10.pdf');
+    expect(pdf.statusCode).toBe(200);
+    expect(await pdfText(pdf.rawPayload)).toMatch(
+      /Acceso al portal restablecido por la empresa: \d{4}-\d\d-\d\d \d\d:\d\d \(la integración “[^”]+”\)/,
+    );
+  });
+
+  it('is an invitation for a worker who never accepted one', async () => {
+    const employee = await hire(company.live, { hire_date: '2026-11-01' });
+    const first = await company.live.post(`/v1/employees/${employee.id}/portal-invitation`);
+    expect(first.json()).toMatchObject({ kind: 'invitation' });
+    const again = await company.live.post(`/v1/employees/${employee.id}/portal-invitation`);
+    expect(again.json()).toMatchObject({ kind: 'invitation' });
+  });
+});
