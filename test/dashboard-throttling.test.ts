@@ -115,4 +115,20 @@ describe('dashboard metering', () => {
     env.ctx.clock.advance(60);
     expect((await session.call('GET', '/dashboard/api/session')).statusCode).toBe(200);
   }, 60_000);
+
+  it('meters the person, not the session: four sessions of one administrator share one window (issue 35)', async () => {
+    env.ctx.clock.advance(3600);
+    const admin = await createAdmin(env.ctx, env.company.id);
+    const sessions = await Promise.all(
+      Array.from({ length: 4 }, () => dashboardSession(env.ctx, admin.email, admin.password)),
+    );
+    env.ctx.clock.advance(60 - (Math.floor(env.ctx.clock.now().epochMilliseconds / 1000) % 60));
+    const statuses: number[] = [];
+    for (let call = 0; call < SESSION_RATE_LIMIT_PER_MINUTE + 8; call++) {
+      const session = sessions[call % 4] as (typeof sessions)[number];
+      statuses.push((await session.call('GET', '/dashboard/api/session')).statusCode);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(SESSION_RATE_LIMIT_PER_MINUTE);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(8);
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ACCESS_REQUESTS_PER_ADDRESS } from '../src/modules/registry-access/access.service.ts';
 import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
 import { hire } from './helpers/resources.ts';
 
@@ -280,6 +281,42 @@ describe('revoking, expiring and the access log', () => {
     expect((await open(`/registry-access/${tokenOf(short.url)}/api/summary`)).statusCode).toBe(404);
     const expired = (await company.live.get(`/v1/registry/access-grants/${short.id}/accesses`)).json().data;
     expect(expired.map((row: { outcome: string }) => row.outcome)).toEqual(['expired']);
+  });
+});
+
+describe('a flood through an access link (issue 35)', () => {
+  it('is throttled per address with 429 and Retry-After, and a run of refusals is one log entry with a count', async () => {
+    const created = await grant({});
+    const token = tokenOf(created.url);
+    expect((await company.live.delete(`/v1/registry/access-grants/${created.id}`)).statusCode).toBe(204);
+    const flood = (
+      await Promise.all(
+        Array.from({ length: 150 }, () =>
+          ctx.app.inject({
+            method: 'GET',
+            url: `/registry-access/${token}/api/summary`,
+            remoteAddress: '198.51.100.77',
+          }),
+        ),
+      )
+    ).map((response) => ({ status: response.statusCode, retry: response.headers['retry-after'] }));
+    const refused = flood.filter((response) => response.status === 404);
+    const throttled = flood.filter((response) => response.status === 429);
+    expect(refused.length).toBe(ACCESS_REQUESTS_PER_ADDRESS);
+    expect(throttled.length).toBe(150 - ACCESS_REQUESTS_PER_ADDRESS);
+    expect(Number(throttled[0]?.retry)).toBeGreaterThan(0);
+    const accesses = (await company.live.get(`/v1/registry/access-grants/${created.id}/accesses`)).json()
+      .data;
+    expect(accesses).toHaveLength(1);
+    expect(accesses[0]).toMatchObject({
+      outcome: 'revoked',
+      ip: '198.51.100.77',
+      repeats: refused.length - 1,
+    });
+    // Another address is not held back by this one.
+    expect((await open(`/registry-access/${tokenOf((await grant({})).url)}/api/summary`)).statusCode).toBe(
+      200,
+    );
   });
 });
 

@@ -31,6 +31,8 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   queue_turns_pkey: 'the turns of tenants in a shared work queue, by queue name',
   login_failures_subject: 'login throttling: the email or address lookup that precedes tenancy',
   login_failures_failed_at: 'the sweep of expired login failures across tenants',
+  access_link_windows_pkey: 'access-link throttling: the address or token lookup that precedes tenancy',
+  access_link_windows_start: 'the sweep of ended access-link windows across tenants',
   registry_document_work_due:
     'the sealed-documents queue: the worker role makes the oldest queued documents of every tenant',
 };

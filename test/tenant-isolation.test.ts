@@ -68,8 +68,9 @@ beforeAll(async () => {
     await b.live.post('/v1/registry/access-grants', {
       kind: 'inspection',
       label: 'B inspection',
-      from: '2026-10-01',
-      to: '2026-10-31',
+      // A grant must cover a worker (issue 35): B's, from their hire date.
+      from: employee.hire_date,
+      to: employee.hire_date,
       expires_at: ctx.clock.now().add({ hours: 24 }).toString({ smallestUnit: 'second' }),
     })
   ).json().id;

@@ -81,7 +81,7 @@ export interface paths {
     get: operations["getEmployee"];
     /**
      * Update an employee
-     * @description Changes any writable field but `status` (see terminate). `work_schedule` and `vacation_days_per_year` are effective-dated: they apply from `effective_from` (default today in the employee time zone) and earlier days keep their values (see contract-history). A change emits `employee.updated`; a body that changes nothing is a no-op. 409 conflict: a change that would recompute a closed month (`errors.closed_month`): a contract change effective in it, a `timezone`, `hire_date` or `termination_date` change, a tracking start or opening balance across it; or employment dates that would leave an active check-in outside the employment (`errors.check_in_id`).
+     * @description Changes any writable field but `status` (see terminate). `work_schedule`, `vacation_days_per_year` and `timezone` apply from `effective_from` (default today); earlier days keep theirs. Emits `employee.updated`; changing nothing is a no-op. 409 conflict: a change reaching a closed month (`errors.closed_month`), or employment dates leaving an active check-in outside (`errors.check_in_id`).
      *
      * Required scope: `org:empleados:write`.
      */
@@ -1045,6 +1045,8 @@ export interface components {
        * @enum {unknown}
        */
       outcome: "ok" | "revoked" | "expired";
+      /** @description The same refusal repeated within a minute, counted here. */
+      repeats: number;
     };
     RegistryAccessGrant: {
       id: components["schemas"]["Uuid"];
@@ -1894,7 +1896,7 @@ export interface operations {
   };
   /**
    * Update an employee
-   * @description Changes any writable field but `status` (see terminate). `work_schedule` and `vacation_days_per_year` are effective-dated: they apply from `effective_from` (default today in the employee time zone) and earlier days keep their values (see contract-history). A change emits `employee.updated`; a body that changes nothing is a no-op. 409 conflict: a change that would recompute a closed month (`errors.closed_month`): a contract change effective in it, a `timezone`, `hire_date` or `termination_date` change, a tracking start or opening balance across it; or employment dates that would leave an active check-in outside the employment (`errors.check_in_id`).
+   * @description Changes any writable field but `status` (see terminate). `work_schedule`, `vacation_days_per_year` and `timezone` apply from `effective_from` (default today); earlier days keep theirs. Emits `employee.updated`; changing nothing is a no-op. 409 conflict: a change reaching a closed month (`errors.closed_month`), or employment dates leaving an active check-in outside (`errors.check_in_id`).
    *
    * Required scope: `org:empleados:write`.
    */

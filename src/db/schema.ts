@@ -245,7 +245,11 @@ export type RegistryAccessesTable = {
   ip: string;
   what: string;
   outcome: 'ok' | 'revoked' | 'expired';
+  /** How many identical refusals followed within a minute, counted here instead of each logged (migration 0042). */
+  repeats: Generated<number>;
 };
+
+export type AccessLinkWindowsTable = { subject: string; window_start: Date; request_count: number };
 
 export type RegistryAcknowledgementsTable = {
   company_id: string;
@@ -627,4 +631,5 @@ export type Database = {
   registry_documents: RegistryDocumentsTable;
   registry_document_work: RegistryDocumentWorkTable;
   login_failures: LoginFailuresTable;
+  access_link_windows: AccessLinkWindowsTable;
 };

@@ -3,6 +3,7 @@ import { deleteExpiredSessions } from '../modules/admins/admins.repo.ts';
 import { deleteEventsWithoutDeliveries } from '../modules/events/events.repo.ts';
 import { sweepLoginFailures } from '../modules/logins/logins.service.ts';
 import { deleteExpiredPortalSessions } from '../modules/portal/portal.repo.ts';
+import { deleteAccessWindowsBefore } from '../modules/registry-access/access.repo.ts';
 import { deleteExpiredDownloadNonces } from '../modules/reports/reports.repo.ts';
 import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
@@ -68,6 +69,7 @@ export function maintenanceJob(deps: { db: Db; clock: Clock; reportStore: Report
       await deleteExpiredSessions(deps.db, toDate(now));
       await deleteExpiredPortalSessions(deps.db, toDate(now));
       await sweepLoginFailures(deps.db, now);
+      await deleteAccessWindowsBefore(deps.db, toDate(now.subtract({ minutes: 10 })));
       const swept = await sweepDeliveriesAndEvents(deps.db, now);
       await deps.reportStore.sweep({
         partialBefore: toDate(now.subtract({ hours: ABANDONED_PARTIAL_HOURS })),

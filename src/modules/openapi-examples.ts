@@ -164,6 +164,7 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     ip: '203.0.113.7',
     what: 'worker 0192f3a4-6b1c-7d2e-8f30-4a5b6c7d8e9f 2026-10',
     outcome: 'ok',
+    repeats: 0,
   },
   PortalInvitation: {
     url: 'https://jornada.example.com/portal/invitation?token=q1Vb0kq3cN3y7n0bR8Jt0x3F2yC5s9dXoQ7mW1pE4aU',

@@ -14,7 +14,7 @@ export function secureCookies(deps: Pick<AppDeps, 'publicUrl'>, request: Fastify
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * A person's session requests per minute (the dashboard's and the portal's): five times the live key limit,
+ * A person's requests per minute through their sessions (the dashboard's and the portal's): five times the live key limit,
  * because a screen is several requests (the team calendar's month is seven, more with paging) and a person
  * moves between screens quickly (docs/decisions/0007-hardening.md).
  */
@@ -24,10 +24,12 @@ export const SESSION_RATE_LIMIT_PER_MINUTE = RATE_LIMIT_PER_MINUTE.live * 5;
  * The gate of a cookie session (the dashboard's, the portal's): the session, then the CSRF token on a
  * state-changing call, then the session's per-minute window. A cross-site page can neither read the token nor
  * (SameSite=Strict) send the cookie; logins accept only JSON, which a cross-site form cannot send without a CORS
- * preflight that this service never grants. Metered per session (a person, not an integration), never counted
- * toward the monthly quota (docs/decisions/0007-hardening.md).
+ * preflight that this service never grants. Metered per person (the administrator or the worker, across all
+ * their sessions), never counted toward the monthly quota (docs/decisions/0007-hardening.md).
  */
-export async function admitSession<S extends { id: string; company_id: string; csrf_token: string }>(
+export async function admitSession<
+  S extends { id: string; company_id: string; csrf_token: string; admin_id?: string; employee_id?: string },
+>(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   request: FastifyRequest,
   session: S | null,
@@ -48,9 +50,11 @@ export async function admitSession<S extends { id: string; company_id: string; c
   }
   const now = deps.clock.now();
   const window = windowOf(now);
+  // The window is the person's (the administrator's, the worker's), shared by all their sessions: four sessions
+  // of one administrator used to get four windows (issue 35).
   const admitted = await admitToWindow(deps.db, {
     companyId: session.company_id,
-    subjectId: session.id,
+    subjectId: session.admin_id ?? session.employee_id ?? session.id,
     windowStart: window.windowStart,
     limit: SESSION_RATE_LIMIT_PER_MINUTE,
   });

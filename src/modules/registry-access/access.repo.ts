@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { RegistryAccessesTable, RegistryAccessGrantsTable } from '../../db/schema.ts';
 
@@ -64,6 +64,50 @@ export async function insertAccess(db: Executor, row: Insertable<RegistryAccesse
 export const selectAccesses = (db: Executor, companyId: string, grantId: string) =>
   db
     .selectFrom('registry_accesses')
-    .select(['id', 'at', 'ip', 'what', 'outcome'])
+    .select(['id', 'at', 'ip', 'what', 'outcome', 'repeats'])
     .where('company_id', '=', companyId)
     .where('grant_id', '=', grantId);
+
+/** Counts a request in a subject's window (an address's, a token's); null when the window is full. */
+export async function admitAccessRequest(db: Executor, subject: string, windowStart: Date, limit: number) {
+  const result = await sql<{ request_count: number }>`
+    insert into access_link_windows as w (subject, window_start, request_count)
+    values (${subject}, ${windowStart}, 1)
+    on conflict (subject, window_start)
+    do update set request_count = w.request_count + 1 where w.request_count < ${limit}
+    returning w.request_count`.execute(db);
+  return result.rows[0]?.request_count ?? null;
+}
+
+/** Maintenance: the windows that ended, across tenants. */
+export async function deleteAccessWindowsBefore(db: Executor, before: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('access_link_windows')
+    .where('window_start', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Counts a refusal as a repeat of the same refusal logged within `since` (same grant, address, request and
+ * outcome); false when there is none, and the refusal is logged on its own.
+ */
+export async function countRepeat(
+  db: Executor,
+  row: { company_id: string; grant_id: string; ip: string; what: string; outcome: string },
+  since: Date,
+): Promise<boolean> {
+  // One refusal of a run at a time: a flood's parallel requests would each find no earlier one and log a row.
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`access:${row.grant_id}:${row.ip}`}, 0))`.execute(
+    db,
+  );
+  const result = await sql`
+    update registry_accesses set repeats = repeats + 1
+    where (company_id, id) = (
+      select company_id, id from registry_accesses
+      where company_id = ${row.company_id} and grant_id = ${row.grant_id} and ip = ${row.ip}
+        and what = ${row.what} and outcome = ${row.outcome} and at >= ${since}
+      order by at desc limit 1
+      for update)`.execute(db);
+  return Number(result.numAffectedRows ?? 0) > 0;
+}

@@ -73,6 +73,7 @@ export const Access = named(
     outcome: Type.Enum(['ok', 'revoked', 'expired'], {
       description: '`revoked` and `expired` were answered 404 and are logged all the same.',
     }),
+    repeats: Type.Integer({ description: 'The same refusal repeated within a minute, counted here.' }),
   }),
 );
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Static } from 'typebox';
+import type { Executor } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -20,6 +21,8 @@ import { pdfStream } from '../reports/pdf.ts';
 import { type Column, csvStream, type Row } from '../reports/writers.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
 import {
+  admitAccessRequest,
+  countRepeat,
   findGrant,
   findGrantByToken,
   type GrantRow,
@@ -177,7 +180,12 @@ export async function openGrant(
 ): Promise<OpenedGrant> {
   const { db, clock } = deps;
   const now = clock.now();
-  const grant = await findGrantByToken(db, sha256(token));
+  const tokenHash = sha256(token);
+  await admitAccess(db, now, [
+    { subject: `ip:${access.ip}`, limit: ACCESS_REQUESTS_PER_ADDRESS },
+    { subject: `token:${tokenHash.toString('hex')}`, limit: ACCESS_REQUESTS_PER_TOKEN },
+  ]);
+  const grant = await findGrantByToken(db, tokenHash);
   if (!grant) throw gone();
   const outcome =
     grant.revoked_at !== null
@@ -187,6 +195,15 @@ export async function openGrant(
         : 'ok';
   const accessId = newId();
   await db.transaction().execute(async (tx) => {
+    // A run of the same refusal is one entry with a count (issue 35), not a row (and a chain entry) each.
+    const row = {
+      company_id: grant.company_id,
+      grant_id: grant.id,
+      ip: access.ip,
+      what: access.what,
+      outcome,
+    };
+    if (outcome !== 'ok' && (await countRepeat(tx, row, toDate(now.subtract({ minutes: 1 }))))) return;
     await insertAccess(tx, {
       company_id: grant.company_id,
       id: accessId,
@@ -208,6 +225,31 @@ export async function openGrant(
 }
 
 const gone = () => new ApiError('not_found', 'This access link does not exist, was revoked or has expired.');
+
+/** Requests per minute through access links, per address and per link (issue 35: they were never throttled). */
+export const ACCESS_REQUESTS_PER_ADDRESS = 120;
+export const ACCESS_REQUESTS_PER_TOKEN = 240;
+
+/** Counts a request in each window (429 with Retry-After once one is full), before anything is read or logged. */
+async function admitAccess(
+  db: Executor,
+  now: Temporal.Instant,
+  windows: ReadonlyArray<{ subject: string; limit: number }>,
+): Promise<void> {
+  const start = Math.floor(now.epochMilliseconds / 60_000) * 60_000;
+  for (const window of windows) {
+    if ((await admitAccessRequest(db, window.subject, new Date(start), window.limit)) === null) {
+      const retryAfter = Math.max(1, Math.ceil((start + 60_000 - now.epochMilliseconds) / 1000));
+      throw new ApiError(
+        'rate_limited',
+        `Too many requests through access links. Try again in ${retryAfter} seconds.`,
+        {
+          headers: { 'Retry-After': String(retryAfter) },
+        },
+      );
+    }
+  }
+}
 
 /** The months a grant's period touches, YYYY-MM. */
 function monthsOf(grant: GrantRow): string[] {
