@@ -284,6 +284,62 @@ describe('revoking, expiring and the access log', () => {
   });
 });
 
+describe('who may grant, revoke and close (issue 35)', () => {
+  it('needs org:registro:write; org:fichajes:write still works until the sunset, with Deprecation and Sunset', async () => {
+    const body = {
+      kind: 'inspection',
+      label: 'ITSS',
+      from: '2026-10-01',
+      to: '2026-10-31',
+      expires_at: inDays(30),
+    };
+    const as = async (
+      scopes: Parameters<typeof ctx.createKey>[2],
+      method: 'POST' | 'DELETE',
+      url: string,
+    ) => {
+      const key = await ctx.createKey(company.id, 'live', scopes);
+      return await ctx.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { payload: JSON.stringify(body) } : {}),
+      });
+    };
+    // A read-only key made and revoked grants before: no longer.
+    const reader = await as(['org:informes:read'], 'POST', '/v1/registry/access-grants');
+    expect(reader.statusCode).toBe(403);
+    expect(reader.json().errors.required_scope).toBe('org:registro:write');
+    const registro = await as(['org:registro:write'], 'POST', '/v1/registry/access-grants');
+    expect(registro.statusCode, registro.body).toBe(201);
+    expect(registro.headers.deprecation).toBeUndefined();
+    expect(registro.json().created_by).toMatchObject({ type: 'api_key' });
+    const legacy = await as(['org:fichajes:write'], 'POST', '/v1/registry/access-grants');
+    expect(legacy.statusCode, legacy.body).toBe(201);
+    expect(legacy.headers.deprecation).toMatch(/^@\d+$/);
+    expect(legacy.headers.sunset).toBe('Tue, 30 Nov 2027 00:00:00 GMT');
+    expect(
+      (await as(['org:informes:read'], 'DELETE', `/v1/registry/access-grants/${legacy.json().id}`))
+        .statusCode,
+    ).toBe(403);
+    const revoker = await ctx.createKey(company.id, 'live', ['org:registro:write']);
+    expect(
+      (
+        await ctx.app.inject({
+          method: 'DELETE',
+          url: `/v1/registry/access-grants/${legacy.json().id}`,
+          headers: { authorization: `Bearer ${revoker.secret}` },
+        })
+      ).statusCode,
+    ).toBe(204);
+    const revoked = (await company.live.get(`/v1/registry/access-grants/${legacy.json().id}`)).json();
+    expect(revoked.revoked_by).toEqual({ type: 'api_key', id: revoker.id });
+    // After the sunset the old scope no longer admits the call.
+    ctx.clock.advance((Date.parse('2027-12-01T00:00:00Z') - ctx.clock.now().epochMilliseconds) / 1000);
+    expect((await as(['org:fichajes:write'], 'POST', '/v1/registry/access-grants')).statusCode).toBe(403);
+  });
+});
+
 describe('a flood through an access link (issue 35)', () => {
   it('is throttled per address with 429 and Retry-After, and a run of refusals is one log entry with a count', async () => {
     const created = await grant({});

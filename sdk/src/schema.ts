@@ -258,9 +258,9 @@ export interface paths {
   "/v1/registry/months/{month}/close": {
     /**
      * Close a month of the time registry
-     * @description Closes a month (YYYY-MM) once it has ended in the company time zone: from then on no check-in, absence decision or holiday may change its figures (409 `conflict`); a change is recorded as a correction. Closing is permanent and is written into every affected employee’s registry chain. A month not yet ended is 422; a month already closed is 409.
+     * @description Closes a month (YYYY-MM) that has ended in the company zone (else 422), once (else 409): nothing but a correction changes its figures from then on, and its documents are sealed. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).
      *
-     * Required scope: `org:fichajes:write`.
+     * Required scope: `org:registro:write`.
      */
     post: operations["closeRegistryMonth"];
   };
@@ -283,9 +283,9 @@ export interface paths {
     get: operations["listRegistryAccessGrants"];
     /**
      * Grant read-only access to the registry (Inspección, representatives)
-     * @description Makes a secret link to a read-only view of the registry for a period and, optionally, some workers: `inspection` sees every covered worker’s full registry; `representatives` see per-worker monthly totals by name, with no check-in detail and no identity numbers. It expires at `expires_at` (at most 90 days ahead) and can be revoked. Every use is logged. The answer holds the secret: it is never replayed for an Idempotency-Key.
+     * @description A secret link to a read-only view of the registry for some days and, optionally, workers: `inspection` sees their full registry, `representatives` per-worker totals by name only. Expires at `expires_at` (≤ 90 days), revocable, every use logged. Never replayed for an Idempotency-Key. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).
      *
-     * Required scope: `org:informes:read`.
+     * Required scope: `org:registro:write`.
      */
     post: operations["createRegistryAccessGrant"];
   };
@@ -299,7 +299,7 @@ export interface paths {
      * Revoke a registry access grant
      * @description The link answers 404 from now on (and each try is logged). Revoking again changes nothing.
      *
-     * Required scope: `org:informes:read`.
+     * Required scope: `org:registro:write`.
      */
     delete: operations["revokeRegistryAccessGrant"];
   };
@@ -603,7 +603,7 @@ export interface components {
       mode: "live" | "test";
       /** @description The tenant the key acts on: the company (live) or its sandbox (test). */
       company_id: components["schemas"]["Uuid"];
-      scopes: ("org:empleados:read" | "org:empleados:write" | "org:fichajes:read" | "org:fichajes:write" | "org:ausencias:read" | "org:ausencias:write" | "org:saldos:read" | "org:informes:read" | "webhooks:manage" | "api_keys:manage")[];
+      scopes: ("org:empleados:read" | "org:empleados:write" | "org:fichajes:read" | "org:fichajes:write" | "org:ausencias:read" | "org:ausencias:write" | "org:saldos:read" | "org:informes:read" | "org:registro:write" | "webhooks:manage" | "api_keys:manage")[];
       /** @description The first characters of the secret, to recognise the key. */
       prefix: string;
       kind: components["schemas"]["ApiKeyKind"];
@@ -1051,7 +1051,7 @@ export interface components {
     RegistryAccessGrant: {
       id: components["schemas"]["Uuid"];
       /**
-       * @description `inspection` (the Inspección de Trabajo: every covered worker’s full registry) or `representatives` (workers’ representatives: monthly totals per worker by name, no check-in detail, no national ids).
+       * @description `inspection`: full registry; `representatives`: totals per worker by name only.
        * @enum {unknown}
        */
       kind: "inspection" | "representatives";
@@ -1073,6 +1073,9 @@ export interface components {
       revoked_at: components["schemas"]["NullableInstant"];
       /** Format: date-time */
       created_at: string;
+      /** @description Who made it. */
+      created_by: components["schemas"]["Actor"];
+      revoked_by: components["schemas"]["Actor"] | null;
     };
     RegistryAccessGrantList: {
       data: components["schemas"]["RegistryAccessGrant"][];
@@ -1081,7 +1084,7 @@ export interface components {
     RegistryAccessGrantWithUrl: {
       id: components["schemas"]["Uuid"];
       /**
-       * @description `inspection` (the Inspección de Trabajo: every covered worker’s full registry) or `representatives` (workers’ representatives: monthly totals per worker by name, no check-in detail, no national ids).
+       * @description `inspection`: full registry; `representatives`: totals per worker by name only.
        * @enum {unknown}
        */
       kind: "inspection" | "representatives";
@@ -1103,6 +1106,9 @@ export interface components {
       revoked_at: components["schemas"]["NullableInstant"];
       /** Format: date-time */
       created_at: string;
+      /** @description Who made it. */
+      created_by: components["schemas"]["Actor"];
+      revoked_by: components["schemas"]["Actor"] | null;
       /** @description The secret link `<public URL>/registry-access/<token>`, shown once; the token also works as `Authorization: Bearer <token>` on `/registry-access/api/…`. */
       url: string;
     };
@@ -2686,9 +2692,9 @@ export interface operations {
   };
   /**
    * Close a month of the time registry
-   * @description Closes a month (YYYY-MM) once it has ended in the company time zone: from then on no check-in, absence decision or holiday may change its figures (409 `conflict`); a change is recorded as a correction. Closing is permanent and is written into every affected employee’s registry chain. A month not yet ended is 422; a month already closed is 409.
+   * @description Closes a month (YYYY-MM) that has ended in the company zone (else 422), once (else 409): nothing but a correction changes its figures from then on, and its documents are sealed. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).
    *
-   * Required scope: `org:fichajes:write`.
+   * Required scope: `org:registro:write`.
    */
   closeRegistryMonth: {
     parameters: {
@@ -2798,9 +2804,9 @@ export interface operations {
   };
   /**
    * Grant read-only access to the registry (Inspección, representatives)
-   * @description Makes a secret link to a read-only view of the registry for a period and, optionally, some workers: `inspection` sees every covered worker’s full registry; `representatives` see per-worker monthly totals by name, with no check-in detail and no identity numbers. It expires at `expires_at` (at most 90 days ahead) and can be revoked. Every use is logged. The answer holds the secret: it is never replayed for an Idempotency-Key.
+   * @description A secret link to a read-only view of the registry for some days and, optionally, workers: `inspection` sees their full registry, `representatives` per-worker totals by name only. Expires at `expires_at` (≤ 90 days), revocable, every use logged. Never replayed for an Idempotency-Key. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).
    *
-   * Required scope: `org:informes:read`.
+   * Required scope: `org:registro:write`.
    */
   createRegistryAccessGrant: {
     requestBody: {
@@ -2865,7 +2871,7 @@ export interface operations {
    * Revoke a registry access grant
    * @description The link answers 404 from now on (and each try is logged). Revoking again changes nothing.
    *
-   * Required scope: `org:informes:read`.
+   * Required scope: `org:registro:write`.
    */
   revokeRegistryAccessGrant: {
     parameters: {

@@ -235,6 +235,9 @@ export type RegistryAccessGrantsTable = {
   created_at: Date;
   expires_at: Date;
   revoked_at: Date | null;
+  /** Who revoked it (migration 0043; null before, and while it stands). */
+  revoked_by_type: Generated<ActorType | null>;
+  revoked_by_id: Generated<string | null>;
 };
 
 export type RegistryAccessesTable = {

@@ -136,6 +136,8 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     expires_at: '2026-12-15T00:00:00Z',
     revoked_at: null,
     created_at: '2026-11-16T10:02:11Z',
+    created_by: { type: 'admin', id: '0192f3a4-1111-7aaa-8bbb-0c0d0e0f1011' },
+    revoked_by: null,
   },
   RegistryAccessGrantWithUrl: {
     ...{
@@ -148,6 +150,8 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
       expires_at: '2026-12-15T00:00:00Z',
       revoked_at: null,
       created_at: '2026-11-16T10:02:11Z',
+      created_by: { type: 'admin', id: '0192f3a4-1111-7aaa-8bbb-0c0d0e0f1011' },
+      revoked_by: null,
     },
     url: 'https://jornada.example.com/registry-access/N4rm0yH7cS2b9xQ1LkV5tZ8pD3fG6hJ0aW2eR4uY7iO',
   },

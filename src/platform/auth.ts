@@ -18,7 +18,16 @@ export type RouteAccess = {
   scope: Scope | null | 'public';
   /** Revocation routes keep working while the company has no active service. */
   allowInactiveService?: boolean;
+  /**
+   * A scope that still admits the call until LEGACY_SCOPE_SUNSET, with Deprecation and Sunset headers (issue 35:
+   * month closes and access grants moved to org:registro:write from org:fichajes:write).
+   */
+  legacyScope?: Scope;
 };
+
+/** Until when a legacy scope still admits a call (announced 12 months ahead, as the contract's deprecations). */
+export const LEGACY_SCOPE_SUNSET = 'Tue, 30 Nov 2027 00:00:00 GMT';
+const LEGACY_SCOPE_DEPRECATED_AT = Date.parse('2026-11-27T00:00:00Z') / 1000;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -169,9 +178,18 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
     }
     request.tenant = tenant;
     if (access.scope !== null && !tenant.scopes.has(access.scope)) {
-      throw new ApiError('invalid_scope', `This operation requires the scope ${access.scope}.`, {
-        errors: { required_scope: access.scope },
-      });
+      const legacy =
+        access.legacyScope !== undefined &&
+        tenant.scopes.has(access.legacyScope) &&
+        now.epochMilliseconds < Date.parse(LEGACY_SCOPE_SUNSET);
+      if (!legacy) {
+        throw new ApiError('invalid_scope', `This operation requires the scope ${access.scope}.`, {
+          errors: { required_scope: access.scope },
+        });
+      }
+      // Admitted by the scope it used to need, until the sunset: the headers tell the client to move.
+      reply.header('Deprecation', `@${LEGACY_SCOPE_DEPRECATED_AT}`);
+      reply.header('Sunset', LEGACY_SCOPE_SUNSET);
     }
   });
 }

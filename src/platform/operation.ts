@@ -26,6 +26,8 @@ export type OperationSpec<
   tag: string;
   /** The scope a key needs; null for any valid key; 'public' for no authentication. */
   scope: Scope | null | 'public';
+  /** A scope that still admits the call until the legacy sunset, with Deprecation and Sunset headers. */
+  legacyScope?: Scope;
   params?: P;
   querystring?: Q;
   body?: B;
@@ -195,5 +197,6 @@ function operationOptions(
 
   const access: RouteAccess = { scope: spec.scope };
   if (spec.allowInactiveService) access.allowInactiveService = true;
+  if (spec.legacyScope) access.legacyScope = spec.legacyScope;
   return { schema, config: { access, idempotency: spec.idempotency ?? 'store' } };
 }

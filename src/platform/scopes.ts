@@ -7,6 +7,7 @@ export const SCOPES = [
   'org:ausencias:write',
   'org:saldos:read',
   'org:informes:read',
+  'org:registro:write',
   'webhooks:manage',
   'api_keys:manage',
 ] as const;
@@ -18,11 +19,12 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'org:empleados:read': 'Read employees, their contract history, work centres and units.',
   'org:empleados:write': 'Hire, change and terminate employees; invite them to the workers’ portal.',
   'org:fichajes:read': 'Read check-ins, corrections, work summaries, closed months and acknowledgements.',
-  'org:fichajes:write': 'Record check-ins, propose and decide corrections, close months.',
+  'org:fichajes:write': 'Record check-ins, propose and decide corrections.',
   'org:ausencias:read': 'Read absences and absence types.',
   'org:ausencias:write': 'Request, approve, reject and cancel absences.',
   'org:saldos:read': 'Read vacation balances.',
-  'org:informes:read': 'Request and download reports; grant and revoke registry access links.',
+  'org:informes:read': 'Request and download reports; read registry access links and their log.',
+  'org:registro:write': 'Close months; grant and revoke registry access links.',
   'webhooks:manage': 'Create and manage webhook endpoints, send test pings, see and retry deliveries.',
   'api_keys:manage': 'List the company’s API keys.',
 };

@@ -431,13 +431,14 @@ export const es: Record<string, string> = {
     'Dar de alta, modificar y dar de baja empleados; invitarlos al portal del trabajador.',
   'Read check-ins, corrections, work summaries, closed months and acknowledgements.':
     'Leer fichajes, correcciones, resúmenes de jornada, meses cerrados y confirmaciones.',
-  'Record check-ins, propose and decide corrections, close months.':
-    'Registrar fichajes, proponer y decidir correcciones, cerrar meses.',
+  'Record check-ins, propose and decide corrections.': 'Registrar fichajes, proponer y decidir correcciones.',
   'Read absences and absence types.': 'Leer ausencias y tipos de ausencia.',
   'Request, approve, reject and cancel absences.': 'Solicitar, aprobar, rechazar y cancelar ausencias.',
   'Read vacation balances.': 'Leer saldos de vacaciones.',
-  'Request and download reports; grant and revoke registry access links.':
-    'Pedir y descargar informes; conceder y revocar enlaces de acceso al registro.',
+  'Request and download reports; read registry access links and their log.':
+    'Pedir y descargar informes; consultar los enlaces de acceso al registro y su registro de accesos.',
+  'Close months; grant and revoke registry access links.':
+    'Cerrar meses; conceder y revocar enlaces de acceso al registro.',
   'Create and manage webhook endpoints, send test pings, see and retry deliveries.':
     'Crear y gestionar webhooks, enviar pings de prueba, ver y reintentar envíos.',
   'List the company’s API keys.': 'Listar las claves de API de la empresa.',

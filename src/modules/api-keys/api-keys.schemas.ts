@@ -3,7 +3,7 @@ import { Instant, literals, Nullable, NullableInstant, named, Uuid } from '../..
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { SCOPES } from '../../platform/scopes.ts';
 
-export const ScopeSchema = literals(SCOPES);
+export const ScopeSchema = Type.Enum(SCOPES, { type: 'string' });
 const Mode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
 
 export const KeyKind = named(

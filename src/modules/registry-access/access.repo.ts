@@ -1,11 +1,8 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import type { RegistryAccessesTable, RegistryAccessGrantsTable } from '../../db/schema.ts';
+import type { ActorType, RegistryAccessesTable, RegistryAccessGrantsTable } from '../../db/schema.ts';
 
-export type GrantRow = Omit<
-  Selectable<RegistryAccessGrantsTable>,
-  'token_hash' | 'created_by_type' | 'created_by_id'
->;
+export type GrantRow = Omit<Selectable<RegistryAccessGrantsTable>, 'token_hash'>;
 
 const GRANT_COLUMNS = [
   'company_id',
@@ -18,6 +15,10 @@ const GRANT_COLUMNS = [
   'created_at',
   'expires_at',
   'revoked_at',
+  'created_by_type',
+  'created_by_id',
+  'revoked_by_type',
+  'revoked_by_id',
 ] as const;
 
 export async function insertGrant(db: Executor, row: Insertable<RegistryAccessGrantsTable>): Promise<void> {
@@ -45,10 +46,11 @@ export async function revokeGrantRow(
   companyId: string,
   id: string,
   at: Date,
+  by: { type: ActorType; id: string },
 ): Promise<boolean> {
   const revoked = await db
     .updateTable('registry_access_grants')
-    .set({ revoked_at: at })
+    .set({ revoked_at: at, revoked_by_type: by.type, revoked_by_id: by.id })
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .where('revoked_at', 'is', null)

@@ -40,9 +40,10 @@ export function registryAccessRoutes(app: FastifyInstance, deps: AppDeps): void 
       operationId: 'createRegistryAccessGrant',
       summary: 'Grant read-only access to the registry (Inspección, representatives)',
       description:
-        'Makes a secret link to a read-only view of the registry for a period and, optionally, some workers: `inspection` sees every covered worker’s full registry; `representatives` see per-worker monthly totals by name, with no check-in detail and no identity numbers. It expires at `expires_at` (at most 90 days ahead) and can be revoked. Every use is logged. The answer holds the secret: it is never replayed for an Idempotency-Key.',
+        'A secret link to a read-only view of the registry for some days and, optionally, workers: `inspection` sees their full registry, `representatives` per-worker totals by name only. Expires at `expires_at` (≤ 90 days), revocable, every use logged. Never replayed for an Idempotency-Key. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).',
       tag,
-      scope: 'org:informes:read',
+      scope: 'org:registro:write',
+      legacyScope: 'org:fichajes:write',
       body: CreateAccessGrantBody,
       idempotency: 'never',
       responses: { 201: { description: 'The grant with its link, shown once.', schema: AccessGrantWithUrl } },
@@ -80,7 +81,8 @@ export function registryAccessRoutes(app: FastifyInstance, deps: AppDeps): void 
       description:
         'The link answers 404 from now on (and each try is logged). Revoking again changes nothing.',
       tag,
-      scope: 'org:informes:read',
+      scope: 'org:registro:write',
+      legacyScope: 'org:fichajes:write',
       params: IdParams,
       responses: { 204: { description: 'Revoked.', schema: null } },
     },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import {
+  Actor,
   CalendarDate,
   Instant,
   Nullable,
@@ -16,8 +17,7 @@ export const MAX_GRANT_DAYS = 90;
 const grantFields = {
   id: Uuid(),
   kind: Type.Enum(ACCESS_KINDS, {
-    description:
-      '`inspection` (the Inspección de Trabajo: every covered worker’s full registry) or `representatives` (workers’ representatives: monthly totals per worker by name, no check-in detail, no national ids).',
+    description: '`inspection`: full registry; `representatives`: totals per worker by name only.',
   }),
   label: Type.String({ description: 'Who it is for, e.g. the inspector’s reference or the works council.' }),
   from: CalendarDate('First covered date.'),
@@ -26,6 +26,8 @@ const grantFields = {
   expires_at: Instant(),
   revoked_at: NullableInstant(),
   created_at: Instant(),
+  created_by: Actor('Who made it.'),
+  revoked_by: Nullable(Actor('Who revoked it.')),
 };
 
 export const AccessGrant = named('RegistryAccessGrant', Type.Object(grantFields));

@@ -51,6 +51,9 @@ const toView = (row: GrantRow): GrantView => ({
   expires_at: formatInstant(row.expires_at),
   revoked_at: row.revoked_at ? formatInstant(row.revoked_at) : null,
   created_at: formatInstant(row.created_at),
+  created_by: { type: row.created_by_type, id: row.created_by_id },
+  revoked_by:
+    row.revoked_by_type && row.revoked_by_id ? { type: row.revoked_by_type, id: row.revoked_by_id } : null,
 });
 
 export async function createGrant(
@@ -98,14 +101,14 @@ export async function createGrant(
     created_at: toDate(now),
     expires_at: toDate(expires),
     revoked_at: null,
+    created_by_type: tenant.actor.type,
+    created_by_id: tenant.actor.id,
+    revoked_by_type: null,
+    revoked_by_id: null,
   };
   await db.transaction().execute(async (tx) => {
-    await insertGrant(tx, {
-      ...row,
-      token_hash: sha256(token),
-      created_by_type: tenant.actor.type,
-      created_by_id: tenant.actor.id,
-    });
+    const { revoked_by_type: _type, revoked_by_id: _id, ...stored } = row;
+    await insertGrant(tx, { ...stored, token_hash: sha256(token) });
     await chainGrant(tx, tenant.companyId, row.id, row.created_at);
   });
   return { ...toView(row), url: `${deps.publicUrl}/registry-access/${token}` };
@@ -137,12 +140,14 @@ export async function getGrant(deps: Pick<AppDeps, 'db'>, tenant: CompanyScope, 
 }
 
 /** Revokes a grant at once; revoking it again changes nothing. */
-export async function revokeGrant(deps: Pick<AppDeps, 'db' | 'clock'>, tenant: CompanyScope, id: string) {
+export async function revokeGrant(deps: Pick<AppDeps, 'db' | 'clock'>, tenant: ActingTenant, id: string) {
   const row = await findGrant(deps.db, tenant.companyId, id);
   if (!row) throw notFound('Access grant');
   const at = toDate(deps.clock.now());
   await deps.db.transaction().execute(async (tx) => {
-    if (await revokeGrantRow(tx, tenant.companyId, id, at)) await chainGrant(tx, tenant.companyId, id, at);
+    if (await revokeGrantRow(tx, tenant.companyId, id, at, tenant.actor)) {
+      await chainGrant(tx, tenant.companyId, id, at);
+    }
   });
 }
 

@@ -18,9 +18,10 @@ export function registryRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'closeRegistryMonth',
       summary: 'Close a month of the time registry',
       description:
-        'Closes a month (YYYY-MM) once it has ended in the company time zone: from then on no check-in, absence decision or holiday may change its figures (409 `conflict`); a change is recorded as a correction. Closing is permanent and is written into every affected employee’s registry chain. A month not yet ended is 422; a month already closed is 409.',
+        'Closes a month (YYYY-MM) that has ended in the company zone (else 422), once (else 409): nothing but a correction changes its figures from then on, and its documents are sealed. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).',
       tag,
-      scope: 'org:fichajes:write',
+      scope: 'org:registro:write',
+      legacyScope: 'org:fichajes:write',
       params: MonthParams,
       body: NoBody,
       responses: { 200: { description: 'The closed month.', schema: ClosedMonth } },
