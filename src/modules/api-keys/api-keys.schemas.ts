@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Instant, literals, Nullable, NullableInstant, named, Uuid } from '../../platform/common.schemas.ts';
+import { Instant, Nullable, NullableInstant, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { SCOPES } from '../../platform/scopes.ts';
 
