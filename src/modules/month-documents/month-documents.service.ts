@@ -12,7 +12,7 @@ import { type Clock, FrozenClock, toDate } from '../../time/clock.ts';
 import { appendToChain, appendToCompanyChain } from '../registry/registry.service.ts';
 import { TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
 import { xlsxDocumentsStream } from '../reports/document-xlsx.ts';
-import { type DocumentLocale, workerMonthlyDocuments } from '../reports/documents.ts';
+import { type DocumentLocale, type WorkerDocument, workerMonthlyDocuments } from '../reports/documents.ts';
 import { pdfStream } from '../reports/pdf.ts';
 import { csvStream } from '../reports/writers.ts';
 import { lockDaysOf } from '../workdays/write-days.ts';
@@ -50,13 +50,20 @@ async function workerFiles(
 ): Promise<SealedFile[]> {
   const now = deps.clock.now();
   const clock = new FrozenClock(now);
+  // The worker's month read once, then laid out four times (two formats, two languages).
+  const read: WorkerDocument[] = [];
+  for await (const document of workerMonthlyDocuments(db as Db, clock, deps.cursors, tenant, {
+    month: month.slice(0, 7),
+    employee_id: employeeId,
+  })) {
+    read.push(document);
+  }
   const files: SealedFile[] = [];
   for (const locale of LOCALES) {
     for (const format of WORKER_FORMATS) {
-      const documents = workerMonthlyDocuments(db as Db, clock, deps.cursors, tenant, {
-        month: month.slice(0, 7),
-        employee_id: employeeId,
-      });
+      const documents = (async function* () {
+        yield* read;
+      })();
       const stream = (format === 'pdf' ? pdfStream : xlsxDocumentsStream)(documents, {
         locale,
         generatedAt: now,
@@ -197,8 +204,8 @@ export async function storeMonthDocuments(
   }
 }
 
-/** The canonical content of a sealed document's chain entry (verification recomputes it from the stored bytes). */
-export function documentFactContent(row: {
+/** A sealed document as its chain entry records it. */
+export type DocumentFact = {
   id: string;
   employee_id: string | null;
   month: string;
@@ -206,7 +213,10 @@ export function documentFactContent(row: {
   format: string;
   locale: string;
   sha256: Buffer;
-}): Record<string, unknown> {
+};
+
+/** The canonical content of a sealed document's chain entry (verification recomputes it from the stored bytes). */
+export function documentFactContent(row: DocumentFact): Record<string, unknown> {
   return {
     document_id: row.id,
     employee_id: row.employee_id,

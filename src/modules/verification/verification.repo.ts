@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { DocumentFact } from '../month-documents/month-documents.service.ts';
 
 // The reads of verification (verify.ts): each one a bounded statement under the normal statement timeout, so a
 // verification of any size holds one connection, never waits on itself, and keeps its memory flat.
@@ -299,16 +300,7 @@ export async function monthVersionRows(db: Executor, companyId: string, employee
 /** The stored documents of a batch's month_document entries, with the SHA-256 of their bytes as stored now. */
 export async function documentRows(db: Executor, companyId: string, ids: readonly string[]) {
   if (ids.length === 0) return [];
-  const result = await sql<{
-    id: string;
-    employee_id: string | null;
-    month: string;
-    version: number;
-    format: string;
-    locale: string;
-    sha256: Buffer;
-    actual: Buffer;
-  }>`
+  const result = await sql<DocumentFact & { actual: Buffer }>`
     select id, employee_id, to_char(month, 'YYYY-MM') as month, version, format, locale, sha256,
            sha256(content) as actual
     from registry_documents
