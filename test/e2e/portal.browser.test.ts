@@ -334,4 +334,29 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await wide.getByRole('heading', { name: 'Entrar' }).waitFor();
     await desktop.close();
   });
+
+  it('tells the worker, on the first screen, that the company reset their access (issue 35)', async () => {
+    const reset = await http('POST', `/v1/employees/${employeeId}/portal-invitation`, {}, liveKey);
+    expect(reset.status, reset.text).toBe(201);
+    expect(reset.body.kind).toBe('reset');
+    // The worker's session ended with the reset: the portal asks for a login again.
+    await page.goto(`${base}/portal`);
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    await page.goto(reset.body.url);
+    await page.getByLabel('Contraseña (12 caracteres o más)').fill(PASSWORD);
+    await page.getByLabel('Repite la contraseña').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Crear contraseña y entrar' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Hola, Lucía' }).waitFor();
+    const notice = page.getByRole('note');
+    expect(await notice.textContent()).toMatch(
+      /^Tu empresa restableció tu acceso al portal el .+\. Tus sesiones se cerraron/,
+    );
+    await accessible();
+    await shot('phone-access-reset');
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await expect.poll(() => notice.textContent()).toMatch(/^Your company reset your portal access on /);
+    await accessible();
+    await shot('phone-access-reset-english');
+    await page.getByRole('button', { name: 'Cambiar a español' }).click();
+  });
 });
