@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookDeliveryJob } from '../src/jobs/webhook-delivery.ts';
 import { EVENT_TYPES } from '../src/modules/events/events.service.ts';
+import { WAITS_PER_CALLER } from '../src/modules/sandbox/sandbox.service.ts';
 import { withFormats } from '../src/platform/validation.ts';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
 import { type Receiver, startReceiver } from './helpers/receiver.ts';
@@ -133,5 +134,30 @@ describe('sample events', () => {
       await other.test.get('/v1/sandbox/events', { query: { after: start.next_after, wait: 0 } })
     ).json();
     expect(theirs.data).toEqual([]);
+  });
+
+  it('lets one caller hold only a few waits at once (issue 35: one session held 400)', async () => {
+    ctx.clock.advance(60); // a fresh per-minute window of the test key
+    const start = (await company.test.get('/v1/sandbox/events', { query: { after: 'latest' } })).json();
+    const waits = Array.from({ length: WAITS_PER_CALLER }, () =>
+      company.test.get('/v1/sandbox/events', { query: { after: start.next_after, wait: 5 } }),
+    );
+    // Let them start waiting, then one more is refused at once.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const extra = await company.test.get('/v1/sandbox/events', {
+      query: { after: start.next_after, wait: 5 },
+    });
+    expect(extra.statusCode, extra.body).toBe(429);
+    expect(extra.json().detail).toContain('waiting at once');
+    expect(extra.headers['retry-after']).toBe('1');
+    // An event ends every wait; then the caller may wait again.
+    await company.test.post('/v1/sandbox/events', { type: 'report.completed' });
+    expect((await Promise.all(waits)).map((response) => response.statusCode)).toEqual(
+      Array(WAITS_PER_CALLER).fill(200),
+    );
+    const again = await company.test.get('/v1/sandbox/events', {
+      query: { after: start.next_after, wait: 1 },
+    });
+    expect(again.statusCode).toBe(200);
   });
 });

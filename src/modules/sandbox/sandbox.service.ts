@@ -121,13 +121,50 @@ const uuidOf = (eventId: string) =>
  */
 export async function listenEvents(
   deps: Pick<AppDeps, 'db' | 'syncHorizon'>,
-  tenant: Pick<Tenant, 'companyId' | 'sandbox'>,
+  tenant: Pick<Tenant, 'companyId' | 'sandbox' | 'actor'>,
   query: { after: string; wait?: number | undefined },
   signal?: AbortSignal,
 ): Promise<Static<typeof EventFeed>> {
   if (!tenant.sandbox) {
     throw new ApiError('not_found', 'The event feed is the sandbox’s: call with a test key.');
   }
+  if (query.after === 'latest' || query.wait === 0) return await readEvents(deps, tenant, query, signal);
+  // A wait holds a connection and a timer on this node: a caller (a key, an administrator) may hold a few at
+  // once and a company a few more (issue 35: one dashboard session held 400).
+  const keys = [`caller:${tenant.actor.type}:${tenant.actor.id}`, `company:${tenant.companyId}`];
+  const limits = [WAITS_PER_CALLER, WAITS_PER_COMPANY];
+  if (keys.some((key, index) => (waiting.get(key) ?? 0) >= (limits[index] as number))) {
+    throw new ApiError(
+      'rate_limited',
+      'Too many event feed requests are waiting at once. Try again shortly.',
+      {
+        headers: { 'Retry-After': '1' },
+      },
+    );
+  }
+  for (const key of keys) waiting.set(key, (waiting.get(key) ?? 0) + 1);
+  try {
+    return await readEvents(deps, tenant, query, signal);
+  } finally {
+    for (const key of keys) {
+      const left = (waiting.get(key) ?? 1) - 1;
+      if (left === 0) waiting.delete(key);
+      else waiting.set(key, left);
+    }
+  }
+}
+
+/** Long polls waiting on this node, by caller and by company. */
+const waiting = new Map<string, number>();
+export const WAITS_PER_CALLER = 4;
+export const WAITS_PER_COMPANY = 16;
+
+async function readEvents(
+  deps: Pick<AppDeps, 'db' | 'syncHorizon'>,
+  tenant: Pick<Tenant, 'companyId'>,
+  query: { after: string; wait?: number | undefined },
+  signal?: AbortSignal,
+): Promise<Static<typeof EventFeed>> {
   const { db, syncHorizon } = deps;
   const { companyId } = tenant;
   // An event's stamp is its created_at, which its id carries: ids before the horizon's first id are stamped before it.
