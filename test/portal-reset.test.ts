@@ -59,6 +59,29 @@ describe('the company’s new link for a worker who has a login', () => {
     expect(me.access_resets).toHaveLength(1);
     expect(me.access_resets[0].by_type).toBe('api_key');
 
+    // An approval made now names its credential and the session's start, after the reset: an inspector can
+    // tell it from the worker's own earlier ones.
+    const requested = await company.live.post('/v1/check-in-corrections', {
+      employee_id: employee.id,
+      reason: 'Salida olvidada',
+      add: [
+        { type: 'in', timestamp: '2026-10-05T07:00:00Z' },
+        { type: 'out', timestamp: '2026-10-05T15:00:00Z' },
+      ],
+    });
+    expect(requested.statusCode, requested.body).toBe(201);
+    expect(
+      (await taken.send('POST', `/portal/api/corrections/${requested.json().id}/accept`)).statusCode,
+    ).toBe(200);
+    const accepted = await sql<{ content: string }>`
+      select content from registry_entries where employee_id = ${employee.id} and kind = 'correction_accepted'`.execute(
+      ctx.db,
+    );
+    const by = JSON.parse(accepted.rows[0]?.content ?? '{}').by;
+    expect(by).toMatchObject({ type: 'employee', id: employee.id, credential: { kind: 'password' } });
+    const resetAt = JSON.parse(chained.rows[1]?.content ?? '{}').at as string;
+    expect(Date.parse(by.credential.session_started_at)).toBeGreaterThanOrEqual(Date.parse(resetAt));
+
     // And every later document of the worker prints it.
     expect((await company.live.post('/v1/registry/months/2026-10/close')).statusCode).toBe(200);
     const pdf = await taken.send('GET', '/portal/api/registry/2026-10.pdf');

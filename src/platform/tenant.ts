@@ -29,8 +29,14 @@ export type Tenant = {
  */
 export type TenantScope = Pick<Tenant, 'companyId' | 'accountId' | 'timezone'>;
 
+/**
+ * How a worker proved who they were for an approval made in the portal (issue 35): the credential and when its
+ * session started. The approvals' chain entries record it.
+ */
+export type Credential = { kind: 'password'; session_started_at: string };
+
 /** A tenant with who acts in it: what a service that records a registry fact needs. */
-export type ActingTenant = TenantScope & Pick<Tenant, 'actor'>;
+export type ActingTenant = TenantScope & Pick<Tenant, 'actor'> & { credential?: Credential };
 
 /** What a service needs of the tenant when the company alone scopes it (a read by id, an operator's write). */
 export type CompanyScope = Pick<Tenant, 'companyId'>;

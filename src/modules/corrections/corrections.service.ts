@@ -244,7 +244,12 @@ async function appendApproval(tx: Executor, tenant: ActingTenant, row: Correctio
   await appendToChain(tx, tenant.companyId, row.employee_id, {
     kind: tenant.actor.type === 'employee' ? 'correction_accepted' : 'correction_approved',
     subjectId: row.id,
-    content: { correction_id: row.id, by: tenant.actor, at: at.toISOString() },
+    // The worker's acceptance names the credential and session it was made with (issue 35).
+    content: {
+      correction_id: row.id,
+      by: tenant.credential ? { ...tenant.actor, credential: tenant.credential } : tenant.actor,
+      at: at.toISOString(),
+    },
     recordedAt: at,
   });
 }

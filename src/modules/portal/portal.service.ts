@@ -40,6 +40,8 @@ export type PortalSession = {
   employee_id: string;
   csrf_token: string;
   expires_at: Date;
+  /** When the session started (the login or the acceptance of a link); absent on a session just made. */
+  created_at?: Date;
 };
 
 const emailKey = (email: string) => email.trim().toLowerCase();
@@ -258,6 +260,12 @@ export async function workerTenant(
       accountId: account.id,
       timezone: account.timezone,
       actor: { type: 'employee', id: session.employee_id },
+      credential: {
+        kind: 'password',
+        session_started_at: (
+          session.created_at ?? new Date(session.expires_at.getTime() - PORTAL_SESSION_SECONDS * 1000)
+        ).toISOString(),
+      },
     },
     companyName: tenant.name,
   };

@@ -118,6 +118,8 @@ export async function acknowledgeMonth(
           acknowledged_at: at.toISOString(),
           // Version 1 keeps the text of the entries made before versions existed.
           version: version === 1 ? undefined : version,
+          // The credential and session it was made with (issue 35).
+          credential: tenant.credential,
         },
         recordedAt: at,
       });
