@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
-import { joinPortal, PortalWorker, tokenOf } from './helpers/portal.ts';
+import { invite, joinPortal, PortalWorker, tokenOf } from './helpers/portal.ts';
 import { hire } from './helpers/resources.ts';
 
 /**
@@ -97,5 +97,27 @@ describe('the company’s new link for a worker who has a login', () => {
     expect(first.json()).toMatchObject({ kind: 'invitation' });
     const again = await company.live.post(`/v1/employees/${employee.id}/portal-invitation`);
     expect(again.json()).toMatchObject({ kind: 'invitation' });
+  });
+});
+
+describe('one email, two companies (issue 35)', () => {
+  it('is a worker’s login in each, neither company blocking nor seeing the other’s', async () => {
+    const other = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+    const email = 'pluriempleo@example.com';
+    const here = await joinPortal(ctx, company.live, { hire_date: '2026-11-01', email });
+    // The second company's invitation works too: no 409, nothing said about the first login.
+    const thereEmployee = await hire(other.live, { hire_date: '2026-11-01', email });
+    const thereLink = await invite(other.live, thereEmployee.id);
+    expect((await new PortalWorker(ctx).accept(tokenOf(thereLink.url), 'a second password')).statusCode).toBe(
+      200,
+    );
+    // Each password opens its own company.
+    const mine = new PortalWorker(ctx);
+    expect((await mine.login(email, 'correct horse battery')).statusCode).toBe(200);
+    expect((await mine.send('GET', '/portal/api/me')).json().employee.id).toBe(here.employee.id);
+    const theirs = new PortalWorker(ctx);
+    expect((await theirs.login(email, 'a second password')).statusCode).toBe(200);
+    expect((await theirs.send('GET', '/portal/api/me')).json().employee.id).toBe(thereEmployee.id);
+    expect((await new PortalWorker(ctx).login(email, 'not the password at all')).statusCode).toBe(401);
   });
 });

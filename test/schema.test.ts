@@ -22,7 +22,7 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   company_admins_email_key: 'dashboard login: the email lookup that precedes tenancy',
   dashboard_sessions_token_hash: 'the session cookie: the lookup that precedes tenancy',
   portal_invitations_token_hash: 'the invitation link: the lookup that precedes tenancy',
-  portal_accounts_email_key: 'a worker logs in by email alone, unique in the deployment',
+  portal_accounts_email_key: 'a worker logs in by email alone (the login of each company with that email)',
   portal_sessions_token_hash: 'the portal session cookie: the lookup that precedes tenancy',
   portal_sessions_expires_at: 'the expiry sweep runs across tenants',
   registry_access_grants_token_hash: 'the access link: the lookup that precedes tenancy',

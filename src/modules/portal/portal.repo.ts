@@ -77,14 +77,29 @@ export async function upsertAccount(db: Executor, row: Insertable<PortalAccounts
     .execute();
 }
 
-/** The login with that email key, anywhere in the deployment. */
-export async function findAccountByEmail(db: Executor, emailKey: string) {
+/** The logins with that email key, in every company (issue 35: a login is per company), newest first. */
+export async function findAccountsByEmail(db: Executor, emailKey: string) {
   return await db
     .selectFrom('portal_accounts')
     .select(['company_id', 'employee_id', 'password_hash'])
     .where('email_key', '=', emailKey)
+    .orderBy('updated_at', 'desc')
+    .limit(MAX_LOGINS_PER_EMAIL)
+    .execute();
+}
+
+/** The login with that email key in one company. */
+export async function findAccountByEmail(db: Executor, companyId: string, emailKey: string) {
+  return await db
+    .selectFrom('portal_accounts')
+    .select(['company_id', 'employee_id', 'password_hash'])
+    .where('company_id', '=', companyId)
+    .where('email_key', '=', emailKey)
     .executeTakeFirst();
 }
+
+/** How many companies' logins one email's password is checked against (a worker in a few companies at once). */
+export const MAX_LOGINS_PER_EMAIL = 3;
 
 export async function insertPortalSession(db: Executor, row: Insertable<PortalSessionsTable>): Promise<void> {
   await db.insertInto('portal_sessions').values(row).execute();

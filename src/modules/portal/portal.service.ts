@@ -14,9 +14,11 @@ import {
   deletePortalSession,
   findAccountByEmail,
   findAccountOf,
+  findAccountsByEmail,
   findLivePortalSession,
   insertInvitation,
   insertPortalSession,
+  MAX_LOGINS_PER_EMAIL,
   resetAccount,
   retireInvitations,
   upsertAccount,
@@ -187,8 +189,9 @@ export async function acceptInvitation(
     const employee = await findEmployee(tx, invitation.company_id, invitation.employee_id, { lock: true });
     if (!employee) throw new ApiError('not_found', 'This invitation does not exist.');
     const key = emailKey(employee.email);
-    const taken = await findAccountByEmail(tx, key);
-    if (taken && (taken.company_id !== invitation.company_id || taken.employee_id !== employee.id)) {
+    // A login is per company (issue 35): the same email in another company neither blocks nor shows here.
+    const taken = await findAccountByEmail(tx, invitation.company_id, key);
+    if (taken && taken.employee_id !== employee.id) {
       throw new ApiError(
         'conflict',
         'Another worker’s login uses this email. Ask your company to change it.',
@@ -224,11 +227,18 @@ export async function loginWorker(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   input: { email: string; password: string },
 ): Promise<{ token: string; session: PortalSession } | null> {
-  const account = await findAccountByEmail(deps.db, emailKey(input.email));
-  // A missing account costs a hash too, so the answer's timing does not tell which emails have a login.
-  const valid = await verifyPassword(input.password, account?.password_hash ?? (await dummyHash()));
-  if (!account || !valid) return null;
-  return await newSession(deps.db, deps.clock, account);
+  const accounts = await findAccountsByEmail(deps.db, emailKey(input.email));
+  // Every login of the email is checked, and as many hashes as the most an email may have, so the answer's
+  // timing tells neither whether the email has a login nor in how many companies (issue 35). The password
+  // chooses the company: the first login it opens, newest first.
+  let opened: (typeof accounts)[number] | null = null;
+  for (let index = 0; index < MAX_LOGINS_PER_EMAIL; index++) {
+    const account = accounts[index];
+    const valid = await verifyPassword(input.password, account?.password_hash ?? (await dummyHash()));
+    if (account && valid && !opened) opened = account;
+  }
+  if (!opened) return null;
+  return await newSession(deps.db, deps.clock, opened);
 }
 
 let dummy: Promise<string> | null = null;
