@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyRegistry } from '../src/modules/verification/verification.service.ts';
 import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
@@ -122,6 +123,12 @@ describe('a record the worker did not make', () => {
       status: 'rejected',
       reason: 'Salí a las 15:00, no a las 13:00.',
     });
+    // The answer's chain entry names the credential and session it was made with (issue 35).
+    const entry = await sql<{ content: string }>`
+      select content from registry_entries where kind = 'check_in_rejected' and subject_id = ${other.id}`.execute(
+      ctx.db,
+    );
+    expect(JSON.parse(entry.rows[0]?.content ?? '{}').credential).toMatchObject({ kind: 'password' });
     expect((await worker.send('POST', `/portal/api/check-ins/${other.id}/accept`)).statusCode).toBe(409);
     expect((await worker.send('POST', `/portal/api/check-ins/${own.json().id}/accept`)).statusCode).toBe(409);
     expect((await worker.send('GET', '/portal/api/check-ins/unanswered')).json().data).toEqual([]);

@@ -361,6 +361,8 @@ export type CheckInsTable = {
   worker_response: Generated<'accepted' | 'rejected' | null>;
   worker_response_reason: Generated<string | null>;
   worker_responded_at: Generated<Date | null>;
+  /** The credential and session the answer was made with, canonical JSON (migration 0045). */
+  worker_response_credential: Generated<string | null>;
   created_at: Date;
   updated_at: Date;
 };

@@ -4,7 +4,7 @@ import type { Executor } from '../../db/database.ts';
 import type { CheckInsTable } from '../../db/schema.ts';
 import { CHECK_IN_FACT_COLUMNS } from '../registry/registry.repo.ts';
 
-export type CheckInRow = Omit<Selectable<CheckInsTable>, 'company_id'>;
+export type CheckInRow = Omit<Selectable<CheckInsTable>, 'company_id' | 'worker_response_credential'>;
 
 const selectCheckIns = (db: Executor, companyId: string) =>
   db
@@ -208,7 +208,7 @@ export async function insertResponse(
   db: Executor,
   companyId: string,
   checkInId: string,
-  answer: { response: 'accepted' | 'rejected'; reason: string | null; at: Date },
+  answer: { response: 'accepted' | 'rejected'; reason: string | null; at: Date; credential: string | null },
 ): Promise<boolean> {
   const answered = await db
     .updateTable('check_ins')
@@ -216,6 +216,7 @@ export async function insertResponse(
       worker_response: answer.response,
       worker_response_reason: answer.reason,
       worker_responded_at: answer.at,
+      worker_response_credential: answer.credential,
       updated_at: answer.at,
     })
     .where('company_id', '=', companyId)

@@ -20,7 +20,12 @@ import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
 import { assertMonthsOpen, recordMonthVersions } from '../registry/months.service.ts';
-import { appendToChain, checkInFactContent, responseFactContent } from '../registry/registry.service.ts';
+import {
+  appendToChain,
+  canonicalJson,
+  checkInFactContent,
+  responseFactContent,
+} from '../registry/registry.service.ts';
 import { datesAround } from '../workdays/consolidation.ts';
 import { writeDays } from '../workdays/write-days.ts';
 import {
@@ -375,10 +380,13 @@ export async function answerCheckIn(
       const reason = answer.response === 'rejected' ? (answer.reason ?? '').trim() : null;
       if (reason === '') throw invalid({ reason: 'must not be blank' });
       const at = toDate(now);
+      // The credential and session the answer was made with (issue 35), as its chain entry records it.
+      const credential = tenant.credential ? canonicalJson(tenant.credential) : null;
       const inserted = await insertResponse(tx, tenant.companyId, row.id, {
         response: answer.response,
         reason,
         at,
+        credential,
       });
       if (!inserted) throw new ApiError('conflict', 'This check-in was answered already.');
       await appendToChain(tx, tenant.companyId, employeeId, {
@@ -390,6 +398,7 @@ export async function answerCheckIn(
           response: answer.response,
           reason,
           responded_at: at,
+          credential,
         }),
         recordedAt: at,
       });

@@ -104,7 +104,14 @@ export async function responseFacts(db: Executor, companyId: string, ids: string
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom('check_ins')
-    .select(['id', 'employee_id', 'worker_response', 'worker_response_reason', 'worker_responded_at'])
+    .select([
+      'id',
+      'employee_id',
+      'worker_response',
+      'worker_response_reason',
+      'worker_responded_at',
+      'worker_response_credential',
+    ])
     .where('company_id', '=', companyId)
     .where('id', 'in', ids)
     .where('worker_response', 'is not', null)
@@ -119,6 +126,7 @@ export async function responseFacts(db: Executor, companyId: string, ids: string
             response: row.worker_response,
             reason: row.worker_response_reason,
             responded_at: row.worker_responded_at,
+            credential: row.worker_response_credential,
           },
         ],
   );

@@ -219,6 +219,8 @@ export function responseFactContent(row: {
   response: string;
   reason: string | null;
   responded_at: Date;
+  /** The credential and session, canonical JSON (issue 35); answers from before have none: their text is unchanged. */
+  credential?: string | null;
 }): Record<string, unknown> {
   return {
     check_in_id: row.check_in_id,
@@ -226,6 +228,7 @@ export function responseFactContent(row: {
     response: row.response,
     reason: row.reason,
     responded_at: row.responded_at.toISOString(),
+    credential: row.credential ? JSON.parse(row.credential) : undefined,
   };
 }
 
