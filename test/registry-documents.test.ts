@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDueDocuments } from '../src/modules/month-documents/month-documents.service.ts';
 import { verifyRegistry } from '../src/modules/verification/verification.service.ts';
@@ -37,6 +38,17 @@ const stored = async (employee: string | null) =>
   ).rows;
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Each page's text. */
+async function pdfTexts(bytes: Buffer): Promise<string[]> {
+  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
+  const pages: string[] = [];
+  for (let number = 1; number <= pdf.numPages; number++) {
+    const content = await (await pdf.getPage(number)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  return pages;
+}
 
 /** The month total of worked minutes in a stored XLSX document. */
 async function workedTotal(bytes: Buffer): Promise<number> {
@@ -144,6 +156,31 @@ describe('closing a month', () => {
     const [csv] = await stored(null);
     const registry = await reportBytes({ month: '2026-10' }, 'time_registry_monthly', 'csv');
     expect(sha256(registry)).toBe(csv?.sha256.toString('hex'));
+  });
+});
+
+describe('every worker’s documents of a closed month at once', () => {
+  it('are the stored files put together, page by page and cell by cell, never laid out again', async () => {
+    const [, pdfEs, , xlsxEs] = await stored(employeeId);
+    ctx.clock.advance(3600);
+    const workbook = await reportBytes(
+      { month: '2026-10', locale: 'es' },
+      'time_registry_worker_monthly',
+      'xlsx',
+    );
+    const rows = async (bytes: Buffer) => {
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(bytes as unknown as ArrayBuffer);
+      const values: unknown[] = [];
+      (book.worksheets[0] as ExcelJS.Worksheet).eachRow((row) => {
+        values.push(row.values);
+      });
+      return { sheets: book.worksheets.length, values };
+    };
+    // The generation time printed in the file is the stored one: it was not made again an hour later.
+    expect(await rows(workbook)).toEqual(await rows(xlsxEs?.content as Buffer));
+    const pdf = await reportBytes({ month: '2026-10', locale: 'es' }, 'time_registry_worker_monthly', 'pdf');
+    expect(await pdfTexts(pdf)).toEqual(await pdfTexts(pdfEs?.content as Buffer));
   });
 });
 

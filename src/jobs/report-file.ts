@@ -2,7 +2,10 @@ import { fork } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Db, DbOptions } from '../db/database.ts';
-import { sealedDocument } from '../modules/month-documents/month-documents.service.ts';
+import {
+  sealedDocument,
+  sealedMonthCompilation,
+} from '../modules/month-documents/month-documents.service.ts';
 import {
   CHECK_INS_EXPORT_COLUMNS,
   checkInsExportRows,
@@ -100,9 +103,10 @@ function madeReportFile(
 }
 
 /**
- * A closed month's report that is one stored document (docs/registry.md, "Sealed documents"): a worker's monthly
- * document, or the whole company's registry CSV, served as stored, never rebuilt. Undefined for any other report,
- * and the stream falls back to making the file when the month has no stored document (it is open).
+ * A closed month's report made of stored documents (docs/registry.md, "Sealed documents"): a worker's monthly
+ * document, every worker's at once (the stored files put together), or the whole company's registry CSV, never
+ * laid out again. Undefined for any other report; the stream falls back to making the file when the month has
+ * no stored document (it is open).
  */
 function sealedReportFile(
   deps: { db: Db; clock: FrozenClock; cursors: CursorCodec },
@@ -118,8 +122,25 @@ function sealedReportFile(
       : report.type === 'time_registry_monthly' && employeeId === undefined
         ? { employeeId: null, format: 'csv' as const }
         : undefined;
-  if (!one) return undefined;
   const locale = report.params.locale === 'en' ? 'en' : 'es';
+  if (!one && report.type === 'time_registry_worker_monthly') {
+    // Every worker's documents at once: the stored ones put together, when the month is closed.
+    const format = report.format === 'xlsx' ? ('xlsx' as const) : ('pdf' as const);
+    return Readable.from(
+      (async function* () {
+        const compiled = await sealedMonthCompilation(deps, tenant, month, format, locale, counter);
+        if (compiled) yield compiled;
+        else
+          yield* madeReportFile(
+            { streamDb: deps.db, cursors: deps.cursors },
+            report,
+            deps.clock.now(),
+            counter,
+          );
+      })(),
+    );
+  }
+  if (!one) return undefined;
   return Readable.from(
     (async function* () {
       const stored = await sealedDocument(deps, tenant, one.employeeId, month, one.format, locale);

@@ -3,15 +3,18 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { tenantScopeOf } from '../../db/companies.ts';
 import type { Db, Executor } from '../../db/database.ts';
+import { selectEmployedDuring } from '../../db/employees.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { newId } from '../../platform/ids.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { SealedDocuments } from '../../platform/ports.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
+import { monthRange } from '../../time/calendar.ts';
 import { type Clock, FrozenClock, toDate } from '../../time/clock.ts';
+import { monthSeals } from '../registry/months.service.ts';
 import { appendToChain, appendToCompanyChain } from '../registry/registry.service.ts';
 import { TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
-import { xlsxDocumentsStream } from '../reports/document-xlsx.ts';
+import { sheetName, xlsxDocumentsStream } from '../reports/document-xlsx.ts';
 import { type DocumentLocale, type WorkerDocument, workerMonthlyDocuments } from '../reports/documents.ts';
 import { pdfStream } from '../reports/pdf.ts';
 import { csvStream } from '../reports/writers.ts';
@@ -274,4 +277,70 @@ export async function sealedDocument(
     sha256: stored.sha256.toString('hex'),
     version: stored.version,
   };
+}
+
+/**
+ * Every worker's stored document of a closed month in one file (the all-workers `time_registry_worker_monthly`
+ * report): the stored PDFs' pages copied as they are, or the stored workbooks' sheets copied cell by cell, in
+ * worker id order; undefined when the month is open. Nothing is laid out again.
+ */
+export async function sealedMonthCompilation(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: TenantScope,
+  month: string,
+  format: 'pdf' | 'xlsx',
+  locale: DocumentLocale,
+  counter: { rows: number },
+): Promise<Buffer | undefined> {
+  if (!(month in (await monthSeals(deps.db, tenant.companyId, [month])))) return undefined;
+  const { from, to } = monthRange(month);
+  const employees = await selectEmployedDuring(deps.db, tenant.companyId, from, to).orderBy('id').execute();
+  const files: Buffer[] = [];
+  for (const employee of employees) {
+    const stored = await sealedDocument(deps, tenant, employee.id, month, format, locale);
+    if (stored) files.push(await buffer(stored.content));
+  }
+  counter.rows += files.length;
+  return format === 'pdf' ? await mergedPdf(files) : await mergedWorkbook(files);
+}
+
+async function mergedPdf(files: readonly Buffer[]): Promise<Buffer> {
+  const { PDFDocument } = await import('pdf-lib');
+  const merged = await PDFDocument.create();
+  for (const file of files) {
+    const source = await PDFDocument.load(file);
+    for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
+  }
+  return Buffer.from(await merged.save());
+}
+
+async function mergedWorkbook(files: readonly Buffer[]): Promise<Buffer> {
+  const ExcelJS = (await import('exceljs')).default;
+  const merged = new ExcelJS.Workbook();
+  merged.creator = 'Jornada';
+  const taken = new Set<string>();
+  for (const file of files) {
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(file as unknown as ArrayBuffer);
+    for (const source of book.worksheets) {
+      const sheet = merged.addWorksheet(sheetName(source.name, taken), {
+        pageSetup: { ...source.pageSetup },
+        headerFooter: { ...source.headerFooter },
+      });
+      sheet.columns = source.columns.map((column) => ({ width: column.width ?? 10 }));
+      for (const range of source.model.merges ?? []) {
+        sheet.mergeCells(range);
+      }
+      source.eachRow({ includeEmpty: true }, (row, number) => {
+        const target = sheet.getRow(number);
+        if (row.height !== undefined) target.height = row.height;
+        row.eachCell({ includeEmpty: true }, (cell, column) => {
+          const copy = target.getCell(column);
+          if (!copy.isMerged || copy.master === copy) copy.value = cell.value;
+          copy.style = structuredClone(cell.style);
+        });
+      });
+    }
+  }
+  return Buffer.from(await merged.xlsx.writeBuffer());
 }
