@@ -20,6 +20,10 @@ const checkIns: Array<{
   late: boolean;
   correction_id: string | null;
   voided_by_correction_id: string | null;
+  recorded_at: string;
+  recorded_by: { type: string; id: string; key_kind?: string };
+  worker_confirmed: boolean;
+  worker_response: { status: string } | null;
 }> = [];
 
 // Names a CSV or a spreadsheet must carry safely: a comma, quotes, a newline, and formulas.
@@ -206,6 +210,12 @@ describe('check_ins_export', () => {
           late: String(checkIn.late),
           correction_id: checkIn.correction_id ?? '',
           voided_by_correction_id: checkIn.voided_by_correction_id ?? '',
+          recorded_by_type: checkIn.recorded_by.type,
+          recorded_by_id: checkIn.recorded_by.id,
+          key_kind: checkIn.recorded_by.key_kind ?? '',
+          recorded_at_utc: `${checkIn.recorded_at.slice(0, 19)}Z`,
+          worker_confirmed: String(checkIn.worker_confirmed),
+          worker_response: checkIn.worker_response?.status ?? '',
         };
       });
 
@@ -286,6 +296,13 @@ describe('check_ins_export', () => {
         voided_by_correction_id: row.voided_by_correction_id || undefined,
         timestamp_utc: new Date(row.timestamp_utc),
         local_time: new Date(`${row.local_time.replace(' ', 'T')}Z`),
+        key_kind: row.key_kind || undefined,
+        // A spreadsheet instant keeps the milliseconds the CSV's text leaves out.
+        recorded_at_utc: new Date(
+          checkIns.find((checkIn) => checkIn.id === row.check_in_id)?.recorded_at ?? '',
+        ),
+        worker_confirmed: row.worker_confirmed === 'true',
+        worker_response: row.worker_response || undefined,
       });
     });
     expect(report.row_count).toBe(expected.length);

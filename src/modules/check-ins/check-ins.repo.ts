@@ -102,6 +102,12 @@ export function streamCheckInsWithEmployees(
       'c.late',
       'c.correction_id',
       'c.voided_by_correction_id',
+      'c.recorded_at',
+      'c.recorded_by_type',
+      'c.recorded_by_id',
+      'c.recorded_by_key_kind',
+      'c.worker_confirmed',
+      'c.worker_response',
     ])
     .where('c.company_id', '=', companyId)
     .where('c.timestamp', '>=', filters.from)

@@ -30,6 +30,14 @@ export const CHECK_INS_EXPORT_COLUMNS: Column[] = [
   { key: 'late', kind: 'boolean', width: 6 },
   { key: 'correction_id', kind: 'text', width: 38 },
   { key: 'voided_by_correction_id', kind: 'text', width: 38 },
+  // Added for the unalterable registry (issue 34), after the columns above: who recorded each check-in and
+  // when, whether it is the worker's own record, and the worker's answer to one someone else made.
+  { key: 'recorded_by_type', kind: 'text', width: 10 },
+  { key: 'recorded_by_id', kind: 'text', width: 38 },
+  { key: 'key_kind', kind: 'text', width: 12 },
+  { key: 'recorded_at_utc', kind: 'instant', width: 20 },
+  { key: 'worker_confirmed', kind: 'boolean', width: 8 },
+  { key: 'worker_response', kind: 'text', width: 10 },
 ];
 
 /**
@@ -80,6 +88,12 @@ export async function* checkInsExportRows(
       late: row.late,
       correction_id: row.correction_id,
       voided_by_correction_id: row.voided_by_correction_id,
+      recorded_by_type: row.recorded_by_type,
+      recorded_by_id: row.recorded_by_id,
+      key_kind: row.recorded_by_key_kind,
+      recorded_at_utc: row.recorded_at,
+      worker_confirmed: isOwnRecord(row),
+      worker_response: row.worker_response,
     };
   }
 }
