@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from './helpers/context.ts';
+import { pdfPages } from './helpers/pdf.ts';
 import { invite, joinPortal, PortalWorker, tokenOf } from './helpers/portal.ts';
 import { hire } from './helpers/resources.ts';
 
@@ -20,15 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
-async function pdfText(bytes: Buffer): Promise<string> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const content = await (await pdf.getPage(number)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  return pages.join('\n').replace(/\s+/g, ' ');
-}
+const pdfText = async (bytes: Buffer) => (await pdfPages(bytes)).join('\n').replace(/\s+/g, ' ');
 
 describe('the company’s new link for a worker who has a login', () => {
   it('is a reset: the worker’s sessions end, the old password stops, and the chain, the portal and the documents say so', async () => {

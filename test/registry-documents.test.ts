@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDueDocuments } from '../src/modules/month-documents/month-documents.service.ts';
 import { verifyRegistry } from '../src/modules/verification/verification.service.ts';
 import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
+import { pdfPages } from './helpers/pdf.ts';
 import { joinPortal, type PortalWorker } from './helpers/portal.ts';
 
 /**
@@ -38,17 +38,6 @@ const stored = async (employee: string | null) =>
   ).rows;
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-/** Each page's text. */
-async function pdfTexts(bytes: Buffer): Promise<string[]> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const content = await (await pdf.getPage(number)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  return pages;
-}
 
 /** The month total of worked minutes in a stored XLSX document. */
 async function workedTotal(bytes: Buffer): Promise<number> {
@@ -180,7 +169,7 @@ describe('every worker’s documents of a closed month at once', () => {
     // The generation time printed in the file is the stored one: it was not made again an hour later.
     expect(await rows(workbook)).toEqual(await rows(xlsxEs?.content as Buffer));
     const pdf = await reportBytes({ month: '2026-10', locale: 'es' }, 'time_registry_worker_monthly', 'pdf');
-    expect(await pdfTexts(pdf)).toEqual(await pdfTexts(pdfEs?.content as Buffer));
+    expect(await pdfPages(pdf)).toEqual(await pdfPages(pdfEs?.content as Buffer));
   });
 });
 

@@ -2,10 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PDFiumLibrary } from '@hyzyla/pdfium';
 import ExcelJS from 'exceljs';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sheetName, xlsxDocumentsStream } from '../src/modules/reports/document-xlsx.ts';
 import { createTestContext, reportWorker, type TestCompany, type TestContext } from './helpers/context.ts';
+import { pdfPages } from './helpers/pdf.ts';
 import { hire, voidByCorrection } from './helpers/resources.ts';
 
 /**
@@ -85,16 +85,6 @@ async function generate(params: Record<string, unknown>, format: 'pdf' | 'xlsx' 
       : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   );
   return { report, bytes: file.rawPayload };
-}
-
-async function textOf(bytes: Buffer): Promise<string[]> {
-  const pdf = await getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const content = await (await pdf.getPage(number)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  return pages;
 }
 
 const hhmm = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
@@ -182,7 +172,7 @@ describe('time_registry_worker_monthly', () => {
     // Kept for a look (and for scripts/render-pdf.ts, which renders the sample in docs/).
     await mkdir(SAMPLES, { recursive: true });
     await writeFile(path.join(SAMPLES, 'worker-document-es.pdf'), bytes);
-    const pages = await textOf(bytes);
+    const pages = await pdfPages(bytes);
     const text = pages.join('\n');
     for (const expected of [
       ...HEADING_AND_DAYS,
@@ -261,7 +251,7 @@ describe('time_registry_worker_monthly', () => {
     await hire(company.live, { hire_date: '2026-01-01', first_name: 'Pau', last_name: 'Segon' });
     const { report, bytes } = await generate({ month: '2026-10', locale: 'en' });
     expect(report.row_count).toBe(2);
-    const text = (await textOf(bytes)).join('\n');
+    const text = (await pdfPages(bytes)).join('\n');
     expect(text).toContain('Working time registry · 2026-10');
     expect(text).toContain('Company signature');
     expect(text).toContain('Pau Segon');
