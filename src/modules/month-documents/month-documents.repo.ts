@@ -148,3 +148,22 @@ export async function deleteDocumentWork(
     .where('id', 'in', [...ids])
     .execute();
 }
+
+/** Whether documents of a worker's month (or, `employeeId` null, the company's CSV) are queued; no lock taken. */
+export async function hasDocumentWork(
+  db: Executor,
+  companyId: string,
+  employeeId: string | null,
+  month: string,
+) {
+  let query = db
+    .selectFrom('registry_document_work')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('month', '=', month);
+  query =
+    employeeId === null
+      ? query.where('employee_id', 'is', null)
+      : query.where('employee_id', '=', employeeId);
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}

@@ -22,6 +22,7 @@ import { lockDaysOf } from '../workdays/write-days.ts';
 import {
   claimDocumentWork,
   deleteDocumentWork,
+  hasDocumentWork,
   insertDocument,
   latestCompanyEdition,
   latestDocument,
@@ -260,9 +261,30 @@ export async function sealedDocument(
   locale: DocumentLocale,
 ): Promise<SealedDownload | undefined> {
   const first = `${month.slice(0, 7)}-01`;
+  // Nothing queued (the common case, and every open month): read the stored file without a transaction or the
+  // worker's lock. Otherwise make the queued documents first, under the lock every writer of the worker takes.
+  const stored = (await hasDocumentWork(deps.db, tenant.companyId, employeeId, first))
+    ? await makeQueuedThenRead(deps, tenant, employeeId, first, format, locale)
+    : await latestDocument(deps.db, tenant.companyId, employeeId, first, format, locale);
+  if (!stored) return undefined;
+  return {
+    content: Readable.from([stored.content]),
+    sha256: stored.sha256.toString('hex'),
+    version: stored.version,
+  };
+}
+
+async function makeQueuedThenRead(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  tenant: TenantScope,
+  employeeId: string | null,
+  first: string,
+  format: 'pdf' | 'xlsx' | 'csv',
+  locale: DocumentLocale,
+) {
   const transaction = deps.db.transaction();
   const isolated = employeeId === null ? transaction.setIsolationLevel('repeatable read') : transaction;
-  const stored = await isolated.execute(async (tx) => {
+  return await isolated.execute(async (tx) => {
     if (employeeId === null) {
       await makeCompanyEdition(tx, deps, tenant, first);
     } else {
@@ -271,12 +293,6 @@ export async function sealedDocument(
     }
     return await latestDocument(tx, tenant.companyId, employeeId, first, format, locale);
   });
-  if (!stored) return undefined;
-  return {
-    content: Readable.from([stored.content]),
-    sha256: stored.sha256.toString('hex'),
-    version: stored.version,
-  };
 }
 
 /**
