@@ -12,6 +12,7 @@ import { SettingsScreen } from './screens/settings.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
 import type { Company } from './types.ts';
 import { ErrorMessage, Field, useAction } from './ui.tsx';
+import { passkeysSupported, signInWithPasskey } from './webauthn.ts';
 
 type Session = {
   admin: { id: string; email: string; language: Language | null };
@@ -77,6 +78,11 @@ function Login({ onLogin }: { onLogin: (session: Session) => void }) {
     const session = await action.run(() => api<Session>('POST', '/login', { email, password }));
     if (session) onLogin(session);
   };
+  // A passkey signs in without email or password, also while wrong passwords have locked the email out.
+  const withPasskey = async () => {
+    const session = await action.run(() => signInWithPasskey<Session>(api));
+    if (session) onLogin(session);
+  };
   return (
     <main className="login">
       <h1>Jornada</h1>
@@ -101,9 +107,16 @@ function Login({ onLogin }: { onLogin: (session: Session) => void }) {
           />
         </Field>
         <ErrorMessage error={action.error} />
-        <button type="submit" disabled={action.busy}>
-          {t('Log in')}
-        </button>
+        <div className="row">
+          <button type="submit" disabled={action.busy}>
+            {t('Log in')}
+          </button>
+          {passkeysSupported() && (
+            <button type="button" className="secondary" disabled={action.busy} onClick={withPasskey}>
+              {t('Log in with a passkey')}
+            </button>
+          )}
+        </div>
       </form>
       <LanguageSwitch onSwitch={applyLanguage} />
     </main>

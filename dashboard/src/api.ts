@@ -73,7 +73,7 @@ export function sessionClient(base: string, loginPaths: readonly string[]) {
   };
 }
 
-const dashboard = sessionClient('/dashboard/api', ['/login']);
+const dashboard = sessionClient('/dashboard/api', ['/login', '/passkeys/login']);
 export const api = dashboard.request;
 export const setCsrfToken = dashboard.setCsrfToken;
 export const whenSessionLost = dashboard.whenSessionLost;

@@ -1,6 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { LoginBody } from '../modules/admins/admins.schemas.ts';
-import { authenticateAdmin, dashboardLanguage, setAdminLanguage } from '../modules/admins/admins.service.ts';
+import {
+  authenticateAdmin,
+  authenticateAdminWithPasskey,
+  dashboardLanguage,
+  setAdminLanguage,
+} from '../modules/admins/admins.service.ts';
 import {
   createSession,
   deleteSession,
@@ -11,6 +16,7 @@ import {
 } from '../modules/admins/sessions.ts';
 import { getCompany } from '../modules/companies/companies.service.ts';
 import { throttledLogin } from '../modules/logins/logins.service.ts';
+import { passkeyRoutes } from '../modules/passkeys/passkeys.routes.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { ApiError } from '../platform/errors.ts';
 import { route } from '../platform/operation.ts';
@@ -69,17 +75,48 @@ export function sessionRoutes(api: FastifyInstance, deps: AppDeps): void {
       const admin = await throttledLogin(deps.db, deps.clock, attempt, () =>
         authenticateAdmin(deps, request.body),
       );
-      const { token, session } = await createSession(deps.db, deps.clock, admin);
-      reply.setCookie(SESSION_COOKIE, token, {
-        path: '/dashboard',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: secureCookies(deps, request),
-        maxAge: SESSION_SECONDS,
-      });
-      return await sessionView(deps, session);
+      return await openSession(request, reply, admin);
     },
   );
+  const openSession = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    admin: Parameters<typeof createSession>[2],
+    passkeyId?: string,
+  ) => {
+    const { token, session } = await createSession(deps.db, deps.clock, admin, passkeyId);
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/dashboard',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: secureCookies(deps, request),
+      maxAge: SESSION_SECONDS,
+    });
+    return await sessionView(deps, session);
+  };
+  // An administrator's passkeys (issue 35): a locked password does not lock them out.
+  passkeyRoutes(api, deps, {
+    audience: 'dashboard',
+    prefix: '/dashboard/api',
+    operation: DASHBOARD_OPERATION,
+    idPrefix: 'dashboard',
+    owner: async (request) => {
+      const session = requireSession(request);
+      return { companyId: session.company_id, type: 'admin', id: session.admin_id, userName: session.email };
+    },
+    credential: (request) => {
+      const session = requireSession(request);
+      const startedAt = (session.created_at ?? new Date()).toISOString();
+      return session.credential_kind === 'passkey' && session.passkey_id
+        ? { kind: 'passkey', session_started_at: startedAt, passkey_id: session.passkey_id }
+        : { kind: 'password', session_started_at: startedAt };
+    },
+    signIn: async (request, reply, response) => {
+      const { admin, passkeyId } = await authenticateAdminWithPasskey(deps, response);
+      return await openSession(request, reply, admin, passkeyId);
+    },
+    sessionSchema: SessionView,
+  });
   route(
     api,
     {

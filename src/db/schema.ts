@@ -219,6 +219,9 @@ export type PortalSessionsTable = {
   csrf_token: string;
   created_at: Date;
   expires_at: Date;
+  /** How the session was opened (migration 0046). */
+  credential_kind: Generated<'password' | 'passkey'>;
+  passkey_id: Generated<string | null>;
 };
 
 export type RegistryAccessGrantsTable = {
@@ -556,6 +559,9 @@ export type DashboardSessionsTable = {
   csrf_token: string;
   created_at: Date;
   expires_at: Date;
+  /** How the session was opened (migration 0046). */
+  credential_kind: Generated<'password' | 'passkey'>;
+  passkey_id: Generated<string | null>;
 };
 
 /** Per tenant, the last delivery id a claim took (migration 0031). */
@@ -591,6 +597,32 @@ export type LoginFailuresTable = {
   failed_at: Date;
   /** The attempt that reserved the row (migration 0040); null for rows from before. */
   attempt_id: Generated<string | null>;
+};
+
+/** A worker's or an administrator's passkey (migration 0046): never deleted, its key never changes. */
+export type PasskeysTable = {
+  company_id: string;
+  id: string;
+  owner_type: 'employee' | 'admin';
+  owner_id: string;
+  credential_id: string;
+  public_key: Buffer;
+  counter: Generated<string>;
+  transports: Generated<string[]>;
+  name: string;
+  created_at: Date;
+  last_used_at: Generated<Date | null>;
+  removed_at: Generated<Date | null>;
+};
+
+/** A registration's or a sign-in's WebAuthn challenge: single use, five minutes (migration 0046). */
+export type PasskeyChallengesTable = {
+  challenge: string;
+  purpose: 'register' | 'login';
+  audience: 'portal' | 'dashboard';
+  company_id: string | null;
+  owner_id: string | null;
+  expires_at: Date;
 };
 
 export type Database = {
@@ -637,4 +669,6 @@ export type Database = {
   registry_document_work: RegistryDocumentWorkTable;
   login_failures: LoginFailuresTable;
   access_link_windows: AccessLinkWindowsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
 };

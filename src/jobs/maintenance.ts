@@ -2,6 +2,7 @@ import type { Db } from '../db/database.ts';
 import { deleteExpiredSessions } from '../modules/admins/admins.repo.ts';
 import { deleteEventsWithoutDeliveries } from '../modules/events/events.repo.ts';
 import { sweepLoginFailures } from '../modules/logins/logins.service.ts';
+import { deleteExpiredChallenges } from '../modules/passkeys/passkeys.repo.ts';
 import { deleteExpiredPortalSessions } from '../modules/portal/portal.repo.ts';
 import { deleteAccessWindowsBefore } from '../modules/registry-access/access.repo.ts';
 import { deleteExpiredDownloadNonces } from '../modules/reports/reports.repo.ts';
@@ -68,6 +69,7 @@ export function maintenanceJob(deps: { db: Db; clock: Clock; reportStore: Report
       await deleteExpiredDownloadNonces(deps.db, toDate(now));
       await deleteExpiredSessions(deps.db, toDate(now));
       await deleteExpiredPortalSessions(deps.db, toDate(now));
+      await deleteExpiredChallenges(deps.db, toDate(now));
       await sweepLoginFailures(deps.db, now);
       await deleteAccessWindowsBefore(deps.db, toDate(now.subtract({ minutes: 10 })));
       const swept = await sweepDeliveriesAndEvents(deps.db, now);

@@ -33,7 +33,13 @@ export type TenantScope = Pick<Tenant, 'companyId' | 'accountId' | 'timezone'>;
  * How a worker proved who they were for an approval made in the portal (issue 35): the credential and when its
  * session started. The approvals' chain entries record it.
  */
-export type Credential = { kind: 'password'; session_started_at: string };
+export type Credential = {
+  /** How the session was opened. */
+  kind: 'password' | 'passkey';
+  session_started_at: string;
+  /** The passkey that opened the session (kind passkey). */
+  passkey_id?: string;
+};
 
 /** A tenant with who acts in it: what a service that records a registry fact needs. */
 export type ActingTenant = TenantScope & Pick<Tenant, 'actor'> & { credential?: Credential };

@@ -14,10 +14,13 @@ import {
 import {
   Correction,
   RejectCorrectionBody,
+  SignedWorkerCorrectionBody,
   WorkerCorrectionBody,
 } from '../modules/corrections/corrections.schemas.ts';
 import {
   approveCorrection,
+  correctionRequestToSign,
+  correctionToSign,
   getCorrection,
   listCorrections,
   rejectCorrection,
@@ -25,20 +28,25 @@ import {
 } from '../modules/corrections/corrections.service.ts';
 import { findEmployee } from '../modules/employees/employees.service.ts';
 import { throttledLogin } from '../modules/logins/logins.service.ts';
+import { passkeyRoutes } from '../modules/passkeys/passkeys.routes.ts';
+import { ApprovalToSign, SignedApprovalBody } from '../modules/passkeys/passkeys.schemas.ts';
 import {
   acceptInvitation,
   endPortalSession,
   findPortalSession,
   loginWorker,
+  loginWorkerWithPasskey,
   PORTAL_SESSION_COOKIE,
   PORTAL_SESSION_SECONDS,
   type PortalSession,
+  sessionCredential,
   workerTenant,
 } from '../modules/portal/portal.service.ts';
 import { MonthParams } from '../modules/registry/registry.schemas.ts';
 import { credentialResetsOf } from '../modules/registry/registry.service.ts';
 import {
   acknowledgeMonth,
+  acknowledgementToSign,
   workerRegistryMonth,
   workerRegistryMonthPdf,
 } from '../modules/registry-access/acknowledgements.service.ts';
@@ -321,13 +329,38 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
       operationId: 'portalRequestCorrection',
       summary: 'Ask the company to correct the worker’s record (the worker’s approval is given)',
       scope: null,
-      body: WorkerCorrectionBody,
+      body: SignedWorkerCorrectionBody,
       responses: { 201: { description: 'The pending correction.', schema: Correction } },
     },
     async (request, reply) => {
       const { tenant, employee } = await actingAs(request);
-      const correction = await requestCorrection(deps, tenant, { ...request.body, employee_id: employee.id });
+      const { assertion, ...body } = request.body;
+      const correction = await requestCorrection(
+        deps,
+        tenant,
+        { ...body, employee_id: employee.id },
+        assertion,
+      );
       return reply.code(201).send(correction);
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/corrections/approval`,
+      operationId: 'portalCorrectionRequestApproval',
+      summary:
+        'What the worker’s passkey signs to request a correction (the request is the worker’s approval)',
+      scope: null,
+      body: WorkerCorrectionBody,
+      responses: { 200: { description: 'The approval to sign.', schema: ApprovalToSign } },
+    },
+    async (request) => {
+      const { tenant, employee } = await actingAs(request);
+      return await correctionRequestToSign(deps, tenant, { ...request.body, employee_id: employee.id });
     },
   );
 
@@ -359,11 +392,42 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
       summary: 'Give the worker’s approval to a correction (applied if the company approved it too)',
       scope: null,
       params: IdParams,
-      body: Type.Object({}, { additionalProperties: false }),
+      body: SignedApprovalBody,
       errors: ['conflict'],
       responses: { 200: { description: 'The correction.', schema: Correction } },
     },
-    async (request) => approveCorrection(deps, await tenantOf(request), request.params.id),
+    async (request) =>
+      approveCorrection(deps, await tenantOf(request), request.params.id, request.body.assertion),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/corrections/:id/approval`,
+      operationId: 'portalCorrectionApproval',
+      summary: 'What the worker’s passkey signs to accept a correction (the approval and WebAuthn options)',
+      scope: null,
+      params: IdParams,
+      responses: { 200: { description: 'The approval to sign.', schema: ApprovalToSign } },
+    },
+    async (request) => correctionToSign(deps, await tenantOf(request), request.params.id),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/registry/:month/approval`,
+      operationId: 'portalAcknowledgementApproval',
+      summary: 'What the worker’s passkey signs to acknowledge a closed month',
+      scope: null,
+      params: MonthParams,
+      responses: { 200: { description: 'The approval to sign.', schema: ApprovalToSign } },
+    },
+    async (request) => acknowledgementToSign(deps, await tenantOf(request), request.params.month),
   );
 
   route(
@@ -504,7 +568,7 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
       summary: 'Acknowledge a closed month (once; recorded in the worker’s chain)',
       scope: null,
       params: MonthParams,
-      body: Type.Object({}, { additionalProperties: false }),
+      body: SignedApprovalBody,
       responses: {
         200: {
           description: 'The acknowledgement (the first one, when repeated).',
@@ -516,8 +580,27 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
         },
       },
     },
-    async (request) => acknowledgeMonth(deps, await tenantOf(request), request.params.month),
+    async (request) =>
+      acknowledgeMonth(deps, await tenantOf(request), request.params.month, request.body.assertion),
   );
+
+  passkeyRoutes(app, deps, {
+    audience: 'portal',
+    prefix: PREFIX,
+    operation: PORTAL_OPERATION,
+    idPrefix: 'portal',
+    owner: async (request) => {
+      const { tenant, employee } = await actingAs(request);
+      return { companyId: tenant.companyId, type: 'employee', id: employee.id, userName: employee.email };
+    },
+    credential: (request) => sessionCredential(worker(request)),
+    signIn: async (request, reply, response) => {
+      const opened = await loginWorkerWithPasskey(deps, response);
+      setSession(request, reply, opened.token);
+      return { csrf_token: opened.session.csrf_token };
+    },
+    sessionSchema: PortalSessionView,
+  });
 
   const tenantOf = async (request: FastifyRequest): Promise<ActingTenant> => (await actingAs(request)).tenant;
 

@@ -31,7 +31,11 @@ export function login(ctx: TestContext, email: string, password: string) {
 
 /** Logs in (200 expected) and returns a session client. */
 export async function dashboardSession(ctx: TestContext, email: string, password: string) {
-  const response = await login(ctx, email, password);
+  return sessionFrom(ctx, await login(ctx, email, password));
+}
+
+/** The session client of a login's answer (200 expected): a password's or a passkey's. */
+export function sessionFrom(ctx: TestContext, response: Response): DashboardSession {
   expect(response.statusCode, response.body).toBe(200);
   const setCookie = String(response.headers['set-cookie']);
   const cookie = setCookie.split(';')[0] ?? '';

@@ -22,9 +22,14 @@ export class PortalWorker {
     return response;
   }
 
-  async send(method: 'GET' | 'POST', url: string, body?: unknown, options: { csrf?: boolean } = {}) {
+  async send(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    body?: unknown,
+    options: { csrf?: boolean } = {},
+  ) {
     const headers: Record<string, string> = { cookie: this.cookie };
-    if (method === 'POST' && options.csrf !== false) headers['x-csrf-token'] = this.csrf;
+    if (method !== 'GET' && options.csrf !== false) headers['x-csrf-token'] = this.csrf;
     if (body !== undefined) headers['content-type'] = 'application/json';
     return await this.#ctx.app.inject({
       method,

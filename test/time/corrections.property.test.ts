@@ -154,19 +154,34 @@ it('gives the figures of the final active check-ins alone, in any order of arriv
           } else if (step.outcome === 'company-only') {
             if (!step.workerAsks)
               await approveCorrection(
-                { db, clock, sealedDocuments: sealedDocuments({ clock, cursors: codec }) },
+                {
+                  db,
+                  clock,
+                  publicUrl: 'http://localhost',
+                  sealedDocuments: sealedDocuments({ clock, cursors: codec }),
+                },
                 company,
                 request.id,
               );
           } else if (step.outcome === 'applied') {
             if (!step.workerAsks)
               await approveCorrection(
-                { db, clock, sealedDocuments: sealedDocuments({ clock, cursors: codec }) },
+                {
+                  db,
+                  clock,
+                  publicUrl: 'http://localhost',
+                  sealedDocuments: sealedDocuments({ clock, cursors: codec }),
+                },
                 worker(corrected),
                 request.id,
               );
             const applied = await approveCorrection(
-              { db, clock, sealedDocuments: sealedDocuments({ clock, cursors: codec }) },
+              {
+                db,
+                clock,
+                publicUrl: 'http://localhost',
+                sealedDocuments: sealedDocuments({ clock, cursors: codec }),
+              },
               company,
               request.id,
             );

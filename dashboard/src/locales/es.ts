@@ -652,4 +652,19 @@ export const es: Record<string, string> = {
   Actions: 'Acciones',
   'First page': 'Primera página',
   'Next page': 'Página siguiente',
+  'Log in with a passkey': 'Entrar con una llave de acceso',
+  'Your passkeys': 'Tus llaves de acceso',
+  'A passkey signs you in with this device’s fingerprint, face or PIN instead of your password, also while wrong passwords have locked your email out.':
+    'Una llave de acceso te deja entrar con la huella, la cara o el PIN de este dispositivo en lugar de la contraseña, también cuando contraseñas erróneas han bloqueado tu correo.',
+  'No passkey yet.': 'Aún no hay ninguna llave de acceso.',
+  'Remove {{name}}': 'Quitar {{name}}',
+  'Remove the passkey {{name}}?': '¿Quitar la llave de acceso {{name}}?',
+  'It no longer signs you in. Your password and your other passkeys still do.':
+    'Dejará de servir para entrar. Tu contraseña y tus otras llaves de acceso siguen sirviendo.',
+  'Create a passkey': 'Crear una llave de acceso',
+  'Name of the passkey': 'Nombre de la llave de acceso',
+  'Create a passkey on this device': 'Crear una llave de acceso en este dispositivo',
+  'Passkey {{name}} created.': 'Llave de acceso {{name}} creada.',
+  'This browser does not support passkeys.': 'Este navegador no admite llaves de acceso.',
+  never: 'nunca',
 };

@@ -31,6 +31,25 @@ const FORMATS: Record<string, string> = {
 
 /** Field messages: what follows the field's name ("Email" + "is already used…"). */
 const FIELD_RULES: Rule[] = [
+  // Passkeys (issue 35).
+  [/^is not a WebAuthn response$/, () => 'no es una respuesta WebAuthn'],
+  [
+    /^answers no registration of yours that is still open: start again$/,
+    () => 'no responde a ningún registro tuyo abierto: empieza de nuevo',
+  ],
+  [/^could not be verified(?:: (.*))?$/, (why) => `no se pudo verificar${why ? `: ${why}` : ''}`],
+  [
+    /^you have no passkey: approve without a signature$/,
+    () => 'no tienes llave de acceso: aprueba sin firma',
+  ],
+  [
+    /^is required: you have a passkey, so your approvals are signed with it$/,
+    () => 'es obligatoria: tienes una llave de acceso, así que tus aprobaciones se firman con ella',
+  ],
+  [
+    /^is not your passkey’s signature of this approval \(it may have changed meanwhile\): sign again$/,
+    () => 'no es la firma de esta aprobación con tu llave de acceso (puede haber cambiado): firma de nuevo',
+  ],
   [/^must not be empty$/, () => 'no puede estar vacío'],
   [/^must not be blank$/, () => 'no puede quedar en blanco'],
   [
@@ -136,6 +155,24 @@ const FIELD_RULES: Rule[] = [
 
 /** Problem details: whole sentences. */
 const DETAIL_RULES: Rule[] = [
+  // Passkeys (issue 35).
+  [/^Sign this approval with your passkey\.$/, () => 'Firma esta aprobación con tu llave de acceso.'],
+  [/^This passkey does not open a session here\.$/, () => 'Esta llave de acceso no abre sesión aquí.'],
+  [/^This passkey is registered already\.$/, () => 'Esta llave de acceso ya está registrada.'],
+  [
+    /^You already have a passkey: sign in with it to add another \(a password session cannot add one\)\.$/,
+    () =>
+      'Ya tienes una llave de acceso: entra con ella para añadir otra (una sesión con contraseña no puede).',
+  ],
+  [
+    /^Sign in with a passkey to remove one \(a password session cannot\)\.$/,
+    () => 'Entra con una llave de acceso para quitar una (una sesión con contraseña no puede).',
+  ],
+  [/^You have (\d+) passkeys: remove one first\.$/, (n) => `Tienes ${n} llaves de acceso: quita una antes.`],
+  [
+    /^The correction waits for no approval of yours\.$/,
+    () => 'La corrección no espera ninguna aprobación tuya.',
+  ],
   [/^The email or the password is wrong\.$/, () => 'El correo o la contraseña no son correctos.'],
   [
     /^Too many failed logins for this email or from this address\. Try again in (\d+) seconds\.$/,
@@ -290,6 +327,8 @@ export const spanishDetail = (detail: string) => apply(DETAIL_RULES, detail);
 /** The API's field names as a Spanish reader names them (the last part of a path: `params.month` → `month`). */
 export const SPANISH_FIELD_NAMES: Record<string, string> = {
   add: 'Fichaje añadido',
+  assertion: 'Firma con llave de acceso',
+  response: 'Respuesta de la llave de acceso',
   address: 'Dirección',
   addon_enabled: 'Complemento',
   body: 'Petición',

@@ -1,14 +1,16 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describe } from '../api.ts';
+import { passkeysSupported, signInWithPasskey } from '../webauthn.ts';
+import { AccountScreen } from './Account.tsx';
 import { type Me, portalApi, setPortalCsrf, whenPortalSessionLost } from './api.ts';
 import { CorrectionsScreen } from './Corrections.tsx';
 import { switchLanguage } from './i18n.ts';
 import { RecordScreen } from './Record.tsx';
 import { TodayScreen } from './Today.tsx';
 
-type Tab = 'today' | 'record' | 'corrections';
-const TABS: Tab[] = ['today', 'record', 'corrections'];
+type Tab = 'today' | 'record' | 'corrections' | 'account';
+const TABS: Tab[] = ['today', 'record', 'corrections', 'account'];
 
 const tabOfHash = (): Tab => {
   const name = window.location.hash.replace('#/', '');
@@ -116,6 +118,7 @@ export function PortalApp() {
         {tab === 'today' && <TodayScreen me={me} onChange={refresh} />}
         {tab === 'record' && <RecordScreen me={me} />}
         {tab === 'corrections' && <CorrectionsScreen me={me} />}
+        {tab === 'account' && <AccountScreen me={me} />}
       </main>
       <nav className="tabs" aria-label={t('app')}>
         {TABS.map((name) => (
@@ -160,6 +163,18 @@ function useSessionForm(
 
 function LoginForm({ onDone }: { onDone: () => Promise<void> }) {
   const { t } = useTranslation();
+  const [passkeyError, setPasskeyError] = useState<unknown>(null);
+  // A passkey signs in without email or password (and while wrong passwords have locked the email out).
+  const withPasskey = async () => {
+    setPasskeyError(null);
+    try {
+      const session = await signInWithPasskey<{ csrf_token: string }>(portalApi);
+      setPortalCsrf(session.csrf_token);
+      await onDone();
+    } catch (failure) {
+      setPasskeyError(failure);
+    }
+  };
   const { error, busy, submit } = useSessionForm(
     (form) =>
       portalApi<{ csrf_token: string }>('POST', '/login', {
@@ -183,6 +198,15 @@ function LoginForm({ onDone }: { onDone: () => Promise<void> }) {
       <button type="submit" className="primary" disabled={busy}>
         {t('login.submit')}
       </button>
+      {passkeysSupported() && (
+        <>
+          <p className="or">{t('login.or')}</p>
+          <Problems error={passkeyError} />
+          <button type="button" className="secondary" onClick={() => void withPasskey()}>
+            {t('login.passkey')}
+          </button>
+        </>
+      )}
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { signApproval } from '../webauthn.ts';
 import { dayIn, instantAt, todayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type CheckInType, type Correction, type Me, portalApi, type WorkMode } from './api.ts';
@@ -75,7 +76,10 @@ function CorrectionCard({
   const decide = async (path: string, body: unknown) => {
     setError(null);
     try {
-      await portalApi('POST', `/corrections/${correction.id}/${path}`, body);
+      // Accepting is the worker's approval: signed with their passkey when they have one.
+      const signature =
+        path === 'accept' ? await signApproval(portalApi, `/corrections/${correction.id}/approval`) : {};
+      await portalApi('POST', `/corrections/${correction.id}/${path}`, { ...(body as object), ...signature });
       setRejecting(false);
       await onDecided();
     } catch (failure) {
@@ -181,7 +185,9 @@ function RequestForm({ me, onSent }: { me: Me; onSent: () => Promise<void> }) {
     setError(null);
     setSent('');
     try {
-      await portalApi('POST', '/corrections', body);
+      // The request carries the worker's approval: signed with their passkey when they have one.
+      const signature = await signApproval(portalApi, '/corrections/approval', body);
+      await portalApi('POST', '/corrections', { ...body, ...signature });
       setSent(t('corrections.sent'));
       event.currentTarget?.reset();
       await onSent();

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { signApproval } from '../webauthn.ts';
 import { dayIn, lastDayOf, todayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type Day, type Me, type Page, portalApi } from './api.ts';
@@ -54,10 +55,12 @@ export function RecordScreen({ me }: { me: Me }) {
 
   const acknowledge = async () => {
     try {
+      // The acknowledgement is signed with the worker's passkey when they have one.
+      const signature = await signApproval(portalApi, `/registry/${month}/approval`);
       const answer = await portalApi<{ acknowledged_at: string; version: number }>(
         'POST',
         `/registry/${month}/acknowledge`,
-        {},
+        signature,
       );
       setClosed({
         acknowledged_at: answer.acknowledged_at,

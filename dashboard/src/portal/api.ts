@@ -1,7 +1,7 @@
 import { sessionClient } from '../api.ts';
 
 /** The portal's JSON API client (/portal/api), and the shapes it answers. */
-const client = sessionClient('/portal/api', ['/login', '/invitations/accept']);
+const client = sessionClient('/portal/api', ['/login', '/invitations/accept', '/passkeys/login']);
 export const portalApi = client.request;
 export const setPortalCsrf = client.setCsrfToken;
 export const whenPortalSessionLost = client.whenSessionLost;

@@ -5,6 +5,7 @@ import { statusLabel } from '../labels.ts';
 import type { Company, Location } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
 import { CompanySettings } from './company.tsx';
+import { AdminPasskeys } from './passkeys.tsx';
 
 type Usage = { used: number; quota: number };
 type Settings = {
@@ -38,6 +39,7 @@ export function SettingsScreen({ adminId, onChange }: { adminId: string; onChang
             }}
           />
           <WorkCentres />
+          <AdminPasskeys />
           <CompanySettings
             company={data.company}
             adminId={adminId}

@@ -17,6 +17,17 @@ export async function findAdminByEmailKey(db: Executor, emailKey: string) {
     .executeTakeFirst();
 }
 
+/** An active administrator by id within the account (a passkey sign-in names one); undefined when disabled. */
+export async function findActiveAdmin(db: Executor, companyId: string, id: string) {
+  return await db
+    .selectFrom('company_admins')
+    .select(['company_id', 'id', 'email', 'language'])
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
+}
+
 /** An administrator's email, by id within the account (null: no such administrator). */
 export async function findAdminEmail(db: Executor, companyId: string, id: string): Promise<string | null> {
   const row = await db
@@ -48,6 +59,8 @@ export async function insertSession(
     expires_at: Date;
     token_hash: Buffer;
     created_at: Date;
+    credential_kind?: 'password' | 'passkey';
+    passkey_id?: string | null;
   },
 ): Promise<void> {
   await db.insertInto('dashboard_sessions').values(row).execute();
@@ -60,7 +73,18 @@ export async function findLiveSession(db: Executor, tokenHash: Buffer, now: Date
     .innerJoin('company_admins as a', (join) =>
       join.onRef('a.company_id', '=', 's.company_id').onRef('a.id', '=', 's.admin_id'),
     )
-    .select(['s.id', 's.company_id', 's.admin_id', 'a.email', 'a.language', 's.csrf_token', 's.expires_at'])
+    .select([
+      's.id',
+      's.company_id',
+      's.admin_id',
+      'a.email',
+      'a.language',
+      's.csrf_token',
+      's.expires_at',
+      's.created_at',
+      's.credential_kind',
+      's.passkey_id',
+    ])
     .where('s.token_hash', '=', tokenHash)
     .where('a.disabled_at', 'is', null)
     .where('s.expires_at', '>', now)

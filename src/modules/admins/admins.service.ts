@@ -1,3 +1,4 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Static } from 'typebox';
 import { lockCompanyRow } from '../../db/companies.ts';
 import { violatedConstraint } from '../../db/database.ts';
@@ -8,9 +9,11 @@ import { companyLanguage, type Language } from '../../platform/language.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
+import { authenticatePasskey } from '../passkeys/passkeys.service.ts';
 import {
   countActiveAdmins,
   disableAdminRow,
+  findActiveAdmin,
   findAdminByEmailKey,
   insertAdmin,
   selectAdmins,
@@ -68,6 +71,20 @@ export async function authenticateAdmin(
   return admin && matches && admin.disabled_at === null
     ? { id: admin.id, company_id: admin.company_id, email: admin.email, language: admin.language }
     : null;
+}
+
+/**
+ * The administrator a passkey sign-in names (not throttled like passwords: a passkey cannot be guessed, and a
+ * flood of wrong passwords must not lock its owner out; issue 35). A disabled administrator is refused.
+ */
+export async function authenticateAdminWithPasskey(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'publicUrl'>,
+  response: AuthenticationResponseJSON,
+) {
+  const { companyId, ownerId, passkeyId } = await authenticatePasskey(deps, 'dashboard', response);
+  const admin = await findActiveAdmin(deps.db, companyId, ownerId);
+  if (!admin) throw new ApiError('unauthenticated', 'This passkey does not open a session here.');
+  return { admin, passkeyId };
 }
 
 /** A company's administrators (the dashboard's Settings): email and since when, never a password hash. */

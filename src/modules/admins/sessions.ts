@@ -18,6 +18,10 @@ export type Session = {
   language: 'es' | 'en' | null;
   csrf_token: string;
   expires_at: Date;
+  /** When and how the session was opened (absent on a session just made: now, as given). */
+  created_at?: Date;
+  credential_kind?: 'password' | 'passkey';
+  passkey_id?: string | null;
 };
 
 /** A new session: the cookie carries a 256-bit random token, the database only its SHA-256. */
@@ -25,6 +29,7 @@ export async function createSession(
   db: Db,
   clock: Clock,
   admin: { id: string; company_id: string; email: string; language: 'es' | 'en' | null },
+  passkeyId?: string,
 ): Promise<{ token: string; session: Session }> {
   const token = randomBytes(32).toString('base64url');
   const now = clock.now();
@@ -35,8 +40,12 @@ export async function createSession(
     csrf_token: randomBytes(32).toString('base64url'),
     expires_at: toDate(now.add({ seconds: SESSION_SECONDS })),
   };
-  await insertSession(db, { ...session, token_hash: sha256(token), created_at: toDate(now) });
-  return { token, session: { ...session, email: admin.email, language: admin.language } };
+  const opened = passkeyId ? { credential_kind: 'passkey' as const, passkey_id: passkeyId } : {};
+  await insertSession(db, { ...session, token_hash: sha256(token), created_at: toDate(now), ...opened });
+  return {
+    token,
+    session: { ...session, email: admin.email, language: admin.language, created_at: toDate(now), ...opened },
+  };
 }
 
 export async function findSession(db: Db, clock: Clock, token: string): Promise<Session | null> {

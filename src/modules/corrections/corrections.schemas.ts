@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { Actor, Instant, Nullable, NullableInstant, named, Uuid } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { CheckInType, WorkMode } from '../check-ins/check-ins.schemas.ts';
+import { AuthenticationResponse } from '../passkeys/passkeys.schemas.ts';
 
 export const CORRECTION_STATUSES = ['pending', 'applied', 'rejected'] as const;
 
@@ -85,6 +86,12 @@ export const CreateCorrectionBody = named(
 
 /** A worker's own request in the portal. */
 export const WorkerCorrectionBody = Type.Object(correctionRequest, { additionalProperties: false });
+
+/** The portal's request: the worker's approval, signed with their passkey when they have one (issue 35). */
+export const SignedWorkerCorrectionBody = Type.Object(
+  { ...correctionRequest, assertion: Type.Optional(AuthenticationResponse) },
+  { additionalProperties: false },
+);
 
 export const RejectCorrectionBody = named(
   'RejectCheckInCorrectionBody',

@@ -1,3 +1,4 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import type { CorrectionAddition, CorrectionStatus } from '../../db/schema.ts';
@@ -19,7 +20,13 @@ import {
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
-import { recordMonthVersions } from '../registry/months.service.ts';
+import {
+  type ApprovalSignature,
+  approvalChallenge,
+  approvalOptions,
+  approvalSignature,
+} from '../passkeys/passkeys.service.ts';
+import { latestSeal, recordMonthVersions } from '../registry/months.service.ts';
 import { appendToChain, correctionRequestContent } from '../registry/registry.service.ts';
 import { datesAround } from '../workdays/consolidation.ts';
 import { settleDays } from '../workdays/write-days.ts';
@@ -128,9 +135,10 @@ const factOf = (item: CorrectionAddition): CheckInFact => ({
  * worker have both approved it; a worker's own request (the portal) carries the worker's approval already.
  */
 export async function requestCorrection(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'publicUrl'>>,
   tenant: ActingTenant,
   input: Static<typeof CreateCorrectionBody>,
+  assertion?: AuthenticationResponseJSON,
 ): Promise<CorrectionView> {
   const { db, clock } = deps;
   const byWorker = tenant.actor.type === 'employee';
@@ -184,7 +192,18 @@ export async function requestCorrection(
       content: correctionRequestContent(row),
       recordedAt: at,
     });
-    if (byWorker) await appendApproval(tx, tenant, row, at);
+    if (byWorker) {
+      // The request is the worker's approval: signed with their passkey when they have one (issue 35).
+      const { id: _, ...requested } = row;
+      const signature = await approvalSignature(
+        tx,
+        deps,
+        tenant,
+        await correctionApproval(tx, tenant, requested),
+        assertion,
+      );
+      await appendApproval(tx, tenant, row, at, signature);
+    }
     await recordEvents(tx, tenant.companyId, at, [requestedEvent(row, 'pending')]);
     return toView(row);
   });
@@ -240,15 +259,23 @@ async function findActiveAt(
   );
 }
 
-async function appendApproval(tx: Executor, tenant: ActingTenant, row: CorrectionRow, at: Date) {
+async function appendApproval(
+  tx: Executor,
+  tenant: ActingTenant,
+  row: CorrectionRow,
+  at: Date,
+  signature: ApprovalSignature | undefined,
+) {
   await appendToChain(tx, tenant.companyId, row.employee_id, {
     kind: tenant.actor.type === 'employee' ? 'correction_accepted' : 'correction_approved',
     subjectId: row.id,
-    // The worker's acceptance names the credential and session it was made with (issue 35).
+    // The worker's acceptance names the credential and session it was made with, and carries the passkey's
+    // signature of the approval when the worker has a passkey (issue 35).
     content: {
       correction_id: row.id,
       by: tenant.credential ? { ...tenant.actor, credential: tenant.credential } : tenant.actor,
       at: at.toISOString(),
+      ...(signature ? { signature } : {}),
     },
     recordedAt: at,
   });
@@ -279,9 +306,10 @@ async function pendingCorrection(tx: Executor, tenant: ActingTenant, id: string)
  * applies it: they queue on the employee's row lock, and the later ones find it applied (409).
  */
 export async function approveCorrection(
-  deps: RecordingDeps & Pick<AppDeps, 'sealedDocuments'>,
+  deps: RecordingDeps & Pick<AppDeps, 'sealedDocuments'> & Partial<Pick<AppDeps, 'publicUrl'>>,
   tenant: ActingTenant,
   id: string,
+  assertion?: AuthenticationResponseJSON,
 ): Promise<CorrectionView> {
   const { db, clock } = deps;
   return await withSyncStamp(db, clock, async (tx, now) => {
@@ -296,6 +324,10 @@ export async function approveCorrection(
         { errors: { status: row.status } },
       );
     }
+    // A worker who has a passkey signs exactly this approval with it (issue 35).
+    const signature = byWorker
+      ? await approvalSignature(tx, deps, tenant, await correctionApproval(tx, tenant, row), assertion)
+      : undefined;
     const approval = byWorker
       ? { employee_approval_at: at }
       : {
@@ -305,7 +337,7 @@ export async function approveCorrection(
         };
     await updatePendingCorrection(tx, tenant.companyId, id, { ...approval, updated_at: at });
     const approved: CorrectionRow = { ...row, ...approval, updated_at: at };
-    await appendApproval(tx, tenant, approved, at);
+    await appendApproval(tx, tenant, approved, at, signature);
     if (approved.company_approval_at && approved.employee_approval_at) {
       // It may change a closed month: the month's queued documents are made first, showing the version it ends.
       await deps.sealedDocuments.flush(tx, tenant.companyId, row.employee_id);
@@ -315,6 +347,68 @@ export async function approveCorrection(
     }
     return toView(approved);
   });
+}
+
+/**
+ * What a worker's approval of a correction signs (docs/security.md, Passkeys): the correction as requested (what
+ * it voids and adds, and why), the correction's id once it exists (a worker's own request signs before it has
+ * one), and the latest seal of the company's registry, in canonical JSON.
+ */
+async function correctionApproval(
+  db: Executor,
+  tenant: ActingTenant,
+  correction: { id?: string; employee_id: string; reason: string; void_ids: string[]; add_items: unknown[] },
+): Promise<Record<string, unknown>> {
+  return {
+    action: correction.id ? 'correction_accepted' : 'correction_requested',
+    company_id: tenant.companyId,
+    employee_id: correction.employee_id,
+    ...(correction.id ? { correction_id: correction.id } : {}),
+    reason: correction.reason,
+    void: correction.void_ids,
+    add: correction.add_items,
+    sealed: await latestSeal(db, tenant.companyId),
+  };
+}
+
+/** What the worker's device signs to request a correction (the request carries the worker's approval). */
+export async function correctionRequestToSign(
+  deps: Pick<AppDeps, 'db' | 'publicUrl'>,
+  tenant: ActingTenant,
+  input: Static<typeof CreateCorrectionBody>,
+) {
+  const approval = await correctionApproval(deps.db, tenant, {
+    employee_id: input.employee_id,
+    reason: input.reason,
+    void_ids: input.void ?? [],
+    add_items: normalizeAdditions(input.add),
+  });
+  return {
+    approval,
+    challenge: approvalChallenge(approval),
+    options: await approvalOptions(deps, tenant, approval),
+  };
+}
+
+/** What the worker's device signs to accept a correction: the approval, its hash, and WebAuthn options. */
+export async function correctionToSign(
+  deps: Pick<AppDeps, 'db' | 'publicUrl'>,
+  tenant: ActingTenant,
+  id: string,
+): Promise<{ approval: Record<string, unknown>; challenge: string; options: object | null }> {
+  const row = await findCorrection(deps.db, tenant.companyId, id, viewerOf(tenant));
+  if (!row) throw notFound('Check-in correction');
+  const approval = await correctionApproval(deps.db, tenant, row);
+  if (row.status !== 'pending' || row.employee_approval_at) {
+    throw new ApiError('conflict', 'The correction waits for no approval of yours.', {
+      errors: { status: row.status },
+    });
+  }
+  return {
+    approval,
+    challenge: approvalChallenge(approval),
+    options: await approvalOptions(deps, tenant, approval),
+  };
 }
 
 /**

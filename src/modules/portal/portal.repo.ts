@@ -108,7 +108,16 @@ export async function insertPortalSession(db: Executor, row: Insertable<PortalSe
 export async function findLivePortalSession(db: Executor, tokenHash: Buffer, now: Date) {
   return await db
     .selectFrom('portal_sessions')
-    .select(['id', 'company_id', 'employee_id', 'csrf_token', 'expires_at', 'created_at'])
+    .select([
+      'id',
+      'company_id',
+      'employee_id',
+      'csrf_token',
+      'expires_at',
+      'created_at',
+      'credential_kind',
+      'passkey_id',
+    ])
     .where('token_hash', '=', tokenHash)
     .where('expires_at', '>', now)
     .executeTakeFirst();

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Db } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { sha256 } from '../../platform/secrets.ts';
-import type { ActingTenant } from '../../platform/tenant.ts';
+import type { ActingTenant, Credential } from '../../platform/tenant.ts';
 import { type Clock, toDate } from '../../time/clock.ts';
 import { hashPassword, verifyPassword } from '../admins/password.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployee } from '../employees/employees.service.ts';
+import { authenticatePasskey, revokeWorkerPasskeys } from '../passkeys/passkeys.service.ts';
 import { appendToChain } from '../registry/registry.service.ts';
 import {
   deletePortalSession,
@@ -44,6 +46,9 @@ export type PortalSession = {
   expires_at: Date;
   /** When the session started (the login or the acceptance of a link); absent on a session just made. */
   created_at?: Date;
+  /** How the session was opened (migration 0046): a password (or a link), or a passkey. */
+  credential_kind?: 'password' | 'passkey';
+  passkey_id?: string | null;
 };
 
 const emailKey = (email: string) => email.trim().toLowerCase();
@@ -75,6 +80,9 @@ export async function inviteWorker(
     const reset = (await findAccountOf(tx, tenant.companyId, found.id)) !== undefined;
     if (reset) {
       await resetAccount(tx, tenant.companyId, found.id, unusable, at);
+      // The worker's passkeys go too (a worker who lost their device has no other way back); the entry names
+      // them, so the reset's reach is on the record.
+      const revoked = await revokeWorkerPasskeys(tx, tenant.companyId, found.id, at);
       await appendToChain(tx, tenant.companyId, found.id, {
         kind: 'credential_reset',
         subjectId: id,
@@ -83,6 +91,7 @@ export async function inviteWorker(
           invitation_id: id,
           by: { type: tenant.actor.type, id: tenant.actor.id },
           at: at.toISOString(),
+          ...(revoked.length > 0 ? { passkeys_revoked: revoked } : {}),
         },
         recordedAt: at,
       });
@@ -152,6 +161,7 @@ async function newSession(
   db: Db,
   clock: Clock,
   worker: { company_id: string; employee_id: string },
+  passkeyId?: string,
 ): Promise<{ token: string; session: PortalSession }> {
   const token = randomBytes(32).toString('base64url');
   const now = clock.now();
@@ -162,7 +172,12 @@ async function newSession(
     csrf_token: randomBytes(32).toString('base64url'),
     expires_at: toDate(now.add({ seconds: PORTAL_SESSION_SECONDS })),
   };
-  await insertPortalSession(db, { ...session, token_hash: sha256(token), created_at: toDate(now) });
+  await insertPortalSession(db, {
+    ...session,
+    token_hash: sha256(token),
+    created_at: toDate(now),
+    ...(passkeyId ? { credential_kind: 'passkey', passkey_id: passkeyId } : {}),
+  });
   return { token, session };
 }
 
@@ -241,6 +256,22 @@ export async function loginWorker(
   return await newSession(deps.db, deps.clock, opened);
 }
 
+/**
+ * A worker's sign-in with a passkey: the passkey names the worker and their company. It bypasses the password
+ * throttle (a passkey cannot be guessed; issue 35: a flood of wrong passwords must not keep a worker from
+ * clocking in). A worker whose login was reset has no passkey left (the reset revoked them).
+ */
+export async function loginWorkerWithPasskey(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'publicUrl'>,
+  response: AuthenticationResponseJSON,
+): Promise<{ token: string; session: PortalSession }> {
+  const { companyId, ownerId, passkeyId } = await authenticatePasskey(deps, 'portal', response);
+  if (!(await findAccountOf(deps.db, companyId, ownerId))) {
+    throw new ApiError('unauthenticated', 'This passkey does not open a session here.');
+  }
+  return await newSession(deps.db, deps.clock, { company_id: companyId, employee_id: ownerId }, passkeyId);
+}
+
 let dummy: Promise<string> | null = null;
 const dummyHash = () => {
   dummy ??= hashPassword(randomBytes(16).toString('hex'));
@@ -253,6 +284,16 @@ export async function findPortalSession(db: Db, clock: Clock, token: string): Pr
 
 export async function endPortalSession(db: Db, session: PortalSession): Promise<void> {
   await deletePortalSession(db, session.company_id, session.id);
+}
+
+/** How a worker's session proves who they are: what each approval it makes records (issue 35). */
+export function sessionCredential(session: PortalSession): Credential {
+  const startedAt = (
+    session.created_at ?? new Date(session.expires_at.getTime() - PORTAL_SESSION_SECONDS * 1000)
+  ).toISOString();
+  return session.credential_kind === 'passkey' && session.passkey_id
+    ? { kind: 'passkey', session_started_at: startedAt, passkey_id: session.passkey_id }
+    : { kind: 'password', session_started_at: startedAt };
 }
 
 /**
@@ -270,12 +311,7 @@ export async function workerTenant(
       accountId: account.id,
       timezone: account.timezone,
       actor: { type: 'employee', id: session.employee_id },
-      credential: {
-        kind: 'password',
-        session_started_at: (
-          session.created_at ?? new Date(session.expires_at.getTime() - PORTAL_SESSION_SECONDS * 1000)
-        ).toISOString(),
-      },
+      credential: sessionCredential(session),
     },
     companyName: tenant.name,
   };

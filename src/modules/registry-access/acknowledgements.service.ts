@@ -1,3 +1,5 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { Executor } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { DEFAULT_LIMIT, keysetPage, mapPage, type Page } from '../../platform/pagination.ts';
@@ -6,6 +8,7 @@ import { monthRange } from '../../time/calendar.ts';
 import { toDate } from '../../time/clock.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { sealedDocument } from '../month-documents/month-documents.service.ts';
+import { approvalChallenge, approvalOptions, approvalSignature } from '../passkeys/passkeys.service.ts';
 import {
   closingOf,
   currentMonthVersion,
@@ -96,9 +99,10 @@ export async function workerRegistryMonthPdf(
  * answers the first one), in the chain under the employee's lock.
  */
 export async function acknowledgeMonth(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'publicUrl'>,
   tenant: ActingTenant,
   month: string,
+  assertion?: AuthenticationResponseJSON,
 ): Promise<{ month: string; acknowledged_at: string; version: number }> {
   await assertWorkerMonth(deps, tenant, month);
   const at = toDate(deps.clock.now());
@@ -107,28 +111,71 @@ export async function acknowledgeMonth(
     const first = monthRange(month).from;
     // The version the worker acknowledges is the current one, read under the lock a correction takes too.
     const version = await currentMonthVersion(tx, tenant.companyId, tenant.actor.id, first);
-    const row = { company_id: tenant.companyId, employee_id: tenant.actor.id, month: first, version };
-    if (await insertAcknowledgement(tx, { ...row, acknowledged_at: at })) {
-      await appendToChain(tx, tenant.companyId, tenant.actor.id, {
-        kind: 'month_acknowledged',
-        subjectId: null,
-        content: {
-          month,
-          employee_id: tenant.actor.id,
-          acknowledged_at: at.toISOString(),
-          // Version 1 keeps the text of the entries made before versions existed.
-          version: version === 1 ? undefined : version,
-          // The credential and session it was made with (issue 35).
-          credential: tenant.credential,
-        },
-        recordedAt: at,
-      });
-      return { month, acknowledged_at: at.toISOString(), version };
-    }
     const given = await findAcknowledgement(tx, tenant.companyId, tenant.actor.id, first, version);
-    if (!given) throw new ApiError('internal_error', 'An acknowledgement vanished.');
-    return { month, acknowledged_at: given.acknowledged_at.toISOString(), version };
+    if (given) return { month, acknowledged_at: given.acknowledged_at.toISOString(), version };
+    // A worker who has a passkey signs this version of the month and its seal (issue 35).
+    const approval = await acknowledgementApproval(tx, tenant, month, version);
+    const signature = await approvalSignature(tx, deps, tenant, approval, assertion);
+    const row = { company_id: tenant.companyId, employee_id: tenant.actor.id, month: first, version };
+    if (!(await insertAcknowledgement(tx, { ...row, acknowledged_at: at }))) {
+      throw new ApiError('conflict', 'The month was acknowledged meanwhile.');
+    }
+    await appendToChain(tx, tenant.companyId, tenant.actor.id, {
+      kind: 'month_acknowledged',
+      subjectId: null,
+      content: {
+        month,
+        employee_id: tenant.actor.id,
+        acknowledged_at: at.toISOString(),
+        // Version 1 keeps the text of the entries made before versions existed.
+        version: version === 1 ? undefined : version,
+        // The credential and session it was made with, and the passkey's signature (issue 35).
+        credential: tenant.credential,
+        ...(signature ? { signature } : {}),
+      },
+      recordedAt: at,
+    });
+    return { month, acknowledged_at: at.toISOString(), version };
   });
+}
+
+/** What a worker's acknowledgement signs: the month, its current version, and the seal stored at its close. */
+async function acknowledgementApproval(
+  db: Executor,
+  tenant: ActingTenant,
+  month: string,
+  version: number,
+): Promise<Record<string, unknown>> {
+  const closing = await closingOf(db, tenant.companyId, month);
+  return {
+    action: 'month_acknowledged',
+    company_id: tenant.companyId,
+    employee_id: tenant.actor.id,
+    month,
+    version,
+    seal: closing?.seal ? closing.seal.toString('hex') : null,
+  };
+}
+
+/** What the worker's device signs to acknowledge a closed month: the approval, its hash and WebAuthn options. */
+export async function acknowledgementToSign(
+  deps: Pick<AppDeps, 'db' | 'publicUrl'>,
+  tenant: ActingTenant,
+  month: string,
+) {
+  await assertWorkerMonth(deps, tenant, month);
+  const version = await currentMonthVersion(
+    deps.db,
+    tenant.companyId,
+    tenant.actor.id,
+    monthRange(month).from,
+  );
+  const approval = await acknowledgementApproval(deps.db, tenant, month, version);
+  return {
+    approval,
+    challenge: approvalChallenge(approval),
+    options: await approvalOptions(deps, tenant, approval),
+  };
 }
 
 export type AcknowledgementView = {

@@ -247,6 +247,21 @@ async function queueDocuments(
   );
 }
 
+/**
+ * The latest closed month and the seal stored at its close (hex), or null: what a worker's signed approval
+ * names as the registry it was given on (issue 35). That seal pins every chain of the company up to the close.
+ */
+export async function latestSeal(
+  db: Executor,
+  companyId: string,
+): Promise<{ month: string; seal: string } | null> {
+  const latest = await latestClosedMonth(db, companyId);
+  if (latest === undefined) return null;
+  const month = latest.slice(0, 7);
+  const closing = await closingOf(db, companyId, month);
+  return closing?.seal ? { month, seal: closing.seal.toString('hex') } : null;
+}
+
 /** The seals of those months that are closed (hex, by YYYY-MM), for the views that show them to keep. */
 export async function monthSeals(db: Executor, companyId: string, months: readonly string[]) {
   const seals: Record<string, string> = {};

@@ -3,6 +3,7 @@ import { monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { localDateOf } from '../../time/engine.ts';
 import { documentFactContent } from '../month-documents/month-documents.service.ts';
+import { type ApprovalSignature, checkStoredSignature } from '../passkeys/passkeys.service.ts';
 import { sealOf } from '../registry/months.service.ts';
 import {
   canonicalJson,
@@ -45,6 +46,8 @@ import {
  * - `figures_mismatch`: a day's stored figures are not what its facts give (figures edited, facts removed);
  * - `document_mismatch`: a closed month's stored document (PDF, XLSX or CSV) no longer hashes to the SHA-256 its
  *   entry recorded (a file swapped or edited);
+ * - `approval_signature`: a worker's approval signed with a passkey whose signature does not verify against the
+ *   public key the worker's chain registered, or signs another approval (a forged or moved signature);
  * - `seal_mismatch`: a closed month's seal as the chains give it now differs from the one stored at the close,
  *   or from a seal a worker or an inspector kept (a whole chain rewritten consistently).
  * State facts (an absence, a holiday, an access grant) are compared by their last entry; the company's own chain
@@ -79,6 +82,10 @@ type Chain = {
   /** The last day sealed by a closing already in this chain. */
   sealedThrough: string | null;
   zone: string | null;
+  /** The worker's passkeys this chain registered so far: credential id → public key (base64url COSE). */
+  passkeys: Map<string, string>;
+  /** The corrections this chain requested so far: id → what they void and add, and why (canonical JSON). */
+  requests: Map<string, string>;
 };
 
 class Findings {
@@ -147,10 +154,13 @@ async function verifyChains(tx: Executor, companyId: string | null, findings: Fi
           seq: 0,
           sealedThrough: null,
           zone: null,
+          passkeys: new Map(),
+          requests: new Map(),
         };
       }
       chain = checkLink(chain, entry, findings);
       chain = await checkSealedDays(tx, chain, entry, findings);
+      await checkSignature(chain, entry, findings);
       states.note(entry.company_id, entry.employee_id, entry);
     }
     await checkFacts(tx, batch, findings);
@@ -392,6 +402,71 @@ async function checkSealedDays(tx: Executor, chain: Chain, entry: Entry, finding
   return { ...chain, zone };
 }
 
+/**
+ * A worker's approval signed with a passkey (issue 35): the assertion must verify against the public key an
+ * earlier entry of the same chain registered, and the approval it signs must be this entry's (this worker, this
+ * correction as requested, this month and version). Otherwise `approval_signature`.
+ */
+async function checkSignature(chain: Chain, entry: Entry, findings: Findings): Promise<void> {
+  const content = parseContent(entry.content);
+  if (entry.kind === 'passkey_registered') {
+    chain.passkeys.set(String(content.credential_id), String(content.public_key));
+    return;
+  }
+  if (entry.kind === 'correction_requested') {
+    chain.requests.set(String(content.correction_id), requestedChange(content));
+    return;
+  }
+  const signature = content.signature as ApprovalSignature | undefined;
+  if (signature === undefined) return;
+  const problem = (found: string) =>
+    findings.add({
+      kind: 'approval_signature',
+      employee_id: entry.employee_id,
+      entry: Number(entry.seq),
+      expected: 'the signature, by a passkey this worker registered, of this very approval',
+      found,
+    });
+  if (typeof signature !== 'object' || signature === null || typeof signature.approval !== 'object') {
+    problem('a signature that is not one');
+    return;
+  }
+  const key = chain.passkeys.get(String(signature.assertion?.id));
+  if (key === undefined) {
+    problem('a signature by a passkey this worker’s chain never registered');
+    return;
+  }
+  const why = await checkStoredSignature(signature, key);
+  if (why !== null) {
+    problem(`a signature that does not verify (${why})`);
+    return;
+  }
+  const approval = signature.approval;
+  const signed = (() => {
+    if (approval.company_id !== chain.company || approval.employee_id !== chain.employee) return false;
+    if (entry.kind === 'correction_accepted') {
+      const requested = chain.requests.get(String(content.correction_id));
+      const idMatches =
+        approval.action === 'correction_requested' ||
+        (approval.action === 'correction_accepted' && approval.correction_id === content.correction_id);
+      return idMatches && requested === requestedChange(approval);
+    }
+    if (entry.kind === 'month_acknowledged') {
+      const version = typeof content.version === 'number' ? content.version : 1;
+      return (
+        approval.action === 'month_acknowledged' &&
+        approval.month === content.month &&
+        approval.version === version
+      );
+    }
+    return false;
+  })();
+  if (!signed) problem(`a signature of another approval: ${canonicalJson(approval)}`);
+}
+
+const requestedChange = (content: Record<string, unknown>) =>
+  canonicalJson({ reason: content.reason, void: content.void, add: content.add });
+
 async function employeeZone(tx: Executor, companyId: string, employeeId: string): Promise<string> {
   return (await employeeZoneOf(tx, companyId, employeeId)) ?? 'UTC';
 }
@@ -504,7 +579,14 @@ async function factsNow(
         kind === 'correction_approved'
           ? { type: row.company_approval_by_type, id: row.company_approval_by_id }
           : content.by;
-      return canonicalJson({ kind, correction_id: row.id, by, at: at.toISOString() });
+      // The signature is the entry's own (checkSignature verifies it); the row holds none.
+      return canonicalJson({
+        kind,
+        correction_id: row.id,
+        by,
+        at: at.toISOString(),
+        signature: kind === 'correction_accepted' ? content.signature : undefined,
+      });
     };
   }
   if (kind === 'month_close') {
