@@ -262,6 +262,47 @@ describe('an approval by a worker who has a passkey', () => {
   });
 });
 
+describe('an answer to a record someone else made, by a worker who has a passkey', () => {
+  it('is signed too, and verification checks it', async () => {
+    const { employee, worker, device } = await workerWithPasskey();
+    const record = await company.live.post('/v1/check-ins', {
+      employee_id: employee.id,
+      type: 'in',
+      timestamp: '2026-10-12T07:00:00Z',
+    });
+    expect(record.statusCode, record.body).toBe(201);
+    const id = record.json().id as string;
+    expect(
+      (await worker.send('POST', `/portal/api/check-ins/${id}/reject`, { reason: 'No vine' })).statusCode,
+    ).toBe(422);
+    const toSign = (
+      await worker.send('POST', `/portal/api/check-ins/${id}/approval`, {
+        response: 'rejected',
+        reason: 'No vine',
+      })
+    ).json();
+    expect(toSign.approval).toMatchObject({
+      action: 'check_in_rejected',
+      check_in_id: id,
+      reason: 'No vine',
+    });
+    // A signature of the rejection does not carry another reason.
+    const other = await worker.send('POST', `/portal/api/check-ins/${id}/reject`, {
+      reason: 'Otro motivo',
+      assertion: device.get(toSign.options),
+    });
+    expect(other.statusCode).toBe(422);
+    const rejected = await worker.send('POST', `/portal/api/check-ins/${id}/reject`, {
+      reason: 'No vine',
+      assertion: device.get(toSign.options),
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    const [entry] = await entries(employee.id, 'check_in_rejected');
+    expect(entry?.content.credential.signature.approval).toEqual(toSign.approval);
+    expect((await verifyRegistry(ctx.deps, company.id)).problems).toEqual([]);
+  });
+});
+
 const rewriteEntry = (employeeId: string, seq: number, change: (content: Record<string, unknown>) => void) =>
   rewriteChainEntry(ctx.db, { companyId: company.id, employeeId, seq }, change);
 

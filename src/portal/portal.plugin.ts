@@ -6,6 +6,7 @@ import { LoginBody } from '../modules/admins/admins.schemas.ts';
 import { CheckIn } from '../modules/check-ins/check-ins.schemas.ts';
 import {
   answerCheckIn,
+  checkInAnswerToSign,
   latestCheckIn,
   listCheckIns,
   listUnansweredCheckIns,
@@ -29,7 +30,11 @@ import {
 import { findEmployee } from '../modules/employees/employees.service.ts';
 import { throttledLogin } from '../modules/logins/logins.service.ts';
 import { passkeyRoutes } from '../modules/passkeys/passkeys.routes.ts';
-import { ApprovalToSign, SignedApprovalBody } from '../modules/passkeys/passkeys.schemas.ts';
+import {
+  ApprovalToSign,
+  AuthenticationResponse,
+  SignedApprovalBody,
+} from '../modules/passkeys/passkeys.schemas.ts';
 import {
   acceptInvitation,
   endPortalSession,
@@ -78,6 +83,22 @@ declare module 'fastify' {
 }
 
 const PREFIX = '/portal/api';
+
+/** A rejection of a record someone else made: the reason, and the passkey's signature when the worker has one. */
+const SignedRejectBody = Type.Object(
+  {
+    reason: Type.String({ minLength: 1, maxLength: 500 }),
+    assertion: Type.Optional(AuthenticationResponse),
+  },
+  { additionalProperties: false },
+);
+const CheckInAnswerBody = Type.Object(
+  {
+    response: Type.Union([Type.Literal('accepted'), Type.Literal('rejected')]),
+    reason: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
 
 function worker(request: FastifyRequest): PortalSession {
   if (!request.portalSession) throw new ApiError('unauthenticated', 'Log in to the portal first.');
@@ -481,11 +502,34 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
       summary: 'Accept a check-in someone else recorded for the worker',
       scope: null,
       params: IdParams,
+      body: Type.Optional(SignedApprovalBody),
       errors: ['conflict'],
       responses: { 200: { description: 'The check-in with the answer.', schema: CheckIn } },
     },
     async (request) =>
-      answerCheckIn(deps, await tenantOf(request), request.params.id, { response: 'accepted' }),
+      answerCheckIn(
+        deps,
+        await tenantOf(request),
+        request.params.id,
+        { response: 'accepted' },
+        request.body?.assertion,
+      ),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/check-ins/:id/approval`,
+      operationId: 'portalCheckInAnswerApproval',
+      summary: 'What the worker’s passkey signs to accept or reject a record someone else made',
+      scope: null,
+      params: IdParams,
+      body: CheckInAnswerBody,
+      responses: { 200: { description: 'The approval to sign.', schema: ApprovalToSign } },
+    },
+    async (request) => checkInAnswerToSign(deps, await tenantOf(request), request.params.id, request.body),
   );
 
   route(
@@ -498,15 +542,18 @@ export async function portalPlugin(app: FastifyInstance, deps: AppDeps): Promise
       summary: 'Reject (dispute) a check-in someone else recorded for the worker, with a reason',
       scope: null,
       params: IdParams,
-      body: RejectCorrectionBody,
+      body: SignedRejectBody,
       errors: ['conflict'],
       responses: { 200: { description: 'The check-in with the answer.', schema: CheckIn } },
     },
     async (request) =>
-      answerCheckIn(deps, await tenantOf(request), request.params.id, {
-        response: 'rejected',
-        reason: request.body.reason,
-      }),
+      answerCheckIn(
+        deps,
+        await tenantOf(request),
+        request.params.id,
+        { response: 'rejected', reason: request.body.reason },
+        request.body.assertion,
+      ),
   );
 
   route(

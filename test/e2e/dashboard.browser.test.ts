@@ -249,7 +249,7 @@ describe.each(VARIANTS)('the dashboard in Chromium, $key', (variant) => {
     await page.reload();
     await page.getByLabel(T('Email'), { exact: true }).fill(login.email);
     await page.getByLabel(T('Password'), { exact: true }).fill('not the password');
-    await page.getByRole('button', { name: T('Log in') }).click();
+    await page.getByRole('button', { name: T('Log in'), exact: true }).click();
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toContain(detail('The email or the password is wrong.'));

@@ -323,7 +323,7 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await wide.goto(`${base}/portal`);
     await wide.getByLabel('Correo electrónico').fill('lucia.portal@example.com');
     await wide.getByLabel('Contraseña').fill(PASSWORD);
-    await wide.getByRole('button', { name: 'Entrar' }).click();
+    await wide.getByRole('button', { name: 'Entrar', exact: true }).click();
     await wide.getByRole('heading', { level: 1, name: 'Hola, Lucía' }).waitFor();
     await accessible(wide);
     await shot('desktop-today', wide);

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { signApproval } from '../webauthn.ts';
 import { dayIn } from '../zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, portalApi } from './api.ts';
@@ -26,7 +27,12 @@ export function OthersRecords({ zone, onAnswered }: { zone: string; onAnswered: 
   const answer = async (record: CheckIn, path: 'accept' | 'reject', body: object) => {
     try {
       setError(null);
-      await portalApi('POST', `/check-ins/${record.id}/${path}`, body);
+      // The answer is the worker's word on the record: signed with their passkey when they have one.
+      const signature = await signApproval(portalApi, `/check-ins/${record.id}/approval`, {
+        response: path === 'accept' ? 'accepted' : 'rejected',
+        ...body,
+      });
+      await portalApi('POST', `/check-ins/${record.id}/${path}`, { ...body, ...signature });
       setSaved(true);
       load();
       onAnswered();

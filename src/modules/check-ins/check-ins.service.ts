@@ -1,3 +1,4 @@
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Static } from 'typebox';
 import { isOwnRecord } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
@@ -19,7 +20,8 @@ import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
-import { assertMonthsOpen, recordMonthVersions } from '../registry/months.service.ts';
+import { approvalChallenge, approvalOptions, approvalSignature } from '../passkeys/passkeys.service.ts';
+import { assertMonthsOpen, latestSeal, recordMonthVersions } from '../registry/months.service.ts';
 import {
   appendToChain,
   canonicalJson,
@@ -346,6 +348,44 @@ export async function latestCheckIn(
   return row ? toView(row) : null;
 }
 
+/** What a worker's answer to a record someone else made signs: the record, the answer, the registry's seal. */
+async function answerApproval(
+  db: Executor,
+  tenant: ActingTenant,
+  row: { id: string; employee_id: string; type: string; timestamp: Date },
+  response: 'accepted' | 'rejected',
+  reason: string | null,
+): Promise<Record<string, unknown>> {
+  return {
+    action: response === 'accepted' ? 'check_in_accepted' : 'check_in_rejected',
+    company_id: tenant.companyId,
+    employee_id: row.employee_id,
+    check_in_id: row.id,
+    type: row.type,
+    timestamp: formatInstant(row.timestamp),
+    reason,
+    sealed: await latestSeal(db, tenant.companyId),
+  };
+}
+
+/** What the worker's device signs to answer a record someone else made for them. */
+export async function checkInAnswerToSign(
+  deps: Pick<AppDeps, 'db' | 'publicUrl'>,
+  tenant: ActingTenant,
+  checkInId: string,
+  answer: { response: 'accepted' | 'rejected'; reason?: string | undefined },
+) {
+  const row = await findCheckIn(deps.db, tenant.companyId, checkInId);
+  if (!row || row.employee_id !== tenant.actor.id) throw notFound('Check-in');
+  const reason = answer.response === 'rejected' ? (answer.reason ?? '').trim() : null;
+  const approval = await answerApproval(deps.db, tenant, row, answer.response, reason);
+  return {
+    approval,
+    challenge: approvalChallenge(approval),
+    options: await approvalOptions(deps, tenant, approval),
+  };
+}
+
 /**
  * The worker's answer to a check-in someone else recorded for them (docs/registry.md, "Records the worker did not
  * make"): accepted, or rejected with a reason (a dispute the company sees and the documents print). Once per
@@ -355,10 +395,11 @@ export async function latestCheckIn(
  * worker's word on the record, like a correction, it applies to a closed month too.
  */
 export async function answerCheckIn(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'sealedDocuments'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'sealedDocuments'> & Partial<Pick<AppDeps, 'publicUrl'>>,
   tenant: ActingTenant,
   checkInId: string,
   answer: { response: 'accepted' | 'rejected'; reason?: string | undefined },
+  assertion?: AuthenticationResponseJSON,
 ): Promise<CheckInView> {
   const employeeId = tenant.actor.id;
   const writer = { companyId: tenant.companyId, timezone: tenant.timezone };
@@ -380,8 +421,19 @@ export async function answerCheckIn(
       const reason = answer.response === 'rejected' ? (answer.reason ?? '').trim() : null;
       if (reason === '') throw invalid({ reason: 'must not be blank' });
       const at = toDate(now);
-      // The credential and session the answer was made with (issue 35), as its chain entry records it.
-      const credential = tenant.credential ? canonicalJson(tenant.credential) : null;
+      // A worker who has a passkey signs exactly this answer with it (issue 35).
+      const signature = await approvalSignature(
+        tx,
+        deps,
+        tenant,
+        await answerApproval(tx, tenant, row, answer.response, reason),
+        assertion,
+      );
+      // The credential and session the answer was made with, and the signature (issue 35), as its chain entry
+      // records it.
+      const credential = tenant.credential
+        ? canonicalJson({ ...tenant.credential, ...(signature ? { signature } : {}) })
+        : null;
       const inserted = await insertResponse(tx, tenant.companyId, row.id, {
         response: answer.response,
         reason,

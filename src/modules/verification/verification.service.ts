@@ -417,7 +417,9 @@ async function checkSignature(chain: Chain, entry: Entry, findings: Findings): P
     chain.requests.set(String(content.correction_id), requestedChange(content));
     return;
   }
-  const signature = content.signature as ApprovalSignature | undefined;
+  // An answer to a record someone else made keeps it with its credential (the row holds both).
+  const credential = content.credential as { signature?: ApprovalSignature } | undefined;
+  const signature = (content.signature ?? credential?.signature) as ApprovalSignature | undefined;
   if (signature === undefined) return;
   const problem = (found: string) =>
     findings.add({
@@ -450,6 +452,13 @@ async function checkSignature(chain: Chain, entry: Entry, findings: Findings): P
         approval.action === 'correction_requested' ||
         (approval.action === 'correction_accepted' && approval.correction_id === content.correction_id);
       return idMatches && requested === requestedChange(approval);
+    }
+    if (entry.kind === 'check_in_accepted' || entry.kind === 'check_in_rejected') {
+      return (
+        approval.action === entry.kind &&
+        approval.check_in_id === content.check_in_id &&
+        (approval.reason ?? null) === (content.reason ?? null)
+      );
     }
     if (entry.kind === 'month_acknowledged') {
       const version = typeof content.version === 'number' ? content.version : 1;
