@@ -8,7 +8,7 @@ import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { keepFailures } from '../helpers/browser-failures.ts';
 import { startServedApp } from '../helpers/served-app.ts';
-import { companyWithLiveKey, E2E_ADMIN_TOKEN, type httpClient } from '../helpers/service.ts';
+import { companyWithInvitedWorker, E2E_ADMIN_TOKEN, type httpClient } from '../helpers/service.ts';
 import { rewriteChainEntry } from '../helpers/tamper.ts';
 
 /**
@@ -53,23 +53,12 @@ async function virtualAuthenticator(on: Page): Promise<{ cdp: CDPSession; authen
 beforeAll(async () => {
   served = await startServedApp('passkeys', {}, { host: 'localhost' });
   http = served.http;
-  ({ liveKey, companyId } = await companyWithLiveKey(http, 'Ferretería Luna', [
-    'org:empleados:write',
-    'org:empleados:read',
-    'org:fichajes:write',
-    'org:fichajes:read',
-  ]));
-  const employee = await http(
-    'POST',
-    '/v1/employees',
-    { first_name: 'Marta', last_name: 'Llave', email: 'marta.llave@example.com', hire_date: '2026-01-01' },
-    liveKey,
-  );
-  expect(employee.status, employee.text).toBe(201);
-  employeeId = employee.body.id;
-  const invited = await http('POST', `/v1/employees/${employeeId}/portal-invitation`, {}, liveKey);
-  expect(invited.status, invited.text).toBe(201);
-  invitation = invited.body.url;
+  ({ companyId, liveKey, employeeId, invitation } = await companyWithInvitedWorker(http, 'Ferretería Luna', {
+    first_name: 'Marta',
+    last_name: 'Llave',
+    email: 'marta.llave@example.com',
+    hire_date: '2026-01-01',
+  }));
 
   await mkdir(SHOTS, { recursive: true });
   browser = await launchChromium();

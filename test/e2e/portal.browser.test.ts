@@ -7,7 +7,7 @@ import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { keepFailures } from '../helpers/browser-failures.ts';
 import { startServedApp } from '../helpers/served-app.ts';
-import { companyWithLiveKey, type httpClient } from '../helpers/service.ts';
+import { companyWithInvitedWorker, type httpClient } from '../helpers/service.ts';
 
 /**
  * The workers' portal in a real browser at phone width (390×844): Chromium driven by playwright-core, against a
@@ -33,23 +33,12 @@ beforeAll(async () => {
   served = await startServedApp('portal');
   base = served.base;
   http = served.http;
-  ({ liveKey } = await companyWithLiveKey(http, 'Panadería Sol', [
-    'org:empleados:write',
-    'org:empleados:read',
-    'org:fichajes:write',
-    'org:fichajes:read',
-  ]));
-  const employee = await http(
-    'POST',
-    '/v1/employees',
-    { first_name: 'Lucía', last_name: 'Portal', email: 'lucia.portal@example.com', hire_date: '2026-01-01' },
-    liveKey,
-  );
-  expect(employee.status, employee.text).toBe(201);
-  employeeId = employee.body.id;
-  const invited = await http('POST', `/v1/employees/${employeeId}/portal-invitation`, {}, liveKey);
-  expect(invited.status, invited.text).toBe(201);
-  invitation = invited.body.url;
+  ({ liveKey, employeeId, invitation } = await companyWithInvitedWorker(http, 'Panadería Sol', {
+    first_name: 'Lucía',
+    last_name: 'Portal',
+    email: 'lucia.portal@example.com',
+    hire_date: '2026-01-01',
+  }));
 
   await mkdir(SHOTS, { recursive: true });
   browser = await launchChromium();

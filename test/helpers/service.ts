@@ -103,6 +103,33 @@ export async function companyWithLiveKey(
 }
 
 /**
+ * A company with a live key that manages employees and check-ins, and one worker invited to the portal: what
+ * the portal's browser tests start from.
+ */
+export async function companyWithInvitedWorker(
+  http: ReturnType<typeof httpClient>,
+  companyName: string,
+  worker: { first_name: string; last_name: string; email: string; hire_date: string },
+) {
+  const { companyId, liveKey } = await companyWithLiveKey(http, companyName, [
+    'org:empleados:write',
+    'org:empleados:read',
+    'org:fichajes:write',
+    'org:fichajes:read',
+  ]);
+  const employee = await http('POST', '/v1/employees', worker, liveKey);
+  if (employee.status !== 201) throw new Error(`employee: ${employee.status} ${employee.text}`);
+  const invited = await http('POST', `/v1/employees/${employee.body.id}/portal-invitation`, {}, liveKey);
+  if (invited.status !== 201) throw new Error(`invitation: ${invited.status} ${invited.text}`);
+  return {
+    companyId,
+    liveKey,
+    employeeId: employee.body.id as string,
+    invitation: invited.body.url as string,
+  };
+}
+
+/**
  * An end-to-end test file's world: a fresh database and data directory (report files), the service nodes the file
  * starts on them (`start`, with JORNADA_DATA_DIR set), and after the file every node stopped, the database dropped
  * and the directory removed. Fields are set once the file's first beforeAll has run.

@@ -66,41 +66,25 @@ export async function touchPasskey(
     .execute();
 }
 
-/** Removes one of an owner's passkeys (stamps removed_at; the key is kept for the approvals it signed). */
-export async function markPasskeyRemoved(
-  db: Executor,
-  owner: { companyId: string; type: PasskeyOwnerType; id: string },
-  passkeyId: string,
-  at: Date,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('passkeys')
-    .set({ removed_at: at })
-    .where('company_id', '=', owner.companyId)
-    .where('owner_type', '=', owner.type)
-    .where('owner_id', '=', owner.id)
-    .where('id', '=', passkeyId)
-    .where('removed_at', 'is', null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
-}
-
-/** Removes every passkey of an owner (a reset of a worker's access); the ids removed. */
-export async function markAllPasskeysRemoved(
+/**
+ * Removes one of an owner's passkeys, or every one (a reset of a worker's access): stamps removed_at, the key
+ * stays for the approvals it signed. The ids removed.
+ */
+export async function markPasskeysRemoved(
   db: Executor,
   owner: { companyId: string; type: PasskeyOwnerType; id: string },
   at: Date,
+  passkeyId?: string,
 ): Promise<string[]> {
-  const rows = await db
+  let query = db
     .updateTable('passkeys')
     .set({ removed_at: at })
     .where('company_id', '=', owner.companyId)
     .where('owner_type', '=', owner.type)
     .where('owner_id', '=', owner.id)
-    .where('removed_at', 'is', null)
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id);
+    .where('removed_at', 'is', null);
+  if (passkeyId !== undefined) query = query.where('id', '=', passkeyId);
+  return (await query.returning('id').execute()).map((row) => row.id);
 }
 
 export async function insertChallenge(db: Executor, row: PasskeyChallengesTable): Promise<void> {

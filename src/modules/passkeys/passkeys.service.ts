@@ -22,8 +22,7 @@ import {
   findPasskeyByCredentialId,
   insertChallenge,
   insertPasskey,
-  markAllPasskeysRemoved,
-  markPasskeyRemoved,
+  markPasskeysRemoved,
   type PasskeyOwnerType,
   selectPasskeys,
   takeChallenge,
@@ -228,7 +227,7 @@ export async function removePasskey(
         errors: { session: session.kind },
       });
     }
-    if (!(await markPasskeyRemoved(tx, owner, passkeyId, at))) throw notFound('Passkey');
+    if ((await markPasskeysRemoved(tx, owner, at, passkeyId)).length === 0) throw notFound('Passkey');
     if (owner.type === 'employee') {
       await appendToChain(tx, owner.companyId, owner.id, {
         kind: 'passkey_removed',
@@ -250,7 +249,7 @@ export async function revokeWorkerPasskeys(
   employeeId: string,
   at: Date,
 ): Promise<string[]> {
-  return await markAllPasskeysRemoved(tx, { companyId, type: 'employee', id: employeeId }, at);
+  return await markPasskeysRemoved(tx, { companyId, type: 'employee', id: employeeId }, at);
 }
 
 /** Options for a sign-in with any passkey of the audience (a discoverable credential: no email asked). */
