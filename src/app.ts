@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { adminPlugin } from './admin/admin.plugin.ts';
 import type { HttpSettings, TrustProxy } from './config.ts';
-import { dashboardPlugin } from './dashboard/dashboard.plugin.ts';
 import { ping } from './db/database.ts';
 import { docsPlugin } from './docs/docs.plugin.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
 import { registerRequestLog } from './modules/request-log/request-log.service.ts';
-import { registerTenantRoutes } from './modules/tenant-routes.ts';
 import {
   WEBHOOK_PARAMETERS,
   WEBHOOK_RESPONSES,
@@ -30,8 +27,11 @@ import { requestLogSerializers } from './platform/log-redaction.ts';
 import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
-import { portalPlugin } from './portal/portal.plugin.ts';
-import { registryAccessPlugin } from './registry-access/registry-access.plugin.ts';
+import { adminSurface } from './surfaces/admin.ts';
+import { dashboardSurface } from './surfaces/dashboard.ts';
+import { portalSurface } from './surfaces/portal.ts';
+import { registryAccessSurface } from './surfaces/registry-access.ts';
+import { registerTenantRoutes } from './surfaces/tenant-routes.ts';
 
 /** Shared with the process: while draining (after SIGTERM), /readyz answers 503. */
 export type Lifecycle = { draining: boolean };
@@ -227,13 +227,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     { prefix: '/v1' },
   );
 
-  await app.register(async (dashboard) => dashboardPlugin(dashboard, deps));
-  await app.register(async (portal) => portalPlugin(portal, deps));
-  await app.register(async (access) => registryAccessPlugin(access, deps));
+  await app.register(async (dashboard) => dashboardSurface(dashboard, deps));
+  await app.register(async (portal) => portalSurface(portal, deps));
+  await app.register(async (access) => registryAccessSurface(access, deps));
 
   const adminToken = deps.adminToken;
   if (adminToken !== null) {
-    await app.register(async (admin) => adminPlugin(admin, { ...deps, adminToken }), { prefix: '/admin/v1' });
+    await app.register(async (admin) => adminSurface(admin, { ...deps, adminToken }), {
+      prefix: '/admin/v1',
+    });
   }
   return app;
 }

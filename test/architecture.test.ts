@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { buildOffline } from '../scripts/offline-app.ts';
+import { type DeclaredOperation, declaredOperations, route } from '../src/platform/operation.ts';
 
 /**
  * Guards of the code's shape (docs/architecture.md, "Layers" and "Module anatomy"), read from the sources with no
@@ -34,9 +37,8 @@ type Layer = (typeof LAYERS)[number];
 function layerOf(file: string): Layer {
   const top = file.split('/')[0] ?? '';
   if (top === 'time' || top === 'db' || top === 'platform' || top === 'modules' || top === 'jobs') return top;
-  if (top === 'admin' || top === 'dashboard' || top === 'portal' || top === 'registry-access')
-    return 'surfaces';
-  return 'root'; // app.ts, main.ts, cli.ts, config.ts, deps.ts, routes.ts, bootstrap/
+  if (top === 'surfaces') return 'surfaces';
+  return 'root'; // app.ts, main.ts, cli.ts, config.ts, deps.ts, docs/, bootstrap/
 }
 
 function upwardImports(files: SourceFile[]): string[] {
@@ -198,11 +200,46 @@ const REPOSITORY_IMPORTS_ALLOWED = new Set([
   'modules/vacation-balances/vacation-balances.service.ts → modules/workdays/workdays.repo.ts',
 ]);
 
+/**
+ * A surface (src/surfaces/: /admin/v1, the dashboard, the portal, the access links, the /v1 list) is an
+ * authentication hook and the route modules it mounts (issue 36): of a module it imports the routes alone, never
+ * a service or a repository.
+ */
+function surfaceImportsBeyondRoutes(files: SourceFile[]): string[] {
+  return files
+    .filter((source) => layerOf(source.file) === 'surfaces')
+    .flatMap((source) =>
+      importsOf(source)
+        .filter((target) => target.startsWith('modules/') && !target.endsWith('.routes.ts'))
+        .map((target) => `${source.file} → ${target}`),
+    );
+}
+
+/** Operations declared outside a module folder (the route table names the file that called route()). */
+function operationsOutsideModules(operations: Iterable<DeclaredOperation>): string[] {
+  return [...operations]
+    .filter((operation) => !/^modules\/[^/]+\/[^/]+\.routes\.ts$/.test(operation.file))
+    .map(
+      (operation) => `${operation.method} ${operation.url} (${operation.operationId}) in ${operation.file}`,
+    );
+}
+
 describe('the shape of the code', () => {
   const files = sources();
 
-  it('never imports up the layers (time < db < platform < modules < jobs < admin/dashboard/portal < root)', () => {
+  it('never imports up the layers (time < db < platform < modules < jobs < surfaces < root)', () => {
     expect(upwardImports(files)).toEqual([]);
+  });
+
+  it('declares every operation in a module’s routes file, for every surface', async () => {
+    const { close } = await buildOffline();
+    await close();
+    expect(declaredOperations.size).toBeGreaterThan(200);
+    expect(operationsOutsideModules(declaredOperations.values())).toEqual([]);
+  });
+
+  it('mounts route modules in the surfaces, and imports no service or repository there', () => {
+    expect(surfaceImportsBeyondRoutes(files)).toEqual([]);
   });
 
   it('has no cycle between module folders', () => {
@@ -239,6 +276,48 @@ describe('the shape of the code', () => {
   });
 
   describe('each guard fails on a planted violation', () => {
+    it('an operation declared outside a module', () => {
+      const planted: DeclaredOperation = {
+        operationId: 'plantedSettings',
+        method: 'GET',
+        url: '/dashboard/api/planted',
+        surface: 'dashboard',
+        file: 'surfaces/dashboard.ts',
+      };
+      const inModule = { ...planted, operationId: 'fine', file: 'modules/units/units.routes.ts' };
+      expect(operationsOutsideModules([planted, inModule])).toEqual([
+        'GET /dashboard/api/planted (plantedSettings) in surfaces/dashboard.ts',
+      ]);
+      // And a route() called from a file outside src/modules is named so, from the call stack.
+      const app = Fastify();
+      route(
+        app,
+        {
+          method: 'GET',
+          url: '/planted-here',
+          operationId: 'plantedInATest',
+          summary: 'planted',
+          tag: 'Test',
+          scope: 'public',
+          responses: { 200: { description: 'ok', schema: null } },
+        },
+        async (_request, reply) => reply.send(),
+      );
+      const declared = declaredOperations.get('GET /planted-here');
+      declaredOperations.delete('GET /planted-here');
+      expect(operationsOutsideModules(declared ? [declared] : [])).toHaveLength(1);
+    });
+
+    it('a surface importing a service', () => {
+      const planted = {
+        file: 'surfaces/planted.ts',
+        text: "import { x } from '../modules/employees/employees.service.ts';\nimport { y } from '../modules/employees/employees.routes.ts';",
+      };
+      expect(surfaceImportsBeyondRoutes([...files, planted])).toEqual([
+        'surfaces/planted.ts → modules/employees/employees.service.ts',
+      ]);
+    });
+
     it('a write of check-ins outside their repository', () => {
       const planted = {
         file: 'modules/portal/planted.repo.ts',

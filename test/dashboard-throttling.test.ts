@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SESSION_RATE_LIMIT_PER_MINUTE } from '../src/dashboard/dashboard.plugin.ts';
 import { MAX_FAILURES, WINDOW_MINUTES } from '../src/modules/logins/logins.service.ts';
+import { SESSION_RATE_LIMIT_PER_MINUTE } from '../src/platform/session-gate.ts';
 import { useCompanyContext } from './helpers/context.ts';
 import { createAdmin, dashboardSession } from './helpers/dashboard.ts';
 

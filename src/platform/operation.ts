@@ -40,8 +40,11 @@ export type OperationSpec<
   deprecated?: boolean;
   allowInactiveService?: boolean;
   idempotency?: 'store' | 'never';
-  /** Admin routes are authenticated by the admin token, dashboard routes by a session; neither by API keys. */
-  surface?: 'public' | 'admin' | 'dashboard';
+  /**
+   * Where the operation is served and how it is authenticated: `public` (/v1, API keys), `admin` (/admin/v1, the
+   * admin token), `dashboard` and `portal` (cookie sessions), `registry-access` (an access link's token).
+   */
+  surface?: 'public' | 'admin' | 'dashboard' | 'portal' | 'registry-access';
 };
 
 const AUTHENTICATED_ERRORS: ErrorCode[] = [
@@ -78,6 +81,9 @@ export function localUrl(app: FastifyInstance, url: string): string {
   return url.startsWith('/v1/') && !app.prefix.startsWith('/v1') ? url.slice('/v1'.length) : url;
 }
 
+/** What every operator operation declares (/admin/v1, the admin token). */
+export const ADMIN_OPERATION = { tag: 'Admin', scope: null, surface: 'admin' } as const;
+
 /** Where a tenant route module is mounted: the public API (/v1) or the dashboard's JSON API. */
 export type RouteSurface = 'api' | 'dashboard';
 
@@ -94,6 +100,33 @@ export type HandlerResult<R extends Responses> =
       [S in keyof R]: R[S] extends { schema: infer T } ? (T extends TSchema ? Static<T> : never) : never;
     }[keyof R]
   | FastifyReply;
+
+/** An operation as declared: where it is served and which source file declared it (issue 36). */
+export type DeclaredOperation = {
+  operationId: string;
+  method: Method;
+  url: string;
+  surface: NonNullable<OperationSpec<undefined, undefined, undefined>['surface']>;
+  /** The declaring file, relative to src/ (modules/corrections/corrections.routes.ts). */
+  file: string;
+};
+
+/**
+ * Every operation declared in this process, by method and served URL: the route table that
+ * scripts/operations.ts prints and the architecture test checks (every operation declared in a module).
+ */
+export const declaredOperations = new Map<string, DeclaredOperation>();
+
+/** The source file (relative to src/) that called route(), from the call stack: read once per registration. */
+function declaringFile(): string {
+  const frames = (new Error().stack ?? '').split('\n').slice(1);
+  for (const frame of frames) {
+    const match = /(?:file:\/\/)?(\/[^\s()]+?\/src\/([^\s():]+\.ts)):\d+:\d+/.exec(frame);
+    // A platform helper that declares routes for a module (read-routes.ts) is not where they live.
+    if (match?.[2] && !match[2].startsWith('platform/')) return match[2];
+  }
+  return 'unknown';
+}
 
 /**
  * Registers one operation: validation, serialization, scope and OpenAPI come from this one declaration, and
@@ -113,9 +146,18 @@ export function route<
   // A body whose fields are all optional may be left out entirely (POST …/approve with no payload). A JSON null
   // is a body, and not an object: it stays null and fails validation (422).
   const bodyOptional = spec.body !== undefined && !(spec.body as { required?: string[] }).required?.length;
+  const url = localUrl(app, spec.url);
+  const served = `${app.prefix}${url}`;
+  declaredOperations.set(`${spec.method} ${served}`, {
+    operationId: spec.operationId,
+    method: spec.method,
+    url: served,
+    surface: spec.surface ?? 'public',
+    file: declaringFile(),
+  });
   app.route({
     method: spec.method,
-    url: localUrl(app, spec.url),
+    url,
     schema,
     config,
     ...(bodyOptional
@@ -148,14 +190,17 @@ function operationOptions(
           };
   }
   const codes = new Set<ErrorCode>(spec.errors ?? []);
-  const operator = spec.surface === 'admin' || spec.surface === 'dashboard';
+  // The browser surfaces: cookie sessions, and the access links (a token, throttled per address and per link).
+  const session =
+    spec.surface === 'dashboard' || spec.surface === 'portal' || spec.surface === 'registry-access';
+  const operator = spec.surface === 'admin' || session;
   if (spec.scope !== 'public' && !operator) for (const code of AUTHENTICATED_ERRORS) codes.add(code);
   if (operator) {
     codes.add('unauthenticated');
     codes.add('internal_error');
   }
-  // Dashboard sessions are metered per minute, and the login is throttled.
-  if (spec.surface === 'dashboard') codes.add('rate_limited');
+  // Dashboard and portal sessions are metered per minute, and the login is throttled.
+  if (session) codes.add('rate_limited');
   if (spec.params) codes.add('not_found');
   if (spec.querystring || spec.body || spec.params) codes.add('validation_failed');
   const idempotent = spec.method !== 'GET' && spec.idempotency !== 'never' && !operator;
@@ -188,7 +233,7 @@ function operationOptions(
     schema.security = [];
   } else if (spec.surface === 'admin') {
     schema.security = [{ adminToken: [] }];
-  } else if (spec.surface === 'dashboard') {
+  } else if (session) {
     schema.security = [{ session: [] }];
   } else {
     schema.security = [{ apiKey: spec.scope === null ? [] : [spec.scope] }];

@@ -1,6 +1,6 @@
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { type TSchema, Type } from 'typebox';
-import { COMPONENT_KEYWORD, named } from './common.schemas.ts';
+import { CalendarDate, COMPONENT_KEYWORD, named } from './common.schemas.ts';
 import { invalid } from './errors.ts';
 import { deriveKey, hmac, safeEqual } from './secrets.ts';
 
@@ -20,6 +20,16 @@ export const PageQuery = {
     Type.String({ minLength: 1, maxLength: 1024, description: 'Opaque; resend meta.next_cursor unchanged.' }),
   ),
 };
+
+/** A page of a person's own days (the portal's lists): local dates from and to, inclusive. */
+export const DateRangeQuery = Type.Object(
+  {
+    ...PageQuery,
+    from: CalendarDate('First local date.'),
+    to: CalendarDate('Last local date (inclusive), at most a year after from.'),
+  },
+  { additionalProperties: false },
+);
 
 export const UpdatedSinceQuery = {
   updated_since: Type.Optional(

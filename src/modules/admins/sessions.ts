@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { newId } from '../../platform/ids.ts';
 import { sha256 } from '../../platform/secrets.ts';
+import type { AdminSession } from '../../platform/sessions.ts';
 import { type Clock, toDate } from '../../time/clock.ts';
 import { deleteSessionRow, findLiveSession, insertSession } from './admins.repo.ts';
 
@@ -9,20 +10,7 @@ export const SESSION_COOKIE = 'jornada_session';
 /** A session lasts 12 hours from login, then the administrator logs in again. */
 export const SESSION_SECONDS = 12 * 3600;
 
-export type Session = {
-  id: string;
-  company_id: string;
-  admin_id: string;
-  email: string;
-  /** The language the administrator chose for the dashboard; null: the company's default. */
-  language: 'es' | 'en' | null;
-  csrf_token: string;
-  expires_at: Date;
-  /** When and how the session was opened (absent on a session just made: now, as given). */
-  created_at?: Date;
-  credential_kind?: 'password' | 'passkey';
-  passkey_id?: string | null;
-};
+export type Session = AdminSession;
 
 /** A new session: the cookie carries a 256-bit random token, the database only its SHA-256. */
 export async function createSession(

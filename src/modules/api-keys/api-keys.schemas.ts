@@ -56,3 +56,14 @@ export const CreateApiKeyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Issuance from the dashboard: the mode is the live/test switch's, so the body has no `mode`. */
+export const DashboardCreateKeyBody = Type.Object(
+  {
+    scopes: CreateApiKeyBody.properties.scopes,
+    name: CreateApiKeyBody.properties.name,
+    expires_in_days: CreateApiKeyBody.properties.expires_in_days,
+    kind: CreateApiKeyBody.properties.kind,
+  },
+  { additionalProperties: false },
+);

@@ -348,6 +348,15 @@ export async function latestCheckIn(
   return row ? toView(row) : null;
 }
 
+/** A worker clocks until the end of the last day of the employment (in their time zone). */
+export function canClock(
+  employee: { termination_date: string | null },
+  zone: string,
+  now: Temporal.Instant,
+): boolean {
+  return employee.termination_date === null || localDate(now, zone).toString() <= employee.termination_date;
+}
+
 /** What a worker's answer to a record someone else made signs: the record, the answer, the registry's seal. */
 async function answerApproval(
   db: Executor,

@@ -1,17 +1,26 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { requireTenant } from '../../platform/auth.ts';
 import { IdParams, NoBody } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
+import { ListOf, PageQuery } from '../../platform/pagination.ts';
 import { readRoutes } from '../../platform/read-routes.ts';
+import { PORTAL_OPERATION, requireWorker } from '../../platform/sessions.ts';
+import { ApprovalToSign, SignedApprovalBody } from '../passkeys/passkeys.schemas.ts';
 import {
+  CORRECTION_STATUSES,
   Correction,
   CreateCorrectionBody,
   ListCorrectionsQuery,
   RejectCorrectionBody,
+  SignedWorkerCorrectionBody,
+  WorkerCorrectionBody,
 } from './corrections.schemas.ts';
 import {
   approveCorrection,
+  correctionRequestToSign,
+  correctionToSign,
   getCorrection,
   listCorrections,
   rejectCorrection,
@@ -90,5 +99,146 @@ export function correctionsRoutes(app: FastifyInstance, deps: AppDeps): void {
       errors: ['conflict'],
     },
     async (request) => rejectCorrection(deps, requireTenant(request), request.params.id, request.body.reason),
+  );
+}
+
+const PortalCorrectionsQuery = Type.Object(
+  { ...PageQuery, status: Type.Optional(Type.Enum(CORRECTION_STATUSES)) },
+  { additionalProperties: false },
+);
+
+/** The corrections of the worker's own record in the portal: theirs to request, accept or reject. */
+export function correctionsPortalRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const PREFIX = '/portal/api';
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/corrections`,
+      operationId: 'portalCorrections',
+      summary: 'The corrections of the worker’s record',
+      scope: null,
+      querystring: PortalCorrectionsQuery,
+      responses: { 200: { description: 'A page of corrections.', schema: ListOf(Correction) } },
+    },
+    async (request) => {
+      const { tenant, employeeId } = requireWorker(request);
+      return await listCorrections(deps, tenant, { ...request.query, employee_id: employeeId });
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/corrections`,
+      operationId: 'portalRequestCorrection',
+      summary: 'Ask the company to correct the worker’s record (the worker’s approval is given)',
+      scope: null,
+      body: SignedWorkerCorrectionBody,
+      responses: { 201: { description: 'The pending correction.', schema: Correction } },
+    },
+    async (request, reply) => {
+      const { tenant, employeeId } = requireWorker(request);
+      const { assertion, ...body } = request.body;
+      const correction = await requestCorrection(
+        deps,
+        tenant,
+        { ...body, employee_id: employeeId },
+        assertion,
+      );
+      return reply.code(201).send(correction);
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/corrections/approval`,
+      operationId: 'portalCorrectionRequestApproval',
+      summary:
+        'What the worker’s passkey signs to request a correction (the request is the worker’s approval)',
+      scope: null,
+      body: WorkerCorrectionBody,
+      responses: { 200: { description: 'The approval to sign.', schema: ApprovalToSign } },
+    },
+    async (request) => {
+      const { tenant, employeeId } = requireWorker(request);
+      return await correctionRequestToSign(deps, tenant, { ...request.body, employee_id: employeeId });
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/corrections/:id`,
+      operationId: 'portalGetCorrection',
+      summary: 'One correction of the worker’s record',
+      scope: null,
+      params: IdParams,
+      responses: { 200: { description: 'The correction.', schema: Correction } },
+    },
+    async (request) => {
+      const { tenant, employeeId } = requireWorker(request);
+      return await getCorrection(deps, tenant, request.params.id, { employeeId: employeeId });
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/corrections/:id/accept`,
+      operationId: 'portalAcceptCorrection',
+      summary: 'Give the worker’s approval to a correction (applied if the company approved it too)',
+      scope: null,
+      params: IdParams,
+      body: SignedApprovalBody,
+      errors: ['conflict'],
+      responses: { 200: { description: 'The correction.', schema: Correction } },
+    },
+    async (request) =>
+      approveCorrection(deps, requireWorker(request).tenant, request.params.id, request.body.assertion),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/corrections/:id/approval`,
+      operationId: 'portalCorrectionApproval',
+      summary: 'What the worker’s passkey signs to accept a correction (the approval and WebAuthn options)',
+      scope: null,
+      params: IdParams,
+      responses: { 200: { description: 'The approval to sign.', schema: ApprovalToSign } },
+    },
+    async (request) => correctionToSign(deps, requireWorker(request).tenant, request.params.id),
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/corrections/:id/reject`,
+      operationId: 'portalRejectCorrection',
+      summary: 'Reject a correction of the worker’s record, with a reason',
+      scope: null,
+      params: IdParams,
+      body: RejectCorrectionBody,
+      errors: ['conflict'],
+      responses: { 200: { description: 'The rejected correction.', schema: Correction } },
+    },
+    async (request) =>
+      rejectCorrection(deps, requireWorker(request).tenant, request.params.id, request.body.reason),
   );
 }

@@ -5,10 +5,12 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
 import { ListOf } from '../../platform/pagination.ts';
 import { readRoutes } from '../../platform/read-routes.ts';
+import { DASHBOARD_OPERATION } from '../../platform/sessions.ts';
 import {
   ContractPeriod,
   CreateEmployeeBody,
   Employee,
+  EmployeeSearchQuery,
   ListEmployeesQuery,
   TerminateEmployeeBody,
   UpdateEmployeeBody,
@@ -110,5 +112,29 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       errors: ['conflict'],
     },
     async (request) => terminateEmployee(deps, requireTenant(request), request.params.id, request.body ?? {}),
+  );
+}
+
+/** The dashboard's search of employees. */
+export function employeesDashboardRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'): void {
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/employees/search',
+      operationId: `dashboardSearch${mode}Employees`,
+      summary: 'Employees by name, email or external id, and status',
+      scope: null,
+      querystring: EmployeeSearchQuery,
+      responses: { 200: { description: 'A page of employees.', schema: ListOf(Employee) } },
+    },
+    async (request) =>
+      listEmployees(deps, requireTenant(request), {
+        limit: request.query.limit,
+        cursor: request.query.cursor,
+        status: request.query.status,
+        search: request.query.q,
+      }),
   );
 }

@@ -202,3 +202,13 @@ export const ContractPeriod = named(
     recorded_by: Actor('Who recorded it.'),
   }),
 );
+
+/** The dashboard's search of employees: by name, email or external id, and status. */
+export const EmployeeSearchQuery = Type.Object(
+  {
+    ...PageQuery,
+    q: Type.Optional(Type.String({ maxLength: 100 })),
+    status: Type.Optional(EmployeeStatus),
+  },
+  { additionalProperties: false },
+);

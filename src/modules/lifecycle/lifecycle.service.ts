@@ -1,15 +1,21 @@
+import type { Db } from '../../db/database.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import { hasZonePeriods, insertZonePeriod } from '../../db/time-zones.ts';
+import { quotaUsed } from '../../platform/auth.repo.ts';
+import { quotaMonth } from '../../platform/auth.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { monthlyQuota, RATE_LIMIT_PER_MINUTE } from '../../platform/service-state.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
-import { toDate } from '../../time/clock.ts';
+import { type Clock, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
 import { type CompanyRow, findCompany, findSandboxOf, updateCompany } from '../companies/companies.repo.ts';
 import {
   type CompanyView,
+  companyView,
   DEFAULT_LATE_RECORD_HOURS,
   getCompany,
+  loadAccount,
   requireTaxId,
   requireTimeZone,
 } from '../companies/companies.service.ts';
@@ -231,3 +237,26 @@ async function changeCalendar(
 
 /** A date before any closed month: every closed month seals it. */
 const BEGINNING = '0001-01-01';
+
+/** The integration settings screen: the company, this month's quota use per tenant, and the rate limits. */
+export async function integrationSettings(db: Db, clock: Clock, companyId: string) {
+  const loaded = await loadAccount(db, companyId);
+  const { account, sandbox } = loaded;
+  // The month the requests count toward, as jornada_authenticate_many counts them (platform/auth.ts).
+  const month = quotaMonth(clock.now());
+  const usage = async (tenant: { id: string; active_employee_count: number }, mode: 'live' | 'test') => {
+    return {
+      used: await quotaUsed(db, tenant.id, month),
+      quota: monthlyQuota(mode, tenant.active_employee_count),
+    };
+  };
+  return {
+    company: companyView(loaded),
+    usage: {
+      month: month.slice(0, 7),
+      live: await usage(account, 'live'),
+      test: sandbox ? await usage(sandbox, 'test') : null,
+    },
+    rate_limits: { ...RATE_LIMIT_PER_MINUTE },
+  };
+}

@@ -24,7 +24,7 @@ export function passkeyRoutes(
   surface: {
     audience: Audience;
     prefix: string;
-    operation: { tag: string; surface: 'dashboard' };
+    operation: { tag: string; surface: 'dashboard' | 'portal' };
     idPrefix: 'portal' | 'dashboard';
     owner: (request: FastifyRequest) => Promise<PasskeyOwner>;
     credential: (request: FastifyRequest) => Credential;

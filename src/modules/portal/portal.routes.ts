@@ -1,10 +1,38 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { requireTenant } from '../../platform/auth.ts';
 import { IdParams, Instant, NoBody, named } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
-import { inviteWorker } from './portal.service.ts';
+import {
+  clearSessionCookie,
+  PORTAL_OPERATION,
+  requireWorker,
+  requireWorkerSession,
+  type SessionCookie,
+  sessionCredential,
+  sessionGate,
+  setSessionCookie,
+} from '../../platform/sessions.ts';
+import { LoginBody } from '../admins/admins.schemas.ts';
+import { canClock, latestCheckIn } from '../check-ins/check-ins.service.ts';
+import { findEmployee } from '../employees/employees.service.ts';
+import { throttledLogin } from '../logins/logins.service.ts';
+import { passkeyRoutes } from '../passkeys/passkeys.routes.ts';
+import { credentialResetsOf } from '../registry/registry.service.ts';
+import { AcceptInvitationBody, MeView, PortalSessionView } from './portal.schemas.ts';
+import {
+  acceptInvitation,
+  actingWorker,
+  endPortalSession,
+  findPortalSession,
+  inviteWorker,
+  loginWorker,
+  loginWorkerWithPasskey,
+  PORTAL_SESSION_COOKIE,
+  PORTAL_SESSION_SECONDS,
+  sessionStart,
+} from './portal.service.ts';
 
 export const PortalInvitation = named(
   'PortalInvitation',
@@ -39,4 +67,159 @@ export function portalInvitationRoutes(app: FastifyInstance, deps: AppDeps): voi
     async (request, reply) =>
       reply.code(201).send(await inviteWorker(deps, requireTenant(request), request.params.id)),
   );
+}
+
+/** The portal's session cookie: HttpOnly, SameSite=Strict, for /portal alone, 12 hours. */
+export const PORTAL_SESSION: SessionCookie = {
+  name: PORTAL_SESSION_COOKIE,
+  path: '/portal',
+  maxAgeSeconds: PORTAL_SESSION_SECONDS,
+};
+
+/**
+ * The portal surface's gate for /portal/api (but its logins): the session, the CSRF token on writes, the
+ * worker's per-minute window; then the worker the request acts as (their company as the tenant, the worker as
+ * its actor, their time zone). The employee id never comes from the request.
+ */
+export function portalGate(deps: AppDeps) {
+  const gate = sessionGate(deps, PORTAL_SESSION, 'portal', (token) =>
+    findPortalSession(deps.db, deps.clock, token),
+  );
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!request.url.startsWith('/portal/api/')) return;
+    const session = await gate(request);
+    if (!session) return;
+    request.portalSession = session;
+    request.worker = await actingWorker(deps.db, session);
+  };
+}
+
+/** The portal's own operations: accepting a link, logging in and out, the worker, the worker's passkeys. */
+export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const PREFIX = '/portal/api';
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/invitations/accept`,
+      operationId: 'portalAcceptInvitation',
+      summary: 'Set a password with an invitation link’s token; opens a session',
+      scope: 'public',
+      body: AcceptInvitationBody,
+      errors: ['conflict'],
+      responses: { 200: { description: 'The session.', schema: PortalSessionView } },
+    },
+    async (request, reply) => {
+      const { token, session } = await acceptInvitation(deps, request.body);
+      setSessionCookie(deps, request, reply, PORTAL_SESSION, token);
+      return { csrf_token: session.csrf_token };
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/login`,
+      operationId: 'portalLogin',
+      summary: 'Log in with email and password; sets the session cookie',
+      scope: 'public',
+      body: LoginBody,
+      responses: { 200: { description: 'The session.', schema: PortalSessionView } },
+    },
+    async (request, reply) => {
+      const attempt = { email: request.body.email, ip: request.ip };
+      const opened = await throttledLogin(deps.db, deps.clock, attempt, () =>
+        loginWorker(deps, request.body),
+      );
+      setSessionCookie(deps, request, reply, PORTAL_SESSION, opened.token);
+      return { csrf_token: opened.session.csrf_token };
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'POST',
+      url: `${PREFIX}/logout`,
+      operationId: 'portalLogout',
+      summary: 'End the session',
+      scope: null,
+      responses: { 204: { description: 'Logged out.', schema: null } },
+    },
+    async (request, reply) => {
+      await endPortalSession(deps.db, requireWorkerSession(request));
+      clearSessionCookie(reply, PORTAL_SESSION);
+      return reply.code(204).send();
+    },
+  );
+
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: `${PREFIX}/me`,
+      operationId: 'portalMe',
+      summary: 'The worker, their company, where their day stands, and the CSRF token',
+      scope: null,
+      responses: { 200: { description: 'The worker.', schema: MeView } },
+    },
+    async (request) => {
+      const { session, tenant, companyName, employeeId, zone } = requireWorker(request);
+      const employee = await findEmployee(deps.db, tenant.companyId, employeeId);
+      if (!employee) throw new Error(`the portal session's employee ${employeeId} is gone`);
+      return {
+        employee: {
+          id: employee.id,
+          first_name: employee.first_name,
+          last_name: employee.last_name,
+          email: employee.email,
+          status: employee.status,
+          hire_date: employee.hire_date,
+          termination_date: employee.termination_date,
+          timezone: zone,
+          can_clock: canClock(employee, zone, deps.clock.now()),
+        },
+        company: { name: companyName },
+        last_check_in: await latestCheckIn(deps, tenant, employee.id),
+        // Every reset of the worker's login by the company (issue 35): the worker sees who could have acted.
+        access_resets: (await credentialResetsOf(deps.db, tenant.companyId, employee.id)).map((reset) => ({
+          at: reset.at.toISOString(),
+          by_type: reset.by.type,
+        })),
+        csrf_token: session.csrf_token,
+      };
+    },
+  );
+
+  passkeyRoutes(app, deps, {
+    audience: 'portal',
+    prefix: PREFIX,
+    operation: PORTAL_OPERATION,
+    idPrefix: 'portal',
+    owner: async (request) => {
+      const { tenant, employeeId } = requireWorker(request);
+      const employee = await findEmployee(deps.db, tenant.companyId, employeeId);
+      return {
+        companyId: tenant.companyId,
+        type: 'employee',
+        id: employeeId,
+        userName: employee?.email ?? employeeId,
+      };
+    },
+    credential: (request) => {
+      const session = requireWorkerSession(request);
+      return sessionCredential(session, sessionStart(session));
+    },
+    signIn: async (request, reply, response) => {
+      const opened = await loginWorkerWithPasskey(deps, response);
+      setSessionCookie(deps, request, reply, PORTAL_SESSION, opened.token);
+      return { csrf_token: opened.session.csrf_token };
+    },
+    sessionSchema: PortalSessionView,
+  });
 }

@@ -5,8 +5,10 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { sha256 } from '../../platform/secrets.ts';
-import type { ActingTenant, Credential } from '../../platform/tenant.ts';
+import { type ActingWorker, sessionCredential, type WorkerSession } from '../../platform/sessions.ts';
+import type { ActingTenant } from '../../platform/tenant.ts';
 import { type Clock, toDate } from '../../time/clock.ts';
+import { employeeTimeZone } from '../../time/zones.ts';
 import { hashPassword, verifyPassword } from '../admins/password.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployee } from '../employees/employees.service.ts';
@@ -38,18 +40,7 @@ export const PORTAL_SESSION_COOKIE = 'jornada_portal';
 export const PORTAL_SESSION_SECONDS = 12 * 3600;
 export const MIN_PASSWORD_LENGTH = 12;
 
-export type PortalSession = {
-  id: string;
-  company_id: string;
-  employee_id: string;
-  csrf_token: string;
-  expires_at: Date;
-  /** When the session started (the login or the acceptance of a link); absent on a session just made. */
-  created_at?: Date;
-  /** How the session was opened (migration 0046): a password (or a link), or a passkey. */
-  credential_kind?: 'password' | 'passkey';
-  passkey_id?: string | null;
-};
+export type PortalSession = WorkerSession;
 
 const emailKey = (email: string) => email.trim().toLowerCase();
 
@@ -286,14 +277,23 @@ export async function endPortalSession(db: Db, session: PortalSession): Promise<
   await deletePortalSession(db, session.company_id, session.id);
 }
 
-/** How a worker's session proves who they are: what each approval it makes records (issue 35). */
-export function sessionCredential(session: PortalSession): Credential {
-  const startedAt = (
-    session.created_at ?? new Date(session.expires_at.getTime() - PORTAL_SESSION_SECONDS * 1000)
-  ).toISOString();
-  return session.credential_kind === 'passkey' && session.passkey_id
-    ? { kind: 'passkey', session_started_at: startedAt, passkey_id: session.passkey_id }
-    : { kind: 'password', session_started_at: startedAt };
+/** When a worker's session started (a session just made has no created_at yet: its expiry tells). */
+export function sessionStart(session: PortalSession): Date {
+  return session.created_at ?? new Date(session.expires_at.getTime() - PORTAL_SESSION_SECONDS * 1000);
+}
+
+/** The worker a portal session acts as: their company as the tenant, the worker as its actor, their zone. */
+export async function actingWorker(db: Db, session: PortalSession): Promise<ActingWorker> {
+  const { tenant, companyName } = await workerTenant(db, session);
+  const employee = await findEmployee(db, tenant.companyId, session.employee_id);
+  if (!employee) throw notFound('Employee');
+  return {
+    session,
+    tenant,
+    companyName,
+    employeeId: employee.id,
+    zone: employeeTimeZone(employee, tenant.timezone),
+  };
 }
 
 /**
@@ -311,7 +311,7 @@ export async function workerTenant(
       accountId: account.id,
       timezone: account.timezone,
       actor: { type: 'employee', id: session.employee_id },
-      credential: sessionCredential(session),
+      credential: sessionCredential(session, sessionStart(session)),
     },
     companyName: tenant.name,
   };

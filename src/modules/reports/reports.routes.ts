@@ -5,12 +5,14 @@ import { IdParams, named } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { type RouteSurface, route } from '../../platform/operation.ts';
 import { deriveKey } from '../../platform/secrets.ts';
+import { DASHBOARD_OPERATION } from '../../platform/sessions.ts';
 import { CreateReportBody, DownloadQuery, Report, ReportAccepted } from './reports.schemas.ts';
 import {
   CONTENT_TYPES,
   createReport,
   type DownloadSigner,
   getReport,
+  listRecentReports,
   openDownload,
 } from './reports.service.ts';
 
@@ -93,5 +95,25 @@ export function reportsRoutes(app: FastifyInstance, deps: AppDeps, surface: Rout
         .header('cache-control', 'no-store')
         .send(file.stream);
     },
+  );
+}
+
+/** The dashboard's latest reports. */
+export function reportsDashboardRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'): void {
+  const signer = downloadSigner(deps);
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'GET',
+      url: '/reports',
+      operationId: `dashboardList${mode}Reports`,
+      summary: 'The latest 20 reports, newest first',
+      scope: null,
+      responses: { 200: { description: 'Reports.', schema: Type.Object({ data: Type.Array(Report) }) } },
+    },
+    async (request) => ({
+      data: await listRecentReports({ ...deps, signer }, requireTenant(request), 20),
+    }),
   );
 }

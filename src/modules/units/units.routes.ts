@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { IdParams } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
+import { ADMIN_OPERATION, route } from '../../platform/operation.ts';
 import { readRoutes } from '../../platform/read-routes.ts';
-import { ListUnitsQuery, Unit } from './units.schemas.ts';
-import { getUnit, listUnits } from './units.service.ts';
+import { CreateUnitBody, ListUnitsQuery, Unit } from './units.schemas.ts';
+import { createUnit, getUnit, listUnits } from './units.service.ts';
 
 export function unitsRoutes(app: FastifyInstance, deps: AppDeps): void {
   readRoutes(app, {
@@ -15,4 +17,24 @@ export function unitsRoutes(app: FastifyInstance, deps: AppDeps): void {
     list: (tenant, query) => listUnits(deps, tenant, query),
     get: (tenant, id) => getUnit(deps, tenant, id),
   });
+}
+
+/** The operator's: create an organisational unit. */
+export function unitsAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const CompanyParams = IdParams;
+  route(
+    app,
+    {
+      ...ADMIN_OPERATION,
+      method: 'POST',
+      url: '/admin/v1/companies/:id/units',
+      operationId: 'adminCreateUnit',
+      summary: 'Create a unit in a company or sandbox',
+      params: CompanyParams,
+      body: CreateUnitBody,
+      responses: { 201: { description: 'The unit.', schema: Unit } },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await createUnit(deps, { companyId: request.params.id }, request.body)),
+  );
 }

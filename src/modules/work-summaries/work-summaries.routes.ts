@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { requireTenant } from '../../platform/auth.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
-import { deprecatedUpdatedSinceHeaders, ListOf } from '../../platform/pagination.ts';
+import { DateRangeQuery, deprecatedUpdatedSinceHeaders, ListOf } from '../../platform/pagination.ts';
+import { PORTAL_OPERATION, requireWorker } from '../../platform/sessions.ts';
 import { ListWorkSummariesQuery, WorkSummary } from './work-summaries.schemas.ts';
 import { listWorkSummaries } from './work-summaries.service.ts';
 
@@ -24,6 +25,31 @@ export function workSummariesRoutes(app: FastifyInstance, deps: AppDeps): void {
     async (request, reply) => {
       reply.headers(deprecatedUpdatedSinceHeaders(request.query.updated_since));
       return await listWorkSummaries(deps, requireTenant(request), request.query);
+    },
+  );
+}
+
+/** The worker's own day figures in the portal. */
+export function workSummariesPortalRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: '/portal/api/days',
+      operationId: 'portalDays',
+      summary: 'The worker’s own day figures',
+      scope: null,
+      querystring: DateRangeQuery,
+      responses: { 200: { description: 'A page of days.', schema: ListOf(WorkSummary) } },
+    },
+    async (request) => {
+      const { tenant, employeeId } = requireWorker(request);
+      return await listWorkSummaries(deps, tenant, {
+        ...request.query,
+        period: 'day',
+        employee_id: employeeId,
+      });
     },
   );
 }

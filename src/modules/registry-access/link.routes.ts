@@ -1,19 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { registerAccessPage } from '../dashboard/static.ts';
-import {
-  grantSummary,
-  monthCsv,
-  openGrant,
-  workerMonth,
-  workerMonthPdf,
-} from '../modules/registry-access/access.service.ts';
-import { Uuid } from '../platform/common.schemas.ts';
-import type { AppDeps } from '../platform/deps.ts';
-import { ApiError } from '../platform/errors.ts';
-import { route } from '../platform/operation.ts';
+import { Uuid } from '../../platform/common.schemas.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { ApiError } from '../../platform/errors.ts';
+import { route } from '../../platform/operation.ts';
+import { grantSummary, monthCsv, openGrant, workerMonth, workerMonthPdf } from './access.service.ts';
 
-const OPERATION = { tag: 'Registry access', surface: 'dashboard', scope: 'public' } as const;
+const OPERATION = { tag: 'Registry access', surface: 'registry-access', scope: 'public' } as const;
 const Token = Type.String({ minLength: 20, maxLength: 100, pattern: '^[A-Za-z0-9_-]+$' });
 const Month = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' });
 const Summary = Type.Object({}, { additionalProperties: true });
@@ -23,8 +16,7 @@ const Summary = Type.Object({}, { additionalProperties: true });
  * credential, in the path (`/registry-access/<token>/api/…`) or as `Authorization: Bearer <token>`
  * (`/registry-access/api/…`). Every request opens the grant again, which logs the access.
  */
-export function registryAccessPlugin(app: FastifyInstance, deps: AppDeps): void {
-  registerAccessPage(app);
+export function registryAccessLinkRoutes(app: FastifyInstance, deps: AppDeps): void {
   const bearer = (request: FastifyRequest): string => {
     const header = request.headers.authorization;
     const token = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7).trim() : '';
@@ -41,11 +33,12 @@ export function registryAccessPlugin(app: FastifyInstance, deps: AppDeps): void 
     const base = form === 'path' ? '/registry-access/:token/api' : '/registry-access/api';
     const tokenOf = (request: FastifyRequest) =>
       form === 'path' ? (request.params as { token: string }).token : bearer(request);
-    const params = (extra: Record<string, ReturnType<typeof Uuid> | typeof Month>) =>
-      Type.Object(
-        { ...(form === 'path' ? { token: Token } : {}), ...extra },
-        { additionalProperties: false },
-      );
+    // The handlers read only the extra parameters (the token comes through tokenOf), so the schema is typed by
+    // them: a path form's token is validated by the schema all the same.
+    const params = <T extends Record<string, ReturnType<typeof Uuid> | typeof Month>>(extra: T) =>
+      Type.Object({ ...(form === 'path' ? { token: Token } : {}), ...extra } as T, {
+        additionalProperties: false,
+      });
 
     route(
       app,
@@ -78,7 +71,7 @@ export function registryAccessPlugin(app: FastifyInstance, deps: AppDeps): void 
         },
       },
       async (request, reply) => {
-        const { employeeId, month } = request.params as unknown as { employeeId: string; month: string };
+        const { employeeId, month } = request.params;
         const opened = await openGrant(deps, tokenOf(request), {
           ip: request.ip,
           what: `pdf ${employeeId} ${month}`,
@@ -104,7 +97,7 @@ export function registryAccessPlugin(app: FastifyInstance, deps: AppDeps): void 
         },
       },
       async (request, reply) => {
-        const { month } = request.params as unknown as { month: string };
+        const { month } = request.params;
         const opened = await openGrant(deps, tokenOf(request), { ip: request.ip, what: `csv ${month}` });
         return reply
           .type('text/csv; charset=utf-8')
@@ -125,7 +118,7 @@ export function registryAccessPlugin(app: FastifyInstance, deps: AppDeps): void 
         responses: { 200: { description: 'The worker’s month.', schema: Summary } },
       },
       async (request) => {
-        const { employeeId, month } = request.params as unknown as { employeeId: string; month: string };
+        const { employeeId, month } = request.params;
         const opened = await openGrant(deps, tokenOf(request), {
           ip: request.ip,
           what: `worker ${employeeId} ${month}`,

@@ -1,11 +1,7 @@
 import { Type } from 'typebox';
-import { CheckIn, CheckInType, WorkMode } from '../modules/check-ins/check-ins.schemas.ts';
-import { CORRECTION_STATUSES } from '../modules/corrections/corrections.schemas.ts';
-import { EmployeeStatus } from '../modules/employees/employees.schemas.ts';
-import { CalendarDate, Instant, Nullable, TimeZoneName, Uuid } from '../platform/common.schemas.ts';
-import { PageQuery } from '../platform/pagination.ts';
-
-export const PORTAL_OPERATION = { tag: 'Portal', surface: 'dashboard' } as const;
+import { CalendarDate, Instant, Nullable, TimeZoneName, Uuid } from '../../platform/common.schemas.ts';
+import { CheckIn } from '../check-ins/check-ins.schemas.ts';
+import { EmployeeStatus } from '../employees/employees.schemas.ts';
 
 export const AcceptInvitationBody = Type.Object(
   {
@@ -38,22 +34,3 @@ export const MeView = Type.Object({
   }),
   csrf_token: Type.String(),
 });
-
-export const PortalCheckInBody = Type.Object(
-  { type: CheckInType, work_mode: Type.Optional(WorkMode) },
-  { additionalProperties: false },
-);
-
-export const DateRangeQuery = Type.Object(
-  {
-    ...PageQuery,
-    from: CalendarDate('First local date.'),
-    to: CalendarDate('Last local date (inclusive), at most a year after from.'),
-  },
-  { additionalProperties: false },
-);
-
-export const PortalCorrectionsQuery = Type.Object(
-  { ...PageQuery, status: Type.Optional(Type.Enum(CORRECTION_STATUSES)) },
-  { additionalProperties: false },
-);

@@ -1,0 +1,53 @@
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
+import {
+  adminsDashboardRoutes,
+  adminsSessionRoutes,
+  dashboardGate,
+  dashboardTenantGate,
+} from '../modules/admins/admins.routes.ts';
+import { lifecycleDashboardRoutes } from '../modules/lifecycle/lifecycle.routes.ts';
+import { locationsDashboardRoutes } from '../modules/locations/locations.routes.ts';
+import type { AppDeps } from '../platform/deps.ts';
+import { registerDashboardPage } from './pages.ts';
+import { DASHBOARD_TENANT_ROUTE_MODULES, registerTenantRoutes } from './tenant-routes.ts';
+
+const MODES = ['live', 'test'] as const;
+
+/** The dashboard's own route modules (at /dashboard/api): the session, the settings screen. */
+const DASHBOARD_ROUTE_MODULES = [
+  adminsSessionRoutes,
+  lifecycleDashboardRoutes,
+  adminsDashboardRoutes,
+  locationsDashboardRoutes,
+] as const;
+
+/**
+ * The company dashboard: the Vite-built single-page app at /dashboard, and its JSON API at /dashboard/api.
+ * Company administrators log in with a password or a passkey; the session is an HttpOnly, SameSite=Strict
+ * cookie, and every state-changing call must carry X-CSRF-Token (platform/sessions.ts). The tenant routes are the
+ * /v1 route modules themselves, mounted under /dashboard/api/live and /test with the session standing in for an
+ * API key (one copy of every business rule), and the dashboard's own tenant modules beside them.
+ */
+export async function dashboardSurface(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  await app.register(fastifyCookie);
+  app.decorateRequest('session', null);
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', dashboardGate(deps));
+      for (const routes of DASHBOARD_ROUTE_MODULES) routes(api, deps);
+      for (const mode of MODES) {
+        await api.register(
+          async (tenantApi) => {
+            tenantApi.addHook('onRequest', dashboardTenantGate(deps, mode));
+            registerTenantRoutes(tenantApi, deps, 'dashboard');
+            for (const routes of DASHBOARD_TENANT_ROUTE_MODULES) routes(tenantApi, deps, mode);
+          },
+          { prefix: `/${mode}` },
+        );
+      }
+    },
+    { prefix: '/dashboard/api' },
+  );
+  await registerDashboardPage(app);
+}
