@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { serviceRefusal, type Tenant, tenantOf } from '../../platform/auth.ts';
-import { IdParams, NoBody, Uuid } from '../../platform/common.schemas.ts';
+import { IdParams, NoBody } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ADMIN_OPERATION, route } from '../../platform/operation.ts';
 import { SCOPES } from '../../platform/scopes.ts';
