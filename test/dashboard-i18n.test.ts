@@ -2,14 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { EN_PLURALS } from '../dashboard/src/locales/en.ts';
-import { es } from '../dashboard/src/locales/es.ts';
-import {
-  SPANISH_FIELD_NAMES,
-  spanishDetail,
-  spanishFieldMessage,
-} from '../dashboard/src/locales/messages.ts';
 import { validationErrors } from '../src/platform/errors.ts';
+import { EN_PLURALS } from '../web/shared/locales/en.ts';
+import { es } from '../web/shared/locales/es.ts';
+import { SPANISH_FIELD_NAMES, spanishDetail, spanishFieldMessage } from '../web/shared/locales/messages.ts';
 import { dashboardKeys, variables } from './helpers/dashboard-keys.ts';
 
 /**
@@ -137,7 +133,7 @@ describe('the service’s messages in Spanish', () => {
   });
 
   it('names the fields the dashboard edits', () => {
-    const source = new URL('../dashboard/src/screens/', import.meta.url).pathname;
+    const source = new URL('../web/dashboard/src/screens/', import.meta.url).pathname;
     const names = readdirSync(source).flatMap((file) =>
       [...readFileSync(join(source, file), 'utf8').matchAll(/name="([^"]+)"/g)].map(
         (match) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shiftEvents } from '../dashboard/src/shifts.ts';
-import type { CheckIn } from '../dashboard/src/types.ts';
+import { shiftEvents } from '../web/dashboard/src/shifts.ts';
+import type { CheckIn } from '../web/dashboard/src/types.ts';
 
 /** The time records screen groups a day by shift (issue 17): a night shift whole, with its next-day end. */
 const checkIn = (

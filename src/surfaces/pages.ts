@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-/** Where `npm run build` (Vite) writes the dashboard's static assets. */
-export const DASHBOARD_DIST = fileURLToPath(new URL('../../dashboard/dist', import.meta.url));
+/** Where `npm run build` (Vite) writes the web apps' pages and assets (web/dist). */
+export const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** The HTML shell: no framing, no third-party anything, never cached (it names the hashed asset files). */
 const PAGE_HEADERS = {
@@ -20,10 +20,10 @@ const PAGE_HEADERS = {
 
 /** The Vite-built single-page app: its hashed assets (cached for a year) and the HTML shell at /dashboard. */
 export async function registerDashboardPage(app: FastifyInstance): Promise<void> {
-  const index = path.join(DASHBOARD_DIST, 'index.html');
-  if (existsSync(path.join(DASHBOARD_DIST, 'assets'))) {
+  const index = path.join(WEB_DIST, 'dashboard', 'index.html');
+  if (existsSync(path.join(WEB_DIST, 'assets'))) {
     await app.register(fastifyStatic, {
-      root: path.join(DASHBOARD_DIST, 'assets'),
+      root: path.join(WEB_DIST, 'assets'),
       prefix: '/dashboard/assets/',
       index: false,
       immutable: true,
@@ -39,7 +39,7 @@ export async function registerDashboardPage(app: FastifyInstance): Promise<void>
  * /dashboard/assets/), at /portal and at the invitation link's address.
  */
 export function registerPortalPage(app: FastifyInstance): void {
-  const page = pageOf(path.join(DASHBOARD_DIST, 'portal.html'), 'portal');
+  const page = pageOf(path.join(WEB_DIST, 'portal', 'index.html'), 'portal');
   app.get('/portal', { schema: { hide: true } }, page);
   app.get('/portal/invitation', { schema: { hide: true } }, page);
 }
@@ -49,7 +49,7 @@ export function registerAccessPage(app: FastifyInstance): void {
   app.get(
     '/registry-access/:token',
     { schema: { hide: true } },
-    pageOf(path.join(DASHBOARD_DIST, 'access.html'), 'registry view'),
+    pageOf(path.join(WEB_DIST, 'access', 'index.html'), 'registry view'),
   );
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { es } from '../../dashboard/src/locales/es.ts';
+import { es } from '../../web/shared/locales/es.ts';
 import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium } from '../helpers/browser.ts';
 import { keepFailures } from '../helpers/browser-failures.ts';

@@ -4,25 +4,22 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const DASHBOARD = path.join(ROOT, 'dashboard');
-const STAMP = path.join(DASHBOARD, 'dist', '.source-hash');
-const LOCK = path.join(DASHBOARD, '.build-lock');
+const WEB = path.join(ROOT, 'web');
+const STAMP = path.join(WEB, 'dist', '.source-hash');
+const LOCK = path.join(WEB, '.build-lock');
 
 /** A hash of everything the dashboard's build reads: its sources, its config, and the locked dependencies. */
 async function sourceHash(): Promise<string> {
   const hash = createHash('sha256');
   const files = [
-    ...(await readdir(path.join(DASHBOARD, 'src'), { recursive: true })).map((file) =>
-      path.join('src', file),
-    ),
-    'index.html',
-    'portal.html',
-    'access.html',
+    ...(await readdir(WEB, { recursive: true }))
+      .filter((file) => !file.startsWith('dist') && !file.startsWith('.build-lock'))
+      .map(String),
     'vite.config.ts',
     'tsconfig.json',
   ].sort();
   for (const file of files) {
-    const full = path.join(DASHBOARD, file);
+    const full = path.join(WEB, file);
     const content = await readFile(full).catch(() => null); // a directory, or a file that is not there
     if (content) hash.update(file).update(content);
   }
@@ -65,7 +62,7 @@ export async function ensureDashboardBuilt(): Promise<void> {
     const nodeEnv = process.env.NODE_ENV;
     process.env.NODE_ENV = 'production';
     try {
-      await build({ configFile: path.join(DASHBOARD, 'vite.config.ts'), logLevel: 'warn' });
+      await build({ configFile: path.join(WEB, 'vite.config.ts'), logLevel: 'warn' });
     } finally {
       if (nodeEnv === undefined) delete process.env.NODE_ENV;
       else process.env.NODE_ENV = nodeEnv;

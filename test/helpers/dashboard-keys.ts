@@ -6,8 +6,8 @@ import { SCOPE_DESCRIPTIONS } from '../../src/platform/scopes.ts';
  * The translation keys the dashboard's source uses: the English text of every `t('…')` and `msg('…')` call
  * (docs/dashboard.md, "Languages"). The portal and the access page have their own catalogues.
  */
-const ROOT = new URL('../../dashboard/src/', import.meta.url).pathname;
-const SKIP = ['portal/', 'access/', 'locales/'];
+const ROOT = new URL('../../web/', import.meta.url).pathname;
+const SKIP = ['portal/', 'access/', 'shared/locales/', 'dist/', '.build-lock/'];
 const CALL = /\b(?:t|msg)\(\s*(['"])((?:\\.|(?!\1)[^\\])*)\1/g;
 
 function sources(dir: string): string[] {

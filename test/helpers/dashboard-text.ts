@@ -1,6 +1,6 @@
 import i18next from 'i18next';
-import { spanishDetail, spanishFieldMessage } from '../../dashboard/src/locales/messages.ts';
-import { I18N_OPTIONS } from '../../dashboard/src/locales/options.ts';
+import { spanishDetail, spanishFieldMessage } from '../../web/shared/locales/messages.ts';
+import { I18N_OPTIONS } from '../../web/shared/locales/options.ts';
 
 /**
  * What the dashboard shows in a language, for the browser tests: a text by its key (the English source text),

@@ -1,0 +1,251 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, type Mode, setCsrfToken, whenSessionLost } from '../../shared/api.ts';
+import { applyLanguage, i18n, type Language, msg, setDisplayZone, useT } from '../../shared/i18n.ts';
+import { passkeysSupported, signInWithPasskey } from '../../shared/webauthn.ts';
+import { AbsencesScreen } from './screens/absences.tsx';
+import { CheckInsScreen } from './screens/check-ins.tsx';
+import { EmployeesScreen } from './screens/employees.tsx';
+import { HomeScreen } from './screens/home.tsx';
+import { KeysScreen } from './screens/keys.tsx';
+import { RegistryScreen } from './screens/registry.tsx';
+import { ReportsScreen } from './screens/reports.tsx';
+import { SettingsScreen } from './screens/settings.tsx';
+import { WebhooksScreen } from './screens/webhooks.tsx';
+import type { Company } from './types.ts';
+import { ErrorMessage, Field, useAction } from './ui.tsx';
+
+type Session = {
+  admin: { id: string; email: string; language: Language | null };
+  language: Language;
+  company: Company;
+  csrf_token: string;
+};
+
+const SCREENS = [
+  { path: 'home', label: msg('Today') },
+  { path: 'keys', label: msg('API keys') },
+  { path: 'webhooks', label: msg('Webhooks') },
+  { path: 'absences', label: msg('Team calendar') },
+  { path: 'employees', label: msg('Employees') },
+  { path: 'check-ins', label: msg('Time records') },
+  { path: 'reports', label: msg('Reports') },
+  { path: 'registry', label: msg('Registry') },
+  { path: 'settings', label: msg('Settings') },
+] as const;
+type ScreenPath = (typeof SCREENS)[number]['path'];
+
+function screenOfHash(): ScreenPath {
+  const path = window.location.hash.replace(/^#\/?/, '');
+  return SCREENS.find((screen) => screen.path === path)?.path ?? 'home';
+}
+
+/** The screen lives in the URL's fragment (#/keys), so every screen has an address and the back button works. */
+function useScreen(): ScreenPath {
+  const [screen, setScreen] = useState<ScreenPath>(screenOfHash);
+  useEffect(() => {
+    const update = () => setScreen(screenOfHash());
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return screen;
+}
+
+/** The other language, offered by its own name (so a reader of either can find it). */
+function LanguageSwitch({ onSwitch }: { onSwitch: (language: Language) => void }) {
+  const t = useT();
+  const other: Language = i18n.language === 'es' ? 'en' : 'es';
+  return (
+    <button
+      type="button"
+      className="secondary"
+      lang={other}
+      aria-label={other === 'en' ? 'Switch to English' : 'Cambiar a español'}
+      title={t('Language of the dashboard')}
+      onClick={() => onSwitch(other)}
+    >
+      {other === 'en' ? 'English' : 'Español'}
+    </button>
+  );
+}
+
+function Login({ onLogin }: { onLogin: (session: Session) => void }) {
+  const t = useT();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const session = await action.run(() => api<Session>('POST', '/login', { email, password }));
+    if (session) onLogin(session);
+  };
+  // A passkey signs in without email or password, also while wrong passwords have locked the email out.
+  const withPasskey = async () => {
+    const session = await action.run(() => signInWithPasskey<Session>(api));
+    if (session) onLogin(session);
+  };
+  return (
+    <main className="login">
+      <h1>Jornada</h1>
+      <form onSubmit={submit} aria-label={t('Log in')}>
+        <h2>{t('Company administrator login')}</h2>
+        <Field label={t('Email')}>
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </Field>
+        <Field label={t('Password')}>
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </Field>
+        <ErrorMessage error={action.error} />
+        <div className="row">
+          <button type="submit" disabled={action.busy}>
+            {t('Log in')}
+          </button>
+          {passkeysSupported() && (
+            <button type="button" className="secondary" disabled={action.busy} onClick={withPasskey}>
+              {t('Log in with a passkey')}
+            </button>
+          )}
+        </div>
+      </form>
+      <LanguageSwitch onSwitch={applyLanguage} />
+    </main>
+  );
+}
+
+export function App() {
+  const t = useT();
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [mode, setMode] = useState<Mode>(() =>
+    sessionStorage.getItem('jornada.mode') === 'test' ? 'test' : 'live',
+  );
+  const screen = useScreen();
+
+  const accept = (next: Session) => {
+    setCsrfToken(next.csrf_token);
+    setDisplayZone(next.company.timezone);
+    applyLanguage(next.language);
+    setSession(next);
+  };
+  const chooseLanguage = async (language: Language) => {
+    applyLanguage(language);
+    const next = await api<Session>('PATCH', '/me', { language }).catch(() => null);
+    if (next) accept(next);
+  };
+  const refresh = () => api<Session>('GET', '/session').then(accept, () => setSession(null));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on load
+  useEffect(() => {
+    whenSessionLost(() => setSession(null));
+    void refresh();
+  }, []);
+  useEffect(() => sessionStorage.setItem('jornada.mode', mode), [mode]);
+  // The phone menu closes once a screen is chosen.
+  const [menuOpen, setMenuOpen] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new screen is what closes the menu
+  useEffect(() => setMenuOpen(false), [screen]);
+
+  if (session === undefined) return <p role="status">{t('Loading…')}</p>;
+  if (session === null) return <Login onLogin={accept} />;
+
+  const logout = async () => {
+    await api('POST', '/logout').catch(() => {});
+    setSession(null);
+  };
+  const title = t(SCREENS.find((item) => item.path === screen)?.label ?? '');
+  return (
+    <div className={`shell mode-${mode}`}>
+      <header>
+        <div className="brand">
+          <strong>Jornada</strong> <span>{session.company.name}</span>
+        </div>
+        <fieldset className="switch">
+          <legend>{t('Data')}</legend>
+          {(['live', 'test'] as const).map((value) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="mode"
+                value={value}
+                checked={mode === value}
+                onChange={() => setMode(value)}
+              />
+              {value === 'live' ? t('Live') : t('Test (sandbox)')}
+            </label>
+          ))}
+        </fieldset>
+        <div className="who">
+          <a href="/docs">{t('API reference')}</a>
+          <span>{session.admin.email}</span>
+          <LanguageSwitch onSwitch={(language) => void chooseLanguage(language)} />
+          <button type="button" className="secondary" onClick={logout}>
+            {t('Log out')}
+          </button>
+        </div>
+      </header>
+      {mode === 'test' && (
+        <p className="test-banner" role="note">
+          {t('Test mode: you are working on the sandbox. Nothing here touches live data.')}
+        </p>
+      )}
+      <nav
+        aria-label={t('Screens')}
+        className={menuOpen ? 'open' : undefined}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && menuOpen) {
+            setMenuOpen(false);
+            event.currentTarget.querySelector<HTMLButtonElement>('.menu-toggle')?.focus();
+          }
+        }}
+      >
+        {/* At phone width the screens fold into a menu behind this button (styles.css). */}
+        <button
+          type="button"
+          className="secondary menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls="screens"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          {t('Menu')} <span aria-hidden="true">{menuOpen ? '▴' : '▾'}</span>
+        </button>
+        <ul id="screens">
+          {SCREENS.map((item) => (
+            <li key={item.path}>
+              <a
+                href={`#/${item.path}`}
+                aria-current={item.path === screen ? 'page' : undefined}
+                // The current screen's link changes no address: it folds the menu itself.
+                onClick={() => setMenuOpen(false)}
+              >
+                {t(item.label)}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main>
+        <h1>{title}</h1>
+        {screen === 'home' && <HomeScreen key={mode} mode={mode} />}
+        {screen === 'keys' && <KeysScreen key={mode} mode={mode} />}
+        {screen === 'webhooks' && <WebhooksScreen key={mode} mode={mode} />}
+        {screen === 'absences' && <AbsencesScreen key={mode} mode={mode} company={session.company} />}
+        {screen === 'employees' && <EmployeesScreen key={mode} mode={mode} company={session.company} />}
+        {screen === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
+        {screen === 'reports' && <ReportsScreen key={mode} mode={mode} company={session.company} />}
+        {screen === 'registry' && <RegistryScreen key={mode} mode={mode} company={session.company} />}
+        {screen === 'settings' && (
+          <SettingsScreen adminId={session.admin.id} onChange={() => void refresh()} />
+        )}
+      </main>
+    </div>
+  );
+}

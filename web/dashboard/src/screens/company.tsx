@@ -1,0 +1,432 @@
+import { type FormEvent, useState } from 'react';
+import { api, formatInstant, type Page, query } from '../../../shared/api.ts';
+import { formatDate, useT } from '../../../shared/i18n.ts';
+import { todayIn } from '../../../shared/zoned.ts';
+import type { Company, Location } from '../types.ts';
+import {
+  ConfirmButton,
+  ErrorMessage,
+  Field,
+  Loading,
+  NamedSelect,
+  SaveRow,
+  Table,
+  useAction,
+  useLoad,
+} from '../ui.tsx';
+
+/**
+ * The company settings an HR administrator keeps (issue 17): when recording started and when a check-in counts
+ * as late, the holidays of a year, the absence types and the administrators. Holidays and absence types are the
+ * live company's (the sandbox keeps its own through the API).
+ */
+export function CompanySettings({
+  company,
+  adminId,
+  onSaved,
+}: {
+  company: Company;
+  adminId: string;
+  onSaved: () => void;
+}) {
+  return (
+    <>
+      <Recording company={company} onSaved={onSaved} />
+      <RegistryPolicy company={company} onSaved={onSaved} />
+      <Holidays timeZone={company.timezone} />
+      <AbsenceTypes />
+      <Administrators me={adminId} />
+    </>
+  );
+}
+
+function Recording({ company, onSaved }: { company: Company; onSaved: () => void }) {
+  const t = useT();
+  const [start, setStart] = useState(company.tracking_start_date);
+  const [hours, setHours] = useState(String(company.late_record_hours));
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    const body: Record<string, unknown> = { late_record_hours: Number(hours) };
+    if (start !== company.tracking_start_date) body.tracking_start_date = start;
+    if (await action.run(() => api('PATCH', '/settings', body))) {
+      setSaved(true);
+      onSaved();
+    }
+  };
+  return (
+    <form onSubmit={submit} className="card" aria-labelledby="recording-title">
+      <h2 id="recording-title">{t('Recording')}</h2>
+      <div className="grid">
+        <Field
+          label={t('Tracking start')}
+          hint={t(
+            'The first day the registry counts (banked hours start here). Earlier only to migrate a history.',
+          )}
+          name="tracking_start_date"
+          error={action.error}
+        >
+          <input type="date" required value={start} onChange={(event) => setStart(event.target.value)} />
+        </Field>
+        <Field
+          label={t('Late record after (hours)')}
+          hint={t('A check-in recorded this long after its time is marked late in the registry.')}
+          name="late_record_hours"
+          error={action.error}
+        >
+          <input
+            type="number"
+            min={1}
+            max={8760}
+            required
+            value={hours}
+            onChange={(event) => setHours(event.target.value)}
+          />
+        </Field>
+      </div>
+      <ErrorMessage error={action.error} />
+      <SaveRow label={t('Save recording settings')} busy={action.busy} saved={saved} />
+    </form>
+  );
+}
+
+/**
+ * The registry policy (issue 34): records the worker did not make count, marked, until the worker answers them;
+ * or they count only once the worker accepts them. Chosen once, for good, after a confirmation.
+ */
+function RegistryPolicy({ company, onSaved }: { company: Company; onSaved: () => void }) {
+  const t = useT();
+  const action = useAction();
+  const consent = company.registry_policy === 'worker_consent';
+  return (
+    <section className="card" aria-labelledby="policy-title">
+      <h2 id="policy-title">{t('Records made for a worker')}</h2>
+      <p>
+        {consent
+          ? t('They count only once the worker accepts them in the portal. This choice is final.')
+          : t(
+              'They count, marked as not made by the worker, who accepts or disputes each one in the portal. You can choose instead that they count only once the worker accepts them: that choice is final.',
+            )}
+      </p>
+      <ErrorMessage error={action.error} />
+      {!consent && (
+        <ConfirmButton
+          label={t('Count them only with the worker’s acceptance')}
+          title={t('Count records made for a worker only with their acceptance?')}
+          confirmLabel={t('Yes, for good')}
+          onConfirm={() =>
+            void action.run(async () => {
+              await api('PATCH', '/settings', { registry_policy: 'worker_consent' });
+              onSaved();
+            })
+          }
+        >
+          <p>
+            {t('Your workers are told that nothing made by others counts without them. It cannot be undone.')}
+          </p>
+        </ConfirmButton>
+      )}
+    </section>
+  );
+}
+
+type Holiday = { id: string; date: string; name: string; location_id: string | null };
+
+function Holidays({ timeZone }: { timeZone: string }) {
+  const t = useT();
+  const [year, setYear] = useState(() => todayIn(timeZone).slice(0, 4));
+  const list = useLoad(
+    () =>
+      api<{ data: Holiday[] }>(
+        'GET',
+        `/live/holidays${query({ from: `${year}-01-01`, to: `${year}-12-31` })}`,
+      ),
+    [year],
+  );
+  const centres = useLoad(() => api<Page<Location>>('GET', `/live/locations${query({ limit: 100 })}`), []);
+  const centreName = new Map(centres.data?.data.map((centre) => [centre.id, centre.name]) ?? []);
+  const [date, setDate] = useState('');
+  const [name, setName] = useState('');
+  const [centre, setCentre] = useState('');
+  const add = useAction();
+  const remove = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body = { date, name, ...(centre ? { location_id: centre } : {}) };
+    if (await add.run(() => api('POST', '/live/holidays', body))) {
+      setDate('');
+      setName('');
+      if (date.startsWith(year)) list.reload();
+      else setYear(date.slice(0, 4));
+    }
+  };
+  const day = (value: string) => formatDate(value, { weekday: 'long' });
+  return (
+    <section className="card" aria-labelledby="holidays-title">
+      <h2 id="holidays-title">{t('Holidays')}</h2>
+      <p className="muted">
+        {t('Nobody is expected to work on a holiday; it is named in the registry documents.')}{' '}
+        {t('A local holiday (of one work centre) applies to the employees assigned to that centre.')}
+      </p>
+      <Field label={t('Year')}>
+        <input
+          type="number"
+          min={2000}
+          max={2100}
+          value={year}
+          onChange={(event) => /^\d{4}$/.test(event.target.value) && setYear(event.target.value)}
+        />
+      </Field>
+      <ErrorMessage error={list.error ?? remove.error} />
+      <Loading loading={list.loading && !list.data} />
+      <Table
+        label={t('Holidays of {{year}}', { year })}
+        columns={[t('Date'), t('Day'), t('Name'), t('Work centre')]}
+        actions
+        empty={t('No holiday in {{year}}.', { year })}
+        rows={list.data?.data.map((holiday) => (
+          <tr key={holiday.id}>
+            <td>{formatDate(holiday.date)}</td>
+            <td>{day(holiday.date)}</td>
+            <td>{holiday.name}</td>
+            <td>
+              {holiday.location_id
+                ? (centreName.get(holiday.location_id) ?? holiday.location_id)
+                : t('All (the whole company)')}
+            </td>
+            <td>
+              <ConfirmButton
+                label={t('Remove {{name}} ({{date}})', {
+                  name: holiday.name,
+                  date: formatDate(holiday.date),
+                })}
+                title={t('Remove the holiday of {{date}}?', { date: formatDate(holiday.date) })}
+                confirmLabel={t('Remove')}
+                disabled={remove.busy}
+                onConfirm={() =>
+                  void remove.run(async () => {
+                    await api('DELETE', `/live/holidays/${holiday.id}`);
+                    list.reload();
+                  })
+                }
+              >
+                <p>
+                  {holiday.location_id
+                    ? t(
+                        '{{date}} becomes a working day again for the employees of {{centre}}: those scheduled that day are expected to work.',
+                        {
+                          date: formatDate(holiday.date),
+                          centre: centreName.get(holiday.location_id) ?? holiday.location_id,
+                        },
+                      )
+                    : t(
+                        '{{date}} becomes a working day again: everyone scheduled that day is expected to work.',
+                        { date: formatDate(holiday.date) },
+                      )}
+                </p>
+              </ConfirmButton>
+            </td>
+          </tr>
+        ))}
+      />
+      <form onSubmit={submit} aria-label={t('Add a holiday')}>
+        <div className="grid">
+          <Field label={t('Date')} name="date" error={add.error}>
+            <input type="date" required value={date} onChange={(event) => setDate(event.target.value)} />
+          </Field>
+          <Field label={t('Name')} name="name" error={add.error}>
+            <input required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+          </Field>
+          <Field label={t('Work centre')} name="location_id" error={add.error}>
+            <NamedSelect
+              value={centre}
+              onChange={setCentre}
+              items={centres.data?.data}
+              none={t('All (the whole company)')}
+            />
+          </Field>
+        </div>
+        <ErrorMessage error={add.error} />
+        <button type="submit" disabled={add.busy}>
+          {t('Add holiday')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+type AbsenceType = { key: string; label: string };
+
+function AbsenceTypes() {
+  const t = useT();
+  const list = useLoad(
+    () => api<Page<AbsenceType>>('GET', `/live/absence-types${query({ limit: 100 })}`),
+    [],
+  );
+  const [key, setKey] = useState('');
+  const [label, setLabel] = useState('');
+  const add = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await add.run(() => api('POST', '/live/absence-types', { key, label }))) {
+      setKey('');
+      setLabel('');
+      list.reload();
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="types-title">
+      <h2 id="types-title">{t('Absence types')}</h2>
+      <ErrorMessage error={list.error} />
+      <Table
+        label={t('Absence types')}
+        columns={[t('Label'), t('Key')]}
+        empty={t('No absence type.')}
+        rows={list.data?.data.map((type) => (
+          <tr key={type.key}>
+            <td>{type.label}</td>
+            <td>
+              <code>{type.key}</code>
+            </td>
+          </tr>
+        ))}
+      />
+      <form onSubmit={submit} aria-label={t('Add an absence type')}>
+        <div className="grid">
+          <Field label={t('Label')} name="label" error={add.error}>
+            <input
+              required
+              maxLength={100}
+              value={label}
+              onChange={(event) => setLabel(event.target.value)}
+            />
+          </Field>
+          <Field
+            label={t('Key')}
+            hint={t('For integrations: lower-case letters, digits and _.')}
+            name="key"
+            error={add.error}
+          >
+            <input
+              required
+              pattern="[a-z][a-z0-9_]*"
+              value={key}
+              onChange={(event) => setKey(event.target.value)}
+            />
+          </Field>
+        </div>
+        <ErrorMessage error={add.error} />
+        <button type="submit" disabled={add.busy}>
+          {t('Add absence type')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+type Admin = { id: string; email: string; created_at: string; disabled_at?: string | null };
+
+function Administrators({ me }: { me: string }) {
+  const t = useT();
+  const list = useLoad(() => api<{ data: Admin[] }>('GET', '/admins'), []);
+  const disable = useAction();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [added, setAdded] = useState('');
+  const add = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setAdded('');
+    if (await add.run(() => api('POST', '/admins', { email, password }))) {
+      setAdded(
+        t('Added {{email}}. Give them the password through a safe channel; they can log in now.', { email }),
+      );
+      setEmail('');
+      setPassword('');
+      list.reload();
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="admins-title">
+      <h2 id="admins-title">{t('Administrators')}</h2>
+      <ErrorMessage error={list.error} />
+      <ErrorMessage error={disable.error} />
+      <Table
+        label={t('Administrators')}
+        columns={[t('Email'), t('Since'), t('Status')]}
+        actions
+        empty={t('No administrator.')}
+        rows={list.data?.data.map((admin) => (
+          <tr key={admin.id}>
+            <td>{admin.email}</td>
+            <td>{formatInstant(admin.created_at)}</td>
+            <td className={admin.disabled_at ? 'status-disabled' : 'status-active'}>
+              {admin.disabled_at
+                ? t('disabled {{when}}', { when: formatInstant(admin.disabled_at) })
+                : t('active')}
+            </td>
+            <td>
+              {!admin.disabled_at && admin.id !== me && (
+                <ConfirmButton
+                  label={t('Disable {{email}}', { email: admin.email })}
+                  title={t('Disable {{email}}?', { email: admin.email })}
+                  confirmLabel={t('Disable')}
+                  disabled={disable.busy}
+                  onConfirm={() =>
+                    void disable.run(async () => {
+                      await api('POST', `/admins/${admin.id}/disable`);
+                      list.reload();
+                    })
+                  }
+                >
+                  <p>
+                    {t(
+                      'They can no longer log in and their open sessions end at once. Their name stays on what they recorded and approved in the registry.',
+                    )}
+                  </p>
+                </ConfirmButton>
+              )}
+            </td>
+          </tr>
+        ))}
+      />
+      <form onSubmit={submit} aria-label={t('Add an administrator')}>
+        <div className="grid">
+          <Field label={t('Email')} name="email" error={add.error}>
+            <input
+              type="email"
+              required
+              autoComplete="off"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
+          </Field>
+          <Field
+            label={t('First password')}
+            hint={t('12 characters or more.')}
+            name="password"
+            error={add.error}
+          >
+            <input
+              type="password"
+              required
+              minLength={12}
+              autoComplete="new-password"
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+            />
+          </Field>
+        </div>
+        <ErrorMessage error={add.error} />
+        <div className="row">
+          <button type="submit" disabled={add.busy}>
+            {t('Add administrator')}
+          </button>
+          {added && <span role="status">{added}</span>}
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,173 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { api, formatInstant, type Mode } from '../../../shared/api.ts';
+import { formatDate, formatMonth, formatNumber, i18n, msg, useT } from '../../../shared/i18n.ts';
+import { todayIn } from '../../../shared/zoned.ts';
+import { statusLabel } from '../labels.ts';
+import type { Company, Report } from '../types.ts';
+import { DateRange, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+
+const LABELS = {
+  time_registry_monthly: msg('Monthly time registry'),
+  check_ins_export: msg('Check-in export'),
+  time_registry_worker_monthly: msg('Workers’ monthly documents'),
+};
+
+/** A report's parameters as a reader names them: months and dates in the locale. */
+const PARAMS: Record<string, string> = {
+  month: msg('month'),
+  from: msg('from'),
+  to: msg('to'),
+  locale: msg('language'),
+};
+
+const paramText = (key: string, value: string) =>
+  key === 'month' && /^\d{4}-\d{2}$/.test(value)
+    ? formatMonth(value)
+    : /^\d{4}-\d{2}-\d{2}$/.test(value)
+      ? formatDate(value)
+      : value;
+
+export function ReportsScreen({ mode, company }: { mode: Mode; company: Company }) {
+  const t = useT();
+  const reports = useLoad(() => api<{ data: Report[] }>('GET', `/${mode}/reports`), [mode]);
+  const [type, setType] = useState<Report['type']>('time_registry_monthly');
+  const [format, setFormat] = useState<Report['format']>('csv');
+  const [month, setMonth] = useState(() => todayIn(company.timezone).slice(0, 7));
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  // The documents' language starts as the interface's; the worker's own may differ.
+  const [locale, setLocale] = useState<'es' | 'en'>(() => (i18n.language === 'en' ? 'en' : 'es'));
+  const create = useAction();
+  const download = useAction();
+
+  // Status updates: poll while a report is still processing.
+  const processing = reports.data?.data.some((report) => report.status === 'processing') ?? false;
+  useEffect(() => {
+    if (!processing) return;
+    const timer = setInterval(reports.reload, 1500);
+    return () => clearInterval(timer);
+  }, [processing, reports.reload]);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body =
+      type === 'time_registry_monthly'
+        ? { type, format: 'csv', params: { month } }
+        : type === 'time_registry_worker_monthly'
+          ? { type, format: format === 'csv' ? 'pdf' : format, params: { month, locale } }
+          : { type, format: format === 'pdf' ? 'csv' : format, params: { from, to } };
+    if (await create.run(() => api('POST', `/${mode}/reports`, body))) reports.reload();
+  };
+  // Each GET mints a fresh single-use address valid 5 minutes: fetch one at the moment of the click.
+  const fetchFile = (report: Report) =>
+    void download.run(async () => {
+      const fresh = await api<Report>('GET', `/${mode}/reports/${report.id}`);
+      if (!fresh.download_url) throw new Error(t('The file is no longer available.'));
+      const link = document.createElement('a');
+      link.href = fresh.download_url;
+      link.download = '';
+      document.body.append(link);
+      link.click();
+      link.remove();
+    });
+
+  return (
+    <>
+      <form onSubmit={submit} aria-label={t('Request a report')} className="card">
+        <h2>{t('Request a report')}</h2>
+        <Field label={t('Report')}>
+          <select value={type} onChange={(event) => setType(event.target.value as Report['type'])}>
+            <option value="time_registry_monthly">{t(LABELS.time_registry_monthly)} (CSV)</option>
+            <option value="check_ins_export">{t(LABELS.check_ins_export)}</option>
+            <option value="time_registry_worker_monthly">{t(LABELS.time_registry_worker_monthly)}</option>
+          </select>
+        </Field>
+        {type === 'check_ins_export' ? (
+          <DateRange
+            from={from}
+            to={to}
+            onFrom={setFrom}
+            onTo={setTo}
+            error={create.error}
+            names={['params.from', 'params.to']}
+          />
+        ) : (
+          <Field label={t('Month')} name="params.month" error={create.error}>
+            <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
+          </Field>
+        )}
+        {type !== 'time_registry_monthly' && (
+          // The worker documents come as PDF or XLSX, the export as CSV or XLSX; CSV and PDF stand in for each other.
+          <Field label={t('Format')} name="format" error={create.error}>
+            <select
+              value={
+                type === 'check_ins_export'
+                  ? format === 'pdf'
+                    ? 'csv'
+                    : format
+                  : format === 'csv'
+                    ? 'pdf'
+                    : format
+              }
+              onChange={(event) => setFormat(event.target.value as Report['format'])}
+            >
+              {type === 'check_ins_export' ? (
+                <option value="csv">CSV</option>
+              ) : (
+                <option value="pdf">{t('PDF (to print and sign)')}</option>
+              )}
+              <option value="xlsx">Excel (XLSX)</option>
+            </select>
+          </Field>
+        )}
+        {type === 'time_registry_worker_monthly' && (
+          <Field label={t('Language of the documents')} name="params.locale" error={create.error}>
+            <select value={locale} onChange={(event) => setLocale(event.target.value as 'es' | 'en')}>
+              <option value="es">Español</option>
+              <option value="en">English</option>
+            </select>
+          </Field>
+        )}
+        <ErrorMessage error={create.error} />
+        <button type="submit" disabled={create.busy}>
+          {t('Request report')}
+        </button>
+      </form>
+
+      <h2>{t('Latest reports')}</h2>
+      <ErrorMessage error={reports.error ?? download.error} />
+      <Loading loading={reports.loading && !reports.data} />
+      <Table
+        columns={[t('Report'), t('Parameters'), t('Status'), t('Rows'), t('Requested')]}
+        actions
+        live
+        empty={t('No reports yet.')}
+        rows={reports.data?.data.map((report) => (
+          <tr key={report.id}>
+            <td>
+              {t(LABELS[report.type])} ({report.format.toUpperCase()})
+            </td>
+            <td>
+              {Object.entries(report.params)
+                .map(([key, value]) => `${t(PARAMS[key] ?? key)} ${paramText(key, String(value))}`)
+                .join(', ')}
+            </td>
+            <td className={`status-${report.status}`}>
+              {t(statusLabel(report.status))}
+              {report.error ? `: ${report.error.message}` : ''}
+            </td>
+            <td>{report.row_count == null ? '—' : formatNumber(report.row_count)}</td>
+            <td>{formatInstant(report.created_at)}</td>
+            <td>
+              {report.status === 'completed' && (
+                <button type="button" disabled={download.busy} onClick={() => fetchFile(report)}>
+                  {t('Download')}
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      />
+    </>
+  );
+}

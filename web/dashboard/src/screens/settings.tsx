@@ -1,0 +1,278 @@
+import { type FormEvent, useState } from 'react';
+import { api, type Page } from '../../../shared/api.ts';
+import { formatMonth, formatNumber, useT } from '../../../shared/i18n.ts';
+import { statusLabel } from '../labels.ts';
+import type { Company, Location } from '../types.ts';
+import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
+import { CompanySettings } from './company.tsx';
+import { AdminPasskeys } from './passkeys.tsx';
+
+type Usage = { used: number; quota: number };
+type Settings = {
+  company: Company;
+  usage: { month: string; live: Usage; test: Usage | null };
+  rate_limits: { live: number; test: number };
+};
+
+export function SettingsScreen({ adminId, onChange }: { adminId: string; onChange: () => void }) {
+  const t = useT();
+  const settings = useLoad(() => api<Settings>('GET', '/settings'), []);
+  const action = useAction();
+  const set = (enabled: boolean) =>
+    void action.run(async () => {
+      await api('PATCH', '/settings', { addon_enabled: enabled });
+      settings.reload();
+      onChange();
+    });
+  const data = settings.data;
+  return (
+    <>
+      <ErrorMessage error={settings.error ?? action.error} />
+      <Loading loading={settings.loading && !data} />
+      {data && (
+        <>
+          <LegalIdentity
+            company={data.company}
+            onSaved={() => {
+              settings.reload();
+              onChange();
+            }}
+          />
+          <WorkCentres />
+          <AdminPasskeys />
+          <CompanySettings
+            company={data.company}
+            adminId={adminId}
+            onSaved={() => {
+              settings.reload();
+              onChange();
+            }}
+          />
+          <section className="card" aria-label={t('Public API addon')}>
+            <h2>{t('Public API addon')}</h2>
+            <p>{data.company.addon_enabled ? t('The addon is on.') : t('The addon is off.')}</p>
+            {data.company.addon_enabled ? (
+              <ConfirmButton
+                label={t('Switch the addon off')}
+                title={t('Switch the public API addon off?')}
+                confirmLabel={t('Switch off and delete')}
+                disabled={action.busy}
+                onConfirm={() => set(false)}
+              >
+                <p>{t('This takes effect at once and cannot be undone:')}</p>
+                <ul>
+                  <li>{t('every API key, live and test, is revoked; integrations stop working;')}</li>
+                  <li>{t('every generated report and its file is deleted;')}</li>
+                  <li>{t('the sandbox (test) company is removed with all of its data.')}</li>
+                </ul>
+                <p>{t('Switching it on again creates a new, empty sandbox. No key comes back.')}</p>
+              </ConfirmButton>
+            ) : (
+              <ConfirmButton
+                label={t('Switch the addon on')}
+                title={t('Switch the public API addon on?')}
+                confirmLabel={t('Switch on')}
+                danger={false}
+                disabled={action.busy}
+                onConfirm={() => set(true)}
+              >
+                <p>{t('A new, empty sandbox is created. You then create new API keys.')}</p>
+              </ConfirmButton>
+            )}
+          </section>
+          <section className="card" aria-label={t('Subscription and limits')}>
+            <h2>{t('Subscription and limits')}</h2>
+            <dl className="figures">
+              <dt>{t('Service')}</dt>
+              <dd>{data.company.service_active ? t('active') : t('inactive')}</dd>
+              <dt>{t('Subscription')}</dt>
+              <dd>{t(statusLabel(data.company.subscription_status))}</dd>
+              <dt>{t('Company status')}</dt>
+              <dd>{t(statusLabel(data.company.company_status))}</dd>
+              <dt>{t('Seats')}</dt>
+              <dd>
+                {t('{{used}} of {{total}} in use', {
+                  used: formatNumber(data.company.active_employees),
+                  total: formatNumber(data.company.seats),
+                })}
+              </dd>
+              <dt>{t('Live requests in {{month}}', { month: formatMonth(data.usage.month) })}</dt>
+              <dd>
+                {t('{{used}} of {{total}}', {
+                  used: formatNumber(data.usage.live.used),
+                  total: formatNumber(data.usage.live.quota),
+                })}
+              </dd>
+              <dt>{t('Test requests in {{month}}', { month: formatMonth(data.usage.month) })}</dt>
+              <dd>
+                {data.usage.test
+                  ? t('{{used}} of {{total}}', {
+                      used: formatNumber(data.usage.test.used),
+                      total: formatNumber(data.usage.test.quota),
+                    })
+                  : t('no sandbox')}
+              </dd>
+              <dt>{t('Rate limits')}</dt>
+              <dd>
+                {t('live {{live}}/min per key, test {{test}}/min per key', {
+                  live: formatNumber(data.rate_limits.live),
+                  test: formatNumber(data.rate_limits.test),
+                })}
+              </dd>
+              <dt>{t('Active keys allowed')}</dt>
+              <dd>{data.company.max_active_keys}</dd>
+              <dt>{t('Default key expiration')}</dt>
+              <dd>
+                {data.company.default_expiration_days === null
+                  ? t('none')
+                  : t('{{count}} days', { count: data.company.default_expiration_days })}
+              </dd>
+            </dl>
+          </section>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The company's legal name and tax id, printed on the registry documents (docs/registry.md). */
+function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => void }) {
+  const t = useT();
+  const [legalName, setLegalName] = useState(company.legal_name ?? '');
+  const [taxId, setTaxId] = useState(company.tax_id ?? '');
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved(false);
+    const done = await action.run(() =>
+      api('PATCH', '/settings', {
+        legal_name: legalName.trim() || null,
+        tax_id: taxId.trim() || null,
+      }),
+    );
+    if (done) {
+      setSaved(true);
+      onSaved();
+    }
+  };
+  return (
+    <form onSubmit={submit} className="card" aria-labelledby="identity-title">
+      <h2 id="identity-title">{t('Legal identity')}</h2>
+      <p className="muted">{t('Printed on every worker’s registry document and shown to the Inspección.')}</p>
+      <div className="grid">
+        <Field
+          label={t('Legal name')}
+          hint={t('As registered, e.g. “Panadería Sol, S.L.”.')}
+          name="legal_name"
+          error={action.error}
+        >
+          <input maxLength={200} value={legalName} onChange={(event) => setLegalName(event.target.value)} />
+        </Field>
+        <Field
+          label={t('Tax id (CIF/NIF)')}
+          hint={t('Checked, control character included.')}
+          name="tax_id"
+          error={action.error}
+        >
+          <input value={taxId} onChange={(event) => setTaxId(event.target.value)} autoComplete="off" />
+        </Field>
+      </div>
+      <ErrorMessage error={action.error} />
+      <SaveRow label={t('Save legal identity')} busy={action.busy} saved={saved} />
+    </form>
+  );
+}
+
+/** The work centres (locations) with their address and contribution account code (CCC). */
+function WorkCentres() {
+  const t = useT();
+  const locations = useLoad(() => api<Page<Location>>('GET', '/live/locations?limit=100'), []);
+  const [editing, setEditing] = useState<string | null>(null);
+  return (
+    <section className="card" aria-labelledby="centres-title">
+      <h2 id="centres-title">{t('Work centres')}</h2>
+      <p className="muted">
+        {t('Each centre’s address and CCC head the documents of the workers assigned to it.')}
+      </p>
+      <ErrorMessage error={locations.error} />
+      <Loading loading={locations.loading && !locations.data} />
+      <Table
+        columns={[t('Centre'), t('Address'), t('CCC'), t('Time zone')]}
+        actions
+        empty={t('No work centre yet: your operator creates them.')}
+        rows={locations.data?.data.map((location) => (
+          <tr key={location.id}>
+            <td>{location.name}</td>
+            <td>{location.address ?? '—'}</td>
+            <td>{location.ccc ?? '—'}</td>
+            <td>{location.timezone}</td>
+            <td>
+              <button
+                type="button"
+                className="secondary"
+                aria-expanded={editing === location.id}
+                onClick={() => setEditing(editing === location.id ? null : location.id)}
+              >
+                {t('Edit {{name}}', { name: location.name })}
+              </button>
+            </td>
+          </tr>
+        ))}
+      />
+      {locations.data?.data
+        .filter((location) => location.id === editing)
+        .map((location) => (
+          <CentreForm
+            key={location.id}
+            location={location}
+            onSaved={() => {
+              setEditing(null);
+              locations.reload();
+            }}
+          />
+        ))}
+    </section>
+  );
+}
+
+function CentreForm({ location, onSaved }: { location: Location; onSaved: () => void }) {
+  const t = useT();
+  const [address, setAddress] = useState(location.address ?? '');
+  const [ccc, setCcc] = useState(location.ccc ?? '');
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const done = await action.run(() =>
+      api('PATCH', `/locations/${location.id}`, {
+        address: address.trim() || null,
+        ccc: ccc.trim() || null,
+      }),
+    );
+    if (done) onSaved();
+  };
+  return (
+    <form onSubmit={submit} className="grid" aria-label={t('Edit {{name}}', { name: location.name })}>
+      <Field label={t('Address')} name="address" error={action.error}>
+        <input maxLength={500} value={address} onChange={(event) => setAddress(event.target.value)} />
+      </Field>
+      <Field
+        label={t('CCC (código cuenta de cotización)')}
+        hint={t('11 digits; checked.')}
+        name="ccc"
+        error={action.error}
+      >
+        <input
+          value={ccc}
+          onChange={(event) => setCcc(event.target.value)}
+          inputMode="numeric"
+          autoComplete="off"
+        />
+      </Field>
+      <ErrorMessage error={action.error} />
+      <button type="submit" disabled={action.busy}>
+        {t('Save {{name}}', { name: location.name })}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,15 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import './i18n.ts';
+import { PortalApp } from './App.tsx';
+import '../../shared/base.css';
+import './portal.css';
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <PortalApp />
+    </StrictMode>,
+  );
+}
