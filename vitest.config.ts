@@ -1,12 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test suite in three tiers (issue 36; CONTRIBUTING.md says which to use when):
+ * - `unit`: pure code (the time engine, property tests, writers, guards of the code's shape); no database.
+ * - `api`: one app per file on a cloned, migrated database, driven with `app.inject`.
+ * - `e2e`: real processes (`jornada serve`, the CLI), Chromium, OpenAPI linting, the SDK against a server.
+ * `npm test` runs all three, as CI does; `npm run test:unit` and `npm run test:api` run one.
+ */
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
+    // Two cores: more workers only queue behind each other (and the browser tests time out).
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+      },
+    ],
   },
 });

@@ -1,0 +1,93 @@
+import { sql } from 'kysely';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.ts';
+import { createDb } from '../../../src/db/database.ts';
+import { migrate, pendingMigrations } from '../../../src/db/migrator.ts';
+import { openDatabase } from '../../../src/main.ts';
+import { createEmptyDatabase } from '../../helpers/database.ts';
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+async function emptyDatabase() {
+  const database = await createEmptyDatabase();
+  cleanups.push(database.drop);
+  return database.url;
+}
+
+describe('migrations', () => {
+  it('lets 20 concurrent migrators apply every file exactly once', async () => {
+    const url = await emptyDatabase();
+    const migrators = Array.from({ length: 20 }, () => createDb(url, { max: 1 }));
+    try {
+      const results = await Promise.all(migrators.map((db) => migrate(db)));
+      const applied = results.flatMap((result) => result.applied);
+      expect(new Set(applied).size).toBe(applied.length);
+    } finally {
+      await Promise.all(migrators.map((db) => db.destroy()));
+    }
+    const check = createDb(url, { max: 1 });
+    expect(await pendingMigrations(check)).toEqual([]);
+    await check.destroy();
+  }, 60_000);
+
+  it('holds only a transaction-level lock, so a transaction-mode pooler cannot strand it', async () => {
+    const url = await emptyDatabase();
+    const statements: string[] = [];
+    const db = createDb(url, {
+      max: 1,
+      log: (event) => {
+        statements.push(event.query.sql);
+      },
+    });
+    try {
+      await migrate(db);
+      // A session-level advisory lock taken on one server connection and released on another (what a
+      // transaction-mode pooler does between statements) stays held; the transaction-level one cannot.
+      expect(statements.some((text) => /pg_advisory_(un)?lock\(/.test(text))).toBe(false);
+      expect(statements.some((text) => /pg_advisory_xact_lock\(/.test(text))).toBe(true);
+      // pg_locks lists the whole cluster's locks: only this database's count (other test files run beside it and
+      // take short transaction-level advisory locks of their own, the sync stamps' and the company chains').
+      const held = await sql`select locktype from pg_locks where locktype = 'advisory'
+        and database = (select oid from pg_database where datname = current_database())`.execute(db);
+      expect(held.rows).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it('refuses to start with pending migrations when JORNADA_MIGRATE_ON_START=0, and starts once migrated', async () => {
+    const url = await emptyDatabase();
+    const config = loadConfig({ DATABASE_URL: url, JORNADA_MIGRATE_ON_START: '0', LOG_LEVEL: 'silent' });
+    const log = pino({ level: 'silent' });
+    await expect(openDatabase(config, log)).rejects.toThrow(/pending migration.*jornada migrate/);
+    const migrated = await openDatabase(config, log, { migrate: 'force' });
+    await migrated.close();
+    const started = await openDatabase(config, log);
+    expect(await pendingMigrations(started.db)).toEqual([]);
+    await started.close();
+  });
+
+  it('runs migrations through JORNADA_MIGRATION_DATABASE_URL when it is set', async () => {
+    const url = await emptyDatabase();
+    const direct = await emptyDatabase();
+    const config = loadConfig({
+      DATABASE_URL: url,
+      JORNADA_MIGRATION_DATABASE_URL: direct,
+      LOG_LEVEL: 'silent',
+    });
+    // The two URLs name different databases here, so the one migrated shows which URL was used.
+    const opened = await openDatabase(config, pino({ level: 'silent' }));
+    try {
+      expect((await pendingMigrations(opened.db)).length).toBeGreaterThan(0);
+      const check = createDb(direct, { max: 1 });
+      expect(await pendingMigrations(check)).toEqual([]);
+      await check.destroy();
+    } finally {
+      await opened.close();
+    }
+  });
+});

@@ -1,0 +1,30 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderSdk, SDK_GENERATED } from '../../../scripts/write-sdk.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+/** The SDK's types and methods are what openapi-v1.json gives: `npm run openapi` rewrites them with it. */
+describe('the SDK generated from openapi-v1.json', () => {
+  it('is up to date', async () => {
+    const rendered = await renderSdk(await readFile(path.join(ROOT, 'openapi-v1.json'), 'utf8'));
+    expect(await readFile(SDK_GENERATED.schema, 'utf8')).toBe(rendered.schema);
+    expect(await readFile(SDK_GENERATED.operations, 'utf8')).toBe(rendered.operations);
+  });
+
+  it('has one method per operation of the description, named by its operationId', async () => {
+    const { Jornada } = await import('@jornada/sdk');
+    const description = JSON.parse(await readFile(path.join(ROOT, 'openapi-v1.json'), 'utf8')) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    const operationIds = Object.values(description.paths).flatMap((verbs) =>
+      Object.values(verbs).flatMap((operation) => (operation.operationId ? [operation.operationId] : [])),
+    );
+    expect(operationIds.length).toBeGreaterThan(50);
+    const methods = Object.getOwnPropertyNames(Object.getPrototypeOf(Jornada.prototype)).filter(
+      (name) => name !== 'constructor',
+    );
+    expect(methods.sort()).toEqual([...operationIds].sort());
+  });
+});
