@@ -1,6 +1,6 @@
 /**
  * Copies the dashboard's screenshots from the browser test's output (test-results/dashboard/, written by
- * test/e2e/dashboard.browser.test.ts) into docs/screenshots/: every screen in both languages at both widths
+ * test/e2e/dashboard-journeys.ts) into docs/screenshots/: every screen in both languages at both widths
  * (`en-desktop-home.png`, `es-phone-registry.png`…, the phone menu) and a few moments of the jobs the README
  * shows. Run it after the browser test: `npm run screenshots`.
  */

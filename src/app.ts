@@ -12,7 +12,7 @@ import {
   webhookEventsOpenApi,
 } from './modules/webhooks/webhooks.schemas.ts';
 import { registerAuth } from './platform/auth.ts';
-import { within } from './platform/deadline.ts';
+import { withinDeadline } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { ApiError, registerErrorHandler } from './platform/errors.ts';
 import { registerIdempotency } from './platform/idempotency.ts';
@@ -89,7 +89,7 @@ function registerProbes(
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
     const check = ping(deps.db).then(() => true);
-    const ready = await within(check, READY_DEADLINE_MS);
+    const ready = await withinDeadline(check, READY_DEADLINE_MS);
     return ready ? { status: 'ready' } : reply.code(503).send({ status: 'unavailable' });
   });
   registerMetricsRoute(app, { db: deps.db, clock: deps.clock, token: options.metricsToken ?? null });

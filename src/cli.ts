@@ -11,7 +11,7 @@ import { runningClusterUrl } from './db/embedded.ts';
 import { openDatabase, type Role, type RunningService, startService } from './main.ts';
 import { exportBundle, verifyBundle } from './modules/verification/bundle.ts';
 import { verifyRegistry } from './modules/verification/verification.service.ts';
-import { readServiceRecord, serviceRecordPath } from './service-record.ts';
+import { readServiceRecord, serviceRecordPath } from './running-service-file.ts';
 import { systemClock } from './time/clock.ts';
 
 const USAGE = `Usage: jornada <command>

@@ -20,10 +20,10 @@ import { type Job, type Runner, startJobs } from './jobs/runner.ts';
 import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { syncFakeClock } from './modules/clock/clock.service.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
-import { within } from './platform/deadline.ts';
+import { withinDeadline } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { cursorKey } from './platform/pagination.ts';
-import { localUrl, removeServiceRecord, writeServiceRecord } from './service-record.ts';
+import { localUrl, removeServiceRecord, writeServiceRecord } from './running-service-file.ts';
 import { type Clock, FakeClock, systemClock } from './time/clock.ts';
 
 export type Role = 'api' | 'worker' | 'all';
@@ -84,7 +84,7 @@ export async function openDatabase(
   const close = async () => {
     // A pool waits for its checked-out clients; a job still streaming after the drain deadline must not hold
     // the stop forever, and the embedded server's fast shutdown ends any session left.
-    await within(db.destroy(), POOL_CLOSE_MS);
+    await withinDeadline(db.destroy(), POOL_CLOSE_MS);
     await embedded?.stop();
   };
   try {
@@ -280,10 +280,10 @@ export async function startService(
           return true;
         };
         const draining = drain();
-        if (!(await within(draining, config.drainTimeoutMs))) {
+        if (!(await withinDeadline(draining, config.drainTimeoutMs))) {
           log.warn({ drainTimeoutMs: config.drainTimeoutMs }, 'drain deadline passed: closing connections');
           app?.server.closeAllConnections();
-          await within(draining, POOL_CLOSE_MS);
+          await withinDeadline(draining, POOL_CLOSE_MS);
         }
         await database.close();
         if (app) await removeServiceRecord(config.dataDir, process.pid);

@@ -2,10 +2,10 @@ import { createDb } from '../../src/db/database.ts';
 import { ensureInstanceSecret } from '../../src/db/instance-secret.ts';
 import { reportGenerationJob } from '../../src/jobs/report-generation.ts';
 import { xlsxDocumentsStream } from '../../src/modules/reports/document-xlsx.ts';
-import { workerMonthlyDocuments } from '../../src/modules/reports/documents.ts';
 import { pdfStream } from '../../src/modules/reports/pdf.ts';
 import { createReport } from '../../src/modules/reports/reports.service.ts';
 import { fileStore } from '../../src/modules/reports/store.ts';
+import { workerMonthlyDocuments } from '../../src/modules/reports/worker-documents.ts';
 import { CursorCodec, cursorKey } from '../../src/platform/pagination.ts';
 import { systemClock } from '../../src/time/clock.ts';
 

@@ -6,18 +6,18 @@ import {
   sealedDocument,
   sealedMonthCompilation,
 } from '../modules/month-documents/month-documents.service.ts';
+import { xlsxDocumentsStream } from '../modules/reports/document-xlsx.ts';
+import { csvStream, type Row, xlsxStream } from '../modules/reports/file-writers.ts';
+import { pdfStream } from '../modules/reports/pdf.ts';
 import {
   CHECK_INS_EXPORT_COLUMNS,
   checkInsExportRows,
   TIME_REGISTRY_COLUMNS,
   timeRegistryRows,
-} from '../modules/reports/content.ts';
-import { xlsxDocumentsStream } from '../modules/reports/document-xlsx.ts';
-import { workerMonthlyDocuments } from '../modules/reports/documents.ts';
-import { pdfStream } from '../modules/reports/pdf.ts';
+} from '../modules/reports/report-rows.ts';
 import type { ClaimedReport } from '../modules/reports/reports.repo.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
-import { csvStream, type Row, xlsxStream } from '../modules/reports/writers.ts';
+import { workerMonthlyDocuments } from '../modules/reports/worker-documents.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
 import type { TenantScope } from '../platform/tenant.ts';
 import { FrozenClock } from '../time/clock.ts';

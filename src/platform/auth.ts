@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { CompanyStatus, SubscriptionStatus } from '../db/schema.ts';
 import { type Clock, toDate } from '../time/clock.ts';
-import { groupAdmission } from './admission.ts';
 import { type AuthenticationInput, authenticateMany, type KeyRecord } from './auth.repo.ts';
+import { groupAdmission } from './batched-authentication.ts';
 import { ApiError } from './errors.ts';
 import { admissionBatches } from './metrics.ts';
 import type { Scope } from './scopes.ts';
@@ -129,7 +129,7 @@ function toTenant(key: KeyRecord): Tenant {
 export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   app.decorateRequest('tenant', null);
   app.decorateRequest('caller', null);
-  // The requests that arrive while an admission is in flight are admitted together (platform/admission.ts).
+  // The requests that arrive while an admission is in flight are admitted together (platform/batched-authentication.ts).
   const authenticate = groupAdmission(
     (inputs: readonly AuthenticationInput[]) => {
       admissionBatches.observe(inputs.length);

@@ -2,7 +2,7 @@
  * Settles with the work's value, or with `false` once `milliseconds` have passed (the work goes on unobserved;
  * its rejection is swallowed). The timer is cleared as soon as the work settles.
  */
-export async function within<T>(work: Promise<T>, milliseconds: number): Promise<T | false> {
+export async function withinDeadline<T>(work: Promise<T>, milliseconds: number): Promise<T | false> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), milliseconds);

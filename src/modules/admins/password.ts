@@ -4,7 +4,7 @@ import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:c
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
 
-function derive(
+function scryptHash(
   password: string,
   salt: Buffer,
   params: { N: number; r: number; p: number },
@@ -20,7 +20,7 @@ function derive(
 /** `scrypt$N$r$p$salt$hash`, base64url: the parameters travel with the hash, so they can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await derive(password, salt, PARAMS);
+  const hash = await scryptHash(password, salt, PARAMS);
   return [
     'scrypt',
     PARAMS.N,
@@ -35,7 +35,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(password, Buffer.from(salt, 'base64url'), {
+  const actual = await scryptHash(password, Buffer.from(salt, 'base64url'), {
     N: Number(n),
     r: Number(r),
     p: Number(p),

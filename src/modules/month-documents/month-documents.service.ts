@@ -13,11 +13,15 @@ import { monthRange } from '../../time/calendar.ts';
 import { type Clock, FrozenClock, toDate } from '../../time/clock.ts';
 import { monthSeals } from '../registry/months.service.ts';
 import { appendToChain, appendToCompanyChain } from '../registry/registry.service.ts';
-import { TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
 import { sheetName, xlsxDocumentsStream } from '../reports/document-xlsx.ts';
-import { type DocumentLocale, type WorkerDocument, workerMonthlyDocuments } from '../reports/documents.ts';
+import { csvStream } from '../reports/file-writers.ts';
 import { pdfStream } from '../reports/pdf.ts';
-import { csvStream } from '../reports/writers.ts';
+import { TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/report-rows.ts';
+import {
+  type DocumentLocale,
+  type WorkerDocument,
+  workerMonthlyDocuments,
+} from '../reports/worker-documents.ts';
 import { lockDaysOf } from '../workdays/write-days.ts';
 import {
   claimDocumentWork,

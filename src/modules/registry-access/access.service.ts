@@ -15,10 +15,16 @@ import { findEmployeesByIds, selectEmployedDuring } from '../employees/employees
 import { sealedDocument } from '../month-documents/month-documents.service.ts';
 import { monthSeals } from '../registry/months.service.ts';
 import { chainAccess, chainGrant } from '../registry/registry.service.ts';
-import { hhmm, registryRowsWithin, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/content.ts';
-import { actorText, dayCells, LABELS, othersLine, workerMonthlyDocuments } from '../reports/documents.ts';
+import { type Column, csvStream, type Row } from '../reports/file-writers.ts';
 import { pdfStream } from '../reports/pdf.ts';
-import { type Column, csvStream, type Row } from '../reports/writers.ts';
+import { hhmm, registryRowsWithin, TIME_REGISTRY_COLUMNS, timeRegistryRows } from '../reports/report-rows.ts';
+import {
+  actorText,
+  dayCells,
+  LABELS,
+  othersLine,
+  workerMonthlyDocuments,
+} from '../reports/worker-documents.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
 import {
   admitAccessRequest,

@@ -19,10 +19,10 @@ import {
   selectAcknowledgements,
 } from '../registry/registry.repo.ts';
 import { appendToChain } from '../registry/registry.service.ts';
-import { employeeRegistryMonth } from '../reports/content.ts';
-import type { DocumentLocale } from '../reports/documents.ts';
-import { workerMonthlyDocuments } from '../reports/documents.ts';
 import { pdfStream } from '../reports/pdf.ts';
+import { employeeRegistryMonth } from '../reports/report-rows.ts';
+import type { DocumentLocale } from '../reports/worker-documents.ts';
+import { workerMonthlyDocuments } from '../reports/worker-documents.ts';
 
 /**
  * The worker's copy of a closed month's registry, and their acknowledgement of it (docs/registry.md): art. 35.5

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import { PassThrough, type Readable } from 'node:stream';
 import type ExcelJS from 'exceljs';
+import { neutralize, zipBackpressure } from './file-writers.ts';
+import { excelJs } from './lazy-modules.ts';
 import {
   correctionLine,
   DOCUMENT_COLUMNS,
@@ -13,9 +15,7 @@ import {
   type Labels,
   othersLine,
   type WorkerDocument,
-} from './documents.ts';
-import { excelJs } from './lazy-modules.ts';
-import { neutralize, zipBackpressure } from './writers.ts';
+} from './worker-documents.ts';
 
 /**
  * The worker's monthly registry document as a workbook (ExcelJS's streaming writer; docs/decisions/0010): one

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import { hhmm } from './content.ts';
+import { pdfKit } from './lazy-modules.ts';
+import { hhmm } from './report-rows.ts';
 import {
   correctionLine,
   DOCUMENT_COLUMNS,
@@ -13,8 +14,7 @@ import {
   type Labels,
   othersLine,
   type WorkerDocument,
-} from './documents.ts';
-import { pdfKit } from './lazy-modules.ts';
+} from './worker-documents.ts';
 
 /**
  * The worker's monthly registry document as a PDF (pdfkit; docs/decisions/0010-registry-documents.md): A4, the

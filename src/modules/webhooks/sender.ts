@@ -48,7 +48,7 @@ export type AttemptOutcome = {
  */
 const KEPT_PER_CACHE = 10_000;
 
-function kept<T>(cache: Map<string, T>, key: string, derive: (key: string) => T): T {
+function cachedIn<T>(cache: Map<string, T>, key: string, derive: (key: string) => T): T {
   let value = cache.get(key);
   if (value === undefined) {
     if (cache.size >= KEPT_PER_CACHE) cache.clear();
@@ -67,7 +67,7 @@ const SIGNING_KEYS = new Map<string, KeyObject>();
  * (test/webhooks-sender.test.ts), at a fifth of its cost, since that library hashes in JavaScript.
  */
 export function signatureHeaders(request: Omit<SignedRequest, 'url'>): Record<string, string> {
-  const key = kept(SIGNING_KEYS, request.secret, (secret) =>
+  const key = cachedIn(SIGNING_KEYS, request.secret, (secret) =>
     createSecretKey(Buffer.from(secret.slice(secret.indexOf('_') + 1), 'base64')),
   );
   const timestamp = String(Math.floor(request.timestamp.getTime() / 1000));
@@ -127,7 +127,7 @@ const DISPATCHERS = new WeakMap<TargetPolicy, Dispatchers>();
 type Target = { origin: string; path: string; problem: string | null };
 
 function targetOf(targets: Map<string, Target>, href: string, policy: TargetPolicy): Target {
-  return kept(targets, href, () => {
+  return cachedIn(targets, href, () => {
     const url = new URL(href);
     // The port is checked again, against this process's policy: the allowed ports may have narrowed since the
     // endpoint was registered.
@@ -196,7 +196,7 @@ class NoAnswer extends Error {}
  * the connection's error, or NoAnswer at the deadline (also for a request still waiting for a connection, which
  * is then aborted as soon as it gets one).
  */
-function exchange(
+function sendOnce(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
   deadline: number,
@@ -276,12 +276,12 @@ export async function attemptDelivery(request: SignedRequest, policy: TargetPoli
   try {
     let answer: Answer;
     try {
-      answer = await exchange(agent, options, deadline);
+      answer = await sendOnce(agent, options, deadline);
     } catch (error) {
       if (!closedBeforeAnswer(error)) throw error;
       // Sent once more, on a connection of its own (checked like any other), closed after this attempt.
       fresh = new Client(target.origin, { connect, pipelining: 1, ...WITHOUT_UNDICI_TIMERS });
-      answer = await exchange(fresh, options, deadline);
+      answer = await sendOnce(fresh, options, deadline);
     }
     const status = answer.status;
     const judged =

@@ -1,7 +1,12 @@
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withSyncStamp } from '../../../src/db/sync-stamp.ts';
-import { createTestContext, generateReports, type TestCompany, type TestContext } from '../../helpers/context.ts';
+import {
+  createTestContext,
+  generateReports,
+  type TestCompany,
+  type TestContext,
+} from '../../helpers/context.ts';
 import { hire } from '../../helpers/resources.ts';
 
 /**

@@ -5,7 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { validationErrors } from '../../../src/platform/errors.ts';
 import { EN_PLURALS } from '../../../web/shared/locales/en.ts';
 import { es } from '../../../web/shared/locales/es.ts';
-import { SPANISH_FIELD_NAMES, spanishDetail, spanishFieldMessage } from '../../../web/shared/locales/messages.ts';
+import {
+  SPANISH_FIELD_NAMES,
+  spanishDetail,
+  spanishFieldMessage,
+} from '../../../web/shared/locales/messages.ts';
 import { dashboardKeys, variables } from '../../helpers/dashboard-keys.ts';
 
 /**

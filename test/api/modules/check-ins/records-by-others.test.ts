@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyRegistry } from '../../../../src/modules/verification/verification.service.ts';
-import { createTestContext, reportWorker, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import {
+  createTestContext,
+  reportWorker,
+  type TestCompany,
+  type TestContext,
+} from '../../../helpers/context.ts';
 import { joinPortal } from '../../../helpers/portal.ts';
 
 /**

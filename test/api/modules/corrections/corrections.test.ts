@@ -1,84 +1,24 @@
-import { sql } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { approveCorrection, requestCorrection } from '../../../../src/modules/corrections/corrections.service.ts';
+import { describe, expect, it } from 'vitest';
+import { requestCorrection } from '../../../../src/modules/corrections/corrections.service.ts';
 import { verifyRegistry } from '../../../../src/modules/verification/verification.service.ts';
-import type { ActingTenant } from '../../../../src/platform/tenant.ts';
-import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { eventsDuring, hire } from '../../../helpers/resources.ts';
+import {
+  asWorker,
+  at,
+  clock,
+  company,
+  ctx,
+  day,
+  doubleIn,
+  iso,
+  other,
+  useCorrectionsWorld,
+  voidOf,
+  workerAccepts,
+} from './world.ts';
 
-/**
- * Corrections of the registry (issue 15, docs/registry.md): a recorded check-in changes only through a correction
- * that the company and the worker have both approved, and every step is in the employee's chain.
- */
-let ctx: TestContext;
-let company: TestCompany;
-let other: TestCompany;
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
-  other = await ctx.createCompany({ timezone: 'Europe/Madrid' });
-});
-afterAll(() => ctx.close());
-// A fresh rate-limit window for each test (a key admits 120 requests a minute).
-beforeEach(() => ctx.clock.advance(60));
-
-const iso = (instant: Temporal.Instant) => instant.toString({ smallestUnit: 'second' });
-/** An instant on a local date in Madrid. */
-const at = (date: string, time: string) =>
-  iso(
-    Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: 'Europe/Madrid', plainTime: time }).toInstant(),
-  );
-
-/** The worker's side, as the portal gives it: the same service, acting as the employee. */
-const asWorker = (employeeId: string): ActingTenant => ({
-  companyId: company.id,
-  accountId: company.id,
-  timezone: 'Europe/Madrid',
-  actor: { type: 'employee', id: employeeId },
-});
-const workerAccepts = (employeeId: string, correctionId: string) =>
-  approveCorrection(ctx.deps, asWorker(employeeId), correctionId);
-
-async function clock(employeeId: string, events: Array<[string, string]>, client = company.live) {
-  const ids: string[] = [];
-  for (const [type, timestamp] of events) {
-    const response = await client.post('/v1/check-ins', { employee_id: employeeId, type, timestamp });
-    expect(response.statusCode, response.body).toBe(201);
-    ids.push(response.json().id);
-  }
-  return ids;
-}
-
-async function day(employeeId: string, date: string) {
-  const response = await company.live.get('/v1/work-summaries', {
-    query: { period: 'day', employee_id: employeeId, from: date, to: date },
-  });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json().data[0];
-}
-
-/** The company's request to void one check-in of an employee (a double `in`), pending. */
-async function voidOf(employeeId: string, checkInId: string, reason = 'Double in') {
-  const response = await company.live.post('/v1/check-in-corrections', {
-    employee_id: employeeId,
-    reason,
-    void: [checkInId],
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json();
-}
-
-/** A worker hired long ago with a mistaken double `in` on 2026-10-05: the day is incomplete. */
-async function doubleIn() {
-  const employee = await hire(company.live, { hire_date: '2025-01-01' });
-  const [first, second, out] = await clock(employee.id, [
-    ['in', at('2026-10-05', '09:00')],
-    ['in', at('2026-10-05', '09:02')],
-    ['out', at('2026-10-05', '17:00')],
-  ]);
-  return { employee, first: first as string, second: second as string, out: out as string };
-}
+/** Corrections: requesting, approving and rejecting. */
+useCorrectionsWorld();
 
 describe('requesting a correction', () => {
   it('refuses a request that names no change, no reason, or check-ins that are not the worker’s active ones', async () => {
@@ -464,164 +404,5 @@ describe('rejecting a correction', () => {
       status: 'rejected',
       rejection: { by: { type: 'employee', id: employee.id } },
     });
-  });
-});
-
-describe('corrections and closed months', () => {
-  it('is the one change a closed month accepts', async () => {
-    const employee = await hire(other.live, { hire_date: '2025-01-01' });
-    const [, second] = await clock(
-      employee.id,
-      [
-        ['in', at('2026-09-07', '09:00')],
-        ['in', at('2026-09-07', '09:01')],
-        ['out', at('2026-09-07', '17:00')],
-      ],
-      other.live,
-    );
-    expect((await other.live.post('/v1/registry/months/2026-09/close')).statusCode).toBe(200);
-    const direct = await other.live.post('/v1/check-ins', {
-      employee_id: employee.id,
-      type: 'break_start',
-      timestamp: at('2026-09-07', '13:00'),
-    });
-    expect(direct.statusCode).toBe(409);
-    const correction = (
-      await other.live.post('/v1/check-in-corrections', {
-        employee_id: employee.id,
-        reason: 'Double in, found after the close',
-        void: [second],
-      })
-    ).json();
-    await approveCorrection(
-      ctx.deps,
-      {
-        companyId: other.id,
-        accountId: other.id,
-        timezone: 'Europe/Madrid',
-        actor: { type: 'employee', id: employee.id },
-      },
-      correction.id,
-    );
-    const applied = await other.live.post(`/v1/check-in-corrections/${correction.id}/approve`);
-    expect(applied.json().status).toBe('applied');
-    const summary = (
-      await other.live.get('/v1/work-summaries', {
-        query: { period: 'day', employee_id: employee.id, from: '2026-09-07', to: '2026-09-07' },
-      })
-    ).json().data[0];
-    expect(summary).toMatchObject({ worked_minutes: 8 * 60, incomplete_days: 0 });
-  });
-});
-
-describe('the chain records every step, and verification finds what was changed behind its back', () => {
-  it('writes request, approvals, void, added check-ins and the application in order', async () => {
-    const { employee, second } = await doubleIn();
-    const correction = (
-      await company.live.post('/v1/check-in-corrections', {
-        employee_id: employee.id,
-        reason: 'Double in',
-        void: [second],
-        add: [{ type: 'break_start', timestamp: at('2026-10-05', '12:00') }],
-      })
-    ).json();
-    await workerAccepts(employee.id, correction.id);
-    await company.live.post(`/v1/check-in-corrections/${correction.id}/approve`);
-    const kinds = await ctx.db
-      .selectFrom('registry_entries')
-      .select(['kind'])
-      .where('company_id', '=', company.id)
-      .where('employee_id', '=', employee.id)
-      .orderBy('seq')
-      .execute();
-    expect(kinds.map((row) => row.kind)).toEqual([
-      'employee',
-      'check_in',
-      'check_in',
-      'check_in',
-      'correction_requested',
-      'correction_accepted',
-      'correction_approved',
-      'check_in_void',
-      'check_in',
-      'correction_applied',
-    ]);
-  });
-
-  it('names a correction whose reason was rewritten, and a check-in voided without one (triggers disabled)', async () => {
-    const tampered = await ctx.createCompany({ name: 'Tampered corrections' });
-    const employee = await hire(tampered.live, { hire_date: '2025-01-01' });
-    const [, second, third] = await clock(
-      employee.id,
-      [
-        ['in', at('2026-10-05', '09:00')],
-        ['in', at('2026-10-05', '09:02')],
-        ['out', at('2026-10-05', '17:00')],
-      ],
-      tampered.live,
-    );
-    const correction = (
-      await tampered.live.post('/v1/check-in-corrections', {
-        employee_id: employee.id,
-        reason: 'Double in',
-        void: [second],
-      })
-    ).json();
-    // Three check-ins and the request, the employee's state and the company's (issue 34).
-    expect(await verifyRegistry(ctx.deps, tampered.id)).toMatchObject({ ok: true, entries: 6 });
-    await ctx.db.transaction().execute(async (tx) => {
-      await sql`alter table check_in_corrections disable trigger check_in_corrections_forward_only`.execute(
-        tx,
-      );
-      await sql`update check_in_corrections set reason = 'Worker asked' where id = ${correction.id}`.execute(
-        tx,
-      );
-      await sql`alter table check_in_corrections enable trigger check_in_corrections_forward_only`.execute(
-        tx,
-      );
-    });
-    const rewritten = await verifyRegistry(ctx.deps, tampered.id);
-    expect(rewritten).toMatchObject({ ok: false, broken: { employee_id: employee.id, entry: 5 } });
-    expect(rewritten.broken?.found).toContain('Worker asked');
-    await ctx.db.transaction().execute(async (tx) => {
-      await sql`alter table check_in_corrections disable trigger check_in_corrections_forward_only`.execute(
-        tx,
-      );
-      await sql`update check_in_corrections set reason = 'Double in' where id = ${correction.id}`.execute(tx);
-      await sql`alter table check_in_corrections enable trigger check_in_corrections_forward_only`.execute(
-        tx,
-      );
-      await sql`alter table check_ins disable trigger check_ins_immutable`.execute(tx);
-      await sql`update check_ins set status = 'voided', voided_by_correction_id = ${correction.id} where id = ${third}`.execute(
-        tx,
-      );
-      await sql`alter table check_ins enable trigger check_ins_immutable`.execute(tx);
-    });
-    expect(await verifyRegistry(ctx.deps, tampered.id)).toMatchObject({
-      ok: false,
-      broken: { employee_id: employee.id, entry: 0, found: `check-in ${third} without one` },
-    });
-  });
-
-  it('refuses to rewrite a correction’s request or to undo a decision', async () => {
-    const { employee, second } = await doubleIn();
-    const correction = await voidOf(employee.id, second);
-    const refused = async (statement: Promise<unknown>) => {
-      const error = await statement.then(
-        () => null,
-        (failure: { code?: string }) => failure,
-      );
-      expect(error?.code).toBe('42501');
-    };
-    await refused(
-      sql`update check_in_corrections set reason = 'x' where id = ${correction.id}`.execute(ctx.db),
-    );
-    await refused(sql`delete from check_in_corrections where id = ${correction.id}`.execute(ctx.db));
-    await company.live.post(`/v1/check-in-corrections/${correction.id}/reject`, { reason: 'No' });
-    await refused(
-      sql`update check_in_corrections set status = 'pending', rejected_at = null where id = ${correction.id}`.execute(
-        ctx.db,
-      ),
-    );
   });
 });

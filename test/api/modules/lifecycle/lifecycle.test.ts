@@ -1,6 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, generateReports, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import {
+  createTestContext,
+  generateReports,
+  type TestCompany,
+  type TestContext,
+} from '../../../helpers/context.ts';
 import { hire } from '../../../helpers/resources.ts';
 
 let ctx: TestContext;

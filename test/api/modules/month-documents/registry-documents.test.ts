@@ -4,7 +4,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeDueDocuments } from '../../../../src/modules/month-documents/month-documents.service.ts';
 import { verifyRegistry } from '../../../../src/modules/verification/verification.service.ts';
-import { createTestContext, reportWorker, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import {
+  createTestContext,
+  reportWorker,
+  type TestCompany,
+  type TestContext,
+} from '../../../helpers/context.ts';
 import { pdfPages } from '../../../helpers/pdf.ts';
 import { joinPortal, type PortalWorker } from '../../../helpers/portal.ts';
 

@@ -2,7 +2,12 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyRegistry } from '../../../../src/modules/verification/verification.service.ts';
 import { SoftAuthenticator } from '../../../helpers/authenticator.ts';
-import { createTestContext, PUBLIC_URL, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import {
+  createTestContext,
+  PUBLIC_URL,
+  type TestCompany,
+  type TestContext,
+} from '../../../helpers/context.ts';
 import { createAdmin, dashboardSession, login, sessionFrom } from '../../../helpers/dashboard.ts';
 import { joinPortal, PortalWorker } from '../../../helpers/portal.ts';
 import { rewriteChainEntry } from '../../../helpers/tamper.ts';

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACCESS_REQUESTS_PER_ADDRESS } from '../../../../src/modules/registry-access/access.service.ts';
-import { createTestContext, reportWorker, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import {
+  createTestContext,
+  reportWorker,
+  type TestCompany,
+  type TestContext,
+} from '../../../helpers/context.ts';
 import { hire } from '../../../helpers/resources.ts';
 
 /**

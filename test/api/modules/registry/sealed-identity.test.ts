@@ -2,7 +2,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, reportWorker, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import {
+  createTestContext,
+  reportWorker,
+  type TestCompany,
+  type TestContext,
+} from '../../../helpers/context.ts';
 import { hire } from '../../../helpers/resources.ts';
 
 /**

@@ -1,110 +1,22 @@
-import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_REPORT_ATTEMPTS, REPORT_LEASE_SECONDS } from '../../../../src/jobs/report-generation.ts';
-import { createTestContext, reportWorker, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import { describe, expect, it } from 'vitest';
 import { eventsOf, fieldErrors, hire, voidByCorrection } from '../../../helpers/resources.ts';
+import {
+  checkIns,
+  company,
+  csvRecords,
+  ctx,
+  download,
+  employees,
+  generated,
+  job,
+  neutralized,
+  other,
+  useReportsWorld,
+} from './world.ts';
 
-let ctx: TestContext;
-let company: TestCompany;
-let other: TestCompany;
-const employees: Array<{ id: string; first_name: string; last_name: string; external_id: string | null }> =
-  [];
-const checkIns: Array<{
-  id: string;
-  employee_id: string;
-  type: string;
-  timestamp: string;
-  source: string;
-  status: string;
-  late: boolean;
-  correction_id: string | null;
-  voided_by_correction_id: string | null;
-  recorded_at: string;
-  recorded_by: { type: string; id: string; key_kind?: string };
-  worker_confirmed: boolean;
-  worker_response: { status: string } | null;
-}> = [];
-
-// Names a CSV or a spreadsheet must carry safely: a comma, quotes, a newline, and formulas.
-const NAMES: Array<[string, string, string | null]> = [
-  ['Ana', 'García, "la jefa"', 'PAY-001'],
-  ['=HYPERLINK("http://x")', 'Injected', '+34 600'],
-  ['Bea', 'Line\nBreak', '@ext'],
-];
-
-beforeAll(async () => {
-  ctx = await createTestContext();
-  company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
-  other = await ctx.createCompany();
-  for (const [first, last, externalId] of NAMES) {
-    employees.push(
-      await hire(company.live, {
-        first_name: first,
-        last_name: last,
-        external_id: externalId,
-        hire_date: '2026-09-01',
-      }),
-    );
-  }
-  // October 2026 (CEST until the 25th, then CET): in/out on weekdays 1–9, a break on the 5th, a night shift on
-  // the 8th, and an in without out on the 12th (incomplete once 24 hours have passed).
-  const record = async (employeeId: string, type: string, timestamp: string) => {
-    const response = await company.live.post('/v1/check-ins', { employee_id: employeeId, type, timestamp });
-    expect(response.statusCode, response.body).toBe(201);
-    checkIns.push(response.json());
-    ctx.clock.advance(0.6); // 120 requests a minute per live key
-  };
-  for (const employee of employees.slice(0, 2)) {
-    for (const day of ['01', '02', '05', '06', '07', '09']) {
-      await record(employee.id, 'in', `2026-10-${day}T09:00:00+02:00`);
-      if (day === '05') {
-        await record(employee.id, 'break_start', '2026-10-05T13:00:00+02:00');
-        await record(employee.id, 'break_end', '2026-10-05T13:30:00+02:00');
-      }
-      await record(employee.id, 'out', `2026-10-${day}T17:15:00+02:00`);
-    }
-    await record(employee.id, 'in', '2026-10-08T22:00:00+02:00');
-    await record(employee.id, 'out', '2026-10-09T02:00:00+02:00');
-    await record(employee.id, 'in', '2026-10-12T08:00:00+02:00');
-  }
-  const vacation = await company.live.post('/v1/absences', {
-    employee_id: employees[0]?.id,
-    type: 'vacation',
-    start_date: '2026-10-19',
-    end_date: '2026-10-20',
-  });
-  await company.live.post(`/v1/absences/${vacation.json().id}/approve`);
-  await other.live.post('/v1/employees', { first_name: 'O', last_name: 'Ther', email: 'o@example.com' });
-}, 120_000);
-afterAll(() => ctx.close());
-beforeEach(() => {
-  ctx.clock.advance(61);
-});
-
-const job = () => reportWorker(ctx);
-
-async function generated(body: Record<string, unknown>, owner = company) {
-  const created = await owner.live.post('/v1/reports', body);
-  expect(created.statusCode, created.body).toBe(202);
-  expect(created.json()).toEqual({ id: expect.any(String), status: 'processing' });
-  const worker = job();
-  while ((await worker.tick()) > 0) {}
-  const report = await owner.live.get(`/v1/reports/${created.json().id}`);
-  expect(report.statusCode).toBe(200);
-  return report.json();
-}
-
-const download = (url: string, headers: Record<string, string> = {}) => {
-  const address = new URL(url);
-  return ctx.app.inject({ method: 'GET', url: `${address.pathname}${address.search}`, headers });
-};
-
-const csvRecords = (body: string) =>
-  parse(body, { bom: true, columns: true, skip_empty_lines: true }) as Array<Record<string, string>>;
-
-const neutralized = (text: string | null) =>
-  text && /^[=+\-@\t\r\n]/.test(text) ? `'${text}` : (text ?? '');
+/** Reports: validation, the check-ins export, and the registry's monthly reports. */
+useReportsWorld();
 
 describe('POST /v1/reports validation', () => {
   it.each([
@@ -478,129 +390,5 @@ describe('time_registry_monthly', () => {
     });
     // The third employee has no check-ins: a row for every date anyway.
     expect(rows.filter((row) => row.employee_id === employees[2]?.id)).toHaveLength(32);
-  });
-});
-
-describe('the signed download', () => {
-  let reportId = '';
-  beforeAll(async () => {
-    reportId = (
-      await generated({
-        type: 'time_registry_monthly',
-        format: 'csv',
-        params: { month: '2026-10', employee_id: employees[0]?.id },
-      })
-    ).id;
-  });
-  const freshUrl = async () =>
-    (await company.live.get(`/v1/reports/${reportId}`)).json().download_url as string;
-
-  it('mints a fresh address on every GET, and each works once', async () => {
-    const first = await freshUrl();
-    const second = await freshUrl();
-    expect(second).not.toBe(first);
-    expect((await download(first)).statusCode).toBe(200);
-    const again = await download(first);
-    expect(again.statusCode).toBe(403);
-    expect(again.headers['content-type']).toContain('application/problem+json');
-    expect(again.json().code).toBe('unauthenticated');
-    expect((await download(second)).statusCode).toBe(200);
-  });
-
-  it('gives one file and one refusal to two concurrent downloads of one address', async () => {
-    const url = await freshUrl();
-    const statuses = (await Promise.all([download(url), download(url)])).map(
-      (response) => response.statusCode,
-    );
-    expect(statuses.sort()).toEqual([200, 403]);
-  });
-
-  it('refuses an address after 5 minutes (fake clock)', async () => {
-    const url = await freshUrl();
-    ctx.clock.advance(301);
-    const response = await download(url);
-    expect(response.statusCode).toBe(403);
-    expect(response.json().code).toBe('unauthenticated');
-    for (const header of Object.keys(response.headers)) expect(header).not.toMatch(/^x-ratelimit/);
-  });
-
-  it('refuses a tampered signature or expiry, and answers 404 for an unknown report', async () => {
-    const url = new URL(await freshUrl());
-    const signature = url.searchParams.get('signature') as string;
-    const tampered = new URL(url);
-    tampered.searchParams.set('signature', `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`);
-    expect((await download(tampered.toString())).statusCode).toBe(403);
-    const later = new URL(url);
-    later.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
-    expect((await download(later.toString())).statusCode).toBe(403);
-    const bare = new URL(url);
-    bare.search = '';
-    expect((await download(bare.toString())).statusCode).toBe(403);
-    const otherReport = new URL(url);
-    otherReport.pathname = otherReport.pathname.replace(reportId, '01900000-0000-7000-8000-000000000000');
-    const unknown = await download(otherReport.toString());
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json().code).toBe('not_found');
-    expect((await download(url.toString())).statusCode).toBe(200); // the original still works once
-  });
-
-  it('answers 404 to another company’s key', async () => {
-    const response = await other.live.get(`/v1/reports/${reportId}`);
-    expect(response.statusCode).toBe(404);
-    expect(response.json().code).toBe('not_found');
-  });
-
-  it('deletes the file after 7 days: the report is expired and has no address', async () => {
-    ctx.clock.advance(7 * 24 * 3600 + 60);
-    await job().tick();
-    const report = (await company.live.get(`/v1/reports/${reportId}`)).json();
-    expect(report.status).toBe('expired');
-    expect(report.download_url).toBeUndefined();
-  });
-});
-
-describe('generation', () => {
-  it('regenerates a report whose worker died, after its lease, and fails it after the last attempt', async () => {
-    const created = await company.live.post('/v1/reports', {
-      type: 'check_ins_export',
-      format: 'csv',
-      params: { from: '2026-10-01', to: '2026-10-02' },
-    });
-    const id = created.json().id;
-    // As if a worker claimed it and died: attempt 1 started, the lease still running.
-    await ctx.db
-      .updateTable('reports')
-      .set({
-        attempts: 1,
-        run_at: new Date(ctx.clock.now().add({ seconds: REPORT_LEASE_SECONDS }).epochMilliseconds),
-      })
-      .where('id', '=', id)
-      .execute();
-    expect(await job().tick()).toBe(0);
-    expect((await company.live.get(`/v1/reports/${id}`)).json().status).toBe('processing');
-    ctx.clock.advance(REPORT_LEASE_SECONDS + 1);
-    await job().tick();
-    expect((await company.live.get(`/v1/reports/${id}`)).json()).toMatchObject({
-      status: 'completed',
-      row_count: 8,
-    });
-
-    const doomed = (
-      await company.live.post('/v1/reports', {
-        type: 'time_registry_monthly',
-        format: 'csv',
-        params: { month: '2026-10' },
-      })
-    ).json().id;
-    await ctx.db
-      .updateTable('reports')
-      .set({ attempts: MAX_REPORT_ATTEMPTS })
-      .where('id', '=', doomed)
-      .execute();
-    await job().tick();
-    expect((await company.live.get(`/v1/reports/${doomed}`)).json()).toMatchObject({
-      status: 'failed',
-      error: { code: 'generation_failed' },
-    });
   });
 });

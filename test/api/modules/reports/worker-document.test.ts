@@ -4,7 +4,12 @@ import { PDFiumLibrary } from '@hyzyla/pdfium';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sheetName, xlsxDocumentsStream } from '../../../../src/modules/reports/document-xlsx.ts';
-import { createTestContext, reportWorker, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import {
+  createTestContext,
+  reportWorker,
+  type TestCompany,
+  type TestContext,
+} from '../../../helpers/context.ts';
 import { pdfPages } from '../../../helpers/pdf.ts';
 import { hire, voidByCorrection } from '../../../helpers/resources.ts';
 

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { webhookDeliveryJob } from '../../../../src/jobs/webhook-delivery.ts';
 import { attemptDelivery } from '../../../../src/modules/webhooks/sender.ts';
-import { isPublicAddress, type ResolvedAddress, systemResolver } from '../../../../src/modules/webhooks/target.ts';
+import {
+  isPublicAddress,
+  type ResolvedAddress,
+  systemResolver,
+} from '../../../../src/modules/webhooks/target.ts';
 import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { type Receiver, startReceiver } from '../../../helpers/receiver.ts';
 import { fieldErrors, hire } from '../../../helpers/resources.ts';

@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { attemptDelivery, type SignedRequest, signatureHeaders } from '../../../../src/modules/webhooks/sender.ts';
+import {
+  attemptDelivery,
+  type SignedRequest,
+  signatureHeaders,
+} from '../../../../src/modules/webhooks/sender.ts';
 import type { TargetPolicy } from '../../../../src/modules/webhooks/target.ts';
 
 /**

@@ -13,7 +13,7 @@ import { findCheckInMarks, streamCheckInsWithEmployees } from '../check-ins/chec
 import { findEmployeesByIds } from '../employees/employees.repo.ts';
 import { listWorkSummaries, type WorkSummaryView } from '../work-summaries/work-summaries.service.ts';
 import { findHolidays, holidayCalendars } from '../workdays/workdays.repo.ts';
-import type { Column, Row } from './writers.ts';
+import type { Column, Row } from './file-writers.ts';
 
 /** The rows of each report type, read with flat memory: a database cursor, or pages of bounded size. */
 

@@ -2,7 +2,13 @@ import { buffer } from 'node:stream/consumers';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { type Column, csvStream, neutralize, type Row, xlsxStream } from '../../../../src/modules/reports/writers.ts';
+import {
+  type Column,
+  csvStream,
+  neutralize,
+  type Row,
+  xlsxStream,
+} from '../../../../src/modules/reports/file-writers.ts';
 
 const columns: Column[] = [
   { key: 'name', kind: 'text' },

@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { groupAdmission } from '../../../src/platform/admission.ts';
 import { type AuthenticationInput, authenticateMany, quotaUsed } from '../../../src/platform/auth.repo.ts';
 import { windowOf } from '../../../src/platform/auth.ts';
+import { groupAdmission } from '../../../src/platform/batched-authentication.ts';
 import { sha256 } from '../../../src/platform/secrets.ts';
 import { toDate } from '../../../src/time/clock.ts';
 import { useCompanyContext } from '../../helpers/context.ts';

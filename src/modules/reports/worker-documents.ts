@@ -17,8 +17,8 @@ import { findEmployee } from '../employees/employees.repo.ts';
 import { findLocation } from '../locations/locations.repo.ts';
 import { currentMonthVersion, lastEntry } from '../registry/registry.repo.ts';
 import { credentialResetsOf, identityAtClose } from '../registry/registry.service.ts';
-import { employeeRegistryMonth, hhmm } from './content.ts';
-import type { Row } from './writers.ts';
+import type { Row } from './file-writers.ts';
+import { employeeRegistryMonth, hhmm } from './report-rows.ts';
 
 /**
  * Who acted, as a reader of the document can tell: an integration by its key's name, an administrator by email,

@@ -1,0 +1,7 @@
+import { dashboardJourneys, VARIANTS } from './dashboard-journeys.ts';
+
+/**
+ * The dashboard in Chromium, in Spanish, at desktop and phone widths (dashboard-journeys.ts has the
+ * journeys; a file per language lets the two run in parallel).
+ */
+dashboardJourneys(VARIANTS.filter((variant) => variant.language === 'es'));
