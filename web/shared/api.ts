@@ -11,7 +11,11 @@ import {
 export { formatInstant } from './i18n.ts';
 
 export type Mode = 'live' | 'test';
-export type Page<T> = { data: T[]; meta: { next_cursor: string | null; has_more: boolean } };
+
+/** A page of a listing, as the service's pagination types it. */
+import type { Page } from '../../src/platform/pagination.ts';
+
+export type { Page };
 
 export class ApiProblem extends Error {
   readonly status: number;

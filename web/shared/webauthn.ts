@@ -14,7 +14,9 @@ type Request = <T>(method: string, path: string, body?: unknown) => Promise<T>;
 
 export const passkeysSupported = () => browserSupportsWebAuthn();
 
-export type Passkey = { id: string; name: string; created_at: string; last_used_at: string | null };
+export type { PasskeyView as Passkey } from '../../src/modules/passkeys/passkeys.service.ts';
+
+import type { PasskeyView as Passkey } from '../../src/modules/passkeys/passkeys.service.ts';
 
 /** Creates a passkey on this device and registers it. */
 export async function addPasskey(request: Request, name: string): Promise<Passkey> {

@@ -1,14 +1,9 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { decodeClientDataJSON } from '@simplewebauthn/server/helpers';
 import { type Db, type Executor, violatedConstraint } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
@@ -45,6 +40,22 @@ export type PasskeyOwner = {
   /** What the authenticator shows: the email. */
   userName: string;
 };
+
+/**
+ * SimpleWebAuthn, loaded by the first passkey operation rather than when a process starts: it and its ASN.1 and
+ * X.509 dependencies add about 200 ms to the import of every process (API nodes, workers, CLI commands, each test
+ * file), and most requests never touch a passkey.
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => {
+  library ??= import('@simplewebauthn/server');
+  return library;
+};
+
+/** A WebAuthn response's client data (its type, challenge and origin), as the browser wrote it. */
+function clientDataOf(clientDataJSON: string): { type: string; challenge: string; origin: string } {
+  return JSON.parse(Buffer.from(clientDataJSON, 'base64url').toString('utf8'));
+}
 
 /** How long a registration's or a sign-in's challenge works. */
 const CHALLENGE_MINUTES = 5;
@@ -83,7 +94,7 @@ export async function registrationOptions(
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const rp = relyingParty(deps.publicUrl);
   const existing = await selectPasskeys(deps.db, owner.companyId, owner.type, owner.id);
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: owner.userName,
@@ -106,11 +117,16 @@ export async function registrationOptions(
 }
 
 const challengeOf = (response: { response: { clientDataJSON: string } }): string => {
+  let challenge: unknown;
   try {
-    return decodeClientDataJSON(response.response.clientDataJSON).challenge;
+    challenge = clientDataOf(response.response.clientDataJSON)?.challenge;
   } catch {
+    challenge = undefined;
+  }
+  if (typeof challenge !== 'string' || challenge.length === 0 || challenge.length > 512) {
     throw invalid({ response: 'is not a WebAuthn response' });
   }
+  return challenge;
 };
 
 /**
@@ -134,9 +150,9 @@ export async function registerPasskey(
   if (!taken || taken.company_id !== owner.companyId || taken.owner_id !== owner.id) {
     throw invalid({ response: 'answers no registration of yours that is still open: start again' });
   }
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  let verified: Awaited<ReturnType<Awaited<ReturnType<typeof webauthn>>['verifyRegistrationResponse']>>;
   try {
-    verified = await verifyRegistrationResponse({
+    verified = await (await webauthn()).verifyRegistrationResponse({
       response: input.response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -257,7 +273,7 @@ export async function loginOptions(
   deps: Pick<AppDeps, 'db' | 'clock' | 'publicUrl'>,
   audience: Audience,
 ): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: relyingParty(deps.publicUrl).id,
     userVerification: 'preferred',
     timeout: TIMEOUT_MS,
@@ -305,7 +321,7 @@ async function checkAssertion(
 ): Promise<number | null> {
   const rp = relyingParty(publicUrl);
   try {
-    const result = await verifyAuthenticationResponse({
+    const result = await (await webauthn()).verifyAuthenticationResponse({
       response,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -340,7 +356,7 @@ export async function approvalOptions(
 ): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
   const keys = await selectPasskeys(deps.db, tenant.companyId, 'employee', tenant.actor.id);
   if (keys.length === 0) return null;
-  return await generateAuthenticationOptions({
+  return await (await webauthn()).generateAuthenticationOptions({
     rpID: relyingParty(deps.publicUrl).id,
     challenge: Buffer.from(approvalChallenge(approval), 'base64url'),
     allowCredentials: keys.map((key) => ({ id: key.credential_id, transports: key.transports as never })),
@@ -408,9 +424,9 @@ export async function checkStoredSignature(
   publicKey: string,
 ): Promise<string | null> {
   try {
-    const client = decodeClientDataJSON(signature.assertion.response.clientDataJSON);
+    const client = clientDataOf(signature.assertion.response.clientDataJSON);
     const origin = new URL(client.origin);
-    const result = await verifyAuthenticationResponse({
+    const result = await (await webauthn()).verifyAuthenticationResponse({
       response: signature.assertion,
       expectedChallenge: approvalChallenge(signature.approval),
       expectedOrigin: origin.origin,

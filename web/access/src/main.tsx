@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { ApiProblem, sessionClient } from '../../shared/api.ts';
 import '../../shared/base.css';
 import './access.css';
+import type { grantSummary, workerMonth } from '../../../src/modules/registry-access/access.service.ts';
 
 /**
  * The read-only registry behind an access grant's link (/registry-access/<token>): the token in the address is
@@ -11,43 +12,15 @@ import './access.css';
 const token = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
 const { request } = sessionClient(`/registry-access/${token}/api`, []);
 
-type Summary = {
-  kind: 'inspection' | 'representatives';
-  label: string;
-  company: { name: string; legal_name: string | null; tax_id: string | null };
-  time_zone: string;
-  from: string;
-  to: string;
-  expires_at: string;
-  months: string[];
-  seals?: Record<string, string>;
-  workers: Array<{ id: string; name: string }>;
-};
+// The shapes the access link's API answers, from the service's own functions (type-only: erased from the bundle).
+type Summary = Awaited<ReturnType<typeof grantSummary>>;
+type WorkerMonth = Awaited<ReturnType<typeof workerMonth>>;
 type Day = Record<string, string | number | boolean | null>;
-type InspectionMonth = {
-  worker: { id: string; name: string };
-  month: string;
-  days: Day[];
-  totals: Day;
-  employment: {
-    hire_date: string;
-    termination_date: string | null;
-    weekly_minutes: number;
-    part_time_percent: number | null;
-  };
-  registry_policy: string;
-  version: number | null;
-  seal: string | null;
-  records_by_others: Array<{ text: string; worker_response: string | null }>;
-};
+// A day row is the registry document's row (its columns by name) with the day's texts.
+type InspectionMonth = Omit<Extract<WorkerMonth, { days: unknown }>, 'days'> & { days: Day[] };
+type RepresentativesMonth = Exclude<WorkerMonth, { days: unknown }>;
 
 const hhmm = (minutes: number) => `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
-type RepresentativesMonth = {
-  worker: { name: string };
-  month: string;
-  totals: Record<string, string | number>;
-};
-
 const monthName = (month: string) =>
   new Intl.DateTimeFormat('es', { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
     new Date(`${month}-15T12:00:00Z`),

@@ -1,4 +1,6 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import type { Static } from 'typebox';
+import type { SessionView } from '../../../src/modules/admins/admins.schemas.ts';
 import { api, type Mode, setCsrfToken, whenSessionLost } from '../../shared/api.ts';
 import { applyLanguage, i18n, type Language, msg, setDisplayZone, useT } from '../../shared/i18n.ts';
 import { passkeysSupported, signInWithPasskey } from '../../shared/webauthn.ts';
@@ -11,15 +13,10 @@ import { RegistryScreen } from './screens/registry.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
 import { SettingsScreen } from './screens/settings.tsx';
 import { WebhooksScreen } from './screens/webhooks.tsx';
-import type { Company } from './types.ts';
 import { ErrorMessage, Field, useAction } from './ui.tsx';
 
-type Session = {
-  admin: { id: string; email: string; language: Language | null };
-  language: Language;
-  company: Company;
-  csrf_token: string;
-};
+/** The dashboard's session, as the service's SessionView types it. */
+type Session = Static<typeof SessionView>;
 
 const SCREENS = [
   { path: 'home', label: msg('Today') },

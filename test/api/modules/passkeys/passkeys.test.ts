@@ -130,6 +130,22 @@ describe('a worker’s passkey', () => {
     });
     expect(forged.statusCode).toBe(401);
     expect(forged.headers['content-type']).toContain('application/problem+json');
+    // A response whose client data is not WebAuthn's is a 422, never a 500.
+    for (const clientData of ['"a string"', '{"challenge":7}', 'not json at all']) {
+      const malformed = await ctx.app.inject({
+        method: 'POST',
+        url: '/portal/api/passkeys/login',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({
+          response: {
+            ...invented,
+            response: { ...invented.response, clientDataJSON: Buffer.from(clientData).toString('base64url') },
+          },
+        }),
+      });
+      expect(malformed.statusCode, clientData).toBe(422);
+      expect(malformed.json().code).toBe('validation_failed');
+    }
   });
 
   it('lets the worker in while wrong passwords have locked their email out', async () => {

@@ -68,6 +68,9 @@ export const neutralized = (text: string | null) =>
 
 export function useReportsWorld(): void {
   beforeAll(async () => {
+    // A file's own employees and check-ins (the arrays are this module's, shared by the files that use it).
+    employees.length = 0;
+    checkIns.length = 0;
     ctx = await createTestContext();
     company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
     other = await ctx.createCompany();
