@@ -23,7 +23,7 @@ describe('a client generated from openapi-v1.json', () => {
       ]);
       await writeFile(
         path.join(dir, 'client.ts'),
-        `import type { components, paths } from '../jornada.ts';
+        `import type { components, paths } from './jornada.ts';
 
 type Employee = components['schemas']['Employee'];
 type Page = paths['/v1/employees']['get']['responses'][200]['content']['application/json'];
