@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import FindMyWay from 'find-my-way';
 import type { HttpSettings, TrustProxy } from './config.ts';
 import { ping } from './db/database.ts';
-import { docsPlugin } from './docs/docs.plugin.ts';
+import { docsPlugin } from './surfaces/docs-site/docs.plugin.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
 import { registerRequestLog } from './modules/request-log/request-log.service.ts';
 import {

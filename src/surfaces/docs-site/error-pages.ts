@@ -1,4 +1,4 @@
-import { ApiError, ERROR_CATALOG, type ErrorCode } from '../platform/errors.ts';
+import { ApiError, ERROR_CATALOG, type ErrorCode } from '../../platform/errors.ts';
 
 /**
  * What each problem `code` means for an integration, for its page at /docs/errors/{code}: when the API answers

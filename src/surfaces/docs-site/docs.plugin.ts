@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Marked } from 'marked';
-import { ApiError, ERROR_CODES, type ErrorCode, problemBody } from '../platform/errors.ts';
+import { ApiError, ERROR_CODES, type ErrorCode, problemBody } from '../../platform/errors.ts';
 import { ERROR_PAGES, errorStatus, errorTitle } from './error-pages.ts';
 
 /**
@@ -11,7 +11,7 @@ import { ERROR_PAGES, errorStatus, errorTitle } from './error-pages.ts';
  * the changelog. Nothing is fetched from another host: Redoc's bundle comes from node_modules, the rest is ours.
  */
 const require = createRequire(import.meta.url);
-const ROOT = new URL('../../', import.meta.url);
+const ROOT = new URL('../../../', import.meta.url);
 
 const SITE_HEADERS = {
   'x-frame-options': 'DENY',
