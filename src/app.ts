@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
 import FindMyWay from 'find-my-way';
 import type { HttpSettings, TrustProxy } from './config.ts';
-import { ping } from './db/database.ts';
-import { docsPlugin } from './surfaces/docs-site/docs.plugin.ts';
+import { writable } from './db/database.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
 import { registerRequestLog } from './modules/request-log/request-log.service.ts';
 import {
@@ -29,6 +28,7 @@ import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
 import { adminSurface } from './surfaces/admin.ts';
 import { dashboardSurface } from './surfaces/dashboard.ts';
+import { docsPlugin } from './surfaces/docs-site/docs.plugin.ts';
 import { portalSurface } from './surfaces/portal.ts';
 import { registryAccessSurface } from './surfaces/registry-access.ts';
 import { registerTenantRoutes } from './surfaces/tenant-routes.ts';
@@ -88,9 +88,12 @@ function registerProbes(
   const lifecycle = options.lifecycle ?? { draining: false };
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
-    const check = ping(deps.db).then(() => true);
-    const ready = await withinDeadline(check, READY_DEADLINE_MS);
-    return ready ? { status: 'ready' } : reply.code(503).send({ status: 'unavailable' });
+    // Reachable within the deadline, and taking writes: a read-only database (a failover to a replica) answers
+    // every write 503, so the node is not ready either (issue 37).
+    const check = writable(deps.db).catch(() => 'unreachable' as const);
+    const state = await withinDeadline(check, READY_DEADLINE_MS);
+    if (state === 'writable') return { status: 'ready' };
+    return reply.code(503).send({ status: state === 'read_only' ? 'read_only' : 'unavailable' });
   });
   registerMetricsRoute(app, { db: deps.db, clock: deps.clock, token: options.metricsToken ?? null });
 }

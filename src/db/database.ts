@@ -109,6 +109,16 @@ export async function ping(db: Db): Promise<void> {
 }
 
 /**
+ * Whether the database takes writes: 'read_only' on a replica (in recovery) or with transactions read-only by
+ * default (a failover, an operator's maintenance), when every write would fail. For /readyz (issue 37).
+ */
+export async function writable(db: Db): Promise<'writable' | 'read_only'> {
+  const { rows } = await sql<{ read_only: boolean }>`
+    select pg_is_in_recovery() or current_setting('transaction_read_only') = 'on' as read_only`.execute(db);
+  return rows[0]?.read_only ? 'read_only' : 'writable';
+}
+
+/**
  * Runs `work` in a transaction whose statement timeout is lifted: for long streamed reads on a pool that has one
  * (an operator's registry verification). The lock and idle timeouts still apply.
  */
@@ -130,6 +140,8 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '25P03', // idle_in_transaction_session_timeout
   '40001', // serialization_failure
   '40P01', // deadlock_detected
+  // A failover to a replica, or default_transaction_read_only (issue 37): it passes when the primary is back.
+  '25006', // read_only_sql_transaction
 ]);
 const UNAVAILABLE_MESSAGES = [
   'Connection terminated',

@@ -343,14 +343,43 @@ const answeredCodes = new WeakMap<FastifyRequest, ErrorCode>();
 /** The problem `code` a request was answered with, if it ended in an error (the metrics count refusals by it). */
 export const problemCodeOf = (request: FastifyRequest): ErrorCode | undefined => answeredCodes.get(request);
 
+/** During a database outage, a failing request's stack is logged at most this often (the first of each run). */
+export const OUTAGE_STACK_INTERVAL_MS = 60_000;
+
+/**
+ * The error handler's memory of the current outage: when its stack was last logged. A monotonic clock: this is
+ * logging policy, not a fact of the record.
+ */
+let outageStackLoggedAt: number | null = null;
+
+/**
+ * How a failure is logged (issue 37): a database outage is one short line per request (its request id and the
+ * database error's class), with the stack once per outage (once a minute while it lasts), not a 1.2 KB stack
+ * per request; any other 5xx with its stack.
+ */
+function logFailure(request: FastifyRequest, error: unknown, apiError: ApiError): void {
+  if (apiError.status < 500) return;
+  if (apiError.status === 503 && isDatabaseUnavailable(error)) {
+    const failure = error as { code?: unknown; name?: unknown };
+    const errorClass = typeof failure?.code === 'string' ? failure.code : String(failure?.name ?? 'Error');
+    const now = performance.now();
+    const first = outageStackLoggedAt === null || now - outageStackLoggedAt >= OUTAGE_STACK_INTERVAL_MS;
+    if (first) outageStackLoggedAt = now;
+    request.log.warn(
+      { requestId: request.id, code: 'database_unavailable', errorClass, ...(first ? { err: error } : {}) },
+      'database unavailable',
+    );
+    return;
+  }
+  request.log.error({ err: error, requestId: request.id }, 'internal error');
+}
+
 /** The single error handler: everything becomes RFC 9457 problem+json; 5xx internals are logged, never sent. */
 export function registerErrorHandler(app: FastifyInstance, docsUrl: string): void {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
     answeredCodes.set(request, apiError.code);
-    if (apiError.status >= 500) {
-      request.log.error({ err: error, requestId: request.id }, 'internal error');
-    }
+    logFailure(request, error, apiError);
     if (apiError.headers) reply.headers(apiError.headers);
     return reply
       .status(apiError.status)

@@ -3,6 +3,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +131,144 @@ describe('a database that stops answering (SIGSTOP)', () => {
     }
     await expect.poll(async () => (await get('/v1/organization')).statusCode, { timeout: 10_000 }).toBe(200);
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  }, 30_000);
+});
+
+describe('a database that stops answering writes (SIGSTOP, issue 37)', () => {
+  it('answers every write 503 within the statement timeout plus 1 s, and recovers', async () => {
+    const post = (url: string, payload: unknown) =>
+      app.inject({
+        method: 'POST',
+        url,
+        headers: {
+          authorization: `Bearer ${liveKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': crypto.randomUUID(),
+        },
+        payload: JSON.stringify(payload),
+      });
+    const hired = await post('/v1/employees', {
+      first_name: 'Frozen',
+      last_name: 'Writes',
+      email: 'frozen.writes@example.com',
+      hire_date: '2026-01-01',
+    });
+    expect(hired.statusCode, hired.body).toBe(201);
+    const employeeId = hired.json().id as string;
+    signalPostgres('SIGSTOP');
+    try {
+      const writes = [
+        () =>
+          post('/v1/check-ins', { employee_id: employeeId, type: 'in', timestamp: '2026-02-03T09:00:00Z' }),
+        () =>
+          post('/v1/employees', {
+            first_name: 'Another',
+            last_name: 'Write',
+            email: 'another.write@example.com',
+            hire_date: '2026-01-01',
+          }),
+        () => get('/v1/employees'),
+        // More requests than the pool has connections (5): the ones waiting for a connection are bounded too.
+        ...Array.from(
+          { length: 9 },
+          (_, index) => () =>
+            post('/v1/check-ins', {
+              employee_id: employeeId,
+              type: 'in',
+              timestamp: `2026-02-${String(index + 4).padStart(2, '0')}T09:00:00Z`,
+            }),
+        ),
+      ];
+      const answers = await Promise.all(writes.map((write) => timed(write)));
+      for (const { value: response, milliseconds } of answers) {
+        expect(response.statusCode, response.body).toBe(503);
+        expect(response.headers['retry-after']).toBe('5');
+        expect(milliseconds).toBeLessThan(STATEMENT_TIMEOUT_MS + 1_000);
+      }
+    } finally {
+      signalPostgres('SIGCONT');
+    }
+    await expect.poll(async () => (await get('/v1/organization')).statusCode, { timeout: 10_000 }).toBe(200);
+  }, 30_000);
+});
+
+describe('the log of an outage (issue 37)', () => {
+  it('is one short line per failing request, with the stack at most once', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const logged = await buildApp(deps, { logger: { level: 'warn', stream } });
+    await logged.ready();
+    signalPostgres('SIGSTOP');
+    try {
+      for (let request = 0; request < 4; request++) {
+        const answer = await logged.inject({
+          method: 'GET',
+          url: '/v1/organization',
+          headers: { authorization: `Bearer ${liveKey}` },
+        });
+        expect(answer.statusCode).toBe(503);
+      }
+    } finally {
+      signalPostgres('SIGCONT');
+      await logged.close();
+    }
+    const outage = lines.filter((line) => line.msg === 'database unavailable');
+    expect(outage).toHaveLength(4);
+    for (const line of outage) {
+      expect(line).toMatchObject({ code: 'database_unavailable', errorClass: expect.any(String) });
+      expect(line.reqId ?? line.requestId).toBeDefined();
+    }
+    expect(outage.filter((line) => line.err !== undefined).length).toBeLessThanOrEqual(1);
+    expect(
+      outage.filter((line) => line.err === undefined).every((line) => JSON.stringify(line).length < 500),
+    ).toBe(true);
+    expect(lines.filter((line) => line.msg === 'internal error')).toEqual([]);
+    await expect.poll(async () => (await get('/v1/organization')).statusCode, { timeout: 10_000 }).toBe(200);
+  }, 30_000);
+});
+
+describe('a read-only database (a failover to a replica, issue 37)', () => {
+  it('answers 503 with Retry-After and /readyz 503 "read_only" until it is writable again', async () => {
+    const admin = createDb(embedded.connectionString, { max: 1 });
+    const database = (await sql<{ name: string }>`select current_database() as name`.execute(admin)).rows[0]
+      ?.name;
+    const reconnect = () =>
+      sql`select pg_terminate_backend(pid) from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`.execute(
+        admin,
+      );
+    try {
+      await sql.raw(`alter database "${database}" set default_transaction_read_only = on`).execute(admin);
+      await reconnect();
+      const write = await app.inject({
+        method: 'POST',
+        url: '/v1/employees',
+        headers: { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' },
+        payload: {
+          first_name: 'Read',
+          last_name: 'Only',
+          email: 'read.only@example.com',
+          hire_date: '2026-01-01',
+        },
+      });
+      expect(write.statusCode, write.body).toBe(503);
+      expect(write.headers['retry-after']).toBe('5');
+      expect(write.json()).toMatchObject({ status: 503, code: 'internal_error' });
+      const ready = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'read_only' });
+    } finally {
+      await sql.raw(`alter database "${database}" reset default_transaction_read_only`).execute(admin);
+      await reconnect();
+      await admin.destroy();
+    }
+    await expect.poll(async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    expect((await get('/v1/organization')).statusCode).toBe(200);
   }, 30_000);
 });
 
