@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import FindMyWay from 'find-my-way';
 import type { HttpSettings, TrustProxy } from './config.ts';
 import { writable } from './db/database.ts';
+import { migrationStatus } from './db/migrator.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
 import { registerRequestLog } from './modules/request-log/request-log.service.ts';
 import {
@@ -23,7 +24,7 @@ import {
   registerResponseHeaders,
 } from './platform/input-guard.ts';
 import { requestLogSerializers } from './platform/log-redaction.ts';
-import { registerMetricsRoute, registerRequestMetrics } from './platform/metrics.ts';
+import { registerMetricsRoute, registerRequestMetrics, schemaUnknownMigrations } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
 import { registerValidators } from './platform/validation.ts';
 import { adminSurface } from './surfaces/admin.ts';
@@ -85,6 +86,7 @@ function registerProbes(
   options: BuildOptions,
 ): void {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  const schemaGuard = newerSchemaGuard(deps.db, app.log);
   const lifecycle = options.lifecycle ?? { draining: false };
   app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
     if (lifecycle.draining) return reply.code(503).send({ status: 'draining' });
@@ -92,10 +94,44 @@ function registerProbes(
     // every write 503, so the node is not ready either (issue 37).
     const check = writable(deps.db).catch(() => 'unreachable' as const);
     const state = await withinDeadline(check, READY_DEADLINE_MS);
-    if (state === 'writable') return { status: 'ready' };
-    return reply.code(503).send({ status: state === 'read_only' ? 'read_only' : 'unavailable' });
+    if (state !== 'writable') {
+      return reply.code(503).send({ status: state === 'read_only' ? 'read_only' : 'unavailable' });
+    }
+    // A newer release migrated the database while this node runs: it must not serve on a schema it does not know.
+    const unknown = await schemaGuard.unknown();
+    if (unknown.length > 0) return reply.code(503).send({ status: 'schema_newer', unknown });
+    return { status: 'ready' };
   });
   registerMetricsRoute(app, { db: deps.db, clock: deps.clock, token: options.metricsToken ?? null });
+}
+
+/** How often readiness reads the applied migrations again (a small table; a probe comes every few seconds). */
+const SCHEMA_CHECK_MS = 15_000;
+
+/**
+ * The schema guard of a running node (issue 37): the migrations applied to the database that this release does
+ * not know, read at most every 15 s; logged once (an error line) when they appear, and exported as a gauge.
+ */
+function newerSchemaGuard(db: AppDeps['db'], log: FastifyInstance['log']) {
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  let unknown: string[] = [];
+  return {
+    async unknown(): Promise<string[]> {
+      const now = performance.now();
+      if (now - checkedAt < SCHEMA_CHECK_MS) return unknown;
+      checkedAt = now;
+      const found = (await migrationStatus(db).catch(() => ({ unknown }))).unknown;
+      if (found.length > 0 && unknown.length === 0) {
+        log.error(
+          { unknown: found },
+          'the database has migrations this release does not know: a newer release migrated it; this node is not ready',
+        );
+      }
+      unknown = found;
+      schemaUnknownMigrations.set(found.length);
+      return unknown;
+    },
+  };
 }
 
 /**

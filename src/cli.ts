@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { ConfigError, loadConfig } from './config.ts';
 import { createDb } from './db/database.ts';
 import { runningClusterUrl } from './db/embedded.ts';
+import { migrationStatus } from './db/migrator.ts';
 import { openDatabase, type Role, type RunningService, startService } from './main.ts';
 import { exportBundle, verifyBundle } from './modules/verification/bundle.ts';
 import { verifyRegistry } from './modules/verification/verification.service.ts';
@@ -315,11 +316,35 @@ async function listenCommand(args: string[]): Promise<void> {
   }
 }
 
-async function migrateCommand(): Promise<void> {
+async function migrateCommand(args: string[]): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase(config, pino({ level: config.logLevel }), { migrate: 'force' });
+  const log = pino({ level: config.logLevel });
+  if (args.includes('--status')) {
+    // The schema against this release, migrating nothing (issue 37).
+    const database = await openDatabase(config, log, { migrate: 'none' });
+    try {
+      const status = await migrationStatus(database.db);
+      const last = status.applied.at(-1);
+      process.stdout.write(
+        [
+          `applied: ${status.applied.length}${last ? ` (last ${last.version}, ${last.applied_at.toISOString()})` : ''}`,
+          `pending: ${status.pending.length}${status.pending.length ? ` (${status.pending.join(', ')})` : ''}`,
+          `unknown to this release: ${status.unknown.length}${status.unknown.length ? ` (${status.unknown.join(', ')}): a newer release migrated this database` : ''}`,
+        ].join('\n') + '\n',
+      );
+      if (status.unknown.length > 0) process.exitCode = 1;
+    } finally {
+      await database.close();
+    }
+    return;
+  }
+  const database = await openDatabase(config, log, { migrate: 'force' });
   await database.close();
-  process.stdout.write('migrations are up to date\n');
+  process.stdout.write(
+    database.applied.length > 0
+      ? `applied ${database.applied.length} migration(s): ${database.applied.join(', ')}\n`
+      : 'nothing to apply: the database was up to date\n',
+  );
 }
 
 async function admin(args: string[]): Promise<void> {
@@ -455,7 +480,7 @@ async function readStdin(): Promise<string> {
 async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
-  if (command === 'migrate') return migrateCommand();
+  if (command === 'migrate') return migrateCommand(rest);
   if (command === 'registry') return registryCommand(rest);
   if (command === 'admin') return admin(rest);
   if (command === 'listen') return listenCommand(rest);

@@ -10,7 +10,7 @@ import { type DemoSeed, seedDemo } from './bootstrap/demo.ts';
 import { type Config, ConfigError } from './config.ts';
 import { createDb, type Db, type DbOptions } from './db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
-import { migrate, pendingMigrations } from './db/migrator.ts';
+import { migrate, migrationStatus, NewerSchemaError } from './db/migrator.ts';
 import { createDeps } from './deps.ts';
 import { maintenanceJob } from './jobs/maintenance.ts';
 import { monthDocumentsJob } from './jobs/month-documents.ts';
@@ -40,6 +40,8 @@ export type Database = {
    */
   stream: { url: string; options: DbOptions };
   embedded: EmbeddedDatabase | null;
+  /** The migrations this open applied (none when the schema was up to date, or with `migrate: 'none'`). */
+  applied: string[];
   close(): Promise<void>;
 };
 
@@ -52,7 +54,7 @@ export type Database = {
 export async function openDatabase(
   config: Config,
   log: Logger,
-  options: { migrate?: 'on-start' | 'force' } = {},
+  options: { migrate?: 'on-start' | 'force' | 'none' } = {},
 ): Promise<Database> {
   const embedded =
     config.databaseUrl === null
@@ -87,21 +89,26 @@ export async function openDatabase(
     await withinDeadline(db.destroy(), POOL_CLOSE_MS);
     await embedded?.stop();
   };
+  let appliedNow: string[] = [];
   try {
     const mode = options.migrate ?? 'on-start';
-    if (mode === 'force' || config.migrateOnStart) {
+    if (mode === 'none') {
+      // Reading the schema's state only (`jornada migrate --status`).
+    } else if (mode === 'force' || config.migrateOnStart) {
       const migrationDb = createDb(embedded ? url : (config.migrationDatabaseUrl ?? url), {
         max: 1,
         connectTimeoutMs: settings.connectTimeoutMs,
       });
       try {
         const { applied } = await migrate(migrationDb);
+        appliedNow = applied;
         if (applied.length > 0) log.info({ applied }, 'migrations applied');
       } finally {
         await migrationDb.destroy();
       }
     } else {
-      const pending = await pendingMigrations(db);
+      const { pending, unknown } = await migrationStatus(db);
+      if (unknown.length > 0) throw new NewerSchemaError(unknown);
       if (pending.length > 0) {
         throw new ConfigError(
           `the database has ${pending.length} pending migration(s) (${pending.join(', ')}) and JORNADA_MIGRATE_ON_START=0: run \`jornada migrate\` first`,
@@ -112,7 +119,7 @@ export async function openDatabase(
     await close();
     throw error;
   }
-  return { db, stream, embedded, close };
+  return { db, stream, embedded, applied: appliedNow, close };
 }
 
 /** The admin token: the configured one, else the one kept in the data dir (created, and printed, once). */

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import type { Db } from './database.ts';
+import type { Db, Tx } from './database.ts';
 import { allowAnySyncStamp } from './sync-stamp.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -13,6 +13,55 @@ export type MigrationResult = { applied: string[] };
 
 async function migrationFiles(): Promise<string[]> {
   return (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort();
+}
+
+/** This release's migrations, by version (file name without .sql), in order. */
+export async function knownMigrations(): Promise<string[]> {
+  return (await migrationFiles()).map((file) => file.replace(/\.sql$/, ''));
+}
+
+/** The versions applied to the database, with when, in order (none on an empty database). */
+async function appliedMigrations(db: Db | Tx): Promise<Array<{ version: string; applied_at: Date }>> {
+  const table = await sql<{
+    name: string | null;
+  }>`select to_regclass('schema_migrations')::text as name`.execute(db);
+  if (!table.rows[0]?.name) return [];
+  return (
+    await sql<{ version: string; applied_at: Date }>`
+      select version, applied_at from schema_migrations order by version`.execute(db)
+  ).rows;
+}
+
+/**
+ * The schema's state against this release (issue 37): what is applied, what is pending, and what the database has
+ * that this release does not know (a newer release migrated it: this node must not serve on it).
+ */
+export async function migrationStatus(db: Db): Promise<{
+  applied: Array<{ version: string; applied_at: Date }>;
+  pending: string[];
+  unknown: string[];
+}> {
+  const known = await knownMigrations();
+  const applied = await appliedMigrations(db);
+  const done = new Set(applied.map((row) => row.version));
+  const knownSet = new Set(known);
+  return {
+    applied,
+    pending: known.filter((version) => !done.has(version)),
+    unknown: applied.map((row) => row.version).filter((version) => !knownSet.has(version)),
+  };
+}
+
+/** A database migrated by a newer release than this one: nothing here may run on it. */
+export class NewerSchemaError extends Error {
+  readonly unknown: string[];
+  constructor(unknown: string[]) {
+    super(
+      `the database has ${unknown.length} migration(s) this release does not know (${unknown.join(', ')}): a newer release migrated it. Run that release (or a newer one), or restore a backup taken before the upgrade.`,
+    );
+    this.name = 'NewerSchemaError';
+    this.unknown = unknown;
+  }
 }
 
 /** The migrations not yet applied to the database (all of them on an empty one). */
@@ -49,6 +98,10 @@ export async function migrate(db: Db, options: { through?: string } = {}): Promi
     )`.execute(tx);
     const done = await sql<{ version: string }>`select version from schema_migrations`.execute(tx);
     const applied = new Set(done.rows.map((row) => row.version));
+    // A migration this release does not know means a newer release ran here: refuse, do not "catch up".
+    const all = new Set((await migrationFiles()).map((file) => file.replace(/\.sql$/, '')));
+    const unknown = [...applied].filter((version) => !all.has(version)).sort();
+    if (unknown.length > 0) throw new NewerSchemaError(unknown);
     const result: string[] = [];
     for (const file of files) {
       const version = file.replace(/\.sql$/, '');

