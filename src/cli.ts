@@ -326,11 +326,11 @@ async function migrateCommand(args: string[]): Promise<void> {
       const status = await migrationStatus(database.db);
       const last = status.applied.at(-1);
       process.stdout.write(
-        [
+        `${[
           `applied: ${status.applied.length}${last ? ` (last ${last.version}, ${last.applied_at.toISOString()})` : ''}`,
           `pending: ${status.pending.length}${status.pending.length ? ` (${status.pending.join(', ')})` : ''}`,
           `unknown to this release: ${status.unknown.length}${status.unknown.length ? ` (${status.unknown.join(', ')}): a newer release migrated this database` : ''}`,
-        ].join('\n') + '\n',
+        ].join('\n')}\n`,
       );
       if (status.unknown.length > 0) process.exitCode = 1;
     } finally {
