@@ -35,6 +35,22 @@ export async function findIdempotencyRecord(db: Executor, companyId: string, key
     .executeTakeFirst();
 }
 
+/** Renews the lease of a claim still in flight (its node is alive and the request runs). */
+export async function renewIdempotencyLease(
+  db: Executor,
+  companyId: string,
+  key: string,
+  lockedUntil: Date,
+): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ locked_until: lockedUntil })
+    .where('company_id', '=', companyId)
+    .where('idempotency_key', '=', key)
+    .where('state', '=', 'in_flight')
+    .execute();
+}
+
 /** Forgets a claim (the answer is not stored: the client may fix the request and retry). */
 export async function releaseIdempotencyKey(db: Executor, companyId: string, key: string): Promise<void> {
   await db

@@ -8,11 +8,18 @@ import {
   completeIdempotencyKey,
   findIdempotencyRecord,
   releaseIdempotencyKey,
+  renewIdempotencyLease,
 } from './idempotency.repo.ts';
 
 const RETENTION_HOURS = 24;
-/** An in-flight record whose request died (process killed) is taken over after this lease. */
-const LEASE_SECONDS = 60;
+/**
+ * An in-flight record is leased (issue 37): its node renews the lease every RENEW_SECONDS while the request runs,
+ * so a request whose node died (killed, crashed) is taken over by a retry on another node within LEASE_SECONDS,
+ * instead of a minute of 409s that outlasted the SDK's retries.
+ */
+export const IDEMPOTENCY_LEASE_SECONDS = 10;
+const LEASE_SECONDS = IDEMPOTENCY_LEASE_SECONDS;
+const RENEW_SECONDS = 3;
 const STORED_HEADERS = ['content-type', 'location'];
 
 declare module 'fastify' {
@@ -26,6 +33,9 @@ function fingerprintOf(request: FastifyRequest): string {
     .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
     .digest('hex');
 }
+
+/** The lease renewals of the requests in flight, to stop when each answers. */
+const leases = new WeakMap<FastifyRequest, () => void>();
 
 /** The first request with the key is still running: the same request can be sent again in a moment. */
 const IN_FLIGHT_HEADERS = { 'Retry-After': '1' };
@@ -58,6 +68,18 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     });
     if (claimed) {
       request.idempotencyKey = key;
+      // Renew the lease while the request runs; the timer ends with the response (or the connection).
+      const companyId = tenant.companyId;
+      const timer = setInterval(() => {
+        const at = deps.clock.now();
+        renewIdempotencyLease(deps.db, companyId, key, toDate(at.add({ seconds: LEASE_SECONDS }))).catch(
+          () => {},
+        );
+      }, RENEW_SECONDS * 1000);
+      timer.unref();
+      const stop = () => clearInterval(timer);
+      leases.set(request, stop);
+      request.raw.once('close', stop);
       return;
     }
 
@@ -87,7 +109,12 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     return reply.code(existing.response_status).send(existing.response_body || undefined); // '' is a stored empty (204) body
   });
 
+  app.addHook('onResponse', async (request) => {
+    leases.get(request)?.();
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
+    leases.get(request)?.();
     const key = request.idempotencyKey;
     const tenant = request.tenant;
     if (key === null || !tenant) return payload;

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { claimIdempotencyKey, renewIdempotencyLease } from '../../../src/platform/idempotency.repo.ts';
+import { IDEMPOTENCY_LEASE_SECONDS } from '../../../src/platform/idempotency.ts';
+import { toDate } from '../../../src/time/clock.ts';
 import { useCompanyContext } from '../../helpers/context.ts';
 
 const env = useCompanyContext();
@@ -152,5 +156,36 @@ describe('Idempotency-Key', () => {
     expect(
       (await env.company.live.delete(url, { headers: { 'idempotency-key': 'k-dead' } })).statusCode,
     ).toBe(204);
+  });
+
+  it('lets a retry run the write within seconds when the node holding the key died (issue 37)', async () => {
+    const key = await freshKey();
+    const url = `/v1/api-keys/${key.id}`;
+    const fingerprint = createHash('sha256').update(`DELETE ${url}\nnull`).digest('hex');
+    // The claim a node made just before it was killed: leased, never renewed again, never answered.
+    const claimedAt = env.ctx.clock.now();
+    expect(
+      await claimIdempotencyKey(env.ctx.db, env.company.id, 'k-crashed', fingerprint, {
+        now: toDate(claimedAt),
+        lockedUntil: toDate(claimedAt.add({ seconds: IDEMPOTENCY_LEASE_SECONDS })),
+        expiresAt: toDate(claimedAt.add({ hours: 24 })),
+      }),
+    ).toBe(true);
+    const send = () => env.company.live.delete(url, { headers: { 'idempotency-key': 'k-crashed' } });
+    expect((await send()).json().code).toBe('conflict');
+    // A node that is alive renews its lease: the claim holds past the first lease.
+    env.ctx.clock.advance(IDEMPOTENCY_LEASE_SECONDS - 2);
+    await renewIdempotencyLease(
+      env.ctx.db,
+      env.company.id,
+      'k-crashed',
+      toDate(env.ctx.clock.now().add({ seconds: IDEMPOTENCY_LEASE_SECONDS })),
+    );
+    env.ctx.clock.advance(4);
+    expect((await send()).json().code).toBe('conflict');
+    // Then its node dies: nobody renews, and within the lease's seconds a retry runs the write.
+    env.ctx.clock.advance(IDEMPOTENCY_LEASE_SECONDS);
+    expect((await send()).statusCode).toBe(204);
+    expect(IDEMPOTENCY_LEASE_SECONDS).toBeLessThanOrEqual(15);
   });
 });
