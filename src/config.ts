@@ -53,6 +53,8 @@ export type DatabaseSettings = {
   statementTimeoutMs: number;
   lockTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
+  /** How long a starting node retries an unreachable database before it gives up (issue 37); 0: no retry. */
+  startTimeoutMs: number;
 };
 
 /** Node's HTTP server timeouts (milliseconds): a client must send its request in time. */
@@ -205,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         0,
         HOUR_MS,
       ),
+      startTimeoutMs: integer(env, 'JORNADA_DB_START_TIMEOUT_MS', 60_000, 0, HOUR_MS),
     },
     http,
     drainTimeoutMs: integer(env, 'JORNADA_DRAIN_TIMEOUT_MS', 25_000, 0, HOUR_MS),

@@ -8,7 +8,7 @@ import pino, { type Logger } from 'pino';
 import { buildApp, buildWorkerApp, type Lifecycle } from './app.ts';
 import { type DemoSeed, seedDemo } from './bootstrap/demo.ts';
 import { type Config, ConfigError } from './config.ts';
-import { createDb, type Db, type DbOptions } from './db/database.ts';
+import { createDb, type Db, type DbOptions, isDatabaseUnavailable, ping } from './db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
 import { migrate, migrationStatus, NewerSchemaError } from './db/migrator.ts';
 import { createDeps } from './deps.ts';
@@ -91,6 +91,8 @@ export async function openDatabase(
   };
   let appliedNow: string[] = [];
   try {
+    // An external database may come up after the node (a compose stack, a failover): wait for it (issue 37).
+    if (!embedded) await waitForDatabase(db, settings.startTimeoutMs, log);
     const mode = options.migrate ?? 'on-start';
     if (mode === 'none') {
       // Reading the schema's state only (`jornada migrate --status`).
@@ -120,6 +122,31 @@ export async function openDatabase(
     throw error;
   }
   return { db, stream, embedded, applied: appliedNow, close };
+}
+
+/**
+ * Waits for a database that does not answer yet, retrying with backoff (0.5 s doubling to 5 s) for up to
+ * `timeoutMs` (JORNADA_DB_START_TIMEOUT_MS), with one log line per attempt; then the last error. An error that
+ * waiting cannot fix (a wrong password, a database that does not exist) fails at once.
+ */
+export async function waitForDatabase(db: Db, timeoutMs: number, log: Logger): Promise<void> {
+  const started = performance.now();
+  for (let attempt = 1, delay = 500; ; attempt++, delay = Math.min(delay * 2, 5_000)) {
+    try {
+      await ping(db);
+      if (attempt > 1) log.info({ attempt }, 'the database answers');
+      return;
+    } catch (error) {
+      const left = timeoutMs - (performance.now() - started);
+      if (!isDatabaseUnavailable(error) || left <= 0) throw error;
+      const wait = Math.min(delay, left);
+      log.warn(
+        { attempt, retryInMs: wait, errorClass: (error as { code?: string }).code ?? (error as Error).name },
+        'the database does not answer yet; retrying',
+      );
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 /** The admin token: the configured one, else the one kept in the data dir (created, and printed, once). */
