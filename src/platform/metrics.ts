@@ -1,7 +1,9 @@
+import { createRequire } from 'node:module';
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
 import { type Db, onConnectionError, poolOf } from '../db/database.ts';
+import { knownMigrations } from '../db/migrator.ts';
 import { dueWork } from '../db/queues.ts';
 import { readSyncHorizon } from '../db/sync-stamp.ts';
 import { type Clock, toDate } from '../time/clock.ts';
@@ -105,8 +107,25 @@ const syncHorizonLag = new client.Gauge({
   registers,
 });
 
+/** The release a node runs and the newest schema it knows (issue 37): one series of value 1. */
+const buildInfo = new client.Gauge({
+  name: 'jornada_build_info',
+  help: "The node's release (version) and the newest migration it knows (schema); always 1.",
+  labelNames: ['version', 'schema'] as const,
+  registers,
+});
+let buildInfoSet = false;
+
+async function setBuildInfo(): Promise<void> {
+  if (buildInfoSet) return;
+  buildInfoSet = true;
+  const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  buildInfo.set({ version, schema: (await knownMigrations()).at(-1) ?? 'none' }, 1);
+}
+
 /** Reads the gauges that describe state: what is due in the two queues, the sync horizon, and the pool. */
 async function readGauges(db: Db, clock: Clock): Promise<void> {
+  await setBuildInfo();
   const queues = await dueWork(db, toDate(clock.now()));
   for (const row of queues) {
     queueDepth.set({ queue: row.queue }, Number(row.due));

@@ -49,6 +49,19 @@ beforeAll(async () => {
 });
 afterAll(() => ctx.close());
 
+describe('/metrics', () => {
+  it('names the release and the newest schema it knows (jornada_build_info)', async () => {
+    const response = await ctx.as(TOKEN).get('/metrics');
+    const version = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
+    expect(response.body).toMatch(
+      new RegExp(
+        `^jornada_build_info\\{version="${version.replaceAll('.', '\\.')}",schema="\\d{4}_[a-z_]+"\\} 1$`,
+        'm',
+      ),
+    );
+  });
+});
+
 describe('deploy/prometheus/alerts.yml', () => {
   const rules = alerts.groups.flatMap((group) => group.rules);
 
