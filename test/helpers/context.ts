@@ -11,7 +11,7 @@ import { reportGenerationJob } from '../../src/jobs/report-generation.ts';
 import { systemResolver, type TargetPolicy } from '../../src/modules/webhooks/target.ts';
 import type { AppDeps } from '../../src/platform/deps.ts';
 import { SCOPES, type Scope } from '../../src/platform/scopes.ts';
-import { FakeClock } from '../../src/time/clock.ts';
+import { FakeClock, systemClock } from '../../src/time/clock.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -209,6 +209,25 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
  * Registers a test file's beforeAll/afterAll: one app context and one company with every scope. The fields are
  * filled before the first test runs.
  */
+/**
+ * Sets a test's clock to an instant (it goes on ticking from there), for a test whose meaning depends on the time
+ * of day, e.g. two time zones on different dates; returns the undo. The fake clock follows the real one otherwise,
+ * so such a test would pass or fail by the hour it runs at.
+ */
+export function pinClock(clock: FakeClock, instant: string): () => void {
+  const previous = clock.offsetMilliseconds;
+  clock.setOffset(Temporal.Instant.from(instant).epochMilliseconds - systemClock.now().epochMilliseconds);
+  return () => clock.setOffset(previous);
+}
+
+/** The next instant at that UTC hour, at or after the clock's now (so that a pinned clock never goes back). */
+export function nextUtcHour(clock: FakeClock, hour: number): string {
+  const now = clock.now().toZonedDateTimeISO('UTC');
+  let at = now.with({ hour, minute: 0, second: 0, millisecond: 0, microsecond: 0, nanosecond: 0 });
+  if (Temporal.ZonedDateTime.compare(at, now) < 0) at = at.add({ days: 1 });
+  return at.toInstant().toString();
+}
+
 export function useCompanyContext(): { ctx: TestContext; company: TestCompany } {
   const state = {} as { ctx: TestContext; company: TestCompany };
   beforeAll(async () => {

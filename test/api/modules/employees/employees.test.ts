@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { useCompanyContext } from '../../../helpers/context.ts';
+import { nextUtcHour, pinClock, useCompanyContext } from '../../../helpers/context.ts';
 import { eventsDuring, eventsOf, hire } from '../../../helpers/resources.ts';
 
 const env = useCompanyContext();
@@ -275,6 +275,10 @@ describe('GET /v1/employees', () => {
 
 describe('PATCH /v1/employees/{id}', () => {
   it('changes writable fields and emits employee.updated', async () => {
+    // At noon UTC (the next one; the clock only moves forward) the zone change (dated today in the old zone) and
+    // its undo (today in Auckland, a day ahead) fall on two dates: a time zone has one zone per date, and a second
+    // change dated the same day is 409 (the test below).
+    pinClock(env.ctx.clock, nextUtcHour(env.ctx.clock, 12));
     const employee = await hire(env.company.live);
     env.ctx.clock.advance(1);
     let updated: Record<string, unknown> = {};
@@ -303,6 +307,22 @@ describe('PATCH /v1/employees/{id}', () => {
       await env.company.live.patch(`/v1/employees/${employee.id}`, { external_id: null, timezone: null })
     ).json();
     expect(cleared).toMatchObject({ external_id: null, timezone: null });
+  });
+
+  it('refuses a second time-zone change dated the same day: a date has one zone (409)', async () => {
+    // At 01:00 UTC it is the same date in Madrid (02:00) and in Auckland (14:00).
+    pinClock(env.ctx.clock, nextUtcHour(env.ctx.clock, 1));
+    const employee = await hire(env.company.live);
+    const moved = await env.company.live.patch(`/v1/employees/${employee.id}`, {
+      timezone: 'Pacific/Auckland',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const back = await env.company.live.patch(`/v1/employees/${employee.id}`, { timezone: null });
+    expect(back.statusCode).toBe(409);
+    expect(back.json()).toMatchObject({ code: 'conflict', errors: { effective_from: expect.any(String) } });
+    expect((await env.company.live.get(`/v1/employees/${employee.id}`)).json().timezone).toBe(
+      'Pacific/Auckland',
+    );
   });
 
   it('is a no-op, without an event, when nothing changes', async () => {

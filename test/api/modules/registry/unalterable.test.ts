@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyRegistry } from '../../../../src/modules/verification/verification.service.ts';
-import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import {
+  createTestContext,
+  nextUtcHour,
+  pinClock,
+  type TestCompany,
+  type TestContext,
+} from '../../../helpers/context.ts';
 import { hire } from '../../../helpers/resources.ts';
 
 /**
@@ -82,6 +88,9 @@ describe('a closed month cannot change through a neighbouring day', () => {
 
 describe('a closed month cannot change through the time zone', () => {
   it('refuses a company time-zone change that would apply in or before a closed month, so no round trip can move records into it', async () => {
+    // At 20:00 UTC (the next one) the change (today in Madrid) and the change back (today in Tokyo, a day ahead)
+    // fall on two dates: a date has one zone.
+    pinClock(ctx.clock, nextUtcHour(ctx.clock, 20));
     const company = await ctx.createCompany({ timezone: ZONE });
     const worker = await hire(company.live, { hire_date: '2026-01-01' });
     expect((await checkIn(company, worker.id, 'in', at('2026-10-30', '09:00'))).statusCode).toBe(201);
