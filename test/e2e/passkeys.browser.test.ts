@@ -1,11 +1,8 @@
-/// <reference lib="dom" />
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
-import type { Browser, BrowserContext, CDPSession, Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations } from '../helpers/axe.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { openPhone, pageChecks } from '../helpers/browser.ts';
 import { keepFailures } from '../helpers/browser-failures.ts';
 import { startServedApp } from '../helpers/served-app.ts';
 import { companyWithInvitedWorker, E2E_ADMIN_TOKEN, type httpClient } from '../helpers/service.ts';
@@ -24,7 +21,6 @@ const PASSWORD = 'mi contraseña de prueba';
 
 let served: Awaited<ReturnType<typeof startServedApp>> | undefined;
 let browser: Browser;
-let phone: BrowserContext;
 let page: Page;
 keepFailures(() => page, SHOTS);
 let http: ReturnType<typeof httpClient>;
@@ -60,11 +56,8 @@ beforeAll(async () => {
     hire_date: '2026-01-01',
   }));
 
-  await mkdir(SHOTS, { recursive: true });
-  browser = await launchChromium();
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  page = await phone.newPage();
-  page.setDefaultTimeout(15_000);
+  ({ browser, page } = await openPhone(15_000));
+  ({ shot, accessible } = await pageChecks(SHOTS, () => page));
 }, 120_000);
 
 afterAll(async () => {
@@ -72,9 +65,8 @@ afterAll(async () => {
   await served?.stop();
 });
 
-const shot = (name: string, on: Page = page) =>
-  on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-const accessible = async (on: Page = page) => expect(await axeViolations(on)).toEqual([]);
+let shot: Awaited<ReturnType<typeof pageChecks>>['shot'];
+let accessible: Awaited<ReturnType<typeof pageChecks>>['accessible'];
 const tab = async (name: string, heading = name) => {
   await page.getByRole('link', { name, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();

@@ -1,10 +1,7 @@
-/// <reference lib="dom" />
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations } from '../helpers/axe.ts';
-import { launchChromium } from '../helpers/browser.ts';
+import { openPhone, pageChecks } from '../helpers/browser.ts';
 import { keepFailures } from '../helpers/browser-failures.ts';
 import { startServedApp } from '../helpers/served-app.ts';
 import { companyWithInvitedWorker, type httpClient } from '../helpers/service.ts';
@@ -20,7 +17,6 @@ const PASSWORD = 'mi contraseña de prueba';
 
 let served: Awaited<ReturnType<typeof startServedApp>> | undefined;
 let browser: Browser;
-let phone: BrowserContext;
 let page: Page;
 keepFailures(() => page, SHOTS);
 let base = '';
@@ -40,16 +36,8 @@ beforeAll(async () => {
     hire_date: '2026-01-01',
   }));
 
-  await mkdir(SHOTS, { recursive: true });
-  browser = await launchChromium();
-  phone = await browser.newContext({
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-    acceptDownloads: true,
-  });
-  page = await phone.newPage();
-  page.setDefaultTimeout(10_000);
+  ({ browser, page } = await openPhone(10_000));
+  ({ shot, accessible } = await pageChecks(SHOTS, () => page));
 }, 120_000);
 
 afterAll(async () => {
@@ -57,9 +45,8 @@ afterAll(async () => {
   await served?.stop();
 });
 
-const shot = (name: string, on: Page = page) =>
-  on.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-const accessible = async (on: Page = page) => expect(await axeViolations(on)).toEqual([]);
+let shot: Awaited<ReturnType<typeof pageChecks>>['shot'];
+let accessible: Awaited<ReturnType<typeof pageChecks>>['accessible'];
 const status = () => page.locator('.status .state');
 const tab = async (name: string) => {
   await page.getByRole('link', { name }).click();

@@ -1,5 +1,9 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { axeViolations } from './axe.ts';
 
 /** Debian's Chromium, where the machine has it. */
 export const DEBIAN_CHROMIUM = '/usr/bin/chromium';
@@ -40,4 +44,30 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** A phone-sized page (390×844, touch) in a fresh Chromium, with the default timeout set; downloads accepted. */
+export async function openPhone(
+  timeoutMs = 10_000,
+): Promise<{ browser: Browser; context: BrowserContext; page: Page }> {
+  const browser = await launchChromium();
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    acceptDownloads: true,
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeoutMs);
+  return { browser, context, page };
+}
+
+/** A browser test's screenshots (into `dir`, made first) and its axe-core check, of its current page by default. */
+export async function pageChecks(dir: string, current: () => Page) {
+  await mkdir(dir, { recursive: true });
+  return {
+    shot: (name: string, on: Page = current()) =>
+      on.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true }),
+    accessible: async (on: Page = current()) => expect(await axeViolations(on)).toEqual([]),
+  };
 }
