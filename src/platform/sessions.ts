@@ -45,12 +45,23 @@ export type WorkerSession = {
   passkey_id?: string | null;
 };
 
+/** What a portal route reads of the worker's employee row (read once per request, by the portal's gate). */
+export type WorkerEmployee = {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  status: 'active' | 'terminated';
+  hire_date: string;
+  termination_date: string | null;
+};
+
 /** The worker a portal request acts as: their company as a tenant (the worker as its actor), and their zone. */
 export type ActingWorker = {
   session: WorkerSession;
   tenant: ActingTenant;
   companyName: string;
-  employeeId: string;
+  employee: WorkerEmployee;
   zone: string;
 };
 
@@ -117,16 +128,21 @@ export function sessionGate<S extends WorkerSession | AdminSession>(
     if (request.routeOptions.config.access?.scope === 'public') return null;
     const token = request.cookies[cookie.name];
     const session = token ? await find(token) : null;
-    return await admitSession(deps, request, session as never, where);
+    return await admitSession(deps, request, session, where);
   };
 }
 
-/** How a session proves who its person is: what each approval it makes records (issue 35). */
+/**
+ * How a session proves who its person is: what each approval it makes records (issue 35). A session just made
+ * has no created_at yet: its start is its expiry less its lifetime.
+ */
 export function sessionCredential(
-  session: Pick<WorkerSession, 'created_at' | 'credential_kind' | 'passkey_id'>,
-  startedAt: Date,
+  session: Pick<WorkerSession, 'created_at' | 'expires_at' | 'credential_kind' | 'passkey_id'>,
+  lifetimeSeconds: number,
 ): Credential {
-  const started = startedAt.toISOString();
+  const started = (
+    session.created_at ?? new Date(session.expires_at.getTime() - lifetimeSeconds * 1000)
+  ).toISOString();
   return session.credential_kind === 'passkey' && session.passkey_id
     ? { kind: 'passkey', session_started_at: started, passkey_id: session.passkey_id }
     : { kind: 'password', session_started_at: started };

@@ -265,10 +265,7 @@ export function adminsSessionRoutes(api: FastifyInstance, deps: AppDeps): void {
     },
     credential: (request) => {
       const session = requireSession(request);
-      return sessionCredential(
-        session,
-        session.created_at ?? new Date(session.expires_at.getTime() - SESSION_SECONDS * 1000),
-      );
+      return sessionCredential(session, SESSION_SECONDS);
     },
     signIn: async (request, reply, response) => {
       const { admin, passkeyId } = await authenticateAdminWithPasskey(deps, response);

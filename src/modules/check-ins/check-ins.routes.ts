@@ -10,7 +10,6 @@ import { readRoutes } from '../../platform/read-routes.ts';
 import { PORTAL_OPERATION, requireWorker } from '../../platform/sessions.ts';
 import { formatInstant } from '../../time/clock.ts';
 import { startOfDate } from '../../time/zones.ts';
-import { findEmployee } from '../employees/employees.service.ts';
 import { ApprovalToSign, AuthenticationResponse, SignedApprovalBody } from '../passkeys/passkeys.schemas.ts';
 import { CheckIn, CheckInType, CreateCheckInBody, ListCheckInsQuery, WorkMode } from './check-ins.schemas.ts';
 import {
@@ -102,12 +101,11 @@ export function checkInsPortalRoutes(app: FastifyInstance, deps: AppDeps): void 
       responses: { 201: { description: 'The check-in.', schema: CheckIn } },
     },
     async (request, reply) => {
-      const { tenant, employeeId, zone } = requireWorker(request);
-      const employee = await findEmployee(deps.db, tenant.companyId, employeeId);
+      const { tenant, employee, zone } = requireWorker(request);
       const now = deps.clock.now();
-      if (!employee || !canClock(employee, zone, now)) {
+      if (!canClock(employee, zone, now)) {
         throw new ApiError('conflict', 'Your employment has ended: your records stay readable here.', {
-          errors: { termination_date: employee?.termination_date ?? '' },
+          errors: { termination_date: employee.termination_date ?? '' },
         });
       }
       const checkIn = await recordCheckIn(
@@ -138,11 +136,11 @@ export function checkInsPortalRoutes(app: FastifyInstance, deps: AppDeps): void 
       responses: { 200: { description: 'A page of check-ins.', schema: ListOf(CheckIn) } },
     },
     async (request) => {
-      const { tenant, employeeId, zone } = requireWorker(request);
+      const { tenant, employee, zone } = requireWorker(request);
       const { from, to, limit, cursor } = request.query;
       const end = Temporal.PlainDate.from(to).add({ days: 1 }).toString();
       return await listCheckIns(deps, tenant, {
-        employee_id: employeeId,
+        employee_id: employee.id,
         from: startOfDate(from, zone).toString(),
         to: startOfDate(end, zone).toString(),
         status: 'all',
@@ -170,8 +168,8 @@ export function checkInsPortalRoutes(app: FastifyInstance, deps: AppDeps): void 
       },
     },
     async (request) => {
-      const { tenant, employeeId } = requireWorker(request);
-      return await listUnansweredCheckIns(deps, tenant, employeeId);
+      const { tenant, employee } = requireWorker(request);
+      return await listUnansweredCheckIns(deps, tenant, employee.id);
     },
   );
 

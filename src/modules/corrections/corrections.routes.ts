@@ -124,8 +124,8 @@ export function correctionsPortalRoutes(app: FastifyInstance, deps: AppDeps): vo
       responses: { 200: { description: 'A page of corrections.', schema: ListOf(Correction) } },
     },
     async (request) => {
-      const { tenant, employeeId } = requireWorker(request);
-      return await listCorrections(deps, tenant, { ...request.query, employee_id: employeeId });
+      const { tenant, employee } = requireWorker(request);
+      return await listCorrections(deps, tenant, { ...request.query, employee_id: employee.id });
     },
   );
 
@@ -142,12 +142,12 @@ export function correctionsPortalRoutes(app: FastifyInstance, deps: AppDeps): vo
       responses: { 201: { description: 'The pending correction.', schema: Correction } },
     },
     async (request, reply) => {
-      const { tenant, employeeId } = requireWorker(request);
+      const { tenant, employee } = requireWorker(request);
       const { assertion, ...body } = request.body;
       const correction = await requestCorrection(
         deps,
         tenant,
-        { ...body, employee_id: employeeId },
+        { ...body, employee_id: employee.id },
         assertion,
       );
       return reply.code(201).send(correction);
@@ -168,8 +168,8 @@ export function correctionsPortalRoutes(app: FastifyInstance, deps: AppDeps): vo
       responses: { 200: { description: 'The approval to sign.', schema: ApprovalToSign } },
     },
     async (request) => {
-      const { tenant, employeeId } = requireWorker(request);
-      return await correctionRequestToSign(deps, tenant, { ...request.body, employee_id: employeeId });
+      const { tenant, employee } = requireWorker(request);
+      return await correctionRequestToSign(deps, tenant, { ...request.body, employee_id: employee.id });
     },
   );
 
@@ -186,8 +186,8 @@ export function correctionsPortalRoutes(app: FastifyInstance, deps: AppDeps): vo
       responses: { 200: { description: 'The correction.', schema: Correction } },
     },
     async (request) => {
-      const { tenant, employeeId } = requireWorker(request);
-      return await getCorrection(deps, tenant, request.params.id, { employeeId: employeeId });
+      const { tenant, employee } = requireWorker(request);
+      return await getCorrection(deps, tenant, request.params.id, { employeeId: employee.id });
     },
   );
 

@@ -16,7 +16,6 @@ import {
 } from '../../platform/sessions.ts';
 import { LoginBody } from '../admins/admins.schemas.ts';
 import { canClock, latestCheckIn } from '../check-ins/check-ins.service.ts';
-import { findEmployee } from '../employees/employees.service.ts';
 import { throttledLogin } from '../logins/logins.service.ts';
 import { passkeyRoutes } from '../passkeys/passkeys.routes.ts';
 import { credentialResetsOf } from '../registry/registry.service.ts';
@@ -31,7 +30,6 @@ import {
   loginWorkerWithPasskey,
   PORTAL_SESSION_COOKIE,
   PORTAL_SESSION_SECONDS,
-  sessionStart,
 } from './portal.service.ts';
 
 export const PortalInvitation = named(
@@ -169,9 +167,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
       responses: { 200: { description: 'The worker.', schema: MeView } },
     },
     async (request) => {
-      const { session, tenant, companyName, employeeId, zone } = requireWorker(request);
-      const employee = await findEmployee(deps.db, tenant.companyId, employeeId);
-      if (!employee) throw new Error(`the portal session's employee ${employeeId} is gone`);
+      const { session, tenant, companyName, employee, zone } = requireWorker(request);
       return {
         employee: {
           id: employee.id,
@@ -202,18 +198,12 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
     operation: PORTAL_OPERATION,
     idPrefix: 'portal',
     owner: async (request) => {
-      const { tenant, employeeId } = requireWorker(request);
-      const employee = await findEmployee(deps.db, tenant.companyId, employeeId);
-      return {
-        companyId: tenant.companyId,
-        type: 'employee',
-        id: employeeId,
-        userName: employee?.email ?? employeeId,
-      };
+      const { tenant, employee } = requireWorker(request);
+      return { companyId: tenant.companyId, type: 'employee', id: employee.id, userName: employee.email };
     },
     credential: (request) => {
       const session = requireWorkerSession(request);
-      return sessionCredential(session, sessionStart(session));
+      return sessionCredential(session, PORTAL_SESSION_SECONDS);
     },
     signIn: async (request, reply, response) => {
       const opened = await loginWorkerWithPasskey(deps, response);

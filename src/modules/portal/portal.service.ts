@@ -12,7 +12,7 @@ import { employeeTimeZone } from '../../time/zones.ts';
 import { hashPassword, verifyPassword } from '../admins/password.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { findEmployee } from '../employees/employees.service.ts';
-import { authenticatePasskey, revokeWorkerPasskeys } from '../passkeys/passkeys.service.ts';
+import { authenticatePasskey, passkeyRefused, revokeWorkerPasskeys } from '../passkeys/passkeys.service.ts';
 import { appendToChain } from '../registry/registry.service.ts';
 import {
   deletePortalSession,
@@ -258,7 +258,7 @@ export async function loginWorkerWithPasskey(
 ): Promise<{ token: string; session: PortalSession }> {
   const { companyId, ownerId, passkeyId } = await authenticatePasskey(deps, 'portal', response);
   if (!(await findAccountOf(deps.db, companyId, ownerId))) {
-    throw new ApiError('unauthenticated', 'This passkey does not open a session here.');
+    throw passkeyRefused();
   }
   return await newSession(deps.db, deps.clock, { company_id: companyId, employee_id: ownerId }, passkeyId);
 }
@@ -277,23 +277,12 @@ export async function endPortalSession(db: Db, session: PortalSession): Promise<
   await deletePortalSession(db, session.company_id, session.id);
 }
 
-/** When a worker's session started (a session just made has no created_at yet: its expiry tells). */
-export function sessionStart(session: PortalSession): Date {
-  return session.created_at ?? new Date(session.expires_at.getTime() - PORTAL_SESSION_SECONDS * 1000);
-}
-
 /** The worker a portal session acts as: their company as the tenant, the worker as its actor, their zone. */
 export async function actingWorker(db: Db, session: PortalSession): Promise<ActingWorker> {
   const { tenant, companyName } = await workerTenant(db, session);
   const employee = await findEmployee(db, tenant.companyId, session.employee_id);
   if (!employee) throw notFound('Employee');
-  return {
-    session,
-    tenant,
-    companyName,
-    employeeId: employee.id,
-    zone: employeeTimeZone(employee, tenant.timezone),
-  };
+  return { session, tenant, companyName, employee, zone: employeeTimeZone(employee, tenant.timezone) };
 }
 
 /**
@@ -311,7 +300,7 @@ export async function workerTenant(
       accountId: account.id,
       timezone: account.timezone,
       actor: { type: 'employee', id: session.employee_id },
-      credential: sessionCredential(session, sessionStart(session)),
+      credential: sessionCredential(session, PORTAL_SESSION_SECONDS),
     },
     companyName: tenant.name,
   };

@@ -44,11 +44,11 @@ export function workSummariesPortalRoutes(app: FastifyInstance, deps: AppDeps): 
       responses: { 200: { description: 'A page of days.', schema: ListOf(WorkSummary) } },
     },
     async (request) => {
-      const { tenant, employeeId } = requireWorker(request);
+      const { tenant, employee } = requireWorker(request);
       return await listWorkSummaries(deps, tenant, {
         ...request.query,
         period: 'day',
-        employee_id: employeeId,
+        employee_id: employee.id,
       });
     },
   );
