@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
-import type { Db, Tx } from './database.ts';
+import type { Db } from './database.ts';
 import { allowAnySyncStamp } from './sync-stamp.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -21,7 +21,7 @@ export async function knownMigrations(): Promise<string[]> {
 }
 
 /** The versions applied to the database, with when, in order (none on an empty database). */
-async function appliedMigrations(db: Db | Tx): Promise<Array<{ version: string; applied_at: Date }>> {
+async function appliedMigrations(db: Db): Promise<Array<{ version: string; applied_at: Date }>> {
   const table = await sql<{
     name: string | null;
   }>`select to_regclass('schema_migrations')::text as name`.execute(db);
@@ -66,14 +66,7 @@ export class NewerSchemaError extends Error {
 
 /** The migrations not yet applied to the database (all of them on an empty one). */
 export async function pendingMigrations(db: Db): Promise<string[]> {
-  const versions = (await migrationFiles()).map((file) => file.replace(/\.sql$/, ''));
-  const table = await sql<{
-    name: string | null;
-  }>`select to_regclass('schema_migrations')::text as name`.execute(db);
-  if (!table.rows[0]?.name) return versions;
-  const done = await sql<{ version: string }>`select version from schema_migrations`.execute(db);
-  const applied = new Set(done.rows.map((row) => row.version));
-  return versions.filter((version) => !applied.has(version));
+  return (await migrationStatus(db)).pending;
 }
 
 /**
@@ -99,7 +92,7 @@ export async function migrate(db: Db, options: { through?: string } = {}): Promi
     const done = await sql<{ version: string }>`select version from schema_migrations`.execute(tx);
     const applied = new Set(done.rows.map((row) => row.version));
     // A migration this release does not know means a newer release ran here: refuse, do not "catch up".
-    const all = new Set((await migrationFiles()).map((file) => file.replace(/\.sql$/, '')));
+    const all = new Set(await knownMigrations());
     const unknown = [...applied].filter((version) => !all.has(version)).sort();
     if (unknown.length > 0) throw new NewerSchemaError(unknown);
     const result: string[] = [];

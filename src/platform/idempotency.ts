@@ -68,7 +68,8 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     });
     if (claimed) {
       request.idempotencyKey = key;
-      // Renew the lease while the request runs; the timer ends with the response (or the connection).
+      // Renew the lease while the request runs; the timer ends when the answer is sent (onSend), or with the
+      // connection if it closes first.
       const companyId = tenant.companyId;
       const timer = setInterval(() => {
         const at = deps.clock.now();
@@ -107,10 +108,6 @@ export function registerIdempotency(app: FastifyInstance, deps: { db: Db; clock:
     reply.headers(existing.response_headers ?? {});
     reply.header('Idempotent-Replayed', 'true');
     return reply.code(existing.response_status).send(existing.response_body || undefined); // '' is a stored empty (204) body
-  });
-
-  app.addHook('onResponse', async (request) => {
-    leases.get(request)?.();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

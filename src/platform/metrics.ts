@@ -146,7 +146,7 @@ async function readGauges(db: Db, clock: Clock): Promise<void> {
 export const schemaUnknownMigrations = new client.Gauge({
   name: 'jornada_schema_unknown_migrations',
   help: 'Migrations applied to the database that this node does not know: a newer release migrated it',
-  registers: [metricsRegistry],
+  registers,
 });
 
 export function registerRequestMetrics(app: FastifyInstance): void {
