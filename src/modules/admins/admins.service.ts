@@ -9,7 +9,7 @@ import { companyLanguage, type Language } from '../../platform/language.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
-import { authenticatePasskey } from '../passkeys/passkeys.service.ts';
+import { authenticatePasskey, passkeyRefused } from '../passkeys/passkeys.service.ts';
 import {
   countActiveAdmins,
   disableAdminRow,
@@ -83,7 +83,7 @@ export async function authenticateAdminWithPasskey(
 ) {
   const { companyId, ownerId, passkeyId } = await authenticatePasskey(deps, 'dashboard', response);
   const admin = await findActiveAdmin(deps.db, companyId, ownerId);
-  if (!admin) throw new ApiError('unauthenticated', 'This passkey does not open a session here.');
+  if (!admin) throw passkeyRefused();
   return { admin, passkeyId };
 }
 

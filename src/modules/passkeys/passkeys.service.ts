@@ -105,15 +105,26 @@ export async function registrationOptions(
     // A discoverable credential: the sign-in asks for no email.
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
   });
+  await storeChallenge(deps, options.challenge, 'register', audience, owner);
+  return options;
+}
+
+/** Keeps a registration's or a sign-in's challenge for its five minutes (a sign-in's has no owner yet). */
+async function storeChallenge(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  challenge: string,
+  purpose: 'register' | 'login',
+  audience: Audience,
+  owner: { companyId: string; id: string } | null,
+): Promise<void> {
   await insertChallenge(deps.db, {
-    challenge: options.challenge,
-    purpose: 'register',
+    challenge,
+    purpose,
     audience,
-    company_id: owner.companyId,
-    owner_id: owner.id,
+    company_id: owner?.companyId ?? null,
+    owner_id: owner?.id ?? null,
     expires_at: toDate(deps.clock.now().add({ minutes: CHALLENGE_MINUTES })),
   });
-  return options;
 }
 
 const challengeOf = (response: { response: { clientDataJSON: string } }): string => {
@@ -278,18 +289,13 @@ export async function loginOptions(
     userVerification: 'preferred',
     timeout: TIMEOUT_MS,
   });
-  await insertChallenge(deps.db, {
-    challenge: options.challenge,
-    purpose: 'login',
-    audience,
-    company_id: null,
-    owner_id: null,
-    expires_at: toDate(deps.clock.now().add({ minutes: CHALLENGE_MINUTES })),
-  });
+  await storeChallenge(deps, options.challenge, 'login', audience, null);
   return options;
 }
 
-const refused = () => new ApiError('unauthenticated', 'This passkey does not open a session here.');
+/** The one answer to a passkey that opens no session here (unknown, removed, another audience, a disabled owner). */
+export const passkeyRefused = () =>
+  new ApiError('unauthenticated', 'This passkey does not open a session here.');
 
 /**
  * Checks a sign-in assertion: its challenge must be one this service issued for the audience, unused and
@@ -303,13 +309,33 @@ export async function authenticatePasskey(
 ): Promise<{ companyId: string; ownerId: string; passkeyId: string }> {
   const at = toDate(deps.clock.now());
   const challenge = challengeOf(response);
-  if (!(await takeChallenge(deps.db, challenge, 'login', audience, at))) throw refused();
+  if (!(await takeChallenge(deps.db, challenge, 'login', audience, at))) throw passkeyRefused();
   const key = await findPasskeyByCredentialId(deps.db, response.id);
-  if (!key || key.owner_type !== ownerTypeOf(audience)) throw refused();
+  if (!key || key.owner_type !== ownerTypeOf(audience)) throw passkeyRefused();
   const counter = await checkAssertion(deps.publicUrl, key, response, challenge);
-  if (counter === null) throw refused();
+  if (counter === null) throw passkeyRefused();
   await touchPasskey(deps.db, key.company_id, key.id, counter, at);
   return { companyId: key.company_id, ownerId: key.owner_id, passkeyId: key.id };
+}
+
+/**
+ * SimpleWebAuthn's check of an assertion: signed by that public key over this challenge, for that origin and RP
+ * ID, with a counter past the one given (0: any). Throws on a malformed response.
+ */
+async function verifyAssertion(
+  response: AuthenticationResponseJSON,
+  challenge: string,
+  rp: { origin: string; id: string },
+  key: { publicKey: Uint8Array<ArrayBuffer>; counter: number },
+) {
+  return await (await webauthn()).verifyAuthenticationResponse({
+    response,
+    expectedChallenge: challenge,
+    expectedOrigin: rp.origin,
+    expectedRPID: rp.id,
+    credential: { id: response.id, publicKey: key.publicKey, counter: key.counter },
+    requireUserVerification: false,
+  });
 }
 
 /** The authenticator's new counter when the assertion verifies against the key; null when it does not. */
@@ -319,19 +345,11 @@ async function checkAssertion(
   response: AuthenticationResponseJSON,
   challenge: string,
 ): Promise<number | null> {
-  const rp = relyingParty(publicUrl);
+  if (response.id !== key.credential_id) return null;
   try {
-    const result = await (await webauthn()).verifyAuthenticationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      credential: {
-        id: key.credential_id,
-        publicKey: new Uint8Array(key.public_key),
-        counter: Number(key.counter),
-      },
-      requireUserVerification: false,
+    const result = await verifyAssertion(response, challenge, relyingParty(publicUrl), {
+      publicKey: new Uint8Array(key.public_key),
+      counter: Number(key.counter),
     });
     return result.verified ? result.authenticationInfo.newCounter : null;
   } catch {
@@ -424,20 +442,13 @@ export async function checkStoredSignature(
   publicKey: string,
 ): Promise<string | null> {
   try {
-    const client = clientDataOf(signature.assertion.response.clientDataJSON);
-    const origin = new URL(client.origin);
-    const result = await (await webauthn()).verifyAuthenticationResponse({
-      response: signature.assertion,
-      expectedChallenge: approvalChallenge(signature.approval),
-      expectedOrigin: origin.origin,
-      expectedRPID: origin.hostname,
-      credential: {
-        id: signature.assertion.id,
-        publicKey: new Uint8Array(Buffer.from(publicKey, 'base64url')),
-        counter: 0,
-      },
-      requireUserVerification: false,
-    });
+    const origin = new URL(clientDataOf(signature.assertion.response.clientDataJSON).origin);
+    const result = await verifyAssertion(
+      signature.assertion,
+      approvalChallenge(signature.approval),
+      { origin: origin.origin, id: origin.hostname },
+      { publicKey: new Uint8Array(Buffer.from(publicKey, 'base64url')), counter: 0 },
+    );
     return result.verified ? null : 'the signature does not verify';
   } catch (error) {
     return (error as Error).message;
