@@ -20,7 +20,7 @@ import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
-import { approvalChallenge, approvalOptions, approvalSignature } from '../passkeys/passkeys.service.ts';
+import { approvalSignature, approvalToSign } from '../passkeys/passkeys.service.ts';
 import { assertMonthsOpen, latestSeal, recordMonthVersions } from '../registry/months.service.ts';
 import {
   appendToChain,
@@ -388,11 +388,7 @@ export async function checkInAnswerToSign(
   if (!row || row.employee_id !== tenant.actor.id) throw notFound('Check-in');
   const reason = answer.response === 'rejected' ? (answer.reason ?? '').trim() : null;
   const approval = await answerApproval(deps.db, tenant, row, answer.response, reason);
-  return {
-    approval,
-    challenge: approvalChallenge(approval),
-    options: await approvalOptions(deps, tenant, approval),
-  };
+  return await approvalToSign(deps, tenant, approval);
 }
 
 /**

@@ -20,12 +20,7 @@ import {
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
-import {
-  type ApprovalSignature,
-  approvalChallenge,
-  approvalOptions,
-  approvalSignature,
-} from '../passkeys/passkeys.service.ts';
+import { type ApprovalSignature, approvalSignature, approvalToSign } from '../passkeys/passkeys.service.ts';
 import { latestSeal, recordMonthVersions } from '../registry/months.service.ts';
 import { appendToChain, correctionRequestContent } from '../registry/registry.service.ts';
 import { datesAround } from '../workdays/consolidation.ts';
@@ -383,11 +378,7 @@ export async function correctionRequestToSign(
     void_ids: input.void ?? [],
     add_items: normalizeAdditions(input.add),
   });
-  return {
-    approval,
-    challenge: approvalChallenge(approval),
-    options: await approvalOptions(deps, tenant, approval),
-  };
+  return await approvalToSign(deps, tenant, approval);
 }
 
 /** What the worker's device signs to accept a correction: the approval, its hash, and WebAuthn options. */
@@ -398,17 +389,12 @@ export async function correctionToSign(
 ): Promise<{ approval: Record<string, unknown>; challenge: string; options: object | null }> {
   const row = await findCorrection(deps.db, tenant.companyId, id, viewerOf(tenant));
   if (!row) throw notFound('Check-in correction');
-  const approval = await correctionApproval(deps.db, tenant, row);
   if (row.status !== 'pending' || row.employee_approval_at) {
     throw new ApiError('conflict', 'The correction waits for no approval of yours.', {
       errors: { status: row.status },
     });
   }
-  return {
-    approval,
-    challenge: approvalChallenge(approval),
-    options: await approvalOptions(deps, tenant, approval),
-  };
+  return await approvalToSign(deps, tenant, await correctionApproval(deps.db, tenant, row));
 }
 
 /**

@@ -363,24 +363,35 @@ export function approvalChallenge(approval: Record<string, unknown>): string {
 }
 
 /**
- * What the portal asks the worker's device to sign for an approval: the approval itself and WebAuthn options
- * whose challenge is its SHA-256, limited to the worker's passkeys. null: the worker has no passkey (a password
- * session approves alone).
+ * What the portal asks the worker's device to sign for an approval: the approval itself, its SHA-256 (the
+ * challenge) and WebAuthn options with that challenge, limited to the worker's passkeys; options null: the worker
+ * has no passkey (a password session approves alone).
  */
-export async function approvalOptions(
+export async function approvalToSign(
   deps: Pick<AppDeps, 'db' | 'publicUrl'>,
   tenant: ActingTenant,
   approval: Record<string, unknown>,
-): Promise<PublicKeyCredentialRequestOptionsJSON | null> {
+): Promise<{
+  approval: Record<string, unknown>;
+  challenge: string;
+  options: PublicKeyCredentialRequestOptionsJSON | null;
+}> {
+  const challenge = approvalChallenge(approval);
   const keys = await selectPasskeys(deps.db, tenant.companyId, 'employee', tenant.actor.id);
-  if (keys.length === 0) return null;
-  return await (await webauthn()).generateAuthenticationOptions({
-    rpID: relyingParty(deps.publicUrl).id,
-    challenge: Buffer.from(approvalChallenge(approval), 'base64url'),
-    allowCredentials: keys.map((key) => ({ id: key.credential_id, transports: key.transports as never })),
-    userVerification: 'preferred',
-    timeout: TIMEOUT_MS,
-  });
+  const options =
+    keys.length === 0
+      ? null
+      : await (await webauthn()).generateAuthenticationOptions({
+          rpID: relyingParty(deps.publicUrl).id,
+          challenge: Buffer.from(challenge, 'base64url'),
+          allowCredentials: keys.map((key) => ({
+            id: key.credential_id,
+            transports: key.transports as never,
+          })),
+          userVerification: 'preferred',
+          timeout: TIMEOUT_MS,
+        });
+  return { approval, challenge, options };
 }
 
 /** A signed approval as its chain entry keeps it: the approval, the passkey and the assertion as sent. */

@@ -8,7 +8,7 @@ import { monthRange } from '../../time/calendar.ts';
 import { toDate } from '../../time/clock.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { sealedDocument } from '../month-documents/month-documents.service.ts';
-import { approvalChallenge, approvalOptions, approvalSignature } from '../passkeys/passkeys.service.ts';
+import { approvalSignature, approvalToSign } from '../passkeys/passkeys.service.ts';
 import {
   closingOf,
   currentMonthVersion,
@@ -171,11 +171,7 @@ export async function acknowledgementToSign(
     monthRange(month).from,
   );
   const approval = await acknowledgementApproval(deps.db, tenant, month, version);
-  return {
-    approval,
-    challenge: approvalChallenge(approval),
-    options: await approvalOptions(deps, tenant, approval),
-  };
+  return await approvalToSign(deps, tenant, approval);
 }
 
 export type AcknowledgementView = {
