@@ -6,9 +6,10 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { ConfigError, loadConfig } from './config.ts';
+import { BackupError, backup, restore } from './db/backup.ts';
 import { createDb } from './db/database.ts';
 import { runningClusterUrl } from './db/embedded.ts';
-import { migrationStatus } from './db/migrator.ts';
+import { migrate, migrationStatus } from './db/migrator.ts';
 import { openDatabase, type Role, type RunningService, startService } from './main.ts';
 import { exportBundle, verifyBundle } from './modules/verification/bundle.ts';
 import { verifyRegistry } from './modules/verification/verification.service.ts';
@@ -18,7 +19,10 @@ import { systemClock } from './time/clock.ts';
 const USAGE = `Usage: jornada <command>
 
   serve [--role=api|worker|all]   start the API and/or the workers (default all)
-  migrate                         apply database migrations and exit
+  migrate [--status]              apply database migrations and exit (--status: list applied and pending)
+  backup FILE                     write a consistent, compressed copy of every table to FILE (no pg_dump needed)
+  restore FILE                    check FILE, then load it into an empty database (DATABASE_URL, or a new
+                                  JORNADA_DATA_DIR) and migrate it to this release
   registry export --company ID --month YYYY-MM [--output FILE]
                                  write a closed month's bundle (its chains and seal) to verify anywhere
   registry verify-bundle FILE    check a bundle with no database (exit 1 listing every problem)
@@ -347,6 +351,75 @@ async function migrateCommand(args: string[]): Promise<void> {
   );
 }
 
+/**
+ * The database a backup or a restore works on: DATABASE_URL, the embedded cluster of a running service, or the
+ * embedded cluster of JORNADA_DATA_DIR started for the command (created empty when there is none).
+ */
+async function commandDatabase(): Promise<{ url: string; close(): Promise<void> }> {
+  const config = loadConfig();
+  if (config.databaseUrl !== null) return { url: config.databaseUrl, close: async () => {} };
+  try {
+    return { url: await runningClusterUrl(config.dataDir), close: async () => {} };
+  } catch {
+    const database = await openDatabase(config, pino({ level: 'warn' }), { migrate: 'none' });
+    return { url: database.stream.url, close: database.close };
+  }
+}
+
+/** `jornada backup FILE` (src/db/backup.ts). */
+async function backupCommand(args: string[]): Promise<void> {
+  const [file] = args;
+  if (file === undefined) throw new UserError('backup: give the FILE to write', 2);
+  const database = await commandDatabase();
+  try {
+    const started = performance.now();
+    const manifest = await backup(database.url, file, new Date());
+    const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
+    process.stdout.write(
+      `${[
+        `backed up ${rows} rows of ${manifest.tables.length} tables at schema ${manifest.schema.at(-1)} to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        `report files are not in the backup: ${manifest.report_files.length} are named by its reports; copy the report store (the data dir's reports/ or the bucket) alongside`,
+        'the file holds every secret of the instance: keep it encrypted and private',
+      ].join('\n')}\n`,
+    );
+  } catch (error) {
+    if (error instanceof BackupError) throw new UserError(`backup: ${error.message}`);
+    throw error;
+  } finally {
+    await database.close();
+  }
+}
+
+/** `jornada restore FILE` (src/db/backup.ts). */
+async function restoreCommand(args: string[]): Promise<void> {
+  const [file] = args;
+  if (file === undefined) throw new UserError('restore: give the backup FILE to read', 2);
+  const database = await commandDatabase();
+  const db = createDb(database.url, { max: 1 });
+  try {
+    const started = performance.now();
+    const result = await restore(
+      database.url,
+      file,
+      async (through) => (await migrate(db, through === undefined ? {} : { through })).applied,
+    );
+    process.stdout.write(
+      `${[
+        `restored ${result.rows} rows of ${result.manifest.tables.length} tables from ${file} (taken ${result.manifest.created_at}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+        `schema: ${result.manifest.schema.at(-1)} in the backup, ${result.migrated.at(-1) ?? result.manifest.schema.at(-1)} now`,
+        `webhook deliveries: those delivered before the backup stay delivered; ${result.manifest.deliveries_due} were still due and will be sent with their original webhook-id (receivers that deduplicate by webhook-id see each event once)`,
+        `report files: ${result.manifest.report_files.length} are named by the restored reports; put the report store's copy in place`,
+      ].join('\n')}\n`,
+    );
+  } catch (error) {
+    if (error instanceof BackupError) throw new UserError(`restore: ${error.message}`);
+    throw error;
+  } finally {
+    await db.destroy();
+    await database.close();
+  }
+}
+
 async function admin(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
@@ -481,6 +554,8 @@ async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
   if (command === 'migrate') return migrateCommand(rest);
+  if (command === 'backup') return backupCommand(rest);
+  if (command === 'restore') return restoreCommand(rest);
   if (command === 'registry') return registryCommand(rest);
   if (command === 'admin') return admin(rest);
   if (command === 'listen') return listenCommand(rest);

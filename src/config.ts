@@ -1,5 +1,6 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
+import type { ReportStoreConfig } from './modules/reports/store.ts';
 
 /** Every environment variable Jornada reads, parsed and validated in one place. */
 export type Config = {
@@ -42,6 +43,8 @@ export type Config = {
   trustProxy: TrustProxy;
   /** JORNADA_METRICS_TOKEN: the bearer token of GET /metrics; null (unset): no /metrics at all. */
   metricsToken: string | null;
+  /** JORNADA_REPORTS_STORE: report files in the data dir's `reports/` (file, the default) or a bucket (s3). */
+  reportsStore: ReportStoreConfig;
 };
 
 export type TrustProxy = boolean | number | string[];
@@ -154,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('JORNADA_ADMIN_TOKEN must be at least 16 characters long');
   }
 
+  const dataDir = path.resolve(read(env, 'JORNADA_DATA_DIR') ?? './.data');
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const publicUrlText = read(env, 'JORNADA_PUBLIC_URL') ?? `http://${hostForUrl}:${port}`;
   let publicUrl: URL;
@@ -184,7 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host,
     databaseUrl,
-    dataDir: path.resolve(read(env, 'JORNADA_DATA_DIR') ?? './.data'),
+    dataDir,
     adminToken,
     publicUrl: publicUrl.toString().replace(/\/$/, ''),
     smtpUrl: smtpUrl(env),
@@ -218,6 +222,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     reportTimeoutMs: integer(env, 'JORNADA_REPORT_TIMEOUT_MS', 15 * 60_000, 1_000, 24 * HOUR_MS),
     trustProxy: trustProxy(env, 'JORNADA_TRUST_PROXY'),
     metricsToken,
+    reportsStore: reportsStore(env, dataDir),
+  };
+}
+
+/** JORNADA_REPORTS_STORE and, for s3, JORNADA_S3_* (docs/operations.md, "Report files on object storage"). */
+function reportsStore(env: Record<string, string | undefined>, dataDir: string): ReportStoreConfig {
+  const kind = read(env, 'JORNADA_REPORTS_STORE') ?? 'file';
+  if (kind === 'file') return { kind: 'file', dir: path.join(dataDir, 'reports') };
+  if (kind !== 's3') throw new ConfigError(`JORNADA_REPORTS_STORE must be file or s3 (got "${kind}")`);
+  const bucket = read(env, 'JORNADA_S3_BUCKET');
+  if (bucket === undefined) throw new ConfigError('JORNADA_REPORTS_STORE=s3 needs JORNADA_S3_BUCKET');
+  const endpointText = read(env, 'JORNADA_S3_ENDPOINT');
+  if (endpointText !== undefined && !/^https?:\/\/[^/]/.test(endpointText)) {
+    throw new ConfigError(`JORNADA_S3_ENDPOINT must be an http(s) URL (got "${endpointText}")`);
+  }
+  const accessKeyId = read(env, 'JORNADA_S3_ACCESS_KEY_ID');
+  const secretAccessKey = read(env, 'JORNADA_S3_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
+    throw new ConfigError('JORNADA_S3_ACCESS_KEY_ID and JORNADA_S3_SECRET_ACCESS_KEY go together');
+  }
+  return {
+    kind: 's3',
+    bucket,
+    region: read(env, 'JORNADA_S3_REGION') ?? 'us-east-1',
+    endpoint: endpointText ?? null,
+    forcePathStyle: flag(env, 'JORNADA_S3_FORCE_PATH_STYLE', endpointText !== undefined),
+    credentials:
+      accessKeyId === undefined || secretAccessKey === undefined ? null : { accessKeyId, secretAccessKey },
+    prefix: read(env, 'JORNADA_S3_PREFIX') ?? '',
   };
 }
 

@@ -3,7 +3,7 @@ import { ensureInstanceSecret } from './db/instance-secret.ts';
 import { SyncHorizon } from './db/sync-stamp.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from './modules/companies/companies.service.ts';
 import { sealedDocuments } from './modules/month-documents/month-documents.service.ts';
-import { reportStore } from './modules/reports/store.ts';
+import { type ReportStoreConfig, reportStore } from './modules/reports/store.ts';
 import type { TargetPolicy } from './modules/webhooks/target.ts';
 import type { AppDeps } from './platform/deps.ts';
 import { smtpMailer } from './platform/mail.ts';
@@ -18,8 +18,8 @@ export type DepsOptions = {
   publicUrl: string;
   adminToken: string | null;
   webhookTargets: TargetPolicy;
-  /** The directory of generated report files (`<data dir>/reports`). */
-  reportsDir: string;
+  /** Where generated report files live (JORNADA_REPORTS_STORE; by default `<data dir>/reports`). */
+  reportsStore: ReportStoreConfig;
   maxPendingReports?: number;
   /** JORNADA_SMTP_URL and JORNADA_MAIL_FROM; no mail without a URL. */
   smtp?: { url: string; from: string } | null;
@@ -45,7 +45,7 @@ export async function createDeps(options: DepsOptions): Promise<AppDeps> {
     publicUrl: options.publicUrl,
     adminToken: options.adminToken,
     webhookTargets: options.webhookTargets,
-    reportStore: reportStore(options.reportsDir),
+    reportStore: reportStore(options.reportsStore),
     sealedDocuments: sealedDocuments({ clock: options.clock, cursors }),
     lateRecordHours: options.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
     mailer: options.smtp ? smtpMailer(options.smtp.url, options.smtp.from) : null,

@@ -19,6 +19,7 @@ import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
 import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { syncFakeClock } from './modules/clock/clock.service.ts';
+import type { ReportStoreConfig } from './modules/reports/store.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
 import { withinDeadline } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
@@ -177,7 +178,7 @@ export function backgroundJobs(
    * Where report processes read (the database) and write (the file store's directory), and how long one may take
    * (JORNADA_REPORT_TIMEOUT_MS).
    */
-  reports?: Database['stream'] & { dir: string; timeoutMs: number },
+  reports?: Database['stream'] & { store: ReportStoreConfig; timeoutMs: number },
 ): Job[] {
   const jobs: Job[] =
     role === 'api'
@@ -194,7 +195,7 @@ export function backgroundJobs(
                     databaseUrl: reports.url,
                     pool: reports.options,
                     cursorKey: cursorKey(deps.instanceSecret),
-                    reportsDir: reports.dir,
+                    reportsStore: reports.store,
                   }),
                   timeoutMs: reports.timeoutMs,
                 }
@@ -233,7 +234,6 @@ export async function startService(
   if (fakeClock) await syncFakeClock(db, fakeClock);
   const clock: Clock = fakeClock ?? systemClock;
   const admin = await resolveAdminToken(config, embedded !== null);
-  const reportsDir = path.join(config.dataDir, 'reports');
   const deps = await createDeps({
     db,
     clock,
@@ -245,7 +245,7 @@ export async function startService(
       resolve: systemResolver,
       allowedPorts: config.webhookPorts,
     },
-    reportsDir,
+    reportsStore: config.reportsStore,
     maxPendingReports: config.maxPendingReports,
     lateRecordHours: config.lateRecordHours,
     smtp: config.smtpUrl === null ? null : { url: config.smtpUrl, from: config.mailFrom },
@@ -279,7 +279,7 @@ export async function startService(
     }
     const jobs = backgroundJobs(deps, options.role, log, {
       ...database.stream,
-      dir: reportsDir,
+      store: config.reportsStore,
       timeoutMs: config.reportTimeoutMs,
     });
     if (jobs.length > 0) runner = startJobs(jobs, log);

@@ -138,7 +138,7 @@ export async function explainScenarios(
   const db = connect(recorder.log);
   const syncHorizon = new SyncHorizon(db, systemClock);
   try {
-    await syncHorizon.read();
+    await syncHorizon.of(companyId).read();
     const results: ScenarioResult[] = [];
     for (const scenario of scenarios) {
       recorder.take();

@@ -32,7 +32,7 @@ export async function startBenchApi(
       publicUrl: 'http://127.0.0.1',
       adminToken: null,
       webhookTargets: { allowPrivate: false, resolve: systemResolver },
-      reportsDir: path.join(os.tmpdir(), 'jornada-reports-unused'),
+      reportsStore: { kind: 'file', dir: path.join(os.tmpdir(), 'jornada-reports-unused') },
     }),
   );
   const address = await app.listen({ host: '127.0.0.1', port: 0 });

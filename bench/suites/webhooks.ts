@@ -171,7 +171,7 @@ async function deliveryRun(
 
     const fanOutStarted = performance.now();
     for (let index = 0; index < events; index++) {
-      await withSyncStamp(db, clock, async (tx, stamp) => {
+      await withSyncStamp(db, clock, company.id, async (tx, stamp) => {
         await recordEvents(tx, company.id, toDate(stamp), [
           { type: 'employee.updated', data: { employee_id: '00000000-0000-7000-8000-000000000000' } },
         ]);

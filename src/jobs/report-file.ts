@@ -16,7 +16,7 @@ import {
   timeRegistryRows,
 } from '../modules/reports/report-rows.ts';
 import type { ClaimedReport } from '../modules/reports/reports.repo.ts';
-import type { ReportStore } from '../modules/reports/store.ts';
+import type { ReportStore, ReportStoreConfig } from '../modules/reports/store.ts';
 import { workerMonthlyDocuments } from '../modules/reports/worker-documents.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
 import type { TenantScope } from '../platform/tenant.ts';
@@ -201,8 +201,8 @@ export type ReportProcessData = {
   pool: DbOptions;
   /** The key of the cursors the documents page with (the same as the service's). */
   cursorKey: Uint8Array;
-  /** The directory of the report store (the service's `<data dir>/reports`), built by `reportStore()`. */
-  reportsDir: string;
+  /** The service's report store (JORNADA_REPORTS_STORE), built by `reportStore()`. */
+  reportsStore: ReportStoreConfig;
   report: ClaimedReport;
   now: string;
   key: string;
@@ -230,7 +230,7 @@ export function processWriter(options: {
   databaseUrl: string;
   pool: DbOptions;
   cursorKey: Uint8Array;
-  reportsDir: string;
+  reportsStore: ReportStoreConfig;
 }): ReportWriter {
   return (report, now, key, signal) =>
     new Promise<number>((resolve, reject) => {

@@ -141,7 +141,7 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
     clearTimeout(timer);
     clearInterval(heartbeat);
     observe('completed');
-    const completed = await withSyncStamp(deps.db, deps.clock, async (tx, completedAt) => {
+    const completed = await withSyncStamp(deps.db, deps.clock, report.company_id, async (tx, completedAt) => {
       const updated = await updateOwnedReport(tx, report, {
         status: 'completed',
         run_at: null,

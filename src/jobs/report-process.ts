@@ -62,7 +62,7 @@ process.once('message', async (data: ReportProcessData) => {
   const write = inProcessWriter({
     streamDb: db,
     cursors: new CursorCodec(Buffer.from(data.cursorKey)),
-    store: reportStore(data.reportsDir),
+    store: reportStore(data.reportsStore),
   });
   let message: ReportProcessMessage;
   try {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { Clock, FakeClock } from '../time/clock.ts';
 import type { Mailer } from './mail.ts';
-import type { CursorCodec, SyncHorizonReader } from './pagination.ts';
+import type { CursorCodec, SyncHorizons } from './pagination.ts';
 import type { ReportStore, SealedDocuments, TargetPolicy } from './ports.ts';
 
 /** What route modules may use. Each service takes only the parts it needs. */
@@ -11,8 +11,8 @@ export type AppDeps = {
   /** Present only when JORNADA_FAKE_CLOCK=1: the admin clock routes move it. */
   fakeClock: FakeClock | null;
   cursors: CursorCodec;
-  /** Where sync listings end (src/db/sync-stamp.ts): one per process, shared by every listing. */
-  syncHorizon: SyncHorizonReader;
+  /** Where sync listings end (src/db/sync-stamp.ts): one per process, kept per company, shared by every listing. */
+  syncHorizon: SyncHorizons;
   /** Purpose-specific keys derived from the instance secret. */
   instanceSecret: Buffer;
   publicUrl: string;

@@ -243,8 +243,10 @@ export type SyncListOptions = {
   horizon: SyncHorizonReader;
 };
 
-/** The process's sync horizon (SyncHorizon in src/db/sync-stamp.ts), in epoch milliseconds. */
+/** The sync horizon of a listing's companies (SyncHorizon.of in src/db/sync-stamp.ts), in epoch milliseconds. */
 export type SyncHorizonReader = { readonly latest: number; read(): Promise<number> };
+/** The process's sync horizons, per company: a listing reads those of the companies it shows. */
+export type SyncHorizons = { of(companies: string | readonly string[]): SyncHorizonReader };
 
 /**
  * The listing order shared by every syncable resource: (updated_at, id) ascending, so `updated_since` and the

@@ -8,6 +8,7 @@ import type { TrustProxy } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
 import { createDeps } from '../../src/deps.ts';
 import { reportGenerationJob } from '../../src/jobs/report-generation.ts';
+import type { ReportStoreConfig } from '../../src/modules/reports/store.ts';
 import { systemResolver, type TargetPolicy } from '../../src/modules/webhooks/target.ts';
 import type { AppDeps } from '../../src/platform/deps.ts';
 import { SCOPES, type Scope } from '../../src/platform/scopes.ts';
@@ -118,7 +119,7 @@ type TestOptions = {
 export async function testDeps(
   db: Db,
   clock: FakeClock,
-  reportsDir: string,
+  reports: string | ReportStoreConfig,
   options: TestOptions = {},
 ): Promise<AppDeps> {
   return await createDeps({
@@ -128,7 +129,7 @@ export async function testDeps(
     publicUrl: options.publicUrl ?? PUBLIC_URL,
     adminToken: options.adminToken === undefined ? ADMIN_TOKEN : options.adminToken,
     webhookTargets: options.webhookTargets ?? { allowPrivate: true, resolve: systemResolver },
-    reportsDir,
+    reportsStore: typeof reports === 'string' ? { kind: 'file', dir: reports } : reports,
     smtp: options.smtp ?? null,
   });
 }

@@ -22,7 +22,7 @@ export async function createAbsenceType(
 ): Promise<AbsenceTypeView> {
   const { db, clock } = deps;
   const { companyId } = tenant;
-  const row = await withSyncStamp(db, clock, async (tx, stamp) =>
+  const row = await withSyncStamp(db, clock, companyId, async (tx, stamp) =>
     insertAbsenceType(tx, companyId, input, toDate(stamp)),
   );
   if (!row) throw invalid({ key: 'is already used by another absence type of this company' });
@@ -47,7 +47,7 @@ export async function listAbsenceTypesPage(
   const { companyId } = tenant;
   const page = await syncPage(selectAbsenceTypes(db, companyId), {
     codec,
-    horizon,
+    horizon: horizon.of(companyId),
     listing: 'absence-types',
     query,
   });

@@ -85,7 +85,7 @@ export async function listAbsences(
     selectAbsencesMatching(db, companyId, query),
     {
       codec,
-      horizon,
+      horizon: horizon.of(companyId),
       listing: `absences|employee=${query.employee_id ?? ''}|type=${query.type ?? ''}|status=${query.status ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`,
       query,
     },
@@ -147,7 +147,7 @@ export async function requestAbsence(
       (date) => employedMinutes(employed, date),
       new Set(holidays),
     );
-    const at = toDate(await syncStamp(tx, clock));
+    const at = toDate(await syncStamp(tx, clock, tenant.companyId));
     const row: AbsenceRow = {
       id: newId(),
       employee_id: employee.id,

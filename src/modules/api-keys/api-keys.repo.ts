@@ -81,8 +81,9 @@ export async function findKeyName(db: Executor, companyId: string, id: string) {
 }
 
 /** Whether the key exists (within the tenant, when one is given: operators revoke by id alone). */
-export async function keyExists(db: Executor, id: string, companyId?: string): Promise<boolean> {
-  let query = db.selectFrom('api_keys').select('id').where('id', '=', id);
+/** The company of a key, if there is such a key (of that company, when one is named). */
+export async function keyCompany(db: Executor, id: string, companyId?: string): Promise<string | undefined> {
+  let query = db.selectFrom('api_keys').select('company_id').where('id', '=', id);
   if (companyId !== undefined) query = query.where('company_id', '=', companyId);
-  return (await query.executeTakeFirst()) !== undefined;
+  return (await query.executeTakeFirst())?.company_id;
 }

@@ -15,7 +15,7 @@ import {
   countActiveKeys,
   insertKey,
   type KeyRow,
-  keyExists,
+  keyCompany,
   revokeKeys,
   selectKeys,
 } from './api-keys.repo.ts';
@@ -73,7 +73,7 @@ export async function issueApiKey(
   const { companyId } = tenant;
   const { account } = await loadAccount(db, companyId);
   const secret = newSecret(input.mode);
-  return await withSyncStamp(db, clock, async (tx, now) => {
+  return await withSyncStamp(db, clock, companyId, async (tx, now) => {
     // Serialises issuance with other issuance and with addon changes, so concurrent requests cannot exceed
     // max_active_keys, and no key is issued into a sandbox that an addon disable is removing.
     const locked = await findCompany(tx, account.id, { forUpdate: true });
@@ -119,7 +119,12 @@ export async function listApiKeys(
 ): Promise<Page<ApiKeyView>> {
   const { db, clock, cursors: codec, syncHorizon: horizon } = deps;
   const companyIds = tenants.map((tenant) => tenant.companyId);
-  const page = await syncPage(selectKeys(db, companyIds), { codec, horizon, listing: 'api_keys', query });
+  const page = await syncPage(selectKeys(db, companyIds), {
+    codec,
+    horizon: horizon.of(companyIds),
+    listing: 'api_keys',
+    query,
+  });
   const now = clock.now();
   return mapPage(page, (row) => toView(row, now));
 }
@@ -151,17 +156,18 @@ export async function revokeApiKeyAsTenant(
 ): Promise<void> {
   const { db, clock } = deps;
   if (id !== tenant.apiKeyId) requireScope(tenant, 'api_keys:manage');
-  if (!(await keyExists(db, id, tenant.companyId))) throw notFound('API key');
+  if ((await keyCompany(db, id, tenant.companyId)) === undefined) throw notFound('API key');
   const reason = tenant.apiKeyId === null ? 'revoked_by_dashboard' : 'revoked_by_api';
-  await withSyncStamp(db, clock, async (tx, stamp) =>
+  await withSyncStamp(db, clock, tenant.companyId, async (tx, stamp) =>
     revokeKeys(tx, toDate(stamp), { companyId: tenant.companyId, id }, reason),
   );
 }
 
 export async function revokeApiKeyAsAdmin(deps: Pick<AppDeps, 'db' | 'clock'>, id: string): Promise<void> {
   const { db, clock } = deps;
-  if (!(await keyExists(db, id))) throw notFound('API key');
-  await withSyncStamp(db, clock, async (tx, stamp) =>
+  const companyId = await keyCompany(db, id);
+  if (companyId === undefined) throw notFound('API key');
+  await withSyncStamp(db, clock, companyId, async (tx, stamp) =>
     revokeKeys(tx, toDate(stamp), { id }, 'revoked_by_admin'),
   );
 }

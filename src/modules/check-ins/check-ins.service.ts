@@ -317,7 +317,7 @@ export async function listCheckIns(
     const q = selectCheckInsMatching(db, companyId, { ...range, from: from ? toDate(from) : undefined });
     const page = await syncPage(q, {
       codec,
-      horizon,
+      horizon: horizon.of(companyId),
       listing: listing.name,
       query,
     });

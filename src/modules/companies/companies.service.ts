@@ -125,11 +125,12 @@ export async function createCompany(
     created_at: now,
     updated_at: now,
   };
-  const sandbox = await withSyncStamp(db, clock, async (tx, stamp) => {
+  const sandboxId = newId();
+  const sandbox = await withSyncStamp(db, clock, [company.id, sandboxId], async (tx, stamp) => {
     await insertCompany(tx, company);
     await chainCompany(tx, company.id, toDate(stamp));
     await insertBuiltInAbsenceTypes(tx, company, toDate(stamp));
-    const sandbox = await provisionSandbox(tx, company, toDate(stamp));
+    const sandbox = await provisionSandbox(tx, company, toDate(stamp), sandboxId);
     await chainCompany(tx, sandbox.id, toDate(stamp));
     return sandbox;
   });

@@ -3,11 +3,19 @@ import { newId } from '../../platform/ids.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
 import { type CompanyRow, insertCompany } from './companies.repo.ts';
 
-/** Inserts an empty sandbox tenant for a live company, with its built-in absence types. */
-export async function provisionSandbox(tx: Executor, account: CompanyRow, now: Date): Promise<CompanyRow> {
+/**
+ * Inserts an empty sandbox tenant for a live company, with its built-in absence types. Its id is chosen before
+ * the transaction, which publishes its sync bound for the sandbox too (src/db/sync-stamp.ts).
+ */
+export async function provisionSandbox(
+  tx: Executor,
+  account: CompanyRow,
+  now: Date,
+  id: string = newId(),
+): Promise<CompanyRow> {
   const sandbox: CompanyRow = {
     ...account,
-    id: newId(),
+    id,
     sandbox_of: account.id,
     name: `${account.name} (sandbox)`,
     active_employee_count: 0,

@@ -103,7 +103,7 @@ export async function listCorrections(
   const filters = { employeeId: query.employee_id, status: query.status };
   const page = await syncPage(selectCorrectionsMatching(db, tenant.companyId, filters), {
     codec,
-    horizon,
+    horizon: horizon.of(tenant.companyId),
     listing: `check-in-corrections|employee=${query.employee_id ?? ''}|status=${query.status ?? ''}`,
     query,
   });
@@ -137,7 +137,7 @@ export async function requestCorrection(
 ): Promise<CorrectionView> {
   const { db, clock } = deps;
   const byWorker = tenant.actor.type === 'employee';
-  return await withSyncStamp(db, clock, async (tx, now) => {
+  return await withSyncStamp(db, clock, tenant.companyId, async (tx, now) => {
     const at = toDate(now);
     const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
     if (!employee || (byWorker && employee.id !== tenant.actor.id)) {
@@ -307,7 +307,7 @@ export async function approveCorrection(
   assertion?: AuthenticationResponseJSON,
 ): Promise<CorrectionView> {
   const { db, clock } = deps;
-  return await withSyncStamp(db, clock, async (tx, now) => {
+  return await withSyncStamp(db, clock, tenant.companyId, async (tx, now) => {
     const at = toDate(now);
     const row = await pendingCorrection(tx, tenant, id);
     const byWorker = tenant.actor.type === 'employee';
@@ -514,7 +514,7 @@ export async function rejectCorrection(
 ): Promise<CorrectionView> {
   const { db, clock } = deps;
   if (reason.trim() === '') throw invalid({ reason: 'must not be blank' });
-  return await withSyncStamp(db, clock, async (tx, now) => {
+  return await withSyncStamp(db, clock, tenant.companyId, async (tx, now) => {
     const at = toDate(now);
     const row = await pendingCorrection(tx, tenant, id);
     const rejection = {

@@ -107,7 +107,7 @@ export async function listEmployees(
   const q = selectEmployeesMatching(db, companyId, { ...query, search });
   const page = await syncPage(q, {
     codec,
-    horizon,
+    horizon: horizon.of(companyId),
     listing: `employees|status=${query.status ?? ''}|location=${query.location_id ?? ''}|unit=${query.unit_id ?? ''}|search=${search ?? ''}`,
     query,
   });

@@ -57,7 +57,7 @@ export async function createHoliday(
     await chainHoliday(tx, companyId, row, 'added', now);
     // Stamped last, after every employee's day is rewritten: sync listings hold back what is stamped after a
     // running transaction's stamp (sync-stamp.ts), and a holiday over a large company takes a while.
-    await recount(toDate(await syncStamp(tx, clock)));
+    await recount(toDate(await syncStamp(tx, clock, companyId)));
     return { ...row, created_at: formatInstant(row.created_at), updated_at: formatInstant(row.updated_at) };
   });
 }
@@ -118,6 +118,6 @@ export async function deleteHoliday(
       { result: null, touched, events: [] },
       { what: 'removing a holiday' },
     );
-    await recount(toDate(await syncStamp(tx, clock))); // Stamped last, as when a holiday is added.
+    await recount(toDate(await syncStamp(tx, clock, companyId))); // Stamped last, as when a holiday is added.
   });
 }

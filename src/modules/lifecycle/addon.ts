@@ -34,6 +34,11 @@ export async function disableAddon(tx: Executor, account: CompanyRow, now: Date)
 }
 
 /** Switching the addon back on: a new, empty sandbox. Revoked keys stay revoked. */
-export async function enableAddon(tx: Executor, account: CompanyRow, now: Date): Promise<void> {
-  if (!(await findSandboxOf(tx, account.id))) await provisionSandbox(tx, account, now);
+export async function enableAddon(
+  tx: Executor,
+  account: CompanyRow,
+  now: Date,
+  sandboxId: string,
+): Promise<void> {
+  if (!(await findSandboxOf(tx, account.id))) await provisionSandbox(tx, account, now, sandboxId);
 }

@@ -5,6 +5,7 @@ import { quotaUsed } from '../../platform/auth.repo.ts';
 import { quotaMonth } from '../../platform/auth.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
 import { monthlyQuota, RATE_LIMIT_PER_MINUTE } from '../../platform/service-state.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { type Clock, toDate } from '../../time/clock.ts';
@@ -98,7 +99,13 @@ export async function changeCompany(
   if (trackingStart !== undefined || timezone !== undefined) {
     await changeCalendar(deps, companyId, { trackingStart, timezone, timezoneFrom });
   }
-  const removedFiles = await withSyncStamp(deps.db, deps.clock, async (tx, stamp) => {
+  // Switching the addon writes the sandbox's records too: its id (a new one's, chosen now) is stamped as well.
+  const sandboxId =
+    changes.addon_enabled === undefined
+      ? undefined
+      : ((await findSandboxOf(deps.db, companyId))?.id ?? newId());
+  const stamped = sandboxId === undefined ? companyId : [companyId, sandboxId];
+  const removedFiles = await withSyncStamp(deps.db, deps.clock, stamped, async (tx, stamp) => {
     const at = toDate(stamp);
     const company = await findCompany(tx, companyId, { forUpdate: true });
     if (!company) throw notFound('Company');
@@ -118,7 +125,8 @@ export async function changeCompany(
     await updateCompany(tx, companyId, { ...row, updated_at: at });
     await chainCompany(tx, companyId, at);
     if (changes.addon_enabled === false && company.addon_enabled) return await disableAddon(tx, company, at);
-    if (changes.addon_enabled === true && !company.addon_enabled) await enableAddon(tx, company, at);
+    if (changes.addon_enabled === true && !company.addon_enabled)
+      await enableAddon(tx, company, at, sandboxId ?? newId());
     return [];
   });
   // The rows are gone for good; their files go after the commit (a missing file is not an error).

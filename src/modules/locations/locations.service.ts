@@ -41,7 +41,7 @@ export async function createLocation(
   const { account } = await loadAccount(db, companyId);
   const timezone = requireTimeZone(input.timezone ?? account.timezone);
   const ccc = input.ccc === undefined || input.ccc === null ? null : requireCcc(input.ccc);
-  const row = await withSyncStamp(db, clock, async (tx, stamp) => {
+  const row = await withSyncStamp(db, clock, companyId, async (tx, stamp) => {
     const now = toDate(stamp);
     const location: LocationRow = {
       id: newId(),
@@ -80,7 +80,7 @@ export async function updateLocation(
     ...(input.address !== undefined ? { address: input.address } : {}),
     ...(input.ccc !== undefined ? { ccc: input.ccc === null ? null : requireCcc(input.ccc) } : {}),
   };
-  const updated = await withSyncStamp(db, clock, async (tx, stamp) => {
+  const updated = await withSyncStamp(db, clock, tenant.companyId, async (tx, stamp) => {
     const changed = await updateLocationRow(tx, tenant.companyId, id, {
       ...changes,
       updated_at: toDate(stamp),
@@ -117,7 +117,7 @@ export async function listLocations(
   const { companyId } = tenant;
   const page = await syncPage(selectLocations(db, companyId), {
     codec,
-    horizon,
+    horizon: horizon.of(companyId),
     listing: 'locations',
     query,
   });

@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ReportStore } from '../../platform/ports.ts';
+import { type S3StoreConfig, s3Store } from './s3-store.ts';
 
 export type { ReportStore } from '../../platform/ports.ts';
 
@@ -9,12 +10,15 @@ import { pipeline } from 'node:stream/promises';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 
+/** Where report files live (JORNADA_REPORTS_STORE): plain data, so that a report process can be handed it. */
+export type ReportStoreConfig = { kind: 'file'; dir: string } | ({ kind: 's3' } & S3StoreConfig);
+
 /**
  * The store the service writes and reads report files through, built the same way by the service (deps.ts) and by
  * its report processes (src/jobs/report-process.ts): another implementation of `ReportStore` goes here, once.
  */
-export function reportStore(reportsDir: string): ReportStore {
-  return fileStore(reportsDir);
+export function reportStore(config: ReportStoreConfig): ReportStore {
+  return config.kind === 'file' ? fileStore(config.dir) : s3Store(config);
 }
 
 /** The default store: files under a directory (the data dir's `reports/`). */

@@ -89,7 +89,7 @@ export async function emitSampleEvent(
   const { companyId } = tenant;
   const rows = await newestSandboxRows(db, companyId);
   const data = sampleData(type, rows, localDate(clock.now(), tenant.timezone).year);
-  return await withSyncStamp(db, clock, async (tx, now) => {
+  return await withSyncStamp(db, clock, companyId, async (tx, now) => {
     const at = toDate(now);
     const [eventId] = await recordEvents(tx, companyId, at, [{ type, data } as PendingEvent]);
     const id = eventId as string;
@@ -171,7 +171,7 @@ async function readEvents(
   const stampOf = (event: { created_at: Date }) => event.created_at.getTime();
   const before = (horizon: number | undefined) => (horizon === undefined ? undefined : firstIdAt(horizon));
   if (query.after === 'latest') {
-    const [newest] = await readWithinSyncHorizon(syncHorizon, stampOf, async (horizon) => {
+    const [newest] = await readWithinSyncHorizon(syncHorizon.of(companyId), stampOf, async (horizon) => {
       const event = await newestEvent(db, companyId, before(horizon));
       return event ? [event] : [];
     });
@@ -181,7 +181,7 @@ async function readEvents(
   // Long polling on real time (a request's wait, not a date of the domain).
   const deadline = performance.now() + (query.wait ?? 20) * 1000;
   for (;;) {
-    const rows = await readWithinSyncHorizon(syncHorizon, stampOf, (horizon) =>
+    const rows = await readWithinSyncHorizon(syncHorizon.of(companyId), stampOf, (horizon) =>
       eventsAfter(db, companyId, { after, before: before(horizon) }, FEED_PAGE),
     );
     if (rows.length > 0 || performance.now() >= deadline || signal?.aborted) {

@@ -40,7 +40,7 @@ export async function createUnit(
     errors.location_id = 'is not a location of this company';
   }
   if (Object.keys(errors).length > 0) throw invalid(errors);
-  const row = await withSyncStamp(db, clock, async (tx, stamp) => {
+  const row = await withSyncStamp(db, clock, companyId, async (tx, stamp) => {
     const now = toDate(stamp);
     const unit: UnitRow = {
       id: newId(),
@@ -77,7 +77,7 @@ export async function listUnits(
   const { companyId } = tenant;
   const page = await syncPage(selectUnits(db, companyId), {
     codec,
-    horizon,
+    horizon: horizon.of(companyId),
     listing: 'units',
     query,
   });

@@ -154,7 +154,7 @@ export async function sendPing(
 ): Promise<DeliveryView> {
   const { db, clock } = deps;
   const { companyId } = tenant;
-  return await withSyncStamp(db, clock, async (tx, stamp) => {
+  return await withSyncStamp(db, clock, companyId, async (tx, stamp) => {
     const at = toDate(stamp);
     await requireActiveEndpoint(tx, companyId, endpointId);
     const [eventId] = await recordEvents(tx, companyId, at, [{ type: 'ping', data: {} }]);
@@ -302,7 +302,7 @@ export async function recordOutcome(
       streakStart.getTime() <= now.subtract({ seconds: AUTO_DISABLE_AFTER_SECONDS }).epochMilliseconds
     ) {
       // The endpoint's new updated_at is a sync stamp; the delivery keeps the outcome's instant.
-      const stamp = toDate(await syncStamp(tx, clock));
+      const stamp = toDate(await syncStamp(tx, clock, delivery.company_id));
       await disableEndpoint(tx, delivery.company_id, delivery.endpoint_id, 'consecutive_failures', stamp);
     }
   });

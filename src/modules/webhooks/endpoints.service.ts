@@ -58,7 +58,7 @@ export async function listEndpoints(
   const { companyId } = tenant;
   const page = await syncPage(selectEndpoints(db, companyId), {
     codec,
-    horizon,
+    horizon: horizon.of(companyId),
     listing: 'webhook-endpoints',
     query,
   });
@@ -99,7 +99,7 @@ export async function createEndpoint(
 ): Promise<EndpointView & { secret: string }> {
   const { companyId } = tenant;
   await requireTarget(deps.webhookTargets, input.url);
-  return await withSyncStamp(deps.db, deps.clock, async (tx, stamp) => {
+  return await withSyncStamp(deps.db, deps.clock, companyId, async (tx, stamp) => {
     const at = toDate(stamp);
     await ensureActiveSlot(tx, companyId);
     const row: EndpointRow = {
@@ -154,7 +154,7 @@ export async function updateEndpoint(
     };
     if (isDeepStrictEqual(next, current)) return toEndpointView(current);
 
-    const at = toDate(await syncStamp(tx, deps.clock));
+    const at = toDate(await syncStamp(tx, deps.clock, companyId));
     next.updated_at = at;
     const enabling = current.status === 'disabled' && status === 'active';
     if (enabling) await ensureActiveSlot(tx, companyId);

@@ -47,7 +47,7 @@ export async function writeDays<T>(
   work: (tx: Tx, now: Temporal.Instant) => Promise<DaysOutcome<T>>,
   options: DaysOptions,
 ): Promise<T> {
-  return await withSyncStamp(deps.db, deps.clock, async (tx, now) => {
+  return await withSyncStamp(deps.db, deps.clock, tenant.companyId, async (tx, now) => {
     await lockDaysOf(tx, tenant.companyId, employees);
     if (options.sealed === 'correction') {
       // A write that may change a closed month makes its queued documents first: they show the version it ends.

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { allowAnySyncStamp, syncStamp } from '../../../src/db/sync-stamp.ts';
+import type { Tx } from '../../../src/db/database.ts';
+import { allowAnySyncStamp, readSyncHorizon, syncStamp } from '../../../src/db/sync-stamp.ts';
 import { useCompanyContext } from '../../helpers/context.ts';
 import { hire } from '../../helpers/resources.ts';
 
@@ -147,6 +148,88 @@ describe('a sync listing ends at the horizon', () => {
   });
 });
 
+describe('the horizon is per company (issue 37)', () => {
+  /** Holds a write transaction of `companyId` open, stamped now, until released. */
+  async function holdStamp(publish: (tx: Tx) => Promise<unknown>): Promise<{ release(): Promise<void> }> {
+    const held = Promise.withResolvers<void>();
+    const published = Promise.withResolvers<void>();
+    const writer = env.ctx.db.transaction().execute(async (tx) => {
+      await publish(tx);
+      published.resolve();
+      await held.promise;
+    });
+    await published.promise;
+    const done = async () => {
+      held.resolve();
+      await writer;
+    };
+    onTestFinished(done);
+    return { release: done };
+  }
+
+  it("lists another company's records written after one company's long write, and withholds that company's own", async () => {
+    const other = await env.ctx.createCompany();
+    const since = new Date(env.ctx.clock.now().epochMilliseconds - 1000).toISOString();
+    // A long write of this company (a demo month's seeding, a large import) is open, stamped now.
+    const hold = await holdStamp((tx) => syncStamp(tx, env.ctx.clock, env.company.id));
+    env.ctx.clock.advance(5);
+    const theirs = await hire(other.live);
+    const ours = await hire(env.company.live);
+
+    const listed = async (company: typeof env.company, updatedSince: string) => {
+      const response = await company.live.get('/v1/employees', { query: { updated_since: updatedSince } });
+      expect(response.statusCode, response.body).toBe(200);
+      return (response.json().data as { id: string }[]).map((row) => row.id);
+    };
+    // The other company syncs its new employee at once; this company's waits for its own long write.
+    expect(await listed(other, since)).toContain(theirs.id);
+    expect(await listed(env.company, since)).not.toContain(ours.id);
+    await hold.release();
+    expect(await listed(env.company, since)).toContain(ours.id);
+  });
+
+  it("still honours the bound an older release's node publishes for every company (a rolling upgrade)", async () => {
+    const other = await env.ctx.createCompany();
+    const since = new Date(env.ctx.clock.now().epochMilliseconds - 1000).toISOString();
+    // Releases before 0.37 publish the bound itself as the key, for no company in particular.
+    const bound = env.ctx.clock.now().epochMilliseconds;
+    const hold = await holdStamp((tx) =>
+      sql`select pg_advisory_xact_lock_shared(${bound}::bigint)`.execute(tx),
+    );
+    env.ctx.clock.advance(5);
+    const theirs = await hire(other.live);
+    const response = await other.live.get('/v1/employees', { query: { updated_since: since } });
+    expect((response.json().data as { id: string }[]).map((row) => row.id)).not.toContain(theirs.id);
+    await hold.release();
+    const after = await other.live.get('/v1/employees', { query: { updated_since: since } });
+    expect((after.json().data as { id: string }[]).map((row) => row.id)).toContain(theirs.id);
+  });
+
+  it('refuses to stamp, within one transaction, a company whose bound it did not publish', async () => {
+    const other = await env.ctx.createCompany();
+    await expect(
+      env.ctx.db.transaction().execute(async (tx) => {
+        await syncStamp(tx, env.ctx.clock, env.company.id);
+        await syncStamp(tx, env.ctx.clock, other.id);
+      }),
+    ).rejects.toThrow(/not published for company/);
+    // Both named at the start: both published, one stamp.
+    await env.ctx.db.transaction().execute(async (tx) => {
+      const first = await syncStamp(tx, env.ctx.clock, [env.company.id, other.id]);
+      expect((await syncStamp(tx, env.ctx.clock, other.id)).equals(first)).toBe(true);
+      // The horizon of either company, and of all, is the bound published (at most the stamp).
+      for (const horizon of [
+        await readSyncHorizon(env.ctx.db, env.ctx.clock, other.id),
+        await readSyncHorizon(env.ctx.db, env.ctx.clock, env.company.id),
+        await readSyncHorizon(env.ctx.db, env.ctx.clock),
+      ]) {
+        expect(horizon).toBeLessThanOrEqual(first.epochMilliseconds);
+        expect(horizon).toBeGreaterThan(first.epochMilliseconds - 1000);
+      }
+    });
+  });
+});
+
 describe('the sandbox event feed ends at the horizon', () => {
   it('keeps a later event back while an earlier one is uncommitted, then gives both in order', async () => {
     const feed = async (after: string) => {
@@ -212,7 +295,7 @@ describe('the guard on synced tables', () => {
     ).rejects.toThrow(/without a sync stamp/);
     await expect(
       env.ctx.db.transaction().execute(async (tx) => {
-        await syncStamp(tx, env.ctx.clock);
+        await syncStamp(tx, env.ctx.clock, env.company.id);
         const { rows } = await sql<{
           bound: string;
         }>`select current_setting('jornada.sync_floor') as bound`.execute(tx);
@@ -228,7 +311,7 @@ describe('the guard on synced tables', () => {
       env.ctx.db,
     );
     await env.ctx.db.transaction().execute(async (tx) => {
-      const stamp = await syncStamp(tx, env.ctx.clock);
+      const stamp = await syncStamp(tx, env.ctx.clock, env.company.id);
       await sql`update locations set updated_at = ${new Date(stamp.epochMilliseconds)} where company_id = ${env.company.id} and id = ${location.id}`.execute(
         tx,
       );

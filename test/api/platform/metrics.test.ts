@@ -177,7 +177,7 @@ describe('/metrics', () => {
     expect(Number(after.get('jornada_sync_horizon_lag_seconds')?.metrics[0]?.value)).toBeLessThan(5);
     const held = Promise.withResolvers<void>();
     const published = Promise.withResolvers<void>();
-    const writer = withSyncStamp(ctx.db, ctx.clock, async () => {
+    const writer = withSyncStamp(ctx.db, ctx.clock, company.id, async () => {
       published.resolve();
       await held.promise;
     });

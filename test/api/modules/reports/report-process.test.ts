@@ -54,7 +54,7 @@ beforeAll(async () => {
     databaseUrl: ctx.database.url,
     pool: { max: 1 },
     cursorKey: cursorKey(ctx.deps.instanceSecret),
-    reportsDir,
+    reportsStore: { kind: 'file', dir: reportsDir },
   });
 }, 60_000);
 afterAll(async () => {
@@ -138,7 +138,7 @@ it('fails, leaving nothing in the store, when the process cannot read the databa
     databaseUrl: `${ctx.database.url.replace(/\/[^/]*$/, '')}/no_such_database`,
     pool: { max: 1, connectTimeoutMs: 2_000 },
     cursorKey: cursorKey(ctx.deps.instanceSecret),
-    reportsDir,
+    reportsStore: { kind: 'file', dir: reportsDir },
   });
   const claimed = report('check_ins_export', 'csv', { from: '2026-10-01', to: '2026-10-31' });
   const key = `${company.id}/${claimed.id}.csv`;

@@ -52,7 +52,7 @@ const job = (timeoutMs = 2_000) =>
       databaseUrl: ctx.database.url,
       pool: { max: 1, clientConnectionCheckMs: 200 },
       cursorKey: cursorKey(ctx.deps.instanceSecret),
-      reportsDir,
+      reportsStore: { kind: 'file', dir: reportsDir },
     }),
     timeoutMs,
   });

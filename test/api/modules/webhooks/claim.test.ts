@@ -167,14 +167,16 @@ describe("first attempts, claimed through the tenant's cursor (migration 0031)",
     const endpoint = await subscribe(company, ['employee.updated']);
     const held = Promise.withResolvers<void>();
     const recorded = Promise.withResolvers<string>();
-    const early = withSyncStamp(ctx.db, ctx.clock, async (tx, stamp) => {
+    const early = withSyncStamp(ctx.db, ctx.clock, company.id, async (tx, stamp) => {
       const [eventId] = await recordEvent(tx, stamp);
       recorded.resolve(eventId as string);
       await held.promise;
     });
     const earlyEvent = await recorded.promise;
     ctx.clock.advance(1);
-    const [lateEvent] = await withSyncStamp(ctx.db, ctx.clock, (tx, stamp) => recordEvent(tx, stamp));
+    const [lateEvent] = await withSyncStamp(ctx.db, ctx.clock, company.id, (tx, stamp) =>
+      recordEvent(tx, stamp),
+    );
 
     // The later delivery is committed, but the earlier transaction may still add one before it: nothing is
     // claimed (a cursor moved past the later one would never come back for the earlier).

@@ -65,7 +65,7 @@ it('sends every delivery once the fan-outs are in, whatever order they committed
     const lanes = Array.from({ length: 3 }, async (_, lane) => {
       for (let index = lane; index < transactions.length; index += 3) {
         const { tenant, holdMilliseconds } = transactions[index] as (typeof transactions)[number];
-        await withSyncStamp(ctx.db, ctx.clock, async (tx, stamp) => {
+        await withSyncStamp(ctx.db, ctx.clock, tenant.id, async (tx, stamp) => {
           await recordEvents(tx, tenant.id, toDate(stamp), [
             { type: 'employee.updated', data: { employee_id: '00000000-0000-7000-8000-000000000000' } },
           ]);
