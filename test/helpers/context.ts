@@ -113,6 +113,8 @@ type TestOptions = {
   trustProxy?: TrustProxy;
   /** JORNADA_METRICS_TOKEN (no /metrics unless given). */
   metricsToken?: string;
+  /** JORNADA_REPORTS_STORE (a temporary directory unless given). */
+  reportsStore?: ReportStoreConfig;
 };
 
 /** The app's dependencies over a database, as the tests use them: a fake clock and the admin API enabled. */
@@ -139,7 +141,7 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   const database = await createTestDatabase();
   const reportsDir = await mkdtemp(path.join(os.tmpdir(), 'jornada-reports-'));
   const clock = new FakeClock();
-  const deps = await testDeps(database.db, clock, reportsDir, options);
+  const deps = await testDeps(database.db, clock, options.reportsStore ?? reportsDir, options);
   const app = await buildApp(deps, {
     trustProxy: options.trustProxy ?? false,
     metricsToken: options.metricsToken ?? null,

@@ -18,6 +18,41 @@ describe('loadConfig', () => {
     expect(config.dataDir).toMatch(/\.data$/);
   });
 
+  it('keeps report files in the data dir unless JORNADA_REPORTS_STORE=s3 names a bucket', () => {
+    expect(loadConfig({ JORNADA_DATA_DIR: '/srv/jornada' }).reportsStore).toEqual({
+      kind: 'file',
+      dir: '/srv/jornada/reports',
+    });
+    expect(
+      loadConfig({
+        JORNADA_REPORTS_STORE: 's3',
+        JORNADA_S3_BUCKET: 'reports',
+        JORNADA_S3_ENDPOINT: 'http://minio:9000',
+        JORNADA_S3_ACCESS_KEY_ID: 'key',
+        JORNADA_S3_SECRET_ACCESS_KEY: 'secret',
+        JORNADA_S3_PREFIX: 'prod/',
+      }).reportsStore,
+    ).toEqual({
+      kind: 's3',
+      bucket: 'reports',
+      region: 'us-east-1',
+      endpoint: 'http://minio:9000',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+      prefix: 'prod/',
+    });
+    // On AWS itself: virtual-hosted addressing and the SDK's own credentials (an instance role).
+    expect(
+      loadConfig({ JORNADA_REPORTS_STORE: 's3', JORNADA_S3_BUCKET: 'r', JORNADA_S3_REGION: 'eu-south-2' })
+        .reportsStore,
+    ).toMatchObject({
+      endpoint: null,
+      forcePathStyle: false,
+      credentials: null,
+      region: 'eu-south-2',
+    });
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: ' ', JORNADA_ADMIN_TOKEN: '' })).toMatchObject({
       port: 3000,
@@ -86,6 +121,13 @@ describe('loadConfig', () => {
     [{ JORNADA_WEBHOOKS_ALLOWED_PORTS: '443,http' }, /JORNADA_WEBHOOKS_ALLOWED_PORTS/],
     [{ JORNADA_WEBHOOKS_ALLOWED_PORTS: '0' }, /JORNADA_WEBHOOKS_ALLOWED_PORTS/],
     [{ JORNADA_MAX_PENDING_REPORTS: '0' }, /JORNADA_MAX_PENDING_REPORTS/],
+    [{ JORNADA_REPORTS_STORE: 'ftp' }, /JORNADA_REPORTS_STORE must be file or s3/],
+    [{ JORNADA_REPORTS_STORE: 's3' }, /needs JORNADA_S3_BUCKET/],
+    [
+      { JORNADA_REPORTS_STORE: 's3', JORNADA_S3_BUCKET: 'b', JORNADA_S3_ENDPOINT: 'minio:9000' },
+      /JORNADA_S3_ENDPOINT/,
+    ],
+    [{ JORNADA_REPORTS_STORE: 's3', JORNADA_S3_BUCKET: 'b', JORNADA_S3_ACCESS_KEY_ID: 'k' }, /go together/],
   ])('stops on a bad value: %o', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
