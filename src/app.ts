@@ -120,7 +120,8 @@ function newerSchemaGuard(db: AppDeps['db'], log: FastifyInstance['log']) {
       const now = performance.now();
       if (now - checkedAt < SCHEMA_CHECK_MS) return unknown;
       checkedAt = now;
-      const found = (await migrationStatus(db).catch(() => ({ unknown }))).unknown;
+      // Only migrations not marked expand-only stop this node: it runs beside the others (a rolling upgrade).
+      const found = (await migrationStatus(db).catch(() => ({ breaking: unknown }))).breaking;
       if (found.length > 0 && unknown.length === 0) {
         log.error(
           { unknown: found },

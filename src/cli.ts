@@ -334,9 +334,16 @@ async function migrateCommand(args: string[]): Promise<void> {
           `applied: ${status.applied.length}${last ? ` (last ${last.version}, ${last.applied_at.toISOString()})` : ''}`,
           `pending: ${status.pending.length}${status.pending.length ? ` (${status.pending.join(', ')})` : ''}`,
           `unknown to this release: ${status.unknown.length}${status.unknown.length ? ` (${status.unknown.join(', ')}): a newer release migrated this database` : ''}`,
+          ...(status.unknown.length > 0
+            ? [
+                status.breaking.length > 0
+                  ? `not expand-only: ${status.breaking.length} (${status.breaking.join(', ')}): this release must not serve on it`
+                  : 'all expand-only: this release may keep serving beside the newer one',
+              ]
+            : []),
         ].join('\n')}\n`,
       );
-      if (status.unknown.length > 0) process.exitCode = 1;
+      if (status.breaking.length > 0) process.exitCode = 1;
     } finally {
       await database.close();
     }

@@ -110,8 +110,8 @@ export async function openDatabase(
         await migrationDb.destroy();
       }
     } else {
-      const { pending, unknown } = await migrationStatus(db);
-      if (unknown.length > 0) throw new NewerSchemaError(unknown);
+      const { pending, breaking } = await migrationStatus(db);
+      if (breaking.length > 0) throw new NewerSchemaError(breaking);
       if (pending.length > 0) {
         throw new ConfigError(
           `the database has ${pending.length} pending migration(s) (${pending.join(', ')}) and JORNADA_MIGRATE_ON_START=0: run \`jornada migrate\` first`,

@@ -20,15 +20,25 @@ export async function knownMigrations(): Promise<string[]> {
   return (await migrationFiles()).map((file) => file.replace(/\.sql$/, ''));
 }
 
-/** The versions applied to the database, with when, in order (none on an empty database). */
-async function appliedMigrations(db: Db): Promise<Array<{ version: string; applied_at: Date }>> {
+/**
+ * The mark of a migration that the previous release's code runs beside (expand/contract, docs/operations.md
+ * "Upgrade"): it only adds. A line of its own among the file's first comments.
+ */
+const EXPAND_ONLY = /^-- jornada: expand-only$/m;
+
+type AppliedMigration = { version: string; applied_at: Date; expand_only: boolean };
+
+/** The versions applied to the database, with when and their mark, in order (none on an empty database). */
+async function appliedMigrations(db: Db): Promise<AppliedMigration[]> {
   const table = await sql<{
     name: string | null;
   }>`select to_regclass('schema_migrations')::text as name`.execute(db);
   if (!table.rows[0]?.name) return [];
+  // Read through to_jsonb: a database migrated before the column existed has no expand_only.
   return (
-    await sql<{ version: string; applied_at: Date }>`
-      select version, applied_at from schema_migrations order by version`.execute(db)
+    await sql<AppliedMigration>`
+      select version, applied_at, coalesce((to_jsonb(m) ->> 'expand_only')::boolean, false) as expand_only
+        from schema_migrations m order by version`.execute(db)
   ).rows;
 }
 
@@ -37,9 +47,11 @@ async function appliedMigrations(db: Db): Promise<Array<{ version: string; appli
  * that this release does not know (a newer release migrated it: this node must not serve on it).
  */
 export async function migrationStatus(db: Db): Promise<{
-  applied: Array<{ version: string; applied_at: Date }>;
+  applied: AppliedMigration[];
   pending: string[];
   unknown: string[];
+  /** The unknown migrations not marked expand-only: on any of them, this release must not serve. */
+  breaking: string[];
 }> {
   const known = await knownMigrations();
   const applied = await appliedMigrations(db);
@@ -49,6 +61,9 @@ export async function migrationStatus(db: Db): Promise<{
     applied,
     pending: known.filter((version) => !done.has(version)),
     unknown: applied.map((row) => row.version).filter((version) => !knownSet.has(version)),
+    breaking: applied
+      .filter((row) => !knownSet.has(row.version) && !row.expand_only)
+      .map((row) => row.version),
   };
 }
 
@@ -89,19 +104,32 @@ export async function migrate(db: Db, options: { through?: string } = {}): Promi
       version text primary key,
       applied_at timestamptz not null default now()
     )`.execute(tx);
-    const done = await sql<{ version: string }>`select version from schema_migrations`.execute(tx);
+    // Not a numbered migration, so that a release that predates the mark sees nothing unknown.
+    await sql`alter table schema_migrations add column if not exists expand_only boolean not null default false`.execute(
+      tx,
+    );
+    const done = await sql<{
+      version: string;
+      expand_only: boolean;
+    }>`select version, expand_only from schema_migrations`.execute(tx);
     const applied = new Set(done.rows.map((row) => row.version));
-    // A migration this release does not know means a newer release ran here: refuse, do not "catch up".
+    // A migration this release does not know means a newer release ran here: refuse, do not "catch up", unless
+    // every one of them is marked expand-only (this release's code runs beside it).
     const all = new Set(await knownMigrations());
-    const unknown = [...applied].filter((version) => !all.has(version)).sort();
-    if (unknown.length > 0) throw new NewerSchemaError(unknown);
+    const breaking = done.rows
+      .filter((row) => !all.has(row.version) && !row.expand_only)
+      .map((row) => row.version)
+      .sort();
+    if (breaking.length > 0) throw new NewerSchemaError(breaking);
     const result: string[] = [];
     for (const file of files) {
       const version = file.replace(/\.sql$/, '');
       if (applied.has(version)) continue;
       const text = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
       await sql.raw(text).execute(tx);
-      await sql`insert into schema_migrations (version) values (${version})`.execute(tx);
+      await sql`insert into schema_migrations (version, expand_only) values (${version}, ${EXPAND_ONLY.test(text)})`.execute(
+        tx,
+      );
       result.push(version);
     }
     return { applied: result };

@@ -142,10 +142,13 @@ async function readGauges(db: Db, clock: Clock): Promise<void> {
 }
 
 /** Counts every answered request by its route's pattern (never the URL: ids would make series without end). */
-/** Migrations in the database that this node's release does not know (issue 37): above 0, it must not serve. */
+/**
+ * Migrations in the database that this node's release does not know and cannot run beside (not marked
+ * expand-only; issue 37): above 0, it must not serve.
+ */
 export const schemaUnknownMigrations = new client.Gauge({
   name: 'jornada_schema_unknown_migrations',
-  help: 'Migrations applied to the database that this node does not know: a newer release migrated it',
+  help: 'Migrations applied to the database that this node does not know and may not run beside (not expand-only): a newer release migrated it',
   registers,
 });
 

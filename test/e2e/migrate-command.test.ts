@@ -46,5 +46,17 @@ describe('jornada migrate', () => {
     const refused = await cli(['migrate']);
     expect(refused.code).not.toBe(0);
     expect(refused.output).toMatch(/9999_newer.*newer release/);
+
+    // A newer migration marked expand-only (it only adds): this release may keep serving beside it.
+    const marked = createDb(database.url, { max: 1 });
+    await sql`update schema_migrations set expand_only = true where version = '9999_newer'`.execute(marked);
+    await marked.destroy();
+    const beside = await cli(['migrate', '--status']);
+    expect(beside.code, beside.output).toBe(0);
+    expect(beside.output).toMatch(/^unknown to this release: 1 \(9999_newer\)/m);
+    expect(beside.output).toMatch(/^all expand-only: this release may keep serving beside the newer one$/m);
+    const migrated = await cli(['migrate']);
+    expect(migrated.code, migrated.output).toBe(0);
+    expect(migrated.output).toMatch(/^nothing to apply/m);
   }, 60_000);
 });

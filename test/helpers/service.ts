@@ -39,9 +39,10 @@ export function spawnNode(script: string, args: string[], env: Record<string, st
 export async function startServiceNode(
   databaseUrl: string,
   role: 'api' | 'worker' | 'all',
-  options: { port?: number; env?: Record<string, string> } = {},
+  options: { port?: number; env?: Record<string, string>; cli?: string } = {},
 ): Promise<ServiceNode> {
-  const { child, output } = spawnCli(['serve', `--role=${role}`], {
+  // Another release's CLI (the upgrade test) or this one's.
+  const { child, output } = spawnNode(options.cli ?? 'src/cli.ts', ['serve', `--role=${role}`], {
     DATABASE_URL: databaseUrl,
     PORT: String(options.port ?? 0),
     JORNADA_ADMIN_TOKEN: E2E_ADMIN_TOKEN,

@@ -16,7 +16,8 @@ type Service = {
 };
 
 async function services(file: string): Promise<Record<string, Service>> {
-  return (parse(await readFile(file, 'utf8'), { merge: true }) as { services: Record<string, Service> }).services;
+  return (parse(await readFile(file, 'utf8'), { merge: true }) as { services: Record<string, Service> })
+    .services;
 }
 
 const nodesOf = (all: Record<string, Service>) =>
@@ -61,7 +62,10 @@ describe('the compose files', () => {
     expect(nodes.filter(([, node]) => node.command?.includes('--role=worker'))).toHaveLength(2);
     for (const [, node] of nodes) {
       expect(node.volumes ?? []).toEqual([]);
-      expect(loadConfig(settingsOf(node)).reportsStore).toMatchObject({ kind: 's3', bucket: 'jornada-reports' });
+      expect(loadConfig(settingsOf(node)).reportsStore).toMatchObject({
+        kind: 's3',
+        bucket: 'jornada-reports',
+      });
     }
     // Exactly one node migrates.
     expect(nodes.filter(([, node]) => loadConfig(settingsOf(node)).migrateOnStart)).toHaveLength(1);

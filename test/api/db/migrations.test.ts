@@ -136,5 +136,29 @@ describe('migrations', () => {
     } finally {
       await app.close();
     }
+
+    // The same migration marked expand-only (it only adds): this release runs beside it (a rolling upgrade).
+    await sql`update schema_migrations set expand_only = true where version = '9999_a_newer_release'`.execute(
+      db,
+    );
+    expect(await migrationStatus(db)).toMatchObject({ unknown: ['9999_a_newer_release'], breaking: [] });
+    expect((await migrate(db)).applied).toEqual([]);
+    const opened = await openDatabase(noMigration, log);
+    await opened.close();
+    const beside = await buildApp(await testDeps(db, new FakeClock(), reportsDir), {
+      metricsToken: 'metrics-token',
+    });
+    try {
+      const ready = await beside.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode, ready.body).toBe(200);
+      const metrics = await beside.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: 'Bearer metrics-token' },
+      });
+      expect(metrics.body).toMatch(/^jornada_schema_unknown_migrations 0$/m);
+    } finally {
+      await beside.close();
+    }
   });
 });
