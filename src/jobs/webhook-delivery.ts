@@ -15,6 +15,7 @@ import {
 } from '../modules/webhooks/deliveries.service.ts';
 import { attemptDelivery } from '../modules/webhooks/sender.ts';
 import type { TargetPolicy } from '../modules/webhooks/target.ts';
+import { eventToDelivery } from '../platform/metrics.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import type { Job } from './runner.ts';
 
@@ -130,6 +131,11 @@ export function webhookDeliveryJob(
     const outcome = await attemptDelivery(signedRequestOf(delivery, attemptInstant(), event), deps.targets);
     if (outcome.detail) {
       deps.log?.info({ delivery: delivery.id, detail: outcome.detail }, `webhook attempt: ${outcome.error}`);
+    }
+    if (outcome.succeeded) {
+      eventToDelivery.observe(
+        Math.max(0, deps.clock.now().epochMilliseconds - delivery.event_created_at.getTime()) / 1000,
+      );
     }
     if (outcome.succeeded && outcome.responseStatus !== null) {
       successes.push({

@@ -8,7 +8,7 @@ import { ApiError } from './errors.ts';
 import { admissionBatches } from './metrics.ts';
 import type { Scope } from './scopes.ts';
 import { sha256 } from './secrets.ts';
-import { hasActiveService, monthlyQuota, RATE_LIMIT_PER_MINUTE } from './service-state.ts';
+import { hasActiveService, monthlyQuota, quotaMonth, RATE_LIMIT_PER_MINUTE } from './service-state.ts';
 import type { Tenant } from './tenant.ts';
 
 export { requireScope, type Tenant } from './tenant.ts';
@@ -60,11 +60,6 @@ function presentedSecret(request: FastifyRequest): string | null {
   if (typeof header !== 'string') return null;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1] ?? null;
-}
-
-/** The first day of the UTC month a request counts toward (the `quota_usage.month` key), YYYY-MM-01. */
-export function quotaMonth(now: Temporal.Instant): string {
-  return `${now.toZonedDateTimeISO('UTC').toPlainDate().toPlainYearMonth().toString()}-01`;
 }
 
 export function windowOf(now: Temporal.Instant): { windowStart: Date; resetSeconds: number; month: string } {

@@ -6,9 +6,11 @@ import { type Db, onConnectionError, poolOf } from '../db/database.ts';
 import { knownMigrations } from '../db/migrator.ts';
 import { dueWork } from '../db/queues.ts';
 import { readSyncHorizon } from '../db/sync-stamp.ts';
+import { endpointHealth, topCompanyUsage } from '../db/usage.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import { ApiError, problemCodeOf } from './errors.ts';
 import { safeEqual, sha256 } from './secrets.ts';
+import { monthlyQuota, quotaMonth } from './service-state.ts';
 
 /**
  * The service's metrics for Prometheus (prom-client; docs/operations.md, "Metrics"): one registry per process,
@@ -60,6 +62,43 @@ export const webhookDeliveries = new client.Counter({
   name: 'jornada_webhook_delivery_attempts_total',
   help: 'Webhook delivery attempts by outcome: succeeded, retry (failed, another attempt scheduled), failed (no attempt left), abandoned (the endpoint was disabled).',
   labelNames: ['outcome'] as const,
+  registers,
+});
+
+export const webhookEndpointsAutoDisabled = new client.Counter({
+  name: 'jornada_webhook_endpoints_auto_disabled_total',
+  help: 'Webhook endpoints disabled by this process after 7 days of consecutive failed deliveries.',
+  registers,
+});
+
+export const eventToDelivery = new client.Histogram({
+  name: 'jornada_webhook_event_to_delivery_seconds',
+  help: 'From an event to the successful delivery of it to an endpoint (retries included), in seconds.',
+  buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400],
+  registers,
+});
+
+const webhookEndpoints = new client.Gauge({
+  name: 'jornada_webhook_endpoints',
+  help: 'Webhook endpoints of every company by state: active, failing (active, last attempts failed), disabled_failures (disabled after 7 days of failures), disabled_manual.',
+  labelNames: ['state'] as const,
+  registers,
+});
+
+/** How many companies the per-company gauges name: a bounded number of series, whatever the tenants. */
+export const TOP_COMPANIES = 10;
+
+const companyRequests = new client.Gauge({
+  name: 'jornada_company_requests_month',
+  help: `API requests counted toward this month's quota (UTC month) of the ${TOP_COMPANIES} companies that made the most; company is the id.`,
+  labelNames: ['company'] as const,
+  registers,
+});
+
+const companyQuotaUsed = new client.Gauge({
+  name: 'jornada_company_quota_used_ratio',
+  help: `The share of its monthly quota used this month, for the ${TOP_COMPANIES} companies with the most requests.`,
+  labelNames: ['company'] as const,
   registers,
 });
 
@@ -133,11 +172,41 @@ async function readGauges(db: Db, clock: Clock): Promise<void> {
   }
   const horizon = await readSyncHorizon(db, clock);
   syncHorizonLag.set(Math.max(0, clock.now().epochMilliseconds - horizon) / 1000);
+  await readTenantGauges(db, clock);
   const pool = poolOf(db);
   if (pool) {
     poolConnections.set({ state: 'total' }, pool.totalCount);
     poolConnections.set({ state: 'idle' }, pool.idleCount);
     poolConnections.set({ state: 'waiting' }, pool.waitingCount);
+  }
+}
+
+/** When the tenant gauges were last read, per database: at most once a minute, however often they are scraped. */
+const tenantGaugesRead = new WeakMap<Db, number>();
+const TENANT_GAUGES_MS = 60_000;
+
+/** The gauges across tenants: the busiest companies' use of their quota, and the endpoints' health. */
+async function readTenantGauges(db: Db, clock: Clock): Promise<void> {
+  const now = clock.now();
+  const last = tenantGaugesRead.get(db);
+  if (last !== undefined && now.epochMilliseconds - last < TENANT_GAUGES_MS && now.epochMilliseconds >= last)
+    return;
+  tenantGaugesRead.set(db, now.epochMilliseconds);
+  const [usage, endpoints] = await Promise.all([
+    topCompanyUsage(db, quotaMonth(now), TOP_COMPANIES),
+    endpointHealth(db),
+  ]);
+  // The set of companies changes: the gauges name this minute's top companies only.
+  companyRequests.reset();
+  companyQuotaUsed.reset();
+  for (const row of usage) {
+    companyRequests.set({ company: row.company_id }, row.requests);
+    const quota = monthlyQuota(row.sandbox ? 'test' : 'live', row.active_employees);
+    companyQuotaUsed.set({ company: row.company_id }, quota > 0 ? row.requests / quota : 0);
+  }
+  webhookEndpoints.reset();
+  for (const state of ['active', 'failing', 'disabled_failures', 'disabled_manual']) {
+    webhookEndpoints.set({ state }, endpoints.find((row) => row.state === state)?.endpoints ?? 0);
   }
 }
 

@@ -35,3 +35,8 @@ export function monthlyQuota(mode: 'live' | 'test', activeEmployees: number): nu
     MONTHLY_QUOTA.liveBase + MONTHLY_QUOTA.livePerEmployee * activeEmployees,
   );
 }
+
+/** The first day of the UTC month a request counts toward (the `quota_usage.month` key), YYYY-MM-01. */
+export function quotaMonth(now: Temporal.Instant): string {
+  return `${now.toZonedDateTimeISO('UTC').toPlainDate().toPlainYearMonth().toString()}-01`;
+}

@@ -4,7 +4,7 @@ import type { WebhookDeliveryStatus } from '../../db/schema.ts';
 import { readSyncHorizon, syncStamp, withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
-import { webhookDeliveries } from '../../platform/metrics.ts';
+import { webhookDeliveries, webhookEndpointsAutoDisabled } from '../../platform/metrics.ts';
 import { keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { type Clock, formatInstant, toDate } from '../../time/clock.ts';
@@ -304,6 +304,7 @@ export async function recordOutcome(
       // The endpoint's new updated_at is a sync stamp; the delivery keeps the outcome's instant.
       const stamp = toDate(await syncStamp(tx, clock, delivery.company_id));
       await disableEndpoint(tx, delivery.company_id, delivery.endpoint_id, 'consecutive_failures', stamp);
+      webhookEndpointsAutoDisabled.inc();
     }
   });
 }

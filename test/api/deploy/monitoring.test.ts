@@ -76,6 +76,9 @@ describe('deploy/prometheus/alerts.yml', () => {
       'JornadaSyncLag',
       'JornadaSchemaNewer',
       'JornadaNodeDown',
+      'JornadaWebhookEndpointAutoDisabled',
+      'JornadaDeliveryLag',
+      'JornadaCompanyQuotaNearlyUsed',
     ]) {
       expect(names).toContain(needed);
     }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withSyncStamp } from '../../../src/db/sync-stamp.ts';
@@ -195,5 +196,64 @@ describe('/metrics', () => {
     // The process's own: memory, CPU, event-loop lag.
     expect(after.get('jornada_process_resident_memory_bytes')).toBeDefined();
     expect(after.get('jornada_nodejs_eventloop_lag_seconds')).toBeDefined();
+  });
+});
+
+describe('/metrics, across tenants', () => {
+  it("names the busiest companies' quota use (10 at most) and the endpoints' health, read at most once a minute", async () => {
+    // Twelve companies with 1 to 12 requests each this month (keys of their own, counted toward their quota).
+    const busy: TestCompany[] = [];
+    for (let index = 1; index <= 12; index++) {
+      const tenant = await ctx.createCompany();
+      for (let request = 0; request < index; request++) {
+        expect((await tenant.live.get('/v1/employees')).statusCode).toBe(200);
+      }
+      busy.push(tenant);
+    }
+    const endpoint = await company.live.post('/v1/webhook-endpoints', {
+      url: 'https://hooks.example.com/health',
+      events: ['employee.created'],
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
+    ctx.clock.advance(61);
+    const first = await scrape();
+    const requests = first.get('jornada_company_requests_month');
+    expect(requests?.metrics.length).toBe(10);
+    const counted = async (tenant: TestCompany) =>
+      (
+        await sql<{
+          n: number;
+        }>`select request_count as n from quota_usage where company_id = ${tenant.id}`.execute(ctx.db)
+      ).rows[0]?.n ?? 0;
+    const busiest = busy.at(-1) as TestCompany;
+    expect(Number(sample(requests, { company: busiest.id })?.value)).toBe(await counted(busiest));
+    // The least busy of the twelve are not named.
+    expect(sample(requests, { company: (busy[0] as TestCompany).id })).toBeUndefined();
+    // A live company with no employee has a quota of 10,000 requests.
+    expect(
+      Number(sample(first.get('jornada_company_quota_used_ratio'), { company: busiest.id })?.value),
+    ).toBeCloseTo((await counted(busiest)) / 10_000, 6);
+    const endpoints = first.get('jornada_webhook_endpoints');
+    const active = Number(sample(endpoints, { state: 'active' })?.value);
+    expect(active).toBeGreaterThanOrEqual(1);
+    const manual = Number(sample(endpoints, { state: 'disabled_manual' })?.value);
+
+    // Disabled by hand: the next scrape within the minute still shows what was read; the one after shows it.
+    const id = endpoint.json().id as string;
+    expect((await company.live.patch(`/v1/webhook-endpoints/${id}`, { status: 'disabled' })).statusCode).toBe(
+      200,
+    );
+    const soon = await scrape();
+    expect(Number(sample(soon.get('jornada_webhook_endpoints'), { state: 'disabled_manual' })?.value)).toBe(
+      manual,
+    );
+    ctx.clock.advance(61);
+    const later = await scrape();
+    expect(Number(sample(later.get('jornada_webhook_endpoints'), { state: 'disabled_manual' })?.value)).toBe(
+      manual + 1,
+    );
+    expect(Number(sample(later.get('jornada_webhook_endpoints'), { state: 'active' })?.value)).toBe(
+      active - 1,
+    );
   });
 });

@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { RETRY_DELAYS_SECONDS } from '../../../../src/modules/webhooks/deliveries.service.ts';
+import { eventToDelivery, webhookEndpointsAutoDisabled } from '../../../../src/platform/metrics.ts';
 import { withFormats } from '../../../../src/platform/validation.ts';
 import type { TestCompany } from '../../../helpers/context.ts';
 import { startReceiver } from '../../../helpers/receiver.ts';
@@ -23,15 +24,27 @@ import {
 /** Deliveries: signatures, fan-out, tests, what is kept of an answer, retries, disabling and pauses. */
 useWebhookWorld();
 
+/** How many successful deliveries' lags the histogram has observed. */
+async function deliveryLagCount(): Promise<number> {
+  const metric = await eventToDelivery.get();
+  return (
+    metric.values.find((value) => value.metricName === 'jornada_webhook_event_to_delivery_seconds_count')
+      ?.value ?? 0
+  );
+}
+
 describe('delivery', () => {
   it('delivers employee.created signed so that standardwebhooks verify accepts it', async () => {
     const endpoint = await subscribe(company, ['employee.created']);
     const employee = await hire(company.live);
     // The fake clock runs on from its offset, so the attempt's second lies between these two readings.
     const sentFrom = Math.floor(ctx.clock.now().epochMilliseconds / 1000);
+    const observedBefore = await deliveryLagCount();
     await deliverDue();
     const sentBy = Math.floor(ctx.clock.now().epochMilliseconds / 1000);
     const [request] = await receiver.waitFor(1);
+    // The event-to-delivery lag of the success is observed (jornada_webhook_event_to_delivery_seconds).
+    expect(await deliveryLagCount()).toBe(observedBefore + 1);
     expect(request?.method).toBe('POST');
     expect(request?.headers['content-type']).toBe('application/json');
     expect(request?.headers['user-agent']).toMatch(/^Jornada-Webhooks\//);
@@ -400,8 +413,11 @@ describe('delivery', () => {
       expect(await status()).toMatchObject({ status: 'active', disabled_reason: null });
     }
     ctx.clock.advance(1_800 + 1); // this attempt is past the 7 days
+    const disabledBefore = (await webhookEndpointsAutoDisabled.get()).values[0]?.value ?? 0;
     await deliverDue();
     expect(await status()).toMatchObject({ status: 'disabled', disabled_reason: 'consecutive_failures' });
+    // Counted for the operator's alert (JornadaWebhookEndpointAutoDisabled).
+    expect((await webhookEndpointsAutoDisabled.get()).values[0]?.value).toBe(disabledBefore + 1);
     const [latest] = await deliveriesOf(company, endpoint.id);
     expect(latest).toMatchObject({ event_type: 'employee.updated', status: 'failed', attempts: 4 });
 
