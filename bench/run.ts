@@ -1,6 +1,7 @@
 import { startBenchCluster } from './lib/cluster.ts';
 import { checkInsSuite } from './suites/check-ins.ts';
 import { exportsUnderLoadSuite } from './suites/exports-under-load.ts';
+import { operationsSuite } from './suites/operations.ts';
 import { platformSuite } from './suites/platform.ts';
 import { reportsSuite } from './suites/reports.ts';
 import { verifySuite } from './suites/verify.ts';
@@ -19,6 +20,7 @@ const SUITES = {
   platform: platformSuite,
   'exports-under-load': exportsUnderLoadSuite,
   verify: verifySuite,
+  operations: operationsSuite,
 } as const;
 
 const requested = process.argv.slice(2);
