@@ -1,0 +1,209 @@
+/**
+ * The legal-limit rules (issue 38, docs/time-rules.md "Legal limits"): an employee's closed shifts in, findings
+ * out, one per employee, date and rule. Pure and deterministic, so the rules are property-tested against a slow
+ * reference (test/unit/time/compliance.property.test.ts).
+ *
+ * Shifts belong to the local date of their `in` (a night shift across midnight is one workday, as everywhere in
+ * the engine). Work is a shift's span less its breaks. Every instant and date is read in the employee's zone.
+ */
+import { type Interval, type Shift, shiftSeconds } from './engine.ts';
+import { localDate, type Zones, zoneOn } from './zones.ts';
+
+export type ComplianceRule =
+  | 'daily_hours'
+  | 'rest_between_workdays'
+  | 'continuous_work_without_break'
+  | 'weekly_rest'
+  | 'night_work_average';
+
+export type ComplianceFinding = {
+  /** The workday concerned; for weekly_rest, the Sunday that ends the week. */
+  date: string;
+  rule: ComplianceRule;
+  /** The measure that broke the limit, in minutes (worked, rested, continuous, longest rest, average). */
+  minutes: number;
+  /** The limit, in minutes. */
+  limit: number;
+  /** The article of the Estatuto de los Trabajadores. */
+  law: string;
+};
+
+/** The limits, in minutes, and where they come from (docs/time-rules.md). */
+export const LIMITS = {
+  /** ET 34.3: no more than nine ordinary hours of effective work a day (unless a collective agreement says). */
+  dailyMinutes: 9 * 60,
+  /** ET 34.3: at least twelve hours between the end of a workday and the start of the next. */
+  restBetweenWorkdays: 12 * 60,
+  /** ET 34.4: a break of at least fifteen minutes when continuous work exceeds six hours. */
+  continuousWork: 6 * 60,
+  minimumBreak: 15,
+  /** ET 37.1: a day and a half of uninterrupted rest a week. */
+  weeklyRest: 36 * 60,
+  /** ET 36.1: a night worker averages no more than eight hours a day over fifteen days. */
+  nightAverage: 8 * 60,
+  /** ET 36.1: a night worker works at least three hours of the day's work at night (22:00–06:00). */
+  nightWorkerNightMinutes: 3 * 60,
+  nightReferenceDays: 15,
+} as const;
+
+export const LAW: Record<ComplianceRule, string> = {
+  daily_hours: 'ET art. 34.3',
+  rest_between_workdays: 'ET art. 34.3',
+  continuous_work_without_break: 'ET art. 34.4',
+  weekly_rest: 'ET art. 37.1',
+  night_work_average: 'ET art. 36.1',
+};
+
+/** A closed shift (an `in` and its `out`) with its breaks. */
+export type ClosedShift = Pick<Shift, 'start' | 'breaks'> & { end: Temporal.Instant };
+
+type Workday = { date: string; shifts: ClosedShift[]; worked: number; night: number };
+
+const minutesBetween = (from: Temporal.Instant, to: Temporal.Instant) => to.since(from).total('seconds') / 60;
+const compare = Temporal.Instant.compare;
+
+/** The work intervals of a shift: its span less its breaks, in order. */
+function workIntervals(shift: ClosedShift): Interval[] {
+  const intervals: Interval[] = [];
+  let cursor = shift.start;
+  for (const pause of [...shift.breaks].sort((a, b) => compare(a.start, b.start))) {
+    if (compare(pause.start, cursor) > 0) intervals.push({ start: cursor, end: pause.start });
+    if (compare(pause.end, cursor) > 0) cursor = pause.end;
+  }
+  if (compare(shift.end, cursor) > 0) intervals.push({ start: cursor, end: shift.end });
+  return intervals;
+}
+
+function workdaysOf(shifts: readonly ClosedShift[], zones: Zones): Workday[] {
+  const byDate = new Map<string, Workday>();
+  for (const shift of [...shifts].sort((a, b) => compare(a.start, b.start))) {
+    const date = localDate(shift.start, zones).toString();
+    let day = byDate.get(date);
+    if (!day) {
+      day = { date, shifts: [], worked: 0, night: 0 };
+      byDate.set(date, day);
+    }
+    const figures = shiftSeconds({ ...shift, status: 'closed' }, zones);
+    day.shifts.push(shift);
+    day.worked += figures.worked / 60;
+    day.night += figures.night / 60;
+  }
+  return [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
+}
+
+/** The longest stretch of work with no break of fifteen minutes or more, in minutes (short gaps included). */
+function longestContinuousWork(day: Workday): number {
+  const intervals = day.shifts.flatMap(workIntervals);
+  let longest = 0;
+  let stretchStart: Temporal.Instant | null = null;
+  let stretchEnd: Temporal.Instant | null = null;
+  for (const interval of intervals) {
+    if (
+      stretchStart === null ||
+      stretchEnd === null ||
+      minutesBetween(stretchEnd, interval.start) >= LIMITS.minimumBreak
+    ) {
+      stretchStart = interval.start;
+    }
+    stretchEnd = interval.end;
+    longest = Math.max(longest, minutesBetween(stretchStart, stretchEnd));
+  }
+  return longest;
+}
+
+/** Monday of the ISO week of a date. */
+function mondayOf(date: Temporal.PlainDate): Temporal.PlainDate {
+  return date.subtract({ days: date.dayOfWeek - 1 });
+}
+
+/**
+ * The findings of one employee's closed shifts for the dates `from`..`to` (inclusive). Pass the shifts of the
+ * fifteen days before `from` and the day after `to` too: the rest, weekly and night rules look across them.
+ */
+export function complianceFindings(
+  shifts: readonly ClosedShift[],
+  zones: Zones,
+  range: { from: string; to: string },
+): ComplianceFinding[] {
+  const inRange = (date: string) => date >= range.from && date <= range.to;
+  const findings: ComplianceFinding[] = [];
+  const add = (date: string, rule: ComplianceRule, minutes: number, limit: number) =>
+    findings.push({ date, rule, minutes: Math.round(minutes), limit, law: LAW[rule] });
+  const days = workdaysOf(shifts, zones);
+
+  for (const [index, day] of days.entries()) {
+    if (!inRange(day.date)) continue;
+    if (day.worked > LIMITS.dailyMinutes) add(day.date, 'daily_hours', day.worked, LIMITS.dailyMinutes);
+    const previous = days[index - 1];
+    if (previous) {
+      const lastEnd = previous.shifts.reduce(
+        (end, shift) => (compare(shift.end, end) > 0 ? shift.end : end),
+        previous.shifts[0]?.end as Temporal.Instant,
+      );
+      const rest = minutesBetween(lastEnd, day.shifts[0]?.start as Temporal.Instant);
+      if (rest < LIMITS.restBetweenWorkdays)
+        add(day.date, 'rest_between_workdays', Math.max(0, rest), LIMITS.restBetweenWorkdays);
+    }
+    const continuous = longestContinuousWork(day);
+    if (continuous > LIMITS.continuousWork) {
+      add(day.date, 'continuous_work_without_break', continuous, LIMITS.continuousWork);
+    }
+  }
+
+  // Weekly rest: every week (Monday to Sunday, local) whose Sunday is in the range needs a rest of 36 hours that
+  // starts in it; rests are the gaps between work intervals, unbounded after the last (a rest that starts on
+  // Saturday and runs into Monday is that week's, never also the next one's).
+  const intervals = days
+    .flatMap((day) => day.shifts.flatMap(workIntervals))
+    .sort((a, b) => compare(a.start, b.start));
+  const rests: Array<{ start: Temporal.Instant | null; end: Temporal.Instant | null }> = [];
+  let freeSince: Temporal.Instant | null = null;
+  for (const interval of intervals) {
+    if (freeSince === null || compare(interval.start, freeSince) > 0)
+      rests.push({ start: freeSince, end: interval.start });
+    if (freeSince === null || compare(interval.end, freeSince) > 0) freeSince = interval.end;
+  }
+  rests.push({ start: freeSince, end: null });
+  if (intervals.length > 0) {
+    for (
+      let monday = mondayOf(Temporal.PlainDate.from(range.from));
+      Temporal.PlainDate.compare(monday, Temporal.PlainDate.from(range.to)) <= 0;
+      monday = monday.add({ days: 7 })
+    ) {
+      const sunday = monday.add({ days: 6 }).toString();
+      if (!inRange(sunday)) continue;
+      const weekStart = monday.toZonedDateTime({ timeZone: zoneOn(zones, monday.toString()) }).toInstant();
+      const next = monday.add({ days: 7 });
+      const weekEnd = next.toZonedDateTime({ timeZone: zoneOn(zones, next.toString()) }).toInstant();
+      let longest = 0;
+      for (const rest of rests) {
+        // A rest counts for the week it starts in, once (it may run on into the next).
+        if (rest.start === null || compare(rest.start, weekStart) < 0 || compare(rest.start, weekEnd) >= 0)
+          continue;
+        longest =
+          rest.end === null
+            ? Number.POSITIVE_INFINITY
+            : Math.max(longest, minutesBetween(rest.start, rest.end));
+      }
+      if (longest < LIMITS.weeklyRest) add(sunday, 'weekly_rest', longest, LIMITS.weeklyRest);
+    }
+  }
+
+  // Night work: on a date whose fifteen days (it and the fourteen before) are mostly night workdays (three hours
+  // or more at night), the average work of those workdays may not exceed eight hours.
+  const byDate = new Map(days.map((day) => [day.date, day]));
+  for (const day of days) {
+    if (!inRange(day.date)) continue;
+    const window: Workday[] = [];
+    const end = Temporal.PlainDate.from(day.date);
+    for (let offset = 0; offset < LIMITS.nightReferenceDays; offset++) {
+      const worked = byDate.get(end.subtract({ days: offset }).toString());
+      if (worked) window.push(worked);
+    }
+    const nightDays = window.filter((each) => each.night >= LIMITS.nightWorkerNightMinutes).length;
+    if (nightDays * 2 <= window.length) continue;
+    const average = window.reduce((sum, each) => sum + each.worked, 0) / window.length;
+    if (average > LIMITS.nightAverage) add(day.date, 'night_work_average', average, LIMITS.nightAverage);
+  }
+  return findings.sort((a, b) => a.date.localeCompare(b.date) || a.rule.localeCompare(b.rule));
+}
