@@ -2,7 +2,7 @@
  * Copies the dashboard's screenshots from the browser test's output (test-results/dashboard/, written by
  * test/e2e/dashboard-journeys.ts) into docs/screenshots/: every screen in both languages at both widths
  * (`en-desktop-home.png`, `es-phone-registry.png`…, the phone menu) and a few moments of the jobs the README
- * shows. Run it after the browser test: `npm run screenshots`.
+ * shows, and a few of the portal's. Run it after the browser tests: `npm run screenshots`.
  */
 import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,8 +19,19 @@ const JOBS = [
   'es-desktop-job-settings-field-error.png',
 ];
 
+/** The portal's screens the docs show (test/e2e/portal.browser.test.ts writes test-results/portal/). */
+const PORTAL_FROM = path.resolve(import.meta.dirname, '../test-results/portal');
+const PORTAL: Record<string, string> = {
+  'phone-records-by-others.png': 'es-phone-portal-records-by-others.png',
+  'phone-records-by-others-english.png': 'en-phone-portal-records-by-others.png',
+  'phone-missed-clock-out.png': 'es-phone-portal-missed-clock-out.png',
+  'phone-missed-clock-out-english.png': 'en-phone-portal-missed-clock-out.png',
+};
+
 const files = (await readdir(FROM)).filter((name) => SCREEN.test(name) || JOBS.includes(name));
 await rm(TO, { recursive: true, force: true });
 await mkdir(TO, { recursive: true });
 for (const name of files) await copyFile(path.join(FROM, name), path.join(TO, name));
-console.log(`${files.length} screenshots in docs/screenshots/`);
+for (const [from, to] of Object.entries(PORTAL))
+  await copyFile(path.join(PORTAL_FROM, from), path.join(TO, to));
+console.log(`${files.length + Object.keys(PORTAL).length} screenshots in docs/screenshots/`);

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Db, DbOptions } from '../db/database.ts';
@@ -220,6 +220,24 @@ const ENTRY = fileURLToPath(new URL('./report-process.ts', import.meta.url));
  */
 export const REPORT_PROCESS_FLAGS = ['--max-old-space-size=256'];
 
+/** The report processes of this process still running. */
+const running = new Set<ChildProcess>();
+let killedOnExit = false;
+
+/**
+ * Makes sure a report process never outlives the service: when the service exits (a stop past its drain
+ * deadline), it kills the processes still running. A process also ends when it sees its channel close, but at
+ * idle priority on a saturated machine it may not run for seconds (test/e2e/report-process-stop.test.ts).
+ */
+function outliving(child: ChildProcess): void {
+  running.add(child);
+  if (killedOnExit) return;
+  killedOnExit = true;
+  process.once('exit', () => {
+    for (const each of running) each.kill('SIGKILL');
+  });
+}
+
 /**
  * Files written by a process of their own (one per report, with its own database connection, at the lowest
  * scheduling priority), straight into the file store: a million rows of formatting, zipping, garbage collection
@@ -248,6 +266,7 @@ export function processWriter(options: {
       // test/e2e/report-process-stop.test.ts).
       child.unref();
       child.channel?.unref();
+      outliving(child);
       let rows: number | null = null;
       let failure: Error | null = null;
       child.on('message', (message: ReportProcessMessage) => {
@@ -269,6 +288,7 @@ export function processWriter(options: {
       signal?.addEventListener('abort', kill, { once: true });
       // After the process has ended and its channel is closed (its last message came before).
       child.on('close', (code, killedBy) => {
+        running.delete(child);
         signal?.removeEventListener('abort', kill);
         if (rows !== null) resolve(rows);
         else reject(failure ?? new Error(`the report process stopped (${killedBy ?? `code ${code}`})`));

@@ -12,6 +12,15 @@ export type ClockEvent = { type: ClockEventType; at: Temporal.Instant };
 
 /** A shift still open this long after its `in` is incomplete. */
 export const MAX_SHIFT_SECONDS = 24 * 60 * 60;
+/**
+ * A shift still open this long after its `in` is a probable missed clock-out (issue 38; docs/time-rules.md): the
+ * Today view and the portal say so instead of "working since". Nothing closes it: only a correction adds its `out`.
+ */
+export const MISSED_CLOCK_OUT_SECONDS = 16 * 60 * 60;
+
+export function isMissedClockOut(openSince: Temporal.Instant, now: Temporal.Instant): boolean {
+  return now.since(openSince).total('seconds') >= MISSED_CLOCK_OUT_SECONDS;
+}
 /** The night window, local time (Estatuto de los Trabajadores, art. 36): 22:00 to 06:00. */
 export const NIGHT_START_HOUR = 22;
 export const NIGHT_END_HOUR = 6;

@@ -335,4 +335,52 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await shot('phone-access-reset-english');
     await page.getByRole('button', { name: 'Cambiar a español' }).click();
   });
+  it('shows a shift left open as a probable missed clock-out, with its correction and a normal clock-in (issue 38)', async () => {
+    // Another company's worker clocked in 17 hours ago (by the company's system) and never clocked out.
+    const other = await companyWithInvitedWorker(http, 'Taller Luna', {
+      first_name: 'Olvido',
+      last_name: 'Salida',
+      email: 'olvido.salida@example.com',
+      hire_date: '2026-01-01',
+    });
+    const opened = new Date(Math.floor((Date.now() - 17 * 3_600_000) / 60_000) * 60_000);
+    const clockedIn = await http(
+      'POST',
+      '/v1/check-ins',
+      { employee_id: other.employeeId, type: 'in', timestamp: opened.toISOString().replace('.000', '') },
+      other.liveKey,
+    );
+    expect(clockedIn.status, clockedIn.text).toBe(201);
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    const worker = await phone.newPage();
+    worker.setDefaultTimeout(10_000);
+    await worker.goto(other.invitation);
+    await worker.getByLabel('Contraseña (12 caracteres o más)').fill(PASSWORD);
+    await worker.getByLabel('Repite la contraseña').fill(PASSWORD);
+    await worker.getByRole('button', { name: 'Crear contraseña y entrar' }).click();
+    await worker.getByRole('heading', { level: 1, name: 'Hola, Olvido' }).waitFor();
+    const notice = worker.locator('.missed');
+    await expect
+      .poll(() => notice.textContent())
+      .toMatch(/^Tienes una jornada abierta desde el .+ a las \d\d:\d\d/);
+    // Not "working since": the day starts afresh with "Entrar"; no "Salir" that would be ignored.
+    expect(await worker.locator('.status .state').textContent()).toBe('Fuera de la jornada');
+    expect(await worker.getByRole('button', { name: 'Salir' }).count()).toBe(0);
+    await accessible(worker);
+    await shot('phone-missed-clock-out', worker);
+    await worker.getByRole('button', { name: 'Switch to English' }).click();
+    await expect.poll(() => notice.textContent()).toMatch(/^You have a shift open since /);
+    await accessible(worker);
+    await shot('phone-missed-clock-out-english', worker);
+    await worker.getByRole('button', { name: 'Add the missing clock-out' }).click();
+    await worker.getByRole('heading', { level: 1, name: 'Corrections' }).waitFor();
+    const openedDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid' }).format(opened);
+    expect(await worker.getByLabel('Day').inputValue()).toBe(openedDate);
+    await shot('phone-missed-clock-out-correction-english', worker);
+    await phone.close();
+  });
 });

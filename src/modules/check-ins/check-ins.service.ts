@@ -2,6 +2,7 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Static } from 'typebox';
 import { isOwnRecord } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
+import { openShifts } from '../../db/open-shifts.ts';
 import type { CheckInSource, CheckInType, WorkMode } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
@@ -16,6 +17,7 @@ import {
 } from '../../platform/pagination.ts';
 import type { ActingTenant, Actor, CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
+import { isMissedClockOut } from '../../time/engine.ts';
 import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
@@ -346,6 +348,33 @@ export async function latestCheckIn(
 ): Promise<CheckInView | null> {
   const row = await latestActiveCheckIn(deps.db, tenant.companyId, employeeId);
   return row ? toView(row) : null;
+}
+
+/** How far back an open shift is looked for (the Today view's problem days too). */
+const OPEN_SHIFT_DAYS = 14;
+
+/**
+ * The worker's shift still waiting for its `out`, if any (issue 38): its `in`, its workday, and whether it is a
+ * probable missed clock-out (open 16 hours or more, src/time/engine.ts).
+ */
+export async function openShiftOf(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
+  employeeId: string,
+  zone: string,
+): Promise<{ since: string; date: string; missed_clock_out: boolean } | null> {
+  const now = deps.clock.now();
+  const [row] = await openShifts(deps.db, tenant.companyId, {
+    employeeId,
+    fromDate: localDate(now, zone).subtract({ days: OPEN_SHIFT_DAYS }).toString(),
+  });
+  if (!row) return null;
+  const since = Temporal.Instant.fromEpochMilliseconds(row.open_since.getTime());
+  return {
+    since: row.open_since.toISOString(),
+    date: row.date,
+    missed_clock_out: isMissedClockOut(since, now),
+  };
 }
 
 /** A worker clocks until the end of the last day of the employment (in their time zone). */

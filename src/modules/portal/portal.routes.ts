@@ -15,7 +15,7 @@ import {
   setSessionCookie,
 } from '../../platform/sessions.ts';
 import { LoginBody } from '../admins/admins.schemas.ts';
-import { canClock, latestCheckIn } from '../check-ins/check-ins.service.ts';
+import { canClock, latestCheckIn, openShiftOf } from '../check-ins/check-ins.service.ts';
 import { throttledLogin } from '../logins/logins.service.ts';
 import { passkeyRoutes } from '../passkeys/passkeys.routes.ts';
 import { credentialResetsOf } from '../registry/registry.service.ts';
@@ -182,6 +182,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
         company: { name: companyName },
         last_check_in: await latestCheckIn(deps, tenant, employee.id),
+        open_shift: await openShiftOf(deps, tenant, employee.id, zone),
         // Every reset of the worker's login by the company (issue 35): the worker sees who could have acted.
         access_resets: (await credentialResetsOf(deps.db, tenant.companyId, employee.id)).map((reset) => ({
           at: reset.at.toISOString(),

@@ -29,6 +29,19 @@ export const MeView = Type.Object({
   }),
   company: Type.Object({ name: Type.String() }),
   last_check_in: Nullable(CheckIn),
+  open_shift: Nullable(
+    Type.Object(
+      {
+        since: Instant('Its `in`.'),
+        date: CalendarDate('The workday it belongs to (the date of its `in`).'),
+        missed_clock_out: Type.Boolean({
+          description:
+            'Open 16 hours or more: a probable missed clock-out. The worker asks for a correction adding its `out`; a new `in` starts a new workday.',
+        }),
+      },
+      { description: 'The worker’s shift still waiting for its `out` (of the last two weeks), if any.' },
+    ),
+  ),
   access_resets: Type.Array(Type.Object({ at: Instant(), by_type: Type.String() }), {
     description: 'Each reset of the worker’s login by the company, oldest first.',
   }),

@@ -103,7 +103,8 @@ export async function problemDays(
         0, 0, 1
       from check_ins c
       join employees e on e.company_id = c.company_id and e.id = c.employee_id
-      where c.company_id = ${companyId} and c.late and c.status = 'active'
+      -- A check-in a correction added is late by nature and was reviewed: it does not keep its day a problem.
+      where c.company_id = ${companyId} and c.late and c.status = 'active' and c.correction_id is null
         and c.timestamp >= ${range.fromInstant} and c.timestamp < ${range.toInstant}
     )
     select employee_id, date, max(incomplete_shifts)::int as incomplete_shifts, max(anomalies)::int as anomalies,

@@ -1,7 +1,15 @@
 import { Type } from 'typebox';
 import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 
-export const PRESENCE_STATES = ['in', 'break', 'out', 'absent', 'missing', 'off'] as const;
+export const PRESENCE_STATES = [
+  'in',
+  'break',
+  'missed_clock_out',
+  'out',
+  'absent',
+  'missing',
+  'off',
+] as const;
 
 const Minutes = (description: string) => Type.Integer({ description });
 
@@ -18,9 +26,13 @@ export const Today = named(
         name: Type.String(),
         state: Type.Enum(PRESENCE_STATES, {
           description:
-            '`in` (clocked in, breaks ended), `break`, `out` (clocked out today), `absent` (an approved absence today), `missing` (expected today, not clocked in yet), `off` (not expected today).',
+            '`in` (clocked in, breaks ended), `break`, `missed_clock_out` (a shift open 16 hours or more after its `in`: a probable missed clock-out, which only a correction settles), `out` (clocked out today), `absent` (an approved absence today), `missing` (expected today, not clocked in yet), `off` (not expected today).',
         }),
-        since: Nullable(Instant('The check-in the state comes from (within the last 24 hours).')),
+        since: Nullable(
+          Instant(
+            'In and missed_clock_out: the `in` of the open shift (not a return from a break); break: its start; out: the last check-in.',
+          ),
+        ),
         absence_type: Nullable(Type.String({ description: 'The absence’s label, when absent.' })),
         expected_minutes: Minutes('Scheduled today under the contract (0 on a holiday or an absence).'),
       }),

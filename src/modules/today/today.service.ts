@@ -1,8 +1,11 @@
 import type { Static } from 'typebox';
 import { contractsOf } from '../../db/employees.ts';
+import { openShifts } from '../../db/open-shifts.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
+import { toDate } from '../../time/clock.ts';
 import { contractMinutes } from '../../time/contract.ts';
+import { isMissedClockOut } from '../../time/engine.ts';
 import { localDate } from '../../time/zones.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
 import { findHolidays, holidayCalendars } from '../workdays/workdays.repo.ts';
@@ -59,6 +62,14 @@ export async function today(
     employees.map((employee) => employee.id),
   );
   const startOfToday = Temporal.PlainDate.from(date).toZonedDateTime(tenant.timezone).toInstant();
+  // Open shifts of the last two weeks: a shift open 16 hours or more is a probable missed clock-out (issue 38).
+  const open = new Map(
+    (
+      await openShifts(db, tenant.companyId, {
+        fromDate: Temporal.PlainDate.from(date).subtract({ days: PROBLEM_DAYS }).toString(),
+      })
+    ).map((row) => [row.employee_id, Temporal.Instant.fromEpochMilliseconds(row.open_since.getTime())]),
+  );
   const names = new Map(employees.map((row) => [row.id, `${row.first_name} ${row.last_name}`]));
   const people = employees.map((employee) => {
     const last = latest.get(employee.id);
@@ -69,20 +80,29 @@ export async function today(
       holiday || absence !== null || !periods ? 0 : contractMinutes(periods, Temporal.PlainDate.from(date));
     const lastAt = last ? Temporal.Instant.fromEpochMilliseconds(last.timestamp.getTime()) : null;
     const clockedToday = lastAt !== null && Temporal.Instant.compare(lastAt, startOfToday) >= 0;
+    const openSince = open.get(employee.id) ?? null;
     let state: State;
-    if (last && (last.type === 'in' || last.type === 'break_end')) state = 'in';
-    else if (last && last.type === 'break_start') state = 'break';
-    else if (absence !== null) state = 'absent';
-    else if (clockedToday) state = 'out';
-    else state = expected > 0 ? 'missing' : 'off';
+    let since: Temporal.Instant | null = null;
+    if (openSince !== null && isMissedClockOut(openSince, now)) {
+      // Never "working now": the shift is shown by its `in`, until a correction adds its `out`.
+      state = 'missed_clock_out';
+      since = openSince;
+    } else if (last && (last.type === 'in' || last.type === 'break_end')) {
+      state = 'in';
+      since = openSince ?? lastAt;
+    } else if (last && last.type === 'break_start') {
+      state = 'break';
+      since = lastAt;
+    } else if (absence !== null) state = 'absent';
+    else if (clockedToday) {
+      state = 'out';
+      since = lastAt;
+    } else state = expected > 0 ? 'missing' : 'off';
     return {
       employee_id: employee.id,
       name: names.get(employee.id) as string,
       state,
-      since:
-        last && state !== 'missing' && state !== 'off' && state !== 'absent'
-          ? last.timestamp.toISOString()
-          : null,
+      since: since === null ? null : toDate(since).toISOString(),
       absence_type: absence,
       expected_minutes: expected,
     };

@@ -5,7 +5,8 @@ import { dayIn, instantAt, todayIn } from '../../shared/zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type CheckInType, type Correction, type Me, portalApi, type WorkMode } from './api.ts';
 import { longDate, timeOf } from './format.ts';
-import { allPages, CORRECTION_DAY_KEY } from './Record.tsx';
+import { CORRECTION_DAY_KEY } from './navigation.ts';
+import { allPages } from './Record.tsx';
 
 const TYPES: CheckInType[] = ['in', 'break_start', 'break_end', 'out'];
 

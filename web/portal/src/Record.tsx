@@ -5,6 +5,7 @@ import { dayIn, lastDayOf, todayIn } from '../../shared/zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type Day, type Me, type Page, portalApi } from './api.ts';
 import { hoursOf, longDate, monthName } from './format.ts';
+import { askCorrection } from './navigation.ts';
 import { OthersRecords } from './Others.tsx';
 import { RecordLine } from './Today.tsx';
 
@@ -31,9 +32,6 @@ type ClosedMonth = {
   acknowledged_version: number | null;
   seal?: string | null;
 };
-
-/** The day a correction request starts from (set by "ask to correct this day"). */
-export const CORRECTION_DAY_KEY = 'jornada.portal.correctionDay';
 
 export function RecordScreen({ me }: { me: Me }) {
   const { t, i18n } = useTranslation();
@@ -196,14 +194,7 @@ export function RecordScreen({ me }: { me: Me }) {
                 <RecordLine key={record.id} record={record} zone={zone} />
               ))}
             </ul>
-            <button
-              type="button"
-              className="link"
-              onClick={() => {
-                sessionStorage.setItem(CORRECTION_DAY_KEY, date);
-                window.location.hash = '#/corrections';
-              }}
-            >
+            <button type="button" className="link" onClick={() => askCorrection(date)}>
               {t('record.ask')}
             </button>
           </article>

@@ -4,9 +4,15 @@ import { todayIn } from '../../shared/zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type CheckInType, type Me, type Page, portalApi, type WorkMode } from './api.ts';
 import { dateTimeOf, longDate, timeOf } from './format.ts';
+import { askCorrection } from './navigation.ts';
 
-/** Where the worker's day stands, from their latest check-in. */
-function stateOf(last: CheckIn | null): 'out' | 'working' | 'onBreak' {
+/**
+ * Where the worker's day stands, from their latest check-in and open shift. A shift open 16 hours or more is a
+ * probable missed clock-out (issue 38): the day starts afresh with "Clock in", and the old shift is settled by a
+ * correction, never by a "Clock out" now.
+ */
+function stateOf(last: CheckIn | null, open: Me['open_shift']): 'out' | 'working' | 'onBreak' {
+  if (open?.missed_clock_out) return 'out';
   if (!last || last.type === 'out') return 'out';
   return last.type === 'break_start' ? 'onBreak' : 'working';
 }
@@ -38,7 +44,10 @@ export function TodayScreen({ me, onChange }: { me: Me; onChange: () => Promise<
     load().catch(setError);
   }, [load]);
 
-  const state = stateOf(me.last_check_in);
+  const open = me.open_shift;
+  const state = stateOf(me.last_check_in, open);
+  // Working since the shift's `in`, not since the return from a break.
+  const since = state === 'working' && open ? open.since : me.last_check_in?.timestamp;
   const clock = async (type: CheckInType) => {
     setBusy(true);
     setError(null);
@@ -62,12 +71,21 @@ export function TodayScreen({ me, onChange }: { me: Me; onChange: () => Promise<
       <p className="muted">{longDate(today)}</p>
       <div className="card status" aria-live="polite">
         <p className={`state state-${state}`}>
-          {state === 'out'
-            ? t('today.out')
-            : t(`today.${state}`, { time: me.last_check_in ? timeOf(me.last_check_in.timestamp, zone) : '' })}
+          {state === 'out' ? t('today.out') : t(`today.${state}`, { time: since ? timeOf(since, zone) : '' })}
         </p>
         {done && <p className="done">{done}</p>}
       </div>
+      {open?.missed_clock_out && (
+        <div className="card notice missed" role="note">
+          <p>
+            <strong>{t('today.missed', { day: longDate(open.date), time: timeOf(open.since, zone) })}</strong>
+          </p>
+          <p>{t('today.missedHint')}</p>
+          <button type="button" className="secondary" onClick={() => askCorrection(open.date)}>
+            {t('today.addOut')}
+          </button>
+        </div>
+      )}
       <Problems error={error} />
       {me.access_resets.length > 0 && (
         <p className="card notice" role="note">

@@ -47,6 +47,10 @@ const es = {
     out: 'Fuera de la jornada',
     working: 'Trabajando desde las {{time}}',
     onBreak: 'En pausa desde las {{time}}',
+    missed: 'Tienes una jornada abierta desde el {{day}} a las {{time}}',
+    missedHint:
+      'No consta tu salida. Pide una corrección con la hora a la que saliste; hoy puedes fichar la entrada con normalidad.',
+    addOut: 'Añadir la salida que falta',
     clockIn: 'Entrar',
     clockOut: 'Salir',
     breakStart: 'Empezar pausa',
@@ -178,6 +182,10 @@ const en: Dictionary = {
     out: 'Not working',
     working: 'Working since {{time}}',
     onBreak: 'On a break since {{time}}',
+    missed: 'You have a shift open since {{day}}, {{time}}',
+    missedHint:
+      'Your clock-out is missing. Ask for a correction with the time you left; today you can clock in as usual.',
+    addOut: 'Add the missing clock-out',
     clockIn: 'Clock in',
     clockOut: 'Clock out',
     breakStart: 'Start a break',

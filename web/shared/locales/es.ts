@@ -165,6 +165,9 @@ export const es: Record<string, string> = {
   'Nothing is deleted: the check-in stays in the registry, marked voided, with this reason.':
     'No se borra nada: el fichaje queda en el registro, marcado como anulado, con este motivo.',
   'Record a missing check-in': 'Registrar un fichaje que falta',
+  'Probable missed clock-out': 'Probable salida sin fichar',
+  'No shift is left open.': 'No queda ninguna jornada abierta.',
+  'open since {{day}} {{time}}': 'abierta desde el {{day}} a las {{time}}',
   'Time ({{zone}})': 'Hora ({{zone}})',
   'Approved: {{who}}’s correction.': 'Aprobada: la corrección de {{who}}.',
   'Rejected: {{who}}’s correction.': 'Rechazada: la corrección de {{who}}.',

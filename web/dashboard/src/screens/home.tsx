@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { api, hhmm, type Mode } from '../../../shared/api.ts';
 import { formatDate, formatMonth, formatNumber, formatTime, msg, useT } from '../../../shared/i18n.ts';
+import { dayIn } from '../../../shared/zoned.ts';
 import { BarChart, chartHours } from '../charts.tsx';
 import type { Charts, Today } from '../types.ts';
 import { ErrorMessage, Loading, Table, useLoad } from '../ui.tsx';
@@ -10,6 +11,11 @@ type Person = Today['people'][number];
 const GROUPS: Array<{ state: Person['state']; title: string; empty: string }> = [
   { state: 'in', title: msg('In now'), empty: msg('Nobody is clocked in.') },
   { state: 'break', title: msg('On a break'), empty: msg('Nobody is on a break.') },
+  {
+    state: 'missed_clock_out',
+    title: msg('Probable missed clock-out'),
+    empty: msg('No shift is left open.'),
+  },
   {
     state: 'missing',
     title: msg('Expected, not clocked in yet'),
@@ -70,8 +76,18 @@ export function HomeScreen({ mode }: { mode: Mode }) {
                   {people.map((person) => (
                     <li key={person.employee_id}>
                       {person.name}
-                      {person.since && (
+                      {person.since && group.state !== 'missed_clock_out' && (
                         <span className="muted"> · {t('since {{time}}', { time: time(person.since) })}</span>
+                      )}
+                      {person.since && group.state === 'missed_clock_out' && (
+                        <span className="muted">
+                          {' '}
+                          ·{' '}
+                          {t('open since {{day}} {{time}}', {
+                            day: day(dayIn(person.since, data.time_zone)),
+                            time: time(person.since),
+                          })}
+                        </span>
                       )}
                       {person.absence_type && <span className="muted"> · {person.absence_type}</span>}
                       {group.state === 'missing' && (
