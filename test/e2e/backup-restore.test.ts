@@ -5,6 +5,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBackup } from '../../src/db/backup.ts';
 import { createDb } from '../../src/db/database.ts';
+import { knownMigrations, migrate, migrationStatus } from '../../src/db/migrator.ts';
+import { createCompany } from '../../src/modules/companies/companies.service.ts';
+import { FakeClock } from '../../src/time/clock.ts';
 import { createEmptyDatabase } from '../helpers/database.ts';
 import {
   companyWithLiveKey,
@@ -178,6 +181,42 @@ describe('jornada backup and restore', () => {
     expect(again.code).toBe(1);
     expect(again.output).toMatch(/restore: the database is not empty/);
   }, 240_000);
+
+  it("restores an older release's backup into this release, migrating it on", async () => {
+    // A database at an older schema (as an older release left it), with a company in it.
+    const known = await knownMigrations();
+    const older = known.at(-2) as string;
+    const source = await emptyTarget();
+    const sourceDb = createDb(source.url, { max: 1 });
+    try {
+      await migrate(sourceDb, { through: older });
+      await createCompany({ db: sourceDb, clock: new FakeClock() }, { name: 'Antigua SL' });
+    } finally {
+      await sourceDb.destroy();
+    }
+    const olderFile = `${file}.older`;
+    try {
+      const taken = await cli(['backup', olderFile], source.url);
+      expect(taken.code, taken.output).toBe(0);
+      expect(taken.output).toContain(`at schema ${older}`);
+      const target = await emptyTarget();
+      const restored = await cli(['restore', olderFile], target.url);
+      expect(restored.code, restored.output).toBe(0);
+      expect(restored.output).toContain(`schema: ${older} in the backup, ${known.at(-1)} now`);
+      const db = createDb(target.url, { max: 1 });
+      try {
+        expect((await migrationStatus(db)).pending).toEqual([]);
+        const { rows } = await sql<{
+          name: string;
+        }>`select name from companies where name = 'Antigua SL'`.execute(db);
+        expect(rows).toHaveLength(1);
+      } finally {
+        await db.destroy();
+      }
+    } finally {
+      await rm(olderFile, { force: true });
+    }
+  }, 120_000);
 
   it('refuses a damaged or cut file before it changes anything', async () => {
     const { size } = await stat(file);

@@ -145,6 +145,25 @@ export function dashboardJourneys(variants: Variant[]): void {
       );
       expect(created.status, created.text).toBe(201);
     }
+    // Another worker clocked in 17 hours ago and never clocked out: the home page's probable missed clock-out.
+    const forgetful = await http(
+      'POST',
+      '/v1/employees',
+      { first_name: 'Olvido', last_name: 'Salida', email: 'olvido@example.com', hire_date: '2026-11-01' },
+      liveKey,
+    );
+    expect(forgetful.status, forgetful.text).toBe(201);
+    const opened = await http(
+      'POST',
+      '/v1/check-ins',
+      {
+        employee_id: forgetful.body.id,
+        type: 'in',
+        timestamp: `${new Date(now - 17 * 3_600_000).toISOString().slice(0, 19)}Z`,
+      },
+      liveKey,
+    );
+    expect(opened.status, opened.text).toBe(201);
     const absence = await http(
       'POST',
       '/v1/absences',
@@ -293,6 +312,8 @@ export function dashboardJourneys(variants: Variant[]): void {
       // The home page: today at a glance.
       await page.getByRole('heading', { name: T('Problem days, last 14 days') }).waitFor();
       expect(await page.locator('main').textContent()).toContain(employeeName);
+      const missed = page.getByRole('region', { name: T('Probable missed clock-out') });
+      expect(await missed.textContent()).toContain('Olvido Salida');
       expect(await axeViolations(page)).toEqual([]);
       await shot('home');
       const cookies = await page.context().cookies();
