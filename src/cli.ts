@@ -9,7 +9,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { BackupError, backup, restore } from './db/backup.ts';
 import { createDb } from './db/database.ts';
 import { runningClusterUrl } from './db/embedded.ts';
-import { migrate, migrationStatus } from './db/migrator.ts';
+import { migrationStatus } from './db/migrator.ts';
 import { openDatabase, type Role, type RunningService, startService } from './main.ts';
 import { exportBundle, verifyBundle } from './modules/verification/bundle.ts';
 import { verifyRegistry } from './modules/verification/verification.service.ts';
@@ -373,59 +373,51 @@ async function commandDatabase(): Promise<{ url: string; close(): Promise<void> 
   }
 }
 
-/** `jornada backup FILE` (src/db/backup.ts). */
-async function backupCommand(args: string[]): Promise<void> {
+/**
+ * `jornada backup FILE` and `jornada restore FILE` (src/db/backup.ts): FILE, the database, the lines said, and a
+ * refused file said in a sentence.
+ */
+async function backupFileCommand(
+  command: 'backup' | 'restore',
+  args: string[],
+  work: (url: string, file: string, seconds: () => string) => Promise<string[]>,
+): Promise<void> {
   const [file] = args;
-  if (file === undefined) throw new UserError('backup: give the FILE to write', 2);
+  if (file === undefined) throw new UserError(`${command}: give the FILE`, 2);
   const database = await commandDatabase();
+  const started = performance.now();
   try {
-    const started = performance.now();
-    const manifest = await backup(database.url, file, new Date());
-    const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
-    process.stdout.write(
-      `${[
-        `backed up ${rows} rows of ${manifest.tables.length} tables at schema ${manifest.schema.at(-1)} to ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-        `report files are not in the backup: ${manifest.report_files.length} are named by its reports; copy the report store (the data dir's reports/ or the bucket) alongside`,
-        'the file holds every secret of the instance: keep it encrypted and private',
-      ].join('\n')}\n`,
-    );
+    const lines = await work(database.url, file, () => ((performance.now() - started) / 1000).toFixed(1));
+    process.stdout.write(`${lines.join('\n')}\n`);
   } catch (error) {
-    if (error instanceof BackupError) throw new UserError(`backup: ${error.message}`);
+    if (error instanceof BackupError) throw new UserError(`${command}: ${error.message}`);
     throw error;
   } finally {
     await database.close();
   }
 }
 
-/** `jornada restore FILE` (src/db/backup.ts). */
-async function restoreCommand(args: string[]): Promise<void> {
-  const [file] = args;
-  if (file === undefined) throw new UserError('restore: give the backup FILE to read', 2);
-  const database = await commandDatabase();
-  const db = createDb(database.url, { max: 1 });
-  try {
-    const started = performance.now();
-    const result = await restore(
-      database.url,
-      file,
-      async (through) => (await migrate(db, through === undefined ? {} : { through })).applied,
-    );
-    process.stdout.write(
-      `${[
-        `restored ${result.rows} rows of ${result.manifest.tables.length} tables from ${file} (taken ${result.manifest.created_at}) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-        `schema: ${result.manifest.schema.at(-1)} in the backup, ${result.migrated.at(-1) ?? result.manifest.schema.at(-1)} now`,
-        `webhook deliveries: those delivered before the backup stay delivered; ${result.manifest.deliveries_due} were still due and will be sent with their original webhook-id (receivers that deduplicate by webhook-id see each event once)`,
-        `report files: ${result.manifest.report_files.length} are named by the restored reports; put the report store's copy in place`,
-      ].join('\n')}\n`,
-    );
-  } catch (error) {
-    if (error instanceof BackupError) throw new UserError(`restore: ${error.message}`);
-    throw error;
-  } finally {
-    await db.destroy();
-    await database.close();
-  }
-}
+const backupCommand = (args: string[]) =>
+  backupFileCommand('backup', args, async (url, file, seconds) => {
+    const manifest = await backup(url, file, new Date());
+    const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
+    return [
+      `backed up ${rows} rows of ${manifest.tables.length} tables at schema ${manifest.schema.at(-1)} to ${file} in ${seconds()} s`,
+      `report files are not in the backup: ${manifest.report_files.length} are named by its reports; copy the report store (the data dir's reports/ or the bucket) alongside`,
+      'the file holds every secret of the instance: keep it encrypted and private',
+    ];
+  });
+
+const restoreCommand = (args: string[]) =>
+  backupFileCommand('restore', args, async (url, file, seconds) => {
+    const { manifest, rows, migrated } = await restore(url, file);
+    return [
+      `restored ${rows} rows of ${manifest.tables.length} tables from ${file} (taken ${manifest.created_at}) in ${seconds()} s`,
+      `schema: ${manifest.schema.at(-1)} in the backup, ${migrated.at(-1) ?? manifest.schema.at(-1)} now`,
+      `webhook deliveries: those delivered before the backup stay delivered; ${manifest.deliveries_due} were still due and will be sent with their original webhook-id (receivers that deduplicate by webhook-id see each event once)`,
+      `report files: ${manifest.report_files.length} are named by the restored reports; put the report store's copy in place`,
+    ];
+  });
 
 async function admin(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({

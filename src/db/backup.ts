@@ -8,7 +8,8 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import pg from 'pg';
 import { from as copyFrom, to as copyTo } from 'pg-copy-streams';
-import { knownMigrations } from './migrator.ts';
+import { createDb } from './database.ts';
+import { knownMigrations, migrate } from './migrator.ts';
 
 /**
  * `jornada backup FILE` and `jornada restore FILE` (issue 37, docs/operations.md "Backups"): a consistent copy
@@ -243,13 +244,9 @@ export type RestoreResult = { manifest: BackupManifest; rows: number; migrated: 
 
 /**
  * Restores a backup file into the empty database at `url`: checks the file, migrates the database to the
- * backup's schema (`migrateThrough`), loads every table in one transaction, then migrates on to this release.
+ * backup's schema, loads every table in one transaction, then migrates on to this release.
  */
-export async function restore(
-  url: string,
-  file: string,
-  migrateThrough: (version: string | undefined) => Promise<string[]>,
-): Promise<RestoreResult> {
+export async function restore(url: string, file: string): Promise<RestoreResult> {
   const manifest = await verifyBackup(file);
   const known = new Set(await knownMigrations());
   const unknown = manifest.schema.filter((version) => !known.has(version));
@@ -259,6 +256,9 @@ export async function restore(
     );
   }
   const client = await session(url);
+  const migrator = createDb(url, { max: 1 });
+  const migrateThrough = async (through: string | undefined) =>
+    (await migrate(migrator, through === undefined ? {} : { through })).applied;
   try {
     const existing = await client.query<{ n: number }>(
       `select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -322,5 +322,6 @@ export async function restore(
     throw error;
   } finally {
     await client.end().catch(() => {});
+    await migrator.destroy();
   }
 }

@@ -37,26 +37,34 @@ async function blockedOnLock(): Promise<void> {
   throw new Error('no statement waited for the lock');
 }
 
-/** Holds an employee's row lock in another session until released. */
-async function holdEmployee(companyId: string, employeeId: string): Promise<{ release(): Promise<void> }> {
+/**
+ * Runs `start` in a transaction of another session and holds it open until released (or the test ends, so that a
+ * failing test does not leave the file's other tests and its teardown waiting on it).
+ */
+async function holdTransaction(start: (tx: Tx) => Promise<unknown>): Promise<{ release(): Promise<void> }> {
   const held = Promise.withResolvers<void>();
-  const locked = Promise.withResolvers<void>();
+  const started = Promise.withResolvers<void>();
   const holder = env.ctx.db.transaction().execute(async (tx) => {
-    await sql`select 1 from employees where company_id = ${companyId} and id = ${employeeId} for update`.execute(
-      tx,
-    );
-    locked.resolve();
+    await start(tx);
+    started.resolve();
     await held.promise;
   });
-  await locked.promise;
+  await started.promise;
   const done = async () => {
     held.resolve();
     await holder;
   };
-  // A failing test still lets the lock go, so that the file's other tests and its teardown do not wait on it.
   onTestFinished(done);
   return { release: done };
 }
+
+/** Holds an employee's row lock in another session until released. */
+const holdEmployee = (companyId: string, employeeId: string) =>
+  holdTransaction((tx) =>
+    sql`select 1 from employees where company_id = ${companyId} and id = ${employeeId} for update`.execute(
+      tx,
+    ),
+  );
 
 describe('a sync listing ends at the horizon', () => {
   it('keeps a later record back while an earlier stamp is uncommitted, so a client that syncs on misses neither', async () => {
@@ -149,29 +157,11 @@ describe('a sync listing ends at the horizon', () => {
 });
 
 describe('the horizon is per company (issue 37)', () => {
-  /** Holds a write transaction of `companyId` open, stamped now, until released. */
-  async function holdStamp(publish: (tx: Tx) => Promise<unknown>): Promise<{ release(): Promise<void> }> {
-    const held = Promise.withResolvers<void>();
-    const published = Promise.withResolvers<void>();
-    const writer = env.ctx.db.transaction().execute(async (tx) => {
-      await publish(tx);
-      published.resolve();
-      await held.promise;
-    });
-    await published.promise;
-    const done = async () => {
-      held.resolve();
-      await writer;
-    };
-    onTestFinished(done);
-    return { release: done };
-  }
-
   it("lists another company's records written after one company's long write, and withholds that company's own", async () => {
     const other = await env.ctx.createCompany();
     const since = new Date(env.ctx.clock.now().epochMilliseconds - 1000).toISOString();
     // A long write of this company (a demo month's seeding, a large import) is open, stamped now.
-    const hold = await holdStamp((tx) => syncStamp(tx, env.ctx.clock, env.company.id));
+    const hold = await holdTransaction((tx) => syncStamp(tx, env.ctx.clock, env.company.id));
     env.ctx.clock.advance(5);
     const theirs = await hire(other.live);
     const ours = await hire(env.company.live);
@@ -193,7 +183,7 @@ describe('the horizon is per company (issue 37)', () => {
     const since = new Date(env.ctx.clock.now().epochMilliseconds - 1000).toISOString();
     // Releases before 0.37 publish the bound itself as the key, for no company in particular.
     const bound = env.ctx.clock.now().epochMilliseconds;
-    const hold = await holdStamp((tx) =>
+    const hold = await holdTransaction((tx) =>
       sql`select pg_advisory_xact_lock_shared(${bound}::bigint)`.execute(tx),
     );
     env.ctx.clock.advance(5);
