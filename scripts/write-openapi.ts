@@ -7,7 +7,7 @@ import { buildOffline } from './offline-app.ts';
 
 export async function renderOpenApi(): Promise<{ public: string; admin: string }> {
   const { app, close } = await buildOffline();
-  const render = async (url: string) => `${JSON.stringify((await app.inject({ url })).json(), null, 2)}\n`;
+  const render = async (url: string) => `${JSON.stringify((await app.inject({ url })).json(), null, 1)}\n`;
   const result = { public: await render('/v1/openapi.json'), admin: await render('/admin/v1/openapi.json') };
   await close();
   return result;
