@@ -18,7 +18,14 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+        test: {
+          name: 'api',
+          include: ['test/api/**/*.test.ts'],
+          globalSetup: ['test/global-setup.ts'],
+          // One module graph per worker, not per file (docs/performance.md, "The test suite's time"): each file
+          // still builds its own app on its own database, and keeps no state in modules between files.
+          isolate: false,
+        },
       },
       {
         extends: true,
