@@ -3,19 +3,21 @@ import type { Executor } from './database.ts';
 
 /**
  * Each employee's open shift: the latest stored day with a shift still waiting for its `out` (`workdays.open_since`,
- * its `in`), among the days from `fromDate` on. Read by the dashboard's Today view and the portal (issue 38,
- * missed clock-outs), so here below both modules. One statement by the (company_id, employee_id, date) key.
+ * its `in`), among the days from `fromDate` on. Read by the dashboard's Today view, the portal and the work
+ * summaries (issue 38, missed clock-outs), so here below them. One statement on the partial index of open days
+ * (migration 0047).
  */
 export async function openShifts(
   db: Executor,
   companyId: string,
-  options: { fromDate: string; employeeId?: string },
+  options: { fromDate?: string; employeeIds?: readonly string[] },
 ): Promise<Array<{ employee_id: string; date: string; open_since: Date }>> {
   const { rows } = await sql<{ employee_id: string; date: string; open_since: Date }>`
     select distinct on (employee_id) employee_id, date::text as date, open_since
       from workdays
-     where company_id = ${companyId} and date >= ${options.fromDate} and open_since is not null
-       ${options.employeeId === undefined ? sql`` : sql`and employee_id = ${options.employeeId}`}
+     where company_id = ${companyId} and open_since is not null
+       ${options.fromDate === undefined ? sql`` : sql`and date >= ${options.fromDate}`}
+       ${options.employeeIds === undefined ? sql`` : sql`and employee_id = any(${options.employeeIds}::uuid[])`}
      order by employee_id, date desc`.execute(db);
   return rows;
 }

@@ -276,6 +276,8 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     incomplete_days: 0,
     anomalies: 0,
     conflict_days: 0,
+    missing_clock_out: false,
+    missing_clock_out_since: null,
   },
   VacationBalance: {
     employee_id: EMPLOYEE_ID,

@@ -365,7 +365,7 @@ export async function openShiftOf(
 ): Promise<{ since: string; date: string; missed_clock_out: boolean } | null> {
   const now = deps.clock.now();
   const [row] = await openShifts(deps.db, tenant.companyId, {
-    employeeId,
+    employeeIds: [employeeId],
     fromDate: localDate(now, zone).subtract({ days: OPEN_SHIFT_DAYS }).toString(),
   });
   if (!row) return null;

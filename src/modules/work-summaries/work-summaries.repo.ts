@@ -1,13 +1,18 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { MISSED_CLOCK_OUT_SECONDS } from '../../time/engine.ts';
+
+/** A shift open since before this instant is a probable missed clock-out (src/time/engine.ts). */
+export const missedClockOutBefore = (now: Date) => new Date(now.getTime() - MISSED_CLOCK_OUT_SECONDS * 1000);
 
 /**
  * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a shift open
- * for 24 hours; closed when neither, no shift is open, and the date is before the employee's local today.
+ * 16 hours or more (a probable missed clock-out, issue 38); closed when neither, no shift is open, and the date
+ * is before the employee's local today.
  * Decided at read time, so stored rows never go stale. `w` is workdays, `e` the employee.
  */
 export function dayStatus(now: Date, zone: RawBuilder<unknown>) {
-  const incomplete = sql<boolean>`(w.incomplete_shifts > 0 or (w.open_since is not null and w.open_since <= ${now}::timestamptz - interval '24 hours'))`;
+  const incomplete = sql<boolean>`(w.incomplete_shifts > 0 or (w.open_since is not null and w.open_since <= ${missedClockOutBefore(now)}::timestamptz))`;
   const closed = sql<boolean>`(w.incomplete_shifts = 0 and w.open_since is null and w.date < (${now}::timestamptz at time zone ${zone})::date)`;
   return { incomplete, closed };
 }

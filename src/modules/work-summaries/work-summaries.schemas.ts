@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CalendarDate, named, Uuid } from '../../platform/common.schemas.ts';
+import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 import { DeprecatedUpdatedSinceQuery, PageQuery } from '../../platform/pagination.ts';
 
 const Minutes = (description: string) => Type.Integer({ description });
@@ -33,6 +33,11 @@ export const WorkSummary = named(
       description:
         "Days whose records conflict (the worker's own ignored beside another's, or one disputed), until corrected.",
     }),
+    missing_clock_out: Type.Boolean({
+      description:
+        'The period holds a shift still open 16 hours or more after its `in`: a probable missed clock-out. Its day is incomplete and counts no time until a correction adds the `out`.',
+    }),
+    missing_clock_out_since: Nullable(Instant('The `in` of that open shift.')),
   }),
 );
 

@@ -1,14 +1,17 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
+import { openShifts } from '../../db/open-shifts.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
 import { DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
+import { formatInstant } from '../../time/clock.ts';
 import {
   bankedBeforeRows,
   dayFigures,
   type Figures,
+  missedClockOutBefore,
   monthFigures,
   monthStart,
   settledMonthFigures,
@@ -88,6 +91,16 @@ export async function listWorkSummaries(
   const banked = page.every((row) => row.banked_through !== undefined)
     ? new Map<string, number>()
     : await bankedBefore(db, tenant, instant, page);
+  // Each employee's open shift, if it is a probable missed clock-out: shown on the period that holds its day.
+  const missed = new Map(
+    (
+      await openShifts(db, tenant.companyId, {
+        employeeIds: [...new Set(page.map((row) => row.employee_id))],
+      })
+    )
+      .filter((row) => row.open_since <= missedClockOutBefore(now))
+      .map((row) => [row.employee_id, row]),
+  );
   const data = page.map((row): WorkSummaryView => {
     const balance = row.worked - row.expected;
     const running = row.banked_through ?? (banked.get(row.employee_id) ?? 0) + row.banked;
@@ -108,9 +121,22 @@ export async function listWorkSummaries(
       incomplete_days: row.incomplete_days,
       anomalies: row.anomalies,
       conflict_days: row.conflict_days,
+      ...missedIn(missed.get(row.employee_id), row),
     };
   });
   return { data, meta };
+}
+
+/** Whether a row's period holds the employee's missed clock-out, and its `in`. */
+function missedIn(
+  open: { date: string; open_since: Date } | undefined,
+  row: { period_start: string; period_end: string },
+): { missing_clock_out: boolean; missing_clock_out_since: string | null } {
+  const inPeriod = open !== undefined && open.date >= row.period_start && open.date <= row.period_end;
+  return {
+    missing_clock_out: inPeriod,
+    missing_clock_out_since: inPeriod ? formatInstant(open.open_since) : null,
+  };
 }
 
 /**

@@ -40,6 +40,18 @@ async function home() {
 }
 
 /** The portal's view, from a fresh login (the clock jumps further than a session lasts). */
+/** The work summaries of Monday (its day row) and of January (its month row). */
+async function summaries() {
+  const read = async (period: 'day' | 'month', to: string) => {
+    const response = await company.live.get('/v1/work-summaries', {
+      query: { employee_id: employeeId, period, from: '2027-01-11', to },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data[0];
+  };
+  return { monday: await read('day', '2027-01-11'), january: await read('month', '2027-01-31') };
+}
+
 async function me() {
   expect((await worker.login(email, 'correct horse battery')).statusCode).toBe(200);
   const response = await worker.send('GET', '/portal/api/me');
@@ -81,6 +93,10 @@ describe('a missed clock-out', () => {
       state: 'in',
       since: stamp('2027-01-11T09:09:00'),
     });
+    expect((await summaries()).monday).toMatchObject({
+      missing_clock_out: false,
+      missing_clock_out_since: null,
+    });
     const working = await me();
     expect(working.open_shift).toEqual({
       since: stamp('2027-01-11T09:09:00'),
@@ -96,6 +112,11 @@ describe('a missed clock-out', () => {
       since: stamp('2027-01-11T09:09:00'),
     });
     expect((await me()).open_shift).toMatchObject({ date: '2027-01-11', missed_clock_out: true });
+    // The work summaries say so, on Monday's row and January's; Monday counts no time until corrected.
+    const missing = await summaries();
+    const since = { missing_clock_out: true, missing_clock_out_since: iso('2027-01-11T09:09:00') };
+    expect(missing.monday).toMatchObject({ ...since, incomplete_days: 1, worked_minutes: 0 });
+    expect(missing.january).toMatchObject(since);
     // 16 hours is the line: Tuesday 01:08:30 is not yet, 01:09 is.
     at('2027-01-12T01:08:30');
     expect((await home()).person.state).toBe('in');
@@ -140,12 +161,14 @@ describe('a missed clock-out', () => {
     const settled = await home();
     expect(settled.problems).toEqual([]);
     expect(settled.person).toMatchObject({ state: 'in', since: wednesdayIn });
-    const monday = (
-      await company.live.get('/v1/work-summaries', {
-        query: { employee_id: employeeId, period: 'day', from: '2027-01-11', to: '2027-01-11' },
-      })
-    ).json().data[0];
-    // 09:09–18:00 less the 1 h 46 min break.
-    expect(monday).toMatchObject({ worked_minutes: 425 });
+    // 09:09–18:00 less the 1 h 46 min break, and nothing missing any more.
+    const settledSummaries = await summaries();
+    expect(settledSummaries.monday).toMatchObject({
+      worked_minutes: 425,
+      incomplete_days: 0,
+      missing_clock_out: false,
+      missing_clock_out_since: null,
+    });
+    expect(settledSummaries.january.missing_clock_out).toBe(false);
   });
 });
