@@ -1,6 +1,7 @@
-import { open, rm, stat, truncate } from 'node:fs/promises';
+import { open, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBackup } from '../../src/db/backup.ts';
@@ -217,6 +218,30 @@ describe('jornada backup and restore', () => {
       await rm(olderFile, { force: true });
     }
   }, 120_000);
+
+  it('refuses a backup that a newer release took, before it changes anything', async () => {
+    // The same backup, its manifest naming a migration this release does not know (the tables still check out).
+    const lines = gunzipSync(await readFile(file))
+      .toString('utf8')
+      .split('\n');
+    const at = lines.findIndex((line) => line.startsWith('MANIFEST '));
+    const manifest = JSON.parse((lines[at] as string).slice('MANIFEST '.length));
+    manifest.schema.push('9999_a_newer_release');
+    lines[at] = `MANIFEST ${JSON.stringify(manifest)}`;
+    const newer = `${file}.newer`;
+    await writeFile(newer, gzipSync(lines.join('\n')));
+    try {
+      const target = await emptyTarget();
+      const refused = await cli(['restore', newer], target.url);
+      expect(refused.code).toBe(1);
+      expect(refused.output).toMatch(
+        /restore: the backup was taken by a newer release \(migrations 9999_a_newer_release/,
+      );
+      expect(await tableCount(target.url)).toBe(0);
+    } finally {
+      await rm(newer, { force: true });
+    }
+  }, 60_000);
 
   it('refuses a damaged or cut file before it changes anything', async () => {
     const { size } = await stat(file);
