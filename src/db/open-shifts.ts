@@ -3,20 +3,21 @@ import type { Executor } from './database.ts';
 
 /**
  * Each employee's open shift: the latest stored day with a shift still waiting for its `out` (`workdays.open_since`,
- * its `in`), among the days from `fromDate` on. Read by the dashboard's Today view, the portal and the work
- * summaries (issue 38, missed clock-outs), so here below them. One statement on the partial index of open days
- * (migration 0047).
+ * its `in`), among the days from `fromDate` (to `toDate`). Read by the dashboard's Today view, the portal and the
+ * work summaries (issue 38, missed clock-outs), so here below them. One statement on the (company_id,
+ * employee_id, date) key, over the range's days only (no index of its own: this release adds no migration, so
+ * that the previous release's nodes stay ready beside it during a rolling upgrade).
  */
 export async function openShifts(
   db: Executor,
   companyId: string,
-  options: { fromDate?: string; employeeIds?: readonly string[] },
+  options: { fromDate: string; toDate?: string; employeeIds?: readonly string[] },
 ): Promise<Array<{ employee_id: string; date: string; open_since: Date }>> {
   const { rows } = await sql<{ employee_id: string; date: string; open_since: Date }>`
     select distinct on (employee_id) employee_id, date::text as date, open_since
       from workdays
-     where company_id = ${companyId} and open_since is not null
-       ${options.fromDate === undefined ? sql`` : sql`and date >= ${options.fromDate}`}
+     where company_id = ${companyId} and open_since is not null and date >= ${options.fromDate}
+       ${options.toDate === undefined ? sql`` : sql`and date <= ${options.toDate}`}
        ${options.employeeIds === undefined ? sql`` : sql`and employee_id = any(${options.employeeIds}::uuid[])`}
      order by employee_id, date desc`.execute(db);
   return rows;

@@ -91,10 +91,16 @@ export async function listWorkSummaries(
   const banked = page.every((row) => row.banked_through !== undefined)
     ? new Map<string, number>()
     : await bankedBefore(db, tenant, instant, page);
-  // Each employee's open shift, if it is a probable missed clock-out: shown on the period that holds its day.
+  // Each employee's open shift within the page's periods, if it is a probable missed clock-out: shown on the
+  // period that holds its day.
   const missed = new Map(
     (
       await openShifts(db, tenant.companyId, {
+        fromDate: page.reduce(
+          (first, row) => (row.period_start < first ? row.period_start : first),
+          query.from,
+        ),
+        toDate: page.reduce((last, row) => (row.period_end > last ? row.period_end : last), query.to),
         employeeIds: [...new Set(page.map((row) => row.employee_id))],
       })
     )
