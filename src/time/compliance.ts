@@ -6,7 +6,14 @@
  * Shifts belong to the local date of their `in` (a night shift across midnight is one workday, as everywhere in
  * the engine). Work is a shift's span less its breaks. Every instant and date is read in the employee's zone.
  */
-import { type Interval, type Shift, shiftSeconds } from './engine.ts';
+import {
+  BEGINNING_OF_TIME,
+  type ClockEvent,
+  type Interval,
+  interpretShifts,
+  type Shift,
+  shiftSeconds,
+} from './engine.ts';
 import { localDate, type Zones, zoneOn } from './zones.ts';
 
 export type ComplianceRule =
@@ -150,9 +157,9 @@ export function complianceFindings(
     }
   }
 
-  // Weekly rest: every week (Monday to Sunday, local) whose Sunday is in the range needs a rest of 36 hours that
-  // starts in it; rests are the gaps between work intervals, unbounded after the last (a rest that starts on
-  // Saturday and runs into Monday is that week's, never also the next one's).
+  // Weekly rest: every week (Monday to Sunday, local) whose Sunday is in the range needs a rest of 36 hours in
+  // it; rests are the gaps between work intervals, unbounded before the first and after the last. A rest that
+  // starts on Saturday and runs into Monday is that week's; the next week counts it from Monday 00:00 only.
   const intervals = days
     .flatMap((day) => day.shifts.flatMap(workIntervals))
     .sort((a, b) => compare(a.start, b.start));
@@ -177,13 +184,13 @@ export function complianceFindings(
       const weekEnd = next.toZonedDateTime({ timeZone: zoneOn(zones, next.toString()) }).toInstant();
       let longest = 0;
       for (const rest of rests) {
-        // A rest counts for the week it starts in, once (it may run on into the next).
-        if (rest.start === null || compare(rest.start, weekStart) < 0 || compare(rest.start, weekEnd) >= 0)
-          continue;
+        if (rest.start !== null && compare(rest.start, weekEnd) >= 0) continue;
+        if (rest.end !== null && compare(rest.end, weekStart) <= 0) continue;
+        // A rest that starts in the week counts whole (it may run on into the next); one that started before
+        // counts from Monday 00:00 only, so that one weekend never covers two weeks.
+        const from = rest.start === null || compare(rest.start, weekStart) < 0 ? weekStart : rest.start;
         longest =
-          rest.end === null
-            ? Number.POSITIVE_INFINITY
-            : Math.max(longest, minutesBetween(rest.start, rest.end));
+          rest.end === null ? Number.POSITIVE_INFINITY : Math.max(longest, minutesBetween(from, rest.end));
       }
       if (longest < LIMITS.weeklyRest) add(sunday, 'weekly_rest', longest, LIMITS.weeklyRest);
     }
@@ -206,4 +213,19 @@ export function complianceFindings(
     if (average > LIMITS.nightAverage) add(day.date, 'night_work_average', average, LIMITS.nightAverage);
   }
   return findings.sort((a, b) => a.date.localeCompare(b.date) || a.rule.localeCompare(b.rule));
+}
+
+/**
+ * The findings of an employee's counted clock events (the engine reads them into shifts; a shift without its
+ * `out` is left out, as its day counts no time). Give the events of the fifteen days before `from` too.
+ */
+export function complianceFindingsOfEvents(
+  events: readonly ClockEvent[],
+  zones: Zones,
+  range: { from: string; to: string },
+): ComplianceFinding[] {
+  const closed = interpretShifts(events, BEGINNING_OF_TIME).shifts.filter(
+    (shift): shift is Shift & { end: Temporal.Instant } => shift.status === 'closed' && shift.end !== null,
+  );
+  return complianceFindings(closed, zones, range);
 }

@@ -13,6 +13,7 @@ import {
   documentHeading,
   LABELS,
   type Labels,
+  limitLine,
   othersLine,
   type WorkerDocument,
 } from './worker-documents.ts';
@@ -215,27 +216,34 @@ function writeDocument(
   durations(totalsRow);
   totalsRow.commit();
   sheet.addRow([]).commit();
-  const corrections = sheet.addRow([label.corrections]);
-  corrections.font = { bold: true };
-  corrections.commit();
-  if (document.corrections.length === 0) sheet.addRow([label.noCorrections]).commit();
-  for (const correction of document.corrections) {
-    const line = correctionLine(correction, label, document.timeZone);
-    const row = sheet.addRow([neutralize(`• ${line}`)]);
-    row.getCell(1).alignment = { wrapText: false };
-    row.commit();
-  }
-  sheet.addRow([]).commit();
-  const others = sheet.addRow([label.othersTitle]);
-  others.font = { bold: true };
-  others.commit();
-  if (document.recordsByOthers.length === 0) sheet.addRow([label.noOthers]).commit();
-  for (const record of document.recordsByOthers) {
-    const row = sheet.addRow([neutralize(`• ${othersLine(record, label, document.timeZone)}`)]);
-    row.getCell(1).alignment = { wrapText: false };
-    row.commit();
-  }
-  sheet.addRow([]).commit();
+  // A titled list: a bold title, then a line per item (or the empty text), then a blank row.
+  const section = (title: string, empty: string, lines: string[]) => {
+    const heading = sheet.addRow([title]);
+    heading.font = { bold: true };
+    heading.commit();
+    if (lines.length === 0) sheet.addRow([empty]).commit();
+    for (const line of lines) {
+      const row = sheet.addRow([neutralize(`• ${line}`)]);
+      row.getCell(1).alignment = { wrapText: false };
+      row.commit();
+    }
+    sheet.addRow([]).commit();
+  };
+  section(
+    label.corrections,
+    label.noCorrections,
+    document.corrections.map((correction) => correctionLine(correction, label, document.timeZone)),
+  );
+  section(
+    label.othersTitle,
+    label.noOthers,
+    document.recordsByOthers.map((record) => othersLine(record, label, document.timeZone)),
+  );
+  section(
+    label.limitsTitle,
+    label.noLimits,
+    document.legalLimits.map((finding) => limitLine(finding, label)),
+  );
   // Signature boxes: the company's over columns A–C, the worker's over E–H, five rows high, each merged and
   // outlined. Merging restyles the merged cells, so the edges are drawn after it, before the rows
   // are committed.

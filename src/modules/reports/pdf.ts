@@ -12,6 +12,7 @@ import {
   documentHeading,
   LABELS,
   type Labels,
+  limitLine,
   othersLine,
   type WorkerDocument,
 } from './worker-documents.ts';
@@ -142,7 +143,8 @@ function drawDocument(
     doc.y = y + height;
   }
 
-  const needed = 170 + (document.corrections.length + document.recordsByOthers.length) * 24;
+  const needed =
+    200 + (document.corrections.length + document.recordsByOthers.length + document.legalLimits.length) * 24;
   if (doc.y + needed > bottom()) {
     footer(doc, document, label, generatedAt);
     doc.addPage();
@@ -170,6 +172,11 @@ function drawDocument(
   for (const record of document.recordsByOthers) {
     doc.text(`• ${othersLine(record, label, document.timeZone)}`, { width });
   }
+  doc.moveDown(0.6);
+  doc.font('bold').fontSize(10).text(label.limitsTitle, left);
+  doc.font('regular').fontSize(8);
+  if (document.legalLimits.length === 0) doc.text(label.noLimits);
+  for (const finding of document.legalLimits) doc.text(`• ${limitLine(finding, label)}`, { width });
   doc.moveDown(1);
   const boxY = doc.y;
   const boxWidth = (width - 20) / 2;

@@ -6,6 +6,7 @@ import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
+import { type ComplianceFinding, complianceFindingsOfEvents, LIMITS } from '../../time/compliance.ts';
 import { employeeZones, startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
 import { absenceName, absenceTypes } from '../absence-types/absence-types.service.ts';
 import { findAdminEmail } from '../admins/admins.repo.ts';
@@ -17,6 +18,7 @@ import { findEmployee } from '../employees/employees.repo.ts';
 import { findLocation } from '../locations/locations.repo.ts';
 import { currentMonthVersion, lastEntry } from '../registry/registry.repo.ts';
 import { credentialResetsOf, identityAtClose } from '../registry/registry.service.ts';
+import { countedEvents } from '../workdays/consolidation.ts';
 import type { Row } from './file-writers.ts';
 import { employeeRegistryMonth, hhmm } from './report-rows.ts';
 
@@ -64,6 +66,11 @@ export type WorkerDocument = {
   version: number | null;
   /** Each reset of the worker's portal login by the company, up to the document's making (issue 35). */
   accessResets: Array<{ at: Date; by: ActorName }>;
+  /**
+   * Where the month's counted records pass a legal limit (issue 38, src/time/compliance.ts): a warning for the
+   * reader, dated, with the measure, the limit and the article.
+   */
+  legalLimits: ComplianceFinding[];
   /** Each record of the month the worker did not make: what, who recorded it and when, the worker's answer. */
   recordsByOthers: Array<{
     type: string;
@@ -213,6 +220,13 @@ export async function* workerMonthlyDocuments(
         new Date(start.epochMilliseconds),
         new Date(end.epochMilliseconds),
       );
+      const policy = sealed?.company?.registry_policy ?? account.registry_policy;
+      // The rules look back fifteen days (rest between workdays, night work) and a shift may run into the next day.
+      const counted = await countedEvents(db, tenant.companyId, id, policy, {
+        from: new Date(start.subtract({ hours: (LIMITS.nightReferenceDays + 1) * 24 }).epochMilliseconds),
+        to: new Date(end.add({ hours: 24 }).epochMilliseconds),
+      });
+      const legalLimits = complianceFindingsOfEvents(counted, zone, { from, to });
       const workerName = `${employee.first_name} ${employee.last_name}`;
       const actor = (type: ActorType, actorId: string) =>
         type === 'employee' && actorId === id ? { type, name: workerName } : names(type, actorId);
@@ -254,7 +268,8 @@ export async function* workerMonthlyDocuments(
             by: await actor(reset.by.type as ActorType, reset.by.id),
           })),
         ),
-        policy: sealed?.company?.registry_policy ?? account.registry_policy,
+        policy,
+        legalLimits,
         version: sealed ? await currentMonthVersion(db, tenant.companyId, id, from) : null,
         recordsByOthers: await Promise.all(
           others.map(async (row) => ({
@@ -276,7 +291,7 @@ export async function* workerMonthlyDocuments(
 }
 
 /** The document's version: bumped whenever its layout or content changes, printed on every page. */
-export const DOCUMENT_VERSION = 'jornada-registro-1';
+export const DOCUMENT_VERSION = 'jornada-registro-2';
 
 export const LABELS = {
   es: {
@@ -325,6 +340,14 @@ export const LABELS = {
     conflict: 'registros en conflicto',
     none: '—',
     overtimeNote: 'Horas extraordinarias (art. 35.5 ET)',
+    limitsTitle: 'Avisos de límites legales',
+    noLimits: 'Ninguno.',
+    limitWord: 'límite',
+    daily_hours: 'más de nueve horas de trabajo en el día',
+    rest_between_workdays: 'menos de doce horas de descanso desde la jornada anterior',
+    continuous_work_without_break: 'más de seis horas seguidas sin una pausa de quince minutos',
+    weekly_rest: 'ningún descanso de día y medio seguido en la semana',
+    night_work_average: 'más de ocho horas diarias de media en quince días de trabajo nocturno',
     employment: 'Contrato',
     hired: 'alta',
     terminated: 'baja',
@@ -397,6 +420,14 @@ export const LABELS = {
     conflict: 'conflicting records',
     none: '—',
     overtimeNote: 'Overtime (art. 35.5 ET)',
+    limitsTitle: 'Legal limit warnings',
+    noLimits: 'None.',
+    limitWord: 'limit',
+    daily_hours: 'more than nine hours of work in the day',
+    rest_between_workdays: 'less than twelve hours of rest since the previous workday',
+    continuous_work_without_break: 'more than six hours in a row without a fifteen-minute break',
+    weekly_rest: 'no rest of a day and a half in a row in the week',
+    night_work_average: 'more than eight hours a day on average over fifteen days of night work',
     employment: 'Contract',
     hired: 'hired',
     terminated: 'terminated',
@@ -587,6 +618,11 @@ export function othersLine(
   ]
     .filter(Boolean)
     .join('; ');
+}
+
+/** A legal limit warning as the documents print it: `2026-11-02 · more than nine hours…: 10:00 (limit 9:00) · ET art. 34.3`. */
+export function limitLine(finding: ComplianceFinding, label: Labels): string {
+  return `${finding.date} · ${label[finding.rule]}: ${hhmm(finding.minutes)} (${label.limitWord} ${hhmm(finding.limit)}) · ${finding.law}`;
 }
 
 /** The month's zone, or its zones in order with the date each applies from (`Europe/Madrid; Atlantic/Canary desde 2026-11-15`). */

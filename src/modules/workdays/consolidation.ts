@@ -53,6 +53,31 @@ export function datesAround(at: Temporal.Instant, timeZone: Zones): DateRange {
  * absences, the contract and the employment), without storing them: what consolidation stores, and what
  * verification compares the stored figures with. Null for an unknown employee or an empty range.
  */
+/**
+ * The check-ins of an employee between two instants that count for the registry, in order: every active one,
+ * but under worker_consent a record the worker did not make counts only once they accept it.
+ */
+export async function countedEvents(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  policy: string,
+  window: { from: Date; to: Date },
+): Promise<RecordedEvent[]> {
+  const consent = policy === 'worker_consent';
+  const counted: RecordedEvent[] = [];
+  for (const row of await findClockEvents(db, companyId, employeeId, window.from, window.to)) {
+    if (consent && !row.own && row.response !== 'accepted') continue;
+    counted.push({
+      type: row.type,
+      at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
+      own: row.own,
+      disputed: row.response === 'rejected',
+    });
+  }
+  return counted;
+}
+
 export async function computeWorkdays(
   tx: Executor,
   companyId: string,
@@ -82,25 +107,10 @@ export async function computeWorkdays(
   const windowEnd = startOfDate(Temporal.PlainDate.from(range.to).add({ days: 1 }).toString(), zone).add({
     seconds: MAX_SHIFT_SECONDS,
   });
-  const checkIns = await findClockEvents(
-    tx,
-    companyId,
-    employeeId,
-    new Date(windowStart.epochMilliseconds),
-    new Date(windowEnd.epochMilliseconds),
-  );
-  // Under worker_consent a record the worker did not make counts only once they accept it.
-  const consent = employee.registry_policy === 'worker_consent';
-  const counted: RecordedEvent[] = [];
-  for (const row of checkIns) {
-    if (consent && !row.own && row.response !== 'accepted') continue;
-    counted.push({
-      type: row.type,
-      at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
-      own: row.own,
-      disputed: row.response === 'rejected',
-    });
-  }
+  const counted = await countedEvents(tx, companyId, employeeId, employee.registry_policy, {
+    from: new Date(windowStart.epochMilliseconds),
+    to: new Date(windowEnd.epochMilliseconds),
+  });
   const events: ClockEvent[] = counted.map(({ type, at }) => ({ type, at }));
   const conflicts = conflictDates(counted, zone);
   const activity = activityByDate(events, zone, BEGINNING_OF_TIME);

@@ -151,8 +151,10 @@ function reference({ origin, zone, shifts }: Generated): ComplianceFinding[] {
     const weekStart = index(monday.toZonedDateTime({ timeZone: zone }).toInstant());
     const weekEnd = index(day.add({ days: 1 }).toZonedDateTime({ timeZone: zone }).toInstant());
     let longest = 0;
-    for (const run of runs)
-      if (run.start >= weekStart && run.start < weekEnd) longest = Math.max(longest, run.end - run.start);
+    for (const run of runs) {
+      if (run.start >= weekEnd || run.end <= weekStart) continue;
+      longest = Math.max(longest, run.end - Math.max(run.start, weekStart));
+    }
     if (longest < LIMITS.weeklyRest) add(day.toString(), 'weekly_rest', longest, LIMITS.weeklyRest);
   }
 
@@ -235,6 +237,32 @@ describe('legal-limit rules', () => {
       ['2026-11-08', 'weekly_rest', 1080],
     ]);
     expect(findings.find((finding) => finding.rule === 'weekly_rest')?.law).toBe('ET art. 37.1');
+    // A week without work has its rest, and so has one whose only rest began the Saturday before and runs on.
+    const quiet = complianceFindings(
+      [shift('2026-10-24T08:00', '2026-10-24T14:00'), shift('2026-11-09T08:00', '2026-11-09T14:00')],
+      zone,
+      { from: '2026-10-26', to: '2026-11-08' },
+    );
+    expect(quiet).toEqual([]);
+    // A weekend rest covers its own week, and the next only from Monday 00:00: 8 hours there, not 42; that week's
+    // longest rest is then a night's 12 hours.
+    const weekend = complianceFindings(
+      [
+        ...['02', '03', '04', '05', '06', '07'].map((day) =>
+          shift(`2026-11-${day}T08:00`, `2026-11-${day}T14:00`),
+        ),
+        ...['09', '10', '11', '12', '13', '14', '15', '16'].map((day) =>
+          shift(`2026-11-${day}T08:00`, `2026-11-${day}T20:00`, [
+            [`2026-11-${day}T12:00`, `2026-11-${day}T12:30`],
+          ]),
+        ),
+      ],
+      zone,
+      { from: '2026-11-09', to: '2026-11-15' },
+    );
+    expect(weekend.filter((finding) => finding.rule === 'weekly_rest')).toEqual([
+      expect.objectContaining({ date: '2026-11-15', minutes: 720 }),
+    ]);
   });
 
   it('finds the night average of a night worker, across midnight', () => {

@@ -201,6 +201,14 @@ describe('time_registry_worker_monthly', () => {
       /“Fichaje de entrada duplicado”; pedida por la integración “[^”]+” \(\d{4}-\d\d-\d\d \d\d:\d\d\); aprobada por la empresa: la integración “[^”]+” \(\d{4}-\d\d-\d\d \d\d:\d\d\); aceptada por la persona trabajadora/,
     );
     expect(correction).not.toMatch(/api_key|[0-9a-f]{8}-[0-9a-f]{4}-/);
+    // Issue 38: the month's legal limit warnings. Both shifts ran eight hours and more without a break.
+    expect(correction).toContain('Avisos de límites legales');
+    expect(correction).toContain(
+      '2026-10-06 · más de seis horas seguidas sin una pausa de quince minutos: 8:00 (límite 6:00) · ET art. 34.4',
+    );
+    expect(correction).toContain(
+      '2026-10-08 · más de seis horas seguidas sin una pausa de quince minutos: 8:30 (límite 6:00) · ET art. 34.4',
+    );
     // Day by day, worked, ordinary, overtime and night are the work summaries' day rows; the totals their month row.
     const { days, month } = await summaries(worker.id);
     // Each date's row runs from its date to the next date.
@@ -259,6 +267,9 @@ describe('time_registry_worker_monthly', () => {
     const text = (await pdfPages(bytes)).join('\n');
     expect(text).toContain('Working time registry · 2026-10');
     expect(text).toContain('Company signature');
+    expect(text.replace(/\s+/g, ' ')).toContain(
+      '2026-10-06 · more than six hours in a row without a fifteen-minute break: 8:00 (limit 6:00) · ET art. 34.4',
+    );
     expect(text).toContain('Pau Segon');
     expect(text).toContain('Núria Ibáñez');
   });
@@ -282,6 +293,10 @@ describe('time_registry_worker_monthly', () => {
       expect(texts, expected).toContain(expected);
     }
     expect(texts.some((text) => text.includes('Fichaje de entrada duplicado'))).toBe(true);
+    expect(texts).toContain('Avisos de límites legales');
+    expect(texts).toContain(
+      '• 2026-10-08 · más de seis horas seguidas sin una pausa de quince minutos: 8:30 (límite 6:00) · ET art. 34.4',
+    );
     // ExcelJS reads a duration-formatted number back as a date from Excel's epoch (1899-12-30).
     const minutes = (value: unknown) =>
       Math.round((value instanceof Date ? value.getTime() / 86_400_000 + 25_569 : Number(value)) * 1440);
@@ -327,6 +342,7 @@ describe('time_registry_worker_monthly', () => {
           policy: 'marked',
           version: null,
           recordsByOthers: [],
+          legalLimits: [],
         };
       }
     }
@@ -378,6 +394,7 @@ describe('time_registry_worker_monthly', () => {
         policy: 'marked',
         version: null,
         recordsByOthers: [],
+        legalLimits: [],
       };
     }
     const chunks: Buffer[] = [];
