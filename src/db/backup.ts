@@ -57,7 +57,10 @@ async function session(url: string): Promise<pg.Client> {
   return client;
 }
 
-/** The data tables of the schema, parents before children (foreign keys), each with its writable columns. */
+/**
+ * The data tables of the schema, each with its writable columns (generated ones are computed again on load), by
+ * name: the load runs with foreign keys off, so no order between tables is needed.
+ */
 async function tablesOf(client: pg.Client): Promise<Array<{ name: string; columns: string[] }>> {
   const { rows } = await client.query<{ name: string; columns: string[] }>(`
     select c.relname as name,
@@ -68,31 +71,7 @@ async function tablesOf(client: pg.Client): Promise<Array<{ name: string; column
      where c.relkind in ('r', 'p') and not c.relispartition
      group by c.relname
      order by c.relname`);
-  const { rows: edges } = await client.query<{ child: string; parent: string }>(`
-    select c.relname as child, p.relname as parent
-      from pg_constraint k
-      join pg_class c on c.oid = k.conrelid
-      join pg_class p on p.oid = k.confrelid
-      join pg_namespace n on n.oid = c.relnamespace and n.nspname = current_schema()
-     where k.contype = 'f' and k.conrelid <> k.confrelid`);
-  // Parents first (a topological order); the load runs without foreign keys, so this only keeps it tidy.
-  const ordered: Array<{ name: string; columns: string[] }> = [];
-  const placed = new Set<string>();
-  const pending = new Map(rows.map((row) => [row.name, row]));
-  while (pending.size > 0) {
-    const ready = [...pending.values()].filter((table) =>
-      edges.every(
-        (edge) => edge.child !== table.name || placed.has(edge.parent) || !pending.has(edge.parent),
-      ),
-    );
-    const next = ready.length > 0 ? ready : [...pending.values()].slice(0, 1);
-    for (const table of next) {
-      ordered.push(table);
-      placed.add(table.name);
-      pending.delete(table.name);
-    }
-  }
-  return ordered;
+  return rows;
 }
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
@@ -189,37 +168,38 @@ export async function backup(url: string, file: string, now: Date): Promise<Back
   }
 }
 
-/** The lines of a backup file, decompressed. */
-function linesOf(file: string): AsyncIterable<string> {
-  return createInterface({
+/** What a backup file holds, in order: each table's heading, then its rows, then its end; the manifest last. */
+type BackupPart =
+  | { kind: 'table'; name: string; columns: string[] }
+  | { kind: 'row'; line: string }
+  | { kind: 'end' }
+  | { kind: 'manifest'; manifest: BackupManifest };
+
+/**
+ * Reads a backup file, decompressed, as its parts (the one reader of the format, for the check and the load).
+ * A file that is not a backup, or cannot be read to its end, is a BackupError.
+ */
+async function* partsOf(file: string): AsyncGenerator<BackupPart> {
+  const lines = createInterface({
     input: createReadStream(file).pipe(createGunzip()),
     crlfDelay: Number.POSITIVE_INFINITY,
   });
-}
-
-/** Reads a whole backup file and checks it against its manifest: the manifest, or BackupError. */
-export async function verifyBackup(file: string): Promise<BackupManifest> {
-  const found = new Map<string, { rows: number; sha256: string }>();
-  let manifest: BackupManifest | null = null;
-  let table: { name: string; rows: number; hash: ReturnType<typeof createHash> } | null = null;
   let first = true;
+  let inTable = false;
   try {
-    for await (const line of linesOf(file)) {
+    for await (const line of lines) {
       if (first) {
         if (line !== MAGIC) throw new BackupError(`${file} is not a Jornada backup`);
         first = false;
-      } else if (table !== null) {
-        if (line === END) {
-          found.set(table.name, { rows: table.rows, sha256: table.hash.digest('hex') });
-          table = null;
-        } else {
-          table.rows += 1;
-          table.hash.update(`${line}\n`);
-        }
+      } else if (inTable) {
+        inTable = line !== END;
+        yield inTable ? { kind: 'row', line } : { kind: 'end' };
       } else if (line.startsWith('TABLE ')) {
-        table = { name: line.split(' ')[1] as string, rows: 0, hash: createHash('sha256') };
+        const [, name = '', columns = '[]'] = line.match(/^TABLE (\S+) (.*)$/) ?? [];
+        inTable = true;
+        yield { kind: 'table', name, columns: JSON.parse(columns) as string[] };
       } else if (line.startsWith('MANIFEST ')) {
-        manifest = JSON.parse(line.slice('MANIFEST '.length)) as BackupManifest;
+        yield { kind: 'manifest', manifest: JSON.parse(line.slice('MANIFEST '.length)) as BackupManifest };
       } else {
         throw new BackupError(`${file} has a line that is not part of a backup`);
       }
@@ -229,6 +209,23 @@ export async function verifyBackup(file: string): Promise<BackupManifest> {
     throw new BackupError(
       `${file} cannot be read whole: ${error instanceof Error ? error.message : String(error)}`,
     );
+  }
+}
+
+/** Reads a whole backup file and checks it against its manifest: the manifest, or BackupError. */
+export async function verifyBackup(file: string): Promise<BackupManifest> {
+  const found = new Map<string, { rows: number; sha256: string }>();
+  let manifest: BackupManifest | null = null;
+  let table: { name: string; rows: number; hash: ReturnType<typeof createHash> } | null = null;
+  for await (const part of partsOf(file)) {
+    if (part.kind === 'table') table = { name: part.name, rows: 0, hash: createHash('sha256') };
+    else if (part.kind === 'row' && table !== null) {
+      table.rows += 1;
+      table.hash.update(`${part.line}\n`);
+    } else if (part.kind === 'end' && table !== null) {
+      found.set(table.name, { rows: table.rows, sha256: table.hash.digest('hex') });
+      table = null;
+    } else if (part.kind === 'manifest') manifest = part.manifest;
   }
   if (manifest === null || table !== null) throw new BackupError(`${file} is cut short: it has no manifest`);
   for (const expected of manifest.tables) {
@@ -280,31 +277,21 @@ export async function restore(url: string, file: string): Promise<RestoreResult>
     const names = manifest.tables.map((table) => table.name).filter((name) => name !== 'schema_migrations');
     await client.query(`truncate ${names.map(quoted).join(', ')}`);
     let rows = 0;
-    let loading: { name: string; stream: PassThrough; done: Promise<void> } | null = null;
-    for await (const line of linesOf(file)) {
-      if (loading !== null) {
-        if (line === END) {
-          loading.stream.end();
-          await loading.done;
-          loading = null;
-        } else {
-          rows += 1;
-          if (!loading.stream.write(`${line}\n`)) {
-            const stream = loading.stream;
-            await new Promise<void>((resolve) => stream.once('drain', resolve));
-          }
-        }
-      } else if (line.startsWith('TABLE ')) {
-        const [, name = '', columnsJson = '[]'] = line.match(/^TABLE (\S+) (.*)$/) ?? [];
-        if (name === 'schema_migrations') {
-          loading = { name, stream: new PassThrough(), done: Promise.resolve() };
-          loading.stream.resume();
-          continue;
-        }
-        const columns = (JSON.parse(columnsJson) as string[]).map(quoted).join(', ');
+    // The table being loaded: its COPY's input and the COPY itself (schema_migrations is the migrator's, skipped).
+    let loading: { stream: PassThrough; done: Promise<void> } | null = null;
+    for await (const part of partsOf(file)) {
+      if (part.kind === 'table' && part.name !== 'schema_migrations') {
+        const columns = part.columns.map(quoted).join(', ');
         const stream = new PassThrough();
-        const target = client.query(copyFrom(`copy ${quoted(name)} (${columns}) from stdin`));
-        loading = { name, stream, done: pipeline(stream, target) };
+        const target = client.query(copyFrom(`copy ${quoted(part.name)} (${columns}) from stdin`));
+        loading = { stream, done: pipeline(stream, target) };
+      } else if (part.kind === 'row' && loading !== null) {
+        rows += 1;
+        if (!loading.stream.write(`${part.line}\n`)) await once(loading.stream, 'drain');
+      } else if (part.kind === 'end' && loading !== null) {
+        loading.stream.end();
+        await loading.done;
+        loading = null;
       }
     }
     for (const sequence of manifest.sequences) {
