@@ -1,5 +1,15 @@
 import { sql } from 'kysely';
+import { MISSED_CLOCK_OUT_SECONDS } from '../time/engine.ts';
 import type { Executor } from './database.ts';
+
+/** How far back the Today view and the portal look for an open shift: the last two weeks. */
+export const OPEN_SHIFT_DAYS = 14;
+
+/**
+ * A shift open since this instant or before is a probable missed clock-out (src/time/engine.ts), as the readers'
+ * SQL compares it with `workdays.open_since`: the work summaries and the Today view's problem days.
+ */
+export const missedClockOutBefore = (now: Date) => new Date(now.getTime() - MISSED_CLOCK_OUT_SECONDS * 1000);
 
 /**
  * Each employee's open shift: the latest stored day with a shift still waiting for its `out` (`workdays.open_since`,

@@ -2,7 +2,7 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Static } from 'typebox';
 import { isOwnRecord } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
-import { openShifts } from '../../db/open-shifts.ts';
+import { OPEN_SHIFT_DAYS, openShifts } from '../../db/open-shifts.ts';
 import type { CheckInSource, CheckInType, WorkMode } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
@@ -349,9 +349,6 @@ export async function latestCheckIn(
   const row = await latestActiveCheckIn(deps.db, tenant.companyId, employeeId);
   return row ? toView(row) : null;
 }
-
-/** How far back an open shift is looked for (the Today view's problem days too). */
-const OPEN_SHIFT_DAYS = 14;
 
 /**
  * The worker's shift still waiting for its `out`, if any (issue 38): its `in`, its workday, and whether it is a

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { absencesWithType } from '../../db/absences.ts';
 import type { Executor } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
+import { missedClockOutBefore } from '../../db/open-shifts.ts';
 import type { CheckInType } from '../../db/schema.ts';
 
 /**
@@ -91,13 +92,13 @@ export async function problemDays(
       -- A shift left without its out for 16 hours or more is incomplete, as the work summaries read it.
       select employee_id, date::text as date,
         greatest(incomplete_shifts,
-          case when open_since is not null and open_since <= ${range.toInstant}::timestamptz - interval '16 hours'
+          case when open_since is not null and open_since <= ${missedClockOutBefore(range.toInstant)}::timestamptz
             then 1 else 0 end) as incomplete_shifts,
         anomalies, 0 as late_records
       from workdays
       where company_id = ${companyId} and date between ${range.from} and ${range.to}
         and (incomplete_shifts > 0 or anomalies > 0
-          or (open_since is not null and open_since <= ${range.toInstant}::timestamptz - interval '16 hours'))
+          or (open_since is not null and open_since <= ${missedClockOutBefore(range.toInstant)}::timestamptz))
       union all
       select c.employee_id, (c.timestamp at time zone coalesce(e.timezone, ${range.timezone}))::date::text,
         0, 0, 1

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import { contractsOf } from '../../db/employees.ts';
-import { openShifts } from '../../db/open-shifts.ts';
+import { OPEN_SHIFT_DAYS, openShifts } from '../../db/open-shifts.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
@@ -66,7 +66,7 @@ export async function today(
   const open = new Map(
     (
       await openShifts(db, tenant.companyId, {
-        fromDate: Temporal.PlainDate.from(date).subtract({ days: PROBLEM_DAYS }).toString(),
+        fromDate: Temporal.PlainDate.from(date).subtract({ days: OPEN_SHIFT_DAYS }).toString(),
       })
     ).map((row) => [row.employee_id, Temporal.Instant.fromEpochMilliseconds(row.open_since.getTime())]),
   );

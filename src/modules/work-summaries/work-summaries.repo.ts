@@ -1,9 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { MISSED_CLOCK_OUT_SECONDS } from '../../time/engine.ts';
-
-/** A shift open since before this instant is a probable missed clock-out (src/time/engine.ts). */
-export const missedClockOutBefore = (now: Date) => new Date(now.getTime() - MISSED_CLOCK_OUT_SECONDS * 1000);
+import { missedClockOutBefore } from '../../db/open-shifts.ts';
 
 /**
  * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a shift open

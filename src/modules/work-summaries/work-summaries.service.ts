@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
-import { openShifts } from '../../db/open-shifts.ts';
+import { missedClockOutBefore, openShifts } from '../../db/open-shifts.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
 import { DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
@@ -11,7 +11,6 @@ import {
   bankedBeforeRows,
   dayFigures,
   type Figures,
-  missedClockOutBefore,
   monthFigures,
   monthStart,
   settledMonthFigures,
