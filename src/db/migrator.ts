@@ -28,6 +28,20 @@ const EXPAND_ONLY = /^-- jornada: expand-only$/m;
 
 type AppliedMigration = { version: string; applied_at: Date; expand_only: boolean };
 
+/**
+ * The applied migrations this release does not know and may not run beside (not marked expand-only): on any of
+ * them, nothing of this release may run (the guard of migrate, the start and readiness).
+ */
+function breakingOf(
+  applied: ReadonlyArray<{ version: string; expand_only: boolean }>,
+  known: Set<string>,
+): string[] {
+  return applied
+    .filter((row) => !known.has(row.version) && !row.expand_only)
+    .map((row) => row.version)
+    .sort();
+}
+
 /** The versions applied to the database, with when and their mark, in order (none on an empty database). */
 async function appliedMigrations(db: Db): Promise<AppliedMigration[]> {
   const table = await sql<{
@@ -61,9 +75,7 @@ export async function migrationStatus(db: Db): Promise<{
     applied,
     pending: known.filter((version) => !done.has(version)),
     unknown: applied.map((row) => row.version).filter((version) => !knownSet.has(version)),
-    breaking: applied
-      .filter((row) => !knownSet.has(row.version) && !row.expand_only)
-      .map((row) => row.version),
+    breaking: breakingOf(applied, knownSet),
   };
 }
 
@@ -115,11 +127,7 @@ export async function migrate(db: Db, options: { through?: string } = {}): Promi
     const applied = new Set(done.rows.map((row) => row.version));
     // A migration this release does not know means a newer release ran here: refuse, do not "catch up", unless
     // every one of them is marked expand-only (this release's code runs beside it).
-    const all = new Set(await knownMigrations());
-    const breaking = done.rows
-      .filter((row) => !all.has(row.version) && !row.expand_only)
-      .map((row) => row.version)
-      .sort();
+    const breaking = breakingOf(done.rows, new Set(await knownMigrations()));
     if (breaking.length > 0) throw new NewerSchemaError(breaking);
     const result: string[] = [];
     for (const file of files) {

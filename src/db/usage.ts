@@ -28,9 +28,14 @@ export async function topCompanyUsage(
   return rows;
 }
 
-/** Webhook endpoints by health: active, active but failing, disabled after failures, disabled by hand. */
-export async function endpointHealth(db: Db): Promise<Array<{ state: string; endpoints: number }>> {
-  const { rows } = await sql<{ state: string; endpoints: number }>`
+/** An endpoint's health: active, active but failing, disabled after failures, disabled by hand. */
+export const ENDPOINT_HEALTH = ['active', 'failing', 'disabled_failures', 'disabled_manual'] as const;
+
+/** Webhook endpoints by health (ENDPOINT_HEALTH). */
+export async function endpointHealth(
+  db: Db,
+): Promise<Array<{ state: (typeof ENDPOINT_HEALTH)[number]; endpoints: number }>> {
+  const { rows } = await sql<{ state: (typeof ENDPOINT_HEALTH)[number]; endpoints: number }>`
     select case when status = 'active' and failing_since is null then 'active'
                 when status = 'active' then 'failing'
                 when disabled_reason = 'consecutive_failures' then 'disabled_failures'

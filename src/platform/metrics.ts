@@ -6,7 +6,7 @@ import { type Db, onConnectionError, poolOf } from '../db/database.ts';
 import { knownMigrations } from '../db/migrator.ts';
 import { dueWork } from '../db/queues.ts';
 import { readSyncHorizon } from '../db/sync-stamp.ts';
-import { endpointHealth, topCompanyUsage } from '../db/usage.ts';
+import { ENDPOINT_HEALTH, endpointHealth, topCompanyUsage } from '../db/usage.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import { ApiError, problemCodeOf } from './errors.ts';
 import { safeEqual, sha256 } from './secrets.ts';
@@ -205,12 +205,11 @@ async function readTenantGauges(db: Db, clock: Clock): Promise<void> {
     companyQuotaUsed.set({ company: row.company_id }, quota > 0 ? row.requests / quota : 0);
   }
   webhookEndpoints.reset();
-  for (const state of ['active', 'failing', 'disabled_failures', 'disabled_manual']) {
+  for (const state of ENDPOINT_HEALTH) {
     webhookEndpoints.set({ state }, endpoints.find((row) => row.state === state)?.endpoints ?? 0);
   }
 }
 
-/** Counts every answered request by its route's pattern (never the URL: ids would make series without end). */
 /**
  * Migrations in the database that this node's release does not know and cannot run beside (not marked
  * expand-only; issue 37): above 0, it must not serve.
@@ -220,6 +219,8 @@ export const schemaUnknownMigrations = new client.Gauge({
   help: 'Migrations applied to the database that this node does not know and may not run beside (not expand-only): a newer release migrated it',
   registers,
 });
+
+/** Counts every answered request by its route's pattern (never the URL: ids would make series without end). */
 
 export function registerRequestMetrics(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {

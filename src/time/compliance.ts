@@ -64,7 +64,8 @@ export const LAW: Record<ComplianceRule, string> = {
 /** A closed shift (an `in` and its `out`) with its breaks. */
 export type ClosedShift = Pick<Shift, 'start' | 'breaks'> & { end: Temporal.Instant };
 
-type Workday = { date: string; shifts: ClosedShift[]; worked: number; night: number };
+/** A local date's shifts, their work intervals in order, and its worked and night minutes. */
+type Workday = { date: string; shifts: ClosedShift[]; intervals: Interval[]; worked: number; night: number };
 
 const minutesBetween = (from: Temporal.Instant, to: Temporal.Instant) => to.since(from).total('seconds') / 60;
 const compare = Temporal.Instant.compare;
@@ -87,11 +88,12 @@ function workdaysOf(shifts: readonly ClosedShift[], zones: Zones): Workday[] {
     const date = localDate(shift.start, zones).toString();
     let day = byDate.get(date);
     if (!day) {
-      day = { date, shifts: [], worked: 0, night: 0 };
+      day = { date, shifts: [], intervals: [], worked: 0, night: 0 };
       byDate.set(date, day);
     }
     const figures = shiftSeconds({ ...shift, status: 'closed' }, zones);
     day.shifts.push(shift);
+    day.intervals.push(...workIntervals(shift));
     day.worked += figures.worked / 60;
     day.night += figures.night / 60;
   }
@@ -100,11 +102,10 @@ function workdaysOf(shifts: readonly ClosedShift[], zones: Zones): Workday[] {
 
 /** The longest stretch of work with no break of fifteen minutes or more, in minutes (short gaps included). */
 function longestContinuousWork(day: Workday): number {
-  const intervals = day.shifts.flatMap(workIntervals);
   let longest = 0;
   let stretchStart: Temporal.Instant | null = null;
   let stretchEnd: Temporal.Instant | null = null;
-  for (const interval of intervals) {
+  for (const interval of day.intervals) {
     if (
       stretchStart === null ||
       stretchEnd === null ||
@@ -160,9 +161,7 @@ export function complianceFindings(
   // Weekly rest: every week (Monday to Sunday, local) whose Sunday is in the range needs a rest of 36 hours in
   // it; rests are the gaps between work intervals, unbounded before the first and after the last. A rest that
   // starts on Saturday and runs into Monday is that week's; the next week counts it from Monday 00:00 only.
-  const intervals = days
-    .flatMap((day) => day.shifts.flatMap(workIntervals))
-    .sort((a, b) => compare(a.start, b.start));
+  const intervals = days.flatMap((day) => day.intervals).sort((a, b) => compare(a.start, b.start));
   const rests: Array<{ start: Temporal.Instant | null; end: Temporal.Instant | null }> = [];
   let freeSince: Temporal.Instant | null = null;
   for (const interval of intervals) {

@@ -1,5 +1,4 @@
 import type { Executor } from '../../db/database.ts';
-import { newId } from '../../platform/ids.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
 import { type CompanyRow, insertCompany } from './companies.repo.ts';
 
@@ -11,7 +10,7 @@ export async function provisionSandbox(
   tx: Executor,
   account: CompanyRow,
   now: Date,
-  id: string = newId(),
+  id: string,
 ): Promise<CompanyRow> {
   const sandbox: CompanyRow = {
     ...account,

@@ -49,11 +49,6 @@ export function datesAround(at: Temporal.Instant, timeZone: Zones): DateRange {
 }
 
 /**
- * The workdays of an employee's date range as the source rows give them now (check-ins, holidays, approved
- * absences, the contract and the employment), without storing them: what consolidation stores, and what
- * verification compares the stored figures with. Null for an unknown employee or an empty range.
- */
-/**
  * The check-ins of an employee between two instants that count for the registry, in order: every active one,
  * but under worker_consent a record the worker did not make counts only once they accept it.
  */
@@ -78,6 +73,11 @@ export async function countedEvents(
   return counted;
 }
 
+/**
+ * The workdays of an employee's date range as the source rows give them now (check-ins, holidays, approved
+ * absences, the contract and the employment), without storing them: what consolidation stores, and what
+ * verification compares the stored figures with. Null for an unknown employee or an empty range.
+ */
 export async function computeWorkdays(
   tx: Executor,
   companyId: string,

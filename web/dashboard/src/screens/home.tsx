@@ -76,17 +76,16 @@ export function HomeScreen({ mode }: { mode: Mode }) {
                   {people.map((person) => (
                     <li key={person.employee_id}>
                       {person.name}
-                      {person.since && group.state !== 'missed_clock_out' && (
-                        <span className="muted"> · {t('since {{time}}', { time: time(person.since) })}</span>
-                      )}
-                      {person.since && group.state === 'missed_clock_out' && (
+                      {person.since && (
                         <span className="muted">
                           {' '}
                           ·{' '}
-                          {t('open since {{day}} {{time}}', {
-                            day: day(dayIn(person.since, data.time_zone)),
-                            time: time(person.since),
-                          })}
+                          {group.state === 'missed_clock_out'
+                            ? t('open since {{day}} {{time}}', {
+                                day: day(dayIn(person.since, data.time_zone)),
+                                time: time(person.since),
+                              })
+                            : t('since {{time}}', { time: time(person.since) })}
                         </span>
                       )}
                       {person.absence_type && <span className="muted"> · {person.absence_type}</span>}
