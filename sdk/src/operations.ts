@@ -149,6 +149,11 @@ export class Operations extends Transport {
     return this.json({ method: 'POST', path: `/v1/absences/${segment(id)}/cancel`, body, idempotent: true, options });
   }
 
+  /** List the holidays of a year (`GET /v1/holidays`). */
+  listHolidays(query: NonNullable<operations['listHolidays']['parameters']['query']>, options?: RequestOptions): Promise<operations['listHolidays']['responses'][200]['content']['application/json']> {
+    return this.json({ method: 'GET', path: `/v1/holidays`, query, options });
+  }
+
   /** List work summaries (`GET /v1/work-summaries`). */
   listWorkSummaries(query: NonNullable<operations['listWorkSummaries']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listWorkSummaries']['responses'][200]['content']['application/json']>> {
     return this.list({ method: 'GET', path: `/v1/work-summaries`, query, options });

@@ -237,6 +237,15 @@ export interface paths {
      */
     post: operations["cancelAbsence"];
   };
+  "/v1/holidays": {
+    /**
+     * List the holidays of a year
+     * @description The holidays of one calendar year, by date. With `location_id`, those of that work centre’s employees: the national ones, its region’s, its local ones and the company’s own. Without it, every holiday of the company that year, each naming its work centre (null: the whole company) and its scope. National and regional holidays come from the calendar Jornada ships, applied by each work centre’s region (docs/time-rules.md).
+     *
+     * Required scope: `org:ausencias:read`.
+     */
+    get: operations["listHolidays"];
+  };
   "/v1/work-summaries": {
     /**
      * List work summaries
@@ -963,6 +972,24 @@ export interface components {
     };
     /** @enum {unknown} */
     EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "report.completed" | "ping";
+    Holiday: {
+      id: components["schemas"]["Uuid"];
+      /** Format: date */
+      date: string;
+      /** @description Its name in Spanish. */
+      name: string;
+      name_local: string | null;
+      /**
+       * @description national: a holiday of all of Spain; regional: of the work centre’s autonomous community (both from the calendar Jornada ships, applied by region); local: one of the work centre’s own (fiestas locales); company: one the company added for everyone. Extensible.
+       * @enum {string}
+       */
+      scope: "national" | "regional" | "local" | "company";
+      location_id: components["schemas"]["Uuid"] | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
     Location: {
       id: components["schemas"]["Uuid"];
       name: string;
@@ -970,6 +997,8 @@ export interface components {
       timezone: string;
       address: string | null;
       ccc: string | null;
+      region: ("ES-AN" | "ES-AR" | "ES-AS" | "ES-CB" | "ES-CE" | "ES-CL" | "ES-CM" | "ES-CN" | "ES-CT" | "ES-EX" | "ES-GA" | "ES-IB" | "ES-MC" | "ES-MD" | "ES-ML" | "ES-NC" | "ES-PV" | "ES-RI" | "ES-VC") | null;
+      municipality: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -2596,6 +2625,44 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * List the holidays of a year
+   * @description The holidays of one calendar year, by date. With `location_id`, those of that work centre’s employees: the national ones, its region’s, its local ones and the company’s own. Without it, every holiday of the company that year, each naming its work centre (null: the whole company) and its scope. National and regional holidays come from the calendar Jornada ships, applied by each work centre’s region (docs/time-rules.md).
+   *
+   * Required scope: `org:ausencias:read`.
+   */
+  listHolidays: {
+    parameters: {
+      query: {
+        /** @description The calendar year. */
+        year: number;
+        /** @description A work centre: the holidays of its employees’ calendar. Left out: every holiday of the company. */
+        location_id?: components["schemas"]["Uuid"];
+      };
+    };
+    responses: {
+      /** @description The holidays. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Holiday"][];
+          };
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];

@@ -41,6 +41,8 @@ export type CompaniesTable = {
   tracking_start_date: string;
   legal_name: Generated<string | null>;
   tax_id: Generated<string | null>;
+  /** The region (ISO 3166-2, ES-MD) of its work centres without their own and its employees without a centre. */
+  default_region: Generated<string | null>;
   created_at: Date;
   updated_at: Date;
 };
@@ -95,6 +97,9 @@ export type LocationsTable = {
   address: Generated<string | null>;
   /** Its Social Security contribution account code (código cuenta de cotización). */
   ccc: Generated<string | null>;
+  /** Its autonomous community, ISO 3166-2 (ES-CT): the regional holidays of its calendar (migration 0047). */
+  region: Generated<string | null>;
+  municipality: Generated<string | null>;
   created_at: Date;
   updated_at: Date;
 };
@@ -132,6 +137,10 @@ export type RequestLogTable = {
   request_id: string;
 };
 
+import type { HolidayScope } from '../time/holiday-audience.ts';
+
+export type { HolidayScope };
+
 export type HolidaysTable = {
   company_id: string;
   id: string;
@@ -139,6 +148,14 @@ export type HolidaysTable = {
   name: string;
   /** The work centre whose local holiday it is; null: a holiday of the whole company. */
   location_id: string | null;
+  /**
+   * national or regional: drawn from the shipped calendar (data/holidays/es.json) by region; local: a work
+   * centre's own; company: the company's own. A regional row without a centre applies to the employees without
+   * one only (migration 0047).
+   */
+  scope: Generated<HolidayScope>;
+  /** Its name in the region's co-official language, when it has one. */
+  name_local: Generated<string | null>;
   created_at: Date;
   updated_at: Date;
 };

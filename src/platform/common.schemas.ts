@@ -1,4 +1,5 @@
 import { type TLiteral, type TSchema, type TUnion, Type } from 'typebox';
+import { REGIONS } from '../time/regions.ts';
 
 /** The keyword that names a schema for the OpenAPI description (platform/openapi.ts moves it to components). */
 export const COMPONENT_KEYWORD = 'x-component';
@@ -78,3 +79,7 @@ export const Actor = (description: string) =>
 /** A Spanish identity number as written (spaces, dots, hyphens and slashes are dropped before checking). */
 export const IdentityNumber = (description: string) =>
   Type.String({ minLength: 1, maxLength: 24, description });
+
+/** An autonomous community of Spain by its ISO 3166-2 code (ES-CT): it chooses a calendar's regional holidays. */
+export const Region = (description: string) =>
+  Type.Enum([...REGIONS], { type: 'string', description, examples: ['ES-MD'] });

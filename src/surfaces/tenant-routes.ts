@@ -5,7 +5,7 @@ import { apiKeysDashboardRoutes, apiKeysRoutes } from '../modules/api-keys/api-k
 import { checkInsRoutes } from '../modules/check-ins/check-ins.routes.ts';
 import { correctionsRoutes } from '../modules/corrections/corrections.routes.ts';
 import { employeesDashboardRoutes, employeesRoutes } from '../modules/employees/employees.routes.ts';
-import { holidaysDashboardRoutes } from '../modules/holidays/holidays.routes.ts';
+import { holidaysDashboardRoutes, holidaysRoutes } from '../modules/holidays/holidays.routes.ts';
 import { locationsRoutes } from '../modules/locations/locations.routes.ts';
 import { organizationRoutes } from '../modules/organization/organization.routes.ts';
 import { portalInvitationRoutes } from '../modules/portal/portal.routes.ts';
@@ -38,6 +38,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   checkInsRoutes,
   correctionsRoutes,
   absencesRoutes,
+  holidaysRoutes,
   workSummariesRoutes,
   vacationBalancesRoutes,
   registryRoutes,

@@ -23,6 +23,7 @@ const COLUMNS = [
   'tracking_start_date',
   'legal_name',
   'tax_id',
+  'default_region',
   'created_at',
   'updated_at',
 ] as const;

@@ -4,6 +4,7 @@ import {
   IdentityNumber,
   Instant,
   Nullable,
+  Region,
   TimeZoneName,
   Uuid,
 } from '../../platform/common.schemas.ts';
@@ -62,6 +63,11 @@ export const Company = Type.Object({
     Type.String({ description: 'The registered name (razón social) on the registry documents.' }),
   ),
   tax_id: Nullable(Type.String({ description: 'The CIF or NIF, normalized (capitals, no separators).' })),
+  default_region: Nullable(
+    Region(
+      'The autonomous community (ISO 3166-2) of its work centres without a region of their own and of its employees without a work centre: their national and regional holidays.',
+    ),
+  ),
   created_at: Instant(),
   updated_at: Instant(),
 });
@@ -79,6 +85,13 @@ export const CreateCompanyBody = Type.Object(
     legal_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
     tax_id: Type.Optional(
       Nullable(IdentityNumber('CIF, or NIF (DNI/NIE) of a self-employed employer; checked.')),
+    ),
+    default_region: Type.Optional(
+      Nullable(
+        Region(
+          'The region of its work centres without their own and of its employees without a centre: their national and regional holidays come with it.',
+        ),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -103,6 +116,13 @@ export const UpdateCompanyBody = Type.Object(
     vacation_carry_over_expiry: Type.Optional(CarryOverExpiry),
     late_record_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 8760 })),
     registry_policy: Type.Optional(RegistryPolicy),
+    default_region: Type.Optional(
+      Nullable(
+        Region(
+          'Sets the region of the work centres without their own and of the employees without a centre: their national and regional holidays are applied in the open period (null: none).',
+        ),
+      ),
+    ),
     tracking_start_date: Type.Optional(
       CalendarDate(
         'Set it earlier to migrate a history: the employees without their own tracking start are recomputed between the old and the new date (409 if that touches a closed month).',

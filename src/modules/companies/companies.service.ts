@@ -8,8 +8,10 @@ import { newId } from '../../platform/ids.ts';
 import { DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.ts';
 import { hasActiveService } from '../../platform/service-state.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
+import type { Region } from '../../time/regions.ts';
 import { canonicalTimeZone, localDate } from '../../time/zones.ts';
 import { insertBuiltInAbsenceTypes } from '../absence-types/absence-types.repo.ts';
+import { applyRegionalCalendar } from '../holidays/holidays.service.ts';
 import { chainCompany } from '../registry/registry.service.ts';
 import {
   type CompanyRow,
@@ -69,6 +71,7 @@ function toView(tenant: CompanyRow, account: CompanyRow, sandboxId: string | nul
     tracking_start_date: account.tracking_start_date,
     legal_name: account.legal_name,
     tax_id: account.tax_id,
+    default_region: account.default_region as Region | null,
     created_at: formatInstant(tenant.created_at),
     updated_at: formatInstant(tenant.updated_at),
   };
@@ -121,6 +124,7 @@ export async function createCompany(
     tracking_start_date: input.tracking_start_date ?? localDate(instant, timezone).toString(),
     legal_name: input.legal_name ?? null,
     tax_id: input.tax_id === undefined || input.tax_id === null ? null : requireTaxId(input.tax_id),
+    default_region: input.default_region ?? null,
     active_employee_count: 0,
     created_at: now,
     updated_at: now,
@@ -134,6 +138,8 @@ export async function createCompany(
     await chainCompany(tx, sandbox.id, toDate(stamp));
     return sandbox;
   });
+  // A default region brings the national and regional holidays of the shipped calendar.
+  if (company.default_region !== null) await applyRegionalCalendar(deps, { companyId: company.id });
   return toView(company, company, sandbox.id);
 }
 

@@ -1,13 +1,28 @@
 import type { Executor } from '../../db/database.ts';
+import type { HolidayScope } from '../../db/schema.ts';
 import { newId } from '../../platform/ids.ts';
 
+export type HolidayInput = {
+  date: string;
+  name: string;
+  location_id: string | null;
+  scope: HolidayScope;
+  name_local: string | null;
+};
+
+const HOLIDAY_COLUMNS = [
+  'id',
+  'date',
+  'name',
+  'name_local',
+  'scope',
+  'location_id',
+  'created_at',
+  'updated_at',
+] as const;
+
 /** Inserts a company holiday; undefined when the company already has one on that date. */
-export async function insertHoliday(
-  db: Executor,
-  companyId: string,
-  input: { date: string; name: string; location_id?: string | null | undefined },
-  now: Date,
-) {
+export async function insertHoliday(db: Executor, companyId: string, input: HolidayInput, now: Date) {
   return await db
     .insertInto('holidays')
     .values({
@@ -15,13 +30,15 @@ export async function insertHoliday(
       id: newId(),
       date: input.date,
       name: input.name,
-      location_id: input.location_id ?? null,
+      location_id: input.location_id,
+      scope: input.scope,
+      name_local: input.name_local,
       created_at: now,
       updated_at: now,
     })
     // One company-wide holiday a date, one per work centre a date (two partial unique indexes).
     .onConflict((conflict) => conflict.doNothing())
-    .returning(['id', 'date', 'name', 'location_id', 'created_at', 'updated_at'])
+    .returning(HOLIDAY_COLUMNS)
     .executeTakeFirst();
 }
 
@@ -29,7 +46,7 @@ export async function insertHoliday(
 export async function selectHolidays(db: Executor, companyId: string, from: string, to: string) {
   return await db
     .selectFrom('holidays')
-    .select(['id', 'date', 'name', 'location_id', 'created_at', 'updated_at'])
+    .select(HOLIDAY_COLUMNS)
     .where('company_id', '=', companyId)
     .where('date', '>=', from)
     .where('date', '<=', to)
@@ -54,8 +71,48 @@ export async function deleteHolidayRow(db: Executor, companyId: string, id: stri
 export async function findHoliday(db: Executor, companyId: string, id: string) {
   return await db
     .selectFrom('holidays')
-    .select(['id', 'date', 'name', 'location_id'])
+    .select(['id', 'date', 'name', 'location_id', 'scope'])
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** The company's holidays drawn from the shipped calendar (national, regional) after a date. */
+export async function selectShippedHolidays(db: Executor, companyId: string, after: string) {
+  return await db
+    .selectFrom('holidays')
+    .select(['id', 'date', 'name', 'location_id', 'scope'])
+    .where('company_id', '=', companyId)
+    .where('scope', 'in', ['national', 'regional'])
+    .where('date', '>', after)
+    .orderBy('date')
+    .orderBy('id')
+    .execute();
+}
+
+/** Whether the company has this work centre. */
+export async function locationExists(db: Executor, companyId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('locations')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The company's default region and its work centres' own regions (null: none of their own). */
+export async function regionsOf(db: Executor, companyId: string) {
+  const company = await db
+    .selectFrom('companies')
+    .select('default_region')
+    .where('id', '=', companyId)
+    .executeTakeFirstOrThrow();
+  const locations = await db
+    .selectFrom('locations')
+    .select(['id', 'region'])
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .execute();
+  return { defaultRegion: company.default_region, locations };
 }

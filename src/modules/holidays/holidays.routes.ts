@@ -1,13 +1,48 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { tenantScopeOf } from '../../db/companies.ts';
 import { requireTenant } from '../../platform/auth.ts';
 import { IdParams } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
+import { notFound } from '../../platform/errors.ts';
 import { ADMIN_OPERATION, route } from '../../platform/operation.ts';
 import { DASHBOARD_OPERATION } from '../../platform/sessions.ts';
-import { getCompany } from '../companies/companies.service.ts';
-import { CreateHolidayBody, Holiday, ListHolidaysQuery } from './holidays.schemas.ts';
-import { createHoliday, deleteHoliday, listHolidays } from './holidays.service.ts';
+import {
+  CreateHolidayBody,
+  Holiday,
+  ListHolidaysQuery,
+  RegionalCalendarChange,
+  YearHolidaysQuery,
+} from './holidays.schemas.ts';
+import {
+  applyRegionalCalendar,
+  createHoliday,
+  deleteHoliday,
+  listHolidays,
+  listYearHolidays,
+} from './holidays.service.ts';
+
+/** The public API's (and the dashboard's): the holidays of a year, of the company or of one work centre. */
+export function holidaysRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/v1/holidays',
+      operationId: 'listHolidays',
+      summary: 'List the holidays of a year',
+      description:
+        'The holidays of one calendar year, by date. With `location_id`, those of that work centre’s employees: the national ones, its region’s, its local ones and the company’s own. Without it, every holiday of the company that year, each naming its work centre (null: the whole company) and its scope. National and regional holidays come from the calendar Jornada ships, applied by each work centre’s region (docs/time-rules.md).',
+      tag: 'Absences',
+      scope: 'org:ausencias:read',
+      querystring: YearHolidaysQuery,
+      responses: {
+        200: { description: 'The holidays.', schema: Type.Object({ data: Type.Array(Holiday) }) },
+      },
+    },
+    async (request) => await listYearHolidays(deps, requireTenant(request), request.query),
+  );
+}
 
 /** A company's holidays in the dashboard (live or test): list a range, add one, remove one. */
 export function holidaysDashboardRoutes(app: FastifyInstance, deps: AppDeps, mode: 'live' | 'test'): void {
@@ -16,7 +51,7 @@ export function holidaysDashboardRoutes(app: FastifyInstance, deps: AppDeps, mod
     {
       ...DASHBOARD_OPERATION,
       method: 'GET',
-      url: '/holidays',
+      url: '/holidays/range',
       operationId: `dashboard${mode}Holidays`,
       summary: 'The company’s holidays from one date to another (at most a year)',
       scope: null,
@@ -41,6 +76,19 @@ export function holidaysDashboardRoutes(app: FastifyInstance, deps: AppDeps, mod
       reply.code(201);
       return await createHoliday(deps, requireTenant(request), request.body);
     },
+  );
+  route(
+    app,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'POST',
+      url: '/holidays/import',
+      operationId: `dashboard${mode}ImportHolidays`,
+      summary: 'Apply the shipped calendar: the national and regional holidays of every work centre’s region',
+      scope: null,
+      responses: { 200: { description: 'What changed.', schema: RegionalCalendarChange } },
+    },
+    async (request) => (await applyRegionalCalendar(deps, requireTenant(request))).calendar,
   );
   route(
     app,
@@ -80,7 +128,7 @@ export function holidaysAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       errors: ['conflict'],
     },
     async (request, reply) => {
-      await getCompany(deps.db, request.params.id);
+      if (!(await tenantScopeOf(deps.db, request.params.id))) throw notFound('Company');
       return reply.code(201).send(await createHoliday(deps, { companyId: request.params.id }, request.body));
     },
   );

@@ -20,6 +20,7 @@ import {
   requireTimeZone,
 } from '../companies/companies.service.ts';
 import { employeeIdsOf, employeesOnCompanyZone } from '../employees/employees.repo.ts';
+import { applyRegionalCalendar } from '../holidays/holidays.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { appendToCompanyChain, chainCompany } from '../registry/registry.service.ts';
 import { type DaysTouched, lockDaysOf, settleDays } from '../workdays/write-days.ts';
@@ -58,6 +59,7 @@ export type CompanyChanges = {
   tracking_start_date?: string | undefined;
   legal_name?: string | null | undefined;
   tax_id?: string | null | undefined;
+  default_region?: string | null | undefined;
 };
 
 /**
@@ -76,6 +78,7 @@ export async function changeCompany(
     tracking_start_date: trackingStart,
     timezone: requestedZone,
     timezone_effective_from: timezoneFrom,
+    default_region: defaultRegion,
     ...changes
   } = requested;
   if (timezoneFrom !== undefined && requestedZone === undefined) {
@@ -97,6 +100,20 @@ export async function changeCompany(
   }
   if (trackingStart !== undefined || timezone !== undefined) {
     await changeCalendar(deps, companyId, { trackingStart, timezone, timezoneFrom });
+  }
+  if (defaultRegion !== undefined) {
+    // A region brings its holidays: set with them, under every employee's lock (holidays.service.ts).
+    await applyRegionalCalendar(deps, tenant, async (tx, at) => {
+      const company = await findCompany(tx, companyId, { forUpdate: true });
+      if (!company) throw notFound('Company');
+      if (company.sandbox_of !== null)
+        throw invalid({ default_region: 'is set on the live company; a sandbox shares it' });
+      await updateCompany(tx, companyId, {
+        default_region: defaultRegion,
+        updated_at: at,
+      });
+      await chainCompany(tx, companyId, at);
+    });
   }
   // Switching the addon writes the sandbox's records too: its id (a new one's, chosen now) is stamped as well.
   const sandboxId =

@@ -8,7 +8,17 @@ export type LocationRow = Omit<Selectable<LocationsTable>, 'company_id'>;
 export const selectLocations = (db: Executor, companyId: string) =>
   db
     .selectFrom('locations')
-    .select(['id', 'name', 'timezone', 'address', 'ccc', 'created_at', 'updated_at'])
+    .select([
+      'id',
+      'name',
+      'timezone',
+      'address',
+      'ccc',
+      'region',
+      'municipality',
+      'created_at',
+      'updated_at',
+    ])
     .where('company_id', '=', companyId);
 
 export async function findLocation(

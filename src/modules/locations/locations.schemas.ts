@@ -4,6 +4,7 @@ import {
   Instant,
   Nullable,
   named,
+  Region,
   TimeZoneName,
   Uuid,
 } from '../../platform/common.schemas.ts';
@@ -22,6 +23,14 @@ export const Location = named(
           'Its Social Security contribution account code (código cuenta de cotización), 11 digits.',
       }),
     ),
+    region: Nullable(
+      Region(
+        'Its autonomous community (ISO 3166-2): the national and regional holidays of its employees’ calendar. Null: the company’s default region.',
+      ),
+    ),
+    municipality: Nullable(
+      Type.String({ description: 'Its municipality (its local holidays are its own).' }),
+    ),
     created_at: Instant(),
     updated_at: Instant(),
   }),
@@ -37,6 +46,12 @@ const locationFields = {
   timezone: TimeZoneName(),
   address: Nullable(Type.String({ minLength: 1, maxLength: 500 })),
   ccc: Nullable(IdentityNumber('11 digits with the two control digits; checked.')),
+  region: Nullable(
+    Region(
+      'Its autonomous community: its national and regional holidays are applied to its employees in the open period (null: the company’s default region).',
+    ),
+  ),
+  municipality: Nullable(Type.String({ minLength: 1, maxLength: 200 })),
 };
 
 export const CreateLocationBody = named(
@@ -47,6 +62,8 @@ export const CreateLocationBody = named(
       timezone: Type.Optional(locationFields.timezone),
       address: Type.Optional(locationFields.address),
       ccc: Type.Optional(locationFields.ccc),
+      region: Type.Optional(locationFields.region),
+      municipality: Type.Optional(locationFields.municipality),
     },
     { additionalProperties: false },
   ),
@@ -58,6 +75,8 @@ export const UpdateLocationBody = Type.Object(
     timezone: Type.Optional(locationFields.timezone),
     address: Type.Optional(locationFields.address),
     ccc: Type.Optional(locationFields.ccc),
+    region: Type.Optional(locationFields.region),
+    municipality: Type.Optional(locationFields.municipality),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -8,7 +8,9 @@ import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
+import type { Region } from '../../time/regions.ts';
 import { loadAccount, requireTimeZone } from '../companies/companies.service.ts';
+import { applyRegionalCalendar } from '../holidays/holidays.service.ts';
 import { chainLocation } from '../registry/registry.service.ts';
 import {
   findLocation,
@@ -27,6 +29,8 @@ const toView = (row: LocationRow): LocationView => ({
   timezone: row.timezone,
   address: row.address,
   ccc: row.ccc,
+  region: row.region as Region | null,
+  municipality: row.municipality,
   created_at: formatInstant(row.created_at),
   updated_at: formatInstant(row.updated_at),
 });
@@ -41,21 +45,28 @@ export async function createLocation(
   const { account } = await loadAccount(db, companyId);
   const timezone = requireTimeZone(input.timezone ?? account.timezone);
   const ccc = input.ccc === undefined || input.ccc === null ? null : requireCcc(input.ccc);
-  const row = await withSyncStamp(db, clock, companyId, async (tx, stamp) => {
-    const now = toDate(stamp);
+  const insert = async (tx: Executor, now: Date) => {
     const location: LocationRow = {
       id: newId(),
       name: input.name,
       timezone,
       address: input.address ?? null,
       ccc,
+      region: input.region ?? null,
+      municipality: input.municipality ?? null,
       created_at: now,
       updated_at: now,
     };
     await insertLocation(tx, companyId, location);
     await chainLocation(tx, companyId, location.id, now);
     return location;
-  });
+  };
+  // A region brings its holidays, applied in the same transaction (holidays.service.ts); so does a centre
+  // without one in a company with a default region.
+  const row =
+    (input.region ?? account.default_region) != null
+      ? ((await applyRegionalCalendar(deps, tenant, insert)).result as LocationRow)
+      : await withSyncStamp(db, clock, companyId, async (tx, stamp) => await insert(tx, toDate(stamp)));
   return toView(row);
 }
 
@@ -79,15 +90,24 @@ export async function updateLocation(
     ...(input.timezone !== undefined ? { timezone: requireTimeZone(input.timezone) } : {}),
     ...(input.address !== undefined ? { address: input.address } : {}),
     ...(input.ccc !== undefined ? { ccc: input.ccc === null ? null : requireCcc(input.ccc) } : {}),
+    ...(input.region !== undefined ? { region: input.region } : {}),
+    ...(input.municipality !== undefined ? { municipality: input.municipality } : {}),
   };
-  const updated = await withSyncStamp(db, clock, tenant.companyId, async (tx, stamp) => {
-    const changed = await updateLocationRow(tx, tenant.companyId, id, {
-      ...changes,
-      updated_at: toDate(stamp),
-    });
-    if (changed) await chainLocation(tx, tenant.companyId, id, toDate(stamp));
+  const update = async (tx: Executor, at: Date) => {
+    const changed = await updateLocationRow(tx, tenant.companyId, id, { ...changes, updated_at: at });
+    if (changed) await chainLocation(tx, tenant.companyId, id, at);
     return changed;
-  });
+  };
+  // A new region changes the centre's holidays in the same transaction (holidays.service.ts).
+  const updated =
+    input.region !== undefined
+      ? (await applyRegionalCalendar(deps, tenant, update)).result
+      : await withSyncStamp(
+          db,
+          clock,
+          tenant.companyId,
+          async (tx, stamp) => await update(tx, toDate(stamp)),
+        );
   if (!updated) throw notFound('Location');
   return await getLocation(deps, tenant, id);
 }

@@ -25,6 +25,7 @@ import {
   type DateRange,
   findClockEvents,
   findHolidayDates,
+  type HolidayAudience,
   lockEmployeeCalendar,
   refreshMonths,
   replaceWorkdays,
@@ -290,11 +291,11 @@ function horizonOf(employee: { consolidated_through: string | null }, zone: Zone
 export async function applyHoliday(
   tx: Executor,
   companyId: string,
-  holiday: { date: string; location_id: string | null },
+  holiday: HolidayAudience & { date: string },
   now: Date,
 ): Promise<void> {
   const { date } = holiday;
-  await clearExpectedOn(tx, companyId, date, holiday.location_id, now);
+  await clearExpectedOn(tx, companyId, date, holiday, now);
   await refreshMonths(tx, companyId, null, { from: date, to: date });
 }
 

@@ -4,6 +4,7 @@ import { ownRecordSql } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
 import { companyRegistryPolicy, companyTrackingStart } from '../../db/employees.ts';
 import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
+import { audienceLocation, type HolidayAudience, inCalendarOf } from '../../time/holiday-audience.ts';
 
 /**
  * Claims (FOR UPDATE SKIP LOCKED, across tenants) up to `batch` employees whose materialised calendar ends before
@@ -49,7 +50,7 @@ export async function findClockEvents(
 
 /**
  * The holiday dates of an employee's calendar within the inclusive range: the company's, and those of the work
- * centre the employee is assigned to (null: none).
+ * centre the employee is assigned to (null: none), by inCalendarOf.
  */
 export async function findHolidayDates(
   db: Executor,
@@ -68,14 +69,20 @@ export async function findHolidayDates(
     .where((where) =>
       locationId === null
         ? where('location_id', 'is', null)
-        : where.or([where('location_id', 'is', null), where('location_id', '=', locationId)]),
+        : where.or([
+            where.and([where('location_id', 'is', null), where('scope', '<>', 'regional')]),
+            where('location_id', '=', locationId),
+          ]),
     )
     .orderBy('date')
     .execute();
   return rows.map((row) => row.date);
 }
 
-/** Whether any of these work centres has a local holiday on or after a date. */
+/**
+ * Whether any of these work centres (null: no centre) has a holiday of its own on or after a date: a centre's
+ * local or regional ones, and for the employees without a centre the default region's.
+ */
 export async function hasLocalHolidays(
   db: Executor,
   companyId: string,
@@ -83,19 +90,27 @@ export async function hasLocalHolidays(
   from: string,
 ): Promise<boolean> {
   const ids = locationIds.filter((id): id is string => id !== null);
-  if (ids.length === 0) return false;
+  const unassigned = locationIds.includes(null);
+  if (ids.length === 0 && !unassigned) return false;
   const row = await db
     .selectFrom('holidays')
     .select('id')
     .where('company_id', '=', companyId)
-    .where('location_id', 'in', ids)
+    .where((where) =>
+      where.or([
+        ...(ids.length > 0 ? [where('location_id', 'in', ids)] : []),
+        ...(unassigned
+          ? [where.and([where('location_id', 'is', null), where('scope', '=', 'regional')])]
+          : []),
+      ]),
+    )
     .where('date', '>=', from)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
 }
 
-export type HolidayRow = { date: string; name: string; location_id: string | null };
+export type HolidayRow = HolidayAudience & { date: string; name: string };
 
 /** Every holiday of the company within the inclusive range (company-wide and local), in date order. */
 export async function findHolidays(
@@ -106,7 +121,7 @@ export async function findHolidays(
 ): Promise<HolidayRow[]> {
   return await db
     .selectFrom('holidays')
-    .select(['date', 'name', 'location_id'])
+    .select(['date', 'name', 'location_id', 'scope'])
     .where('company_id', '=', companyId)
     .where('date', '>=', from)
     .where('date', '<=', to)
@@ -128,7 +143,7 @@ export function holidayCalendars(
     if (!names) {
       names = new Map();
       for (const row of rows) {
-        if (row.location_id !== null && row.location_id !== locationId) continue;
+        if (!inCalendarOf(row, locationId)) continue;
         // A company-wide holiday comes first and keeps its name.
         if (!names.has(row.date)) names.set(row.date, row.name);
       }
@@ -274,16 +289,18 @@ export async function clearExpectedOn(
   db: Executor,
   companyId: string,
   date: string,
-  locationId: string | null,
+  holiday: HolidayAudience,
   now: Date,
 ): Promise<void> {
-  // A local holiday touches the employees of its work centre only.
-  const atLocation = (id: string) =>
+  // A local holiday touches the employees of its work centre only (a regional one without a centre, those
+  // without a centre).
+  const audience = audienceLocation(holiday);
+  const atLocation = (id: string | null) =>
     db
       .selectFrom('employees')
       .select('employees.id')
       .where('employees.company_id', '=', companyId)
-      .where('employees.location_id', '=', id);
+      .where('employees.location_id', id === null ? 'is' : '=', id);
   let removed = db
     .deleteFrom('workdays')
     .where('company_id', '=', companyId)
@@ -294,9 +311,9 @@ export async function clearExpectedOn(
     .set({ expected_minutes: 0, absences_minutes: 0, consolidated_at: now })
     .where('company_id', '=', companyId)
     .where('date', '=', date);
-  if (locationId !== null) {
-    removed = removed.where('employee_id', 'in', atLocation(locationId));
-    cleared = cleared.where('employee_id', 'in', atLocation(locationId));
+  if (audience !== null) {
+    removed = removed.where('employee_id', 'in', atLocation(audience.locationId));
+    cleared = cleared.where('employee_id', 'in', atLocation(audience.locationId));
   }
   await removed.execute();
   await cleared.execute();
@@ -353,9 +370,12 @@ export type AbsenceDayScope = {
   /** The dates whose calendar changes, inclusive; always in the open period. */
   from: string;
   to: string;
-  /** One employee's absences; otherwise every employee's (of `locationId`'s centre, when given). */
+  /**
+   * One employee's absences; otherwise every employee's (of `locationId`'s centre when given, of the employees
+   * without a centre when null).
+   */
   employeeId?: string;
-  locationId?: string;
+  locationId?: string | null;
 };
 
 /** The requested and approved absences overlapping a scope, with their type and their employee's centre. */
@@ -383,7 +403,9 @@ export async function absencesOverlapping(db: Executor, companyId: string, scope
     .where('absences.end_date', '>=', scope.from)
     .where('absences.start_date', '<=', scope.to);
   if (scope.employeeId !== undefined) query = query.where('absences.employee_id', '=', scope.employeeId);
-  if (scope.locationId !== undefined) query = query.where('employees.location_id', '=', scope.locationId);
+  if (scope.locationId !== undefined) {
+    query = query.where('employees.location_id', scope.locationId === null ? 'is' : '=', scope.locationId);
+  }
   return await query.orderBy('absences.id').execute();
 }
 
@@ -407,3 +429,5 @@ export async function addAbsenceDays(
     .executeTakeFirstOrThrow();
   return Number(row.days_count);
 }
+
+export { audienceLocation, type HolidayAudience, inCalendarOf };

@@ -670,4 +670,21 @@ export const es: Record<string, string> = {
   'Passkey {{name}} created.': 'Llave de acceso {{name}} creada.',
   'This browser does not support passkeys.': 'Este navegador no admite llaves de acceso.',
   never: 'nunca',
+  Region: 'Comunidad autónoma',
+  'Company default': 'La de la empresa',
+  Municipality: 'Municipio',
+  'No region': 'Ninguna',
+  'Its national and regional holidays are added to the calendar of its employees.':
+    'Sus festivos nacionales y autonómicos se añaden al calendario de sus empleados.',
+  'Of the work centres without their own and the employees without one: their holidays.':
+    'La de los centros sin comunidad propia y la de los empleados sin centro: sus festivos.',
+  'Calendar of': 'Calendario de',
+  'National and regional holidays come with each work centre’s region (Settings, Work centres). Apply the built-in calendar again after an update brings a new year.':
+    'Los festivos nacionales y autonómicos llegan con la comunidad autónoma de cada centro (Ajustes, Centros de trabajo). Aplica de nuevo el calendario incluido cuando una actualización traiga un año nuevo.',
+  'Apply the built-in calendar': 'Aplicar el calendario incluido',
+  '{{added}} holidays added, {{removed}} removed.': '{{added}} festivos añadidos, {{removed}} quitados.',
+  'Employees without a work centre': 'Empleados sin centro de trabajo',
+  National: 'Nacional',
+  Regional: 'Autonómico',
+  Local: 'Local',
 };

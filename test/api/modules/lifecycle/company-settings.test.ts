@@ -41,7 +41,10 @@ describe('holidays', () => {
     });
     expect(created.statusCode, created.body).toBe(201);
     expect(await expectedOn('2026-10-07')).toBe(0);
-    const year = await session.call('GET', '/dashboard/api/live/holidays?from=2026-01-01&to=2026-12-31');
+    const year = await session.call(
+      'GET',
+      '/dashboard/api/live/holidays/range?from=2026-01-01&to=2026-12-31',
+    );
     expect(year.json().data).toEqual([expect.objectContaining({ date: '2026-10-07', name: 'Fiesta local' })]);
     const again = await session.call('POST', '/dashboard/api/live/holidays', {
       date: '2026-10-07',
@@ -56,7 +59,10 @@ describe('holidays', () => {
       (await session.call('DELETE', `/dashboard/api/live/holidays/${created.json().id}`)).statusCode,
     ).toBe(404);
     // Over a year: refused by field.
-    const wide = await session.call('GET', '/dashboard/api/live/holidays?from=2026-01-01&to=2027-06-30');
+    const wide = await session.call(
+      'GET',
+      '/dashboard/api/live/holidays/range?from=2026-01-01&to=2027-06-30',
+    );
     expect(wide.statusCode).toBe(422);
     expect(wide.json().errors).toHaveProperty('to');
   });
@@ -71,7 +77,10 @@ describe('holidays', () => {
     expect(
       (await session.call('DELETE', `/dashboard/api/live/holidays/${theirs.json().id}`)).statusCode,
     ).toBe(404);
-    const mine = await session.call('GET', '/dashboard/api/live/holidays?from=2026-01-01&to=2026-12-31');
+    const mine = await session.call(
+      'GET',
+      '/dashboard/api/live/holidays/range?from=2026-01-01&to=2026-12-31',
+    );
     expect(mine.json().data).toEqual([]);
   });
 });
@@ -140,7 +149,10 @@ describe('holidays of one work centre', () => {
     expect(await days(there.id)).toBe(5);
 
     // Listed with its centre; the yearly list holds both kinds.
-    const listed = await session.call('GET', '/dashboard/api/live/holidays?from=2026-10-01&to=2026-10-31');
+    const listed = await session.call(
+      'GET',
+      '/dashboard/api/live/holidays/range?from=2026-10-01&to=2026-10-31',
+    );
     expect(listed.json().data).toContainEqual(
       expect.objectContaining({
         date: '2026-10-08',

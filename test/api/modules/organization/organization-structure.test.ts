@@ -19,6 +19,8 @@ describe('locations and units (read-only, created through the admin API)', () =>
       timezone: 'Atlantic/Canary',
       address: null,
       ccc: null,
+      region: null,
+      municipality: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       updated_at: location.created_at,
     });

@@ -18,7 +18,7 @@ import {
 } from '../ui.tsx';
 import { type Employee, fullName } from './names.ts';
 
-type Holiday = { date: string; name: string; location_id: string | null };
+type Holiday = { date: string; name: string; location_id: string | null; scope: string };
 type Unit = { id: string; name: string };
 type AbsenceType = { key: string; label: string };
 
@@ -46,7 +46,7 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
     const [employees, absences, holidays, locations, units, types, requests] = await Promise.all([
       allPages<Employee>(`/${mode}/employees/search`, { status: 'active' }),
       allPages<Absence>(`/${mode}/absences`, { from, to }),
-      api<{ data: Holiday[] }>('GET', `/${mode}/holidays${query({ from, to })}`),
+      api<{ data: Holiday[] }>('GET', `/${mode}/holidays/range${query({ from, to })}`),
       allPages<Location>(`/${mode}/locations`, {}),
       allPages<Unit>(`/${mode}/units`, {}),
       allPages<AbsenceType>(`/${mode}/absence-types`, {}),
@@ -65,14 +65,14 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
     loaded?.employees.filter(
       (employee) => (!location || employee.location_id === location) && (!unit || employee.unit_id === unit),
     ) ?? [];
-  // The header marks the company's holidays; each row, the company's and the employee's work centre's.
-  const holidays = new Map(
-    loaded?.holidays.filter((holiday) => holiday.location_id === null).map((h) => [h.date, h.name]) ?? [],
-  );
-  // The local ones by centre and date, read once per cell of the grid.
+  // The header marks the company's holidays; each row, the company's and the employee's work centre's (a
+  // regional holiday without a centre is the calendar of the employees without one).
+  const everyone = (holiday: Holiday) => holiday.location_id === null && holiday.scope !== 'regional';
+  const holidays = new Map(loaded?.holidays.filter(everyone).map((h) => [h.date, h.name]) ?? []);
+  // The others by centre and date, read once per cell of the grid.
   const localHolidays = new Map(
     loaded?.holidays
-      .filter((holiday) => holiday.location_id !== null)
+      .filter((holiday) => !everyone(holiday))
       .map((holiday) => [`${holiday.location_id}|${holiday.date}`, holiday.name]) ?? [],
   );
   const holidayOf = (employee: Employee, date: string) =>

@@ -132,19 +132,36 @@ function RegistryPolicy({ company, onSaved }: { company: Company; onSaved: () =>
   );
 }
 
-type Holiday = { id: string; date: string; name: string; location_id: string | null };
+type Holiday = {
+  id: string;
+  date: string;
+  name: string;
+  name_local: string | null;
+  scope: 'national' | 'regional' | 'local' | 'company';
+  location_id: string | null;
+};
 
 function Holidays({ timeZone }: { timeZone: string }) {
   const t = useT();
   const [year, setYear] = useState(() => todayIn(timeZone).slice(0, 4));
+  // The calendar of one work centre (its employees'), or every holiday of the company.
+  const [calendar, setCalendar] = useState('');
   const list = useLoad(
     () =>
       api<{ data: Holiday[] }>(
         'GET',
-        `/live/holidays${query({ from: `${year}-01-01`, to: `${year}-12-31` })}`,
+        `/live/holidays${query({ year, ...(calendar ? { location_id: calendar } : {}) })}`,
       ),
-    [year],
+    [year, calendar],
   );
+  const imported = useAction();
+  const scopes = {
+    national: t('National'),
+    regional: t('Regional'),
+    local: t('Local'),
+    company: t('Company'),
+  };
+  const [importResult, setImportResult] = useState<{ added: number; removed: number } | null>(null);
   const centres = useLoad(() => api<Page<Location>>('GET', `/live/locations${query({ limit: 100 })}`), []);
   const centreName = new Map(centres.data?.data.map((centre) => [centre.id, centre.name]) ?? []);
   const [date, setDate] = useState('');
@@ -170,31 +187,76 @@ function Holidays({ timeZone }: { timeZone: string }) {
         {t('Nobody is expected to work on a holiday; it is named in the registry documents.')}{' '}
         {t('A local holiday (of one work centre) applies to the employees assigned to that centre.')}
       </p>
-      <Field label={t('Year')}>
-        <input
-          type="number"
-          min={2000}
-          max={2100}
-          value={year}
-          onChange={(event) => /^\d{4}$/.test(event.target.value) && setYear(event.target.value)}
-        />
-      </Field>
+      <div className="grid">
+        <Field label={t('Year')}>
+          <input
+            type="number"
+            min={2000}
+            max={2100}
+            value={year}
+            onChange={(event) => /^\d{4}$/.test(event.target.value) && setYear(event.target.value)}
+          />
+        </Field>
+        <Field label={t('Calendar of')}>
+          <select value={calendar} onChange={(event) => setCalendar(event.target.value)}>
+            <option value="">{t('All (the whole company)')}</option>
+            {centres.data?.data.map((centre) => (
+              <option key={centre.id} value={centre.id}>
+                {centre.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <p className="muted">
+        {t(
+          'National and regional holidays come with each work centre’s region (Settings, Work centres). Apply the built-in calendar again after an update brings a new year.',
+        )}
+      </p>
+      <button
+        type="button"
+        className="secondary"
+        disabled={imported.busy}
+        onClick={() =>
+          void imported.run(async () => {
+            setImportResult(await api('POST', '/live/holidays/import'));
+            list.reload();
+          })
+        }
+      >
+        {t('Apply the built-in calendar')}
+      </button>
+      {importResult && (
+        <p role="status">
+          {t('{{added}} holidays added, {{removed}} removed.', {
+            added: importResult.added,
+            removed: importResult.removed,
+          })}
+        </p>
+      )}
+      <ErrorMessage error={imported.error} />
       <ErrorMessage error={list.error ?? remove.error} />
       <Loading loading={list.loading && !list.data} />
       <Table
         label={t('Holidays of {{year}}', { year })}
-        columns={[t('Date'), t('Day'), t('Name'), t('Work centre')]}
+        columns={[t('Date'), t('Day'), t('Name'), t('Kind'), t('Work centre')]}
         actions
         empty={t('No holiday in {{year}}.', { year })}
         rows={list.data?.data.map((holiday) => (
           <tr key={holiday.id}>
             <td>{formatDate(holiday.date)}</td>
             <td>{day(holiday.date)}</td>
-            <td>{holiday.name}</td>
+            <td>
+              {holiday.name}
+              {holiday.name_local && <span className="muted"> · {holiday.name_local}</span>}
+            </td>
+            <td>{scopes[holiday.scope]}</td>
             <td>
               {holiday.location_id
                 ? (centreName.get(holiday.location_id) ?? holiday.location_id)
-                : t('All (the whole company)')}
+                : holiday.scope === 'regional'
+                  ? t('Employees without a work centre')
+                  : t('All (the whole company)')}
             </td>
             <td>
               <ConfirmButton

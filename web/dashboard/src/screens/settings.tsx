@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { api, type Page } from '../../../shared/api.ts';
 import { formatMonth, formatNumber, useT } from '../../../shared/i18n.ts';
 import { statusLabel } from '../labels.ts';
+import { REGION_NAMES, regionName } from '../regions.ts';
 import type { Company, Location } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
 import { CompanySettings } from './company.tsx';
@@ -140,6 +141,7 @@ function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => 
   const t = useT();
   const [legalName, setLegalName] = useState(company.legal_name ?? '');
   const [taxId, setTaxId] = useState(company.tax_id ?? '');
+  const [region, setRegion] = useState<string>(company.default_region ?? '');
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const submit = async (event: FormEvent) => {
@@ -149,6 +151,7 @@ function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => 
       api('PATCH', '/settings', {
         legal_name: legalName.trim() || null,
         tax_id: taxId.trim() || null,
+        ...(region !== (company.default_region ?? '') ? { default_region: region || null } : {}),
       }),
     );
     if (done) {
@@ -177,6 +180,14 @@ function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => 
         >
           <input value={taxId} onChange={(event) => setTaxId(event.target.value)} autoComplete="off" />
         </Field>
+        <Field
+          label={t('Region')}
+          hint={t('Of the work centres without their own and the employees without one: their holidays.')}
+          name="default_region"
+          error={action.error}
+        >
+          <RegionSelect value={region} onChange={setRegion} />
+        </Field>
       </div>
       <ErrorMessage error={action.error} />
       <SaveRow label={t('Save legal identity')} busy={action.busy} saved={saved} />
@@ -198,7 +209,7 @@ function WorkCentres() {
       <ErrorMessage error={locations.error} />
       <Loading loading={locations.loading && !locations.data} />
       <Table
-        columns={[t('Centre'), t('Address'), t('CCC'), t('Time zone')]}
+        columns={[t('Centre'), t('Address'), t('CCC'), t('Region'), t('Time zone')]}
         actions
         empty={t('No work centre yet: your operator creates them.')}
         rows={locations.data?.data.map((location) => (
@@ -206,6 +217,10 @@ function WorkCentres() {
             <td>{location.name}</td>
             <td>{location.address ?? '—'}</td>
             <td>{location.ccc ?? '—'}</td>
+            <td>
+              {regionName(location.region) ?? t('Company default')}
+              {location.municipality ? ` · ${location.municipality}` : ''}
+            </td>
             <td>{location.timezone}</td>
             <td>
               <button
@@ -240,6 +255,8 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
   const t = useT();
   const [address, setAddress] = useState(location.address ?? '');
   const [ccc, setCcc] = useState(location.ccc ?? '');
+  const [region, setRegion] = useState<string>(location.region ?? '');
+  const [municipality, setMunicipality] = useState(location.municipality ?? '');
   const action = useAction();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -247,6 +264,8 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
       api('PATCH', `/locations/${location.id}`, {
         address: address.trim() || null,
         ccc: ccc.trim() || null,
+        region: region || null,
+        municipality: municipality.trim() || null,
       }),
     );
     if (done) onSaved();
@@ -269,10 +288,40 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
           autoComplete="off"
         />
       </Field>
+      <Field
+        label={t('Region')}
+        hint={t('Its national and regional holidays are added to the calendar of its employees.')}
+        name="region"
+        error={action.error}
+      >
+        <RegionSelect value={region} onChange={setRegion} />
+      </Field>
+      <Field label={t('Municipality')} name="municipality" error={action.error}>
+        <input
+          maxLength={200}
+          value={municipality}
+          onChange={(event) => setMunicipality(event.target.value)}
+        />
+      </Field>
       <ErrorMessage error={action.error} />
       <button type="submit" disabled={action.busy}>
         {t('Save {{name}}', { name: location.name })}
       </button>
     </form>
+  );
+}
+
+/** A choice of region: one of Spain's, or none (the company's default, for a work centre). */
+function RegionSelect({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const t = useT();
+  return (
+    <select value={value} onChange={(event) => onChange(event.target.value)}>
+      <option value="">{t('No region')}</option>
+      {REGION_NAMES.map(([code, name]) => (
+        <option key={code} value={code}>
+          {name}
+        </option>
+      ))}
+    </select>
   );
 }
