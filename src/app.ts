@@ -64,6 +64,11 @@ const PUBLIC_TAGS = [
     description: 'Clock events (in, out, breaks): immutable records of the time registry.',
   },
   { name: 'Absences', description: 'Requests, decisions and the absence types.' },
+  {
+    name: 'Shifts',
+    description:
+      'Planned time: shifts, shift templates and rota patterns; published shifts plan the expected minutes.',
+  },
   { name: 'Work summaries', description: 'Closed-workday figures per day or month, from the time engine.' },
   { name: 'Vacation balances', description: 'Entitled, used, pending and remaining vacation days per year.' },
   {

@@ -154,6 +154,66 @@ export class Operations extends Transport {
     return this.json({ method: 'GET', path: `/v1/holidays`, query, options });
   }
 
+  /** List shifts (`GET /v1/shifts`). */
+  listShifts(query?: NonNullable<operations['listShifts']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listShifts']['responses'][200]['content']['application/json']>> {
+    return this.list({ method: 'GET', path: `/v1/shifts`, query, options });
+  }
+
+  /** Plan a shift (`POST /v1/shifts`). */
+  createShift(body: operations['createShift']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['createShift']['responses'][201]['content']['application/json']> {
+    return this.json({ method: 'POST', path: `/v1/shifts`, body, idempotent: true, options });
+  }
+
+  /** Get a shift (`GET /v1/shifts/{id}`). */
+  getShift(id: string, options?: RequestOptions): Promise<operations['getShift']['responses'][200]['content']['application/json']> {
+    return this.json({ method: 'GET', path: `/v1/shifts/${segment(id)}`, options });
+  }
+
+  /** Change a shift (`PATCH /v1/shifts/{id}`). */
+  updateShift(id: string, body: operations['updateShift']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['updateShift']['responses'][200]['content']['application/json']> {
+    return this.json({ method: 'PATCH', path: `/v1/shifts/${segment(id)}`, body, idempotent: true, options });
+  }
+
+  /** Delete a shift (`DELETE /v1/shifts/{id}`). */
+  deleteShift(id: string, options?: IdempotentOptions): Promise<void> {
+    return this.send({ method: 'DELETE', path: `/v1/shifts/${segment(id)}`, idempotent: true, options });
+  }
+
+  /** Create or replace up to 5,000 shifts at once (`POST /v1/shifts/bulk`). */
+  bulkShifts(body: operations['bulkShifts']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['bulkShifts']['responses'][200]['content']['application/json']> {
+    return this.json({ method: 'POST', path: `/v1/shifts/bulk`, body, idempotent: true, options });
+  }
+
+  /** Publish the drafts of a range (`POST /v1/shifts/publish`). */
+  publishShifts(body: operations['publishShifts']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['publishShifts']['responses'][200]['content']['application/json']> {
+    return this.json({ method: 'POST', path: `/v1/shifts/publish`, body, idempotent: true, options });
+  }
+
+  /** List shift templates (`GET /v1/shift-templates`). */
+  listShiftTemplates(query?: NonNullable<operations['listShiftTemplates']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listShiftTemplates']['responses'][200]['content']['application/json']>> {
+    return this.list({ method: 'GET', path: `/v1/shift-templates`, query, options });
+  }
+
+  /** Create a shift template (`POST /v1/shift-templates`). */
+  createShiftTemplate(body: operations['createShiftTemplate']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['createShiftTemplate']['responses'][201]['content']['application/json']> {
+    return this.json({ method: 'POST', path: `/v1/shift-templates`, body, idempotent: true, options });
+  }
+
+  /** List rota patterns (`GET /v1/rota-patterns`). */
+  listRotaPatterns(query?: NonNullable<operations['listRotaPatterns']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listRotaPatterns']['responses'][200]['content']['application/json']>> {
+    return this.list({ method: 'GET', path: `/v1/rota-patterns`, query, options });
+  }
+
+  /** Create a rota pattern, and apply it (`POST /v1/rota-patterns`). */
+  createRotaPattern(body: operations['createRotaPattern']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['createRotaPattern']['responses'][201]['content']['application/json']> {
+    return this.json({ method: 'POST', path: `/v1/rota-patterns`, body, idempotent: true, options });
+  }
+
+  /** Apply a rota pattern to employees over a range (`POST /v1/rota-patterns/{id}/apply`). */
+  applyRotaPattern(id: string, body: operations['applyRotaPattern']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['applyRotaPattern']['responses'][200]['content']['application/json']> {
+    return this.json({ method: 'POST', path: `/v1/rota-patterns/${segment(id)}/apply`, body, idempotent: true, options });
+  }
+
   /** List work summaries (`GET /v1/work-summaries`). */
   listWorkSummaries(query: NonNullable<operations['listWorkSummaries']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listWorkSummaries']['responses'][200]['content']['application/json']>> {
     return this.list({ method: 'GET', path: `/v1/work-summaries`, query, options });

@@ -246,6 +246,96 @@ export interface paths {
      */
     get: operations["listHolidays"];
   };
+  "/v1/shifts": {
+    /**
+     * List shifts
+     * @description Shifts by `updated_at`, drafts and published, filtered by employee, work centre, status and date range; `updated_since` keeps a copy in sync (a deleted shift is gone from the list: follow `shift.deleted`).
+     *
+     * Required scope: `org:turnos:read`.
+     */
+    get: operations["listShifts"];
+    /**
+     * Plan a shift
+     * @description A shift on a date that has passed is 409 conflict; overlapping another shift of the employee, or outside the employment, is 422. A published shift emits `shift.published` and plans its day’s expected minutes.
+     *
+     * Required scope: `org:turnos:write`.
+     */
+    post: operations["createShift"];
+  };
+  "/v1/shifts/{id}": {
+    /**
+     * Get a shift
+     * @description Required scope: `org:turnos:read`.
+     */
+    get: operations["getShift"];
+    /**
+     * Delete a shift
+     * @description Not a shift of a date that has passed (409). A published one emits `shift.deleted`.
+     *
+     * Required scope: `org:turnos:write`.
+     */
+    delete: operations["deleteShift"];
+    /**
+     * Change a shift
+     * @description Not a shift of a date that has passed, nor to such a date (409). A published shift emits `shift.updated`; a draft published by `status` emits `shift.published`.
+     *
+     * Required scope: `org:turnos:write`.
+     */
+    patch: operations["updateShift"];
+  };
+  "/v1/shifts/bulk": {
+    /**
+     * Create or replace up to 5,000 shifts at once
+     * @description All or nothing, in one transaction. An item with `id` replaces that shift. Every problem is listed in `errors` by the item’s index (`shifts/3/end`); a date that has passed is 409 conflict.
+     *
+     * Required scope: `org:turnos:write`.
+     */
+    post: operations["bulkShifts"];
+  };
+  "/v1/shifts/publish": {
+    /**
+     * Publish the drafts of a range
+     * @description The drafts from `from` to `to` (at most 62 days), of `employee_ids` or everyone, become published: visible to the workers, planning their days. Drafts of dates that have passed stay drafts. Emits `shift.published` for each.
+     *
+     * Required scope: `org:turnos:write`.
+     */
+    post: operations["publishShifts"];
+  };
+  "/v1/shift-templates": {
+    /**
+     * List shift templates
+     * @description Required scope: `org:turnos:read`.
+     */
+    get: operations["listShiftTemplates"];
+    /**
+     * Create a shift template
+     * @description Required scope: `org:turnos:write`.
+     */
+    post: operations["createShiftTemplate"];
+  };
+  "/v1/rota-patterns": {
+    /**
+     * List rota patterns
+     * @description Required scope: `org:turnos:read`.
+     */
+    get: operations["listRotaPatterns"];
+    /**
+     * Create a rota pattern, and apply it
+     * @description A cycle of days, each a shift template or rest (null). With `apply`, it is applied at once: see `POST /v1/rota-patterns/{id}/apply`.
+     *
+     * Required scope: `org:turnos:write`.
+     */
+    post: operations["createRotaPattern"];
+  };
+  "/v1/rota-patterns/{id}/apply": {
+    /**
+     * Apply a rota pattern to employees over a range
+     * @description Day `from` is the cycle’s first; each working day becomes a draft shift from its template. Drafts already there are replaced; dates with a published shift, dates that have passed and dates outside the employment are skipped. Publish the drafts with `POST /v1/shifts/publish`.
+     *
+     * Required scope: `org:turnos:write`.
+     */
+    post: operations["applyRotaPattern"];
+  };
   "/v1/work-summaries": {
     /**
      * List work summaries
@@ -536,6 +626,27 @@ export interface webhooks {
      */
     post: operations["vacationBalanceUpdatedEvent"];
   };
+  "shift.published": {
+    /**
+     * shift.published event
+     * @description A shift became visible to its worker: created published, or a draft published (`POST /v1/shifts/publish`). Its day’s expected minutes now come from the published shifts.
+     */
+    post: operations["shiftPublishedEvent"];
+  };
+  "shift.updated": {
+    /**
+     * shift.updated event
+     * @description A published shift changed (times, break, place, kind, or back to draft).
+     */
+    post: operations["shiftUpdatedEvent"];
+  };
+  "shift.deleted": {
+    /**
+     * shift.deleted event
+     * @description A published shift was deleted; its day is planned without it.
+     */
+    post: operations["shiftDeletedEvent"];
+  };
   "report.completed": {
     /**
      * report.completed event
@@ -612,7 +723,7 @@ export interface components {
       mode: "live" | "test";
       /** @description The tenant the key acts on: the company (live) or its sandbox (test). */
       company_id: components["schemas"]["Uuid"];
-      scopes: ("org:empleados:read" | "org:empleados:write" | "org:fichajes:read" | "org:fichajes:write" | "org:ausencias:read" | "org:ausencias:write" | "org:saldos:read" | "org:informes:read" | "org:registro:write" | "webhooks:manage" | "api_keys:manage")[];
+      scopes: ("org:empleados:read" | "org:empleados:write" | "org:fichajes:read" | "org:fichajes:write" | "org:ausencias:read" | "org:ausencias:write" | "org:saldos:read" | "org:informes:read" | "org:registro:write" | "org:turnos:read" | "org:turnos:write" | "webhooks:manage" | "api_keys:manage")[];
       /** @description The first characters of the secret, to recognise the key. */
       prefix: string;
       kind: components["schemas"]["ApiKeyKind"];
@@ -635,6 +746,38 @@ export interface components {
     ApiKeyList: {
       data: components["schemas"]["ApiKey"][];
       meta: components["schemas"]["PageMeta"];
+    };
+    BulkShiftsBody: {
+      shifts: ({
+          /** @description An existing shift to replace; left out: a new shift. */
+          id?: components["schemas"]["Uuid"];
+          employee_id: components["schemas"]["Uuid"];
+          /**
+           * Format: date
+           * @description The local date of its start; not a date that has passed.
+           */
+          date: string;
+          /** @description Start, local time. */
+          start: string;
+          /** @description End, local time; at or before start: the next day. */
+          end: string;
+          /** @description Planned break, in minutes, not counted as work. */
+          break_minutes?: number;
+          location_id?: components["schemas"]["Uuid"] | null;
+          work_mode?: components["schemas"]["WorkMode"] | null;
+          /**
+           * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
+           * @enum {string}
+           */
+          kind?: "work" | "on_call";
+          /**
+           * @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts.
+           * @enum {string}
+           */
+          status?: "draft" | "published";
+          note?: string | null;
+          template_id?: components["schemas"]["Uuid"] | null;
+        })[];
     };
     CheckIn: {
       id: components["schemas"]["Uuid"];
@@ -900,6 +1043,35 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    /** @description A new shift; `status` defaults to draft, `kind` to work, `break_minutes` to 0. */
+    CreateShiftBody: {
+      employee_id: components["schemas"]["Uuid"];
+      /**
+       * Format: date
+       * @description The local date of its start; not a date that has passed.
+       */
+      date: string;
+      /** @description Start, local time. */
+      start: string;
+      /** @description End, local time; at or before start: the next day. */
+      end: string;
+      /** @description Planned break, in minutes, not counted as work. */
+      break_minutes?: number;
+      location_id?: components["schemas"]["Uuid"] | null;
+      work_mode?: components["schemas"]["WorkMode"] | null;
+      /**
+       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
+       * @enum {string}
+       */
+      kind?: "work" | "on_call";
+      /**
+       * @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts.
+       * @enum {string}
+       */
+      status?: "draft" | "published";
+      note?: string | null;
+      template_id?: components["schemas"]["Uuid"] | null;
+    };
     CreateWebhookEndpointBody: {
       url: components["schemas"]["WebhookUrl"];
       events: components["schemas"]["WebhookEventTypes"];
@@ -971,7 +1143,7 @@ export interface components {
       next_after: string;
     };
     /** @enum {unknown} */
-    EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "report.completed" | "ping";
+    EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "report.completed" | "ping";
     Holiday: {
       id: components["schemas"]["Uuid"];
       /** Format: date */
@@ -1061,6 +1233,19 @@ export interface components {
       errors: {
         [key: string]: unknown;
       };
+    };
+    PublishShiftsBody: {
+      /**
+       * Format: date
+       * @description First date.
+       */
+      from: string;
+      /**
+       * Format: date
+       * @description Last date, inclusive; at most 62 days after from.
+       */
+      to: string;
+      employee_ids?: components["schemas"]["Uuid"][];
     };
     RegistryAccess: {
       id: components["schemas"]["Uuid"];
@@ -1208,6 +1393,20 @@ export interface components {
     };
     /** Format: binary */
     ReportFile: string;
+    RotaPattern: {
+      id: components["schemas"]["Uuid"];
+      name: string;
+      /** @description The cycle’s days in order: a shift template, or null for a day of rest. */
+      cycle: (components["schemas"]["Uuid"] | null)[];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    RotaPatternList: {
+      data: components["schemas"]["RotaPattern"][];
+      meta: components["schemas"]["PageMeta"];
+    };
     SampleEvent: {
       id: string;
       type: components["schemas"]["EventType"];
@@ -1220,6 +1419,75 @@ export interface components {
       };
       /** @description How many endpoints it was queued for: the active ones subscribed to its type (every active one for `ping`). */
       deliveries: number;
+    };
+    Shift: {
+      id: components["schemas"]["Uuid"];
+      employee_id: components["schemas"]["Uuid"];
+      /**
+       * Format: date
+       * @description The shift’s date: the local date of its start.
+       */
+      date: string;
+      /** @description Start, local time in the employee’s zone on that date. */
+      start: string;
+      /** @description End, local time; at or before start: the next day. */
+      end: string;
+      /** @description Planned break, in minutes, not counted as work. */
+      break_minutes: number;
+      /** @description The work it plans: end − start (the real length, across a clock change) − break; 0 for on_call. */
+      planned_minutes: number;
+      location_id: components["schemas"]["Uuid"] | null;
+      work_mode: components["schemas"]["WorkMode"] | null;
+      /**
+       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
+       * @enum {string}
+       */
+      kind: "work" | "on_call";
+      /**
+       * @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts.
+       * @enum {string}
+       */
+      status: "draft" | "published";
+      note: string | null;
+      template_id: components["schemas"]["Uuid"] | null;
+      published_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    ShiftEventData: {
+      shift_id: components["schemas"]["Uuid"];
+      employee_id: components["schemas"]["Uuid"];
+      /** Format: date */
+      date: string;
+    };
+    ShiftList: {
+      data: components["schemas"]["Shift"][];
+      meta: components["schemas"]["PageMeta"];
+    };
+    ShiftTemplate: {
+      id: components["schemas"]["Uuid"];
+      name: string;
+      /** @description Start, local time. */
+      start: string;
+      /** @description End, local time; at or before start: the next day. */
+      end: string;
+      /** @description Planned break, in minutes, not counted as work. */
+      break_minutes: number;
+      /**
+       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
+       * @enum {string}
+       */
+      kind: "work" | "on_call";
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    ShiftTemplateList: {
+      data: components["schemas"]["ShiftTemplate"][];
+      meta: components["schemas"]["PageMeta"];
     };
     SocialSecurityNumber: string | null;
     TerminateEmployeeBody: {
@@ -1274,6 +1542,32 @@ export interface components {
       opening_banked_minutes?: number;
       national_id?: components["schemas"]["NationalId"];
       social_security_number?: components["schemas"]["SocialSecurityNumber"];
+    };
+    UpdateShiftBody: {
+      /**
+       * Format: date
+       * @description The local date of its start; not a date that has passed.
+       */
+      date?: string;
+      /** @description Start, local time. */
+      start?: string;
+      /** @description End, local time; at or before start: the next day. */
+      end?: string;
+      /** @description Planned break, in minutes, not counted as work. */
+      break_minutes?: number;
+      location_id?: components["schemas"]["Uuid"] | null;
+      work_mode?: components["schemas"]["WorkMode"] | null;
+      /**
+       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
+       * @enum {string}
+       */
+      kind?: "work" | "on_call";
+      /**
+       * @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts.
+       * @enum {string}
+       */
+      status?: "draft" | "published";
+      note?: string | null;
     };
     UpdateWebhookEndpointBody: {
       url?: components["schemas"]["WebhookUrl"];
@@ -1362,7 +1656,7 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
-    WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "report.completed")[];
+    WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "report.completed")[];
     /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
     WebhookUrl: string;
     /**
@@ -1561,6 +1855,28 @@ export interface components {
         "application/json": components["schemas"]["Absence"];
       };
     };
+    /** @description The shift. */
+    Shift200: {
+      headers: {
+        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+      };
+      content: {
+        "application/json": components["schemas"]["Shift"];
+      };
+    };
+    /** @description Deleted. */
+    NoContent204_2: {
+      headers: {
+        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+      };
+      content: never;
+    };
   };
   parameters: {
     /** @description Any string of 1 to 255 characters, unique per intended operation. A retry with the same key, method, path and body replays the stored answer (with `Idempotent-Replayed: true`) for 24 hours; the same key with another request is 409 `idempotency_conflict`. */
@@ -1573,6 +1889,7 @@ export interface components {
     Cursor?: string;
     /** @description Only records with updated_at after this instant. To keep a copy, pass the largest updated_at seen so far: a listing ends before any change still being written, so none is skipped. */
     UpdatedSince?: string;
+    LocationId?: string;
     EmployeeId?: string;
     /** @description The event id (`evt_…`), the same on every attempt: deduplicate by it. */
     WebhookId: string;
@@ -1835,7 +2152,7 @@ export interface operations {
         cursor?: components["parameters"]["Cursor"];
         updated_since?: components["parameters"]["UpdatedSince"];
         status?: "active" | "terminated";
-        location_id?: components["schemas"]["Uuid"];
+        location_id?: components["parameters"]["LocationId"];
         unit_id?: components["schemas"]["Uuid"];
       };
     };
@@ -2670,6 +2987,495 @@ export interface operations {
     };
   };
   /**
+   * List shifts
+   * @description Shifts by `updated_at`, drafts and published, filtered by employee, work centre, status and date range; `updated_since` keeps a copy in sync (a deleted shift is gone from the list: follow `shift.deleted`).
+   *
+   * Required scope: `org:turnos:read`.
+   */
+  listShifts: {
+    parameters: {
+      query?: {
+        limit?: components["parameters"]["Limit"];
+        cursor?: components["parameters"]["Cursor"];
+        updated_since?: components["parameters"]["UpdatedSince"];
+        employee_id?: components["parameters"]["EmployeeId"];
+        location_id?: components["parameters"]["LocationId"];
+        /** @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts. */
+        status?: "draft" | "published";
+        /** @description First date. */
+        from?: string;
+        /** @description Last date, inclusive. */
+        to?: string;
+      };
+    };
+    responses: {
+      /** @description A page of shifts. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["ShiftList"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Plan a shift
+   * @description A shift on a date that has passed is 409 conflict; overlapping another shift of the employee, or outside the employment, is 422. A published shift emits `shift.published` and plans its day’s expected minutes.
+   *
+   * Required scope: `org:turnos:write`.
+   */
+  createShift: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+    };
+    /** @description A new shift; `status` defaults to draft, `kind` to work, `break_minutes` to 0. */
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateShiftBody"];
+      };
+    };
+    responses: {
+      /** @description The shift. */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["Shift"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Get a shift
+   * @description Required scope: `org:turnos:read`.
+   */
+  getShift: {
+    parameters: {
+      path: {
+        id: components["parameters"]["Id"];
+      };
+    };
+    responses: {
+      200: components["responses"]["Shift200"];
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Delete a shift
+   * @description Not a shift of a date that has passed (409). A published one emits `shift.deleted`.
+   *
+   * Required scope: `org:turnos:write`.
+   */
+  deleteShift: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: components["parameters"]["Id"];
+      };
+    };
+    responses: {
+      204: components["responses"]["NoContent204_2"];
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Change a shift
+   * @description Not a shift of a date that has passed, nor to such a date (409). A published shift emits `shift.updated`; a draft published by `status` emits `shift.published`.
+   *
+   * Required scope: `org:turnos:write`.
+   */
+  updateShift: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: components["parameters"]["Id"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["UpdateShiftBody"];
+      };
+    };
+    responses: {
+      200: components["responses"]["Shift200"];
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Create or replace up to 5,000 shifts at once
+   * @description All or nothing, in one transaction. An item with `id` replaces that shift. Every problem is listed in `errors` by the item’s index (`shifts/3/end`); a date that has passed is 409 conflict.
+   *
+   * Required scope: `org:turnos:write`.
+   */
+  bulkShifts: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BulkShiftsBody"];
+      };
+    };
+    responses: {
+      /** @description The shifts, in the order given. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": {
+            data: components["schemas"]["Shift"][];
+          };
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Publish the drafts of a range
+   * @description The drafts from `from` to `to` (at most 62 days), of `employee_ids` or everyone, become published: visible to the workers, planning their days. Drafts of dates that have passed stay drafts. Emits `shift.published` for each.
+   *
+   * Required scope: `org:turnos:write`.
+   */
+  publishShifts: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["PublishShiftsBody"];
+      };
+    };
+    responses: {
+      /** @description How many were published. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": {
+            /** @description Drafts published. */
+            published: number;
+          };
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * List shift templates
+   * @description Required scope: `org:turnos:read`.
+   */
+  listShiftTemplates: {
+    parameters: {
+      query?: {
+        limit?: components["parameters"]["Limit"];
+        cursor?: components["parameters"]["Cursor"];
+        updated_since?: components["parameters"]["UpdatedSince"];
+      };
+    };
+    responses: {
+      /** @description A page of templates. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["ShiftTemplateList"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Create a shift template
+   * @description Required scope: `org:turnos:write`.
+   */
+  createShiftTemplate: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /** @description Start, local time. */
+          start: string;
+          /** @description End, local time; at or before start: the next day. */
+          end: string;
+          /** @description Planned break, in minutes, not counted as work. */
+          break_minutes?: number;
+          /**
+           * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
+           * @enum {string}
+           */
+          kind?: "work" | "on_call";
+        };
+      };
+    };
+    responses: {
+      /** @description The template. */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["ShiftTemplate"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * List rota patterns
+   * @description Required scope: `org:turnos:read`.
+   */
+  listRotaPatterns: {
+    parameters: {
+      query?: {
+        limit?: components["parameters"]["Limit"];
+        cursor?: components["parameters"]["Cursor"];
+        updated_since?: components["parameters"]["UpdatedSince"];
+      };
+    };
+    responses: {
+      /** @description A page of rota patterns. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["RotaPatternList"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Create a rota pattern, and apply it
+   * @description A cycle of days, each a shift template or rest (null). With `apply`, it is applied at once: see `POST /v1/rota-patterns/{id}/apply`.
+   *
+   * Required scope: `org:turnos:write`.
+   */
+  createRotaPattern: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          cycle: (components["schemas"]["Uuid"] | null)[];
+          apply?: {
+            employee_ids: components["schemas"]["Uuid"][];
+            /**
+             * Format: date
+             * @description The first date, which is the cycle’s first day.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last date, inclusive; at most 366 days after from.
+             */
+            to: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The pattern and what applying it did. */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": {
+            pattern: components["schemas"]["RotaPattern"];
+            applied: {
+              /** @description Draft shifts created. */
+              created: number;
+              /** @description Draft shifts of those employees and dates replaced. */
+              replaced: number;
+              /** @description Days left as they were: a published shift there, or not employed. */
+              skipped: number;
+            } | null;
+          };
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Apply a rota pattern to employees over a range
+   * @description Day `from` is the cycle’s first; each working day becomes a draft shift from its template. Drafts already there are replaced; dates with a published shift, dates that have passed and dates outside the employment are skipped. Publish the drafts with `POST /v1/shifts/publish`.
+   *
+   * Required scope: `org:turnos:write`.
+   */
+  applyRotaPattern: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: components["parameters"]["Id"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          employee_ids: components["schemas"]["Uuid"][];
+          /**
+           * Format: date
+           * @description The first date, which is the cycle’s first day.
+           */
+          from: string;
+          /**
+           * Format: date
+           * @description The last date, inclusive; at most 366 days after from.
+           */
+          to: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What applying it did. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": {
+            /** @description Draft shifts created. */
+            created: number;
+            /** @description Draft shifts of those employees and dates replaced. */
+            replaced: number;
+            /** @description Days left as they were: a published shift there, or not employed. */
+            skipped: number;
+          };
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
    * List work summaries
    * @description Closed-workday aggregates per employee and day or calendar month, ordered by employee and period. Days not yet closed and incomplete days are left out of the minute fields (see incomplete_days). Data of the current day is never included; close payroll on completed periods. The rules are in docs/time-rules.md.
    *
@@ -3259,16 +4065,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description Deleted. */
-      204: {
-        headers: {
-          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
-        };
-        content: never;
-      };
+      204: components["responses"]["NoContent204_2"];
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
@@ -3912,6 +4709,81 @@ export interface operations {
             employee_id: components["schemas"]["Uuid"];
             year: number;
           };
+        };
+      };
+    };
+    responses: {
+      200: components["responses"]["WebhookAcknowledged"];
+    };
+  };
+  /**
+   * shift.published event
+   * @description A shift became visible to its worker: created published, or a draft published (`POST /v1/shifts/publish`). Its day’s expected minutes now come from the published shifts.
+   */
+  shiftPublishedEvent: {
+    parameters: {
+      header: {
+        "webhook-id": components["parameters"]["WebhookId"];
+        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+        "webhook-signature": components["parameters"]["WebhookSignature"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"] & {
+          /** @constant */
+          type: "shift.published";
+          data: components["schemas"]["ShiftEventData"];
+        };
+      };
+    };
+    responses: {
+      200: components["responses"]["WebhookAcknowledged"];
+    };
+  };
+  /**
+   * shift.updated event
+   * @description A published shift changed (times, break, place, kind, or back to draft).
+   */
+  shiftUpdatedEvent: {
+    parameters: {
+      header: {
+        "webhook-id": components["parameters"]["WebhookId"];
+        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+        "webhook-signature": components["parameters"]["WebhookSignature"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"] & {
+          /** @constant */
+          type: "shift.updated";
+          data: components["schemas"]["ShiftEventData"];
+        };
+      };
+    };
+    responses: {
+      200: components["responses"]["WebhookAcknowledged"];
+    };
+  };
+  /**
+   * shift.deleted event
+   * @description A published shift was deleted; its day is planned without it.
+   */
+  shiftDeletedEvent: {
+    parameters: {
+      header: {
+        "webhook-id": components["parameters"]["WebhookId"];
+        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+        "webhook-signature": components["parameters"]["WebhookSignature"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"] & {
+          /** @constant */
+          type: "shift.deleted";
+          data: components["schemas"]["ShiftEventData"];
         };
       };
     };

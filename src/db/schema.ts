@@ -160,6 +160,51 @@ export type HolidaysTable = {
   updated_at: Date;
 };
 
+/** Planned shifts (migration 0048, issue 38): local times in the employee's zone of the date. */
+export type ShiftsTable = {
+  company_id: string;
+  id: string;
+  employee_id: string;
+  date: string;
+  /** HH:MM. An end at or before the start is the next day's. */
+  start_time: string;
+  end_time: string;
+  break_minutes: number;
+  /** end − start − break, computed when written (0 for on_call). */
+  planned_minutes: number;
+  location_id: string | null;
+  work_mode: WorkMode | null;
+  kind: 'work' | 'on_call';
+  status: 'draft' | 'published';
+  note: string | null;
+  template_id: string | null;
+  published_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type ShiftTemplatesTable = {
+  company_id: string;
+  id: string;
+  name: string;
+  start_time: string;
+  end_time: string;
+  break_minutes: number;
+  kind: 'work' | 'on_call';
+  created_at: Date;
+  updated_at: Date;
+};
+
+export type RotaPatternsTable = {
+  company_id: string;
+  id: string;
+  name: string;
+  /** Template ids, or null for a day of rest. */
+  cycle: ColumnType<Array<string | null>, string, string>;
+  created_at: Date;
+  updated_at: Date;
+};
+
 export type EmployeeStatus = 'active' | 'terminated';
 export type CheckInType = 'in' | 'out' | 'break_start' | 'break_end';
 export type CheckInSource = 'api' | 'dashboard' | 'portal' | 'correction' | 'kiosk' | 'import';
@@ -190,6 +235,8 @@ export type EmployeesTable = {
   opening_banked_minutes: Generated<number>;
   national_id: Generated<string | null>;
   social_security_number: Generated<string | null>;
+  /** When the worker last looked at their shifts in the portal (migration 0048). */
+  shifts_seen_at: Generated<Date | null>;
   created_at: Date;
   updated_at: Date;
 };
@@ -653,6 +700,9 @@ export type Database = {
   units: UnitsTable;
   absence_types: AbsenceTypesTable;
   holidays: HolidaysTable;
+  shifts: ShiftsTable;
+  shift_templates: ShiftTemplatesTable;
+  rota_patterns: RotaPatternsTable;
   employees: EmployeesTable;
   check_ins: CheckInsTable;
   absences: AbsencesTable;

@@ -8,6 +8,8 @@ export const SCOPES = [
   'org:saldos:read',
   'org:informes:read',
   'org:registro:write',
+  'org:turnos:read',
+  'org:turnos:write',
   'webhooks:manage',
   'api_keys:manage',
 ] as const;
@@ -25,6 +27,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'org:saldos:read': 'Read vacation balances.',
   'org:informes:read': 'Request and download reports; read registry access links and their log.',
   'org:registro:write': 'Close months; grant and revoke registry access links.',
+  'org:turnos:read': 'Read shifts, shift templates and rota patterns.',
+  'org:turnos:write': 'Plan shifts: create, change, delete and publish them; templates and rota patterns.',
   'webhooks:manage': 'Create and manage webhook endpoints, send test pings, see and retry deliveries.',
   'api_keys:manage': 'List the company’s API keys.',
 };

@@ -4,6 +4,7 @@ import { checkInsPortalRoutes } from '../modules/check-ins/check-ins.routes.ts';
 import { correctionsPortalRoutes } from '../modules/corrections/corrections.routes.ts';
 import { portalGate, portalRoutes } from '../modules/portal/portal.routes.ts';
 import { acknowledgementsPortalRoutes } from '../modules/registry-access/acknowledgements.routes.ts';
+import { shiftsPortalRoutes } from '../modules/shifts/shifts.routes.ts';
 import { workSummariesPortalRoutes } from '../modules/work-summaries/work-summaries.routes.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { registerPortalPage } from './pages.ts';
@@ -13,6 +14,7 @@ const PORTAL_ROUTE_MODULES = [
   portalRoutes,
   checkInsPortalRoutes,
   workSummariesPortalRoutes,
+  shiftsPortalRoutes,
   correctionsPortalRoutes,
   acknowledgementsPortalRoutes,
 ] as const;

@@ -14,6 +14,7 @@ import { registryAccessRoutes } from '../modules/registry-access/access.routes.t
 import { reportsDashboardRoutes, reportsRoutes } from '../modules/reports/reports.routes.ts';
 import { requestLogDashboardRoutes } from '../modules/request-log/request-log.routes.ts';
 import { sandboxRoutes } from '../modules/sandbox/sandbox.routes.ts';
+import { shiftsRoutes } from '../modules/shifts/shifts.routes.ts';
 import { todayDashboardRoutes } from '../modules/today/today.routes.ts';
 import { unitsRoutes } from '../modules/units/units.routes.ts';
 import { vacationBalancesRoutes } from '../modules/vacation-balances/vacation-balances.routes.ts';
@@ -39,6 +40,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   correctionsRoutes,
   absencesRoutes,
   holidaysRoutes,
+  shiftsRoutes,
   workSummariesRoutes,
   vacationBalancesRoutes,
   registryRoutes,

@@ -250,6 +250,11 @@ export const BEGINNING_OF_TIME = Temporal.Instant.fromEpochMilliseconds(-8_640_0
 export type DayCalendar = {
   /** work_schedule minutes for the date's weekday. */
   scheduledMinutes: number;
+  /**
+   * The work minutes of the date's published shifts (issue 38), which replace the weekly schedule's; null or
+   * absent: the date has no published shift. A published shift on a holiday is a worked holiday: it is expected.
+   */
+  plannedMinutes?: number | null;
   holiday: boolean;
   /** Between hire_date and termination_date, inclusive. */
   employed: boolean;
@@ -278,7 +283,9 @@ export type Workday = {
 
 /** expected and absences minutes of a date, from its calendar alone. */
 export function expectedMinutes(calendar: DayCalendar): { expected: number; absences: number } {
-  const base = calendar.holiday || !calendar.employed || !calendar.tracked ? 0 : calendar.scheduledMinutes;
+  const planned = calendar.plannedMinutes ?? null;
+  const off = (calendar.holiday && planned === null) || !calendar.employed || !calendar.tracked;
+  const base = off ? 0 : (planned ?? calendar.scheduledMinutes);
   const expected =
     calendar.absence === 'full' ? 0 : calendar.absence === 'half' ? Math.floor(base / 2) : base;
   return { expected, absences: base - expected };

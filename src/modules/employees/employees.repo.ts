@@ -14,7 +14,7 @@ export {
 /** An employee's stored columns. */
 export type EmployeeColumns = Omit<
   Selectable<EmployeesTable>,
-  'company_id' | 'email_key' | 'consolidated_through'
+  'company_id' | 'email_key' | 'consolidated_through' | 'shifts_seen_at'
 >;
 
 /** An employee as read, with the company's tracking start (for the default of the employee's). */

@@ -15,6 +15,13 @@ const correction = (status: 'pending' | 'applied' | 'rejected') =>
     { correction_id: Uuid(), employee_id: Uuid(), status: Type.Literal(status) },
     { additionalProperties: false },
   );
+const shift = named(
+  'ShiftEventData',
+  Type.Object(
+    { shift_id: Uuid(), employee_id: Uuid(), date: Type.String({ format: 'date' }) },
+    { additionalProperties: false },
+  ),
+);
 const employee = named(
   'EmployeeEventData',
   Type.Object({ employee_id: Uuid() }, { additionalProperties: false }),
@@ -54,6 +61,9 @@ export const EVENT_DATA = {
     { employee_id: Uuid(), year: Type.Integer() },
     { additionalProperties: false },
   ),
+  'shift.published': shift,
+  'shift.updated': shift,
+  'shift.deleted': shift,
   'report.completed': Type.Object(
     { report_id: Uuid(), status: Type.Literal('completed') },
     { additionalProperties: false },

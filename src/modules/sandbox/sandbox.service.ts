@@ -65,6 +65,10 @@ function sampleData(type: EventType, rows: SandboxRows, year: number): EventData
     }
     case 'vacation_balance.updated':
       return { employee_id: employeeId, year };
+    case 'shift.published':
+    case 'shift.updated':
+    case 'shift.deleted':
+      return { shift_id: newId(), employee_id: employeeId, date: `${year}-01-05` };
     case 'report.completed':
       return { report_id: rows.report?.id ?? newId(), status: 'completed' };
     case 'ping':

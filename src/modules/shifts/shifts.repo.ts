@@ -11,6 +11,7 @@ const SHIFT_COLUMNS = [
   'start_time',
   'end_time',
   'break_minutes',
+  'planned_minutes',
   'location_id',
   'work_mode',
   'kind',
@@ -32,7 +33,9 @@ export async function findShift(db: Executor, companyId: string, id: string) {
 
 export async function findShiftsByIds(db: Executor, companyId: string, ids: readonly string[]) {
   if (ids.length === 0) return [];
-  return await selectShifts(db, companyId).where('id', 'in', [...ids]).execute();
+  return await selectShifts(db, companyId)
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** The shifts of these employees dated within the range (inclusive), by employee and date. */
@@ -62,7 +65,11 @@ export async function insertShifts(db: Executor, rows: Array<Insertable<ShiftsTa
   }
 }
 
-export async function deleteShiftRows(db: Executor, companyId: string, ids: readonly string[]): Promise<void> {
+export async function deleteShiftRows(
+  db: Executor,
+  companyId: string,
+  ids: readonly string[],
+): Promise<void> {
   for (let index = 0; index < ids.length; index += 5000) {
     await db
       .deleteFrom('shifts')
@@ -123,7 +130,9 @@ export const selectTemplates = (db: Executor, companyId: string) =>
 
 export async function templatesAmong(db: Executor, companyId: string, ids: readonly string[]) {
   if (ids.length === 0) return [];
-  return await selectTemplates(db, companyId).where('id', 'in', [...ids]).execute();
+  return await selectTemplates(db, companyId)
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 export async function insertTemplate(db: Executor, row: Insertable<ShiftTemplatesTable>): Promise<void> {

@@ -189,7 +189,10 @@ export const CreateShiftTemplateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const ListTemplatesQuery = Type.Object({ ...PageQuery, ...UpdatedSinceQuery }, { additionalProperties: false });
+export const ListTemplatesQuery = Type.Object(
+  { ...PageQuery, ...UpdatedSinceQuery },
+  { additionalProperties: false },
+);
 
 export const RotaPattern = named(
   'RotaPattern',

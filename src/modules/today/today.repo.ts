@@ -34,7 +34,7 @@ export async function latestCheckIns(
 /** The employees employed on a date (the shared employment rule of db/employees.ts), by name. */
 export async function employeesOn(db: Executor, companyId: string, date: string) {
   return await selectEmployedDuring(db, companyId, date, date)
-    .select(['first_name', 'last_name'])
+    .select(['first_name', 'last_name', 'timezone'])
     .orderBy('last_name')
     .orderBy('first_name')
     .orderBy('id')
@@ -144,5 +144,18 @@ export async function absenceDaysByType(db: Executor, companyId: string, from: s
     .where('absences.start_date', '<=', to)
     .groupBy(['absence_types.key', 'absence_types.label'])
     .orderBy('absence_types.label')
+    .execute();
+}
+
+/** The published shifts dated on a date, by employee and start (issue 38). */
+export async function publishedShiftsOn(db: Executor, companyId: string, date: string) {
+  return await db
+    .selectFrom('shifts')
+    .select(['employee_id', 'date', 'start_time', 'end_time', 'kind', 'planned_minutes'])
+    .where('company_id', '=', companyId)
+    .where('date', '=', date)
+    .where('status', '=', 'published')
+    .orderBy('employee_id')
+    .orderBy('start_time')
     .execute();
 }

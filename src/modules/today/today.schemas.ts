@@ -8,6 +8,7 @@ export const PRESENCE_STATES = [
   'out',
   'absent',
   'missing',
+  'scheduled',
   'off',
 ] as const;
 
@@ -26,7 +27,7 @@ export const Today = named(
         name: Type.String(),
         state: Type.Enum(PRESENCE_STATES, {
           description:
-            '`in` (clocked in, breaks ended), `break`, `missed_clock_out` (a shift open 16 hours or more after its `in`: a probable missed clock-out, which only a correction settles), `out` (clocked out today), `absent` (an approved absence today), `missing` (expected today, not clocked in yet), `off` (not expected today).',
+            '`in` (clocked in, breaks ended), `break`, `missed_clock_out` (a shift open 16 hours or more after its `in`: a probable missed clock-out, which only a correction settles), `out` (clocked out today), `absent` (an approved absence today), `missing` (expected today and not clocked in yet: by the weekly schedule, or past the start of a published shift), `scheduled` (a published shift starts later today: a night shift is not expected in the morning), `off` (not expected today).',
         }),
         since: Nullable(
           Instant(
@@ -34,7 +35,15 @@ export const Today = named(
           ),
         ),
         absence_type: Nullable(Type.String({ description: 'The absence’s label, when absent.' })),
-        expected_minutes: Minutes('Scheduled today under the contract (0 on a holiday or an absence).'),
+        expected_minutes: Minutes(
+          'Expected today: the published shifts’ planned minutes, else the contract’s schedule (0 on a holiday without a shift, or an absence).',
+        ),
+        shift: Nullable(
+          Type.Object({
+            start: Instant('Start of today’s first published work shift.'),
+            end: Instant('End of today’s last published work shift.'),
+          }),
+        ),
       }),
     ),
     counts: Type.Record(Type.String(), Type.Integer(), { description: 'People per state.' }),

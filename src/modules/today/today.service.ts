@@ -6,6 +6,7 @@ import type { TenantScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { contractMinutes } from '../../time/contract.ts';
 import { isMissedClockOut } from '../../time/engine.ts';
+import { shiftInstants } from '../../time/planned-shifts.ts';
 import { localDate } from '../../time/zones.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
 import { findHolidays, holidayCalendars } from '../workdays/workdays.repo.ts';
@@ -16,6 +17,7 @@ import {
   latestCheckIns,
   pendingCounts,
   problemDays,
+  publishedShiftsOn,
   weekTotals,
 } from './today.repo.ts';
 import { type Charts, PRESENCE_STATES, type Today } from './today.schemas.ts';
@@ -28,6 +30,18 @@ type State = (typeof PRESENCE_STATES)[number];
 const PRESENCE_HOURS = 24;
 const PROBLEM_DAYS = 14;
 const MAX_PROBLEMS = 50;
+
+/** From the start of the first to the end of the last of today's work shifts; null without any. */
+function plannedSpan(work: ReadonlyArray<{ startsAt: Temporal.Instant; endsAt: Temporal.Instant }>) {
+  const [first, ...rest] = work;
+  if (!first) return null;
+  let { startsAt: start, endsAt: end } = first;
+  for (const shift of rest) {
+    if (Temporal.Instant.compare(shift.startsAt, start) < 0) start = shift.startsAt;
+    if (Temporal.Instant.compare(shift.endsAt, end) > 0) end = shift.endsAt;
+  }
+  return { start, end };
+}
 
 /**
  * The dashboard's home page: who is in now, on a break, out, absent, or expected and not in yet; what waits for
@@ -71,13 +85,34 @@ export async function today(
     ).map((row) => [row.employee_id, Temporal.Instant.fromEpochMilliseconds(row.open_since.getTime())]),
   );
   const names = new Map(employees.map((row) => [row.id, `${row.first_name} ${row.last_name}`]));
+  // Today's published shifts plan who is expected and from when (issue 38).
+  const shiftsOf = new Map<string, Awaited<ReturnType<typeof publishedShiftsOn>>>();
+  for (const row of await publishedShiftsOn(db, tenant.companyId, date)) {
+    shiftsOf.set(row.employee_id, [...(shiftsOf.get(row.employee_id) ?? []), row]);
+  }
   const people = employees.map((employee) => {
     const last = latest.get(employee.id);
     const periods = contracts.get(employee.id);
     const absence = absent.get(employee.id) ?? null;
     const holiday = holidaysAt(employee.location_id).has(date);
+    const planned = shiftsOf.get(employee.id) ?? [];
+    const work = planned
+      .filter((shift) => shift.kind === 'work')
+      .map((shift) =>
+        shiftInstants(
+          { date, start: shift.start_time, end: shift.end_time },
+          employee.timezone ?? tenant.timezone,
+        ),
+      );
+    const shift = plannedSpan(work);
     const expected =
-      holiday || absence !== null || !periods ? 0 : contractMinutes(periods, Temporal.PlainDate.from(date));
+      absence !== null
+        ? 0
+        : planned.length > 0
+          ? planned.reduce((sum, row) => sum + row.planned_minutes, 0)
+          : holiday || !periods
+            ? 0
+            : contractMinutes(periods, Temporal.PlainDate.from(date));
     const lastAt = last ? Temporal.Instant.fromEpochMilliseconds(last.timestamp.getTime()) : null;
     const clockedToday = lastAt !== null && Temporal.Instant.compare(lastAt, startOfToday) >= 0;
     const openSince = open.get(employee.id) ?? null;
@@ -97,6 +132,9 @@ export async function today(
     else if (clockedToday) {
       state = 'out';
       since = lastAt;
+    } else if (shift !== null && Temporal.Instant.compare(now, shift.start) < 0) {
+      // A published shift later today: not expected yet (a night shift in the morning).
+      state = 'scheduled';
     } else state = expected > 0 ? 'missing' : 'off';
     return {
       employee_id: employee.id,
@@ -105,6 +143,10 @@ export async function today(
       since: since === null ? null : toDate(since).toISOString(),
       absence_type: absence,
       expected_minutes: expected,
+      shift:
+        shift === null
+          ? null
+          : { start: toDate(shift.start).toISOString(), end: toDate(shift.end).toISOString() },
     };
   });
   const counts = Object.fromEntries(PRESENCE_STATES.map((state) => [state, 0]));

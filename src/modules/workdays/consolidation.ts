@@ -27,6 +27,7 @@ import {
   findHolidayDates,
   type HolidayAudience,
   lockEmployeeCalendar,
+  publishedShiftMinutes,
   refreshMonths,
   replaceWorkdays,
   setConsolidatedThrough,
@@ -123,6 +124,7 @@ export async function computeWorkdays(
 
   const holidays = new Set(await findHolidayDates(tx, companyId, range.from, range.to, employee.location_id));
   const absences = await approvedAbsenceSpans(tx, companyId, employeeId, range);
+  const planned = await publishedShiftMinutes(tx, companyId, employeeId, range);
 
   const rows: Array<Insertable<WorkdaysTable>> = [];
   for (const plainDate of eachDate(range.from, range.to)) {
@@ -130,6 +132,7 @@ export async function computeWorkdays(
     const covering = absences.find((absence) => absence.start_date <= date && absence.end_date >= date);
     const calendar: DayCalendar = {
       scheduledMinutes: contractMinutes(contract, plainDate),
+      plannedMinutes: planned.get(date) ?? null,
       holiday: holidays.has(date),
       employed:
         date >= employee.hire_date &&

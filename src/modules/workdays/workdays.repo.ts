@@ -315,6 +315,15 @@ export async function clearExpectedOn(
     removed = removed.where('employee_id', 'in', atLocation(audience.locationId));
     cleared = cleared.where('employee_id', 'in', atLocation(audience.locationId));
   }
+  // A published shift on the date makes it a worked holiday: its expected minutes stay (engine.ts).
+  const planned = db
+    .selectFrom('shifts')
+    .select('shifts.employee_id')
+    .where('shifts.company_id', '=', companyId)
+    .where('shifts.date', '=', date)
+    .where('shifts.status', '=', 'published');
+  removed = removed.where('employee_id', 'not in', planned);
+  cleared = cleared.where('employee_id', 'not in', planned);
   await removed.execute();
   await cleared.execute();
 }
@@ -431,3 +440,26 @@ export async function addAbsenceDays(
 }
 
 export { audienceLocation, type HolidayAudience, inCalendarOf };
+
+/**
+ * The planned work minutes of each date of the range that has published shifts (issue 38): their day's expected
+ * minutes come from them instead of the weekly schedule (docs/time-rules.md, "Planned shifts").
+ */
+export async function publishedShiftMinutes(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: DateRange,
+): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('shifts')
+    .select(['date', (eb) => eb.fn.sum<string>('planned_minutes').as('minutes')])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('status', '=', 'published')
+    .where('date', '>=', range.from)
+    .where('date', '<=', range.to)
+    .groupBy('date')
+    .execute();
+  return new Map(rows.map((row) => [row.date, Number(row.minutes)]));
+}

@@ -687,4 +687,8 @@ export const es: Record<string, string> = {
   National: 'Nacional',
   Regional: 'Autonómico',
   Local: 'Local',
+  'Read shifts, shift templates and rota patterns.':
+    'Leer turnos, plantillas de turno y patrones de rotación.',
+  'Plan shifts: create, change, delete and publish them; templates and rota patterns.':
+    'Planificar turnos: crearlos, cambiarlos, borrarlos y publicarlos; plantillas y patrones de rotación.',
 };
