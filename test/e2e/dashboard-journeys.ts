@@ -110,7 +110,14 @@ export function dashboardJourneys(variants: Variant[]): void {
         `/admin/v1/companies/${company.body.id}/api-keys`,
         {
           mode: 'live',
-          scopes: ['org:empleados:write', 'org:ausencias:write', 'org:ausencias:read', 'org:fichajes:write'],
+          scopes: [
+            'org:empleados:write',
+            'org:ausencias:write',
+            'org:ausencias:read',
+            'org:fichajes:write',
+            'org:turnos:write',
+            'org:turnos:read',
+          ],
         },
         E2E_ADMIN_TOKEN,
       )
@@ -164,6 +171,14 @@ export function dashboardJourneys(variants: Variant[]): void {
       liveKey,
     );
     expect(opened.status, opened.text).toBe(201);
+    // A shift template for the planner.
+    const template = await http(
+      'POST',
+      '/v1/shift-templates',
+      { name: 'Mañana', start: '06:00', end: '14:00', break_minutes: 30 },
+      liveKey,
+    );
+    expect(template.status, template.text).toBe(201);
     const absence = await http(
       'POST',
       '/v1/absences',
@@ -980,12 +995,63 @@ export function dashboardJourneys(variants: Variant[]): void {
       expect((await http('GET', '/v1/organization', undefined, liveKey)).status).toBe(200);
     });
 
+    it('plans next week in the planner: places a template on a day and publishes the week', async () => {
+      await open('planner', T('Shifts'));
+      await page.getByRole('button', { name: T('Next week'), exact: true }).click();
+      await page.getByLabel(T('Template to place'), { exact: true }).selectOption({ label: 'Mañana' });
+      const vars = { template: 'Mañana', name: employeeName };
+      await page
+        .getByRole('button', {
+          name: new RegExp(
+            `^${literally(prefix('Place {{template}} for {{name}} on {{date}}', vars, 'date'))}`,
+          ),
+        })
+        .first()
+        .click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: prefix('{{template}} placed for {{name}} on {{date}}.', vars, 'date') })
+        .waitFor();
+      // The draft is on the grid (or the day's list on a phone), and the row counts its hours.
+      await page
+        .getByRole('button', {
+          name: new RegExp(
+            `^${literally(prefix('Remove the shift {{start}}–{{end}} of {{name}} on {{date}} ({{status}})', { start: '06:00', end: '14:00', name: employeeName, status: '' }, 'date'))}`,
+          ),
+        })
+        .first()
+        .waitFor();
+      if (!phone(variant))
+        expect(await page.locator('table.planner').textContent()).toContain('07:30 / 40:00');
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await overflowing()).toEqual([]);
+      await shot('planner-draft');
+      await page
+        .getByRole('button', { name: T('Publish the week ({{count}} drafts)', { count: 1 }), exact: true })
+        .click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: T('{{count}} shifts published: the workers see them.', { count: 1 }) })
+        .waitFor();
+      await shot('planner-published');
+      const listed = await http('GET', '/v1/shifts?status=published', undefined, liveKey);
+      expect(listed.body.data).toEqual([
+        expect.objectContaining({
+          employee_id: employeeId,
+          start: '06:00',
+          end: '14:00',
+          planned_minutes: 450,
+        }),
+      ]);
+    });
+
     it('shows every screen whole: nothing off-screen, no refusal, nothing left untranslated, axe clean', async () => {
       const screens = [
         ['home', 'Today'],
         ['keys', 'API keys'],
         ['webhooks', 'Webhooks'],
         ['absences', 'Team calendar'],
+        ['planner', 'Shifts'],
         ['employees', 'Employees'],
         ['check-ins', 'Time records'],
         ['reports', 'Reports'],

@@ -276,7 +276,10 @@ export async function recordOutcome(
   const now = clock.now();
   const at = toDate(now);
   const delay = delivery.automatic_retries ? RETRY_DELAYS_SECONDS[delivery.attempts - 1] : undefined;
-  const next = !outcome.succeeded && delay !== undefined ? toDate(now.add({ seconds: delay })) : null;
+  // The schedule runs from the attempt's start (its claim, as last_attempt_at records it), so that a slow
+  // endpoint does not push its own retries later and the delays read the same in the deliveries' log.
+  const attempted = Temporal.Instant.fromEpochMilliseconds(delivery.claimed_at.getTime());
+  const next = !outcome.succeeded && delay !== undefined ? toDate(attempted.add({ seconds: delay })) : null;
   const status: WebhookDeliveryStatus = outcome.succeeded ? 'succeeded' : next ? 'pending' : 'failed';
   await db.transaction().execute(async (tx) => {
     const updated = await updateOwnedDelivery(tx, delivery, {

@@ -74,6 +74,20 @@ beforeAll(async () => {
       expires_at: ctx.clock.now().add({ hours: 24 }).toString({ smallestUnit: 'second' }),
     })
   ).json().id;
+  ids.shift = (
+    await b.live.post('/v1/shifts', {
+      employee_id: employee.id,
+      date: '2027-06-01',
+      start: '08:00',
+      end: '16:00',
+    })
+  ).json().id;
+  const template = (
+    await b.live.post('/v1/shift-templates', { name: 'B morning', start: '08:00', end: '16:00' })
+  ).json();
+  ids.rotaPattern = (
+    await b.live.post('/v1/rota-patterns', { name: 'B rota', cycle: [template.id, null] })
+  ).json().pattern.id;
   ids.sandboxLocation = (
     await ctx.admin.post(`/admin/v1/companies/${a.sandboxId}/locations`, { name: 'A test site' })
   ).json().id;
@@ -126,6 +140,8 @@ const FIXTURES: Record<string, Record<string, string>> = {
   '/v1/absences/{id}/reject': { id: 'absence' },
   '/v1/absences/{id}/cancel': { id: 'absence' },
   '/v1/reports/{id}': { id: 'report' },
+  '/v1/shifts/{id}': { id: 'shift' },
+  '/v1/rota-patterns/{id}/apply': { id: 'rotaPattern' },
   '/v1/registry/access-grants/{id}': { id: 'accessGrant' },
   '/v1/registry/access-grants/{id}/accesses': { id: 'accessGrant' },
   '/v1/webhook-endpoints/{id}': { id: 'webhookEndpoint' },
@@ -146,6 +162,12 @@ const BODIES: Record<string, unknown> = {
   updateEmployee: { first_name: 'Taken' },
   updateWebhookEndpoint: { status: 'disabled' },
   rejectCheckInCorrection: { reason: 'Not ours' },
+  updateShift: { note: 'Not ours' },
+  applyRotaPattern: {
+    employee_ids: ['0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e21'],
+    from: '2027-06-07',
+    to: '2027-06-13',
+  },
 };
 
 const LISTINGS = [
@@ -158,6 +180,9 @@ const LISTINGS = [
   '/v1/registry/access-grants',
   '/v1/absences',
   '/v1/webhook-endpoints',
+  '/v1/shifts',
+  '/v1/shift-templates',
+  '/v1/rota-patterns',
 ];
 
 describe('tenant isolation', () => {

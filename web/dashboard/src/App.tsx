@@ -9,6 +9,7 @@ import { CheckInsScreen } from './screens/check-ins.tsx';
 import { EmployeesScreen } from './screens/employees.tsx';
 import { HomeScreen } from './screens/home.tsx';
 import { KeysScreen } from './screens/keys.tsx';
+import { PlannerScreen } from './screens/planner.tsx';
 import { RegistryScreen } from './screens/registry.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
 import { SettingsScreen } from './screens/settings.tsx';
@@ -23,6 +24,7 @@ const SCREENS = [
   { path: 'keys', label: msg('API keys') },
   { path: 'webhooks', label: msg('Webhooks') },
   { path: 'absences', label: msg('Team calendar') },
+  { path: 'planner', label: msg('Shifts') },
   { path: 'employees', label: msg('Employees') },
   { path: 'check-ins', label: msg('Time records') },
   { path: 'reports', label: msg('Reports') },
@@ -235,6 +237,7 @@ export function App() {
         {screen === 'keys' && <KeysScreen key={mode} mode={mode} />}
         {screen === 'webhooks' && <WebhooksScreen key={mode} mode={mode} />}
         {screen === 'absences' && <AbsencesScreen key={mode} mode={mode} company={session.company} />}
+        {screen === 'planner' && <PlannerScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'employees' && <EmployeesScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
         {screen === 'reports' && <ReportsScreen key={mode} mode={mode} company={session.company} />}

@@ -12,6 +12,8 @@ export type { LocationView as Location } from '../../../src/modules/locations/lo
 export type { GrantView as AccessGrant } from '../../../src/modules/registry-access/access.service.ts';
 export type { AcknowledgementView as Acknowledgement } from '../../../src/modules/registry-access/acknowledgements.service.ts';
 export type { ReportView as Report } from '../../../src/modules/reports/reports.service.ts';
+export type { TemplateView as ShiftTemplate } from '../../../src/modules/shifts/rota.service.ts';
+export type { ShiftView as Shift } from '../../../src/modules/shifts/shifts.service.ts';
 export type { ChartsView as Charts, TodayView as Today } from '../../../src/modules/today/today.service.ts';
 export type { VacationBalanceView as VacationBalance } from '../../../src/modules/vacation-balances/vacation-balances.service.ts';
 export type { DeliveryView as Delivery } from '../../../src/modules/webhooks/deliveries.service.ts';

@@ -7,10 +7,11 @@ import { type Me, portalApi, setPortalCsrf, whenPortalSessionLost } from './api.
 import { CorrectionsScreen } from './Corrections.tsx';
 import { switchLanguage } from './i18n.ts';
 import { RecordScreen } from './Record.tsx';
+import { ShiftsScreen, unseenShifts } from './Shifts.tsx';
 import { TodayScreen } from './Today.tsx';
 
-type Tab = 'today' | 'record' | 'corrections' | 'account';
-const TABS: Tab[] = ['today', 'record', 'corrections', 'account'];
+type Tab = 'today' | 'shifts' | 'record' | 'corrections' | 'account';
+const TABS: Tab[] = ['today', 'shifts', 'record', 'corrections', 'account'];
 
 const tabOfHash = (): Tab => {
   const name = window.location.hash.replace('#/', '');
@@ -36,6 +37,8 @@ export function PortalApp() {
   const [me, setMe] = useState<Me | null>(null);
   const [checked, setChecked] = useState(false);
   const [tab, setTab] = useState<Tab>(tabOfHash());
+  const [unseen, setUnseen] = useState(0);
+  const clearUnseen = useCallback(() => setUnseen(0), []);
   const token = new URLSearchParams(window.location.search).get('token');
 
   const refresh = useCallback(async () => {
@@ -43,6 +46,7 @@ export function PortalApp() {
       const answer = await portalApi<Me>('GET', '/me');
       setPortalCsrf(answer.csrf_token);
       setMe(answer);
+      setUnseen(await unseenShifts().catch(() => 0));
     } catch {
       setMe(null);
     } finally {
@@ -116,6 +120,7 @@ export function PortalApp() {
       </header>
       <main className="content" id="main">
         {tab === 'today' && <TodayScreen me={me} onChange={refresh} />}
+        {tab === 'shifts' && <ShiftsScreen onSeen={clearUnseen} />}
         {tab === 'record' && <RecordScreen me={me} />}
         {tab === 'corrections' && <CorrectionsScreen me={me} />}
         {tab === 'account' && <AccountScreen me={me} />}
@@ -124,6 +129,11 @@ export function PortalApp() {
         {TABS.map((name) => (
           <a key={name} href={`#/${name}`} aria-current={tab === name ? 'page' : undefined}>
             {t(`nav.${name}`)}
+            {name === 'shifts' && unseen > 0 && (
+              <span className="badge" aria-label={t('shifts.badge', { count: unseen })}>
+                {unseen}
+              </span>
+            )}
           </a>
         ))}
       </nav>

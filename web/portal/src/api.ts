@@ -13,6 +13,7 @@ export type { CheckInType, WorkMode } from '../../../src/db/schema.ts';
  */
 export type { CheckInView as CheckIn } from '../../../src/modules/check-ins/check-ins.service.ts';
 export type { CorrectionView as Correction } from '../../../src/modules/corrections/corrections.service.ts';
+export type { ShiftView as Shift } from '../../../src/modules/shifts/shifts.service.ts';
 export type { WorkSummaryView as Day } from '../../../src/modules/work-summaries/work-summaries.service.ts';
 export type { Page } from '../../../src/platform/pagination.ts';
 

@@ -5,6 +5,10 @@
 export const EN_PLURALS: Record<string, string> = {
   'Check these {{count}} fields:_one': 'Check this field:',
   '{{count}} days_one': '{{count}} day',
+  '{{count}} shifts copied from last week as drafts._one':
+    '{{count}} shift copied from last week as a draft.',
+  '{{count}} shifts published: the workers see them._one': '{{count}} shift published: the worker sees it.',
+  'Publish the week ({{count}} drafts)_one': 'Publish the week ({{count}} draft)',
   '{{count}} working days._one': '{{count}} working day.',
   '{{count}} entitled_one': '{{count}} entitled',
   '{{count}} carried over_one': '{{count}} carried over',

@@ -687,6 +687,39 @@ export const es: Record<string, string> = {
   National: 'Nacional',
   Regional: 'Autonómico',
   Local: 'Local',
+  Shifts: 'Turnos',
+  '{{template}} placed for {{name}} on {{date}}.': '{{template}} asignado a {{name}} el {{date}}.',
+  'Shift of {{name}} on {{date}} removed.': 'Turno de {{name}} del {{date}} quitado.',
+  'Last week has no shift to copy.': 'La semana anterior no tiene turnos que copiar.',
+  '{{count}} shifts copied from last week as drafts._one':
+    '{{count, number}} turno copiado de la semana anterior como borrador.',
+  '{{count}} shifts copied from last week as drafts._other':
+    '{{count, number}} turnos copiados de la semana anterior como borradores.',
+  'Rota pattern applied: {{created}} drafts, {{skipped}} days left as they were.':
+    'Patrón de rotación aplicado: {{created}} borradores, {{skipped}} días sin cambios.',
+  '{{count}} shifts published: the workers see them._one':
+    '{{count, number}} turno publicado: la persona ya lo ve.',
+  '{{count}} shifts published: the workers see them._other':
+    '{{count, number}} turnos publicados: las personas ya los ven.',
+  'Remove the shift {{start}}–{{end}} of {{name}} on {{date}} ({{status}})':
+    'Quitar el turno {{start}}–{{end}} de {{name}} el {{date}} ({{status}})',
+  draft: 'borrador',
+  published: 'publicado',
+  'Place {{template}} for {{name}} on {{date}}': 'Asignar {{template}} a {{name}} el {{date}}',
+  'Previous week': 'Semana anterior',
+  'Week of {{date}}': 'Semana del {{date}}',
+  'Next week': 'Semana siguiente',
+  'Template to place': 'Plantilla que asignar',
+  'Then choose + on a day of an employee.': 'Después pulsa + en un día de una persona.',
+  'Rota pattern': 'Patrón de rotación',
+  'Copy last week': 'Copiar la semana anterior',
+  'Apply the rota pattern to this week': 'Aplicar el patrón de rotación a esta semana',
+  'Publish the week ({{count}} drafts)_one': 'Publicar la semana ({{count, number}} borrador)',
+  'Publish the week ({{count}} drafts)_other': 'Publicar la semana ({{count, number}} borradores)',
+  'Previous day': 'Día anterior',
+  'Next day': 'Día siguiente',
+  'Planner, week of {{date}}': 'Planificador, semana del {{date}}',
+  'Planned / contract': 'Planificado / contrato',
   'Read shifts, shift templates and rota patterns.':
     'Leer turnos, plantillas de turno y patrones de rotación.',
   'Plan shifts: create, change, delete and publish them; templates and rota patterns.':

@@ -1,0 +1,311 @@
+import { useEffect, useState } from 'react';
+import { allPages, api, hhmm, type Mode } from '../../../shared/api.ts';
+import { formatDate, useT } from '../../../shared/i18n.ts';
+import { addDays, todayIn } from '../../../shared/zoned.ts';
+import type { Company, Employee, Location, Shift, ShiftTemplate } from '../types.ts';
+import { ErrorMessage, Field, Loading, NamedSelect, ScrollBox, useAction, useLoad } from '../ui.tsx';
+
+type RotaPattern = { id: string; name: string; cycle: Array<string | null> };
+
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/** The Monday of a date's week. */
+function mondayOf(date: string): string {
+  const day = new Date(`${date}T12:00:00Z`).getUTCDay();
+  return addDays(date, -((day + 6) % 7));
+}
+
+/** A phone shows one day at a time (issue 38). */
+function useNarrow(): boolean {
+  const query = '(max-width: 700px)';
+  const [narrow, setNarrow] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const media = window.matchMedia(query);
+    const update = () => setNarrow(media.matches);
+    media.addEventListener('change', update);
+    return () => media.removeEventListener('change', update);
+  }, []);
+  return narrow;
+}
+
+const fullName = (employee: Employee) => `${employee.first_name} ${employee.last_name}`;
+
+/**
+ * The planner (issue 38): employees by the days of a week, filtered by work centre. Choose a template and
+ * place it on a cell; copy last week; apply a rota pattern from this Monday; publish the week, which shows the
+ * drafts to the workers. Each row adds up its planned hours against the contract's. On a phone, one day at a
+ * time.
+ */
+export function PlannerScreen({ mode, company }: { mode: Mode; company: Company }) {
+  const t = useT();
+  const narrow = useNarrow();
+  const [monday, setMonday] = useState(() => mondayOf(todayIn(company.timezone)));
+  const [day, setDay] = useState(0);
+  const [location, setLocation] = useState('');
+  const [template, setTemplate] = useState('');
+  const [pattern, setPattern] = useState('');
+  const [done, setDone] = useState('');
+  const days = WEEKDAYS.map((_, index) => addDays(monday, index));
+  const sunday = days[6] as string;
+  const data = useLoad(async () => {
+    const [employees, shifts, lastWeek, templates, patterns, locations] = await Promise.all([
+      allPages<Employee>(`/${mode}/employees/search`, { status: 'active' }),
+      allPages<Shift>(`/${mode}/shifts`, { from: monday, to: sunday }),
+      allPages<Shift>(`/${mode}/shifts`, { from: addDays(monday, -7), to: addDays(monday, -1) }),
+      allPages<ShiftTemplate>(`/${mode}/shift-templates`, {}),
+      allPages<RotaPattern>(`/${mode}/rota-patterns`, {}),
+      allPages<Location>(`/${mode}/locations`, {}),
+    ]);
+    return { employees, shifts, lastWeek, templates, patterns, locations };
+  }, [mode, monday]);
+  const action = useAction();
+  const loaded = data.data;
+  const shown = loaded?.employees.filter((employee) => !location || employee.location_id === location) ?? [];
+  const shiftsOf = (employeeId: string, date: string) =>
+    loaded?.shifts.filter((shift) => shift.employee_id === employeeId && shift.date === date) ?? [];
+  const chosen = loaded?.templates.find((item) => item.id === template);
+  const run = async (work: () => Promise<string>) => {
+    setDone('');
+    const message = await action.run(work);
+    if (message) {
+      setDone(message);
+      data.reload();
+    }
+  };
+  const place = (employee: Employee, date: string) =>
+    run(async () => {
+      if (!chosen) return '';
+      await api('POST', `/${mode}/shifts`, {
+        employee_id: employee.id,
+        date,
+        start: chosen.start,
+        end: chosen.end,
+        break_minutes: chosen.break_minutes,
+        kind: chosen.kind,
+        template_id: chosen.id,
+      });
+      return t('{{template}} placed for {{name}} on {{date}}.', {
+        template: chosen.name,
+        name: fullName(employee),
+        date: formatDate(date, { weekday: 'long', day: 'numeric', month: 'long' }),
+      });
+    });
+  const remove = (shift: Shift, employee: Employee) =>
+    run(async () => {
+      await api('DELETE', `/${mode}/shifts/${shift.id}`);
+      return t('Shift of {{name}} on {{date}} removed.', {
+        name: fullName(employee),
+        date: formatDate(shift.date, { weekday: 'long', day: 'numeric', month: 'long' }),
+      });
+    });
+  const copyLastWeek = () =>
+    run(async () => {
+      const ids = new Set(shown.map((employee) => employee.id));
+      const shifts = (loaded?.lastWeek ?? [])
+        .filter((shift) => ids.has(shift.employee_id))
+        .map((shift) => ({
+          employee_id: shift.employee_id,
+          date: addDays(shift.date, 7),
+          start: shift.start,
+          end: shift.end,
+          break_minutes: shift.break_minutes,
+          kind: shift.kind,
+          location_id: shift.location_id,
+          work_mode: shift.work_mode,
+          template_id: shift.template_id,
+          note: shift.note,
+        }));
+      if (shifts.length === 0) return t('Last week has no shift to copy.');
+      await api('POST', `/${mode}/shifts/bulk`, { shifts });
+      return t('{{count}} shifts copied from last week as drafts.', { count: shifts.length });
+    });
+  const applyPattern = () =>
+    run(async () => {
+      if (!pattern || shown.length === 0) return '';
+      const result = await api<{ created: number; skipped: number }>(
+        'POST',
+        `/${mode}/rota-patterns/${pattern}/apply`,
+        { employee_ids: shown.map((employee) => employee.id), from: monday, to: sunday },
+      );
+      return t('Rota pattern applied: {{created}} drafts, {{skipped}} days left as they were.', result);
+    });
+  const publish = () =>
+    run(async () => {
+      const result = await api<{ published: number }>('POST', `/${mode}/shifts/publish`, {
+        from: monday,
+        to: sunday,
+        ...(location ? { employee_ids: shown.map((employee) => employee.id) } : {}),
+      });
+      return t('{{count}} shifts published: the workers see them.', { count: result.published });
+    });
+  const heading = (date: string) => formatDate(date, { weekday: 'short', day: 'numeric', month: 'short' });
+  const contractMinutes = (employee: Employee) =>
+    WEEKDAYS.reduce((sum, weekday) => sum + (employee.work_schedule?.[weekday] ?? 0), 0);
+  const plannedMinutes = (employee: Employee) =>
+    loaded?.shifts
+      .filter((shift) => shift.employee_id === employee.id)
+      .reduce((sum, shift) => sum + shift.planned_minutes, 0) ?? 0;
+  const drafts = loaded?.shifts.filter((shift) => shift.status === 'draft').length ?? 0;
+
+  const cell = (employee: Employee, date: string) => (
+    <div className="shift-cell">
+      {shiftsOf(employee.id, date).map((shift) => (
+        <button
+          key={shift.id}
+          type="button"
+          className={`shift shift-${shift.status}`}
+          aria-label={t('Remove the shift {{start}}–{{end}} of {{name}} on {{date}} ({{status}})', {
+            start: shift.start,
+            end: shift.end,
+            name: fullName(employee),
+            date: heading(date),
+            status: shift.status === 'draft' ? t('draft') : t('published'),
+          })}
+          disabled={action.busy}
+          onClick={() => void remove(shift, employee)}
+        >
+          {shift.start}–{shift.end}
+          {shift.status === 'draft' && <span className="muted"> · {t('draft')}</span>}
+        </button>
+      ))}
+      {chosen && (
+        <button
+          type="button"
+          className="secondary add-shift"
+          aria-label={t('Place {{template}} for {{name}} on {{date}}', {
+            template: chosen.name,
+            name: fullName(employee),
+            date: heading(date),
+          })}
+          disabled={action.busy}
+          onClick={() => void place(employee, date)}
+        >
+          +
+        </button>
+      )}
+    </div>
+  );
+
+  return (
+    <>
+      <div className="row">
+        <button type="button" className="secondary" onClick={() => setMonday(addDays(monday, -7))}>
+          {t('Previous week')}
+        </button>
+        <strong>
+          {t('Week of {{date}}', {
+            date: formatDate(monday, { day: 'numeric', month: 'long', year: 'numeric' }),
+          })}
+        </strong>
+        <button type="button" className="secondary" onClick={() => setMonday(addDays(monday, 7))}>
+          {t('Next week')}
+        </button>
+      </div>
+      <div className="grid">
+        <Field label={t('Work centre')}>
+          <NamedSelect value={location} onChange={setLocation} items={loaded?.locations} none={t('All')} />
+        </Field>
+        <Field label={t('Template to place')} hint={t('Then choose + on a day of an employee.')}>
+          <NamedSelect value={template} onChange={setTemplate} items={loaded?.templates} none={t('None')} />
+        </Field>
+        <Field label={t('Rota pattern')}>
+          <NamedSelect value={pattern} onChange={setPattern} items={loaded?.patterns} none={t('None')} />
+        </Field>
+      </div>
+      <div className="row">
+        <button
+          type="button"
+          className="secondary"
+          disabled={action.busy || !loaded}
+          onClick={() => void copyLastWeek()}
+        >
+          {t('Copy last week')}
+        </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={action.busy || !pattern}
+          onClick={() => void applyPattern()}
+        >
+          {t('Apply the rota pattern to this week')}
+        </button>
+        <button type="button" disabled={action.busy || drafts === 0} onClick={() => void publish()}>
+          {t('Publish the week ({{count}} drafts)', { count: drafts })}
+        </button>
+      </div>
+      <ErrorMessage error={action.error ?? data.error} />
+      {done && <p role="status">{done}</p>}
+      <Loading loading={data.loading && !loaded} />
+      {loaded && narrow && (
+        <section aria-labelledby="planner-day">
+          <div className="row">
+            <button
+              type="button"
+              className="secondary"
+              disabled={day === 0}
+              onClick={() => setDay(day - 1)}
+              aria-label={t('Previous day')}
+            >
+              ‹
+            </button>
+            <h2 id="planner-day">
+              {formatDate(days[day] as string, { weekday: 'long', day: 'numeric', month: 'long' })}
+            </h2>
+            <button
+              type="button"
+              className="secondary"
+              disabled={day === 6}
+              onClick={() => setDay(day + 1)}
+              aria-label={t('Next day')}
+            >
+              ›
+            </button>
+          </div>
+          <ul className="list planner-day">
+            {shown.map((employee) => (
+              <li key={employee.id}>
+                <strong>{fullName(employee)}</strong>
+                {cell(employee, days[day] as string)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {loaded && !narrow && (
+        <ScrollBox label={t('Planner, week of {{date}}', { date: heading(monday) })}>
+          <table className="planner">
+            <thead>
+              <tr>
+                <th scope="col">{t('Employee')}</th>
+                {days.map((date) => (
+                  <th scope="col" key={date}>
+                    {heading(date)}
+                  </th>
+                ))}
+                <th scope="col">{t('Planned / contract')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((employee) => {
+                const planned = plannedMinutes(employee);
+                const contract = contractMinutes(employee);
+                return (
+                  <tr key={employee.id}>
+                    <th scope="row">{fullName(employee)}</th>
+                    {days.map((date) => (
+                      <td key={date}>{cell(employee, date)}</td>
+                    ))}
+                    <td className={planned > contract ? 'over' : undefined}>
+                      {hhmm(planned)} / {hhmm(contract)}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </ScrollBox>
+      )}
+      {loaded && shown.length === 0 && <p className="muted">{t('No employee matches.')}</p>}
+    </>
+  );
+}
