@@ -130,8 +130,9 @@ export function PortalApp() {
           <a key={name} href={`#/${name}`} aria-current={tab === name ? 'page' : undefined}>
             {t(`nav.${name}`)}
             {name === 'shifts' && unseen > 0 && (
-              <span className="badge" aria-label={t('shifts.badge', { count: unseen })}>
-                {unseen}
+              <span className="badge">
+                <span aria-hidden="true">{unseen}</span>
+                <span className="visually-hidden">{t('shifts.badge', { count: unseen })}</span>
               </span>
             )}
           </a>
