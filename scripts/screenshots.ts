@@ -10,13 +10,16 @@ import path from 'node:path';
 const FROM = path.resolve(import.meta.dirname, '../test-results/dashboard');
 const TO = path.resolve(import.meta.dirname, '../docs/screenshots');
 const SCREEN =
-  /^(en|es)-(desktop|phone)-(home|keys|webhooks|absences|employees|check-ins|reports|registry|settings|menu)\.png$/;
+  /^(en|es)-(desktop|phone)-(home|keys|webhooks|absences|planner|employees|check-ins|reports|registry|settings|menu)\.png$/;
 /** Moments of the jobs the README shows beside the screens. */
 const JOBS = [
   'en-desktop-job-team-calendar-approve.png',
   'en-desktop-job-employee-contract.png',
   'es-phone-job-team-calendar-approve.png',
   'es-desktop-job-settings-field-error.png',
+  'en-desktop-job-planner-draft.png',
+  'es-phone-job-planner-draft.png',
+  'es-desktop-job-planner-published.png',
 ];
 
 /** The portal's screens the docs show (test/e2e/portal.browser.test.ts writes test-results/portal/). */
@@ -26,6 +29,8 @@ const PORTAL: Record<string, string> = {
   'phone-records-by-others-english.png': 'en-phone-portal-records-by-others.png',
   'phone-missed-clock-out.png': 'es-phone-portal-missed-clock-out.png',
   'phone-missed-clock-out-english.png': 'en-phone-portal-missed-clock-out.png',
+  'phone-shifts.png': 'es-phone-portal-shifts.png',
+  'phone-shifts-english.png': 'en-phone-portal-shifts.png',
 };
 
 const files = (await readdir(FROM)).filter((name) => SCREEN.test(name) || JOBS.includes(name));

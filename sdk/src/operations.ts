@@ -219,6 +219,11 @@ export class Operations extends Transport {
     return this.list({ method: 'GET', path: `/v1/work-summaries`, query, options });
   }
 
+  /** List legal-limit alerts (`GET /v1/compliance-alerts`). */
+  listComplianceAlerts(query?: NonNullable<operations['listComplianceAlerts']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listComplianceAlerts']['responses'][200]['content']['application/json']>> {
+    return this.list({ method: 'GET', path: `/v1/compliance-alerts`, query, options });
+  }
+
   /** List vacation balances (`GET /v1/vacation-balances`). */
   listVacationBalances(query: NonNullable<operations['listVacationBalances']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listVacationBalances']['responses'][200]['content']['application/json']>> {
     return this.list({ method: 'GET', path: `/v1/vacation-balances`, query, options });

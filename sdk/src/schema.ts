@@ -345,6 +345,15 @@ export interface paths {
      */
     get: operations["listWorkSummaries"];
   };
+  "/v1/compliance-alerts": {
+    /**
+     * List legal-limit alerts
+     * @description What the legal-limit rules find in the employees’ records (docs/time-rules.md, “Legal limits”), kept current as the records change: an alert whose finding a correction settles is removed. Each new one emits `compliance_alert.created`.
+     *
+     * Required scope: `org:fichajes:read`.
+     */
+    get: operations["listComplianceAlerts"];
+  };
   "/v1/vacation-balances": {
     /**
      * List vacation balances
@@ -647,6 +656,13 @@ export interface webhooks {
      */
     post: operations["shiftDeletedEvent"];
   };
+  "compliance_alert.created": {
+    /**
+     * compliance_alert.created event
+     * @description A legal limit was broken in an employee’s record (a day over nine hours, less than twelve hours of rest…): a new alert of `GET /v1/compliance-alerts`.
+     */
+    post: operations["complianceAlertCreatedEvent"];
+  };
   "report.completed": {
     /**
      * report.completed event
@@ -757,10 +773,8 @@ export interface components {
            * @description The local date of its start; not a date that has passed.
            */
           date: string;
-          /** @description Start, local time. */
-          start: string;
-          /** @description End, local time; at or before start: the next day. */
-          end: string;
+          start: components["schemas"]["LocalTime"];
+          end: components["schemas"]["LocalTime"];
           /** @description Planned break, in minutes, not counted as work. */
           break_minutes?: number;
           location_id?: components["schemas"]["Uuid"] | null;
@@ -899,6 +913,39 @@ export interface components {
     };
     ClosedMonthList: {
       data: components["schemas"]["ClosedMonth"][];
+      meta: components["schemas"]["PageMeta"];
+    };
+    ComplianceAlert: {
+      id: components["schemas"]["Uuid"];
+      employee_id: components["schemas"]["Uuid"];
+      /**
+       * Format: date
+       * @description The workday concerned; for weekly_rest, the Sunday that ends the week.
+       */
+      date: string;
+      /**
+       * @description daily_hours: more than 9 hours of work in a day (ET 34.3). rest_between_workdays: less than 12 hours between the end of a workday and the start of the next (34.3). continuous_work_without_break: more than 6 hours of work without a 15-minute break (34.4). weekly_rest: a week without 36 hours of uninterrupted rest (37.1). night_work_average: a night worker over 8 hours a day on average over 15 days (36.1). Extensible.
+       * @enum {string}
+       */
+      rule: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average";
+      detail: {
+        /** @description The measure that broke the limit, in minutes. */
+        minutes: number;
+        /** @description The limit, in minutes. */
+        limit_minutes: number;
+      };
+      /** @enum {string} */
+      status: "open" | "acknowledged";
+      /** @description The article of the Estatuto de los Trabajadores. */
+      law: string;
+      acknowledged_at: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    ComplianceAlertList: {
+      data: components["schemas"]["ComplianceAlert"][];
       meta: components["schemas"]["PageMeta"];
     };
     ContractPeriod: {
@@ -1051,10 +1098,8 @@ export interface components {
        * @description The local date of its start; not a date that has passed.
        */
       date: string;
-      /** @description Start, local time. */
-      start: string;
-      /** @description End, local time; at or before start: the next day. */
-      end: string;
+      start: components["schemas"]["LocalTime"];
+      end: components["schemas"]["LocalTime"];
       /** @description Planned break, in minutes, not counted as work. */
       break_minutes?: number;
       location_id?: components["schemas"]["Uuid"] | null;
@@ -1071,6 +1116,18 @@ export interface components {
       status?: "draft" | "published";
       note?: string | null;
       template_id?: components["schemas"]["Uuid"] | null;
+    };
+    CreateShiftTemplateBody: {
+      name: string;
+      start: components["schemas"]["LocalTime"];
+      end: components["schemas"]["LocalTime"];
+      /** @description Planned break, in minutes, not counted as work. */
+      break_minutes?: number;
+      /**
+       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
+       * @enum {string}
+       */
+      kind?: "work" | "on_call";
     };
     CreateWebhookEndpointBody: {
       url: components["schemas"]["WebhookUrl"];
@@ -1143,7 +1200,7 @@ export interface components {
       next_after: string;
     };
     /** @enum {unknown} */
-    EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "report.completed" | "ping";
+    EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "report.completed" | "ping";
     Holiday: {
       id: components["schemas"]["Uuid"];
       /** Format: date */
@@ -1162,6 +1219,8 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    /** @description HH:MM, local time in the employee’s zone on the shift’s date; an end at or before the start is the next day’s. */
+    LocalTime: string;
     Location: {
       id: components["schemas"]["Uuid"];
       name: string;
@@ -1393,6 +1452,27 @@ export interface components {
     };
     /** Format: binary */
     ReportFile: string;
+    RotaApplication: {
+      employee_ids: components["schemas"]["Uuid"][];
+      /**
+       * Format: date
+       * @description The first date, which is the cycle’s first day.
+       */
+      from: string;
+      /**
+       * Format: date
+       * @description The last date, inclusive; at most 366 days after from.
+       */
+      to: string;
+    };
+    RotaApplied: {
+      /** @description Draft shifts created. */
+      created: number;
+      /** @description Draft shifts of those employees and dates replaced. */
+      replaced: number;
+      /** @description Days left as they were: a published shift there, or not employed. */
+      skipped: number;
+    };
     RotaPattern: {
       id: components["schemas"]["Uuid"];
       name: string;
@@ -1428,10 +1508,8 @@ export interface components {
        * @description The shift’s date: the local date of its start.
        */
       date: string;
-      /** @description Start, local time in the employee’s zone on that date. */
-      start: string;
-      /** @description End, local time; at or before start: the next day. */
-      end: string;
+      start: components["schemas"]["LocalTime"];
+      end: components["schemas"]["LocalTime"];
       /** @description Planned break, in minutes, not counted as work. */
       break_minutes: number;
       /** @description The work it plans: end − start (the real length, across a clock change) − break; 0 for on_call. */
@@ -1469,10 +1547,8 @@ export interface components {
     ShiftTemplate: {
       id: components["schemas"]["Uuid"];
       name: string;
-      /** @description Start, local time. */
-      start: string;
-      /** @description End, local time; at or before start: the next day. */
-      end: string;
+      start: components["schemas"]["LocalTime"];
+      end: components["schemas"]["LocalTime"];
       /** @description Planned break, in minutes, not counted as work. */
       break_minutes: number;
       /**
@@ -1549,10 +1625,8 @@ export interface components {
        * @description The local date of its start; not a date that has passed.
        */
       date?: string;
-      /** @description Start, local time. */
-      start?: string;
-      /** @description End, local time; at or before start: the next day. */
-      end?: string;
+      start?: components["schemas"]["LocalTime"];
+      end?: components["schemas"]["LocalTime"];
       /** @description Planned break, in minutes, not counted as work. */
       break_minutes?: number;
       location_id?: components["schemas"]["Uuid"] | null;
@@ -1656,7 +1730,7 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
-    WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "report.completed")[];
+    WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "report.completed")[];
     /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
     WebhookUrl: string;
     /**
@@ -3277,20 +3351,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
-          name: string;
-          /** @description Start, local time. */
-          start: string;
-          /** @description End, local time; at or before start: the next day. */
-          end: string;
-          /** @description Planned break, in minutes, not counted as work. */
-          break_minutes?: number;
-          /**
-           * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
-           * @enum {string}
-           */
-          kind?: "work" | "on_call";
-        };
+        "application/json": components["schemas"]["CreateShiftTemplateBody"];
       };
     };
     responses: {
@@ -3365,19 +3426,7 @@ export interface operations {
         "application/json": {
           name: string;
           cycle: (components["schemas"]["Uuid"] | null)[];
-          apply?: {
-            employee_ids: components["schemas"]["Uuid"][];
-            /**
-             * Format: date
-             * @description The first date, which is the cycle’s first day.
-             */
-            from: string;
-            /**
-             * Format: date
-             * @description The last date, inclusive; at most 366 days after from.
-             */
-            to: string;
-          };
+          apply?: components["schemas"]["RotaApplication"];
         };
       };
     };
@@ -3393,14 +3442,7 @@ export interface operations {
         content: {
           "application/json": {
             pattern: components["schemas"]["RotaPattern"];
-            applied: {
-              /** @description Draft shifts created. */
-              created: number;
-              /** @description Draft shifts of those employees and dates replaced. */
-              replaced: number;
-              /** @description Days left as they were: a published shift there, or not employed. */
-              skipped: number;
-            } | null;
+            applied: components["schemas"]["RotaApplied"] | null;
           };
         };
       };
@@ -3430,19 +3472,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
-          employee_ids: components["schemas"]["Uuid"][];
-          /**
-           * Format: date
-           * @description The first date, which is the cycle’s first day.
-           */
-          from: string;
-          /**
-           * Format: date
-           * @description The last date, inclusive; at most 366 days after from.
-           */
-          to: string;
-        };
+        "application/json": components["schemas"]["RotaApplication"];
       };
     };
     responses: {
@@ -3455,14 +3485,7 @@ export interface operations {
           "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
         };
         content: {
-          "application/json": {
-            /** @description Draft shifts created. */
-            created: number;
-            /** @description Draft shifts of those employees and dates replaced. */
-            replaced: number;
-            /** @description Days left as they were: a published shift there, or not employed. */
-            skipped: number;
-          };
+          "application/json": components["schemas"]["RotaApplied"];
         };
       };
       401: components["responses"]["Problem401Unmetered"];
@@ -3513,6 +3536,49 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["WorkSummaryList"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * List legal-limit alerts
+   * @description What the legal-limit rules find in the employees’ records (docs/time-rules.md, “Legal limits”), kept current as the records change: an alert whose finding a correction settles is removed. Each new one emits `compliance_alert.created`.
+   *
+   * Required scope: `org:fichajes:read`.
+   */
+  listComplianceAlerts: {
+    parameters: {
+      query?: {
+        limit?: components["parameters"]["Limit"];
+        cursor?: components["parameters"]["Cursor"];
+        updated_since?: components["parameters"]["UpdatedSince"];
+        employee_id?: components["parameters"]["EmployeeId"];
+        /** @description daily_hours: more than 9 hours of work in a day (ET 34.3). rest_between_workdays: less than 12 hours between the end of a workday and the start of the next (34.3). continuous_work_without_break: more than 6 hours of work without a 15-minute break (34.4). weekly_rest: a week without 36 hours of uninterrupted rest (37.1). night_work_average: a night worker over 8 hours a day on average over 15 days (36.1). Extensible. */
+        rule?: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average";
+        status?: "open" | "acknowledged";
+        /** @description First date. */
+        from?: string;
+        /** @description Last date, inclusive. */
+        to?: string;
+      };
+    };
+    responses: {
+      /** @description A page of alerts. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["ComplianceAlertList"];
         };
       };
       401: components["responses"]["Problem401Unmetered"];
@@ -4784,6 +4850,37 @@ export interface operations {
           /** @constant */
           type: "shift.deleted";
           data: components["schemas"]["ShiftEventData"];
+        };
+      };
+    };
+    responses: {
+      200: components["responses"]["WebhookAcknowledged"];
+    };
+  };
+  /**
+   * compliance_alert.created event
+   * @description A legal limit was broken in an employee’s record (a day over nine hours, less than twelve hours of rest…): a new alert of `GET /v1/compliance-alerts`.
+   */
+  complianceAlertCreatedEvent: {
+    parameters: {
+      header: {
+        "webhook-id": components["parameters"]["WebhookId"];
+        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+        "webhook-signature": components["parameters"]["WebhookSignature"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"] & {
+          /** @constant */
+          type: "compliance_alert.created";
+          data: {
+            alert_id: components["schemas"]["Uuid"];
+            employee_id: components["schemas"]["Uuid"];
+            /** Format: date */
+            date: string;
+            rule: string;
+          };
         };
       };
     };

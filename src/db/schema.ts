@@ -205,6 +205,22 @@ export type RotaPatternsTable = {
   updated_at: Date;
 };
 
+/** Legal-limit alerts (migration 0048): one per employee, date and rule while the record breaks it. */
+export type ComplianceAlertsTable = {
+  company_id: string;
+  id: string;
+  employee_id: string;
+  date: string;
+  rule: string;
+  minutes: number;
+  limit_minutes: number;
+  law: string;
+  status: 'open' | 'acknowledged';
+  acknowledged_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
 export type EmployeeStatus = 'active' | 'terminated';
 export type CheckInType = 'in' | 'out' | 'break_start' | 'break_end';
 export type CheckInSource = 'api' | 'dashboard' | 'portal' | 'correction' | 'kiosk' | 'import';
@@ -703,6 +719,7 @@ export type Database = {
   shifts: ShiftsTable;
   shift_templates: ShiftTemplatesTable;
   rota_patterns: RotaPatternsTable;
+  compliance_alerts: ComplianceAlertsTable;
   employees: EmployeesTable;
   check_ins: CheckInsTable;
   absences: AbsencesTable;

@@ -20,6 +20,10 @@ import { unitsRoutes } from '../modules/units/units.routes.ts';
 import { vacationBalancesRoutes } from '../modules/vacation-balances/vacation-balances.routes.ts';
 import { webhooksRoutes } from '../modules/webhooks/webhooks.routes.ts';
 import { workSummariesRoutes } from '../modules/work-summaries/work-summaries.routes.ts';
+import {
+  complianceAlertsDashboardRoutes,
+  complianceAlertsRoutes,
+} from '../modules/workdays/compliance-alerts.routes.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import type { RouteSurface } from '../platform/operation.ts';
 
@@ -42,6 +46,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   holidaysRoutes,
   shiftsRoutes,
   workSummariesRoutes,
+  complianceAlertsRoutes,
   vacationBalancesRoutes,
   registryRoutes,
   registryAccessRoutes,
@@ -62,6 +67,7 @@ export const DASHBOARD_TENANT_ROUTE_MODULES: ReadonlyArray<
   holidaysDashboardRoutes,
   absenceTypesDashboardRoutes,
   todayDashboardRoutes,
+  complianceAlertsDashboardRoutes,
   apiKeysDashboardRoutes,
   employeesDashboardRoutes,
   reportsDashboardRoutes,

@@ -293,6 +293,56 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await page.getByRole('heading', { level: 1, name: 'Mi registro' }).waitFor();
   });
 
+  it('shows “Mis turnos”: a published shift, with a badge until the worker has seen it (issue 38)', async () => {
+    // Next Monday's night shift, planned and published by the company.
+    const today = Temporal.Now.zonedDateTimeISO('Europe/Madrid').toPlainDate();
+    const monday = today.add({ days: 8 - today.dayOfWeek }).toString();
+    const planned = await http(
+      'POST',
+      '/v1/shifts',
+      {
+        employee_id: employeeId,
+        date: monday,
+        start: '22:00',
+        end: '06:00',
+        break_minutes: 30,
+        status: 'published',
+      },
+      liveKey,
+    );
+    expect(planned.status, planned.text).toBe(201);
+    const draft = await http(
+      'POST',
+      '/v1/shifts',
+      { employee_id: employeeId, date: monday, start: '08:00', end: '12:00' },
+      liveKey,
+    );
+    expect(draft.status, draft.text).toBe(201);
+    await page.reload();
+    const link = page.getByRole('link', { name: /^Mis turnos/ });
+    await expect.poll(() => link.textContent()).toContain('1 turno nuevo o cambiado');
+    await tab('Mis turnos');
+    const shifts = page.locator('.shifts li');
+    await expect.poll(() => shifts.count()).toBe(1);
+    expect(await shifts.first().textContent()).toContain('de 22:00 a 06:00 (del día siguiente)');
+    expect(await shifts.first().textContent()).toContain('7 h 30 min de trabajo');
+    await page
+      .getByRole('status')
+      .getByText('Hay 1 turno nuevo o cambiado desde tu última visita.')
+      .waitFor();
+    // Seen: the badge is gone.
+    await expect.poll(() => link.textContent()).toBe('Mis turnos');
+    await accessible();
+    await shot('phone-shifts');
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My shifts' }).waitFor();
+    expect(await shifts.first().textContent()).toContain('22:00 to 06:00 (next day)');
+    await accessible();
+    await shot('phone-shifts-english');
+    await page.getByRole('button', { name: 'Cambiar a español' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mis turnos' }).waitFor();
+  });
+
   it('lays out at desktop width too, and logs out to the login form', async () => {
     const desktop = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const wide = await desktop.newPage();

@@ -117,6 +117,8 @@ export async function companyWithInvitedWorker(
     'org:empleados:read',
     'org:fichajes:write',
     'org:fichajes:read',
+    'org:turnos:write',
+    'org:turnos:read',
   ]);
   const employee = await http('POST', '/v1/employees', worker, liveKey);
   if (employee.status !== 201) throw new Error(`employee: ${employee.status} ${employee.text}`);

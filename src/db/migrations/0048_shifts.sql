@@ -58,3 +58,25 @@ create index rota_patterns_company_updated on rota_patterns (company_id, updated
 
 -- When the worker last looked at their shifts in the portal: a published change after it is a badge.
 alter table employees add column shifts_seen_at timestamptz(3);
+
+-- Legal-limit alerts (issue 38): what the rules of src/time/compliance.ts find in an employee's record, kept
+-- current by the owner of day writes for the dates each write reaches. One alert per employee, date and rule.
+create table compliance_alerts (
+  company_id uuid not null references companies (id) on delete cascade,
+  id uuid not null,
+  employee_id uuid not null,
+  date date not null,
+  rule text not null,
+  minutes integer not null,
+  limit_minutes integer not null,
+  law text not null,
+  status text not null default 'open' check (status in ('open', 'acknowledged')),
+  acknowledged_at timestamptz(3),
+  created_at timestamptz(3) not null,
+  updated_at timestamptz(3) not null,
+  primary key (company_id, id),
+  unique (company_id, employee_id, date, rule),
+  foreign key (company_id, employee_id) references employees (company_id, id)
+);
+create index compliance_alerts_company_updated on compliance_alerts (company_id, updated_at, id);
+create index compliance_alerts_company_status_date on compliance_alerts (company_id, status, date);

@@ -64,6 +64,10 @@ export const EVENT_DATA = {
   'shift.published': shift,
   'shift.updated': shift,
   'shift.deleted': shift,
+  'compliance_alert.created': Type.Object(
+    { alert_id: Uuid(), employee_id: Uuid(), date: Type.String({ format: 'date' }), rule: Type.String() },
+    { additionalProperties: false },
+  ),
   'report.completed': Type.Object(
     { report_id: Uuid(), status: Type.Literal('completed') },
     { additionalProperties: false },

@@ -85,7 +85,7 @@ async function removeHoliday(
     tenant,
     clock.now(),
     { result: null, touched, events: [] },
-    { what: 'removing a holiday' },
+    { what: 'removing a holiday', records: false },
   );
   return recount;
 }

@@ -69,6 +69,8 @@ function sampleData(type: EventType, rows: SandboxRows, year: number): EventData
     case 'shift.updated':
     case 'shift.deleted':
       return { shift_id: newId(), employee_id: employeeId, date: `${year}-01-05` };
+    case 'compliance_alert.created':
+      return { alert_id: newId(), employee_id: employeeId, date: `${year}-01-05`, rule: 'daily_hours' };
     case 'report.completed':
       return { report_id: rows.report?.id ?? newId(), status: 'completed' };
     case 'ping':

@@ -3,9 +3,17 @@ import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/com
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 import { WorkMode } from '../check-ins/check-ins.schemas.ts';
 
-/** A local time of day, HH:MM (24 hours). */
-const LocalTime = (description: string) =>
-  Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description, examples: ['09:00'] });
+/** A local time of day, HH:MM (24 hours), in the employee's zone; an end at or before the start is the next day's. */
+const LOCAL_TIME = named(
+  'LocalTime',
+  Type.String({
+    pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+    description:
+      'HH:MM, local time in the employee’s zone on the shift’s date; an end at or before the start is the next day’s.',
+    examples: ['09:00'],
+  }),
+);
+const LocalTime = (_description: string) => LOCAL_TIME;
 
 export const ShiftKind = Type.Enum(['work', 'on_call'], {
   type: 'string',
@@ -178,15 +186,18 @@ export const ShiftTemplate = named(
   }),
 );
 
-export const CreateShiftTemplateBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100 }),
-    start: LocalTime('Start, local time.'),
-    end: LocalTime('End, local time; at or before start: the next day.'),
-    break_minutes: Type.Optional(BreakMinutes),
-    kind: Type.Optional(ShiftKind),
-  },
-  { additionalProperties: false },
+export const CreateShiftTemplateBody = named(
+  'CreateShiftTemplateBody',
+  Type.Object(
+    {
+      name: Type.String({ minLength: 1, maxLength: 100 }),
+      start: LocalTime('Start, local time.'),
+      end: LocalTime('End, local time; at or before start: the next day.'),
+      break_minutes: Type.Optional(BreakMinutes),
+      kind: Type.Optional(ShiftKind),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 export const ListTemplatesQuery = Type.Object(
@@ -207,13 +218,16 @@ export const RotaPattern = named(
   }),
 );
 
-const RotaApplication = Type.Object(
-  {
-    employee_ids: Type.Array(Uuid(), { minItems: 1, maxItems: 5000 }),
-    from: CalendarDate('The first date, which is the cycle’s first day.'),
-    to: CalendarDate('The last date, inclusive; at most 366 days after from.'),
-  },
-  { additionalProperties: false },
+const RotaApplication = named(
+  'RotaApplication',
+  Type.Object(
+    {
+      employee_ids: Type.Array(Uuid(), { minItems: 1, maxItems: 5000 }),
+      from: CalendarDate('The first date, which is the cycle’s first day.'),
+      to: CalendarDate('The last date, inclusive; at most 366 days after from.'),
+    },
+    { additionalProperties: false },
+  ),
 );
 
 export const CreateRotaPatternBody = Type.Object(
@@ -227,11 +241,16 @@ export const CreateRotaPatternBody = Type.Object(
 
 export const ApplyRotaPatternBody = RotaApplication;
 
-export const RotaApplied = Type.Object({
-  created: Type.Integer({ description: 'Draft shifts created.' }),
-  replaced: Type.Integer({ description: 'Draft shifts of those employees and dates replaced.' }),
-  skipped: Type.Integer({ description: 'Days left as they were: a published shift there, or not employed.' }),
-});
+export const RotaApplied = named(
+  'RotaApplied',
+  Type.Object({
+    created: Type.Integer({ description: 'Draft shifts created.' }),
+    replaced: Type.Integer({ description: 'Draft shifts of those employees and dates replaced.' }),
+    skipped: Type.Integer({
+      description: 'Days left as they were: a published shift there, or not employed.',
+    }),
+  }),
+);
 
 export const RotaPatternCreated = Type.Object({
   pattern: RotaPattern,

@@ -268,7 +268,7 @@ export async function createShift(
       const placed = await placeShifts(tx, tenant, now, [{ input }], { field: (_, name) => name });
       return { ...placed, result: placed.rows };
     },
-    { what: 'this shift' },
+    { what: 'this shift', records: false },
   );
   return toShiftView(rows[0] as ShiftRow);
 }
@@ -312,7 +312,7 @@ export async function bulkShifts(
       });
       return { ...placed, result: placed.rows };
     },
-    { what: 'these shifts' },
+    { what: 'these shifts', records: false },
   );
   return { data: rows.map(toShiftView) };
 }
@@ -351,7 +351,7 @@ export async function updateShift(
       });
       return { ...placed, result: placed.rows };
     },
-    { what: 'this shift' },
+    { what: 'this shift', records: false },
   );
   return toShiftView(rows[0] as ShiftRow);
 }
@@ -389,7 +389,7 @@ export async function deleteShift(deps: ShiftDeps, tenant: TenantScope, id: stri
           : [],
       };
     },
-    { what: 'deleting this shift' },
+    { what: 'deleting this shift', records: false },
   );
 }
 
@@ -434,7 +434,7 @@ export async function publishShifts(
         ),
       };
     },
-    { what: 'publishing these shifts' },
+    { what: 'publishing these shifts', records: false },
   );
   return { published };
 }

@@ -62,6 +62,18 @@ export const Today = named(
       }),
       { description: 'Problem days of the last 14 days, latest first (at most 50).' },
     ),
+    alerts: Type.Array(
+      Type.Object({
+        id: Uuid(),
+        employee_id: Uuid(),
+        name: Type.String(),
+        date: CalendarDate(),
+        rule: Type.String(),
+        detail: Type.Object({ minutes: Type.Integer(), limit_minutes: Type.Integer() }),
+        law: Type.String(),
+      }),
+      { description: 'Open legal-limit alerts of the last 14 days, latest first (at most 50; issue 38).' },
+    ),
     month: Type.Object({
       month: Type.String({ description: 'YYYY-MM' }),
       worked_minutes: Minutes('Worked on the closed workdays of the month so far, every employee.'),

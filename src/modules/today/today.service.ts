@@ -9,6 +9,7 @@ import { isMissedClockOut } from '../../time/engine.ts';
 import { shiftInstants } from '../../time/planned-shifts.ts';
 import { localDate } from '../../time/zones.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
+import { openComplianceAlerts } from '../workdays/compliance-alerts.ts';
 import { findHolidays, holidayCalendars } from '../workdays/workdays.repo.ts';
 import {
   absenceDaysByType,
@@ -173,6 +174,7 @@ export async function today(
     counts,
     pending: await pendingCounts(db, tenant.companyId),
     problems: problems.map((row) => ({ ...row, name: names.get(row.employee_id) ?? row.employee_id })),
+    alerts: await openComplianceAlerts(db, tenant.companyId, from),
     month: await monthSoFar(deps, tenant, date),
   };
 }

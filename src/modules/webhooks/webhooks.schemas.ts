@@ -179,6 +179,8 @@ const EVENT_SOURCES: Record<EventType, string> = {
     'A shift became visible to its worker: created published, or a draft published (`POST /v1/shifts/publish`). Its day’s expected minutes now come from the published shifts.',
   'shift.updated': 'A published shift changed (times, break, place, kind, or back to draft).',
   'shift.deleted': 'A published shift was deleted; its day is planned without it.',
+  'compliance_alert.created':
+    'A legal limit was broken in an employee’s record (a day over nine hours, less than twelve hours of rest…): a new alert of `GET /v1/compliance-alerts`.',
   'report.completed': 'A report finished generating and can be downloaded.',
   ping: 'Sent by `POST /v1/webhook-endpoints/{id}/test` to that endpoint alone. Never subscribed explicitly.',
 };

@@ -4,6 +4,7 @@ import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { toDate } from '../../time/clock.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { refreshComplianceAlerts } from './compliance-alerts.ts';
 import { consolidate } from './consolidation.ts';
 import { lockEmployeeRows } from './workdays.repo.ts';
 
@@ -36,6 +37,11 @@ export type DaysOptions = {
   what: string;
   /** `correction`: an applied correction or the worker's answer, the writes that may change a sealed date. */
   sealed?: 'refuse' | 'correction';
+  /**
+   * false: the write changes no clock record (a shift, a holiday, an absence), so the legal-limit alerts, which
+   * only the records decide, are not evaluated again.
+   */
+  records?: boolean;
   /** Told the sealed dates a `correction` write changed, per employee (each month gets a new version). */
   onSealedChange?: (tx: Executor, employeeId: string, dates: string[]) => Promise<void>;
 };
@@ -78,6 +84,7 @@ export async function settleDays<T>(
   options: DaysOptions,
 ): Promise<T> {
   const at = toDate(now);
+  const alerts: PendingEvent[] = [];
   for (const touched of outcome.touched) {
     const changed = await consolidate(
       tx,
@@ -89,8 +96,9 @@ export async function settleDays<T>(
       options,
     );
     if (changed.length > 0) await options.onSealedChange?.(tx, touched.employeeId, changed);
+    if (options.records !== false) alerts.push(...(await refreshComplianceAlerts(tx, tenant, touched, now)));
   }
-  await recordEvents(tx, tenant.companyId, at, [...outcome.events]);
+  await recordEvents(tx, tenant.companyId, at, [...outcome.events, ...alerts]);
   return outcome.result;
 }
 

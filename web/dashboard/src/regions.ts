@@ -21,5 +21,8 @@ export const REGION_NAMES: ReadonlyArray<readonly [string, string]> = [
   ['ES-VC', 'Comunitat Valenciana'],
 ];
 
+/** The regions as a select's items. */
+export const REGIONS = REGION_NAMES.map(([id, name]) => ({ id, name }));
+
 export const regionName = (code: string | null) =>
   code === null ? null : (REGION_NAMES.find(([key]) => key === code)?.[1] ?? code);

@@ -49,18 +49,19 @@ export function ShiftsScreen({ onSeen }: { onSeen: () => void }) {
         <ul className="records shifts">
           {answer.data.map((shift) => (
             <li key={shift.id}>
-              <strong>{longDate(shift.date)}</strong>{' '}
-              <span>
+              <strong>{longDate(shift.date)}</strong>
+              <div>
                 {t('shifts.time', { start: shift.start, end: shift.end })}
                 {shift.end <= shift.start && ` ${t('shifts.nextDay')}`}
-              </span>
-              <span className="muted">
-                {' · '}
-                {shift.kind === 'on_call'
-                  ? t('shifts.onCall')
-                  : t('shifts.planned', { hours: hoursOf(shift.planned_minutes) })}
-                {shift.break_minutes > 0 && ` · ${t('shifts.break', { minutes: shift.break_minutes })}`}
-              </span>
+              </div>
+              <div className="muted">
+                {[
+                  shift.kind === 'on_call'
+                    ? t('shifts.onCall')
+                    : t('shifts.planned', { hours: hoursOf(shift.planned_minutes) }),
+                  ...(shift.break_minutes > 0 ? [t('shifts.break', { minutes: shift.break_minutes })] : []),
+                ].join(' · ')}
+              </div>
               {shift.note && <div className="muted">{shift.note}</div>}
             </li>
           ))}

@@ -701,10 +701,8 @@ export const es: Record<string, string> = {
     '{{count, number}} turno publicado: la persona ya lo ve.',
   '{{count}} shifts published: the workers see them._other':
     '{{count, number}} turnos publicados: las personas ya los ven.',
-  'Remove the shift {{start}}–{{end}} of {{name}} on {{date}} ({{status}})':
-    'Quitar el turno {{start}}–{{end}} de {{name}} el {{date}} ({{status}})',
+  '(remove the shift of {{name}} on {{date}})': '(quitar el turno de {{name}} del {{date}})',
   draft: 'borrador',
-  published: 'publicado',
   'Place {{template}} for {{name}} on {{date}}': 'Asignar {{template}} a {{name}} el {{date}}',
   'Previous week': 'Semana anterior',
   'Week of {{date}}': 'Semana del {{date}}',
@@ -720,6 +718,19 @@ export const es: Record<string, string> = {
   'Next day': 'Día siguiente',
   'Planner, week of {{date}}': 'Planificador, semana del {{date}}',
   'Planned / contract': 'Planificado / contrato',
+  'More than 9 hours of work in the day': 'Más de 9 horas de trabajo en el día',
+  'Less than 12 hours of rest since the last workday':
+    'Menos de 12 horas de descanso desde la jornada anterior',
+  'More than 6 hours without a break': 'Más de 6 horas sin pausa',
+  'No day and a half of rest in the week': 'Sin día y medio de descanso en la semana',
+  'Night work over 8 hours a day on average': 'Trabajo nocturno de más de 8 horas diarias de media',
+  'Legal limits, last 14 days': 'Límites legales, últimos 14 días',
+  'Legal-limit alerts': 'Avisos de límites legales',
+  Limit: 'Límite',
+  Measured: 'Medido',
+  Law: 'Norma',
+  'No open alert.': 'Ningún aviso abierto.',
+  Acknowledge: 'Marcar como revisado',
   'Read shifts, shift templates and rota patterns.':
     'Leer turnos, plantillas de turno y patrones de rotación.',
   'Plan shifts: create, change, delete and publish them; templates and rota patterns.':

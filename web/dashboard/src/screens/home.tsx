@@ -4,7 +4,7 @@ import { formatDate, formatMonth, formatNumber, formatTime, msg, useT } from '..
 import { dayIn } from '../../../shared/zoned.ts';
 import { BarChart, chartHours } from '../charts.tsx';
 import type { Charts, Today } from '../types.ts';
-import { ErrorMessage, Loading, Table, useLoad } from '../ui.tsx';
+import { ErrorMessage, Loading, Table, useAction, useLoad } from '../ui.tsx';
 
 type Person = Today['people'][number];
 
@@ -138,6 +138,7 @@ export function HomeScreen({ mode }: { mode: Mode }) {
           <p className="muted">{t('Closed workdays only: today counts once it is over.')}</p>
         </section>
       </div>
+      <AlertsSection mode={mode} alerts={data.alerts} onChange={today.reload} />
       <ChartsSection mode={mode} />
       <section aria-labelledby="problems-title">
         <h2 id="problems-title">{t('Problem days, last 14 days')}</h2>
@@ -227,6 +228,65 @@ function ChartsSection({ mode }: { mode: Mode }) {
           horizontal
         />
       </div>
+    </section>
+  );
+}
+
+/** The open legal-limit alerts of the last two weeks (issue 38), each acknowledged once dealt with. */
+function AlertsSection({
+  mode,
+  alerts,
+  onChange,
+}: {
+  mode: Mode;
+  alerts: Today['alerts'];
+  onChange: () => void;
+}) {
+  const t = useT();
+  const action = useAction();
+  const rules: Record<string, string> = {
+    daily_hours: t('More than 9 hours of work in the day'),
+    rest_between_workdays: t('Less than 12 hours of rest since the last workday'),
+    continuous_work_without_break: t('More than 6 hours without a break'),
+    weekly_rest: t('No day and a half of rest in the week'),
+    night_work_average: t('Night work over 8 hours a day on average'),
+  };
+  return (
+    <section aria-labelledby="alerts-title">
+      <h2 id="alerts-title">{t('Legal limits, last 14 days')}</h2>
+      <ErrorMessage error={action.error} />
+      <Table
+        label={t('Legal-limit alerts')}
+        columns={[t('Day'), t('Employee'), t('Limit'), t('Measured'), t('Law')]}
+        actions
+        empty={t('No open alert.')}
+        rows={alerts.map((alert) => (
+          <tr key={alert.id}>
+            <td>{formatDate(alert.date, { weekday: 'short', day: 'numeric', month: 'short' })}</td>
+            <td>{alert.name}</td>
+            <td>{rules[alert.rule] ?? alert.rule}</td>
+            <td>
+              {hhmm(alert.detail.minutes)} / {hhmm(alert.detail.limit_minutes)}
+            </td>
+            <td>{alert.law}</td>
+            <td>
+              <button
+                type="button"
+                className="secondary"
+                disabled={action.busy}
+                onClick={() =>
+                  void action
+                    .run(() => api('POST', `/${mode}/compliance-alerts/${alert.id}/acknowledge`, {}))
+                    .then(onChange)
+                }
+              >
+                {t('Acknowledge')}
+                <span className="visually-hidden"> {alert.name}</span>
+              </button>
+            </td>
+          </tr>
+        ))}
+      />
     </section>
   );
 }

@@ -154,18 +154,18 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
           key={shift.id}
           type="button"
           className={`shift shift-${shift.status}`}
-          aria-label={t('Remove the shift {{start}}–{{end}} of {{name}} on {{date}} ({{status}})', {
-            start: shift.start,
-            end: shift.end,
-            name: fullName(employee),
-            date: heading(date),
-            status: shift.status === 'draft' ? t('draft') : t('published'),
-          })}
           disabled={action.busy}
           onClick={() => void remove(shift, employee)}
         >
           {shift.start}–{shift.end}
           {shift.status === 'draft' && <span className="muted"> · {t('draft')}</span>}
+          <span className="visually-hidden">
+            {' '}
+            {t('(remove the shift of {{name}} on {{date}})', {
+              name: fullName(employee),
+              date: heading(date),
+            })}
+          </span>
         </button>
       ))}
       {chosen && (

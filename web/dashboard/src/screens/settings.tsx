@@ -2,9 +2,19 @@ import { type FormEvent, useState } from 'react';
 import { api, type Page } from '../../../shared/api.ts';
 import { formatMonth, formatNumber, useT } from '../../../shared/i18n.ts';
 import { statusLabel } from '../labels.ts';
-import { REGION_NAMES, regionName } from '../regions.ts';
+import { REGIONS, regionName } from '../regions.ts';
 import type { Company, Location } from '../types.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, SaveRow, Table, useAction, useLoad } from '../ui.tsx';
+import {
+  ConfirmButton,
+  ErrorMessage,
+  Field,
+  Loading,
+  NamedSelect,
+  SaveRow,
+  Table,
+  useAction,
+  useLoad,
+} from '../ui.tsx';
 import { CompanySettings } from './company.tsx';
 import { AdminPasskeys } from './passkeys.tsx';
 
@@ -186,7 +196,7 @@ function LegalIdentity({ company, onSaved }: { company: Company; onSaved: () => 
           name="default_region"
           error={action.error}
         >
-          <RegionSelect value={region} onChange={setRegion} />
+          <NamedSelect value={region} onChange={setRegion} items={REGIONS} none={t('No region')} />
         </Field>
       </div>
       <ErrorMessage error={action.error} />
@@ -294,7 +304,7 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
         name="region"
         error={action.error}
       >
-        <RegionSelect value={region} onChange={setRegion} />
+        <NamedSelect value={region} onChange={setRegion} items={REGIONS} none={t('No region')} />
       </Field>
       <Field label={t('Municipality')} name="municipality" error={action.error}>
         <input
@@ -308,20 +318,5 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
         {t('Save {{name}}', { name: location.name })}
       </button>
     </form>
-  );
-}
-
-/** A choice of region: one of Spain's, or none (the company's default, for a work centre). */
-function RegionSelect({ value, onChange }: { value: string; onChange: (value: string) => void }) {
-  const t = useT();
-  return (
-    <select value={value} onChange={(event) => onChange(event.target.value)}>
-      <option value="">{t('No region')}</option>
-      {REGION_NAMES.map(([code, name]) => (
-        <option key={code} value={code}>
-          {name}
-        </option>
-      ))}
-    </select>
   );
 }

@@ -1,0 +1,88 @@
+import type { Insertable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
+import type { ComplianceAlertsTable } from '../../db/schema.ts';
+
+export const ALERT_COLUMNS = [
+  'id',
+  'employee_id',
+  'date',
+  'rule',
+  'minutes',
+  'limit_minutes',
+  'law',
+  'status',
+  'acknowledged_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** A tenant's legal-limit alerts, explicit columns; listings filter and page it. */
+export const selectAlerts = (db: Executor, companyId: string) =>
+  db.selectFrom('compliance_alerts').select(ALERT_COLUMNS).where('company_id', '=', companyId);
+
+/** An employee's alerts dated within the range (inclusive). */
+export async function alertsOfEmployee(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: { from: string; to: string },
+) {
+  return await selectAlerts(db, companyId)
+    .where('employee_id', '=', employeeId)
+    .where('date', '>=', range.from)
+    .where('date', '<=', range.to)
+    .execute();
+}
+
+export async function insertAlerts(db: Executor, rows: Array<Insertable<ComplianceAlertsTable>>) {
+  if (rows.length === 0) return;
+  await db.insertInto('compliance_alerts').values(rows).execute();
+}
+
+export async function deleteAlerts(db: Executor, companyId: string, ids: readonly string[]) {
+  if (ids.length === 0) return;
+  await db
+    .deleteFrom('compliance_alerts')
+    .where('company_id', '=', companyId)
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+/** Marks an open alert acknowledged; the row, or undefined when there is no such open alert. */
+export async function acknowledgeAlert(db: Executor, companyId: string, id: string, at: Date) {
+  return await db
+    .updateTable('compliance_alerts')
+    .set({ status: 'acknowledged', acknowledged_at: at, updated_at: at })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .returning(ALERT_COLUMNS)
+    .executeTakeFirst();
+}
+
+/** The company's open alerts dated on or after a date, with the employee's name, newest first. */
+export async function openAlertsSince(db: Executor, companyId: string, from: string, limit: number) {
+  return await db
+    .selectFrom('compliance_alerts as a')
+    .innerJoin('employees as e', (join) =>
+      join.onRef('e.company_id', '=', 'a.company_id').onRef('e.id', '=', 'a.employee_id'),
+    )
+    .select([
+      'a.id',
+      'a.employee_id',
+      'a.date',
+      'a.rule',
+      'a.minutes',
+      'a.limit_minutes',
+      'a.law',
+      'e.first_name',
+      'e.last_name',
+    ])
+    .where('a.company_id', '=', companyId)
+    .where('a.status', '=', 'open')
+    .where('a.date', '>=', from)
+    .orderBy('a.date', 'desc')
+    .orderBy('a.id')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,163 @@
+import type { Static } from 'typebox';
+import type { Executor } from '../../db/database.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
+import { zonePeriodsOf } from '../../db/time-zones.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import type { CompanyScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
+import { complianceFindingsOfEvents, LIMITS } from '../../time/compliance.ts';
+import { employeeZones, localDate, startOfDate } from '../../time/zones.ts';
+import type { PendingEvent } from '../events/events.service.ts';
+import {
+  acknowledgeAlert,
+  alertsOfEmployee,
+  deleteAlerts,
+  insertAlerts,
+  openAlertsSince,
+  selectAlerts,
+} from './compliance-alerts.repo.ts';
+import type { ComplianceAlert } from './compliance-alerts.schemas.ts';
+import { countedEvents } from './consolidation.ts';
+import { lockEmployeeCalendar } from './workdays.repo.ts';
+
+const addDays = (date: string, days: number) => Temporal.PlainDate.from(date).add({ days }).toString();
+
+/**
+ * Keeps an employee's legal-limit alerts (docs/time-rules.md, "Legal limits") true to their record after a write
+ * of their days from `from` to `to`: the rules are evaluated again for the dates that write can change (the day
+ * before, for the rest between workdays, and fifteen days after, for the weekly rest and the night average, up to
+ * today), a new finding becomes an alert (and a `compliance_alert.created` event), and an alert whose finding is
+ * gone (a correction settled it) is removed. Called by the owner of day writes (write-days.ts) in the write's
+ * transaction, holding the employee's lock.
+ */
+export async function refreshComplianceAlerts(
+  tx: Executor,
+  tenant: { companyId: string; timezone: string },
+  touched: { employeeId: string; from: string; to: string | 'horizon' },
+  now: Temporal.Instant,
+): Promise<PendingEvent[]> {
+  const { companyId } = tenant;
+  const { employeeId } = touched;
+  const employee = await lockEmployeeCalendar(tx, companyId, employeeId, { lock: false });
+  if (!employee) return [];
+  const zones = employeeZones(
+    { employee: employee.timezone, company: tenant.timezone },
+    await zonePeriodsOf(tx, companyId, employeeId),
+  );
+  const today = localDate(now, zones).toString();
+  const last = touched.to === 'horizon' || touched.to > today ? today : touched.to;
+  const range = { from: addDays(touched.from, -1), to: addDays(last, LIMITS.nightReferenceDays) };
+  if (range.to > today) range.to = today;
+  if (range.to < range.from) return [];
+  const events = await countedEvents(tx, companyId, employeeId, employee.registry_policy, {
+    from: toDate(startOfDate(addDays(range.from, -(LIMITS.nightReferenceDays + 1)), zones)),
+    to: toDate(startOfDate(addDays(range.to, 2), zones)),
+  });
+  const findings = complianceFindingsOfEvents(events, zones, range);
+  const existing = await alertsOfEmployee(tx, companyId, employeeId, range);
+  const key = (alert: { date: string; rule: string }) => `${alert.date}|${alert.rule}`;
+  const found = new Set(findings.map(key));
+  const kept = new Set(existing.map(key));
+  await deleteAlerts(
+    tx,
+    companyId,
+    existing.filter((alert) => !found.has(key(alert))).map((alert) => alert.id),
+  );
+  const at = toDate(now);
+  const rows = findings
+    .filter((finding) => !kept.has(key(finding)))
+    .map((finding) => ({
+      company_id: companyId,
+      id: newId(),
+      employee_id: employeeId,
+      date: finding.date,
+      rule: finding.rule,
+      minutes: finding.minutes,
+      limit_minutes: finding.limit,
+      law: finding.law,
+      status: 'open' as const,
+      acknowledged_at: null,
+      created_at: at,
+      updated_at: at,
+    }));
+  await insertAlerts(tx, rows);
+  return rows.map(
+    (row): PendingEvent => ({
+      type: 'compliance_alert.created',
+      data: { alert_id: row.id, employee_id: employeeId, date: row.date, rule: row.rule },
+    }),
+  );
+}
+
+type AlertRow = Awaited<ReturnType<typeof alertsOfEmployee>>[number];
+
+export type ComplianceAlertView = Static<typeof ComplianceAlert>;
+
+const toAlertView = (row: AlertRow): ComplianceAlertView => ({
+  id: row.id,
+  employee_id: row.employee_id,
+  date: row.date,
+  rule: row.rule as ComplianceAlertView['rule'],
+  detail: { minutes: row.minutes, limit_minutes: row.limit_minutes },
+  status: row.status,
+  law: row.law,
+  acknowledged_at: row.acknowledged_at === null ? null : formatInstant(row.acknowledged_at),
+  created_at: formatInstant(row.created_at),
+  updated_at: formatInstant(row.updated_at),
+});
+
+/** `GET /v1/compliance-alerts`: the company's alerts by `updated_at`, filtered. */
+export async function listComplianceAlerts(
+  deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
+  tenant: CompanyScope,
+  query: SyncQuery & {
+    employee_id?: string | undefined;
+    rule?: string | undefined;
+    status?: 'open' | 'acknowledged' | undefined;
+    from?: string | undefined;
+    to?: string | undefined;
+  },
+): Promise<Page<ComplianceAlertView>> {
+  let select = selectAlerts(deps.db, tenant.companyId);
+  if (query.employee_id) select = select.where('employee_id', '=', query.employee_id);
+  if (query.rule) select = select.where('rule', '=', query.rule);
+  if (query.status) select = select.where('status', '=', query.status);
+  if (query.from) select = select.where('date', '>=', query.from);
+  if (query.to) select = select.where('date', '<=', query.to);
+  const page = await syncPage(select, {
+    codec: deps.cursors,
+    horizon: deps.syncHorizon.of(tenant.companyId),
+    listing: 'compliance_alerts',
+    query,
+  });
+  return mapPage(page, toAlertView);
+}
+
+/** An administrator has seen an open alert and dealt with it (the dashboard's Today view). */
+export async function acknowledgeComplianceAlert(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<ComplianceAlertView> {
+  const row = await withSyncStamp(deps.db, deps.clock, tenant.companyId, async (tx, stamp) =>
+    acknowledgeAlert(tx, tenant.companyId, id, toDate(stamp)),
+  );
+  if (!row) throw notFound('Open alert');
+  return toAlertView(row);
+}
+
+/** The Today view's list: the open alerts of the last weeks, newest first, with the employee's name. */
+export async function openComplianceAlerts(db: Executor, companyId: string, from: string) {
+  return (await openAlertsSince(db, companyId, from, 50)).map((row) => ({
+    id: row.id,
+    employee_id: row.employee_id,
+    name: `${row.first_name} ${row.last_name}`,
+    date: row.date,
+    rule: row.rule as ComplianceAlertView['rule'],
+    detail: { minutes: row.minutes, limit_minutes: row.limit_minutes },
+    law: row.law,
+  }));
+}
