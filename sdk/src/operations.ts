@@ -149,7 +149,7 @@ export class Operations extends Transport {
     return this.json({ method: 'POST', path: `/v1/absences/${segment(id)}/cancel`, body, idempotent: true, options });
   }
 
-  /** List the holidays of a year (`GET /v1/holidays`). */
+  /** List holidays (`GET /v1/holidays`). */
   listHolidays(query: NonNullable<operations['listHolidays']['parameters']['query']>, options?: RequestOptions): Promise<operations['listHolidays']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'GET', path: `/v1/holidays`, query, options });
   }
@@ -179,12 +179,12 @@ export class Operations extends Transport {
     return this.send({ method: 'DELETE', path: `/v1/shifts/${segment(id)}`, idempotent: true, options });
   }
 
-  /** Create or replace up to 5,000 shifts at once (`POST /v1/shifts/bulk`). */
+  /** Create or replace shifts (`POST /v1/shifts/bulk`). */
   bulkShifts(body: operations['bulkShifts']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['bulkShifts']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/shifts/bulk`, body, idempotent: true, options });
   }
 
-  /** Publish the drafts of a range (`POST /v1/shifts/publish`). */
+  /** Publish drafts (`POST /v1/shifts/publish`). */
   publishShifts(body: operations['publishShifts']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['publishShifts']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/shifts/publish`, body, idempotent: true, options });
   }
@@ -204,12 +204,12 @@ export class Operations extends Transport {
     return this.list({ method: 'GET', path: `/v1/rota-patterns`, query, options });
   }
 
-  /** Create a rota pattern, and apply it (`POST /v1/rota-patterns`). */
+  /** Create a rota pattern (`POST /v1/rota-patterns`). */
   createRotaPattern(body: operations['createRotaPattern']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['createRotaPattern']['responses'][201]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/rota-patterns`, body, idempotent: true, options });
   }
 
-  /** Apply a rota pattern to employees over a range (`POST /v1/rota-patterns/{id}/apply`). */
+  /** Apply a rota pattern (`POST /v1/rota-patterns/{id}/apply`). */
   applyRotaPattern(id: string, body: operations['applyRotaPattern']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['applyRotaPattern']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/rota-patterns/${segment(id)}/apply`, body, idempotent: true, options });
   }

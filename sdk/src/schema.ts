@@ -239,8 +239,8 @@ export interface paths {
   };
   "/v1/holidays": {
     /**
-     * List the holidays of a year
-     * @description The holidays of one calendar year, by date. With `location_id`, those of that work centre’s employees: the national ones, its region’s, its local ones and the company’s own. Without it, every holiday of the company that year, each naming its work centre (null: the whole company) and its scope. National and regional holidays come from the calendar Jornada ships, applied by each work centre’s region (docs/time-rules.md).
+     * List holidays
+     * @description A year’s holidays by date: with `location_id`, its employees’ calendar; without, all of the company’s.
      *
      * Required scope: `org:ausencias:read`.
      */
@@ -249,14 +249,12 @@ export interface paths {
   "/v1/shifts": {
     /**
      * List shifts
-     * @description Shifts by `updated_at`, drafts and published, filtered by employee, work centre, status and date range; `updated_since` keeps a copy in sync (a deleted shift is gone from the list: follow `shift.deleted`).
-     *
-     * Required scope: `org:turnos:read`.
+     * @description Required scope: `org:turnos:read`.
      */
     get: operations["listShifts"];
     /**
      * Plan a shift
-     * @description A shift on a date that has passed is 409 conflict; overlapping another shift of the employee, or outside the employment, is 422. A published shift emits `shift.published` and plans its day’s expected minutes.
+     * @description A date that has passed is 409; an overlap or a date outside the employment, 422.
      *
      * Required scope: `org:turnos:write`.
      */
@@ -270,14 +268,14 @@ export interface paths {
     get: operations["getShift"];
     /**
      * Delete a shift
-     * @description Not a shift of a date that has passed (409). A published one emits `shift.deleted`.
+     * @description Not of a date that has passed (409).
      *
      * Required scope: `org:turnos:write`.
      */
     delete: operations["deleteShift"];
     /**
      * Change a shift
-     * @description Not a shift of a date that has passed, nor to such a date (409). A published shift emits `shift.updated`; a draft published by `status` emits `shift.published`.
+     * @description Not of or to a date that has passed (409).
      *
      * Required scope: `org:turnos:write`.
      */
@@ -285,8 +283,8 @@ export interface paths {
   };
   "/v1/shifts/bulk": {
     /**
-     * Create or replace up to 5,000 shifts at once
-     * @description All or nothing, in one transaction. An item with `id` replaces that shift. Every problem is listed in `errors` by the item’s index (`shifts/3/end`); a date that has passed is 409 conflict.
+     * Create or replace shifts
+     * @description All or nothing. An item with `id` replaces that shift; errors name the index (`shifts/3/end`).
      *
      * Required scope: `org:turnos:write`.
      */
@@ -294,8 +292,8 @@ export interface paths {
   };
   "/v1/shifts/publish": {
     /**
-     * Publish the drafts of a range
-     * @description The drafts from `from` to `to` (at most 62 days), of `employee_ids` or everyone, become published: visible to the workers, planning their days. Drafts of dates that have passed stay drafts. Emits `shift.published` for each.
+     * Publish drafts
+     * @description Drafts of a range (62 days at most), of `employee_ids` or all, not of past dates.
      *
      * Required scope: `org:turnos:write`.
      */
@@ -320,8 +318,8 @@ export interface paths {
      */
     get: operations["listRotaPatterns"];
     /**
-     * Create a rota pattern, and apply it
-     * @description A cycle of days, each a shift template or rest (null). With `apply`, it is applied at once: see `POST /v1/rota-patterns/{id}/apply`.
+     * Create a rota pattern
+     * @description With `apply`, applied at once.
      *
      * Required scope: `org:turnos:write`.
      */
@@ -329,8 +327,8 @@ export interface paths {
   };
   "/v1/rota-patterns/{id}/apply": {
     /**
-     * Apply a rota pattern to employees over a range
-     * @description Day `from` is the cycle’s first; each working day becomes a draft shift from its template. Drafts already there are replaced; dates with a published shift, dates that have passed and dates outside the employment are skipped. Publish the drafts with `POST /v1/shifts/publish`.
+     * Apply a rota pattern
+     * @description `from` is the cycle’s first day; each working day becomes a draft, replacing drafts; dates with a published shift, past or outside the employment are skipped.
      *
      * Required scope: `org:turnos:write`.
      */
@@ -348,7 +346,7 @@ export interface paths {
   "/v1/compliance-alerts": {
     /**
      * List legal-limit alerts
-     * @description What the legal-limit rules find in the employees’ records (docs/time-rules.md, “Legal limits”), kept current as the records change: an alert whose finding a correction settles is removed. Each new one emits `compliance_alert.created`.
+     * @description Kept current as the records change.
      *
      * Required scope: `org:fichajes:read`.
      */
@@ -638,28 +636,28 @@ export interface webhooks {
   "shift.published": {
     /**
      * shift.published event
-     * @description A shift became visible to its worker: created published, or a draft published (`POST /v1/shifts/publish`). Its day’s expected minutes now come from the published shifts.
+     * @description A shift was published: its worker sees it, and it plans its day.
      */
     post: operations["shiftPublishedEvent"];
   };
   "shift.updated": {
     /**
      * shift.updated event
-     * @description A published shift changed (times, break, place, kind, or back to draft).
+     * @description A published shift changed.
      */
     post: operations["shiftUpdatedEvent"];
   };
   "shift.deleted": {
     /**
      * shift.deleted event
-     * @description A published shift was deleted; its day is planned without it.
+     * @description A published shift was deleted.
      */
     post: operations["shiftDeletedEvent"];
   };
   "compliance_alert.created": {
     /**
      * compliance_alert.created event
-     * @description A legal limit was broken in an employee’s record (a day over nine hours, less than twelve hours of rest…): a new alert of `GET /v1/compliance-alerts`.
+     * @description A new legal-limit alert (`GET /v1/compliance-alerts`).
      */
     post: operations["complianceAlertCreatedEvent"];
   };
@@ -763,35 +761,29 @@ export interface components {
       data: components["schemas"]["ApiKey"][];
       meta: components["schemas"]["PageMeta"];
     };
+    /** @description Minutes of planned break. */
+    BreakMinutes: number;
     BulkShiftsBody: {
       shifts: ({
-          /** @description An existing shift to replace; left out: a new shift. */
+          /** @description A shift to replace. */
           id?: components["schemas"]["Uuid"];
           employee_id: components["schemas"]["Uuid"];
-          /**
-           * Format: date
-           * @description The local date of its start; not a date that has passed.
-           */
+          /** Format: date */
           date: string;
           start: components["schemas"]["LocalTime"];
           end: components["schemas"]["LocalTime"];
-          /** @description Planned break, in minutes, not counted as work. */
-          break_minutes?: number;
+          break_minutes?: components["schemas"]["BreakMinutes"];
           location_id?: components["schemas"]["Uuid"] | null;
           work_mode?: components["schemas"]["WorkMode"] | null;
-          /**
-           * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
-           * @enum {string}
-           */
-          kind?: "work" | "on_call";
-          /**
-           * @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts.
-           * @enum {string}
-           */
-          status?: "draft" | "published";
+          kind?: components["schemas"]["ShiftKind"];
+          status?: components["schemas"]["ShiftStatus"];
           note?: string | null;
           template_id?: components["schemas"]["Uuid"] | null;
         })[];
+    };
+    BulkShiftsResult: {
+      /** @description The shifts’ ids, in the order given. */
+      ids: components["schemas"]["Uuid"][];
     };
     CheckIn: {
       id: components["schemas"]["Uuid"];
@@ -920,23 +912,22 @@ export interface components {
       employee_id: components["schemas"]["Uuid"];
       /**
        * Format: date
-       * @description The workday concerned; for weekly_rest, the Sunday that ends the week.
+       * @description weekly_rest: the Sunday.
        */
       date: string;
       /**
-       * @description daily_hours: more than 9 hours of work in a day (ET 34.3). rest_between_workdays: less than 12 hours between the end of a workday and the start of the next (34.3). continuous_work_without_break: more than 6 hours of work without a 15-minute break (34.4). weekly_rest: a week without 36 hours of uninterrupted rest (37.1). night_work_average: a night worker over 8 hours a day on average over 15 days (36.1). Extensible.
+       * @description The limit broken (docs/time-rules.md, “Legal limits”); extensible.
        * @enum {string}
        */
       rule: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average";
       detail: {
-        /** @description The measure that broke the limit, in minutes. */
+        /** @description The measure, in minutes. */
         minutes: number;
-        /** @description The limit, in minutes. */
         limit_minutes: number;
       };
       /** @enum {string} */
       status: "open" | "acknowledged";
-      /** @description The article of the Estatuto de los Trabajadores. */
+      /** @description The article (ET: Estatuto de los Trabajadores). */
       law: string;
       acknowledged_at: string | null;
       /** Format: date-time */
@@ -1090,30 +1081,23 @@ export interface components {
         [key: string]: unknown;
       };
     };
-    /** @description A new shift; `status` defaults to draft, `kind` to work, `break_minutes` to 0. */
+    CreateRotaPatternBody: {
+      name: string;
+      cycle: (components["schemas"]["Uuid"] | null)[];
+      apply?: components["schemas"]["RotaApplication"];
+    };
+    /** @description Defaults: draft, work, no break. */
     CreateShiftBody: {
       employee_id: components["schemas"]["Uuid"];
-      /**
-       * Format: date
-       * @description The local date of its start; not a date that has passed.
-       */
+      /** Format: date */
       date: string;
       start: components["schemas"]["LocalTime"];
       end: components["schemas"]["LocalTime"];
-      /** @description Planned break, in minutes, not counted as work. */
-      break_minutes?: number;
+      break_minutes?: components["schemas"]["BreakMinutes"];
       location_id?: components["schemas"]["Uuid"] | null;
       work_mode?: components["schemas"]["WorkMode"] | null;
-      /**
-       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
-       * @enum {string}
-       */
-      kind?: "work" | "on_call";
-      /**
-       * @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts.
-       * @enum {string}
-       */
-      status?: "draft" | "published";
+      kind?: components["schemas"]["ShiftKind"];
+      status?: components["schemas"]["ShiftStatus"];
       note?: string | null;
       template_id?: components["schemas"]["Uuid"] | null;
     };
@@ -1121,13 +1105,8 @@ export interface components {
       name: string;
       start: components["schemas"]["LocalTime"];
       end: components["schemas"]["LocalTime"];
-      /** @description Planned break, in minutes, not counted as work. */
-      break_minutes?: number;
-      /**
-       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
-       * @enum {string}
-       */
-      kind?: "work" | "on_call";
+      break_minutes?: components["schemas"]["BreakMinutes"];
+      kind?: components["schemas"]["ShiftKind"];
     };
     CreateWebhookEndpointBody: {
       url: components["schemas"]["WebhookUrl"];
@@ -1205,11 +1184,11 @@ export interface components {
       id: components["schemas"]["Uuid"];
       /** Format: date */
       date: string;
-      /** @description Its name in Spanish. */
+      /** @description In Spanish. */
       name: string;
       name_local: string | null;
       /**
-       * @description national: a holiday of all of Spain; regional: of the work centre’s autonomous community (both from the calendar Jornada ships, applied by region); local: one of the work centre’s own (fiestas locales); company: one the company added for everyone. Extensible.
+       * @description national, regional: the shipped calendar’s. Extensible.
        * @enum {string}
        */
       scope: "national" | "regional" | "local" | "company";
@@ -1218,6 +1197,9 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    HolidayYear: {
+      data: components["schemas"]["Holiday"][];
     };
     /** @description HH:MM, local time in the employee’s zone on the shift’s date; an end at or before the start is the next day’s. */
     LocalTime: string;
@@ -1228,7 +1210,7 @@ export interface components {
       timezone: string;
       address: string | null;
       ccc: string | null;
-      region: ("ES-AN" | "ES-AR" | "ES-AS" | "ES-CB" | "ES-CE" | "ES-CL" | "ES-CM" | "ES-CN" | "ES-CT" | "ES-EX" | "ES-GA" | "ES-IB" | "ES-MC" | "ES-MD" | "ES-ML" | "ES-NC" | "ES-PV" | "ES-RI" | "ES-VC") | null;
+      region: components["schemas"]["Region"] | null;
       municipality: string | null;
       /** Format: date-time */
       created_at: string;
@@ -1293,6 +1275,9 @@ export interface components {
         [key: string]: unknown;
       };
     };
+    PublishResult: {
+      published: number;
+    };
     PublishShiftsBody: {
       /**
        * Format: date
@@ -1301,11 +1286,13 @@ export interface components {
       from: string;
       /**
        * Format: date
-       * @description Last date, inclusive; at most 62 days after from.
+       * @description Inclusive; 62 days after from at most.
        */
       to: string;
       employee_ids?: components["schemas"]["Uuid"][];
     };
+    /** @enum {string} */
+    Region: "ES-AN" | "ES-AR" | "ES-AS" | "ES-CB" | "ES-CE" | "ES-CL" | "ES-CM" | "ES-CN" | "ES-CT" | "ES-EX" | "ES-GA" | "ES-IB" | "ES-MC" | "ES-MD" | "ES-ML" | "ES-NC" | "ES-PV" | "ES-RI" | "ES-VC";
     RegistryAccess: {
       id: components["schemas"]["Uuid"];
       /** Format: date-time */
@@ -1456,28 +1443,28 @@ export interface components {
       employee_ids: components["schemas"]["Uuid"][];
       /**
        * Format: date
-       * @description The first date, which is the cycle’s first day.
+       * @description The cycle’s first day.
        */
       from: string;
       /**
        * Format: date
-       * @description The last date, inclusive; at most 366 days after from.
+       * @description Inclusive; 366 days after from at most.
        */
       to: string;
     };
     RotaApplied: {
-      /** @description Draft shifts created. */
       created: number;
-      /** @description Draft shifts of those employees and dates replaced. */
+      /** @description Drafts replaced. */
       replaced: number;
-      /** @description Days left as they were: a published shift there, or not employed. */
+      /** @description Days left as they were. */
       skipped: number;
     };
     RotaPattern: {
       id: components["schemas"]["Uuid"];
       name: string;
-      /** @description The cycle’s days in order: a shift template, or null for a day of rest. */
+      /** @description Templates, or null for rest. */
       cycle: (components["schemas"]["Uuid"] | null)[];
+      applied?: components["schemas"]["RotaApplied"];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1505,27 +1492,18 @@ export interface components {
       employee_id: components["schemas"]["Uuid"];
       /**
        * Format: date
-       * @description The shift’s date: the local date of its start.
+       * @description The local date of its start.
        */
       date: string;
       start: components["schemas"]["LocalTime"];
       end: components["schemas"]["LocalTime"];
-      /** @description Planned break, in minutes, not counted as work. */
-      break_minutes: number;
-      /** @description The work it plans: end − start (the real length, across a clock change) − break; 0 for on_call. */
+      break_minutes: components["schemas"]["BreakMinutes"];
+      /** @description end − start (real length) − break; 0 on call. */
       planned_minutes: number;
       location_id: components["schemas"]["Uuid"] | null;
       work_mode: components["schemas"]["WorkMode"] | null;
-      /**
-       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
-       * @enum {string}
-       */
-      kind: "work" | "on_call";
-      /**
-       * @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts.
-       * @enum {string}
-       */
-      status: "draft" | "published";
+      kind: components["schemas"]["ShiftKind"];
+      status: components["schemas"]["ShiftStatus"];
       note: string | null;
       template_id: components["schemas"]["Uuid"] | null;
       published_at: string | null;
@@ -1540,22 +1518,27 @@ export interface components {
       /** Format: date */
       date: string;
     };
+    /**
+     * @description on_call: availability, planning no minutes.
+     * @enum {string}
+     */
+    ShiftKind: "work" | "on_call";
     ShiftList: {
       data: components["schemas"]["Shift"][];
       meta: components["schemas"]["PageMeta"];
     };
+    /**
+     * @description Only published shifts are the worker’s and plan minutes.
+     * @enum {string}
+     */
+    ShiftStatus: "draft" | "published";
     ShiftTemplate: {
       id: components["schemas"]["Uuid"];
       name: string;
       start: components["schemas"]["LocalTime"];
       end: components["schemas"]["LocalTime"];
-      /** @description Planned break, in minutes, not counted as work. */
-      break_minutes: number;
-      /**
-       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
-       * @enum {string}
-       */
-      kind: "work" | "on_call";
+      break_minutes: components["schemas"]["BreakMinutes"];
+      kind: components["schemas"]["ShiftKind"];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -1620,27 +1603,15 @@ export interface components {
       social_security_number?: components["schemas"]["SocialSecurityNumber"];
     };
     UpdateShiftBody: {
-      /**
-       * Format: date
-       * @description The local date of its start; not a date that has passed.
-       */
+      /** Format: date */
       date?: string;
       start?: components["schemas"]["LocalTime"];
       end?: components["schemas"]["LocalTime"];
-      /** @description Planned break, in minutes, not counted as work. */
-      break_minutes?: number;
+      break_minutes?: components["schemas"]["BreakMinutes"];
       location_id?: components["schemas"]["Uuid"] | null;
       work_mode?: components["schemas"]["WorkMode"] | null;
-      /**
-       * @description work: planned working time. on_call: availability (guardia), not work: it plans no expected minutes; check-ins during it count as work and are reported apart.
-       * @enum {string}
-       */
-      kind?: "work" | "on_call";
-      /**
-       * @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts.
-       * @enum {string}
-       */
-      status?: "draft" | "published";
+      kind?: components["schemas"]["ShiftKind"];
+      status?: components["schemas"]["ShiftStatus"];
       note?: string | null;
     };
     UpdateWebhookEndpointBody: {
@@ -1965,6 +1936,7 @@ export interface components {
     UpdatedSince?: string;
     LocationId?: string;
     EmployeeId?: string;
+    Year: number;
     /** @description The event id (`evt_…`), the same on every attempt: deduplicate by it. */
     WebhookId: string;
     /** @description Unix time in seconds of this attempt. Reject if more than 5 minutes off. */
@@ -3023,17 +2995,16 @@ export interface operations {
     };
   };
   /**
-   * List the holidays of a year
-   * @description The holidays of one calendar year, by date. With `location_id`, those of that work centre’s employees: the national ones, its region’s, its local ones and the company’s own. Without it, every holiday of the company that year, each naming its work centre (null: the whole company) and its scope. National and regional holidays come from the calendar Jornada ships, applied by each work centre’s region (docs/time-rules.md).
+   * List holidays
+   * @description A year’s holidays by date: with `location_id`, its employees’ calendar; without, all of the company’s.
    *
    * Required scope: `org:ausencias:read`.
    */
   listHolidays: {
     parameters: {
       query: {
-        /** @description The calendar year. */
-        year: number;
-        /** @description A work centre: the holidays of its employees’ calendar. Left out: every holiday of the company. */
+        year: components["parameters"]["Year"];
+        /** @description Its employees’ calendar. */
         location_id?: components["schemas"]["Uuid"];
       };
     };
@@ -3047,9 +3018,7 @@ export interface operations {
           "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
         };
         content: {
-          "application/json": {
-            data: components["schemas"]["Holiday"][];
-          };
+          "application/json": components["schemas"]["HolidayYear"];
         };
       };
       401: components["responses"]["Problem401Unmetered"];
@@ -3062,9 +3031,7 @@ export interface operations {
   };
   /**
    * List shifts
-   * @description Shifts by `updated_at`, drafts and published, filtered by employee, work centre, status and date range; `updated_since` keeps a copy in sync (a deleted shift is gone from the list: follow `shift.deleted`).
-   *
-   * Required scope: `org:turnos:read`.
+   * @description Required scope: `org:turnos:read`.
    */
   listShifts: {
     parameters: {
@@ -3074,11 +3041,9 @@ export interface operations {
         updated_since?: components["parameters"]["UpdatedSince"];
         employee_id?: components["parameters"]["EmployeeId"];
         location_id?: components["parameters"]["LocationId"];
-        /** @description draft: the planner’s, not shown to the worker and planning nothing. published: shown to the worker; its day’s expected minutes come from the published shifts. */
         status?: "draft" | "published";
-        /** @description First date. */
         from?: string;
-        /** @description Last date, inclusive. */
+        /** @description Inclusive. */
         to?: string;
       };
     };
@@ -3105,7 +3070,7 @@ export interface operations {
   };
   /**
    * Plan a shift
-   * @description A shift on a date that has passed is 409 conflict; overlapping another shift of the employee, or outside the employment, is 422. A published shift emits `shift.published` and plans its day’s expected minutes.
+   * @description A date that has passed is 409; an overlap or a date outside the employment, 422.
    *
    * Required scope: `org:turnos:write`.
    */
@@ -3115,7 +3080,7 @@ export interface operations {
         "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
       };
     };
-    /** @description A new shift; `status` defaults to draft, `kind` to work, `break_minutes` to 0. */
+    /** @description Defaults: draft, work, no break. */
     requestBody: {
       content: {
         "application/json": components["schemas"]["CreateShiftBody"];
@@ -3166,7 +3131,7 @@ export interface operations {
   };
   /**
    * Delete a shift
-   * @description Not a shift of a date that has passed (409). A published one emits `shift.deleted`.
+   * @description Not of a date that has passed (409).
    *
    * Required scope: `org:turnos:write`.
    */
@@ -3193,7 +3158,7 @@ export interface operations {
   };
   /**
    * Change a shift
-   * @description Not a shift of a date that has passed, nor to such a date (409). A published shift emits `shift.updated`; a draft published by `status` emits `shift.published`.
+   * @description Not of or to a date that has passed (409).
    *
    * Required scope: `org:turnos:write`.
    */
@@ -3224,8 +3189,8 @@ export interface operations {
     };
   };
   /**
-   * Create or replace up to 5,000 shifts at once
-   * @description All or nothing, in one transaction. An item with `id` replaces that shift. Every problem is listed in `errors` by the item’s index (`shifts/3/end`); a date that has passed is 409 conflict.
+   * Create or replace shifts
+   * @description All or nothing. An item with `id` replaces that shift; errors name the index (`shifts/3/end`).
    *
    * Required scope: `org:turnos:write`.
    */
@@ -3241,7 +3206,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The shifts, in the order given. */
+      /** @description Their ids. */
       200: {
         headers: {
           "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3250,9 +3215,7 @@ export interface operations {
           "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
         };
         content: {
-          "application/json": {
-            data: components["schemas"]["Shift"][];
-          };
+          "application/json": components["schemas"]["BulkShiftsResult"];
         };
       };
       401: components["responses"]["Problem401Unmetered"];
@@ -3265,8 +3228,8 @@ export interface operations {
     };
   };
   /**
-   * Publish the drafts of a range
-   * @description The drafts from `from` to `to` (at most 62 days), of `employee_ids` or everyone, become published: visible to the workers, planning their days. Drafts of dates that have passed stay drafts. Emits `shift.published` for each.
+   * Publish drafts
+   * @description Drafts of a range (62 days at most), of `employee_ids` or all, not of past dates.
    *
    * Required scope: `org:turnos:write`.
    */
@@ -3291,10 +3254,7 @@ export interface operations {
           "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
         };
         content: {
-          "application/json": {
-            /** @description Drafts published. */
-            published: number;
-          };
+          "application/json": components["schemas"]["PublishResult"];
         };
       };
       401: components["responses"]["Problem401Unmetered"];
@@ -3410,8 +3370,8 @@ export interface operations {
     };
   };
   /**
-   * Create a rota pattern, and apply it
-   * @description A cycle of days, each a shift template or rest (null). With `apply`, it is applied at once: see `POST /v1/rota-patterns/{id}/apply`.
+   * Create a rota pattern
+   * @description With `apply`, applied at once.
    *
    * Required scope: `org:turnos:write`.
    */
@@ -3423,15 +3383,11 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": {
-          name: string;
-          cycle: (components["schemas"]["Uuid"] | null)[];
-          apply?: components["schemas"]["RotaApplication"];
-        };
+        "application/json": components["schemas"]["CreateRotaPatternBody"];
       };
     };
     responses: {
-      /** @description The pattern and what applying it did. */
+      /** @description The pattern (and what applying it did). */
       201: {
         headers: {
           "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3440,10 +3396,7 @@ export interface operations {
           "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
         };
         content: {
-          "application/json": {
-            pattern: components["schemas"]["RotaPattern"];
-            applied: components["schemas"]["RotaApplied"] | null;
-          };
+          "application/json": components["schemas"]["RotaPattern"];
         };
       };
       401: components["responses"]["Problem401Unmetered"];
@@ -3456,8 +3409,8 @@ export interface operations {
     };
   };
   /**
-   * Apply a rota pattern to employees over a range
-   * @description Day `from` is the cycle’s first; each working day becomes a draft shift from its template. Drafts already there are replaced; dates with a published shift, dates that have passed and dates outside the employment are skipped. Publish the drafts with `POST /v1/shifts/publish`.
+   * Apply a rota pattern
+   * @description `from` is the cycle’s first day; each working day becomes a draft, replacing drafts; dates with a published shift, past or outside the employment are skipped.
    *
    * Required scope: `org:turnos:write`.
    */
@@ -3548,7 +3501,7 @@ export interface operations {
   };
   /**
    * List legal-limit alerts
-   * @description What the legal-limit rules find in the employees’ records (docs/time-rules.md, “Legal limits”), kept current as the records change: an alert whose finding a correction settles is removed. Each new one emits `compliance_alert.created`.
+   * @description Kept current as the records change.
    *
    * Required scope: `org:fichajes:read`.
    */
@@ -3559,12 +3512,11 @@ export interface operations {
         cursor?: components["parameters"]["Cursor"];
         updated_since?: components["parameters"]["UpdatedSince"];
         employee_id?: components["parameters"]["EmployeeId"];
-        /** @description daily_hours: more than 9 hours of work in a day (ET 34.3). rest_between_workdays: less than 12 hours between the end of a workday and the start of the next (34.3). continuous_work_without_break: more than 6 hours of work without a 15-minute break (34.4). weekly_rest: a week without 36 hours of uninterrupted rest (37.1). night_work_average: a night worker over 8 hours a day on average over 15 days (36.1). Extensible. */
+        /** @description The limit broken (docs/time-rules.md, “Legal limits”); extensible. */
         rule?: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average";
         status?: "open" | "acknowledged";
-        /** @description First date. */
         from?: string;
-        /** @description Last date, inclusive. */
+        /** @description Inclusive. */
         to?: string;
       };
     };
@@ -3598,7 +3550,7 @@ export interface operations {
   listVacationBalances: {
     parameters: {
       query: {
-        year: number;
+        year: components["parameters"]["Year"];
         employee_id?: components["parameters"]["EmployeeId"];
         limit?: components["parameters"]["Limit"];
         cursor?: components["parameters"]["Cursor"];
@@ -4784,7 +4736,7 @@ export interface operations {
   };
   /**
    * shift.published event
-   * @description A shift became visible to its worker: created published, or a draft published (`POST /v1/shifts/publish`). Its day’s expected minutes now come from the published shifts.
+   * @description A shift was published: its worker sees it, and it plans its day.
    */
   shiftPublishedEvent: {
     parameters: {
@@ -4809,7 +4761,7 @@ export interface operations {
   };
   /**
    * shift.updated event
-   * @description A published shift changed (times, break, place, kind, or back to draft).
+   * @description A published shift changed.
    */
   shiftUpdatedEvent: {
     parameters: {
@@ -4834,7 +4786,7 @@ export interface operations {
   };
   /**
    * shift.deleted event
-   * @description A published shift was deleted; its day is planned without it.
+   * @description A published shift was deleted.
    */
   shiftDeletedEvent: {
     parameters: {
@@ -4859,7 +4811,7 @@ export interface operations {
   };
   /**
    * compliance_alert.created event
-   * @description A legal limit was broken in an employee’s record (a day over nine hours, less than twelve hours of rest…): a new alert of `GET /v1/compliance-alerts`.
+   * @description A new legal-limit alert (`GET /v1/compliance-alerts`).
    */
   complianceAlertCreatedEvent: {
     parameters: {

@@ -34,7 +34,98 @@ const webhookEndpoint = {
 
 const workSchedule = { mon: 480, tue: 480, wed: 480, thu: 480, fri: 420, sat: 0, sun: 0 };
 
+const SHIFT_ID = '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e20';
+const TEMPLATE_ID = '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e22';
+const nightShift = {
+  employee_id: EMPLOYEE_ID,
+  date: '2026-12-14',
+  start: '22:00',
+  end: '06:00',
+  break_minutes: 30,
+};
+
+const holiday = {
+  id: '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e31',
+  date: '2026-09-11',
+  name: 'Diada',
+  name_local: 'Diada',
+  scope: 'regional',
+  location_id: LOCATION_ID,
+  created_at: '2026-01-02T08:00:00Z',
+  updated_at: '2026-01-02T08:00:00Z',
+};
+
 export const OPENAPI_EXAMPLES: Record<string, unknown> = {
+  Holiday: holiday,
+  HolidayYear: { data: [holiday] },
+  LocalTime: '22:00',
+  Region: 'ES-VC',
+  ShiftKind: 'work',
+  ShiftStatus: 'published',
+  BreakMinutes: 30,
+  Shift: {
+    id: SHIFT_ID,
+    ...nightShift,
+    planned_minutes: 450,
+    location_id: null,
+    work_mode: 'on_site',
+    kind: 'work',
+    status: 'published',
+    note: null,
+    template_id: TEMPLATE_ID,
+    published_at: '2026-12-07T10:00:00Z',
+    created_at: '2026-12-07T09:00:00Z',
+    updated_at: '2026-12-07T10:00:00Z',
+  },
+  CreateShiftBody: { ...nightShift, status: 'draft' },
+  UpdateShiftBody: { start: '21:30', status: 'published' },
+  BulkShiftsBody: {
+    shifts: [
+      { ...nightShift, status: 'published' },
+      { id: SHIFT_ID, ...nightShift, start: '22:30' },
+    ],
+  },
+  PublishShiftsBody: { from: '2026-12-14', to: '2026-12-20' },
+  ShiftTemplate: {
+    id: TEMPLATE_ID,
+    name: 'Noche',
+    start: '22:00',
+    end: '06:00',
+    break_minutes: 30,
+    kind: 'work',
+    created_at: '2026-12-01T09:00:00Z',
+    updated_at: '2026-12-01T09:00:00Z',
+  },
+  CreateShiftTemplateBody: { name: 'Noche', start: '22:00', end: '06:00', break_minutes: 30 },
+  RotaPattern: {
+    id: '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e23',
+    name: '1 × 1',
+    cycle: [TEMPLATE_ID, null],
+    created_at: '2026-12-01T09:05:00Z',
+    updated_at: '2026-12-01T09:05:00Z',
+  },
+  RotaApplication: { employee_ids: [EMPLOYEE_ID], from: '2027-01-04', to: '2027-02-28' },
+  RotaApplied: { created: 38, replaced: 0, skipped: 2 },
+  CreateRotaPatternBody: {
+    name: '1 × 1',
+    cycle: [TEMPLATE_ID, null],
+  },
+  PublishResult: { published: 38 },
+  BulkShiftsResult: { ids: [SHIFT_ID] },
+  ShiftEventData: { shift_id: SHIFT_ID, employee_id: EMPLOYEE_ID, date: '2026-12-14' },
+  ComplianceAlert: {
+    id: '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e30',
+    employee_id: EMPLOYEE_ID,
+    date: '2026-12-15',
+    rule: 'rest_between_workdays',
+    detail: { minutes: 510, limit_minutes: 720 },
+    status: 'open',
+    law: 'ET art. 34.3',
+    acknowledged_at: null,
+    created_at: '2026-12-15T16:05:00Z',
+    updated_at: '2026-12-15T16:05:00Z',
+  },
+
   Organization: {
     id: '0192f3a4-1111-7aaa-8bbb-0c0d0e0f1011',
     name: 'Panadería Ejemplo S.L.',
@@ -70,6 +161,8 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     timezone: 'Europe/Madrid',
     address: 'Carrer de la Pau 12, 46002 València',
     ccc: '46123456752',
+    region: 'ES-VC',
+    municipality: 'València',
     created_at: '2026-09-15T08:00:00Z',
     updated_at: '2026-09-15T08:00:00Z',
   },

@@ -82,4 +82,4 @@ export const IdentityNumber = (description: string) =>
 
 /** An autonomous community of Spain by its ISO 3166-2 code (ES-CT): it chooses a calendar's regional holidays. */
 export const Region = (description: string) =>
-  Type.Enum([...REGIONS], { type: 'string', description, examples: ['ES-MD'] });
+  named('Region', Type.Enum([...REGIONS], { type: 'string', description, [USE_DESCRIPTION]: true }));

@@ -10,6 +10,7 @@ import { DASHBOARD_OPERATION } from '../../platform/sessions.ts';
 import {
   CreateHolidayBody,
   Holiday,
+  HolidayYear,
   ListHolidaysQuery,
   RegionalCalendarChange,
   YearHolidaysQuery,
@@ -30,15 +31,13 @@ export function holidaysRoutes(app: FastifyInstance, deps: AppDeps): void {
       method: 'GET',
       url: '/v1/holidays',
       operationId: 'listHolidays',
-      summary: 'List the holidays of a year',
+      summary: 'List holidays',
       description:
-        'The holidays of one calendar year, by date. With `location_id`, those of that work centre’s employees: the national ones, its region’s, its local ones and the company’s own. Without it, every holiday of the company that year, each naming its work centre (null: the whole company) and its scope. National and regional holidays come from the calendar Jornada ships, applied by each work centre’s region (docs/time-rules.md).',
+        'A year’s holidays by date: with `location_id`, its employees’ calendar; without, all of the company’s.',
       tag: 'Absences',
       scope: 'org:ausencias:read',
       querystring: YearHolidaysQuery,
-      responses: {
-        200: { description: 'The holidays.', schema: Type.Object({ data: Type.Array(Holiday) }) },
-      },
+      responses: { 200: { description: 'The holidays.', schema: HolidayYear } },
     },
     async (request) => await listYearHolidays(deps, requireTenant(request), request.query),
   );

@@ -3,56 +3,31 @@ import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/com
 
 export const HolidayScope = Type.Enum(['national', 'regional', 'local', 'company'], {
   type: 'string',
-  description:
-    'national: a holiday of all of Spain; regional: of the work centre’s autonomous community (both from the calendar Jornada ships, applied by region); local: one of the work centre’s own (fiestas locales); company: one the company added for everyone. Extensible.',
+  description: 'national, regional: the shipped calendar’s. Extensible.',
 });
 
 export const Holiday = named(
   'Holiday',
-  Type.Object(
-    {
-      id: Uuid(),
-      date: CalendarDate(),
-      name: Type.String({ description: 'Its name in Spanish.' }),
-      name_local: Nullable(
-        Type.String({ description: 'Its name in the region’s co-official language, where it has one.' }),
-      ),
-      scope: HolidayScope,
-      location_id: Nullable(
-        Uuid(
-          'The work centre whose holiday it is (its employees only); null: the whole company (a regional one: the employees without a work centre).',
-        ),
-      ),
-      created_at: Instant(),
-      updated_at: Instant(),
-    },
-    {
-      examples: [
-        {
-          id: '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e10',
-          date: '2026-09-11',
-          name: 'Día de Cataluña',
-          name_local: 'Diada de Catalunya',
-          scope: 'regional',
-          location_id: '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e11',
-          created_at: '2026-01-02T08:00:00Z',
-          updated_at: '2026-01-02T08:00:00Z',
-        },
-      ],
-    },
-  ),
+  Type.Object({
+    id: Uuid(),
+    date: CalendarDate(),
+    name: Type.String({ description: 'In Spanish.' }),
+    name_local: Nullable(Type.String({ description: 'In the region’s co-official language.' })),
+    scope: HolidayScope,
+    location_id: Nullable(Uuid('Null: everyone (regional: no centre).')),
+    created_at: Instant(),
+    updated_at: Instant(),
+  }),
 );
+
+export const HolidayYear = named('HolidayYear', Type.Object({ data: Type.Array(Holiday) }));
 
 export const YearHolidaysQuery = named(
   'YearHolidaysQuery',
   Type.Object(
     {
-      year: Type.Integer({ minimum: 2000, maximum: 2100, description: 'The calendar year.' }),
-      location_id: Type.Optional(
-        Uuid(
-          'A work centre: the holidays of its employees’ calendar. Left out: every holiday of the company.',
-        ),
-      ),
+      year: Type.Integer({ minimum: 2000, maximum: 2100 }),
+      location_id: Type.Optional(Uuid('Its employees’ calendar.')),
     },
     { additionalProperties: false },
   ),

@@ -23,11 +23,7 @@ export const Location = named(
           'Its Social Security contribution account code (código cuenta de cotización), 11 digits.',
       }),
     ),
-    region: Nullable(
-      Region(
-        'Its autonomous community (ISO 3166-2): the national and regional holidays of its employees’ calendar. Null: the company’s default region.',
-      ),
-    ),
+    region: Nullable(Region('Null: the company’s default.')),
     municipality: Nullable(
       Type.String({ description: 'Its municipality (its local holidays are its own).' }),
     ),

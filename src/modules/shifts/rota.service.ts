@@ -114,7 +114,7 @@ export async function createRotaPattern(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
   input: Static<typeof CreateRotaPatternBody>,
-): Promise<{ pattern: RotaPatternView; applied: Static<typeof RotaApplied> | null }> {
+): Promise<RotaPatternView> {
   const ids = [...new Set(input.cycle.flatMap((id) => id ?? []))];
   if (!input.cycle.some((id) => id !== null)) throw invalid({ cycle: 'has no working day' });
   const row = await withSyncStamp(deps.db, deps.clock, tenant.companyId, async (tx, stamp) => {
@@ -131,7 +131,7 @@ export async function createRotaPattern(
     return pattern;
   });
   const applied = input.apply ? await applyRotaPattern(deps, tenant, row.id, input.apply) : null;
-  return { pattern: toPatternView(row), applied };
+  return { ...toPatternView(row), ...(applied ? { applied } : {}) };
 }
 
 /**

@@ -281,7 +281,7 @@ export async function bulkShifts(
   deps: ShiftDeps,
   tenant: TenantScope,
   items: ReadonlyArray<ShiftInput & { id?: string | undefined }>,
-): Promise<{ data: ShiftView[] }> {
+): Promise<{ ids: string[] }> {
   const employees = new Set(items.map((item) => item.employee_id));
   const ids = items.flatMap((item) => item.id ?? []);
   // The replaced shifts' own employees are locked too (a replacement may move a shift to another employee).
@@ -314,7 +314,7 @@ export async function bulkShifts(
     },
     { what: 'these shifts', records: false },
   );
-  return { data: rows.map(toShiftView) };
+  return { ids: rows.map((row) => row.id) };
 }
 
 /** Changes a shift (not of a date that has passed; 409). */

@@ -175,12 +175,10 @@ const EVENT_SOURCES: Record<EventType, string> = {
     'A requested or approved absence counts a new `days_count`, because the calendar under it changed: a holiday added or removed, a contract period’s schedule, a move to another work centre, a termination or a corrected employment date. Its `vacation_balance.updated` events follow for a vacation.',
   'vacation_balance.updated':
     'A vacation absence that moves a balance was requested, approved, denied or cancelled, or counts a new number of days (`absence.updated`): one event per calendar year it touches.',
-  'shift.published':
-    'A shift became visible to its worker: created published, or a draft published (`POST /v1/shifts/publish`). Its day’s expected minutes now come from the published shifts.',
-  'shift.updated': 'A published shift changed (times, break, place, kind, or back to draft).',
-  'shift.deleted': 'A published shift was deleted; its day is planned without it.',
-  'compliance_alert.created':
-    'A legal limit was broken in an employee’s record (a day over nine hours, less than twelve hours of rest…): a new alert of `GET /v1/compliance-alerts`.',
+  'shift.published': 'A shift was published: its worker sees it, and it plans its day.',
+  'shift.updated': 'A published shift changed.',
+  'shift.deleted': 'A published shift was deleted.',
+  'compliance_alert.created': 'A new legal-limit alert (`GET /v1/compliance-alerts`).',
   'report.completed': 'A report finished generating and can be downloaded.',
   ping: 'Sent by `POST /v1/webhook-endpoints/{id}/test` to that endpoint alone. Never subscribed explicitly.',
 };

@@ -17,8 +17,7 @@ export function complianceAlertsRoutes(app: FastifyInstance, deps: AppDeps): voi
       url: '/v1/compliance-alerts',
       operationId: 'listComplianceAlerts',
       summary: 'List legal-limit alerts',
-      description:
-        'What the legal-limit rules find in the employees’ records (docs/time-rules.md, “Legal limits”), kept current as the records change: an alert whose finding a correction settles is removed. Each new one emits `compliance_alert.created`.',
+      description: 'Kept current as the records change.',
       tag: 'Work summaries',
       scope: 'org:fichajes:read',
       querystring: ListComplianceAlertsQuery,

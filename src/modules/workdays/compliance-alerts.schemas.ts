@@ -12,8 +12,7 @@ export const COMPLIANCE_RULES = [
 
 const Rule = Type.Enum(COMPLIANCE_RULES, {
   type: 'string',
-  description:
-    'daily_hours: more than 9 hours of work in a day (ET 34.3). rest_between_workdays: less than 12 hours between the end of a workday and the start of the next (34.3). continuous_work_without_break: more than 6 hours of work without a 15-minute break (34.4). weekly_rest: a week without 36 hours of uninterrupted rest (37.1). night_work_average: a night worker over 8 hours a day on average over 15 days (36.1). Extensible.',
+  description: 'The limit broken (docs/time-rules.md, “Legal limits”); extensible.',
 });
 
 export const ComplianceAlert = named(
@@ -22,34 +21,19 @@ export const ComplianceAlert = named(
     {
       id: Uuid(),
       employee_id: Uuid(),
-      date: CalendarDate('The workday concerned; for weekly_rest, the Sunday that ends the week.'),
+      date: CalendarDate('weekly_rest: the Sunday.'),
       rule: Rule,
       detail: Type.Object({
-        minutes: Type.Integer({ description: 'The measure that broke the limit, in minutes.' }),
-        limit_minutes: Type.Integer({ description: 'The limit, in minutes.' }),
+        minutes: Type.Integer({ description: 'The measure, in minutes.' }),
+        limit_minutes: Type.Integer(),
       }),
       status: Type.Enum(['open', 'acknowledged'], { type: 'string' }),
-      law: Type.String({ description: 'The article of the Estatuto de los Trabajadores.' }),
+      law: Type.String({ description: 'The article (ET: Estatuto de los Trabajadores).' }),
       acknowledged_at: Nullable(Instant()),
       created_at: Instant(),
       updated_at: Instant(),
     },
-    {
-      examples: [
-        {
-          id: '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e30',
-          employee_id: '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e21',
-          date: '2026-12-15',
-          rule: 'rest_between_workdays',
-          detail: { minutes: 510, limit_minutes: 720 },
-          status: 'open',
-          law: 'ET art. 34.3',
-          acknowledged_at: null,
-          created_at: '2026-12-15T16:05:00Z',
-          updated_at: '2026-12-15T16:05:00Z',
-        },
-      ],
-    },
+    {},
   ),
 );
 
@@ -62,8 +46,8 @@ export const ListComplianceAlertsQuery = named(
       employee_id: Type.Optional(Uuid()),
       rule: Type.Optional(Rule),
       status: Type.Optional(Type.Enum(['open', 'acknowledged'], { type: 'string' })),
-      from: Type.Optional(CalendarDate('First date.')),
-      to: Type.Optional(CalendarDate('Last date, inclusive.')),
+      from: Type.Optional(CalendarDate()),
+      to: Type.Optional(CalendarDate('Inclusive.')),
     },
     { additionalProperties: false },
   ),

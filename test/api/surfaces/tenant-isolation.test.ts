@@ -87,7 +87,7 @@ beforeAll(async () => {
   ).json();
   ids.rotaPattern = (
     await b.live.post('/v1/rota-patterns', { name: 'B rota', cycle: [template.id, null] })
-  ).json().pattern.id;
+  ).json().id;
   ids.sandboxLocation = (
     await ctx.admin.post(`/admin/v1/companies/${a.sandboxId}/locations`, { name: 'A test site' })
   ).json().id;

@@ -172,8 +172,12 @@ describe('planned shifts', () => {
       ],
     });
     expect(created.statusCode, created.body).toBe(200);
-    const [first, second] = created.json().data;
+    const [firstId, secondId] = created.json().ids as string[];
+    const get = async (id: string) => (await company.live.get(`/v1/shifts/${id}`)).json();
+    const first = await get(firstId as string);
+    const second = await get(secondId as string);
     expect(first).toMatchObject({ planned_minutes: 480, status: 'published' });
+    expect(second).toMatchObject({ planned_minutes: 450, status: 'draft' });
     const replaced = await company.live.post('/v1/shifts/bulk', {
       shifts: [
         {
@@ -187,7 +191,8 @@ describe('planned shifts', () => {
       ],
     });
     expect(replaced.statusCode, replaced.body).toBe(200);
-    expect(replaced.json().data[0]).toMatchObject({ id: first.id, planned_minutes: 240 });
+    expect(replaced.json()).toEqual({ ids: [first.id] });
+    expect(await get(first.id)).toMatchObject({ planned_minutes: 240, created_at: first.created_at });
     expect(await eventsOf(ctx.db, company.id)).toContainEqual(
       expect.objectContaining({
         type: 'shift.updated',
@@ -233,7 +238,7 @@ describe('planned shifts', () => {
     });
     expect(rota.statusCode, rota.body).toBe(201);
     // 59 days: 9 cycles of 6 (36 working days) and 5 more days (4 working): 40 each.
-    expect(rota.json().applied).toEqual({ created: 80, replaced: 0, skipped: 0 });
+    expect(rota.json()).toMatchObject({ name: '4×2', applied: { created: 80, replaced: 0, skipped: 0 } });
     expect(await expectedOn(crew[0].id, '2027-02-01')).toBe(0); // drafts plan nothing
     const published = await company.live.post('/v1/shifts/publish', { from: '2027-02-01', to: '2027-03-31' });
     expect(published.statusCode, published.body).toBe(200);
@@ -245,7 +250,7 @@ describe('planned shifts', () => {
     expect(await expectedOn(crew[1].id, '2027-02-07')).toBe(450); // the seventh: day one again
     // Applying it again replaces no published shift (nor any date that has passed).
     at('2027-01-20T10:00:00');
-    const again = await company.live.post(`/v1/rota-patterns/${rota.json().pattern.id}/apply`, {
+    const again = await company.live.post(`/v1/rota-patterns/${rota.json().id}/apply`, {
       employee_ids: [crew[0].id],
       from: '2027-02-01',
       to: '2027-02-06',
