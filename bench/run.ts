@@ -4,6 +4,7 @@ import { exportsUnderLoadSuite } from './suites/exports-under-load.ts';
 import { operationsSuite } from './suites/operations.ts';
 import { platformSuite } from './suites/platform.ts';
 import { reportsSuite } from './suites/reports.ts';
+import { shiftsSuite } from './suites/shifts.ts';
 import { verifySuite } from './suites/verify.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
 import { workSummariesSuite } from './suites/work-summaries.ts';
@@ -21,6 +22,7 @@ const SUITES = {
   'exports-under-load': exportsUnderLoadSuite,
   verify: verifySuite,
   operations: operationsSuite,
+  shifts: shiftsSuite,
 } as const;
 
 const requested = process.argv.slice(2);

@@ -11,6 +11,8 @@ import type { FakeClock } from '../../src/time/clock.ts';
 export type BenchApi = {
   /** GET over real HTTP with a live key of the company; the body is read in full. */
   get(path: string, query: Record<string, string | number>): Promise<{ status: number; body: unknown }>;
+  /** POST of a JSON body over real HTTP with the same key. */
+  post(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 };
 
@@ -44,6 +46,15 @@ export async function startBenchApi(
       const params = new URLSearchParams(Object.entries(query).map(([name, value]) => [name, String(value)]));
       const response = await fetch(`${address}${path}?${params}`, {
         headers: { authorization: `Bearer ${key.secret}` },
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    async post(path, body) {
+      if (++sent % 100 === 0) clock.advance(61);
+      const response = await fetch(`${address}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.secret}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
       });
       return { status: response.status, body: await response.json() };
     },
