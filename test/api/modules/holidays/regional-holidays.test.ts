@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import { createAdmin, dashboardSession } from '../../../helpers/dashboard.ts';
 import { hire } from '../../../helpers/resources.ts';
 
 /**
@@ -152,6 +153,81 @@ describe('holidays by region', () => {
     expect(await expectedOn(unassigned.id, '2026-04-02')).toBe(0);
     const inBarcelona = await hire(company.live, { location_id: barcelona.id });
     expect(await expectedOn(inBarcelona.id, '2026-04-02')).toBe(480);
+  });
+
+  it('keeps a closed month’s calendar when a region changes, and expects a published shift on a holiday', async () => {
+    const own = await ctx.createCompany({ timezone: 'Europe/Madrid', trackingStart: '2026-01-01' });
+    const centre = (
+      await ctx.admin.post(`/admin/v1/companies/${own.id}/locations`, { name: 'Girona', region: 'ES-CT' })
+    ).json();
+    const employee = await hire(own.live, { location_id: centre.id });
+    const expected = async (date: string) =>
+      (
+        await own.live.get('/v1/work-summaries', {
+          query: { period: 'day', from: date, to: date, employee_id: employee.id },
+        })
+      ).json().data[0]?.expected_minutes ?? 0;
+    // Lunes de Pascua, 6 April 2026: Catalonia's, not Madrid's.
+    expect(await expected('2026-04-06')).toBe(0);
+    expect((await own.live.post('/v1/registry/months/2026-04/close')).statusCode).toBe(200);
+    const moved = await ctx.admin.patch(`/admin/v1/companies/${own.id}/locations/${centre.id}`, {
+      region: 'ES-MD',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const calendar = (await own.live.get('/v1/holidays', { query: { year: 2026, location_id: centre.id } }))
+      .json()
+      .data.map((holiday: { date: string }) => holiday.date);
+    // The closed month keeps Catalonia's holiday; the open months take Madrid's.
+    expect(calendar).toContain('2026-04-06');
+    expect(calendar).not.toContain('2026-06-24');
+    expect(calendar).toContain('2026-12-07');
+    expect(await expected('2026-04-06')).toBe(0);
+
+    // A published shift on a holiday: the company planned the day, so it is expected (a worked holiday).
+    const future = (await own.live.get('/v1/holidays', { query: { year: 2027, location_id: centre.id } }))
+      .json()
+      .data.find(
+        (holiday: { date: string; scope: string }) =>
+          holiday.scope === 'national' && holiday.date > '2027-01-01',
+      );
+    const shift = await own.live.post('/v1/shifts', {
+      employee_id: employee.id,
+      date: future.date,
+      start: '09:00',
+      end: '13:00',
+      status: 'published',
+    });
+    expect(shift.statusCode, shift.body).toBe(201);
+    const stored = await ctx.db
+      .selectFrom('workdays')
+      .select('expected_minutes')
+      .where('company_id', '=', own.id)
+      .where('employee_id', '=', employee.id)
+      .where('date', '=', future.date)
+      .executeTakeFirst();
+    expect(stored?.expected_minutes).toBe(240);
+  });
+
+  it('lets an administrator set the default region and apply the shipped calendar from the dashboard', async () => {
+    const own = await ctx.createCompany({ timezone: 'Europe/Madrid', trackingStart: '2026-01-01' });
+    const admin = await createAdmin(ctx, own.id);
+    const session = await dashboardSession(ctx, admin.email, admin.password);
+    const settings = await session.call('PATCH', '/dashboard/api/settings', { default_region: 'ES-GA' });
+    expect(settings.statusCode, settings.body).toBe(200);
+    expect(settings.json().company.default_region).toBe('ES-GA');
+    const year = await session.call('GET', '/dashboard/api/live/holidays?year=2026');
+    expect(year.statusCode, year.body).toBe(200);
+    // Galicia's 25 July, for the employees without a work centre.
+    expect(year.json().data).toContainEqual(
+      expect.objectContaining({ date: '2026-07-25', scope: 'regional', location_id: null }),
+    );
+    // Applying again changes nothing: it is already in line.
+    const again = await session.call('POST', '/dashboard/api/live/holidays/import');
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual({ added: 0, removed: 0 });
+    expect(
+      (await session.call('PATCH', '/dashboard/api/settings', { default_region: 'XX' })).statusCode,
+    ).toBe(422);
   });
 
   it('refuses a region that is not one of Spain’s, and a work centre of another company', async () => {
