@@ -61,3 +61,20 @@ export async function startBenchApi(
     close: () => app.close(),
   };
 }
+
+/** Pages a listing to its end over HTTP (limit 100): the time it took, the rows and the pages. */
+export async function pageThrough(api: BenchApi, path: string, query: Record<string, string>) {
+  const started = performance.now();
+  let cursor: string | null = null;
+  let rows = 0;
+  let pages = 0;
+  do {
+    const response = await api.get(path, { ...query, limit: 100, ...(cursor ? { cursor } : {}) });
+    const body = response.body as { data: unknown[]; meta: { next_cursor: string | null } };
+    if (response.status !== 200) throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(body)}`);
+    rows += body.data.length;
+    pages += 1;
+    cursor = body.meta.next_cursor;
+  } while (cursor);
+  return { ms: performance.now() - started, rows, pages };
+}

@@ -12,7 +12,7 @@ import {
   timed,
 } from '../lib/cluster.ts';
 import { generateEmployees, generateWorkingYear } from '../lib/generate.ts';
-import { startBenchApi } from '../lib/http.ts';
+import { pageThrough, startBenchApi } from '../lib/http.ts';
 
 /**
  * Issue 38: planning a month for 2,000 employees (every weekday of June 2025, 08:00–16:30 with a 30-minute
@@ -86,25 +86,8 @@ export async function shiftsSuite(cluster: BenchCluster): Promise<string[]> {
   clock.setOffset(Temporal.Instant.from('2025-05-20T08:00:00Z').epochMilliseconds - real.epochMilliseconds);
   const api = await startBenchApi(db, clock, company.id, ['org:fichajes:read', 'org:turnos:write']);
   try {
-    const pageMonth = async () => {
-      const started = performance.now();
-      let cursor: string | null = null;
-      let rows = 0;
-      do {
-        const response = await api.get('/v1/work-summaries', {
-          period: 'month',
-          from: '2025-06-01',
-          to: '2025-06-30',
-          limit: 100,
-          ...(cursor ? { cursor } : {}),
-        });
-        const body = response.body as { data: unknown[]; meta: { next_cursor: string | null } };
-        if (response.status !== 200) throw new Error(`work-summaries: HTTP ${response.status}`);
-        rows += body.data.length;
-        cursor = body.meta.next_cursor;
-      } while (cursor);
-      return { ms: performance.now() - started, rows };
-    };
+    const pageMonth = () =>
+      pageThrough(api, '/v1/work-summaries', { period: 'month', from: '2025-06-01', to: '2025-06-30' });
     const median = async () => {
       const runs = [];
       for (let round = 0; round < ROUNDS; round++) runs.push(await pageMonth());

@@ -13,7 +13,7 @@ import {
   timed,
 } from '../lib/cluster.ts';
 import { generateEmployees, generateWorkingYear } from '../lib/generate.ts';
-import { startBenchApi } from '../lib/http.ts';
+import { pageThrough as pageAll, startBenchApi } from '../lib/http.ts';
 
 const EMPLOYEES = Number(process.env.BENCH_SUMMARY_EMPLOYEES ?? 2_000);
 const WEEKS = 52;
@@ -85,22 +85,7 @@ export async function workSummariesSuite(cluster: BenchCluster): Promise<string[
     console.log(`data: ${EMPLOYEES} employees, ${JSON.stringify(counts.rows[0])}`);
 
     const api = await startBenchApi(db, clock, company.id, ['org:empleados:read', 'org:fichajes:read']);
-    const pageThrough = async (path: string, query: Record<string, string>) => {
-      const started = performance.now();
-      let cursor: string | null = null;
-      let rows = 0;
-      let pages = 0;
-      do {
-        const response = await api.get(path, { ...query, limit: 100, ...(cursor ? { cursor } : {}) });
-        const body = response.body as { data: unknown[]; meta: { next_cursor: string | null } };
-        if (response.status !== 200)
-          throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(body)}`);
-        rows += body.data.length;
-        pages += 1;
-        cursor = body.meta.next_cursor;
-      } while (cursor);
-      return { ms: performance.now() - started, rows, pages };
-    };
+    const pageThrough = (path: string, query: Record<string, string>) => pageAll(api, path, query);
     const median = async (work: () => Promise<{ ms: number; rows: number; pages: number }>) => {
       const runs = [];
       for (let round = 0; round < ROUNDS; round++) runs.push(await work());

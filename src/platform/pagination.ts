@@ -308,3 +308,28 @@ export async function readWithinSyncHorizon<Row>(
   if (rows.every((row) => stampOf(row) < known)) return rows;
   return await read(await horizon.read());
 }
+
+/**
+ * One company's sync listing (syncPage: by `updated_at`, within its sync horizon), its rows mapped to their views.
+ * `listing` names the listing and its filters, to which the cursors are bound.
+ */
+export async function companySyncList<
+  DB,
+  TB extends keyof DB,
+  Row extends { updated_at: Date; id: string },
+  View,
+>(
+  deps: { cursors: CursorCodec; syncHorizon: { of(companyIds: string): SyncHorizonReader } },
+  companyId: string,
+  select: SelectQueryBuilder<DB, TB, Row>,
+  options: { listing: string; query: SyncQuery },
+  toView: (row: Row) => View,
+): Promise<Page<View>> {
+  const page = await syncPage(select, {
+    codec: deps.cursors,
+    horizon: deps.syncHorizon.of(companyId),
+    listing: options.listing,
+    query: options.query,
+  });
+  return mapPage(page, toView);
+}

@@ -3,7 +3,7 @@ import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import { companySyncList, type Page, type SyncQuery } from '../../platform/pagination.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
@@ -72,13 +72,13 @@ export async function listShiftTemplates(
   tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<TemplateView>> {
-  const page = await syncPage(selectTemplates(deps.db, tenant.companyId), {
-    codec: deps.cursors,
-    horizon: deps.syncHorizon.of(tenant.companyId),
-    listing: 'shift_templates',
-    query,
-  });
-  return mapPage(page, toTemplateView);
+  return await companySyncList(
+    deps,
+    tenant.companyId,
+    selectTemplates(deps.db, tenant.companyId),
+    { listing: 'shift_templates', query },
+    toTemplateView,
+  );
 }
 
 const toPatternView = (row: {
@@ -100,13 +100,13 @@ export async function listRotaPatterns(
   tenant: CompanyScope,
   query: SyncQuery,
 ): Promise<Page<RotaPatternView>> {
-  const page = await syncPage(selectRotaPatterns(deps.db, tenant.companyId), {
-    codec: deps.cursors,
-    horizon: deps.syncHorizon.of(tenant.companyId),
-    listing: 'rota_patterns',
-    query,
-  });
-  return mapPage(page, toPatternView);
+  return await companySyncList(
+    deps,
+    tenant.companyId,
+    selectRotaPatterns(deps.db, tenant.companyId),
+    { listing: 'rota_patterns', query },
+    toPatternView,
+  );
 }
 
 /** A rota pattern: a cycle of days, each a template of the company or rest (null); applied at once if asked. */

@@ -6,7 +6,7 @@ import { zonePeriodsOf } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import { companySyncList, type Page, type SyncQuery } from '../../platform/pagination.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
@@ -462,20 +462,14 @@ export async function listShifts(
   tenant: CompanyScope,
   query: SyncQuery & ShiftFilters,
 ): Promise<Page<ShiftView>> {
-  const { db, cursors: codec, syncHorizon: horizon } = deps;
-  let select = selectShifts(db, tenant.companyId);
+  let select = selectShifts(deps.db, tenant.companyId);
   if (query.employee_id) select = select.where('employee_id', '=', query.employee_id);
   if (query.location_id) select = select.where('location_id', '=', query.location_id);
   if (query.status) select = select.where('status', '=', query.status);
   if (query.from) select = select.where('date', '>=', query.from);
   if (query.to) select = select.where('date', '<=', query.to);
-  const page = await syncPage(select, {
-    codec,
-    horizon: horizon.of(tenant.companyId),
-    listing: 'shifts',
-    query,
-  });
-  return mapPage(page, toShiftView);
+  const listing = `shifts|employee=${query.employee_id ?? ''}|location=${query.location_id ?? ''}|status=${query.status ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`;
+  return await companySyncList(deps, tenant.companyId, select, { listing, query }, toShiftView);
 }
 
 export { placeShifts };

@@ -5,7 +5,7 @@ import { zonePeriodsOf } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
-import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
+import { companySyncList, type Page, type SyncQuery } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { complianceFindingsOfEvents, LIMITS } from '../../time/compliance.ts';
@@ -127,13 +127,8 @@ export async function listComplianceAlerts(
   if (query.status) select = select.where('status', '=', query.status);
   if (query.from) select = select.where('date', '>=', query.from);
   if (query.to) select = select.where('date', '<=', query.to);
-  const page = await syncPage(select, {
-    codec: deps.cursors,
-    horizon: deps.syncHorizon.of(tenant.companyId),
-    listing: 'compliance_alerts',
-    query,
-  });
-  return mapPage(page, toAlertView);
+  const listing = `compliance-alerts|employee=${query.employee_id ?? ''}|rule=${query.rule ?? ''}|status=${query.status ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}`;
+  return await companySyncList(deps, tenant.companyId, select, { listing, query }, toAlertView);
 }
 
 /** An administrator has seen an open alert and dealt with it (the dashboard's Today view). */
