@@ -1755,7 +1755,7 @@ export interface components {
       anomalies: number;
       /** @description Days whose records conflict (the worker's own ignored beside another's, or one disputed), until corrected. */
       conflict_days: number;
-      /** @description The period holds a shift still open 16 hours or more after its `in`: a probable missed clock-out. Its day is incomplete and counts no time until a correction adds the `out`. */
+      /** @description The period holds a shift open 16 h after its `in`, or 4 h past its published end: a probable missed clock-out. Its day is incomplete and counts no time until a correction adds the `out`. */
       missing_clock_out: boolean;
       missing_clock_out_since: string | null;
     };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { MISSED_CLOCK_OUT_SECONDS } from '../time/engine.ts';
+import { MISSED_AFTER_PLANNED_END_SECONDS, MISSED_CLOCK_OUT_SECONDS } from '../time/engine.ts';
 import type { Executor } from './database.ts';
 
 /** How far back the Today view and the portal look for an open shift: the last two weeks. */
@@ -12,6 +12,22 @@ export const OPEN_SHIFT_DAYS = 14;
 export const missedClockOutBefore = (now: Date) => new Date(now.getTime() - MISSED_CLOCK_OUT_SECONDS * 1000);
 
 /**
+ * Whether the workday row (`alias`, or the bare table) holds a probable missed clock-out at `now`, as
+ * isMissedClockOut says (src/time/engine.ts): a shift open 16 hours, or 4 hours past the end of a published work
+ * shift of its day that it started before. The readers' one rule: the work summaries and the Today view.
+ */
+export function missedClockOutSql(alias: string | null, now: Date) {
+  const column = (name: string) => sql.ref(alias === null ? name : `${alias}.${name}`);
+  const plannedEndBefore = new Date(now.getTime() - MISSED_AFTER_PLANNED_END_SECONDS * 1000);
+  return sql<boolean>`(${column('open_since')} is not null and (
+    ${column('open_since')} <= ${missedClockOutBefore(now)}::timestamptz
+    or exists (select 1 from shifts s
+      where s.company_id = ${column('company_id')} and s.employee_id = ${column('employee_id')}
+        and s.date = ${column('date')} and s.status = 'published' and s.kind = 'work'
+        and s.ends_at > ${column('open_since')} and s.ends_at <= ${plannedEndBefore}::timestamptz)))`;
+}
+
+/**
  * Each employee's open shift: the latest stored day with a shift still waiting for its `out` (`workdays.open_since`,
  * its `in`), among the days from `fromDate` (to `toDate`). Read by the dashboard's Today view, the portal and the
  * work summaries (issue 38, missed clock-outs), so here below them. One statement on the (company_id,
@@ -22,9 +38,18 @@ export async function openShifts(
   db: Executor,
   companyId: string,
   options: { fromDate: string; toDate?: string; employeeIds?: readonly string[] },
-): Promise<Array<{ employee_id: string; date: string; open_since: Date }>> {
-  const { rows } = await sql<{ employee_id: string; date: string; open_since: Date }>`
-    select distinct on (employee_id) employee_id, date::text as date, open_since
+): Promise<Array<{ employee_id: string; date: string; open_since: Date; planned_end: Date | null }>> {
+  const { rows } = await sql<{
+    employee_id: string;
+    date: string;
+    open_since: Date;
+    planned_end: Date | null;
+  }>`
+    select distinct on (employee_id) employee_id, date::text as date, open_since,
+      -- The end of the day's published work shifts (issue 38): 4 hours past it, an open shift is a missed clock-out.
+      (select max(s.ends_at) from shifts s
+        where s.company_id = workdays.company_id and s.employee_id = workdays.employee_id and s.date = workdays.date
+          and s.status = 'published' and s.kind = 'work') as planned_end
       from workdays
      where company_id = ${companyId} and open_since is not null and date >= ${options.fromDate}
        ${options.toDate === undefined ? sql`` : sql`and date <= ${options.toDate}`}

@@ -178,6 +178,8 @@ export type ShiftsTable = {
   status: 'draft' | 'published';
   note: string | null;
   template_id: string | null;
+  /** Its end as an instant (the employee's zone of its date when written). */
+  ends_at: Date;
   published_at: Date | null;
   created_at: Date;
   updated_at: Date;

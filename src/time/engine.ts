@@ -18,8 +18,24 @@ export const MAX_SHIFT_SECONDS = 24 * 60 * 60;
  */
 export const MISSED_CLOCK_OUT_SECONDS = 16 * 60 * 60;
 
-export function isMissedClockOut(openSince: Temporal.Instant, now: Temporal.Instant): boolean {
-  return now.since(openSince).total('seconds') >= MISSED_CLOCK_OUT_SECONDS;
+/** A shift still open this long after the end of its published shift is a probable missed clock-out (issue 38). */
+export const MISSED_AFTER_PLANNED_END_SECONDS = 4 * 60 * 60;
+
+/**
+ * Whether a shift open since `openSince` is a probable missed clock-out at `now`: 16 hours after its `in`, or 4
+ * hours past the end of the published shift of its day (`plannedEnd`) when it started before that end.
+ */
+export function isMissedClockOut(
+  openSince: Temporal.Instant,
+  now: Temporal.Instant,
+  plannedEnd: Temporal.Instant | null = null,
+): boolean {
+  if (now.since(openSince).total('seconds') >= MISSED_CLOCK_OUT_SECONDS) return true;
+  return (
+    plannedEnd !== null &&
+    Temporal.Instant.compare(openSince, plannedEnd) < 0 &&
+    now.since(plannedEnd).total('seconds') >= MISSED_AFTER_PLANNED_END_SECONDS
+  );
 }
 /** The night window, local time (Estatuto de los Trabajadores, art. 36): 22:00 to 06:00. */
 export const NIGHT_START_HOUR = 22;

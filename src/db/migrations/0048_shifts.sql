@@ -32,6 +32,9 @@ create table shifts (
   status text not null check (status in ('draft', 'published')),
   note text,
   template_id uuid,
+  -- Its end as an instant, computed when written in the employee's zone of its date: a shift still open 4 hours
+  -- after a published end is a probable missed clock-out.
+  ends_at timestamptz(3) not null,
   published_at timestamptz(3),
   created_at timestamptz(3) not null,
   updated_at timestamptz(3) not null,

@@ -370,7 +370,11 @@ export async function openShiftOf(
   return {
     since: row.open_since.toISOString(),
     date: row.date,
-    missed_clock_out: isMissedClockOut(since, now),
+    missed_clock_out: isMissedClockOut(
+      since,
+      now,
+      row.planned_end && Temporal.Instant.fromEpochMilliseconds(row.planned_end.getTime()),
+    ),
   };
 }
 

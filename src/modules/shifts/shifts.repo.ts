@@ -18,6 +18,7 @@ const SHIFT_COLUMNS = [
   'status',
   'note',
   'template_id',
+  'ends_at',
   'published_at',
   'created_at',
   'updated_at',

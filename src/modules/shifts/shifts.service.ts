@@ -218,6 +218,7 @@ async function placeShifts(
       status,
       note: input.note ?? null,
       template_id: input.template_id ?? null,
+      ends_at: toDate(shiftInstants(input, zones.get(input.employee_id) as Zones).endsAt),
       published_at:
         status === 'published' ? (isPlanned(replaces) ? (replaces?.published_at ?? at) : at) : null,
       created_at: replaces?.created_at ?? at,

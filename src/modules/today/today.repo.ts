@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { absencesWithType } from '../../db/absences.ts';
 import type { Executor } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
-import { missedClockOutBefore } from '../../db/open-shifts.ts';
+import { missedClockOutSql } from '../../db/open-shifts.ts';
 import type { CheckInType } from '../../db/schema.ts';
 
 /**
@@ -89,16 +89,15 @@ export async function problemDays(
     late_records: number;
   }>`
     with flagged as (
-      -- A shift left without its out for 16 hours or more is incomplete, as the work summaries read it.
+      -- A probable missed clock-out is incomplete, as the work summaries read it.
       select employee_id, date::text as date,
         greatest(incomplete_shifts,
-          case when open_since is not null and open_since <= ${missedClockOutBefore(range.toInstant)}::timestamptz
-            then 1 else 0 end) as incomplete_shifts,
+          case when ${missedClockOutSql(null, range.toInstant)} then 1 else 0 end) as incomplete_shifts,
         anomalies, 0 as late_records
       from workdays
       where company_id = ${companyId} and date between ${range.from} and ${range.to}
         and (incomplete_shifts > 0 or anomalies > 0
-          or (open_since is not null and open_since <= ${missedClockOutBefore(range.toInstant)}::timestamptz))
+          or ${missedClockOutSql(null, range.toInstant)})
       union all
       select c.employee_id, (c.timestamp at time zone coalesce(e.timezone, ${range.timezone}))::date::text,
         0, 0, 1

@@ -83,8 +83,9 @@ export async function today(
       await openShifts(db, tenant.companyId, {
         fromDate: Temporal.PlainDate.from(date).subtract({ days: OPEN_SHIFT_DAYS }).toString(),
       })
-    ).map((row) => [row.employee_id, Temporal.Instant.fromEpochMilliseconds(row.open_since.getTime())]),
+    ).map((row) => [row.employee_id, row]),
   );
+  const instantOf = (at: Date) => Temporal.Instant.fromEpochMilliseconds(at.getTime());
   const names = new Map(employees.map((row) => [row.id, `${row.first_name} ${row.last_name}`]));
   // Today's published shifts plan who is expected and from when (issue 38).
   const shiftsOf = new Map<string, Awaited<ReturnType<typeof publishedShiftsOn>>>();
@@ -116,10 +117,12 @@ export async function today(
             : contractMinutes(periods, Temporal.PlainDate.from(date));
     const lastAt = last ? Temporal.Instant.fromEpochMilliseconds(last.timestamp.getTime()) : null;
     const clockedToday = lastAt !== null && Temporal.Instant.compare(lastAt, startOfToday) >= 0;
-    const openSince = open.get(employee.id) ?? null;
+    const openRow = open.get(employee.id);
+    const openSince = openRow ? instantOf(openRow.open_since) : null;
+    const plannedEnd = openRow?.planned_end ? instantOf(openRow.planned_end) : null;
     let state: State;
     let since: Temporal.Instant | null = null;
-    if (openSince !== null && isMissedClockOut(openSince, now)) {
+    if (openSince !== null && isMissedClockOut(openSince, now, plannedEnd)) {
       // Never "working now": the shift is shown by its `in`, until a correction adds its `out`.
       state = 'missed_clock_out';
       since = openSince;

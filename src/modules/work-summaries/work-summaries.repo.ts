@@ -1,15 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { missedClockOutBefore } from '../../db/open-shifts.ts';
+import { missedClockOutSql } from '../../db/open-shifts.ts';
 
 /**
- * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a shift open
- * 16 hours or more (a probable missed clock-out, issue 38); closed when neither, no shift is open, and the date
+ * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a probable
+ * missed clock-out (open 16 hours, or 4 hours past its published end: issue 38); closed when neither, no shift is open, and the date
  * is before the employee's local today.
  * Decided at read time, so stored rows never go stale. `w` is workdays, `e` the employee.
  */
 export function dayStatus(now: Date, zone: RawBuilder<unknown>) {
-  const incomplete = sql<boolean>`(w.incomplete_shifts > 0 or (w.open_since is not null and w.open_since <= ${missedClockOutBefore(now)}::timestamptz))`;
+  const incomplete = sql<boolean>`(w.incomplete_shifts > 0 or ${missedClockOutSql('w', now)})`;
   const closed = sql<boolean>`(w.incomplete_shifts = 0 and w.open_since is null and w.date < (${now}::timestamptz at time zone ${zone})::date)`;
   return { incomplete, closed };
 }

@@ -35,7 +35,7 @@ export const WorkSummary = named(
     }),
     missing_clock_out: Type.Boolean({
       description:
-        'The period holds a shift still open 16 hours or more after its `in`: a probable missed clock-out. Its day is incomplete and counts no time until a correction adds the `out`.',
+        'The period holds a shift open 16 h after its `in`, or 4 h past its published end: a probable missed clock-out. Its day is incomplete and counts no time until a correction adds the `out`.',
     }),
     missing_clock_out_since: Nullable(Instant('The `in` of that open shift.')),
   }),

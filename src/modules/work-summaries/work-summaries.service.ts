@@ -1,6 +1,10 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
-import { missedClockOutBefore, openShifts } from '../../db/open-shifts.ts';
+import { openShifts } from '../../db/open-shifts.ts';
+import { isMissedClockOut } from '../../time/engine.ts';
+
+const instantOf = (date: Date) => Temporal.Instant.fromEpochMilliseconds(date.getTime());
+
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
 import { DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
@@ -103,7 +107,9 @@ export async function listWorkSummaries(
         employeeIds: [...new Set(page.map((row) => row.employee_id))],
       })
     )
-      .filter((row) => row.open_since <= missedClockOutBefore(now))
+      .filter((row) =>
+        isMissedClockOut(instantOf(row.open_since), instant, row.planned_end && instantOf(row.planned_end)),
+      )
       .map((row) => [row.employee_id, row]),
   );
   const data = page.map((row): WorkSummaryView => {

@@ -277,6 +277,46 @@ describe('planned shifts', () => {
     );
   });
 
+  it('calls a shift still open 4 hours past its published end a probable missed clock-out', async () => {
+    at('2027-01-18T08:00:00');
+    await plan({
+      employee_id: workerId,
+      date: '2027-01-18',
+      start: '09:00',
+      end: '14:00',
+      status: 'published',
+    });
+    at('2027-01-18T09:00:00');
+    const clocked = await company.live.post('/v1/check-ins', {
+      employee_id: workerId,
+      type: 'in',
+      timestamp: instant('2027-01-18T09:00:00').toString({ smallestUnit: 'second' }),
+    });
+    expect(clocked.statusCode, clocked.body).toBe(201);
+    // 17:59: 3 h 59 min past the end, 9 hours after the in: still working.
+    at('2027-01-18T17:59:00');
+    expect(await person(workerId)).toMatchObject({ state: 'in' });
+    at('2027-01-18T18:00:00');
+    expect(await person(workerId)).toMatchObject({
+      state: 'missed_clock_out',
+      since: stamp('2027-01-18T09:00:00'),
+    });
+    expect((await worker.login(workerEmail, 'correct horse battery')).statusCode).toBe(200);
+    expect((await worker.send('GET', '/portal/api/me')).json().open_shift).toMatchObject({
+      date: '2027-01-18',
+      missed_clock_out: true,
+    });
+    // Just after midnight, 15 h 30 min after the in (short of the 16-hour line): by the published end alone, the
+    // day is incomplete and says so.
+    at('2027-01-19T00:30:00');
+    const day = (
+      await company.live.get('/v1/work-summaries', {
+        query: { period: 'day', from: '2027-01-18', to: '2027-01-18', employee_id: workerId },
+      })
+    ).json().data[0];
+    expect(day).toMatchObject({ missing_clock_out: true, incomplete_days: 1, worked_minutes: 0 });
+  });
+
   it('needs the shifts scopes', async () => {
     const key = await ctx.createKey(company.id, 'live', ['org:empleados:read']);
     const reader = ctx.as(key.secret);
