@@ -17,6 +17,7 @@ import { monthDocumentsJob } from './jobs/month-documents.ts';
 import { processWriter } from './jobs/report-file.ts';
 import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
+import { shiftNoticesJob } from './jobs/shift-notices.ts';
 import { webhookDeliveryJob } from './jobs/webhook-delivery.ts';
 import { syncFakeClock } from './modules/clock/clock.service.ts';
 import type { ReportStoreConfig } from './modules/reports/store.ts';
@@ -206,6 +207,7 @@ export function backgroundJobs(
             log,
           }),
           monthDocumentsJob(deps),
+          shiftNoticesJob(deps),
         ];
   const fakeClock = deps.fakeClock;
   if (fakeClock) {

@@ -207,6 +207,9 @@ export type RotaPatternsTable = {
   updated_at: Date;
 };
 
+/** A worker to e-mail about their changed published shifts (migration 0048). */
+export type ShiftNoticesTable = { company_id: string; employee_id: string; due_at: Date };
+
 /** Legal-limit alerts (migration 0048): one per employee, date and rule while the record breaks it. */
 export type ComplianceAlertsTable = {
   company_id: string;
@@ -722,6 +725,7 @@ export type Database = {
   shift_templates: ShiftTemplatesTable;
   rota_patterns: RotaPatternsTable;
   compliance_alerts: ComplianceAlertsTable;
+  shift_notices: ShiftNoticesTable;
   employees: EmployeesTable;
   check_ins: CheckInsTable;
   absences: AbsencesTable;

@@ -83,3 +83,14 @@ create table compliance_alerts (
 );
 create index compliance_alerts_company_updated on compliance_alerts (company_id, updated_at, id);
 create index compliance_alerts_company_status_date on compliance_alerts (company_id, status, date);
+
+-- A worker to tell, by e-mail, that their published shifts changed (issue 38): one row per worker, however many
+-- shifts changed, due a short while after the last change so that a week's planning is one message.
+create table shift_notices (
+  company_id uuid not null references companies (id) on delete cascade,
+  employee_id uuid not null,
+  due_at timestamptz(3) not null,
+  primary key (company_id, employee_id),
+  foreign key (company_id, employee_id) references employees (company_id, id) on delete cascade
+);
+create index shift_notices_due on shift_notices (due_at);

@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { RotaPatternsTable, ShiftsTable, ShiftTemplatesTable } from '../../db/schema.ts';
 
@@ -171,5 +171,52 @@ export async function markShiftsSeen(db: Executor, companyId: string, employeeId
     .set({ shifts_seen_at: at })
     .where('company_id', '=', companyId)
     .where('id', '=', employeeId)
+    .execute();
+}
+
+/** Marks workers to tell about their changed shifts, due at `due` (a later change moves it later). */
+export async function queueShiftNotices(
+  db: Executor,
+  companyId: string,
+  employeeIds: readonly string[],
+  due: Date,
+) {
+  if (employeeIds.length === 0) return;
+  await db
+    .insertInto('shift_notices')
+    .values(
+      [...new Set(employeeIds)].map((employee_id) => ({ company_id: companyId, employee_id, due_at: due })),
+    )
+    .onConflict((conflict) => conflict.columns(['company_id', 'employee_id']).doUpdateSet({ due_at: due }))
+    .execute();
+}
+
+/** Takes up to `limit` due notices (FOR UPDATE SKIP LOCKED: one node each), with what the message needs. */
+export async function takeDueShiftNotices(db: Executor, now: Date, limit: number) {
+  const { rows: taken } = await sql<{ company_id: string; employee_id: string }>`
+    delete from shift_notices where (company_id, employee_id) in (
+      select company_id, employee_id from shift_notices where due_at <= ${now}
+       order by due_at limit ${limit} for update skip locked)
+    returning company_id, employee_id`.execute(db);
+  if (taken.length === 0) return [];
+  return await db
+    .selectFrom('employees as e')
+    .innerJoin('companies as c', 'c.id', 'e.company_id')
+    .select([
+      'e.company_id',
+      'e.id',
+      'e.email',
+      'e.first_name',
+      'e.timezone',
+      'c.name as company',
+      'c.timezone as company_timezone',
+    ])
+    .where((eb) =>
+      eb.or(
+        taken.map((row) =>
+          eb.and([eb('e.company_id', '=', row.company_id), eb('e.id', '=', row.employee_id)]),
+        ),
+      ),
+    )
     .execute();
 }

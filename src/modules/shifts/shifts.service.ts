@@ -28,10 +28,12 @@ import {
   locationIdsAmong,
   markShiftsSeen,
   publishDrafts,
+  queueShiftNotices,
   type ShiftRow,
   selectShifts,
   shiftsOfEmployees,
   shiftsSeenAt,
+  takeDueShiftNotices,
   templatesAmong,
 } from './shifts.repo.ts';
 import type { CreateShiftBody, Shift, UpdateShiftBody } from './shifts.schemas.ts';
@@ -67,6 +69,10 @@ type PlaceOptions = {
 };
 
 const isPlanned = (row: { status: string } | undefined) => row?.status === 'published';
+
+/** A worker is told of a change a short while after it, so that a planner's round of changes is one message. */
+export const NOTICE_DELAY_SECONDS = 120;
+const noticeDue = (now: Temporal.Instant) => toDate(now.add({ seconds: NOTICE_DELAY_SECONDS }));
 
 /**
  * Places shifts inside the owner of day writes (write-days.ts), holding the row locks of every employee they
@@ -239,6 +245,12 @@ async function placeShifts(
     if (row.status === 'published' && !isPlanned(replaces)) events.push({ type: 'shift.published', data });
     else if (isPlanned(replaces)) events.push({ type: 'shift.updated', data });
   });
+  await queueShiftNotices(
+    tx,
+    companyId,
+    events.map((event) => (event.data as { employee_id: string }).employee_id),
+    noticeDue(now),
+  );
   return {
     rows: rows.map(({ company_id: _, ...row }) => row as ShiftRow),
     touched: touchedRanges(touchedDates),
@@ -382,6 +394,7 @@ export async function deleteShift(deps: ShiftDeps, tenant: TenantScope, id: stri
       }
       await deleteShiftRows(tx, tenant.companyId, [id]);
       const published = isPlanned(row);
+      if (published) await queueShiftNotices(tx, tenant.companyId, [row.employee_id], noticeDue(now));
       return {
         result: null,
         touched: published ? [{ employeeId: row.employee_id, from: row.date, to: row.date }] : [],
@@ -424,6 +437,7 @@ export async function publishShifts(
       const dates = new Map<string, Set<string>>();
       for (const row of rows)
         dates.set(row.employee_id, (dates.get(row.employee_id) ?? new Set()).add(row.date));
+      await queueShiftNotices(tx, tenant.companyId, [...dates.keys()], noticeDue(now));
       return {
         result: rows.length,
         touched: touchedRanges(dates),
@@ -507,4 +521,55 @@ export async function markWorkerShiftsSeen(
   employeeId: string,
 ): Promise<void> {
   await markShiftsSeen(deps.db, tenant.companyId, employeeId, toDate(deps.clock.now()));
+}
+
+/**
+ * Sends the due e-mails of changed shifts (docs/time-rules.md, "Planned shifts"): to each worker, their published
+ * shifts of the next two weeks, in Spanish and English. Without mail (no JORNADA_SMTP_URL) the notices are
+ * dropped: the portal's badge tells the worker. A failed send is tried again five minutes later. Returns how many
+ * notices it took.
+ */
+export async function sendShiftNotices(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'publicUrl'>,
+  limit = 20,
+): Promise<number> {
+  const { db, clock, mailer } = deps;
+  const now = clock.now();
+  const due = await db.transaction().execute((tx) => takeDueShiftNotices(tx, toDate(now), limit));
+  if (!mailer) return due.length;
+  for (const worker of due) {
+    const zone = worker.timezone ?? worker.company_timezone;
+    const today = localDate(now, zone);
+    const shifts = await shiftsOfEmployees(
+      db,
+      worker.company_id,
+      [worker.id],
+      { from: today.toString(), to: today.add({ days: 13 }).toString() },
+      'published',
+    );
+    const lines = shifts.map(
+      (shift) =>
+        `- ${shift.date}: ${shift.start_time}–${shift.end_time}${shift.end_time <= shift.start_time ? ' (+1)' : ''}${shift.kind === 'on_call' ? ' (guardia / on call)' : ''}`,
+    );
+    try {
+      await mailer.send({
+        to: worker.email,
+        subject: `${worker.company}: tus turnos han cambiado / your shifts changed`,
+        text: [
+          `Hola, ${worker.first_name}:`,
+          '',
+          `${worker.company} ha publicado cambios en tus turnos. Tus turnos de las próximas dos semanas:`,
+          '',
+          ...(lines.length > 0 ? lines : ['- (ninguno / none)']),
+          '',
+          `Los ves en el portal, «Mis turnos»: ${deps.publicUrl}/portal#/shifts`,
+          '',
+          `${worker.company} published changes to your shifts; they are listed above and in the portal, “My shifts”.`,
+        ].join('\n'),
+      });
+    } catch {
+      await queueShiftNotices(db, worker.company_id, [worker.id], toDate(now.add({ minutes: 5 })));
+    }
+  }
+  return due.length;
 }

@@ -1,0 +1,87 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendShiftNotices } from '../../../../src/modules/shifts/shifts.service.ts';
+import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import { hire } from '../../../helpers/resources.ts';
+
+/**
+ * Issue 38: a published change tells the worker by e-mail when the service has mail (JORNADA_SMTP_URL), to a
+ * real SMTP sink: one message per worker for a round of changes, a short while after the last one, listing their
+ * published shifts of the next two weeks; drafts tell nobody.
+ */
+let ctx: TestContext;
+let company: TestCompany;
+let sink: SMTPServer;
+const received: string[] = [];
+
+beforeAll(async () => {
+  sink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, callback) {
+      let message = '';
+      stream.on('data', (chunk: Buffer) => {
+        message += chunk.toString('utf8');
+      });
+      stream.on('end', () => {
+        received.push(message);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+  const port = (sink.server.address() as AddressInfo).port;
+  ctx = await createTestContext({
+    smtp: { url: `smtp://127.0.0.1:${port}?ignoreTLS=true`, from: 'Jornada <turnos@example.com>' },
+  });
+  company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
+});
+afterAll(async () => {
+  await ctx.close();
+  await new Promise<void>((resolve) => sink.close(() => resolve()));
+});
+
+describe('shift notices by e-mail', () => {
+  it('sends one message per worker for a round of published changes, and none for drafts', async () => {
+    const worker = await hire(company.live, { first_name: 'Marta', email: 'marta.turnos@example.com' });
+    const other = await hire(company.live, { first_name: 'Pablo', email: 'pablo.turnos@example.com' });
+    const today = Temporal.Now.zonedDateTimeISO('Europe/Madrid').toPlainDate();
+    const day = (days: number) => today.add({ days }).toString();
+    for (const [date, start, end] of [
+      [day(2), '22:00', '06:00'],
+      [day(3), '08:00', '16:00'],
+    ] as const) {
+      const planned = await company.live.post('/v1/shifts', {
+        employee_id: worker.id,
+        date,
+        start,
+        end,
+        status: 'published',
+      });
+      expect(planned.statusCode, planned.body).toBe(201);
+    }
+    const draft = await company.live.post('/v1/shifts', {
+      employee_id: other.id,
+      date: day(2),
+      start: '08:00',
+      end: '12:00',
+    });
+    expect(draft.statusCode, draft.body).toBe(201);
+    // Not yet: a planner's round of changes is one message, a short while after the last.
+    expect(await sendShiftNotices(ctx.deps)).toBe(0);
+    ctx.clock.advance(121);
+    expect(await sendShiftNotices(ctx.deps)).toBe(1);
+    await expect.poll(() => received.length).toBe(1);
+    const message = received[0] as string;
+    expect(message).toContain('To: marta.turnos@example.com');
+    // The night shift, with the en dash as the message's quoted-printable writes it, and its next-day end.
+    expect(message).toContain(`${day(2)}: 22:00=E2=80=9306:00 (+1)`);
+    expect(message).toContain(`${day(3)}: 08:00=E2=80=9316:00`);
+    expect(message).toMatch(/Hola, Marta/);
+    // Sent: nothing left, and the draft's worker was never told.
+    ctx.clock.advance(300);
+    expect(await sendShiftNotices(ctx.deps)).toBe(0);
+    expect(received.join('\n')).not.toContain('pablo.turnos@example.com');
+  });
+});
