@@ -919,7 +919,7 @@ export interface components {
        * @description The limit broken (docs/time-rules.md, “Legal limits”); extensible.
        * @enum {string}
        */
-      rule: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average";
+      rule: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule";
       detail: {
         /** @description The measure, in minutes. */
         minutes: number;
@@ -3513,7 +3513,7 @@ export interface operations {
         updated_since?: components["parameters"]["UpdatedSince"];
         employee_id?: components["parameters"]["EmployeeId"];
         /** @description The limit broken (docs/time-rules.md, “Legal limits”); extensible. */
-        rule?: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average";
+        rule?: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule";
         status?: "open" | "acknowledged";
         from?: string;
         /** @description Inclusive. */

@@ -21,7 +21,8 @@ export type ComplianceRule =
   | 'rest_between_workdays'
   | 'continuous_work_without_break'
   | 'weekly_rest'
-  | 'night_work_average';
+  | 'night_work_average'
+  | 'outside_schedule';
 
 export type ComplianceFinding = {
   /** The workday concerned; for weekly_rest, the Sunday that ends the week. */
@@ -51,6 +52,8 @@ export const LIMITS = {
   /** ET 36.1: a night worker works at least three hours of the day's work at night (22:00–06:00). */
   nightWorkerNightMinutes: 3 * 60,
   nightReferenceDays: 15,
+  /** Remote work outside the day's published shifts beyond this is flagged (the right to disconnect). */
+  outsideSchedule: 15,
 } as const;
 
 export const LAW: Record<ComplianceRule, string> = {
@@ -59,6 +62,7 @@ export const LAW: Record<ComplianceRule, string> = {
   continuous_work_without_break: 'ET art. 34.4',
   weekly_rest: 'ET art. 37.1',
   night_work_average: 'ET art. 36.1',
+  outside_schedule: 'LOPDGDD art. 88',
 };
 
 /** A closed shift (an `in` and its `out`) with its breaks. */
@@ -227,4 +231,66 @@ export function complianceFindingsOfEvents(
     (shift): shift is Shift & { end: Temporal.Instant } => shift.status === 'closed' && shift.end !== null,
   );
   return complianceFindings(closed, zones, range);
+}
+
+/**
+ * Remote work recorded outside the planned shifts (the right to digital disconnection, Ley Orgánica 3/2018 art. 88;
+ * ET art. 20 bis): for each date in the range with published work shifts, the minutes of its remote shifts (those
+ * whose `in` was recorded as remote) that fall outside every planned shift of that date, when they pass 15. A date
+ * without a planned shift is not judged: without a plan there is no schedule to be outside of.
+ */
+export function outsideScheduleFindings(
+  remoteShifts: readonly ClosedShift[],
+  planned: ReadonlyArray<{ date: string; startsAt: Temporal.Instant; endsAt: Temporal.Instant }>,
+  zones: Zones,
+  range: { from: string; to: string },
+): ComplianceFinding[] {
+  const findings: ComplianceFinding[] = [];
+  for (const day of workdaysOf(remoteShifts, zones)) {
+    if (day.date < range.from || day.date > range.to) continue;
+    // The date's plan as disjoint intervals (published shifts do not overlap, but the rule does not rely on it).
+    const plans: Interval[] = [];
+    for (const plan of planned
+      .filter((item) => item.date === day.date)
+      .sort((a, b) => compare(a.startsAt, b.startsAt))) {
+      const last = plans.at(-1);
+      if (last && compare(plan.startsAt, last.end) <= 0) {
+        if (compare(plan.endsAt, last.end) > 0) last.end = plan.endsAt;
+      } else plans.push({ start: plan.startsAt, end: plan.endsAt });
+    }
+    if (plans.length === 0) continue;
+    let outside = 0;
+    for (const interval of day.intervals) {
+      let inside = 0;
+      for (const plan of plans) {
+        const start = compare(interval.start, plan.start) > 0 ? interval.start : plan.start;
+        const end = compare(interval.end, plan.end) < 0 ? interval.end : plan.end;
+        if (compare(end, start) > 0) inside += minutesBetween(start, end);
+      }
+      outside += minutesBetween(interval.start, interval.end) - inside;
+    }
+    if (outside > LIMITS.outsideSchedule) {
+      findings.push({
+        date: day.date,
+        rule: 'outside_schedule',
+        minutes: Math.round(outside),
+        limit: LIMITS.outsideSchedule,
+        law: LAW.outside_schedule,
+      });
+    }
+  }
+  return findings;
+}
+
+/** The remote shifts of an employee's counted events: the closed shifts whose `in` was recorded as remote. */
+export function remoteShiftsOfEvents(
+  events: ReadonlyArray<ClockEvent & { remote?: boolean }>,
+): ClosedShift[] {
+  const remoteIns = new Set(
+    events.filter((event) => event.type === 'in' && event.remote).map((event) => event.at.epochMilliseconds),
+  );
+  return interpretShifts(events, BEGINNING_OF_TIME).shifts.filter(
+    (shift): shift is Shift & { end: Temporal.Instant } =>
+      shift.status === 'closed' && shift.end !== null && remoteIns.has(shift.start.epochMilliseconds),
+  );
 }

@@ -345,6 +345,8 @@ export type RecordedEvent = ClockEvent & {
   own: boolean;
   /** The worker disputes this record someone else made for them. */
   disputed: boolean;
+  /** Recorded as remote work (its work_mode). */
+  remote?: boolean;
 };
 
 /**

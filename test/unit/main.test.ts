@@ -16,12 +16,14 @@ it('runs the worker jobs only on worker roles, and follows the shared fake clock
     'webhook-delivery',
     'report-generation',
     'month-documents',
+    'shift-notices',
   ]);
   expect(names('all', null)).toEqual([
     'maintenance',
     'webhook-delivery',
     'report-generation',
     'month-documents',
+    'shift-notices',
   ]);
   expect(names('api', new FakeClock())).toEqual(['fake-clock-sync']);
   expect(names('worker', new FakeClock())).toEqual([
@@ -29,6 +31,7 @@ it('runs the worker jobs only on worker roles, and follows the shared fake clock
     'webhook-delivery',
     'report-generation',
     'month-documents',
+    'shift-notices',
     'fake-clock-sync',
   ]);
 });

@@ -228,6 +228,6 @@ export async function applyRotaPattern(
         events: placed.events,
       };
     },
-    { what: 'applying this rota pattern', records: false },
+    { what: 'applying this rota pattern' },
   );
 }

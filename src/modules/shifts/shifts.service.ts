@@ -281,7 +281,7 @@ export async function createShift(
       const placed = await placeShifts(tx, tenant, now, [{ input }], { field: (_, name) => name });
       return { ...placed, result: placed.rows };
     },
-    { what: 'this shift', records: false },
+    { what: 'this shift' },
   );
   return toShiftView(rows[0] as ShiftRow);
 }
@@ -325,7 +325,7 @@ export async function bulkShifts(
       });
       return { ...placed, result: placed.rows };
     },
-    { what: 'these shifts', records: false },
+    { what: 'these shifts' },
   );
   return { ids: rows.map((row) => row.id) };
 }
@@ -364,7 +364,7 @@ export async function updateShift(
       });
       return { ...placed, result: placed.rows };
     },
-    { what: 'this shift', records: false },
+    { what: 'this shift' },
   );
   return toShiftView(rows[0] as ShiftRow);
 }
@@ -403,7 +403,7 @@ export async function deleteShift(deps: ShiftDeps, tenant: TenantScope, id: stri
           : [],
       };
     },
-    { what: 'deleting this shift', records: false },
+    { what: 'deleting this shift' },
   );
 }
 
@@ -449,7 +449,7 @@ export async function publishShifts(
         ),
       };
     },
-    { what: 'publishing these shifts', records: false },
+    { what: 'publishing these shifts' },
   );
   return { published };
 }

@@ -8,6 +8,7 @@ export const COMPLIANCE_RULES = [
   'continuous_work_without_break',
   'weekly_rest',
   'night_work_average',
+  'outside_schedule',
 ] as const;
 
 const Rule = Type.Enum(COMPLIANCE_RULES, {

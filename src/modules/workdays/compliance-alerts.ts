@@ -8,7 +8,13 @@ import { newId } from '../../platform/ids.ts';
 import { companySyncList, type Page, type SyncQuery } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { complianceFindingsOfEvents, LIMITS } from '../../time/compliance.ts';
+import {
+  complianceFindingsOfEvents,
+  LIMITS,
+  outsideScheduleFindings,
+  remoteShiftsOfEvents,
+} from '../../time/compliance.ts';
+import { shiftInstants } from '../../time/planned-shifts.ts';
 import { employeeZones, localDate, startOfDate } from '../../time/zones.ts';
 import type { PendingEvent } from '../events/events.service.ts';
 import {
@@ -17,6 +23,7 @@ import {
   deleteAlerts,
   insertAlerts,
   openAlertsSince,
+  plannedWorkShifts,
   selectAlerts,
 } from './compliance-alerts.repo.ts';
 import type { ComplianceAlert } from './compliance-alerts.schemas.ts';
@@ -56,7 +63,14 @@ export async function refreshComplianceAlerts(
     from: toDate(startOfDate(addDays(range.from, -(LIMITS.nightReferenceDays + 1)), zones)),
     to: toDate(startOfDate(addDays(range.to, 2), zones)),
   });
-  const findings = complianceFindingsOfEvents(events, zones, range);
+  const planned = (await plannedWorkShifts(tx, companyId, employeeId, range)).map((shift) => ({
+    date: shift.date,
+    ...shiftInstants({ date: shift.date, start: shift.start_time, end: shift.end_time }, zones),
+  }));
+  const findings = [
+    ...complianceFindingsOfEvents(events, zones, range),
+    ...outsideScheduleFindings(remoteShiftsOfEvents(events), planned, zones, range),
+  ];
   const existing = await alertsOfEmployee(tx, companyId, employeeId, range);
   const key = (alert: { date: string; rule: string }) => `${alert.date}|${alert.rule}`;
   const found = new Set(findings.map(key));

@@ -70,6 +70,7 @@ export async function countedEvents(
       at: Temporal.Instant.fromEpochMilliseconds(row.timestamp.getTime()),
       own: row.own,
       disputed: row.response === 'rejected',
+      remote: row.work_mode === 'remote',
     });
   }
   return counted;

@@ -34,11 +34,17 @@ export async function findClockEvents(
   from: Date,
   before: Date,
 ): Promise<
-  Array<{ type: CheckInType; timestamp: Date; own: boolean; response: 'accepted' | 'rejected' | null }>
+  Array<{
+    type: CheckInType;
+    timestamp: Date;
+    own: boolean;
+    response: 'accepted' | 'rejected' | null;
+    work_mode: 'on_site' | 'remote' | null;
+  }>
 > {
   return await db
     .selectFrom('check_ins')
-    .select(['type', 'timestamp', ownRecordSql.as('own'), 'worker_response as response'])
+    .select(['type', 'timestamp', ownRecordSql.as('own'), 'worker_response as response', 'work_mode'])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)
     .where('status', '=', 'active')

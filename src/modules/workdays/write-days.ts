@@ -38,8 +38,8 @@ export type DaysOptions = {
   /** `correction`: an applied correction or the worker's answer, the writes that may change a sealed date. */
   sealed?: 'refuse' | 'correction';
   /**
-   * false: the write changes no clock record (a shift, a holiday, an absence), so the legal-limit alerts, which
-   * only the records decide, are not evaluated again.
+   * false: the write changes neither a clock record nor a published shift (a holiday), so the legal-limit alerts,
+   * which only those decide, are not evaluated again.
    */
   records?: boolean;
   /** Told the sealed dates a `correction` write changed, per employee (each month gets a new version). */

@@ -7,6 +7,7 @@ import {
   complianceFindings,
   LAW,
   LIMITS,
+  outsideScheduleFindings,
 } from '../../../src/time/compliance.ts';
 
 /**
@@ -286,5 +287,76 @@ describe('legal-limit rules', () => {
     expect(findings.filter((finding) => finding.rule === 'night_work_average')).toEqual([
       { date: '2026-11-15', rule: 'night_work_average', minutes: 510, limit: 480, law: 'ET art. 36.1' },
     ]);
+  });
+
+  it('measures remote work outside the planned shifts as a minute-by-minute reading does', () => {
+    fc.assert(
+      fc.property(
+        generated,
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 40 }),
+            fc.integer({ min: 0, max: 1439 }),
+            fc.integer({ min: 1, max: 720 }),
+          ),
+          {
+            maxLength: 30,
+          },
+        ),
+        ({ origin, zone, shifts }, plans) => {
+          const first = Temporal.PlainDate.from(origin);
+          const planned = plans.map(([day, minute, length]) => {
+            const date = first.add({ days: day }).toString();
+            const startsAt = Temporal.PlainDate.from(date)
+              .toZonedDateTime({ timeZone: zone })
+              .toInstant()
+              .add({ minutes: minute });
+            return { date, startsAt, endsAt: startsAt.add({ minutes: length }) };
+          });
+          const range = {
+            from: first.add({ days: RANGE_OFFSET.from }).toString(),
+            to: first.add({ days: RANGE_OFFSET.to }).toString(),
+          };
+          // The reference: every minute of work, dated by its shift's start, inside a plan of that date or not.
+          const outside = new Map<string, number>();
+          for (const shift of shifts) {
+            const date = shift.start.toZonedDateTimeISO(zone).toPlainDate().toString();
+            const plansOfDate = planned.filter((plan) => plan.date === date);
+            if (plansOfDate.length === 0) continue;
+            for (
+              let at = shift.start;
+              Temporal.Instant.compare(at, shift.end) < 0;
+              at = at.add({ minutes: 1 })
+            ) {
+              const resting = shift.breaks.some(
+                (pause) =>
+                  Temporal.Instant.compare(at, pause.start) >= 0 &&
+                  Temporal.Instant.compare(at, pause.end) < 0,
+              );
+              const inPlan = plansOfDate.some(
+                (plan) =>
+                  Temporal.Instant.compare(at, plan.startsAt) >= 0 &&
+                  Temporal.Instant.compare(at, plan.endsAt) < 0,
+              );
+              if (!resting && !inPlan) outside.set(date, (outside.get(date) ?? 0) + 1);
+            }
+          }
+          const expected = [...outside]
+            .filter(
+              ([date, minutes]) => date >= range.from && date <= range.to && minutes > LIMITS.outsideSchedule,
+            )
+            .map(([date, minutes]) => ({
+              date,
+              rule: 'outside_schedule',
+              minutes,
+              limit: LIMITS.outsideSchedule,
+              law: LAW.outside_schedule,
+            }))
+            .sort((a, b) => a.date.localeCompare(b.date));
+          expect(outsideScheduleFindings(shifts, planned, zone, range)).toEqual(expected);
+        },
+      ),
+      { numRuns: 150 },
+    );
   });
 });

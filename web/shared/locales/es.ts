@@ -724,6 +724,7 @@ export const es: Record<string, string> = {
   'More than 6 hours without a break': 'Más de 6 horas sin pausa',
   'No day and a half of rest in the week': 'Sin día y medio de descanso en la semana',
   'Night work over 8 hours a day on average': 'Trabajo nocturno de más de 8 horas diarias de media',
+  'Remote work outside the planned shift': 'Teletrabajo fuera del turno planificado',
   'Legal limits, last 14 days': 'Límites legales, últimos 14 días',
   'Legal-limit alerts': 'Avisos de límites legales',
   Limit: 'Límite',

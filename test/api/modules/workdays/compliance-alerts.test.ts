@@ -110,6 +110,41 @@ describe('legal-limit alerts', () => {
     expect(await alerts({ employee_id: employee.id, rule: 'rest_between_workdays' })).toEqual([]);
   });
 
+  it('finds remote work recorded outside the planned shift (the right to disconnect)', async () => {
+    const employee = await hire(company.live, { hire_date: '2026-01-01' });
+    at('2027-03-01T10:00:00');
+    const shift = await company.live.post('/v1/shifts', {
+      employee_id: employee.id,
+      date: '2027-03-02',
+      start: '09:00',
+      end: '14:00',
+      status: 'published',
+    });
+    expect(shift.statusCode, shift.body).toBe(201);
+    const remote = async (type: string, local: string) => {
+      at(local);
+      const response = await company.live.post('/v1/check-ins', {
+        employee_id: employee.id,
+        type,
+        timestamp: iso(local),
+        work_mode: 'remote',
+      });
+      expect(response.statusCode, response.body).toBe(201);
+    };
+    await remote('in', '2027-03-02T09:00:00');
+    await remote('break_start', '2027-03-02T11:00:00');
+    await remote('break_end', '2027-03-02T11:20:00');
+    await remote('out', '2027-03-02T17:00:00');
+    // Planned until 14:00, worked from home until 17:00: three hours outside the schedule.
+    expect(await alerts({ employee_id: employee.id, rule: 'outside_schedule' })).toEqual([
+      expect.objectContaining({
+        date: '2027-03-02',
+        detail: { minutes: 180, limit_minutes: 15 },
+        law: 'LOPDGDD art. 88',
+      }),
+    ]);
+  });
+
   it('finds a day of more than nine hours, and keeps each company to its own', async () => {
     const employee = await hire(company.live, { hire_date: '2026-01-01' });
     at('2027-02-08T07:55:00');

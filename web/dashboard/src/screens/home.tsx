@@ -250,6 +250,7 @@ function AlertsSection({
     continuous_work_without_break: t('More than 6 hours without a break'),
     weekly_rest: t('No day and a half of rest in the week'),
     night_work_average: t('Night work over 8 hours a day on average'),
+    outside_schedule: t('Remote work outside the planned shift'),
   };
   return (
     <section aria-labelledby="alerts-title">
