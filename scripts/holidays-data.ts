@@ -43,6 +43,13 @@ const LANGUAGES: Partial<Record<(typeof REGIONS)[number], string>> = {
 
 type Entry = { date: string; name: string; name_local?: string };
 
+/**
+ * Corrections to the package's data, each with the source that says so (the BOE resolution of the year, or the
+ * region's decree): a date to drop from a region's list, and/or an entry to add. None yet: see docs/time-rules.md,
+ * "Holidays by region", for the dates still to check.
+ */
+const CORRECTIONS: Array<{ year: number; region: string; drop?: string; add?: Entry; source: string }> = [];
+
 function holidaysOf(region: (typeof REGIONS)[number], year: number): Entry[] {
   const spanish = new Holidays('ES', region, { types: ['public'], languages: ['es'] }).getHolidays(
     year,
@@ -90,15 +97,18 @@ for (const year of years) {
     [...lists.values()].every((list) => list.some((other) => other.date === entry.date)),
   );
   const sharedDates = new Set(shared.map((entry) => entry.date));
-  output[year] = {
-    national: shared.map(({ date, name }) => ({ date, name })),
-    regions: Object.fromEntries(
-      REGIONS.map((region) => [
-        `ES-${region}`,
-        (lists.get(region) ?? []).filter((entry) => !sharedDates.has(entry.date)),
-      ]),
-    ),
-  };
+  const regions: Record<string, Entry[]> = Object.fromEntries(
+    REGIONS.map((region) => [
+      `ES-${region}`,
+      (lists.get(region) ?? []).filter((entry) => !sharedDates.has(entry.date)),
+    ]),
+  );
+  for (const correction of CORRECTIONS.filter((item) => item.year === year)) {
+    const list = (regions[correction.region] ?? []).filter((entry) => entry.date !== correction.drop);
+    if (correction.add) list.push(correction.add);
+    regions[correction.region] = list.sort((a, b) => a.date.localeCompare(b.date));
+  }
+  output[year] = { national: shared.map(({ date, name }) => ({ date, name })), regions };
 }
 const file = {
   description:
@@ -107,5 +117,5 @@ const file = {
     'Yearly resolution of the Dirección General de Trabajo publishing the list of public holidays (BOE), and the decrees of the autonomous communities; taken from the date-holidays package (github.com/commenthol/date-holidays), data for ES.',
   years: output,
 };
-await writeFile('data/holidays/es.json', `${JSON.stringify(file, null, 1)}\n`);
+await writeFile('data/holidays/es.json', `${JSON.stringify(file, null, 2)}\n`);
 process.stdout.write(`wrote data/holidays/es.json for ${years.join(', ')}\n`);
