@@ -997,6 +997,20 @@ export function dashboardJourneys(variants: Variant[]): void {
 
     it('plans next week in the planner: places a template on a day and publishes the week', async () => {
       await open('planner', T('Shifts'));
+      // A template made here, in the form below the grid.
+      const form = page.getByRole('form', { name: T('New shift template') });
+      await form.getByLabel(T('Name'), { exact: true }).fill('Tarde');
+      await form.getByLabel(T('Start'), { exact: true }).fill('14:00');
+      await form.getByLabel(T('End'), { exact: true }).fill('22:00');
+      await form.getByRole('button', { name: T('Create template'), exact: true }).click();
+      await form
+        .getByRole('status')
+        .filter({ hasText: T('Template {{name}} created.', { name: 'Tarde' }) })
+        .waitFor();
+      await page
+        .getByLabel(T('Template to place'), { exact: true })
+        .getByRole('option', { name: 'Tarde' })
+        .waitFor({ state: 'attached' });
       await page.getByRole('button', { name: T('Next week'), exact: true }).click();
       await page.getByLabel(T('Template to place'), { exact: true }).selectOption({ label: 'Mañana' });
       const vars = { template: 'Mañana', name: employeeName };

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { allPages, api, hhmm, type Mode } from '../../../shared/api.ts';
 import { formatDate, useT } from '../../../shared/i18n.ts';
 import { addDays, todayIn } from '../../../shared/zoned.ts';
@@ -306,6 +306,139 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
         </ScrollBox>
       )}
       {loaded && shown.length === 0 && <p className="muted">{t('No employee matches.')}</p>}
+      <div className="planner-forms">
+        <TemplateForm mode={mode} onSaved={data.reload} />
+        <PatternForm mode={mode} templates={loaded?.templates ?? []} onSaved={data.reload} />
+      </div>
     </>
+  );
+}
+
+/** A new shift template: a name, its start and end (an end at or before the start is the next day's), a break. */
+function TemplateForm({ mode, onSaved }: { mode: Mode; onSaved: () => void }) {
+  const t = useT();
+  const [name, setName] = useState('');
+  const [start, setStart] = useState('09:00');
+  const [end, setEnd] = useState('17:00');
+  const [pause, setPause] = useState('30');
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved('');
+    const done = await action.run(() =>
+      api('POST', `/${mode}/shift-templates`, { name, start, end, break_minutes: Number(pause) || 0 }),
+    );
+    if (done) {
+      setSaved(t('Template {{name}} created.', { name }));
+      setName('');
+      onSaved();
+    }
+  };
+  return (
+    <form onSubmit={submit} className="card" aria-labelledby="template-title">
+      <h2 id="template-title">{t('New shift template')}</h2>
+      <Field label={t('Name')} name="name" error={action.error}>
+        <input required maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <div className="grid">
+        <Field label={t('Start')} name="start" error={action.error}>
+          <input type="time" required value={start} onChange={(event) => setStart(event.target.value)} />
+        </Field>
+        <Field
+          label={t('End')}
+          hint={t('At or before the start: the next day.')}
+          name="end"
+          error={action.error}
+        >
+          <input type="time" required value={end} onChange={(event) => setEnd(event.target.value)} />
+        </Field>
+        <Field label={t('Break (minutes)')} name="break_minutes" error={action.error}>
+          <input
+            type="number"
+            min={0}
+            max={1440}
+            value={pause}
+            onChange={(event) => setPause(event.target.value)}
+          />
+        </Field>
+      </div>
+      <ErrorMessage error={action.error} />
+      <button type="submit" disabled={action.busy}>
+        {t('Create template')}
+      </button>
+      {saved && <p role="status">{saved}</p>}
+    </form>
+  );
+}
+
+/** A new rota pattern: a cycle of days, each a template or rest. */
+function PatternForm({
+  mode,
+  templates,
+  onSaved,
+}: {
+  mode: Mode;
+  templates: ShiftTemplate[];
+  onSaved: () => void;
+}) {
+  const t = useT();
+  const [name, setName] = useState('');
+  // Each day of the cycle: its template (empty: rest), and a key of its own for the list.
+  const [cycle, setCycle] = useState(() => Array.from({ length: 7 }, (_, day) => ({ day, template: '' })));
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaved('');
+    const done = await action.run(() =>
+      api('POST', `/${mode}/rota-patterns`, { name, cycle: cycle.map((item) => item.template || null) }),
+    );
+    if (done) {
+      setSaved(t('Rota pattern {{name}} created.', { name }));
+      setName('');
+      onSaved();
+    }
+  };
+  return (
+    <form onSubmit={submit} className="card" aria-labelledby="pattern-title">
+      <h2 id="pattern-title">{t('New rota pattern')}</h2>
+      <Field label={t('Name')} name="name" error={action.error}>
+        <input required maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
+      </Field>
+      <Field label={t('Days in the cycle')} hint={t('Each day: a template, or rest.')}>
+        <input
+          type="number"
+          min={1}
+          max={28}
+          value={cycle.length}
+          onChange={(event) => {
+            const length = Math.min(28, Math.max(1, Number(event.target.value) || 1));
+            setCycle(Array.from({ length }, (_, day) => cycle[day] ?? { day, template: '' }));
+          }}
+        />
+      </Field>
+      <div className="grid">
+        {cycle.map((item) => (
+          <Field key={item.day} label={t('Day {{number}}', { number: item.day + 1 })}>
+            <NamedSelect
+              value={item.template}
+              onChange={(value) =>
+                setCycle(
+                  cycle.map((other) => (other.day === item.day ? { ...other, template: value } : other)),
+                )
+              }
+              items={templates}
+              none={t('Rest')}
+            />
+          </Field>
+        ))}
+      </div>
+      <ErrorMessage error={action.error} />
+      <button type="submit" disabled={action.busy || templates.length === 0}>
+        {t('Create rota pattern')}
+      </button>
+      {saved && <p role="status">{saved}</p>}
+    </form>
   );
 }
