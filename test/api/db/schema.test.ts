@@ -35,6 +35,7 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   access_link_windows_start: 'the sweep of ended access-link windows across tenants',
   registry_document_work_due:
     'the sealed-documents queue: the worker role makes the oldest queued documents of every tenant',
+  shift_notices_due: 'the shift-notices queue: the worker role e-mails the due notices of every tenant',
   passkeys_credential_id: 'a passkey sign-in: the credential lookup that precedes tenancy',
   passkey_challenges_pkey: 'a sign-in’s WebAuthn challenge has no company yet',
   passkey_challenges_expires_at: 'the sweep of expired WebAuthn challenges across tenants',

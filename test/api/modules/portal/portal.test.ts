@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import {
@@ -11,6 +9,7 @@ import {
   tokenOf,
 } from '../../../helpers/portal.ts';
 import { hire } from '../../../helpers/resources.ts';
+import { startSmtpSink } from '../../../helpers/smtp-sink.ts';
 
 /**
  * The workers' portal (issue 15, docs/registry.md): invitations (also by email, to a local SMTP sink), the
@@ -18,36 +17,20 @@ import { hire } from '../../../helpers/resources.ts';
  */
 let ctx: TestContext;
 let company: TestCompany;
-let sink: SMTPServer;
-const received: string[] = [];
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let received: string[];
 
 beforeAll(async () => {
-  sink = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let message = '';
-      stream.on('data', (chunk: Buffer) => {
-        message += chunk.toString('utf8');
-      });
-      stream.on('end', () => {
-        received.push(message);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  const port = (sink.server.address() as AddressInfo).port;
-  ctx = await createTestContext({
-    smtp: { url: `smtp://127.0.0.1:${port}?ignoreTLS=true`, from: 'Jornada <registro@example.com>' },
-  });
+  sink = await startSmtpSink();
+  received = sink.received;
+  ctx = await createTestContext({ smtp: sink.smtp });
   company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
   // With mail, a link goes to the worker alone (issue 35): the helpers read it where the worker would.
   readLinksFrom(received);
 });
 afterAll(async () => {
   await ctx.close();
-  await new Promise<void>((resolve) => sink.close(() => resolve()));
+  await sink.close();
 });
 beforeEach(() => ctx.clock.advance(60));
 

@@ -1,9 +1,8 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendShiftNotices } from '../../../../src/modules/shifts/shifts.service.ts';
 import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { hire } from '../../../helpers/resources.ts';
+import { startSmtpSink } from '../../../helpers/smtp-sink.ts';
 
 /**
  * Issue 38: a published change tells the worker by e-mail when the service has mail (JORNADA_SMTP_URL), to a
@@ -12,34 +11,18 @@ import { hire } from '../../../helpers/resources.ts';
  */
 let ctx: TestContext;
 let company: TestCompany;
-let sink: SMTPServer;
-const received: string[] = [];
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let received: string[];
 
 beforeAll(async () => {
-  sink = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let message = '';
-      stream.on('data', (chunk: Buffer) => {
-        message += chunk.toString('utf8');
-      });
-      stream.on('end', () => {
-        received.push(message);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  const port = (sink.server.address() as AddressInfo).port;
-  ctx = await createTestContext({
-    smtp: { url: `smtp://127.0.0.1:${port}?ignoreTLS=true`, from: 'Jornada <turnos@example.com>' },
-  });
+  sink = await startSmtpSink();
+  received = sink.received;
+  ctx = await createTestContext({ smtp: sink.smtp });
   company = await ctx.createCompany({ timezone: 'Europe/Madrid' });
 });
 afterAll(async () => {
   await ctx.close();
-  await new Promise<void>((resolve) => sink.close(() => resolve()));
+  await sink.close();
 });
 
 describe('shift notices by e-mail', () => {
