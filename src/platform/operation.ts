@@ -40,6 +40,8 @@ export type OperationSpec<
   deprecated?: boolean;
   allowInactiveService?: boolean;
   idempotency?: 'store' | 'never';
+  /** The largest body it takes, in bytes, when more than the app's 1 MiB (a bulk write). */
+  bodyLimit?: number;
   /**
    * Where the operation is served and how it is authenticated: `public` (/v1, API keys), `admin` (/admin/v1, the
    * admin token), `dashboard` and `portal` (cookie sessions), `registry-access` (an access link's token).
@@ -160,6 +162,7 @@ export function route<
     url,
     schema,
     config,
+    ...(spec.bodyLimit !== undefined ? { bodyLimit: spec.bodyLimit } : {}),
     ...(bodyOptional
       ? {
           preValidation: async (request: FastifyRequest) => {

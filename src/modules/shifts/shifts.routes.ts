@@ -86,6 +86,8 @@ export function shiftsRoutes(app: FastifyInstance, deps: AppDeps): void {
       tag,
       scope: 'org:turnos:write',
       body: BulkShiftsBody,
+      // 5,000 shifts with their notes pass the app's 1 MiB.
+      bodyLimit: 8 * 1024 * 1024,
       responses: { 200: { description: 'Their ids.', schema: BulkShiftsResult } },
       errors: ['conflict'],
     },

@@ -218,6 +218,25 @@ describe('planned shifts', () => {
     expect(await expectedOn(colleague.id, '2027-01-12')).toBe(0);
   });
 
+  it('takes 5,000 shifts with their notes in one request, past the 1 MiB of other bodies', async () => {
+    const planner = await hire(company.live, { work_schedule: NO_SCHEDULE });
+    const first = Temporal.PlainDate.from('2028-01-03');
+    const note = 'Cubre la baja de mostrador; llaves en recepción. '.repeat(5);
+    const shifts = Array.from({ length: 5000 }, (_, day) => ({
+      employee_id: planner.id,
+      date: first.add({ days: day }).toString(),
+      start: '08:00',
+      end: '15:00',
+      note,
+    }));
+    expect(JSON.stringify({ shifts }).length).toBeGreaterThan(1024 * 1024);
+    const bulk = await company.live.post('/v1/shifts/bulk', { shifts });
+    expect(bulk.statusCode, bulk.body.slice(0, 300)).toBe(200);
+    expect(bulk.json().ids).toHaveLength(5000);
+    const more = await company.live.post('/v1/shifts/bulk', { shifts: [...shifts, shifts[0]] });
+    expect(more.statusCode).toBe(422);
+  });
+
   it('applies a rota of 4 on and 2 off for two months, and publishes it', async () => {
     const template = await company.live.post('/v1/shift-templates', {
       name: 'Mañana',
