@@ -1,5 +1,10 @@
 import { sql } from 'kysely';
-import { MISSED_AFTER_PLANNED_END_SECONDS, MISSED_CLOCK_OUT_SECONDS } from '../time/engine.ts';
+import { toInstant } from '../time/clock.ts';
+import {
+  isMissedClockOut,
+  MISSED_AFTER_PLANNED_END_SECONDS,
+  MISSED_CLOCK_OUT_SECONDS,
+} from '../time/engine.ts';
 import type { Executor } from './database.ts';
 
 /** How far back the Today view and the portal look for an open shift: the last two weeks. */
@@ -57,3 +62,14 @@ export async function openShifts(
      order by employee_id, date desc`.execute(db);
   return rows;
 }
+
+/** Whether an open shift of `openShifts` is a probable missed clock-out at `now` (isMissedClockOut). */
+export const isMissedOpenShift = (
+  row: { open_since: Date; planned_end: Date | null },
+  now: Temporal.Instant,
+): boolean =>
+  isMissedClockOut(
+    toInstant(row.open_since),
+    now,
+    row.planned_end === null ? null : toInstant(row.planned_end),
+  );

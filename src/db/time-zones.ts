@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { employeeZones, type Zones } from '../time/zones.ts';
 import type { Executor } from './database.ts';
 
 // The effective-dated time zones (migration 0039; docs/time-rules.md, "Time zones are effective-dated"): read by
@@ -61,4 +62,17 @@ export async function insertZonePeriod(
             ${row.recorded_by_type}, ${row.recorded_by_id})
     on conflict do nothing`.execute(db);
   return Number(result.numAffectedRows ?? 0) > 0;
+}
+
+/** The zones an employee's dates follow: their own or the company's, effective-dated (employeeZones). */
+export async function zonesOf(
+  db: Executor,
+  companyId: string,
+  employee: { id: string; timezone: string | null },
+  companyZone: string,
+): Promise<Zones> {
+  return employeeZones(
+    { employee: employee.timezone, company: companyZone },
+    await zonePeriodsOf(db, companyId, employee.id),
+  );
 }

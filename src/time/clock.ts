@@ -57,6 +57,11 @@ export function toDate(instant: Temporal.Instant): Date {
   return new Date(instant.epochMilliseconds);
 }
 
+/** A stored timestamp (a Date, as pg reads timestamptz) as an instant. */
+export function toInstant(date: Date): Temporal.Instant {
+  return Temporal.Instant.fromEpochMilliseconds(date.getTime());
+}
+
 /** The public instant shape: YYYY-MM-DDThh:mm:ssZ. */
 export function formatInstant(value: Date | Temporal.Instant): string {
   const milliseconds = value instanceof Date ? value.getTime() : value.epochMilliseconds;

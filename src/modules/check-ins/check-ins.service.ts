@@ -2,7 +2,7 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Static } from 'typebox';
 import { isOwnRecord } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
-import { OPEN_SHIFT_DAYS, openShifts } from '../../db/open-shifts.ts';
+import { isMissedOpenShift, OPEN_SHIFT_DAYS, openShifts } from '../../db/open-shifts.ts';
 import type { CheckInSource, CheckInType, WorkMode } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
@@ -17,7 +17,6 @@ import {
 } from '../../platform/pagination.ts';
 import type { ActingTenant, Actor, CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { isMissedClockOut } from '../../time/engine.ts';
 import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
@@ -366,15 +365,10 @@ export async function openShiftOf(
     fromDate: localDate(now, zone).subtract({ days: OPEN_SHIFT_DAYS }).toString(),
   });
   if (!row) return null;
-  const since = Temporal.Instant.fromEpochMilliseconds(row.open_since.getTime());
   return {
     since: row.open_since.toISOString(),
     date: row.date,
-    missed_clock_out: isMissedClockOut(
-      since,
-      now,
-      row.planned_end && Temporal.Instant.fromEpochMilliseconds(row.planned_end.getTime()),
-    ),
+    missed_clock_out: isMissedOpenShift(row, now),
   };
 }
 

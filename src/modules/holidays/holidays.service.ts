@@ -215,22 +215,22 @@ export async function applyRegionalCalendar<T>(
     // Stamped first: the change's rows (a work centre's region) are in sync listings and carry the stamp.
     const stamp = toDate(await syncStamp(tx, clock, companyId));
     const result = change ? await change(tx, stamp) : undefined;
-    const now = stamp;
     const days = await tenantScopeOf(tx, companyId);
     if (!days) throw notFound('Company');
     const { defaultRegion, locations } = await regionsOf(tx, companyId);
     const after = (await sealedThrough(tx, companyId)) ?? '1999-12-31';
+    // A shipped holiday is one row per calendar (centre or none), date and scope.
+    const keyOf = (row: HolidayAudience & { date: string }) => `${row.location_id}|${row.date}|${row.scope}`;
     const due = new Map<string, HolidayInput>();
     const want = (input: HolidayInput) => {
-      if (input.date > after) due.set(`${input.location_id}|${input.date}|${input.scope}`, input);
+      if (input.date > after) due.set(keyOf(input), input);
     };
     const anyRegion = defaultRegion !== null || locations.some((location) => location.region !== null);
     for (const year of anyRegion ? shippedYears() : []) {
-      for (const holiday of shippedHolidays(year, '').national) {
+      for (const holiday of shippedHolidays(year, null).national) {
         want({ ...holiday, name_local: null, location_id: null, scope: 'national' });
       }
       const regional = (region: string | null, locationId: string | null) => {
-        if (region === null) return;
         for (const holiday of shippedHolidays(year, region).regional) {
           want({
             ...holiday,
@@ -246,12 +246,12 @@ export async function applyRegionalCalendar<T>(
     const calendar = { added: 0, removed: 0 };
     const recounts: Recount[] = [];
     for (const row of await selectShippedHolidays(tx, companyId, after)) {
-      if (due.delete(`${row.location_id}|${row.date}|${row.scope}`)) continue;
-      recounts.push(await removeHoliday(tx, days, clock, row, now));
+      if (due.delete(keyOf(row))) continue;
+      recounts.push(await removeHoliday(tx, days, clock, row, stamp));
       calendar.removed += 1;
     }
     for (const input of due.values()) {
-      const added = await addHoliday(tx, companyId, input, now);
+      const added = await addHoliday(tx, companyId, input, stamp);
       if (!added) continue;
       recounts.push(added.recount);
       calendar.added += 1;

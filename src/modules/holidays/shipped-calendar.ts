@@ -26,11 +26,17 @@ export function shippedYears(): number[] {
     .sort((a, b) => a - b);
 }
 
-/** A year's national holidays and one region's own (regional) ones; empty for a year not shipped. */
+/**
+ * A year's national holidays and one region's own (regional) ones (none without a region); empty for a year not
+ * shipped.
+ */
 export function shippedHolidays(
   year: number,
-  region: string,
+  region: string | null,
 ): { national: ShippedHoliday[]; regional: ShippedHoliday[] } {
   const entry = calendarFile().years[String(year)];
-  return { national: entry?.national ?? [], regional: entry?.regions[region] ?? [] };
+  return {
+    national: entry?.national ?? [],
+    regional: (region === null ? undefined : entry?.regions[region]) ?? [],
+  };
 }

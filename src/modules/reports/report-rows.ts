@@ -1,13 +1,13 @@
 import { isOwnRecord } from '../../db/check-ins.ts';
 import type { Db } from '../../db/database.ts';
-import { zonePeriodsOf } from '../../db/time-zones.ts';
+import { zonesOf } from '../../db/time-zones.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { eachDate, monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type ClockEvent, interpretShifts, localDateOf } from '../../time/engine.ts';
 import { localDateTimeText } from '../../time/local-text.ts';
-import { employeeTimeZone, employeeZones, startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
+import { employeeTimeZone, startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
 import { approvedAbsencesOf } from '../absences/absences.repo.ts';
 import { findCheckInMarks, streamCheckInsWithEmployees } from '../check-ins/check-ins.repo.ts';
 import { findEmployeesByIds } from '../employees/employees.repo.ts';
@@ -237,10 +237,7 @@ async function* employeeMonth(
   range: { from: string; to: string; now: Temporal.Instant; holidays: ReadonlyMap<string, string> },
 ): AsyncIterable<Row> {
   // The zones the employee's dates had (effective-dated, docs/time-rules.md): local times in the zone of the time.
-  const zone = employeeZones(
-    { employee: employee.timezone, company: tenant.timezone },
-    await zonePeriodsOf(db, tenant.companyId, employee.id),
-  );
+  const zone = await zonesOf(db, tenant.companyId, employee, tenant.timezone);
   const days = new Map<string, WorkSummaryView>();
   const dayPage = await listWorkSummaries({ db, clock, cursors: codec }, tenant, {
     period: 'day',

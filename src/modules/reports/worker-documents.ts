@@ -1,13 +1,13 @@
 import type { Db } from '../../db/database.ts';
 import { contractOf, selectEmployedDuring } from '../../db/employees.ts';
 import type { ActorType } from '../../db/schema.ts';
-import { zonePeriodsOf } from '../../db/time-zones.ts';
+import { zonesOf } from '../../db/time-zones.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import type { Clock } from '../../time/clock.ts';
 import { type ComplianceFinding, complianceFindingsOfEvents, LIMITS } from '../../time/compliance.ts';
-import { employeeZones, startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
+import { startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
 import { absenceName, absenceTypes } from '../absence-types/absence-types.service.ts';
 import { findAdminEmail } from '../admins/admins.repo.ts';
 import { findKeyName } from '../api-keys/api-keys.repo.ts';
@@ -169,10 +169,7 @@ export async function* workerMonthlyDocuments(
     for (const id of ids) {
       const current = await findEmployee(db, tenant.companyId, id);
       if (!current) continue;
-      const zone = employeeZones(
-        { employee: current.timezone, company: tenant.timezone },
-        await zonePeriodsOf(db, tenant.companyId, id),
-      );
+      const zone = await zonesOf(db, tenant.companyId, current, tenant.timezone);
       // A closed month prints the identity its chains recorded at the close, never today's.
       const sealed = await identityAtClose(db, tenant, id, params.month);
       const employee = sealed?.worker

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import type { ShiftsTable } from '../../db/schema.ts';
-import { zonePeriodsOf } from '../../db/time-zones.ts';
+import { zonesOf } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -11,12 +11,11 @@ import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
   MAX_PLANNED_SHIFT_MINUTES,
-  type PlannedShift,
   plannedWorkMinutes,
   shiftInstants,
-  shiftSpanMinutes,
+  spanMinutes,
 } from '../../time/planned-shifts.ts';
-import { employeeZones, localDate, type Zones } from '../../time/zones.ts';
+import { localDate, type Zones } from '../../time/zones.ts';
 import type { PendingEvent } from '../events/events.service.ts';
 import { type DaysTouched, writeDays } from '../workdays/write-days.ts';
 import {
@@ -70,6 +69,12 @@ type PlaceOptions = {
 
 const isPlanned = (row: { status: string } | undefined) => row?.status === 'published';
 
+/** 409: the past does not change (a shift of, or to, a date that has passed), each field named. */
+const pastShiftConflict = (fields: Record<string, string>) =>
+  new ApiError('conflict', 'A shift of a date that has passed cannot change.', {
+    errors: Object.fromEntries(Object.entries(fields).map(([key, message]) => [key, [message]])),
+  });
+
 /** A worker is told of a change a short while after it, so that a planner's round of changes is one message. */
 export const NOTICE_DELAY_SECONDS = 120;
 const noticeDue = (now: Temporal.Instant) => toDate(now.add({ seconds: NOTICE_DELAY_SECONDS }));
@@ -99,13 +104,7 @@ async function placeShifts(
   );
   const zones = new Map<string, Zones>();
   for (const employee of employees.values()) {
-    zones.set(
-      employee.id,
-      employeeZones(
-        { employee: employee.timezone, company: tenant.timezone },
-        await zonePeriodsOf(tx, companyId, employee.id),
-      ),
-    );
+    zones.set(employee.id, await zonesOf(tx, companyId, employee, tenant.timezone));
   }
   const locations = await locationIdsAmong(
     tx,
@@ -122,13 +121,19 @@ async function placeShifts(
     ).map((template) => template.id),
   );
 
+  // Each placed shift's instants, in its employee's zone of its date (none for an unknown employee).
+  const instants = placements.map(({ input }) => {
+    const zone = zones.get(input.employee_id);
+    return zone === undefined ? null : shiftInstants(input, zone);
+  });
   const errors: Record<string, string> = {};
   const past: Record<string, string> = {};
   const todayOf = (employeeId: string) => localDate(now, zones.get(employeeId) ?? tenant.timezone).toString();
   placements.forEach(({ input, replaces }, index) => {
     const field = (name: string) => options.field(index, name);
     const employee = employees.get(input.employee_id);
-    if (!employee) {
+    const placed = instants[index];
+    if (!employee || !placed) {
       errors[field('employee_id')] = 'is not an employee of this company';
       return;
     }
@@ -147,15 +152,11 @@ async function placeShifts(
     if (input.template_id && !templates.has(input.template_id)) {
       errors[field('template_id')] = 'is not a shift template of this company';
     }
-    const span = shiftSpanMinutes(input, zones.get(employee.id) as Zones);
+    const span = spanMinutes(placed);
     if (span > MAX_PLANNED_SHIFT_MINUTES) errors[field('end')] = 'makes the shift longer than 24 hours';
     if ((input.break_minutes ?? 0) >= span) errors[field('break_minutes')] = 'must be shorter than the shift';
   });
-  if (Object.keys(past).length > 0) {
-    throw new ApiError('conflict', 'A shift of a date that has passed cannot change.', {
-      errors: Object.fromEntries(Object.entries(past).map(([key, message]) => [key, [message]])),
-    });
-  }
+  if (Object.keys(past).length > 0) throw pastShiftConflict(past);
 
   // Overlaps: each employee's shifts kept (not replaced) near the placed dates, and the placed ones.
   const replaced = new Set(placements.flatMap((placement) => placement.replaces?.id ?? []));
@@ -171,21 +172,29 @@ async function placeShifts(
     })
   ).filter((row) => !replaced.has(row.id));
   type Interval = { index: number | null; employeeId: string; starts: number; ends: number };
-  const intervals: Interval[] = [];
   const interval = (
     employeeId: string,
-    shift: Pick<PlannedShift, 'date' | 'start' | 'end'>,
+    span: { startsAt: Temporal.Instant; endsAt: Temporal.Instant },
     index: number | null,
-  ) => {
-    const zone = zones.get(employeeId);
-    if (!zone) return;
-    const { startsAt, endsAt } = shiftInstants(shift, zone);
-    intervals.push({ index, employeeId, starts: startsAt.epochMilliseconds, ends: endsAt.epochMilliseconds });
-  };
-  for (const row of kept)
-    interval(row.employee_id, { date: row.date, start: row.start_time, end: row.end_time }, null);
+  ): Interval => ({
+    index,
+    employeeId,
+    starts: span.startsAt.epochMilliseconds,
+    ends: span.endsAt.epochMilliseconds,
+  });
+  const intervals: Interval[] = kept.map((row) =>
+    interval(
+      row.employee_id,
+      shiftInstants(
+        { date: row.date, start: row.start_time, end: row.end_time },
+        zones.get(row.employee_id) as Zones,
+      ),
+      null,
+    ),
+  );
   placements.forEach(({ input }, index) => {
-    interval(input.employee_id, input, index);
+    const placed = instants[index];
+    if (placed) intervals.push(interval(input.employee_id, placed, index));
   });
   intervals.sort((a, b) => a.employeeId.localeCompare(b.employeeId) || a.starts - b.starts);
   for (let i = 1; i < intervals.length; i += 1) {
@@ -200,15 +209,10 @@ async function placeShifts(
 
   // Write: the replaced rows go, the placed ones come (a replacement keeps its id and creation).
   await deleteShiftRows(tx, companyId, [...replaced]);
-  const rows: Array<Insertable<ShiftsTable>> = placements.map(({ input, replaces }) => {
+  const rows: Array<Insertable<ShiftsTable>> = placements.map(({ input, replaces }, index) => {
     const status = input.status ?? 'draft';
-    const shift: PlannedShift = {
-      date: input.date,
-      start: input.start,
-      end: input.end,
-      break_minutes: input.break_minutes ?? 0,
-      kind: input.kind ?? 'work',
-    };
+    const placed = instants[index] as NonNullable<(typeof instants)[number]>;
+    const shift = { break_minutes: input.break_minutes ?? 0, kind: input.kind ?? 'work' };
     return {
       company_id: companyId,
       id: replaces?.id ?? newId(),
@@ -217,14 +221,14 @@ async function placeShifts(
       start_time: input.start,
       end_time: input.end,
       break_minutes: shift.break_minutes,
-      planned_minutes: plannedWorkMinutes(shift, zones.get(input.employee_id) as Zones),
+      planned_minutes: plannedWorkMinutes(shift, spanMinutes(placed)),
       location_id: input.location_id ?? null,
       work_mode: input.work_mode ?? null,
       kind: shift.kind,
       status,
       note: input.note ?? null,
       template_id: input.template_id ?? null,
-      ends_at: toDate(shiftInstants(input, zones.get(input.employee_id) as Zones).endsAt),
+      ends_at: toDate(placed.endsAt),
       published_at:
         status === 'published' ? (isPlanned(replaces) ? (replaces?.published_at ?? at) : at) : null,
       created_at: replaces?.created_at ?? at,
@@ -380,17 +384,15 @@ export async function deleteShift(deps: ShiftDeps, tenant: TenantScope, id: stri
     async (tx, now) => {
       const row = await findShift(tx, tenant.companyId, id);
       if (!row) throw notFound('Shift');
-      const zones = employeeZones(
-        {
-          employee: (await employeesForShifts(tx, tenant.companyId, [row.employee_id]))[0]?.timezone ?? null,
-          company: tenant.timezone,
-        },
-        await zonePeriodsOf(tx, tenant.companyId, row.employee_id),
+      const [employee] = await employeesForShifts(tx, tenant.companyId, [row.employee_id]);
+      const zones = await zonesOf(
+        tx,
+        tenant.companyId,
+        { id: row.employee_id, timezone: employee?.timezone ?? null },
+        tenant.timezone,
       );
       if (row.date < localDate(now, zones).toString()) {
-        throw new ApiError('conflict', 'A shift of a date that has passed cannot change.', {
-          errors: { id: ['is a shift of a date that has passed'] },
-        });
+        throw pastShiftConflict({ id: 'is a shift of a date that has passed' });
       }
       await deleteShiftRows(tx, tenant.companyId, [id]);
       const published = isPlanned(row);

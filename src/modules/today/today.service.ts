@@ -1,11 +1,10 @@
 import type { Static } from 'typebox';
 import { contractsOf } from '../../db/employees.ts';
-import { OPEN_SHIFT_DAYS, openShifts } from '../../db/open-shifts.ts';
+import { isMissedOpenShift, OPEN_SHIFT_DAYS, openShifts } from '../../db/open-shifts.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
-import { toDate } from '../../time/clock.ts';
+import { toDate, toInstant } from '../../time/clock.ts';
 import { contractMinutes } from '../../time/contract.ts';
-import { isMissedClockOut } from '../../time/engine.ts';
 import { shiftInstants } from '../../time/planned-shifts.ts';
 import { localDate } from '../../time/zones.ts';
 import { listWorkSummaries } from '../work-summaries/work-summaries.service.ts';
@@ -85,7 +84,6 @@ export async function today(
       })
     ).map((row) => [row.employee_id, row]),
   );
-  const instantOf = (at: Date) => Temporal.Instant.fromEpochMilliseconds(at.getTime());
   const names = new Map(employees.map((row) => [row.id, `${row.first_name} ${row.last_name}`]));
   // Today's published shifts plan who is expected and from when (issue 38).
   const shiftsOf = new Map<string, Awaited<ReturnType<typeof publishedShiftsOn>>>();
@@ -115,14 +113,13 @@ export async function today(
           : holiday || !periods
             ? 0
             : contractMinutes(periods, Temporal.PlainDate.from(date));
-    const lastAt = last ? Temporal.Instant.fromEpochMilliseconds(last.timestamp.getTime()) : null;
+    const lastAt = last ? toInstant(last.timestamp) : null;
     const clockedToday = lastAt !== null && Temporal.Instant.compare(lastAt, startOfToday) >= 0;
     const openRow = open.get(employee.id);
-    const openSince = openRow ? instantOf(openRow.open_since) : null;
-    const plannedEnd = openRow?.planned_end ? instantOf(openRow.planned_end) : null;
+    const openSince = openRow ? toInstant(openRow.open_since) : null;
     let state: State;
     let since: Temporal.Instant | null = null;
-    if (openSince !== null && isMissedClockOut(openSince, now, plannedEnd)) {
+    if (openRow && openSince !== null && isMissedOpenShift(openRow, now)) {
       // Never "working now": the shift is shown by its `in`, until a correction adds its `out`.
       state = 'missed_clock_out';
       since = openSince;

@@ -1,9 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
-import { openShifts } from '../../db/open-shifts.ts';
-import { isMissedClockOut } from '../../time/engine.ts';
-
-const instantOf = (date: Date) => Temporal.Instant.fromEpochMilliseconds(date.getTime());
+import { isMissedOpenShift, openShifts } from '../../db/open-shifts.ts';
 
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
@@ -107,9 +104,7 @@ export async function listWorkSummaries(
         employeeIds: [...new Set(page.map((row) => row.employee_id))],
       })
     )
-      .filter((row) =>
-        isMissedClockOut(instantOf(row.open_since), instant, row.planned_end && instantOf(row.planned_end)),
-      )
+      .filter((row) => isMissedOpenShift(row, instant))
       .map((row) => [row.employee_id, row]),
   );
   const data = page.map((row): WorkSummaryView => {

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
-import { zonePeriodsOf } from '../../db/time-zones.ts';
+import { zonesOf } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -15,7 +15,7 @@ import {
   remoteShiftsOfEvents,
 } from '../../time/compliance.ts';
 import { shiftInstants } from '../../time/planned-shifts.ts';
-import { employeeZones, localDate, startOfDate } from '../../time/zones.ts';
+import { localDate, startOfDate } from '../../time/zones.ts';
 import type { PendingEvent } from '../events/events.service.ts';
 import {
   acknowledgeAlert,
@@ -50,9 +50,11 @@ export async function refreshComplianceAlerts(
   const { employeeId } = touched;
   const employee = await lockEmployeeCalendar(tx, companyId, employeeId, { lock: false });
   if (!employee) return [];
-  const zones = employeeZones(
-    { employee: employee.timezone, company: tenant.timezone },
-    await zonePeriodsOf(tx, companyId, employeeId),
+  const zones = await zonesOf(
+    tx,
+    companyId,
+    { id: employeeId, timezone: employee.timezone },
+    tenant.timezone,
   );
   const today = localDate(now, zones).toString();
   const last = touched.to === 'horizon' || touched.to > today ? today : touched.to;

@@ -2,7 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { contractOf, effectiveTrackingStart } from '../../db/employees.ts';
 import type { WorkdaysTable } from '../../db/schema.ts';
-import { zonePeriodsOf } from '../../db/time-zones.ts';
+import { zonesOf } from '../../db/time-zones.ts';
 import { eachDate } from '../../time/calendar.ts';
 import { contractMinutes } from '../../time/contract.ts';
 import {
@@ -17,7 +17,7 @@ import {
   type RecordedEvent,
   workday,
 } from '../../time/engine.ts';
-import { employeeZones, startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
+import { startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
 import { closedMonthConflict, sealedThrough, sealingMonth } from '../registry/months.service.ts';
 import {
   approvedAbsenceSpans,
@@ -93,10 +93,7 @@ export async function computeWorkdays(
   const employee = await lockEmployeeCalendar(tx, companyId, employeeId, options);
   if (!employee) return null;
   // The zones of the employee's dates: effective-dated (docs/time-rules.md), one zone until a change is recorded.
-  const zone = employeeZones(
-    { employee: employee.timezone, company: companyTimeZone },
-    await zonePeriodsOf(tx, companyId, employeeId),
-  );
+  const zone = await zonesOf(tx, companyId, { id: employeeId, timezone: employee.timezone }, companyTimeZone);
   const trackingStart = effectiveTrackingStart(employee);
   const contract = await contractOf(tx, companyId, employeeId);
   const range: DateRange = {

@@ -314,27 +314,38 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
   );
 }
 
+/**
+ * What the planner's two forms share: a name, the request that creates the thing, and the sentence said once it
+ * is created (the name is cleared and the planner reloads).
+ */
+function useNamedCreate(onSaved: () => void) {
+  const [name, setName] = useState('');
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+  const submit =
+    (create: () => Promise<unknown>, said: (name: string) => string) => async (event: FormEvent) => {
+      event.preventDefault();
+      setSaved('');
+      if (await action.run(create)) {
+        setSaved(said(name));
+        setName('');
+        onSaved();
+      }
+    };
+  return { name, setName, saved, action, submit };
+}
+
 /** A new shift template: a name, its start and end (an end at or before the start is the next day's), a break. */
 function TemplateForm({ mode, onSaved }: { mode: Mode; onSaved: () => void }) {
   const t = useT();
-  const [name, setName] = useState('');
+  const { name, setName, saved, action, submit: submitting } = useNamedCreate(onSaved);
   const [start, setStart] = useState('09:00');
   const [end, setEnd] = useState('17:00');
   const [pause, setPause] = useState('30');
-  const [saved, setSaved] = useState('');
-  const action = useAction();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaved('');
-    const done = await action.run(() =>
-      api('POST', `/${mode}/shift-templates`, { name, start, end, break_minutes: Number(pause) || 0 }),
-    );
-    if (done) {
-      setSaved(t('Template {{name}} created.', { name }));
-      setName('');
-      onSaved();
-    }
-  };
+  const submit = submitting(
+    () => api('POST', `/${mode}/shift-templates`, { name, start, end, break_minutes: Number(pause) || 0 }),
+    (created) => t('Template {{name}} created.', { name: created }),
+  );
   return (
     <form onSubmit={submit} className="card" aria-labelledby="template-title">
       <h2 id="template-title">{t('New shift template')}</h2>
@@ -383,23 +394,13 @@ function PatternForm({
   onSaved: () => void;
 }) {
   const t = useT();
-  const [name, setName] = useState('');
+  const { name, setName, saved, action, submit: submitting } = useNamedCreate(onSaved);
   // Each day of the cycle: its template (empty: rest), and a key of its own for the list.
   const [cycle, setCycle] = useState(() => Array.from({ length: 7 }, (_, day) => ({ day, template: '' })));
-  const [saved, setSaved] = useState('');
-  const action = useAction();
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaved('');
-    const done = await action.run(() =>
-      api('POST', `/${mode}/rota-patterns`, { name, cycle: cycle.map((item) => item.template || null) }),
-    );
-    if (done) {
-      setSaved(t('Rota pattern {{name}} created.', { name }));
-      setName('');
-      onSaved();
-    }
-  };
+  const submit = submitting(
+    () => api('POST', `/${mode}/rota-patterns`, { name, cycle: cycle.map((item) => item.template || null) }),
+    (created) => t('Rota pattern {{name}} created.', { name: created }),
+  );
   return (
     <form onSubmit={submit} className="card" aria-labelledby="pattern-title">
       <h2 id="pattern-title">{t('New rota pattern')}</h2>
