@@ -907,6 +907,7 @@ export interface components {
       data: components["schemas"]["ClosedMonth"][];
       meta: components["schemas"]["PageMeta"];
     };
+    ComplementaryLimitPercentage: number | null;
     ComplianceAlert: {
       id: components["schemas"]["Uuid"];
       employee_id: components["schemas"]["Uuid"];
@@ -919,7 +920,7 @@ export interface components {
        * @description The limit broken (docs/time-rules.md, “Legal limits”); extensible.
        * @enum {string}
        */
-      rule: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule";
+      rule: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule" | "complementary_limit";
       detail: {
         /** @description The measure, in minutes. */
         minutes: number;
@@ -948,6 +949,10 @@ export interface components {
       effective_to: string | null;
       work_schedule: components["schemas"]["WorkSchedule"];
       vacation_days_per_year: number;
+      contract_type: components["schemas"]["ContractType"];
+      weekly_minutes: components["schemas"]["WeeklyMinutes"];
+      part_time_percentage: components["schemas"]["PartTimePercentage"];
+      complementary_limit_percentage: components["schemas"]["ComplementaryLimitPercentage"];
       /**
        * Format: date-time
        * @description When the period was recorded (or last replaced, while its start was open).
@@ -960,6 +965,11 @@ export interface components {
       data: components["schemas"]["ContractPeriod"][];
       meta: components["schemas"]["PageMeta"];
     };
+    /**
+     * @description part_time (ET 12): minutes beyond a day's contracted ones are complementary_minutes, never overtime. Default full_time.
+     * @enum {unknown}
+     */
+    ContractType: "full_time" | "part_time";
     CreateAbsenceBody: {
       /** @description An employee of this company. */
       employee_id: components["schemas"]["Uuid"];
@@ -1040,6 +1050,10 @@ export interface components {
       work_schedule?: components["schemas"]["WorkSchedule"];
       /** @description Default 22. */
       vacation_days_per_year?: number;
+      contract_type?: components["schemas"]["ContractType"];
+      weekly_minutes?: components["schemas"]["WeeklyMinutes"] | null;
+      part_time_percentage?: components["schemas"]["PartTimePercentage"];
+      complementary_limit_percentage?: components["schemas"]["ComplementaryLimitPercentage"];
       tracking_start_date?: components["schemas"]["EmployeeTrackingStart"];
       /** @description The banked balance at the tracking start. Default 0. */
       opening_banked_minutes?: number;
@@ -1133,6 +1147,10 @@ export interface components {
       timezone: string | null;
       work_schedule: components["schemas"]["WorkSchedule"];
       vacation_days_per_year: number;
+      contract_type: components["schemas"]["ContractType"];
+      weekly_minutes: components["schemas"]["WeeklyMinutes"];
+      part_time_percentage: components["schemas"]["PartTimePercentage"];
+      complementary_limit_percentage: components["schemas"]["ComplementaryLimitPercentage"];
       /**
        * Format: date
        * @description The first day Jornada expects minutes of the employee and runs the banked balance: the later of the hire date and the employee's own tracking start, or the company's when none was set.
@@ -1245,6 +1263,7 @@ export interface components {
       next_cursor: string | null;
       has_more: boolean;
     };
+    PartTimePercentage: number | null;
     PortalInvitation: {
       /** @description The link for the worker; absent when emailed. */
       url?: string;
@@ -1591,9 +1610,13 @@ export interface components {
       timezone?: string | null;
       work_schedule?: components["schemas"]["WorkSchedule"];
       vacation_days_per_year?: number;
+      contract_type?: components["schemas"]["ContractType"];
+      weekly_minutes?: components["schemas"]["WeeklyMinutes"] | null;
+      part_time_percentage?: components["schemas"]["PartTimePercentage"];
+      complementary_limit_percentage?: components["schemas"]["ComplementaryLimitPercentage"];
       /**
        * Format: date
-       * @description With work_schedule, vacation_days_per_year or timezone: the first day the new values apply (default: today); earlier days keep theirs. Not in a closed month (409).
+       * @description With work_schedule, vacation_days_per_year, the part-time terms or timezone: the first day the new values apply (default: today); earlier days keep theirs. Not in a closed month (409).
        */
       effective_from?: string;
       tracking_start_date?: components["schemas"]["EmployeeTrackingStart"];
@@ -1704,6 +1727,8 @@ export interface components {
     WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "report.completed")[];
     /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
     WebhookUrl: string;
+    /** @description Contracted minutes a week; default: work_schedule's sum. */
+    WeeklyMinutes: number;
     /**
      * @description Where the work was done.
      * @enum {string}
@@ -1737,8 +1762,10 @@ export interface components {
       break_minutes: number;
       /** @description Worked minutes between 22:00 and 06:00 local, breaks excluded. */
       night_minutes: number;
-      /** @description The sum over closed workdays of max(0, worked − expected). */
+      /** @description The sum over closed full-time workdays of max(0, worked − expected). */
       overtime_minutes: number;
+      /** @description Horas complementarias (ET 12.5): the same sum over closed part-time workdays, never in overtime_minutes. */
+      complementary_minutes: number;
       /** @description Scheduled minutes of the closed workdays, after holidays and approved absences. */
       expected_minutes: number;
       /** @description worked − expected (can be negative). */
@@ -3513,7 +3540,7 @@ export interface operations {
         updated_since?: components["parameters"]["UpdatedSince"];
         employee_id?: components["parameters"]["EmployeeId"];
         /** @description The limit broken (docs/time-rules.md, “Legal limits”); extensible. */
-        rule?: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule";
+        rule?: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule" | "complementary_limit";
         status?: "open" | "acknowledged";
         from?: string;
         /** @description Inclusive. */

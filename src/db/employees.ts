@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ContractPeriod } from '../time/contract.ts';
+import type { ContractPeriod, ContractTerms, ContractType } from '../time/contract.ts';
 import type { Executor } from './database.ts';
 
 // Queries on employee rows that modules on both sides of the employees module need (the registry, which the
@@ -63,6 +63,29 @@ export function effectiveTrackingStart(employee: {
   return start > employee.hire_date ? start : employee.hire_date;
 }
 
+/** The columns of a contract period (and of the employee row, which keeps the latest) that hold its terms. */
+export const CONTRACT_TERM_COLUMNS = [
+  'contract_type',
+  'weekly_minutes',
+  'part_time_percentage',
+  'complementary_limit_percentage',
+] as const;
+
+/** A row's part-time terms, numbers as numbers. */
+export function termsOf(row: {
+  contract_type: ContractType;
+  weekly_minutes: number | null;
+  part_time_percentage: string | number | null;
+  complementary_limit_percentage: number | null;
+}): ContractTerms {
+  return {
+    contract_type: row.contract_type,
+    weekly_minutes: row.weekly_minutes,
+    part_time_percentage: row.part_time_percentage === null ? null : Number(row.part_time_percentage),
+    complementary_limit_percentage: row.complementary_limit_percentage,
+  };
+}
+
 /** The contract periods of some employees of a tenant, each in effective_from order (time/contract.ts). */
 export async function contractsOf(
   db: Executor,
@@ -73,7 +96,13 @@ export async function contractsOf(
   if (employeeIds.length === 0) return contracts;
   const rows = await db
     .selectFrom('employee_contracts')
-    .select(['employee_id', 'effective_from', 'work_schedule', 'vacation_days_per_year'])
+    .select([
+      'employee_id',
+      'effective_from',
+      'work_schedule',
+      'vacation_days_per_year',
+      ...CONTRACT_TERM_COLUMNS,
+    ])
     .where('company_id', '=', companyId)
     .where('employee_id', 'in', employeeIds)
     .orderBy('employee_id')
@@ -85,6 +114,7 @@ export async function contractsOf(
       effective_from: row.effective_from,
       work_schedule: row.work_schedule,
       vacation_days_per_year: Number(row.vacation_days_per_year),
+      ...termsOf(row),
     });
     contracts.set(row.employee_id, periods);
   }

@@ -231,6 +231,7 @@ export type CheckInType = 'in' | 'out' | 'break_start' | 'break_end';
 export type CheckInSource = 'api' | 'dashboard' | 'portal' | 'correction' | 'kiosk' | 'import';
 export type ActorType = 'api_key' | 'admin' | 'employee' | 'system';
 export type WorkMode = 'on_site' | 'remote';
+export type ContractType = 'full_time' | 'part_time';
 export type AbsenceStatus = 'requested' | 'approved' | 'denied' | 'cancelled';
 
 export type EmployeesTable = {
@@ -258,6 +259,11 @@ export type EmployeesTable = {
   social_security_number: Generated<string | null>;
   /** When the worker last looked at their shifts in the portal (migration 0048). */
   shifts_seen_at: Generated<Date | null>;
+  /** Part-time terms (migration 0049, ET art. 12): null weekly_minutes is the work_schedule's sum. */
+  contract_type: Generated<ContractType>;
+  weekly_minutes: Generated<number | null>;
+  part_time_percentage: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  complementary_limit_percentage: Generated<number | null>;
   created_at: Date;
   updated_at: Date;
 };
@@ -268,6 +274,11 @@ export type EmployeeContractsTable = {
   effective_from: string;
   work_schedule: number[];
   vacation_days_per_year: Numeric;
+  /** Part-time terms (migration 0049, ET art. 12): null weekly_minutes is the work_schedule's sum. */
+  contract_type: Generated<ContractType>;
+  weekly_minutes: Generated<number | null>;
+  part_time_percentage: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  complementary_limit_percentage: Generated<number | null>;
   recorded_at: Date;
   recorded_by_type: ActorType;
   recorded_by_id: string;
@@ -403,6 +414,8 @@ export type WorkdaysTable = {
   open_since: Date | null;
   /** The worker's own record and another's conflict on the day, or the worker disputes one (migration 0034). */
   conflict: Generated<boolean>;
+  /** Under a part-time contract period: minutes beyond expected are complementary, not overtime (migration 0049). */
+  part_time: Generated<boolean>;
   consolidated_at: Date;
 };
 
@@ -414,6 +427,7 @@ export type WorkdayMonthsTable = {
   break_minutes: number;
   night_minutes: number;
   overtime_minutes: number;
+  complementary_minutes: Generated<number>;
   expected_minutes: number;
   absences_minutes: number;
   source_days: number;

@@ -22,7 +22,8 @@ export type ComplianceRule =
   | 'continuous_work_without_break'
   | 'weekly_rest'
   | 'night_work_average'
-  | 'outside_schedule';
+  | 'outside_schedule'
+  | 'complementary_limit';
 
 export type ComplianceFinding = {
   /** The workday concerned; for weekly_rest, the Sunday that ends the week. */
@@ -63,6 +64,7 @@ export const LAW: Record<ComplianceRule, string> = {
   weekly_rest: 'ET art. 37.1',
   night_work_average: 'ET art. 36.1',
   outside_schedule: 'LOPDGDD art. 88',
+  complementary_limit: 'ET art. 12.5',
 };
 
 /** A closed shift (an `in` and its `out`) with its breaks. */
@@ -293,4 +295,57 @@ export function remoteShiftsOfEvents(
     (shift): shift is Shift & { end: Temporal.Instant } =>
       shift.status === 'closed' && shift.end !== null && remoteIns.has(shift.start.epochMilliseconds),
   );
+}
+
+/** A settled day of a part-time contract period, as the complementary limit reads it. */
+export type PartTimeDay = {
+  date: string;
+  /** Minutes worked beyond the day's expected ones (0 until the day is closed). */
+  complementary: number;
+  /** The day's contracted minutes: its expected minutes before absences (0 on a holiday or a rest day). */
+  contracted: number;
+  /** The period's agreed limit, % of its contracted minutes; null: ET 12.5.c's 30. */
+  limitPercentage: number | null;
+};
+
+/**
+ * The complementary limit (ET art. 12.5.c): a part-timer's complementary minutes of a calendar month may not pass
+ * the agreed share of the month's contracted minutes (each day's contracted minutes times its period's limit, so
+ * a change of contract mid-month counts each part at its own terms). The finding is dated on the day the month's
+ * running total first passes the limit, with that total. Days of several months may be given together.
+ */
+export function complementaryLimitFindings(
+  days: readonly PartTimeDay[],
+  defaultPercentage: number,
+): ComplianceFinding[] {
+  const findings: ComplianceFinding[] = [];
+  const months = new Map<string, PartTimeDay[]>();
+  for (const day of days) {
+    const month = day.date.slice(0, 7);
+    months.set(month, [...(months.get(month) ?? []), day]);
+  }
+  for (const monthDays of months.values()) {
+    const sorted = [...monthDays].sort((a, b) => a.date.localeCompare(b.date));
+    // Summed in whole hundredths of a minute, so that no floating-point remainder moves the limit by a minute.
+    const hundredths = sorted.reduce(
+      (sum, day) => sum + day.contracted * (day.limitPercentage ?? defaultPercentage),
+      0,
+    );
+    const limit = Math.floor(hundredths / 100);
+    let total = 0;
+    for (const day of sorted) {
+      total += day.complementary;
+      if (total > limit) {
+        findings.push({
+          date: day.date,
+          rule: 'complementary_limit',
+          minutes: total,
+          limit,
+          law: LAW.complementary_limit,
+        });
+        break;
+      }
+    }
+  }
+  return findings.sort((a, b) => a.date.localeCompare(b.date));
 }

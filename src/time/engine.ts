@@ -278,6 +278,11 @@ export type DayCalendar = {
   tracked: boolean;
   /** An approved absence covering the date: a whole day, or a half day. */
   absence: 'none' | 'full' | 'half';
+  /**
+   * Under a part-time contract period (ET art. 12): minutes beyond the day's expected ones are complementary
+   * (ET 12.5), never overtime, which a part-timer may not work (ET 12.4.c).
+   */
+  partTime?: boolean;
 };
 
 export type WorkdayStatus = 'closed' | 'incomplete' | 'pending';
@@ -292,6 +297,7 @@ export type Workday = {
   expectedMinutes: number;
   absencesMinutes: number;
   overtimeMinutes: number;
+  complementaryMinutes: number;
   balanceMinutes: number;
   anomalies: number;
   checkIns: number;
@@ -332,7 +338,8 @@ export function workday(
     nightMinutes: Math.floor(day.nightSeconds / 60),
     expectedMinutes: expected,
     absencesMinutes: absences,
-    overtimeMinutes: Math.max(0, worked - expected),
+    overtimeMinutes: calendar.partTime ? 0 : Math.max(0, worked - expected),
+    complementaryMinutes: calendar.partTime ? Math.max(0, worked - expected) : 0,
     balanceMinutes: worked - expected,
     anomalies: day.anomalies,
     checkIns,

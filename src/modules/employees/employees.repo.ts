@@ -1,6 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { companyTrackingStart } from '../../db/employees.ts';
+import { CONTRACT_TERM_COLUMNS, companyTrackingStart } from '../../db/employees.ts';
 import type { EmployeeContractsTable, EmployeesTable } from '../../db/schema.ts';
 
 export {
@@ -9,6 +9,7 @@ export {
   effectiveTrackingStart,
   lockEmployees,
   selectEmployedDuring,
+  termsOf,
 } from '../../db/employees.ts';
 
 /** An employee's stored columns. */
@@ -34,6 +35,7 @@ const EMPLOYEE_COLUMNS = [
   'timezone',
   'work_schedule',
   'vacation_days_per_year',
+  ...CONTRACT_TERM_COLUMNS,
   'tracking_start_date',
   'opening_banked_minutes',
   'national_id',
@@ -193,6 +195,10 @@ export async function upsertContractPeriod(
       conflict.columns(['company_id', 'employee_id', 'effective_from']).doUpdateSet({
         work_schedule: row.work_schedule,
         vacation_days_per_year: row.vacation_days_per_year,
+        contract_type: row.contract_type ?? 'full_time',
+        weekly_minutes: row.weekly_minutes ?? null,
+        part_time_percentage: row.part_time_percentage ?? null,
+        complementary_limit_percentage: row.complementary_limit_percentage ?? null,
         recorded_at: row.recorded_at,
         recorded_by_type: row.recorded_by_type,
         recorded_by_id: row.recorded_by_id,
@@ -209,6 +215,7 @@ export async function contractHistoryRows(db: Executor, companyId: string, emplo
       'effective_from',
       'work_schedule',
       'vacation_days_per_year',
+      ...CONTRACT_TERM_COLUMNS,
       'recorded_at',
       'recorded_by_type',
       'recorded_by_id',

@@ -33,6 +33,56 @@ export const WorkSchedule = named(
 
 export const EmployeeStatus = Type.Enum(['active', 'terminated']);
 
+/** A contract period's part-time terms (ET art. 12; docs/time-rules.md, "Part-time"). */
+export const ContractType = named(
+  'ContractType',
+  Type.Enum(['full_time', 'part_time'], {
+    description:
+      "part_time (ET 12): minutes beyond a day's contracted ones are complementary_minutes, never overtime. Default full_time.",
+  }),
+);
+const WeeklyMinutes = named(
+  'WeeklyMinutes',
+  Type.Integer({
+    minimum: 0,
+    maximum: 10080,
+    description: "Contracted minutes a week; default: work_schedule's sum.",
+  }),
+);
+const PartTimePercentage = named(
+  'PartTimePercentage',
+  Nullable(
+    Type.Number({
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 100,
+      description: "part_time only: % of a full-timer's hours; default weekly_minutes over 40 h. Else null.",
+    }),
+  ),
+);
+const ComplementaryLimit = named(
+  'ComplementaryLimitPercentage',
+  Nullable(
+    Type.Integer({
+      minimum: 0,
+      maximum: 90,
+      description:
+        "part_time only: agreed complementary minutes, % of the month's contracted (ET 12.5.c; default 30); over it is an alert. Else null.",
+    }),
+  ),
+);
+const contractTerms = {
+  contract_type: ContractType,
+  weekly_minutes: WeeklyMinutes,
+  part_time_percentage: PartTimePercentage,
+  complementary_limit_percentage: ComplementaryLimit,
+};
+const writableTerms = {
+  contract_type: Type.Optional(ContractType),
+  weekly_minutes: Type.Optional(Nullable(WeeklyMinutes)),
+  part_time_percentage: Type.Optional(PartTimePercentage),
+  complementary_limit_percentage: Type.Optional(ComplementaryLimit),
+};
+
 export const Employee = named(
   'Employee',
   Type.Object({
@@ -49,6 +99,7 @@ export const Employee = named(
     timezone: Nullable(TimeZoneName("IANA time zone overriding the company's; null uses the company's.")),
     work_schedule: WorkSchedule,
     vacation_days_per_year: Type.Number(),
+    ...contractTerms,
     tracking_start_date: CalendarDate(
       "The first day Jornada expects minutes of the employee and runs the banked balance: the later of the hire date and the employee's own tracking start, or the company's when none was set.",
     ),
@@ -121,6 +172,7 @@ export const CreateEmployeeBody = named(
       vacation_days_per_year: Type.Optional(
         Type.Number({ minimum: 0, maximum: 366, multipleOf: 0.5, description: 'Default 22.' }),
       ),
+      ...writableTerms,
       tracking_start_date: Type.Optional(writable.tracking_start_date),
       opening_banked_minutes: Type.Optional(writable.opening_banked_minutes),
       national_id: Type.Optional(writable.national_id),
@@ -147,9 +199,10 @@ export const UpdateEmployeeBody = named(
       timezone: Type.Optional(writable.timezone),
       work_schedule: Type.Optional(writable.work_schedule),
       vacation_days_per_year: Type.Optional(writable.vacation_days_per_year),
+      ...writableTerms,
       effective_from: Type.Optional(
         CalendarDate(
-          'With work_schedule, vacation_days_per_year or timezone: the first day the new values apply (default: today); earlier days keep theirs. Not in a closed month (409).',
+          'With work_schedule, vacation_days_per_year, the part-time terms or timezone: the first day the new values apply (default: today); earlier days keep theirs. Not in a closed month (409).',
         ),
       ),
       tracking_start_date: Type.Optional(writable.tracking_start_date),
@@ -198,6 +251,7 @@ export const ContractPeriod = named(
     ),
     work_schedule: WorkSchedule,
     vacation_days_per_year: Type.Number(),
+    ...contractTerms,
     recorded_at: Instant('When the period was recorded (or last replaced, while its start was open).'),
     recorded_by: Actor('Who recorded it.'),
   }),

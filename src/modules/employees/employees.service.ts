@@ -9,7 +9,15 @@ import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { periodOn } from '../../time/contract.ts';
+import {
+  type ContractTerms,
+  changedTerms,
+  DEFAULT_COMPLEMENTARY_LIMIT_PERCENTAGE,
+  FULL_TIME,
+  periodOn,
+  sameTerms,
+  weeklyMinutesOf,
+} from '../../time/contract.ts';
 import { employeeTimeZone, localDate, startOfDate } from '../../time/zones.ts';
 import { freeSeat, takeSeat } from '../companies/companies.repo.ts';
 import { requireTimeZone } from '../companies/companies.service.ts';
@@ -33,6 +41,7 @@ import {
   findEmployeeIdBy,
   insertEmployee,
   selectEmployeesMatching,
+  termsOf,
   updateEmployeeRow,
   upsertContractPeriod,
 } from './employees.repo.ts';
@@ -63,12 +72,26 @@ export function scheduleView(minutes: number[]): WorkScheduleView {
 
 const scheduleArray = (schedule: WorkScheduleView): number[] => WEEKDAYS.map((day) => schedule[day]);
 
+/** A period's part-time terms as the API shows them: weekly minutes and the complementary limit resolved. */
+function termsView(terms: ContractTerms, schedule: readonly number[]) {
+  const partTime = terms.contract_type === 'part_time';
+  return {
+    contract_type: terms.contract_type,
+    weekly_minutes: weeklyMinutesOf(terms, schedule),
+    part_time_percentage: partTime ? terms.part_time_percentage : null,
+    complementary_limit_percentage: partTime
+      ? (terms.complementary_limit_percentage ?? DEFAULT_COMPLEMENTARY_LIMIT_PERCENTAGE)
+      : null,
+  };
+}
+
 export function toView(row: EmployeeRow): EmployeeView {
   const { company_tracking_start_date: _company, ...columns } = row;
   return {
     ...columns,
     work_schedule: scheduleView(row.work_schedule),
     vacation_days_per_year: Number(row.vacation_days_per_year),
+    ...termsView(termsOf(row), row.work_schedule),
     tracking_start_date: effectiveTrackingStart(row),
     created_at: formatInstant(row.created_at),
     updated_at: formatInstant(row.updated_at),
@@ -126,6 +149,10 @@ type Writable = {
   timezone?: string | null | undefined;
   work_schedule?: WorkScheduleView | undefined;
   vacation_days_per_year?: number | undefined;
+  contract_type?: ContractTerms['contract_type'] | undefined;
+  weekly_minutes?: number | null | undefined;
+  part_time_percentage?: number | null | undefined;
+  complementary_limit_percentage?: number | null | undefined;
   tracking_start_date?: string | null | undefined;
   opening_banked_minutes?: number | undefined;
   national_id?: string | null | undefined;
@@ -197,7 +224,10 @@ export async function createEmployee(
     [id],
     async (tx, now) => {
       const errors = await checkReferencesAndUniqueness(tx, tenant.companyId, input, null);
-      if (Object.keys(errors).length > 0) throw invalid(errors);
+      const schedule = input.work_schedule ? scheduleArray(input.work_schedule) : DEFAULT_WORK_SCHEDULE;
+      const terms = changedTerms(FULL_TIME, termInput(input), schedule);
+      if ('errors' in terms) Object.assign(errors, terms.errors);
+      if (Object.keys(errors).length > 0 || 'errors' in terms) throw invalid(errors);
       if (!(await takeSeat(tx, tenant))) {
         throw new ApiError(
           'billing_required',
@@ -220,8 +250,9 @@ export async function createEmployee(
         location_id: input.location_id ?? null,
         unit_id: input.unit_id ?? null,
         timezone: input.timezone ? requireTimeZone(input.timezone) : null,
-        work_schedule: input.work_schedule ? scheduleArray(input.work_schedule) : DEFAULT_WORK_SCHEDULE,
+        work_schedule: schedule,
         vacation_days_per_year: String(input.vacation_days_per_year ?? DEFAULT_VACATION_DAYS_PER_YEAR),
+        ...termColumns(terms.terms),
         tracking_start_date: input.tracking_start_date ?? null,
         opening_banked_minutes: input.opening_banked_minutes ?? 0,
         national_id: identityOf(input.national_id),
@@ -241,6 +272,7 @@ export async function createEmployee(
         effective_from: row.hire_date,
         work_schedule: row.work_schedule,
         vacation_days_per_year: row.vacation_days_per_year,
+        ...termColumns(terms.terms),
         recorded_at: at,
         recorded_by_type: tenant.actor.type,
         recorded_by_id: tenant.actor.id,
@@ -257,6 +289,26 @@ export async function createEmployee(
     { what: 'this hire date' },
   );
 }
+
+/** The part-time terms a body gives (those it leaves out are undefined). */
+const termInput = (input: Writable): Partial<ContractTerms> => ({
+  contract_type: input.contract_type,
+  weekly_minutes: input.weekly_minutes,
+  part_time_percentage: input.part_time_percentage,
+  complementary_limit_percentage: input.complementary_limit_percentage,
+});
+const TERM_FIELDS = [
+  'contract_type',
+  'weekly_minutes',
+  'part_time_percentage',
+  'complementary_limit_percentage',
+] as const;
+
+/** Terms as the employee and contract columns store them (the percentage as numeric text). */
+const termColumns = (terms: ContractTerms) => ({
+  ...terms,
+  part_time_percentage: terms.part_time_percentage === null ? null : String(terms.part_time_percentage),
+});
 
 /** An identity number as stored (normalized), or null. */
 function identityOf(text: string | null | undefined): string | null {
@@ -302,13 +354,15 @@ async function assertCheckInsWithin(
 const sameSchedule = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((m, i) => m === b[i]);
 
+type PeriodValues = { work_schedule: number[]; vacation_days_per_year: string; terms: ContractTerms };
+
 type ContractChange = {
   /** The period to record (a period starting the same day is replaced). */
-  period: { effective_from: string; work_schedule: number[]; vacation_days_per_year: string };
+  period: PeriodValues & { effective_from: string };
   /** The last day it holds: the day before the next period, or null when it is the last. */
   until: string | null;
   /** The latest period's values after the change: what the employee shows. */
-  latest: { work_schedule: number[]; vacation_days_per_year: string };
+  latest: PeriodValues;
 };
 
 /**
@@ -326,9 +380,11 @@ async function plannedContractChange(
   now: Temporal.Instant,
   errors: Record<string, string>,
 ): Promise<ContractChange | null> {
-  if (input.work_schedule === undefined && input.vacation_days_per_year === undefined) {
+  const termsGiven = TERM_FIELDS.some((field) => input[field] !== undefined);
+  if (input.work_schedule === undefined && input.vacation_days_per_year === undefined && !termsGiven) {
     if (input.effective_from !== undefined && input.timezone === undefined) {
-      errors.effective_from = 'applies only with work_schedule, vacation_days_per_year or timezone';
+      errors.effective_from =
+        'applies only with work_schedule, vacation_days_per_year, the part-time terms or timezone';
     }
     return null;
   }
@@ -340,26 +396,35 @@ async function plannedContractChange(
   }
   const contract = await contractOf(tx, tenant.companyId, current.id);
   const base = periodOn(contract, from);
+  const schedule = input.work_schedule ? scheduleArray(input.work_schedule) : [...base.work_schedule];
+  const terms = changedTerms(base, termInput(input), schedule);
+  if ('errors' in terms) {
+    Object.assign(errors, terms.errors);
+    return null;
+  }
   const period = {
     effective_from: from,
-    work_schedule: input.work_schedule ? scheduleArray(input.work_schedule) : [...base.work_schedule],
+    work_schedule: schedule,
     vacation_days_per_year: String(input.vacation_days_per_year ?? base.vacation_days_per_year),
+    terms: terms.terms,
   };
   if (
     sameSchedule(period.work_schedule, base.work_schedule) &&
-    Number(period.vacation_days_per_year) === base.vacation_days_per_year
+    Number(period.vacation_days_per_year) === base.vacation_days_per_year &&
+    sameTerms(period.terms, base)
   ) {
     return null;
   }
   const following = contract.find((item) => item.effective_from > from);
   const last = contract.at(-1);
-  const latest =
+  const latest: PeriodValues =
     following && last
       ? {
           work_schedule: [...last.work_schedule],
           vacation_days_per_year: String(last.vacation_days_per_year),
+          terms: termsOf(last),
         }
-      : { work_schedule: period.work_schedule, vacation_days_per_year: period.vacation_days_per_year };
+      : period;
   const until = following
     ? Temporal.PlainDate.from(following.effective_from).subtract({ days: 1 }).toString()
     : null;
@@ -421,6 +486,7 @@ export async function updateEmployee(
         vacation_days_per_year: change
           ? change.latest.vacation_days_per_year
           : current.vacation_days_per_year,
+        ...(change ? termColumns(change.latest.terms) : {}),
         tracking_start_date:
           input.tracking_start_date !== undefined ? input.tracking_start_date : current.tracking_start_date,
         opening_banked_minutes: input.opening_banked_minutes ?? current.opening_banked_minutes,
@@ -479,10 +545,12 @@ export async function updateEmployee(
         // The days of the changed period, from its start until the next period (or for good).
         const range = { from: change.period.effective_from, to: change.until ?? LAST_DATE };
         await assertMonthsOpen(tx, tenant.companyId, range, 'this contract change');
+        const { terms, ...values } = change.period;
         await upsertContractPeriod(tx, {
           company_id: tenant.companyId,
           employee_id: id,
-          ...change.period,
+          ...values,
+          ...termColumns(terms),
           recorded_at: next.updated_at,
           recorded_by_type: tenant.actor.type,
           recorded_by_id: tenant.actor.id,
@@ -668,6 +736,7 @@ export async function contractHistory(
         : null,
       work_schedule: scheduleView(row.work_schedule),
       vacation_days_per_year: Number(row.vacation_days_per_year),
+      ...termsView(termsOf(row), row.work_schedule),
       recorded_at: row.recorded_at.toISOString(),
       recorded_by: { type: row.recorded_by_type, id: row.recorded_by_id },
     };

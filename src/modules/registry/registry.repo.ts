@@ -1,6 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { selectEmployedDuring } from '../../db/employees.ts';
+import { CONTRACT_TERM_COLUMNS, selectEmployedDuring } from '../../db/employees.ts';
 import type {
   RegistryCompanyEntriesTable,
   RegistryEntriesTable,
@@ -419,7 +419,13 @@ export async function employeeFacts(db: Executor, companyId: string, ids: string
     .execute();
   const contracts = await db
     .selectFrom('employee_contracts')
-    .select(['employee_id', 'effective_from', 'work_schedule', 'vacation_days_per_year'])
+    .select([
+      'employee_id',
+      'effective_from',
+      'work_schedule',
+      'vacation_days_per_year',
+      ...CONTRACT_TERM_COLUMNS,
+    ])
     .where('company_id', '=', companyId)
     .where('employee_id', 'in', ids)
     .orderBy('employee_id')

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Executor } from '../../db/database.ts';
+import { termsOf } from '../../db/employees.ts';
 import {
   absenceFacts,
   accessFacts,
@@ -390,6 +391,11 @@ export function employeeFactContent(row: EmployeeFact): Record<string, unknown> 
       effective_from: contract.effective_from,
       work_schedule: contract.work_schedule,
       vacation_days_per_year: Number(contract.vacation_days_per_year),
+      // Part-time terms (migration 0049) are stated when a period has any, so that the chains of full-time
+      // employees recorded before them stay what they were.
+      ...(contract.contract_type === 'full_time' && contract.weekly_minutes === null
+        ? {}
+        : termsOf(contract)),
     })),
   };
 }

@@ -32,6 +32,7 @@ const WIDTHS: Record<DocumentColumn, number> = {
   worked: 11,
   ordinary: 11,
   overtime: 9,
+  complementary: 9,
   night: 10,
   notes: 32,
 };
@@ -190,9 +191,11 @@ function writeDocument(
   });
   header.commit();
   const figures = (cells: ReturnType<typeof dayCells>) =>
-    [cells.worked, cells.ordinary, cells.overtime, cells.night].map((minutes) => minutes / MINUTES_PER_DAY);
+    [cells.worked, cells.ordinary, cells.overtime, cells.complementary, cells.night].map(
+      (minutes) => minutes / MINUTES_PER_DAY,
+    );
   const durations = (row: ExcelJS.Row) => {
-    for (const column of [4, 5, 6, 7]) row.getCell(column).numFmt = DURATION;
+    for (const column of [4, 5, 6, 7, 8]) row.getCell(column).numFmt = DURATION;
   };
   for (const day of document.days) {
     const cells = dayCells(day, label, document.absenceLabels);

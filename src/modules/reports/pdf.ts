@@ -36,8 +36,9 @@ const WIDTHS: Record<DocumentColumn, number> = {
   worked: 46,
   ordinary: 46,
   overtime: 36,
+  complementary: 36,
   night: 44,
-  notes: 107,
+  notes: 71,
 };
 const COLUMNS = DOCUMENT_COLUMNS.map((key) => ({ key, width: WIDTHS[key] }));
 
@@ -120,6 +121,7 @@ function drawDocument(
       worked: hhmm(figures.worked),
       ordinary: hhmm(figures.ordinary),
       overtime: hhmm(figures.overtime),
+      complementary: hhmm(figures.complementary),
       night: hhmm(figures.night),
     };
     // A cell wraps rather than cut a mark off (a legal record hides nothing): the row is as tall as its tallest.
@@ -155,7 +157,7 @@ function drawDocument(
   doc.font('bold').fontSize(10).text(label.totals, left);
   doc.font('regular').fontSize(8.5);
   doc.text(
-    `${label.worked} ${hhmm(totals.worked)} · ${label.ordinary} ${hhmm(totals.ordinary)} · ${label.overtimeNote} ${hhmm(totals.overtime)} · ${label.night} ${hhmm(totals.night)}`,
+    `${label.worked} ${hhmm(totals.worked)} · ${label.ordinary} ${hhmm(totals.ordinary)} · ${label.overtimeNote} ${hhmm(totals.overtime)} · ${label.complementaryNote} ${hhmm(totals.complementary)} · ${label.night} ${hhmm(totals.night)}`,
   );
   doc.moveDown(0.6);
   doc.font('bold').fontSize(10).text(label.corrections, left);

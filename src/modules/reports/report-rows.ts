@@ -129,6 +129,9 @@ export const TIME_REGISTRY_COLUMNS: Column[] = [
   { key: 'records_by_others', kind: 'integer' },
   { key: 'disputed_records', kind: 'integer' },
   { key: 'conflict', kind: 'boolean' },
+  // Added for part-time contracts (issue 38): a part-timer's extra minutes (ET 12.5), never in overtime.
+  { key: 'complementary_minutes', kind: 'integer' },
+  { key: 'complementary_hhmm', kind: 'text' },
 ];
 
 /** Minutes as H:MM (hours unbounded: a month's total reads 172:30). */
@@ -362,6 +365,8 @@ async function* employeeMonth(
       records_by_others: marks.get(date)?.byOthers ?? 0,
       disputed_records: marks.get(date)?.disputed ?? 0,
       conflict: (day?.conflict_days ?? 0) > 0,
+      complementary_minutes: day?.complementary_minutes ?? 0,
+      complementary_hhmm: hhmm(day?.complementary_minutes ?? 0),
     };
   }
   yield {
@@ -387,6 +392,8 @@ async function* employeeMonth(
     records_by_others: [...marks.values()].reduce((total, mark) => total + mark.byOthers, 0),
     disputed_records: [...marks.values()].reduce((total, mark) => total + mark.disputed, 0),
     conflict: month.conflict_days > 0,
+    complementary_minutes: month.complementary_minutes,
+    complementary_hhmm: hhmm(month.complementary_minutes),
   };
 }
 
@@ -395,6 +402,7 @@ const SUMMED = [
   'worked_minutes',
   'expected_minutes',
   'overtime_minutes',
+  'complementary_minutes',
   'night_minutes',
   'late_records',
   'records_by_others',
@@ -433,6 +441,8 @@ export async function* registryRowsWithin(
         night_minutes: Number(totals.night_minutes ?? 0),
       }),
     );
+    if ('complementary_minutes' in totals)
+      totals.complementary_hhmm = hhmm(Number(totals.complementary_minutes));
     yield* kept;
     yield totals;
     kept = [];

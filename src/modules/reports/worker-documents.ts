@@ -85,25 +85,26 @@ export type WorkerDocument = {
 };
 
 /**
- * The full-time week the part-time share is measured against: 40 hours, the maximum ordinary week of art. 34.1
- * ET (docs/registry.md, "What the documents print"). A collective agreement's shorter full-time week is not
- * known to Jornada; the document prints the contracted minutes too, so the reader can measure against it.
+ * The contracted week in force on the month's last day (or the first period, for a month before any): its weekly
+ * minutes and, for a part-time period, its percentage of a full-timer's hours (ET art. 12; docs/registry.md,
+ * "What the documents print"). A period chained before part-time terms existed (migration 0049) was full-time.
  */
-export const FULL_TIME_WEEKLY_MINUTES = 2400;
-
-/** The contracted week in force on the month's last day (or the first period, for a month before any). */
 export function contractedWeek(
-  contracts: ReadonlyArray<{ effective_from: string; work_schedule: readonly number[] }>,
+  contracts: ReadonlyArray<{
+    effective_from: string;
+    work_schedule: readonly number[];
+    contract_type?: string;
+    weekly_minutes?: number | null;
+    part_time_percentage?: number | string | null;
+  }>,
   lastDay: string,
 ): { weeklyMinutes: number; partTimePercent: number | null } {
   const period = [...contracts].reverse().find((item) => item.effective_from <= lastDay) ?? contracts[0];
-  const weeklyMinutes = (period?.work_schedule ?? []).reduce((sum, minutes) => sum + minutes, 0);
+  const schedule = (period?.work_schedule ?? []).reduce((sum, minutes) => sum + minutes, 0);
+  const percentage = period?.contract_type === 'part_time' ? period.part_time_percentage : null;
   return {
-    weeklyMinutes,
-    partTimePercent:
-      weeklyMinutes < FULL_TIME_WEEKLY_MINUTES
-        ? Math.round((weeklyMinutes / FULL_TIME_WEEKLY_MINUTES) * 1000) / 10
-        : null,
+    weeklyMinutes: period?.weekly_minutes ?? schedule,
+    partTimePercent: percentage === null || percentage === undefined ? null : Number(percentage),
   };
 }
 
@@ -288,7 +289,7 @@ export async function* workerMonthlyDocuments(
 }
 
 /** The document's version: bumped whenever its layout or content changes, printed on every page. */
-export const DOCUMENT_VERSION = 'jornada-registro-2';
+export const DOCUMENT_VERSION = 'jornada-registro-3';
 
 export const LABELS = {
   es: {
@@ -311,6 +312,7 @@ export const LABELS = {
     worked: 'Trabajado',
     ordinary: 'Ordinario',
     overtime: 'Extra',
+    complementary: 'Compl.',
     night: 'Nocturno',
     notes: 'Observaciones',
     totals: 'Totales del mes',
@@ -337,6 +339,7 @@ export const LABELS = {
     conflict: 'registros en conflicto',
     none: '—',
     overtimeNote: 'Horas extraordinarias (art. 35.5 ET)',
+    complementaryNote: 'Horas complementarias (art. 12.5 ET)',
     limitsTitle: 'Avisos de límites legales',
     noLimits: 'Ninguno.',
     limitWord: 'límite',
@@ -346,6 +349,7 @@ export const LABELS = {
     weekly_rest: 'ningún descanso de día y medio seguido en la semana',
     night_work_average: 'más de ocho horas diarias de media en quince días de trabajo nocturno',
     outside_schedule: 'teletrabajo fuera del turno planificado (desconexión digital)',
+    complementary_limit: 'horas complementarias del mes por encima del límite pactado',
     employment: 'Contrato',
     hired: 'alta',
     terminated: 'baja',
@@ -392,6 +396,7 @@ export const LABELS = {
     worked: 'Worked',
     ordinary: 'Ordinary',
     overtime: 'Overtime',
+    complementary: 'Compl.',
     night: 'Night',
     notes: 'Notes',
     totals: 'Month totals',
@@ -418,6 +423,7 @@ export const LABELS = {
     conflict: 'conflicting records',
     none: '—',
     overtimeNote: 'Overtime (art. 35.5 ET)',
+    complementaryNote: 'Complementary hours (art. 12.5 ET)',
     limitsTitle: 'Legal limit warnings',
     noLimits: 'None.',
     limitWord: 'limit',
@@ -427,6 +433,7 @@ export const LABELS = {
     weekly_rest: 'no rest of a day and a half in a row in the week',
     night_work_average: 'more than eight hours a day on average over fifteen days of night work',
     outside_schedule: 'remote work outside the planned shift (the right to disconnect)',
+    complementary_limit: "the month's complementary hours above the agreed limit",
     employment: 'Contract',
     hired: 'hired',
     terminated: 'terminated',
@@ -467,6 +474,7 @@ export const DOCUMENT_COLUMNS = [
   'worked',
   'ordinary',
   'overtime',
+  'complementary',
   'night',
   'notes',
 ] as const;
@@ -476,6 +484,7 @@ export type DocumentColumn = (typeof DOCUMENT_COLUMNS)[number];
 export function dayCells(day: Row, label: Labels, absenceLabels: Readonly<Record<string, string>> = {}) {
   const worked = Number(day.worked_minutes ?? 0);
   const overtime = Number(day.overtime_minutes ?? 0);
+  const complementary = Number(day.complementary_minutes ?? 0);
   const notes = [
     day.holiday,
     typeof day.absence_type === 'string' ? absenceName(day.absence_type, label.locale, absenceLabels) : null,
@@ -502,8 +511,9 @@ export function dayCells(day: Row, label: Labels, absenceLabels: Readonly<Record
             .join(', ')
         : '',
     worked,
-    ordinary: worked - overtime,
+    ordinary: worked - overtime - complementary,
     overtime,
+    complementary,
     night: Number(day.night_minutes ?? 0),
     notes: notes.join('; '),
   };

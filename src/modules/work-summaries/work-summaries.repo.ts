@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { missedClockOutSql } from '../../db/open-shifts.ts';
+import { complementaryOf, overtimeOf } from '../../db/workday-figures.ts';
 
 /**
  * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a probable
@@ -28,6 +29,7 @@ export type Figures = {
   breaks: number;
   night: number;
   overtime: number;
+  complementary: number;
   expected: number;
   absences: number;
   source_days: number;
@@ -91,7 +93,8 @@ export async function dayFigures(db: Db, read: FiguresRead): Promise<Figures[]> 
              case when ${closed} then w.worked_minutes else 0 end as worked,
              case when ${closed} then w.break_minutes else 0 end as breaks,
              case when ${closed} then w.night_minutes else 0 end as night,
-             case when ${closed} then greatest(0, w.worked_minutes - w.expected_minutes) else 0 end as overtime,
+             case when ${closed} then ${overtimeOf(sql`w`)} else 0 end as overtime,
+             case when ${closed} then ${complementaryOf(sql`w`)} else 0 end as complementary,
              case when ${closed} then w.expected_minutes else 0 end as expected,
              case when ${closed} then w.absences_minutes else 0 end as absences,
              case when ${closed} then 1 else 0 end as source_days,
@@ -117,7 +120,7 @@ export async function settledMonthFigures(db: Db, read: FiguresRead): Promise<Fi
              (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
              coalesce(r.worked_minutes, 0) as worked, coalesce(r.break_minutes, 0) as breaks,
              coalesce(r.night_minutes, 0) as night, coalesce(r.overtime_minutes, 0) as overtime,
-             coalesce(r.expected_minutes, 0) as expected, coalesce(r.absences_minutes, 0) as absences,
+             coalesce(r.complementary_minutes, 0) as complementary, coalesce(r.expected_minutes, 0) as expected, coalesce(r.absences_minutes, 0) as absences,
              coalesce(r.source_days, 0) as source_days, coalesce(r.incomplete_days, 0) as incomplete_days,
              coalesce(r.anomalies, 0) as anomalies, coalesce(r.conflict_days, 0) as conflict_days,
              coalesce(r.banked_minutes, 0) as banked,
@@ -143,21 +146,23 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
              m.month_start::date as period_start,
              (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
              coalesce(a.worked, 0) as worked, coalesce(a.breaks, 0) as breaks, coalesce(a.night, 0) as night,
-             coalesce(a.overtime, 0) as overtime, coalesce(a.expected, 0) as expected,
+             coalesce(a.overtime, 0) as overtime, coalesce(a.complementary, 0) as complementary,
+             coalesce(a.expected, 0) as expected,
              coalesce(a.absences, 0) as absences, coalesce(a.source_days, 0) as source_days,
              coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies,
              coalesce(a.conflict_days, 0) as conflict_days, coalesce(a.banked, 0) as banked
       ${months.from}
       left join lateral (
         select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
-               r.overtime_minutes as overtime, r.expected_minutes as expected, r.absences_minutes as absences,
+               r.overtime_minutes as overtime, r.complementary_minutes as complementary,
+               r.expected_minutes as expected, r.absences_minutes as absences,
                r.source_days, r.incomplete_days, r.anomalies, r.conflict_days, r.banked_minutes as banked
         from workday_months r
         where r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
           and m.month_start < ${read.settledUntil}::date
         union all
         select ${sum(sql`w.worked_minutes`)}, ${sum(sql`w.break_minutes`)}, ${sum(sql`w.night_minutes`)},
-               ${sum(sql`greatest(0, w.worked_minutes - w.expected_minutes)`)}, ${sum(sql`w.expected_minutes`)},
+               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(sql`w.expected_minutes`)},
                ${sum(sql`w.absences_minutes`)},
                (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
                coalesce(sum(w.anomalies), 0)::int, (count(*) filter (where w.conflict))::int,

@@ -13,7 +13,10 @@ export const WorkSummary = named(
     worked_minutes: Minutes('Effective time worked on closed workdays: shifts less breaks.'),
     break_minutes: Minutes('Break time on closed workdays.'),
     night_minutes: Minutes('Worked minutes between 22:00 and 06:00 local, breaks excluded.'),
-    overtime_minutes: Minutes('The sum over closed workdays of max(0, worked − expected).'),
+    overtime_minutes: Minutes('The sum over closed full-time workdays of max(0, worked − expected).'),
+    complementary_minutes: Minutes(
+      'Horas complementarias (ET 12.5): the same sum over closed part-time workdays, never in overtime_minutes.',
+    ),
     expected_minutes: Minutes(
       'Scheduled minutes of the closed workdays, after holidays and approved absences.',
     ),

@@ -119,6 +119,7 @@ export async function listWorkSummaries(
       break_minutes: row.breaks,
       night_minutes: row.night,
       overtime_minutes: row.overtime,
+      complementary_minutes: row.complementary,
       expected_minutes: row.expected,
       balance_minutes: balance,
       banked_hours_balance_minutes: running,

@@ -105,3 +105,29 @@ export async function plannedWorkShifts(
     .where('date', '<=', range.to)
     .execute();
 }
+
+/** An employee's stored part-time days of a range: what the complementary limit reads (time/compliance.ts). */
+export async function partTimeDays(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: { from: string; to: string },
+) {
+  return await db
+    .selectFrom('workdays')
+    .select([
+      'date',
+      'worked_minutes',
+      'expected_minutes',
+      'absences_minutes',
+      'incomplete_shifts',
+      'open_since',
+    ])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('date', '>=', range.from)
+    .where('date', '<=', range.to)
+    .where('part_time', '=', true)
+    .orderBy('date')
+    .execute();
+}

@@ -9,6 +9,7 @@ export const COMPLIANCE_RULES = [
   'weekly_rest',
   'night_work_average',
   'outside_schedule',
+  'complementary_limit',
 ] as const;
 
 const Rule = Type.Enum(COMPLIANCE_RULES, {

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import { contractOf } from '../../db/employees.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import { zonesOf } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
@@ -9,11 +10,14 @@ import { companySyncList, type Page, type SyncQuery } from '../../platform/pagin
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
+  type ComplianceFinding,
+  complementaryLimitFindings,
   complianceFindingsOfEvents,
   LIMITS,
   outsideScheduleFindings,
   remoteShiftsOfEvents,
 } from '../../time/compliance.ts';
+import { DEFAULT_COMPLEMENTARY_LIMIT_PERCENTAGE, periodOn } from '../../time/contract.ts';
 import { shiftInstants } from '../../time/planned-shifts.ts';
 import { localDate, startOfDate } from '../../time/zones.ts';
 import type { PendingEvent } from '../events/events.service.ts';
@@ -23,6 +27,7 @@ import {
   deleteAlerts,
   insertAlerts,
   openAlertsSince,
+  partTimeDays,
   plannedWorkShifts,
   selectAlerts,
 } from './compliance-alerts.repo.ts';
@@ -73,7 +78,60 @@ export async function refreshComplianceAlerts(
     ...complianceFindingsOfEvents(events, zones, range),
     ...outsideScheduleFindings(remoteShiftsOfEvents(events), planned, zones, range),
   ];
-  const existing = await alertsOfEmployee(tx, companyId, employeeId, range);
+  const existing = (await alertsOfEmployee(tx, companyId, employeeId, range)).filter(
+    (alert) => !MONTH_RULES.has(alert.rule),
+  );
+  const created = await reconcile(tx, companyId, employeeId, findings, existing, now);
+  // The month rules read whole months: those from the write's first date through today.
+  if (touched.from > today) return created;
+  const months = { from: `${touched.from.slice(0, 7)}-01`, to: endOfMonth(last) };
+  const contract = await contractOf(tx, companyId, employeeId);
+  const days = (await partTimeDays(tx, companyId, employeeId, months)).map((day) => ({
+    date: day.date,
+    complementary:
+      day.incomplete_shifts === 0 && day.open_since === null
+        ? Math.max(0, day.worked_minutes - day.expected_minutes)
+        : 0,
+    contracted: day.expected_minutes + day.absences_minutes,
+    limitPercentage: periodOn(contract, day.date).complementary_limit_percentage,
+  }));
+  const monthly = (await alertsOfEmployee(tx, companyId, employeeId, months)).filter((alert) =>
+    MONTH_RULES.has(alert.rule),
+  );
+  return [
+    ...created,
+    ...(await reconcile(
+      tx,
+      companyId,
+      employeeId,
+      complementaryLimitFindings(days, DEFAULT_COMPLEMENTARY_LIMIT_PERCENTAGE),
+      monthly,
+      now,
+    )),
+  ];
+}
+
+/** The rules judged over a calendar month, not a day and its neighbours. */
+const MONTH_RULES: ReadonlySet<string> = new Set(['complementary_limit']);
+
+const endOfMonth = (date: string) =>
+  Temporal.PlainDate.from(`${date.slice(0, 7)}-01`)
+    .add({ months: 1 })
+    .subtract({ days: 1 })
+    .toString();
+
+/**
+ * Makes an employee's stored alerts (`existing`, those of the rules and dates the findings were looked for in)
+ * equal to the findings: a new finding becomes an alert and an event, an alert whose finding is gone is removed.
+ */
+async function reconcile(
+  tx: Executor,
+  companyId: string,
+  employeeId: string,
+  findings: readonly ComplianceFinding[],
+  existing: ReadonlyArray<{ id: string; date: string; rule: string }>,
+  now: Temporal.Instant,
+): Promise<PendingEvent[]> {
   const key = (alert: { date: string; rule: string }) => `${alert.date}|${alert.rule}`;
   const found = new Set(findings.map(key));
   const kept = new Set(existing.map(key));

@@ -4,7 +4,7 @@ import { contractOf, effectiveTrackingStart } from '../../db/employees.ts';
 import type { WorkdaysTable } from '../../db/schema.ts';
 import { zonesOf } from '../../db/time-zones.ts';
 import { eachDate } from '../../time/calendar.ts';
-import { contractMinutes } from '../../time/contract.ts';
+import { contractMinutes, periodOn } from '../../time/contract.ts';
 import {
   activityByDate,
   BEGINNING_OF_TIME,
@@ -130,6 +130,7 @@ export async function computeWorkdays(
     const covering = absences.find((absence) => absence.start_date <= date && absence.end_date >= date);
     const calendar: DayCalendar = {
       scheduledMinutes: contractMinutes(contract, plainDate),
+      partTime: periodOn(contract, date).contract_type === 'part_time',
       plannedMinutes: planned.get(date) ?? null,
       holiday: holidays.has(date),
       employed:
@@ -158,6 +159,7 @@ export async function computeWorkdays(
       incomplete_shifts: day?.incompleteShifts ?? 0,
       open_since: day?.openSince ? new Date(day.openSince.epochMilliseconds) : null,
       conflict: conflicts.has(date),
+      part_time: calendar.partTime === true,
       consolidated_at: now,
     });
   }

@@ -4,6 +4,7 @@ import { ownRecordSql } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
 import { companyRegistryPolicy, companyTrackingStart } from '../../db/employees.ts';
 import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
+import { complementaryOf, overtimeOf } from '../../db/workday-figures.ts';
 import { audienceLocation, type HolidayAudience, inCalendarOf } from '../../time/holiday-audience.ts';
 
 /**
@@ -235,6 +236,7 @@ export const WORKDAY_FIGURES = [
   'incomplete_shifts',
   'open_since',
   'conflict',
+  'part_time',
 ] as const;
 
 /** An employee's stored workday figures in an inclusive range, in date order. */
@@ -360,13 +362,14 @@ export async function refreshMonths(
   const settled = sql`incomplete_shifts = 0 and open_since is null`;
   await sql`
     insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
-                                overtime_minutes, expected_minutes, absences_minutes, source_days,
-                                incomplete_days, anomalies, conflict_days, banked_minutes)
+                                overtime_minutes, complementary_minutes, expected_minutes, absences_minutes,
+                                source_days, incomplete_days, anomalies, conflict_days, banked_minutes)
     select company_id, employee_id, date_trunc('month', date)::date,
            coalesce(sum(worked_minutes) filter (where ${settled}), 0),
            coalesce(sum(break_minutes) filter (where ${settled}), 0),
            coalesce(sum(night_minutes) filter (where ${settled}), 0),
-           coalesce(sum(greatest(0, worked_minutes - expected_minutes)) filter (where ${settled}), 0),
+           coalesce(sum(${overtimeOf(sql`workdays`)}) filter (where ${settled}), 0),
+           coalesce(sum(${complementaryOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(expected_minutes) filter (where ${settled}), 0),
            coalesce(sum(absences_minutes) filter (where ${settled}), 0),
            count(*) filter (where ${settled}),

@@ -4,6 +4,7 @@ import {
   type ClosedShift,
   type ComplianceFinding,
   type ComplianceRule,
+  complementaryLimitFindings,
   complianceFindings,
   LAW,
   LIMITS,
@@ -357,6 +358,47 @@ describe('legal-limit rules', () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('finds the complementary limit where a day-by-day running total over each month first passes it', () => {
+    const day = fc.record({
+      date: fc
+        .integer({ min: 0, max: 89 })
+        .map((offset) => Temporal.PlainDate.from('2027-01-01').add({ days: offset }).toString()),
+      complementary: fc.integer({ min: 0, max: 300 }),
+      contracted: fc.integer({ min: 0, max: 480 }),
+      limitPercentage: fc.option(fc.integer({ min: 0, max: 90 }), { nil: null }),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(day, { selector: (item) => item.date, maxLength: 60 }), (days) => {
+        // The reference: for each month, add every day's share of the limit in hundredths of a minute, then walk
+        // the calendar date by date.
+        const expected: ComplianceFinding[] = [];
+        for (const month of ['2027-01', '2027-02', '2027-03']) {
+          const inMonth = days.filter((item) => item.date.startsWith(month));
+          let hundredths = 0;
+          for (const item of inMonth) hundredths += item.contracted * (item.limitPercentage ?? 30);
+          const limit = Math.floor(hundredths / 100);
+          let total = 0;
+          const first = Temporal.PlainDate.from(`${month}-01`);
+          for (let date = first; date.month === first.month; date = date.add({ days: 1 })) {
+            total += inMonth.find((item) => item.date === date.toString())?.complementary ?? 0;
+            if (total > limit) {
+              expected.push({
+                date: date.toString(),
+                rule: 'complementary_limit',
+                minutes: total,
+                limit,
+                law: LAW.complementary_limit,
+              });
+              break;
+            }
+          }
+        }
+        expect(complementaryLimitFindings(days, 30)).toEqual(expected);
+      }),
+      { numRuns: 300 },
     );
   });
 });

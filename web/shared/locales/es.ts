@@ -739,6 +739,8 @@ export const es: Record<string, string> = {
   'No day and a half of rest in the week': 'Sin día y medio de descanso en la semana',
   'Night work over 8 hours a day on average': 'Trabajo nocturno de más de 8 horas diarias de media',
   'Remote work outside the planned shift': 'Teletrabajo fuera del turno planificado',
+  "Complementary hours over the month's agreed limit":
+    'Horas complementarias del mes por encima del límite pactado',
   'Legal limits, last 14 days': 'Límites legales, últimos 14 días',
   'Legal-limit alerts': 'Avisos de límites legales',
   Limit: 'Límite',

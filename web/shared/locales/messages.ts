@@ -115,6 +115,16 @@ const FIELD_RULES: Rule[] = [
     () => 'un huso horario se aplica desde una fecha que no sea posterior a hoy',
   ],
   [/^applies only with timezone$/, () => 'solo se aplica junto con el huso horario'],
+  [/^applies to a part_time contract only$/, () => 'solo se aplica a un contrato a tiempo parcial'],
+  [
+    /^is required for part_time when the week is 40 hours or more$/,
+    () => 'es obligatorio en un contrato a tiempo parcial de 40 horas semanales o más',
+  ],
+  [
+    /^applies only with work_schedule, vacation_days_per_year, the part-time terms or timezone$/,
+    () =>
+      'solo se aplica junto con el horario, los días de vacaciones, las condiciones de tiempo parcial o el huso horario',
+  ],
   [/^must not nest deeper than (\S+) levels$/, (n) => `no puede anidar más de ${n} niveles`],
   [/^must be after from$/, () => 'debe ser posterior a «desde»'],
   [/^must be at most (\d+) days after from$/, (n) => `debe ser como mucho ${n} días posterior a «desde»`],
@@ -402,6 +412,10 @@ export const SPANISH_FIELD_NAMES: Record<string, string> = {
   unit_id: 'Unidad',
   url: 'URL',
   vacation_days_per_year: 'Días de vacaciones al año',
+  contract_type: 'Tipo de contrato',
+  weekly_minutes: 'Minutos semanales',
+  part_time_percentage: 'Porcentaje de jornada parcial',
+  complementary_limit_percentage: 'Límite de horas complementarias (%)',
   void: 'Fichaje anulado',
   work_schedule: 'Horario',
 };

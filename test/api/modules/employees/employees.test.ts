@@ -35,6 +35,10 @@ describe('POST /v1/employees', () => {
       timezone: null,
       work_schedule: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 },
       vacation_days_per_year: 22,
+      contract_type: 'full_time',
+      weekly_minutes: 2400,
+      part_time_percentage: null,
+      complementary_limit_percentage: null,
       // The later of the hire date and the company's tracking start (2000-01-01 for the test companies).
       tracking_start_date: today(),
       opening_banked_minutes: 0,

@@ -124,13 +124,22 @@ async function chainHead(employeeId: string): Promise<string> {
   return head.hash.toString('hex');
 }
 
-type Figures = { worked_minutes: number; overtime_minutes: number; night_minutes: number };
+type Figures = {
+  worked_minutes: number;
+  overtime_minutes: number;
+  complementary_minutes: number;
+  night_minutes: number;
+};
 
-/** The document's four figures, in minutes, from a work summary: worked, ordinary, overtime, night. */
+/**
+ * The document's five figures, in minutes, from a work summary: worked, ordinary, overtime, complementary (a
+ * part-timer's, issue 38), night.
+ */
 const documentFigures = (row: Figures) => [
   row.worked_minutes,
-  row.worked_minutes - row.overtime_minutes,
+  row.worked_minutes - row.overtime_minutes - row.complementary_minutes,
   row.overtime_minutes,
+  row.complementary_minutes,
   row.night_minutes,
 ];
 
@@ -146,7 +155,12 @@ async function summaries(employeeId: string) {
   const byDate = new Map(listed.map((day) => [day.period_start, day]));
   const days = Array.from({ length: 31 }, (_, index) => {
     const date = `2026-10-${String(index + 1).padStart(2, '0')}`;
-    const figures = byDate.get(date) ?? { worked_minutes: 0, overtime_minutes: 0, night_minutes: 0 };
+    const figures = byDate.get(date) ?? {
+      worked_minutes: 0,
+      overtime_minutes: 0,
+      complementary_minutes: 0,
+      night_minutes: 0,
+    };
     return { ...figures, date };
   });
   expect(listed.length).toBeGreaterThan(0);
@@ -306,10 +320,10 @@ describe('time_registry_worker_monthly', () => {
     for (const [index, day] of days.entries()) {
       const row = dayRows[index] as unknown[];
       expect((row[0] as Date).toISOString().slice(0, 10)).toBe(day.date);
-      expect(row.slice(3, 7).map(minutes), day.date).toEqual(documentFigures(day));
+      expect(row.slice(3, 8).map(minutes), day.date).toEqual(documentFigures(day));
     }
     const totals = rows.find((row) => row?.[0] === 'Totales del mes') as unknown[];
-    expect(totals.slice(3, 7).map(minutes)).toEqual(documentFigures(month));
+    expect(totals.slice(3, 8).map(minutes)).toEqual(documentFigures(month));
     expect(sheet.getCell(rows.indexOf(totals), 4).numFmt).toBe('[h]:mm');
     expect(sheet.getCell(rows.indexOf(dayRows[0] as unknown[]), 4).numFmt).toBe('[h]:mm');
     const head = await chainHead(worker.id);

@@ -251,6 +251,7 @@ function AlertsSection({
     weekly_rest: t('No day and a half of rest in the week'),
     night_work_average: t('Night work over 8 hours a day on average'),
     outside_schedule: t('Remote work outside the planned shift'),
+    complementary_limit: t("Complementary hours over the month's agreed limit"),
   };
   return (
     <section aria-labelledby="alerts-title">

@@ -1,0 +1,24 @@
+-- jornada: expand-only
+-- Issue 38: part-time contracts (ET art. 12). A contract period says whether it is full- or part-time, its weekly
+-- minutes (null: the sum of its work_schedule) and, for part-time, the percentage of a comparable full-time
+-- worker's hours and the agreed limit of complementary hours (ET 12.5.c; null: 30 %). The employee row keeps the
+-- latest period's values, as it does for work_schedule. A part-timer's day stores `part_time`, so that its
+-- minutes beyond the day's contracted ones are complementary (ET 12.4.c, 12.5), never overtime, and a closed day
+-- keeps what it was when it was settled.
+alter table employee_contracts
+  add column contract_type text not null default 'full_time' check (contract_type in ('full_time', 'part_time')),
+  add column weekly_minutes integer check (weekly_minutes between 0 and 10080),
+  add column part_time_percentage numeric(5, 2) check (part_time_percentage > 0 and part_time_percentage < 100),
+  add column complementary_limit_percentage smallint check (complementary_limit_percentage between 0 and 90),
+  add constraint employee_contracts_part_time_terms check (
+    (contract_type = 'part_time' and part_time_percentage is not null)
+    or (contract_type = 'full_time' and part_time_percentage is null and complementary_limit_percentage is null));
+
+alter table employees
+  add column contract_type text not null default 'full_time' check (contract_type in ('full_time', 'part_time')),
+  add column weekly_minutes integer check (weekly_minutes between 0 and 10080),
+  add column part_time_percentage numeric(5, 2) check (part_time_percentage > 0 and part_time_percentage < 100),
+  add column complementary_limit_percentage smallint check (complementary_limit_percentage between 0 and 90);
+
+alter table workdays add column part_time boolean not null default false;
+alter table workday_months add column complementary_minutes integer not null default 0;
