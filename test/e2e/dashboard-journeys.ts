@@ -749,15 +749,21 @@ export function dashboardJourneys(variants: Variant[]): void {
         return response.json();
       }, employeeId);
       expect(saved).toMatchObject({ national_id: '12345678Z', social_security_number: '281234567840' });
-      // The contract: Fridays of six hours from December on; the history keeps November's week.
+      // The contract: Fridays of six hours from December on, part time (issue 38); the history keeps November's
+      // week. A 38-hour week declared part time is 95 % of a 40-hour one.
       const contract = page.getByRole('form', { name: T('Schedule and vacation') });
       await contract.getByLabel(date('2024-01-05', { weekday: 'long' }), { exact: true }).fill('6');
+      await contract.getByLabel(T('Contract'), { exact: true }).selectOption('part_time');
+      await contract.getByLabel(T('Complementary hours limit (%)'), { exact: true }).waitFor();
       await contract.getByLabel(T('From'), { exact: true }).fill('2026-12-01');
       await contract.getByRole('button', { name: T('Save schedule and vacation') }).click();
       const history = page.getByRole('region', { name: T('Contract history'), exact: true });
       await expect.poll(() => history.getByRole('row').count()).toBe(3);
       expect(await history.textContent()).toContain(date('2026-11-30'));
       expect(await history.textContent()).toContain(`${date('2024-01-05', { weekday: 'short' })} 6 h`);
+      expect(await history.textContent()).toContain(
+        T('Part time, {{percentage}} %, {{hours}} a week', { percentage: '95', hours: '38 h' }),
+      );
       const assignment = page.getByRole('form', { name: T('Assignment and registry') });
       await assignment.getByLabel(T('Work centre'), { exact: true }).selectOption({ label: 'Obrador' });
       // The same "Saved" status may still show from the save above: the request itself is awaited.
@@ -776,6 +782,11 @@ export function dashboardJourneys(variants: Variant[]): void {
         return response.json();
       }, employeeId);
       expect(updated.work_schedule.fri).toBe(360);
+      expect(updated).toMatchObject({
+        contract_type: 'part_time',
+        weekly_minutes: 2280,
+        part_time_percentage: 95,
+      });
       expect(updated.location_id).not.toBeNull();
       // The employee's own page: the month as a calendar, the banked balance chart, the year's absences.
       await page

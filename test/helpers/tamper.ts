@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Updateable } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
+import type { WorkdaysTable } from '../../src/db/schema.ts';
 import { canonicalJson, chainHash } from '../../src/modules/registry/registry.service.ts';
 
 /**
@@ -35,4 +36,22 @@ export async function rewriteChainEntry(
       previous = hash;
     }
   });
+}
+
+/**
+ * An operator's SQL that rewrites the stored figures of one day (the `workdays` table is derived from the
+ * records: verification recomputes it and names the difference).
+ */
+export async function rewriteStoredDay(
+  db: Db,
+  where: { companyId: string; employeeId: string; date: string },
+  change: Updateable<WorkdaysTable>,
+): Promise<void> {
+  await db
+    .updateTable('workdays')
+    .set(change)
+    .where('company_id', '=', where.companyId)
+    .where('employee_id', '=', where.employeeId)
+    .where('date', '=', where.date)
+    .execute();
 }

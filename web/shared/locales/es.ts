@@ -739,6 +739,21 @@ export const es: Record<string, string> = {
   'No day and a half of rest in the week': 'Sin día y medio de descanso en la semana',
   'Night work over 8 hours a day on average': 'Trabajo nocturno de más de 8 horas diarias de media',
   'Remote work outside the planned shift': 'Teletrabajo fuera del turno planificado',
+  Contract: 'Contrato',
+  'Full time': 'Tiempo completo',
+  'Part time': 'Tiempo parcial',
+  'Part time, {{percentage}} %, {{hours}} a week': 'Tiempo parcial, {{percentage}} %, {{hours}} a la semana',
+  'Full time, {{hours}} a week': 'Tiempo completo, {{hours}} a la semana',
+  'Part time (ET art. 12): hours beyond the day’s are complementary, never overtime.':
+    'Tiempo parcial (art. 12 ET): las horas por encima de las del día son complementarias, nunca extraordinarias.',
+  'Contracted hours a week': 'Horas semanales contratadas',
+  'Empty: the schedule’s total.': 'Vacío: el total del horario.',
+  'Part-time percentage': 'Porcentaje de jornada parcial',
+  'Of a full-timer’s hours. Empty: the week over 40 hours.':
+    'Sobre las horas de un contrato a tiempo completo. Vacío: la semana sobre 40 horas.',
+  'Complementary hours limit (%)': 'Límite de horas complementarias (%)',
+  'Agreed, of the contracted hours (ET art. 12.5: 30 unless agreed).':
+    'Pactado, sobre las horas contratadas (art. 12.5 ET: 30 salvo pacto).',
   "Complementary hours over the month's agreed limit":
     'Horas complementarias del mes por encima del límite pactado',
   'Legal limits, last 14 days': 'Límites legales, últimos 14 días',

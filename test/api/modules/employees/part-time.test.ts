@@ -7,6 +7,7 @@ import {
 } from '../../../helpers/context.ts';
 import { pdfPages } from '../../../helpers/pdf.ts';
 import { hire } from '../../../helpers/resources.ts';
+import { rewriteStoredDay } from '../../../helpers/tamper.ts';
 
 /**
  * Part-time contracts (issue 38, ET art. 12): the contract period's terms, shown by the employee and the contract
@@ -313,13 +314,13 @@ describe('part-time contracts', () => {
     // An operator flipping the stored day by SQL is caught by verification: the stored figures no longer match.
     const clean = await ctx.admin.get('/admin/v1/registry/verify', { query: { company_id: other.id } });
     expect(clean.json().ok, clean.body).toBe(true);
-    await ctx.db
-      .updateTable('workdays')
-      .set({ part_time: true })
-      .where('company_id', '=', other.id)
-      .where('employee_id', '=', employee.id)
-      .where('date', '=', '2027-04-05')
-      .execute();
+    await rewriteStoredDay(
+      ctx.db,
+      { companyId: other.id, employeeId: employee.id, date: '2027-04-05' },
+      {
+        part_time: true,
+      },
+    );
     const verified = await ctx.admin.get('/admin/v1/registry/verify', { query: { company_id: other.id } });
     expect(verified.statusCode, verified.body).toBe(200);
     expect(verified.json().ok).toBe(false);

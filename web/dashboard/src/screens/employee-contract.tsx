@@ -23,6 +23,9 @@ type ContractPeriod = {
   effective_to: string | null;
   work_schedule: Schedule;
   vacation_days_per_year: number;
+  contract_type: 'full_time' | 'part_time';
+  weekly_minutes: number;
+  part_time_percentage: number | null;
   recorded_at: string;
 };
 
@@ -72,12 +75,20 @@ export function EmployeeContract({
         <Loading loading={history.loading && !history.data} />
         <Table
           label={t('Contract periods')}
-          columns={[t('From'), t('To'), t('Week'), t('Vacation days'), t('Recorded')]}
+          columns={[t('From'), t('To'), t('Contract'), t('Week'), t('Vacation days'), t('Recorded')]}
           empty={t('No contract period.')}
           rows={history.data?.data.map((period) => (
             <tr key={period.effective_from}>
               <td>{formatDate(period.effective_from)}</td>
               <td>{period.effective_to ? formatDate(period.effective_to) : t('ongoing')}</td>
+              <td>
+                {period.contract_type === 'part_time'
+                  ? t('Part time, {{percentage}} %, {{hours}} a week', {
+                      percentage: formatNumber(period.part_time_percentage ?? 0),
+                      hours: hoursText(period.weekly_minutes),
+                    })
+                  : t('Full time, {{hours}} a week', { hours: hoursText(period.weekly_minutes) })}
+              </td>
               <td>
                 {WEEKDAYS.map(
                   ([key, date]) => `${weekdayName(date, 'short')} ${hoursText(period.work_schedule[key])}`,
@@ -119,6 +130,16 @@ function ScheduleForm({
       >,
   );
   const [vacation, setVacation] = useState(String(employee.vacation_days_per_year));
+  const [type, setType] = useState(employee.contract_type);
+  // Empty while the contracted week is the schedule's total, so that a new schedule carries it along.
+  const scheduled = WEEKDAYS.reduce((sum, [key]) => sum + employee.work_schedule[key], 0);
+  const [weekly, setWeekly] = useState(
+    employee.weekly_minutes === scheduled ? '' : hours(employee.weekly_minutes),
+  );
+  const [share, setShare] = useState(
+    employee.part_time_percentage === null ? '' : String(employee.part_time_percentage),
+  );
+  const [limit, setLimit] = useState(String(employee.complementary_limit_percentage ?? 30));
   const [from, setFrom] = useState(() => todayIn(employee.timezone ?? companyTimeZone));
   const action = useAction();
   const total = WEEKDAYS.reduce((sum, [key]) => sum + minutesOf(week[key]), 0);
@@ -128,6 +149,14 @@ function ScheduleForm({
       api<Employee>('PATCH', `/${mode}/employees/${employee.id}`, {
         work_schedule: Object.fromEntries(WEEKDAYS.map(([key]) => [key, minutesOf(week[key])])),
         vacation_days_per_year: Number(vacation),
+        contract_type: type,
+        weekly_minutes: weekly.trim() === '' ? null : minutesOf(weekly),
+        ...(type === 'part_time'
+          ? {
+              ...(share.trim() === '' ? {} : { part_time_percentage: Number(share) }),
+              complementary_limit_percentage: Number(limit),
+            }
+          : {}),
         effective_from: from,
       }),
     );
@@ -160,6 +189,67 @@ function ScheduleForm({
         </div>
       </fieldset>
       <div className="grid">
+        <Field
+          label={t('Contract')}
+          hint={t('Part time (ET art. 12): hours beyond the day’s are complementary, never overtime.')}
+          name="contract_type"
+          error={action.error}
+        >
+          <select value={type} onChange={(event) => setType(event.target.value as typeof type)}>
+            <option value="full_time">{t('Full time')}</option>
+            <option value="part_time">{t('Part time')}</option>
+          </select>
+        </Field>
+        <Field
+          label={t('Contracted hours a week')}
+          hint={t('Empty: the schedule’s total.')}
+          name="weekly_minutes"
+          error={action.error}
+        >
+          <input
+            type="number"
+            min={0}
+            max={168}
+            step={0.25}
+            value={weekly}
+            onChange={(event) => setWeekly(event.target.value)}
+          />
+        </Field>
+        {type === 'part_time' ? (
+          <>
+            <Field
+              label={t('Part-time percentage')}
+              hint={t('Of a full-timer’s hours. Empty: the week over 40 hours.')}
+              name="part_time_percentage"
+              error={action.error}
+            >
+              <input
+                type="number"
+                min={0.01}
+                max={99.99}
+                step={0.01}
+                value={share}
+                onChange={(event) => setShare(event.target.value)}
+              />
+            </Field>
+            <Field
+              label={t('Complementary hours limit (%)')}
+              hint={t('Agreed, of the contracted hours (ET art. 12.5: 30 unless agreed).')}
+              name="complementary_limit_percentage"
+              error={action.error}
+            >
+              <input
+                type="number"
+                min={0}
+                max={90}
+                step={1}
+                required
+                value={limit}
+                onChange={(event) => setLimit(event.target.value)}
+              />
+            </Field>
+          </>
+        ) : null}
         <Field label={t('Vacation days a year')} name="vacation_days_per_year" error={action.error}>
           <input
             type="number"
