@@ -920,7 +920,7 @@ export interface components {
        * @description The limit broken (docs/time-rules.md, “Legal limits”); extensible.
        * @enum {string}
        */
-      rule: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule" | "complementary_limit";
+      rule: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule" | "complementary_limit" | "overtime_yearly_warning" | "overtime_yearly_cap";
       detail: {
         /** @description The measure, in minutes. */
         minutes: number;
@@ -953,6 +953,7 @@ export interface components {
       weekly_minutes: components["schemas"]["WeeklyMinutes"];
       part_time_percentage: components["schemas"]["PartTimePercentage"];
       complementary_limit_percentage: components["schemas"]["ComplementaryLimitPercentage"];
+      overtime_compensation: components["schemas"]["OvertimeCompensationOverride"];
       /**
        * Format: date-time
        * @description When the period was recorded (or last replaced, while its start was open).
@@ -1054,6 +1055,7 @@ export interface components {
       weekly_minutes?: components["schemas"]["WeeklyMinutes"] | null;
       part_time_percentage?: components["schemas"]["PartTimePercentage"];
       complementary_limit_percentage?: components["schemas"]["ComplementaryLimitPercentage"];
+      overtime_compensation?: components["schemas"]["OvertimeCompensationOverride"];
       tracking_start_date?: components["schemas"]["EmployeeTrackingStart"];
       /** @description The banked balance at the tracking start. Default 0. */
       opening_banked_minutes?: number;
@@ -1151,6 +1153,7 @@ export interface components {
       weekly_minutes: components["schemas"]["WeeklyMinutes"];
       part_time_percentage: components["schemas"]["PartTimePercentage"];
       complementary_limit_percentage: components["schemas"]["ComplementaryLimitPercentage"];
+      overtime_compensation: components["schemas"]["OvertimeCompensationOverride"];
       /**
        * Format: date
        * @description The first day Jornada expects minutes of the employee and runs the banked balance: the later of the hire date and the employee's own tracking start, or the company's when none was set.
@@ -1258,6 +1261,7 @@ export interface components {
       rate_limit_per_minute: number;
       monthly_quota: number;
     };
+    OvertimeCompensationOverride: ("paid" | "time_off") | null;
     PageMeta: {
       /** @description Pass it as `cursor` for the next page; null on the last page. */
       next_cursor: string | null;
@@ -1614,6 +1618,7 @@ export interface components {
       weekly_minutes?: components["schemas"]["WeeklyMinutes"] | null;
       part_time_percentage?: components["schemas"]["PartTimePercentage"];
       complementary_limit_percentage?: components["schemas"]["ComplementaryLimitPercentage"];
+      overtime_compensation?: components["schemas"]["OvertimeCompensationOverride"];
       /**
        * Format: date
        * @description With work_schedule, vacation_days_per_year, the part-time terms or timezone: the first day the new values apply (default: today); earlier days keep theirs. Not in a closed month (409).
@@ -1766,6 +1771,8 @@ export interface components {
       overtime_minutes: number;
       /** @description Horas complementarias (ET 12.5): the same sum over closed part-time workdays, never in overtime_minutes. */
       complementary_minutes: number;
+      /** @description The overtime ET 35.2's 80-hour yearly cap counts: paid, not compensated with time off (which is banked). */
+      overtime_counted_minutes: number;
       /** @description Scheduled minutes of the closed workdays, after holidays and approved absences. */
       expected_minutes: number;
       /** @description worked − expected (can be negative). */
@@ -3487,8 +3494,8 @@ export interface operations {
   listWorkSummaries: {
     parameters: {
       query: {
-        /** @description One row per employee and day, or per calendar month. */
-        period: "day" | "month";
+        /** @description One row per employee and day, calendar month or calendar year. */
+        period: "day" | "month" | "year";
         /** @description First date of the range. */
         from: string;
         /** @description Last date of the range: on or after from, at most one year after it. */
@@ -3540,7 +3547,7 @@ export interface operations {
         updated_since?: components["parameters"]["UpdatedSince"];
         employee_id?: components["parameters"]["EmployeeId"];
         /** @description The limit broken (docs/time-rules.md, “Legal limits”); extensible. */
-        rule?: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule" | "complementary_limit";
+        rule?: "daily_hours" | "rest_between_workdays" | "continuous_work_without_break" | "weekly_rest" | "night_work_average" | "outside_schedule" | "complementary_limit" | "overtime_yearly_warning" | "overtime_yearly_cap";
         status?: "open" | "acknowledged";
         from?: string;
         /** @description Inclusive. */

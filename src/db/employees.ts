@@ -69,6 +69,7 @@ export const CONTRACT_TERM_COLUMNS = [
   'weekly_minutes',
   'part_time_percentage',
   'complementary_limit_percentage',
+  'overtime_compensation',
 ] as const;
 
 /** A row's part-time terms, numbers as numbers. */
@@ -77,12 +78,14 @@ export function termsOf(row: {
   weekly_minutes: number | null;
   part_time_percentage: string | number | null;
   complementary_limit_percentage: number | null;
+  overtime_compensation: 'paid' | 'time_off' | null;
 }): ContractTerms {
   return {
     contract_type: row.contract_type,
     weekly_minutes: row.weekly_minutes,
     part_time_percentage: row.part_time_percentage === null ? null : Number(row.part_time_percentage),
     complementary_limit_percentage: row.complementary_limit_percentage,
+    overtime_compensation: row.overtime_compensation,
   };
 }
 

@@ -26,6 +26,8 @@ export type CompaniesTable = {
   timezone: string;
   /** marked (the default) or worker_consent, chosen once (migration 0034). */
   registry_policy: Generated<RegistryPolicy>;
+  /** How overtime is compensated unless a contract period says otherwise (migration 0049). */
+  overtime_compensation: Generated<OvertimeCompensation>;
   seats: number;
   default_expiration_days: number | null;
   max_active_keys: number;
@@ -232,6 +234,7 @@ export type CheckInSource = 'api' | 'dashboard' | 'portal' | 'correction' | 'kio
 export type ActorType = 'api_key' | 'admin' | 'employee' | 'system';
 export type WorkMode = 'on_site' | 'remote';
 export type ContractType = 'full_time' | 'part_time';
+export type OvertimeCompensation = 'paid' | 'time_off';
 export type AbsenceStatus = 'requested' | 'approved' | 'denied' | 'cancelled';
 
 export type EmployeesTable = {
@@ -264,6 +267,7 @@ export type EmployeesTable = {
   weekly_minutes: Generated<number | null>;
   part_time_percentage: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   complementary_limit_percentage: Generated<number | null>;
+  overtime_compensation: Generated<OvertimeCompensation | null>;
   created_at: Date;
   updated_at: Date;
 };
@@ -279,6 +283,7 @@ export type EmployeeContractsTable = {
   weekly_minutes: Generated<number | null>;
   part_time_percentage: ColumnType<string | null, string | number | null | undefined, string | number | null>;
   complementary_limit_percentage: Generated<number | null>;
+  overtime_compensation: Generated<OvertimeCompensation | null>;
   recorded_at: Date;
   recorded_by_type: ActorType;
   recorded_by_id: string;
@@ -397,6 +402,13 @@ export type RegistryDocumentWorkTable = {
   created_at: Date;
 };
 
+export type OvertimeCompensationPeriodsTable = {
+  company_id: string;
+  effective_from: string;
+  compensation: OvertimeCompensation;
+  recorded_at: Date;
+};
+
 export type WorkdaysTable = {
   company_id: string;
   employee_id: string;
@@ -416,6 +428,8 @@ export type WorkdaysTable = {
   conflict: Generated<boolean>;
   /** Under a part-time contract period: minutes beyond expected are complementary, not overtime (migration 0049). */
   part_time: Generated<boolean>;
+  /** Its overtime is paid, not banked (the compensation in force when settled; migration 0049). */
+  overtime_paid: Generated<boolean>;
   consolidated_at: Date;
 };
 
@@ -428,6 +442,7 @@ export type WorkdayMonthsTable = {
   night_minutes: number;
   overtime_minutes: number;
   complementary_minutes: Generated<number>;
+  overtime_paid_minutes: Generated<number>;
   expected_minutes: number;
   absences_minutes: number;
   source_days: number;
@@ -761,6 +776,7 @@ export type Database = {
   registry_months: RegistryMonthsTable;
   check_in_corrections: CheckInCorrectionsTable;
   employee_contracts: EmployeeContractsTable;
+  overtime_compensation_periods: OvertimeCompensationPeriodsTable;
   portal_invitations: PortalInvitationsTable;
   portal_accounts: PortalAccountsTable;
   portal_sessions: PortalSessionsTable;

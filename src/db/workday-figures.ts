@@ -10,3 +10,14 @@ export const overtimeOf = (row: RawBuilder<unknown>) =>
 /** Complementary minutes (ET 12.5): a part-timer's minutes beyond the day's expected ones. */
 export const complementaryOf = (row: RawBuilder<unknown>) =>
   sql<number>`case when ${row}.part_time then greatest(0, ${row}.worked_minutes - ${row}.expected_minutes) else 0 end`;
+
+/** Overtime paid (ET 35.1), not compensated with rest: what the yearly cap of ET 35.2 counts. */
+export const paidOvertimeOf = (row: RawBuilder<unknown>) =>
+  sql<number>`case when ${row}.overtime_paid then ${overtimeOf(row)} else 0 end`;
+
+/**
+ * What a day adds to the banked balance: worked − expected, less what is paid instead of banked: paid overtime
+ * and complementary minutes (ET 12.5.h: paid as ordinary hours). A short day always counts.
+ */
+export const bankedOf = (row: RawBuilder<unknown>) =>
+  sql<number>`(${row}.worked_minutes - ${row}.expected_minutes - ${complementaryOf(row)} - ${paidOvertimeOf(row)})`;

@@ -23,7 +23,9 @@ export type ComplianceRule =
   | 'weekly_rest'
   | 'night_work_average'
   | 'outside_schedule'
-  | 'complementary_limit';
+  | 'complementary_limit'
+  | 'overtime_yearly_warning'
+  | 'overtime_yearly_cap';
 
 export type ComplianceFinding = {
   /** The workday concerned; for weekly_rest, the Sunday that ends the week. */
@@ -65,7 +67,12 @@ export const LAW: Record<ComplianceRule, string> = {
   night_work_average: 'ET art. 36.1',
   outside_schedule: 'LOPDGDD art. 88',
   complementary_limit: 'ET art. 12.5',
+  overtime_yearly_warning: 'ET art. 35.2',
+  overtime_yearly_cap: 'ET art. 35.2',
 };
+
+/** ET 35.2: at most eighty hours of overtime a year; a warning when seventy are reached. */
+export const OVERTIME_YEARLY = { warning: 70 * 60, cap: 80 * 60 } as const;
 
 /** A closed shift (an `in` and its `out`) with its breaks. */
 export type ClosedShift = Pick<Shift, 'start' | 'breaks'> & { end: Temporal.Instant };
@@ -348,4 +355,31 @@ export function complementaryLimitFindings(
     }
   }
   return findings.sort((a, b) => a.date.localeCompare(b.date));
+}
+
+/**
+ * The yearly overtime cap (ET art. 35.2): the overtime a calendar year counts (paid overtime; overtime compensated
+ * with rest does not count) may not pass eighty hours. A warning is dated on the day the year's running total
+ * reaches seventy hours, the cap's finding on the day it passes eighty, each with that total. Days of several
+ * years may be given together.
+ */
+export function overtimeCapFindings(
+  days: ReadonlyArray<{ date: string; counted: number }>,
+): ComplianceFinding[] {
+  const findings: ComplianceFinding[] = [];
+  const totals = new Map<string, number>();
+  const found = new Set<string>();
+  for (const day of [...days].sort((a, b) => a.date.localeCompare(b.date))) {
+    const year = day.date.slice(0, 4);
+    const total = (totals.get(year) ?? 0) + day.counted;
+    totals.set(year, total);
+    const reached = (rule: ComplianceRule, limit: number, over: boolean) => {
+      if (!over || found.has(`${year}|${rule}`)) return;
+      found.add(`${year}|${rule}`);
+      findings.push({ date: day.date, rule, minutes: total, limit, law: LAW[rule] });
+    };
+    reached('overtime_yearly_warning', OVERTIME_YEARLY.warning, total >= OVERTIME_YEARLY.warning);
+    reached('overtime_yearly_cap', OVERTIME_YEARLY.cap, total > OVERTIME_YEARLY.cap);
+  }
+  return findings;
 }

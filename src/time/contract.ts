@@ -17,6 +17,8 @@ export type ContractTerms = {
   weekly_minutes: number | null;
   part_time_percentage: number | null;
   complementary_limit_percentage: number | null;
+  /** How the period's overtime is compensated (ET 35.1): paid, or with rest (time off); null: the company's. */
+  overtime_compensation: 'paid' | 'time_off' | null;
 };
 
 export const FULL_TIME: ContractTerms = {
@@ -24,6 +26,7 @@ export const FULL_TIME: ContractTerms = {
   weekly_minutes: null,
   part_time_percentage: null,
   complementary_limit_percentage: null,
+  overtime_compensation: null,
 };
 
 /** ET 34.1: forty hours a week is the longest ordinary week; a part-time percentage given by no one is of it. */
@@ -53,6 +56,8 @@ export function changedTerms(
 ): { terms: ContractTerms } | { errors: Record<string, string> } {
   const type = input.contract_type ?? base.contract_type;
   const weekly = input.weekly_minutes !== undefined ? input.weekly_minutes : base.weekly_minutes;
+  const compensation =
+    input.overtime_compensation !== undefined ? input.overtime_compensation : base.overtime_compensation;
   if (type === 'full_time') {
     const errors: Record<string, string> = {};
     for (const field of ['part_time_percentage', 'complementary_limit_percentage'] as const) {
@@ -60,7 +65,7 @@ export function changedTerms(
         errors[field] = 'applies to a part_time contract only';
     }
     if (Object.keys(errors).length > 0) return { errors };
-    return { terms: { ...FULL_TIME, weekly_minutes: weekly } };
+    return { terms: { ...FULL_TIME, weekly_minutes: weekly, overtime_compensation: compensation } };
   }
   const given =
     input.part_time_percentage ?? (base.contract_type === 'part_time' ? base.part_time_percentage : null);
@@ -87,6 +92,7 @@ export function changedTerms(
           : base.contract_type === 'part_time'
             ? base.complementary_limit_percentage
             : null,
+      overtime_compensation: compensation,
     },
   };
 }
@@ -96,7 +102,8 @@ export const sameTerms = (a: ContractTerms, b: ContractTerms): boolean =>
   a.contract_type === b.contract_type &&
   a.weekly_minutes === b.weekly_minutes &&
   a.part_time_percentage === b.part_time_percentage &&
-  a.complementary_limit_percentage === b.complementary_limit_percentage;
+  a.complementary_limit_percentage === b.complementary_limit_percentage &&
+  a.overtime_compensation === b.overtime_compensation;
 
 /** The period in effect on a date ('YYYY-MM-DD'). */
 export function periodOn(contract: readonly ContractPeriod[], date: string): ContractPeriod {

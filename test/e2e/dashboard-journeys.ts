@@ -807,11 +807,15 @@ export function dashboardJourneys(variants: Variant[]): void {
       await open('settings', T('Settings'));
       const recording = page.getByRole('form', { name: T('Recording') });
       await recording.getByLabel(T('Late record after (hours)'), { exact: true }).fill('12');
+      // Overtime paid from the first open day on (issue 38).
+      await recording.getByLabel(T('Overtime'), { exact: true }).selectOption('paid');
       await recording.getByRole('button', { name: T('Save recording settings') }).click();
       await recording
         .getByRole('status')
         .filter({ hasText: T('Saved.') })
         .waitFor();
+      const paying = await http('GET', `/admin/v1/companies/${companyId}`, undefined, E2E_ADMIN_TOKEN);
+      expect(paying.body).toMatchObject({ late_record_hours: 12, overtime_compensation: 'paid' });
       const holidays = page.getByRole('region', { name: T('Holidays'), exact: true });
       const addHoliday = page.getByRole('form', { name: T('Add a holiday') });
       await addHoliday.getByLabel(T('Date'), { exact: true }).fill('2026-12-08');

@@ -22,3 +22,25 @@ alter table employees
 
 alter table workdays add column part_time boolean not null default false;
 alter table workday_months add column complementary_minutes integer not null default 0;
+
+-- Overtime compensation (ET art. 35.1, 35.2): overtime is paid, or compensated with rest (time off, the default:
+-- it goes to the banked balance, as every extra minute did before). The company chooses; a contract period may
+-- override it (null: the company's). The company's choice is effective-dated per tenant (a change applies from
+-- the first day after its latest closed month), so that recomputing any day gives what it was settled with; a
+-- stored day with overtime remembers whether it was paid, and a closed month's banked balance and counted
+-- overtime never move.
+alter table companies
+  add column overtime_compensation text not null default 'time_off' check (overtime_compensation in ('paid', 'time_off'));
+alter table employee_contracts
+  add column overtime_compensation text check (overtime_compensation in ('paid', 'time_off'));
+alter table employees
+  add column overtime_compensation text check (overtime_compensation in ('paid', 'time_off'));
+create table overtime_compensation_periods (
+  company_id uuid not null references companies (id) on delete cascade,
+  effective_from date not null,
+  compensation text not null check (compensation in ('paid', 'time_off')),
+  recorded_at timestamptz(3) not null,
+  primary key (company_id, effective_from)
+);
+alter table workdays add column overtime_paid boolean not null default false;
+alter table workday_months add column overtime_paid_minutes integer not null default 0;

@@ -20,6 +20,7 @@ const COLUMNS = [
   'active_employee_count',
   'late_record_hours',
   'registry_policy',
+  'overtime_compensation',
   'tracking_start_date',
   'legal_name',
   'tax_id',
@@ -45,6 +46,22 @@ export async function findCompany(
 /** The deployment's companies (not their sandboxes), for the operator's listing. */
 export const selectAccounts = (db: Executor) =>
   db.selectFrom('companies').selectAll().where('sandbox_of', 'is', null);
+
+/** Records a tenant's overtime compensation from a date on (a period starting the same day is replaced). */
+export async function insertCompensationPeriod(
+  db: Executor,
+  row: { company_id: string; effective_from: string; compensation: 'paid' | 'time_off'; recorded_at: Date },
+): Promise<void> {
+  await db
+    .insertInto('overtime_compensation_periods')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict
+        .columns(['company_id', 'effective_from'])
+        .doUpdateSet({ compensation: row.compensation, recorded_at: row.recorded_at }),
+    )
+    .execute();
+}
 
 export async function findSandboxOf(db: Executor, companyId: string): Promise<CompanyRow | undefined> {
   return await db

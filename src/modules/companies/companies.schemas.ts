@@ -35,6 +35,13 @@ export const RegistryPolicy = Type.Enum(['marked', 'worker_consent'], {
     'marked: records the worker did not make count, marked. worker_consent: they count once the worker accepts them (chosen once, for good).',
 });
 
+/** How overtime is compensated (ET 35.1; docs/time-rules.md, "Overtime"). */
+export const OvertimeCompensation = Type.Enum(['paid', 'time_off'], {
+  type: 'string',
+  description:
+    'time_off (the default): overtime goes to the banked balance, to be taken as rest. paid: it is paid and counts towards the 80-hour yearly cap (ET 35.2).',
+});
+
 export const Company = Type.Object({
   id: Uuid(),
   name: Type.String(),
@@ -56,6 +63,7 @@ export const Company = Type.Object({
     description: 'A check-in recorded more than this many hours after its timestamp is marked late.',
   }),
   registry_policy: RegistryPolicy,
+  overtime_compensation: OvertimeCompensation,
   tracking_start_date: CalendarDate(
     'When the company started recording in Jornada: before it no minutes are expected and the banked balance does not run. Defaults to the day the company was created.',
   ),
@@ -116,6 +124,7 @@ export const UpdateCompanyBody = Type.Object(
     vacation_carry_over_expiry: Type.Optional(CarryOverExpiry),
     late_record_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 8760 })),
     registry_policy: Type.Optional(RegistryPolicy),
+    overtime_compensation: Type.Optional(OvertimeCompensation),
     default_region: Type.Optional(
       Nullable(
         Region(

@@ -68,6 +68,7 @@ function toView(tenant: CompanyRow, account: CompanyRow, sandboxId: string | nul
     vacation_carry_over_expiry: account.vacation_carry_over_expiry,
     late_record_hours: account.late_record_hours,
     registry_policy: account.registry_policy,
+    overtime_compensation: account.overtime_compensation,
     tracking_start_date: account.tracking_start_date,
     legal_name: account.legal_name,
     tax_id: account.tax_id,
@@ -119,6 +120,7 @@ export async function createCompany(
     vacation_carry_over_max_days: '0',
     vacation_carry_over_expiry: '03-31',
     registry_policy: 'marked',
+    overtime_compensation: 'time_off',
     late_record_hours: Math.min(DEFAULT_LATE_RECORD_HOURS, deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS),
     // Recording starts the day the company is created (an operator migrating history sets it earlier).
     tracking_start_date: input.tracking_start_date ?? localDate(instant, timezone).toString(),

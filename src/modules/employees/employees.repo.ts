@@ -172,6 +172,16 @@ export async function employeeIdsOf(db: Executor, companyId: string): Promise<st
   return rows.map((row) => row.id);
 }
 
+/** A tenant's employees with their hire date, by id. */
+export async function employeeHireDates(db: Executor, companyId: string) {
+  return await db
+    .selectFrom('employees')
+    .select(['id', 'hire_date'])
+    .where('company_id', '=', companyId)
+    .orderBy('id')
+    .execute();
+}
+
 /** A tenant's employees that follow the company's time zone (none of their own), with their hire date, by id. */
 export async function employeesOnCompanyZone(db: Executor, companyId: string) {
   return await db

@@ -70,17 +70,28 @@ const ComplementaryLimit = named(
     }),
   ),
 );
+const Compensation = named(
+  'OvertimeCompensationOverride',
+  Nullable(
+    Type.Enum(['paid', 'time_off'], {
+      type: 'string',
+      description: "How this period's overtime is compensated (ET 35.1); null: the company's.",
+    }),
+  ),
+);
 const contractTerms = {
   contract_type: ContractType,
   weekly_minutes: WeeklyMinutes,
   part_time_percentage: PartTimePercentage,
   complementary_limit_percentage: ComplementaryLimit,
+  overtime_compensation: Compensation,
 };
 const writableTerms = {
   contract_type: Type.Optional(ContractType),
   weekly_minutes: Type.Optional(Nullable(WeeklyMinutes)),
   part_time_percentage: Type.Optional(PartTimePercentage),
   complementary_limit_percentage: Type.Optional(ComplementaryLimit),
+  overtime_compensation: Type.Optional(Compensation),
 };
 
 export const Employee = named(

@@ -82,6 +82,7 @@ function termsView(terms: ContractTerms, schedule: readonly number[]) {
     complementary_limit_percentage: partTime
       ? (terms.complementary_limit_percentage ?? DEFAULT_COMPLEMENTARY_LIMIT_PERCENTAGE)
       : null,
+    overtime_compensation: terms.overtime_compensation,
   };
 }
 
@@ -153,6 +154,7 @@ type Writable = {
   weekly_minutes?: number | null | undefined;
   part_time_percentage?: number | null | undefined;
   complementary_limit_percentage?: number | null | undefined;
+  overtime_compensation?: 'paid' | 'time_off' | null | undefined;
   tracking_start_date?: string | null | undefined;
   opening_banked_minutes?: number | undefined;
   national_id?: string | null | undefined;
@@ -296,12 +298,14 @@ const termInput = (input: Writable): Partial<ContractTerms> => ({
   weekly_minutes: input.weekly_minutes,
   part_time_percentage: input.part_time_percentage,
   complementary_limit_percentage: input.complementary_limit_percentage,
+  overtime_compensation: input.overtime_compensation,
 });
 const TERM_FIELDS = [
   'contract_type',
   'weekly_minutes',
   'part_time_percentage',
   'complementary_limit_percentage',
+  'overtime_compensation',
 ] as const;
 
 /** Terms as the employee and contract columns store them (the percentage as numeric text). */

@@ -26,6 +26,7 @@ export const UpdateSettingsBody = Type.Object(
     tracking_start_date: UpdateCompanyBody.properties.tracking_start_date,
     late_record_hours: UpdateCompanyBody.properties.late_record_hours,
     registry_policy: UpdateCompanyBody.properties.registry_policy,
+    overtime_compensation: UpdateCompanyBody.properties.overtime_compensation,
     default_region: UpdateCompanyBody.properties.default_region,
   },
   { additionalProperties: false, minProperties: 1 },

@@ -9,7 +9,13 @@ import { monthlyQuota, quotaMonth, RATE_LIMIT_PER_MINUTE } from '../../platform/
 import type { CompanyScope } from '../../platform/tenant.ts';
 import { type Clock, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
-import { type CompanyRow, findCompany, findSandboxOf, updateCompany } from '../companies/companies.repo.ts';
+import {
+  type CompanyRow,
+  findCompany,
+  findSandboxOf,
+  insertCompensationPeriod,
+  updateCompany,
+} from '../companies/companies.repo.ts';
 import {
   type CompanyView,
   companyView,
@@ -19,9 +25,9 @@ import {
   requireTaxId,
   requireTimeZone,
 } from '../companies/companies.service.ts';
-import { employeeIdsOf, employeesOnCompanyZone } from '../employees/employees.repo.ts';
+import { employeeHireDates, employeeIdsOf, employeesOnCompanyZone } from '../employees/employees.repo.ts';
 import { applyRegionalCalendar } from '../holidays/holidays.service.ts';
-import { assertMonthsOpen } from '../registry/months.service.ts';
+import { assertMonthsOpen, sealedThrough } from '../registry/months.service.ts';
 import { appendToCompanyChain, chainCompany } from '../registry/registry.service.ts';
 import { type DaysTouched, lockDaysOf, settleDays } from '../workdays/write-days.ts';
 import { disableAddon, enableAddon } from './addon.ts';
@@ -56,6 +62,7 @@ export type CompanyChanges = {
   vacation_carry_over_expiry?: string | undefined;
   late_record_hours?: number | undefined;
   registry_policy?: 'marked' | 'worker_consent' | undefined;
+  overtime_compensation?: 'paid' | 'time_off' | undefined;
   tracking_start_date?: string | undefined;
   legal_name?: string | null | undefined;
   tax_id?: string | null | undefined;
@@ -79,6 +86,7 @@ export async function changeCompany(
     timezone: requestedZone,
     timezone_effective_from: timezoneFrom,
     default_region: defaultRegion,
+    overtime_compensation: compensation,
     ...changes
   } = requested;
   if (timezoneFrom !== undefined && requestedZone === undefined) {
@@ -98,8 +106,8 @@ export async function changeCompany(
     // could record back-dated check-ins unmarked, then lower it again.
     throw invalid({ late_record_hours: `must not exceed the operator's threshold of ${ceiling} hours` });
   }
-  if (trackingStart !== undefined || timezone !== undefined) {
-    await changeCalendar(deps, companyId, { trackingStart, timezone, timezoneFrom });
+  if (trackingStart !== undefined || timezone !== undefined || compensation !== undefined) {
+    await changeCalendar(deps, companyId, { trackingStart, timezone, timezoneFrom, compensation });
   }
   if (defaultRegion !== undefined) {
     // A region brings its holidays: set with them, under every employee's lock (holidays.service.ts).
@@ -167,6 +175,7 @@ async function changeCalendar(
     trackingStart?: string | undefined;
     timezone?: string | undefined;
     timezoneFrom?: string | undefined;
+    compensation?: 'paid' | 'time_off' | undefined;
   },
 ): Promise<void> {
   await deps.db.transaction().execute(async (tx) => {
@@ -180,7 +189,11 @@ async function changeCalendar(
       throw invalid(
         Object.fromEntries(
           Object.keys(change).map((field) => [
-            field === 'trackingStart' ? 'tracking_start_date' : field,
+            field === 'trackingStart'
+              ? 'tracking_start_date'
+              : field === 'compensation'
+                ? 'overtime_compensation'
+                : field,
             'is set on the live company; a sandbox shares it',
           ]),
         ),
@@ -244,10 +257,37 @@ async function changeCalendar(
       });
       await updateCompany(tx, companyId, { timezone: zone, updated_at: toDate(now) });
     }
+    const compensation = change.compensation;
+    if (compensation !== undefined && compensation !== company.overtime_compensation) {
+      // A new compensation applies to the open period (the days after the latest closed month) of every employee
+      // whose contract does not choose one: a closed month keeps what its days were settled with. Days ahead
+      // hold no work yet; each is settled again when its records come.
+      for (const tenant of tenants) {
+        const sealed = await sealedThrough(tx, tenant);
+        const open = sealed ? Temporal.PlainDate.from(sealed).add({ days: 1 }).toString() : BEGINNING;
+        await insertCompensationPeriod(tx, {
+          company_id: tenant,
+          effective_from: open,
+          compensation,
+          recorded_at: toDate(now),
+        });
+        const today = localDate(now, company.timezone).toString();
+        for (const employee of await employeeHireDates(tx, tenant)) {
+          const from = open > employee.hire_date ? open : employee.hire_date;
+          if (from <= today) touched.get(tenant)?.push({ employeeId: employee.id, from, to: today });
+        }
+      }
+      await updateCompany(tx, companyId, { overtime_compensation: compensation, updated_at: toDate(now) });
+    }
     await chainCompany(tx, companyId, toDate(now));
     for (const tenant of tenants) {
       const days = { companyId: tenant, timezone: zone ?? company.timezone };
-      const what = zone === undefined ? 'moving the tracking start' : 'a change of the time zone';
+      const what =
+        zone !== undefined
+          ? 'a change of the time zone'
+          : date !== undefined
+            ? 'moving the tracking start'
+            : 'a change of the overtime compensation';
       await settleDays(
         tx,
         days,

@@ -451,6 +451,7 @@ export async function companyFacts(db: Executor, ids: string[]) {
       'tracking_start_date',
       'late_record_hours',
       'registry_policy',
+      'overtime_compensation',
     ])
     .where('id', 'in', ids)
     .execute();

@@ -393,7 +393,9 @@ export function employeeFactContent(row: EmployeeFact): Record<string, unknown> 
       vacation_days_per_year: Number(contract.vacation_days_per_year),
       // Part-time terms (migration 0049) are stated when a period has any, so that the chains of full-time
       // employees recorded before them stay what they were.
-      ...(contract.contract_type === 'full_time' && contract.weekly_minutes === null
+      ...(contract.contract_type === 'full_time' &&
+      contract.weekly_minutes === null &&
+      contract.overtime_compensation === null
         ? {}
         : termsOf(contract)),
     })),
@@ -413,6 +415,8 @@ export function companyFactContent(row: CompanyFact): Record<string, unknown> {
     tracking_start_date: row.tracking_start_date,
     late_record_hours: row.late_record_hours,
     registry_policy: row.registry_policy,
+    // Stated once a company pays overtime (migration 0049), so the chains recorded before stay what they were.
+    ...(row.overtime_compensation === 'paid' ? { overtime_compensation: row.overtime_compensation } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { missedClockOutSql } from '../../db/open-shifts.ts';
-import { complementaryOf, overtimeOf } from '../../db/workday-figures.ts';
+import { bankedOf, complementaryOf, overtimeOf, paidOvertimeOf } from '../../db/workday-figures.ts';
 
 /**
  * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a probable
@@ -30,6 +30,8 @@ export type Figures = {
   night: number;
   overtime: number;
   complementary: number;
+  /** Overtime paid, not compensated with rest (what ET 35.2's yearly cap counts). */
+  paid_overtime: number;
   expected: number;
   absences: number;
   source_days: number;
@@ -100,7 +102,8 @@ export async function dayFigures(db: Db, read: FiguresRead): Promise<Figures[]> 
              case when ${closed} then 1 else 0 end as source_days,
              case when ${incomplete} then 1 else 0 end as incomplete_days,
              w.anomalies, case when w.conflict then 1 else 0 end as conflict_days,
-             case when ${closed} and w.tracked then w.worked_minutes - w.expected_minutes else 0 end as banked
+             case when ${closed} then ${paidOvertimeOf(sql`w`)} else 0 end as paid_overtime,
+             case when ${closed} and w.tracked then ${bankedOf(sql`w`)} else 0 end as banked
       from workdays w
       join employees e on e.company_id = w.company_id and e.id = w.employee_id
       where w.company_id = ${read.companyId}::uuid
@@ -120,7 +123,9 @@ export async function settledMonthFigures(db: Db, read: FiguresRead): Promise<Fi
              (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
              coalesce(r.worked_minutes, 0) as worked, coalesce(r.break_minutes, 0) as breaks,
              coalesce(r.night_minutes, 0) as night, coalesce(r.overtime_minutes, 0) as overtime,
-             coalesce(r.complementary_minutes, 0) as complementary, coalesce(r.expected_minutes, 0) as expected, coalesce(r.absences_minutes, 0) as absences,
+             coalesce(r.complementary_minutes, 0) as complementary,
+             coalesce(r.overtime_paid_minutes, 0) as paid_overtime, coalesce(r.expected_minutes, 0) as expected,
+             coalesce(r.absences_minutes, 0) as absences,
              coalesce(r.source_days, 0) as source_days, coalesce(r.incomplete_days, 0) as incomplete_days,
              coalesce(r.anomalies, 0) as anomalies, coalesce(r.conflict_days, 0) as conflict_days,
              coalesce(r.banked_minutes, 0) as banked,
@@ -147,7 +152,7 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
              (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
              coalesce(a.worked, 0) as worked, coalesce(a.breaks, 0) as breaks, coalesce(a.night, 0) as night,
              coalesce(a.overtime, 0) as overtime, coalesce(a.complementary, 0) as complementary,
-             coalesce(a.expected, 0) as expected,
+             coalesce(a.paid_overtime, 0) as paid_overtime, coalesce(a.expected, 0) as expected,
              coalesce(a.absences, 0) as absences, coalesce(a.source_days, 0) as source_days,
              coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies,
              coalesce(a.conflict_days, 0) as conflict_days, coalesce(a.banked, 0) as banked
@@ -155,18 +160,20 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
       left join lateral (
         select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
                r.overtime_minutes as overtime, r.complementary_minutes as complementary,
-               r.expected_minutes as expected, r.absences_minutes as absences,
+               r.overtime_paid_minutes as paid_overtime, r.expected_minutes as expected,
+               r.absences_minutes as absences,
                r.source_days, r.incomplete_days, r.anomalies, r.conflict_days, r.banked_minutes as banked
         from workday_months r
         where r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
           and m.month_start < ${read.settledUntil}::date
         union all
         select ${sum(sql`w.worked_minutes`)}, ${sum(sql`w.break_minutes`)}, ${sum(sql`w.night_minutes`)},
-               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(sql`w.expected_minutes`)},
+               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(paidOvertimeOf(sql`w`))},
+               ${sum(sql`w.expected_minutes`)},
                ${sum(sql`w.absences_minutes`)},
                (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
                coalesce(sum(w.anomalies), 0)::int, (count(*) filter (where w.conflict))::int,
-               coalesce(sum(w.worked_minutes - w.expected_minutes) filter (where ${closed} and w.tracked), 0)::int
+               coalesce(sum(${bankedOf(sql`w`)}) filter (where ${closed} and w.tracked), 0)::int
         from workdays w
         where w.company_id = e.company_id and w.employee_id = e.id
           and w.date >= m.month_start::date and w.date < (m.month_start + interval '1 month')::date
@@ -174,6 +181,63 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
         having m.month_start >= ${read.settledUntil}::date
       ) a on true
       ${months.page}`.execute(db);
+  return result.rows;
+}
+
+/**
+ * Year rows (issue 38): per employee and calendar year, its settled months from their rollups and the rest from
+ * its days with the read-time rule, as month rows are, summed.
+ */
+export async function yearFigures(db: Db, read: FiguresRead): Promise<Figures[]> {
+  const { closed, incomplete, employee } = filters(read);
+  const position = read.after
+    ? sql`and (e.id, y.year_start::date) > (${read.after[0]}::uuid, ${read.after[1]}::date)`
+    : sql``;
+  const sum = (expression: RawBuilder<unknown>) =>
+    sql`coalesce(sum(${expression}) filter (where ${closed}), 0)::int`;
+  const yearEnd = sql`(y.year_start + interval '1 year')::date`;
+  const result = await sql<Figures>`
+      select e.id as employee_id, coalesce(e.timezone, ${read.timezone}) as zone,
+             y.year_start::date as period_start, (${yearEnd} - 1) as period_end,
+             coalesce(sum(a.worked), 0)::int as worked, coalesce(sum(a.breaks), 0)::int as breaks,
+             coalesce(sum(a.night), 0)::int as night, coalesce(sum(a.overtime), 0)::int as overtime,
+             coalesce(sum(a.complementary), 0)::int as complementary,
+             coalesce(sum(a.paid_overtime), 0)::int as paid_overtime,
+             coalesce(sum(a.expected), 0)::int as expected, coalesce(sum(a.absences), 0)::int as absences,
+             coalesce(sum(a.source_days), 0)::int as source_days,
+             coalesce(sum(a.incomplete_days), 0)::int as incomplete_days,
+             coalesce(sum(a.anomalies), 0)::int as anomalies, coalesce(sum(a.conflict_days), 0)::int as conflict_days,
+             coalesce(sum(a.banked), 0)::int as banked
+      from employees e
+      cross join generate_series(${`${read.from.slice(0, 4)}-01-01`}::date, ${`${read.to.slice(0, 4)}-01-01`}::date,
+                                 interval '1 year') as y(year_start)
+      left join lateral (
+        select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
+               r.overtime_minutes as overtime, r.complementary_minutes as complementary,
+               r.overtime_paid_minutes as paid_overtime, r.expected_minutes as expected,
+               r.absences_minutes as absences, r.source_days, r.incomplete_days, r.anomalies, r.conflict_days,
+               r.banked_minutes as banked
+        from workday_months r
+        where r.company_id = e.company_id and r.employee_id = e.id
+          and r.month >= y.year_start::date and r.month < ${yearEnd} and r.month < ${read.settledUntil}::date
+        union all
+        select ${sum(sql`w.worked_minutes`)}, ${sum(sql`w.break_minutes`)}, ${sum(sql`w.night_minutes`)},
+               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(paidOvertimeOf(sql`w`))},
+               ${sum(sql`w.expected_minutes`)}, ${sum(sql`w.absences_minutes`)},
+               (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
+               coalesce(sum(w.anomalies), 0)::int, (count(*) filter (where w.conflict))::int,
+               coalesce(sum(${bankedOf(sql`w`)}) filter (where ${closed} and w.tracked), 0)::int
+        from workdays w
+        where w.company_id = e.company_id and w.employee_id = e.id
+          and w.date >= greatest(y.year_start::date, ${read.settledUntil}::date) and w.date < ${yearEnd}
+      ) a on true
+      where e.company_id = ${read.companyId}::uuid
+        and e.hire_date < ${yearEnd}
+        and (e.termination_date is null or e.termination_date >= y.year_start::date)
+        ${employee} ${position}
+      group by e.id, e.timezone, y.year_start
+      order by e.id, y.year_start
+      limit ${read.limit}`.execute(db);
   return result.rows;
 }
 
@@ -199,7 +263,7 @@ export async function bankedBeforeRows(
             + coalesce((select sum(r.banked_minutes) from workday_months r
                       where r.company_id = ${companyId}::uuid and r.employee_id = x.employee_id
                         and r.month < least(date_trunc('month', x.before)::date, ${read.settledUntil}::date)), 0)
-            + coalesce((select sum(w.worked_minutes - w.expected_minutes) from workdays w
+            + coalesce((select sum(${bankedOf(sql`w`)}) from workdays w
                         where w.company_id = ${companyId}::uuid and w.employee_id = x.employee_id
                           and w.date >= least(date_trunc('month', x.before)::date, ${read.settledUntil}::date)
                           and w.date < x.before and w.tracked and ${closed}), 0))::int as banked

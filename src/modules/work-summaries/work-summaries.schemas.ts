@@ -17,6 +17,9 @@ export const WorkSummary = named(
     complementary_minutes: Minutes(
       'Horas complementarias (ET 12.5): the same sum over closed part-time workdays, never in overtime_minutes.',
     ),
+    overtime_counted_minutes: Minutes(
+      "The overtime ET 35.2's 80-hour yearly cap counts: paid, not compensated with time off (which is banked).",
+    ),
     expected_minutes: Minutes(
       'Scheduled minutes of the closed workdays, after holidays and approved absences.',
     ),
@@ -48,8 +51,8 @@ export const ListWorkSummariesQuery = named(
   'ListWorkSummariesQuery',
   Type.Object(
     {
-      period: Type.Enum(['day', 'month'], {
-        description: 'One row per employee and day, or per calendar month.',
+      period: Type.Enum(['day', 'month', 'year'], {
+        description: 'One row per employee and day, calendar month or calendar year.',
       }),
       from: CalendarDate('First date of the range.'),
       to: CalendarDate('Last date of the range: on or after from, at most one year after it.'),

@@ -15,13 +15,14 @@ import {
   monthFigures,
   monthStart,
   settledMonthFigures,
+  yearFigures,
 } from './work-summaries.repo.ts';
 import type { WorkSummary } from './work-summaries.schemas.ts';
 
 export type WorkSummaryView = Static<typeof WorkSummary>;
 
 export type ListWorkSummariesQuery = {
-  period: 'day' | 'month';
+  period: 'day' | 'month' | 'year';
   from: string;
   to: string;
   employee_id?: string | undefined;
@@ -77,10 +78,12 @@ export async function listWorkSummaries(
   const rows =
     query.period === 'day'
       ? await dayFigures(db, read)
-      : monthStart(query.to) < settledUntil
-        ? // Every month of the range is settled: one rollup row per employee and month (the payroll case).
-          await settledMonthFigures(db, read)
-        : await monthFigures(db, read);
+      : query.period === 'year'
+        ? await yearFigures(db, read)
+        : monthStart(query.to) < settledUntil
+          ? // Every month of the range is settled: one rollup row per employee and month (the payroll case).
+            await settledMonthFigures(db, read)
+          : await monthFigures(db, read);
 
   const { data: page, meta } = pageOf(rows, {
     codec,
@@ -120,6 +123,7 @@ export async function listWorkSummaries(
       night_minutes: row.night,
       overtime_minutes: row.overtime,
       complementary_minutes: row.complementary,
+      overtime_counted_minutes: row.paid_overtime,
       expected_minutes: row.expected,
       balance_minutes: balance,
       banked_hours_balance_minutes: running,

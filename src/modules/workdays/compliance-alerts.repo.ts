@@ -1,6 +1,7 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ComplianceAlertsTable } from '../../db/schema.ts';
+import { paidOvertimeOf } from '../../db/workday-figures.ts';
 
 export const ALERT_COLUMNS = [
   'id',
@@ -130,4 +131,25 @@ export async function partTimeDays(
     .where('part_time', '=', true)
     .orderBy('date')
     .execute();
+}
+
+/**
+ * An employee's settled days of a range with the overtime the yearly cap counts (paid: time-off overtime is
+ * compensated with rest, ET 35.2), those with none left out, in date order.
+ */
+export async function countedOvertimeDays(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: { from: string; to: string },
+): Promise<Array<{ date: string; counted: number }>> {
+  const counted = paidOvertimeOf(sql`w`);
+  return (
+    await sql<{ date: string; counted: number }>`
+      select w.date, ${counted} as counted from workdays w
+      where w.company_id = ${companyId}::uuid and w.employee_id = ${employeeId}::uuid
+        and w.date >= ${range.from}::date and w.date <= ${range.to}::date
+        and w.incomplete_shifts = 0 and w.open_since is null and ${counted} > 0
+      order by w.date`.execute(db)
+  ).rows;
 }

@@ -10,6 +10,8 @@ export const COMPLIANCE_RULES = [
   'night_work_average',
   'outside_schedule',
   'complementary_limit',
+  'overtime_yearly_warning',
+  'overtime_yearly_cap',
 ] as const;
 
 const Rule = Type.Enum(COMPLIANCE_RULES, {

@@ -15,6 +15,7 @@ import {
   complianceFindingsOfEvents,
   LIMITS,
   outsideScheduleFindings,
+  overtimeCapFindings,
   remoteShiftsOfEvents,
 } from '../../time/compliance.ts';
 import { DEFAULT_COMPLEMENTARY_LIMIT_PERCENTAGE, periodOn } from '../../time/contract.ts';
@@ -24,6 +25,7 @@ import type { PendingEvent } from '../events/events.service.ts';
 import {
   acknowledgeAlert,
   alertsOfEmployee,
+  countedOvertimeDays,
   deleteAlerts,
   insertAlerts,
   openAlertsSince,
@@ -79,7 +81,7 @@ export async function refreshComplianceAlerts(
     ...outsideScheduleFindings(remoteShiftsOfEvents(events), planned, zones, range),
   ];
   const existing = (await alertsOfEmployee(tx, companyId, employeeId, range)).filter(
-    (alert) => !MONTH_RULES.has(alert.rule),
+    (alert) => !MONTH_RULES.has(alert.rule) && !YEAR_RULES.has(alert.rule),
   );
   const created = await reconcile(tx, companyId, employeeId, findings, existing, now);
   // The month rules read whole months: those from the write's first date through today.
@@ -98,21 +100,27 @@ export async function refreshComplianceAlerts(
   const monthly = (await alertsOfEmployee(tx, companyId, employeeId, months)).filter((alert) =>
     MONTH_RULES.has(alert.rule),
   );
-  return [
-    ...created,
-    ...(await reconcile(
-      tx,
-      companyId,
-      employeeId,
-      complementaryLimitFindings(days, DEFAULT_COMPLEMENTARY_LIMIT_PERCENTAGE),
-      monthly,
-      now,
-    )),
-  ];
+  const overMonth = await reconcile(
+    tx,
+    companyId,
+    employeeId,
+    complementaryLimitFindings(days, DEFAULT_COMPLEMENTARY_LIMIT_PERCENTAGE),
+    monthly,
+    now,
+  );
+  // The yearly overtime cap reads whole years: those from the write's first date through today.
+  const years = { from: `${touched.from.slice(0, 4)}-01-01`, to: `${last.slice(0, 4)}-12-31` };
+  const yearly = (await alertsOfEmployee(tx, companyId, employeeId, years)).filter((alert) =>
+    YEAR_RULES.has(alert.rule),
+  );
+  const counted = await countedOvertimeDays(tx, companyId, employeeId, years);
+  const overYear = await reconcile(tx, companyId, employeeId, overtimeCapFindings(counted), yearly, now);
+  return [...created, ...overMonth, ...overYear];
 }
 
-/** The rules judged over a calendar month, not a day and its neighbours. */
+/** The rules judged over a calendar month, or year, not a day and its neighbours. */
 const MONTH_RULES: ReadonlySet<string> = new Set(['complementary_limit']);
+const YEAR_RULES: ReadonlySet<string> = new Set(['overtime_yearly_warning', 'overtime_yearly_cap']);
 
 const endOfMonth = (date: string) =>
   Temporal.PlainDate.from(`${date.slice(0, 7)}-01`)

@@ -22,6 +22,7 @@ import { closedMonthConflict, sealedThrough, sealingMonth } from '../registry/mo
 import {
   approvedAbsenceSpans,
   clearExpectedOn,
+  compensationPeriods,
   type DateRange,
   findClockEvents,
   findHolidayDates,
@@ -123,14 +124,19 @@ export async function computeWorkdays(
   const holidays = new Set(await findHolidayDates(tx, companyId, range.from, range.to, employee.location_id));
   const absences = await approvedAbsenceSpans(tx, companyId, employeeId, range);
   const planned = await publishedShiftMinutes(tx, companyId, employeeId, range);
+  const compensations = await compensationPeriods(tx, companyId);
+  // The company's compensation on a date: its period's, else time off (the default before any choice).
+  const companyCompensation = (date: string) =>
+    compensations.findLast((item) => item.effective_from <= date)?.compensation ?? 'time_off';
 
   const rows: Array<Insertable<WorkdaysTable>> = [];
   for (const plainDate of eachDate(range.from, range.to)) {
     const date = plainDate.toString();
+    const period = periodOn(contract, date);
     const covering = absences.find((absence) => absence.start_date <= date && absence.end_date >= date);
     const calendar: DayCalendar = {
       scheduledMinutes: contractMinutes(contract, plainDate),
-      partTime: periodOn(contract, date).contract_type === 'part_time',
+      partTime: period.contract_type === 'part_time',
       plannedMinutes: planned.get(date) ?? null,
       holiday: holidays.has(date),
       employed:
@@ -160,6 +166,10 @@ export async function computeWorkdays(
       open_since: day?.openSince ? new Date(day.openSince.epochMilliseconds) : null,
       conflict: conflicts.has(date),
       part_time: calendar.partTime === true,
+      // A day with overtime remembers its compensation: the contract period's, or the company's on the date
+      // (docs/time-rules.md, "Overtime").
+      overtime_paid:
+        figures.overtimeMinutes > 0 && (period.overtime_compensation ?? companyCompensation(date)) === 'paid',
       consolidated_at: now,
     });
   }

@@ -4,7 +4,7 @@ import { ownRecordSql } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
 import { companyRegistryPolicy, companyTrackingStart } from '../../db/employees.ts';
 import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
-import { complementaryOf, overtimeOf } from '../../db/workday-figures.ts';
+import { bankedOf, complementaryOf, overtimeOf, paidOvertimeOf } from '../../db/workday-figures.ts';
 import { audienceLocation, type HolidayAudience, inCalendarOf } from '../../time/holiday-audience.ts';
 
 /**
@@ -185,6 +185,16 @@ export async function lockEmployeeCalendar(
   return await (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
+/** A tenant's overtime compensation periods (migration 0049), in effective_from order. */
+export async function compensationPeriods(db: Executor, companyId: string) {
+  return await db
+    .selectFrom('overtime_compensation_periods')
+    .select(['effective_from', 'compensation'])
+    .where('company_id', '=', companyId)
+    .orderBy('effective_from')
+    .execute();
+}
+
 /** Takes the row locks of some employees of a tenant, in the order given (the caller sorts by id). */
 export async function lockEmployeeRows(
   db: Executor,
@@ -237,6 +247,7 @@ export const WORKDAY_FIGURES = [
   'open_since',
   'conflict',
   'part_time',
+  'overtime_paid',
 ] as const;
 
 /** An employee's stored workday figures in an inclusive range, in date order. */
@@ -362,21 +373,23 @@ export async function refreshMonths(
   const settled = sql`incomplete_shifts = 0 and open_since is null`;
   await sql`
     insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
-                                overtime_minutes, complementary_minutes, expected_minutes, absences_minutes,
-                                source_days, incomplete_days, anomalies, conflict_days, banked_minutes)
+                                overtime_minutes, complementary_minutes, overtime_paid_minutes, expected_minutes,
+                                absences_minutes, source_days, incomplete_days, anomalies, conflict_days,
+                                banked_minutes)
     select company_id, employee_id, date_trunc('month', date)::date,
            coalesce(sum(worked_minutes) filter (where ${settled}), 0),
            coalesce(sum(break_minutes) filter (where ${settled}), 0),
            coalesce(sum(night_minutes) filter (where ${settled}), 0),
            coalesce(sum(${overtimeOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(${complementaryOf(sql`workdays`)}) filter (where ${settled}), 0),
+           coalesce(sum(${paidOvertimeOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(expected_minutes) filter (where ${settled}), 0),
            coalesce(sum(absences_minutes) filter (where ${settled}), 0),
            count(*) filter (where ${settled}),
            count(*) filter (where not (${settled})),
            sum(anomalies),
            count(*) filter (where conflict),
-           coalesce(sum(worked_minutes - expected_minutes) filter (where ${settled} and tracked), 0)
+           coalesce(sum(${bankedOf(sql`workdays`)}) filter (where ${settled} and tracked), 0)
     from workdays
     where company_id = ${companyId}::uuid ${employee}
       and date >= ${from}::date and date < ${until}::date

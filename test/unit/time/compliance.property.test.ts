@@ -9,6 +9,7 @@ import {
   LAW,
   LIMITS,
   outsideScheduleFindings,
+  overtimeCapFindings,
 } from '../../../src/time/compliance.ts';
 
 /**
@@ -399,6 +400,42 @@ describe('legal-limit rules', () => {
         expect(complementaryLimitFindings(days, 30)).toEqual(expected);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('finds the yearly overtime warning and cap where a day-by-day running total reaches 70 and passes 80 hours', () => {
+    const day = fc.record({
+      date: fc
+        .integer({ min: 0, max: 729 })
+        .map((offset) => Temporal.PlainDate.from('2027-01-01').add({ days: offset }).toString()),
+      counted: fc.integer({ min: 1, max: 600 }),
+    });
+    fc.assert(
+      fc.property(fc.uniqueArray(day, { selector: (item) => item.date, maxLength: 80 }), (days) => {
+        const expected: ComplianceFinding[] = [];
+        for (const year of [2027, 2028]) {
+          let total = 0;
+          let warned = false;
+          for (
+            let date = Temporal.PlainDate.from(`${year}-01-01`);
+            date.year === year;
+            date = date.add({ days: 1 })
+          ) {
+            total += days.find((item) => item.date === date.toString())?.counted ?? 0;
+            const at = { date: date.toString(), minutes: total, law: LAW.overtime_yearly_cap };
+            if (!warned && total >= 4200) {
+              warned = true;
+              expected.push({ ...at, rule: 'overtime_yearly_warning', limit: 4200 });
+            }
+            if (total > 4800) {
+              expected.push({ ...at, rule: 'overtime_yearly_cap', limit: 4800 });
+              break;
+            }
+          }
+        }
+        expect(overtimeCapFindings(days)).toEqual(expected);
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -756,6 +756,13 @@ export const es: Record<string, string> = {
     'Pactado, sobre las horas contratadas (art. 12.5 ET: 30 salvo pacto).',
   "Complementary hours over the month's agreed limit":
     'Horas complementarias del mes por encima del límite pactado',
+  '70 hours of overtime this year': '70 horas extraordinarias este año',
+  'Time off: it goes to the banked balance. Paid: it counts towards the 80 hours a year (ET art. 35.2). From the first open day on; an employee’s contract may say otherwise.':
+    'Descanso: van a la bolsa de horas. Pagadas: cuentan para las 80 horas al año (art. 35.2 ET). Desde el primer día abierto; el contrato de una persona puede decir otra cosa.',
+  'Compensated with time off': 'Compensadas con descanso',
+  'As the company says': 'Como diga la empresa',
+  Paid: 'Pagadas',
+  'Over 80 hours of overtime this year': 'Más de 80 horas extraordinarias este año',
   'Legal limits, last 14 days': 'Límites legales, últimos 14 días',
   'Legal-limit alerts': 'Avisos de límites legales',
   Limit: 'Límite',

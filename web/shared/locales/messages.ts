@@ -416,6 +416,7 @@ export const SPANISH_FIELD_NAMES: Record<string, string> = {
   weekly_minutes: 'Minutos semanales',
   part_time_percentage: 'Porcentaje de jornada parcial',
   complementary_limit_percentage: 'Límite de horas complementarias (%)',
+  overtime_compensation: 'Horas extraordinarias',
   void: 'Fichaje anulado',
   work_schedule: 'Horario',
 };

@@ -39,6 +39,7 @@ describe('POST /v1/employees', () => {
       weekly_minutes: 2400,
       part_time_percentage: null,
       complementary_limit_percentage: null,
+      overtime_compensation: null,
       // The later of the hire date and the company's tracking start (2000-01-01 for the test companies).
       tracking_start_date: today(),
       opening_banked_minutes: 0,

@@ -44,6 +44,7 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
   const t = useT();
   const [start, setStart] = useState(company.tracking_start_date);
   const [hours, setHours] = useState(String(company.late_record_hours));
+  const [compensation, setCompensation] = useState(company.overtime_compensation);
   const [saved, setSaved] = useState(false);
   const action = useAction();
   const submit = async (event: FormEvent) => {
@@ -51,6 +52,7 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
     setSaved(false);
     const body: Record<string, unknown> = { late_record_hours: Number(hours) };
     if (start !== company.tracking_start_date) body.tracking_start_date = start;
+    if (compensation !== company.overtime_compensation) body.overtime_compensation = compensation;
     if (await action.run(() => api('PATCH', '/settings', body))) {
       setSaved(true);
       onSaved();
@@ -84,6 +86,22 @@ function Recording({ company, onSaved }: { company: Company; onSaved: () => void
             value={hours}
             onChange={(event) => setHours(event.target.value)}
           />
+        </Field>
+        <Field
+          label={t('Overtime')}
+          hint={t(
+            'Time off: it goes to the banked balance. Paid: it counts towards the 80 hours a year (ET art. 35.2). From the first open day on; an employee’s contract may say otherwise.',
+          )}
+          name="overtime_compensation"
+          error={action.error}
+        >
+          <select
+            value={compensation}
+            onChange={(event) => setCompensation(event.target.value as typeof compensation)}
+          >
+            <option value="time_off">{t('Compensated with time off')}</option>
+            <option value="paid">{t('Paid')}</option>
+          </select>
         </Field>
       </div>
       <ErrorMessage error={action.error} />

@@ -140,6 +140,7 @@ function ScheduleForm({
     employee.part_time_percentage === null ? '' : String(employee.part_time_percentage),
   );
   const [limit, setLimit] = useState(String(employee.complementary_limit_percentage ?? 30));
+  const [compensation, setCompensation] = useState(employee.overtime_compensation ?? '');
   const [from, setFrom] = useState(() => todayIn(employee.timezone ?? companyTimeZone));
   const action = useAction();
   const total = WEEKDAYS.reduce((sum, [key]) => sum + minutesOf(week[key]), 0);
@@ -150,6 +151,7 @@ function ScheduleForm({
         work_schedule: Object.fromEntries(WEEKDAYS.map(([key]) => [key, minutesOf(week[key])])),
         vacation_days_per_year: Number(vacation),
         contract_type: type,
+        overtime_compensation: compensation === '' ? null : compensation,
         weekly_minutes: weekly.trim() === '' ? null : minutesOf(weekly),
         ...(type === 'part_time'
           ? {
@@ -250,6 +252,16 @@ function ScheduleForm({
             </Field>
           </>
         ) : null}
+        <Field label={t('Overtime')} name="overtime_compensation" error={action.error}>
+          <select
+            value={compensation}
+            onChange={(event) => setCompensation(event.target.value as typeof compensation)}
+          >
+            <option value="">{t('As the company says')}</option>
+            <option value="time_off">{t('Compensated with time off')}</option>
+            <option value="paid">{t('Paid')}</option>
+          </select>
+        </Field>
         <Field label={t('Vacation days a year')} name="vacation_days_per_year" error={action.error}>
           <input
             type="number"

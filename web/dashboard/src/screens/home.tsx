@@ -252,6 +252,8 @@ function AlertsSection({
     night_work_average: t('Night work over 8 hours a day on average'),
     outside_schedule: t('Remote work outside the planned shift'),
     complementary_limit: t("Complementary hours over the month's agreed limit"),
+    overtime_yearly_warning: t('70 hours of overtime this year'),
+    overtime_yearly_cap: t('Over 80 hours of overtime this year'),
   };
   return (
     <section aria-labelledby="alerts-title">
