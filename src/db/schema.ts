@@ -430,6 +430,8 @@ export type WorkdaysTable = {
   part_time: Generated<boolean>;
   /** Its overtime is paid, not banked (the compensation in force when settled; migration 0049). */
   overtime_paid: Generated<boolean>;
+  /** A holiday of the employee's calendar: its worked minutes are a worked holiday's (migration 0049). */
+  holiday: Generated<boolean>;
   consolidated_at: Date;
 };
 
@@ -443,6 +445,7 @@ export type WorkdayMonthsTable = {
   overtime_minutes: number;
   complementary_minutes: Generated<number>;
   overtime_paid_minutes: Generated<number>;
+  holiday_worked_minutes: Generated<number>;
   expected_minutes: number;
   absences_minutes: number;
   source_days: number;

@@ -373,6 +373,7 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     overtime_minutes: 240,
     complementary_minutes: 0,
     overtime_counted_minutes: 0,
+    holiday_worked_minutes: 0,
     expected_minutes: 10_020,
     balance_minutes: 120,
     banked_hours_balance_minutes: 315,

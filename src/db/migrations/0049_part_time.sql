@@ -44,3 +44,24 @@ create table overtime_compensation_periods (
 );
 alter table workdays add column overtime_paid boolean not null default false;
 alter table workday_months add column overtime_paid_minutes integer not null default 0;
+
+-- Worked holidays, reported apart (issue 38): a stored day remembers whether it is a holiday of the employee's
+-- calendar, so that the work summaries can sum its worked minutes as `holiday_worked_minutes`. Days stored before
+-- get the flag here, by the rule consolidation applies (the company's holidays without a work centre, but for a
+-- default region's, which reach only the employees without a centre; and those of the employee's own centre), so
+-- that verification's recomputation of a closed month finds what is stored.
+alter table workdays add column holiday boolean not null default false;
+alter table workday_months add column holiday_worked_minutes integer not null default 0;
+update workdays w set holiday = true
+from employees e
+where e.company_id = w.company_id and e.id = w.employee_id
+  and exists (
+    select 1 from holidays h
+    where h.company_id = w.company_id and h.date = w.date
+      and (case when e.location_id is null then h.location_id is null
+                else (h.location_id is null and h.scope <> 'regional') or h.location_id = e.location_id end));
+update workday_months m set holiday_worked_minutes = coalesce((
+  select sum(w.worked_minutes) from workdays w
+  where w.company_id = m.company_id and w.employee_id = m.employee_id and w.holiday
+    and w.incomplete_shifts = 0 and w.open_since is null
+    and w.date >= m.month and w.date < (m.month + interval '1 month')::date), 0);

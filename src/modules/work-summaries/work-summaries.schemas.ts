@@ -17,6 +17,9 @@ export const WorkSummary = named(
     complementary_minutes: Minutes(
       'Horas complementarias (ET 12.5): the same sum over closed part-time workdays, never in overtime_minutes.',
     ),
+    holiday_worked_minutes: Minutes(
+      "Worked minutes on holidays of the employee's calendar (planned or not), within worked_minutes.",
+    ),
     overtime_counted_minutes: Minutes(
       "The overtime ET 35.2's 80-hour yearly cap counts: paid, not compensated with time off (which is banked).",
     ),

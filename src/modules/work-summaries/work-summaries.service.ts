@@ -124,6 +124,7 @@ export async function listWorkSummaries(
       overtime_minutes: row.overtime,
       complementary_minutes: row.complementary,
       overtime_counted_minutes: row.paid_overtime,
+      holiday_worked_minutes: row.holiday_worked,
       expected_minutes: row.expected,
       balance_minutes: balance,
       banked_hours_balance_minutes: running,

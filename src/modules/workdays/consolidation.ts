@@ -168,6 +168,7 @@ export async function computeWorkdays(
       part_time: calendar.partTime === true,
       // A day with overtime remembers its compensation: the contract period's, or the company's on the date
       // (docs/time-rules.md, "Overtime").
+      holiday: calendar.holiday,
       overtime_paid:
         figures.overtimeMinutes > 0 && (period.overtime_compensation ?? companyCompensation(date)) === 'paid',
       consolidated_at: now,

@@ -248,6 +248,7 @@ export const WORKDAY_FIGURES = [
   'conflict',
   'part_time',
   'overtime_paid',
+  'holiday',
 ] as const;
 
 /** An employee's stored workday figures in an inclusive range, in date order. */
@@ -330,10 +331,18 @@ export async function clearExpectedOn(
     .set({ expected_minutes: 0, absences_minutes: 0, consolidated_at: now })
     .where('company_id', '=', companyId)
     .where('date', '=', date);
+  // Every day of the audience on the date is a holiday now, a worked one too (migration 0049).
+  let flagged = db
+    .updateTable('workdays')
+    .set({ holiday: true, consolidated_at: now })
+    .where('company_id', '=', companyId)
+    .where('date', '=', date);
   if (audience !== null) {
     removed = removed.where('employee_id', 'in', atLocation(audience.locationId));
     cleared = cleared.where('employee_id', 'in', atLocation(audience.locationId));
+    flagged = flagged.where('employee_id', 'in', atLocation(audience.locationId));
   }
+  await flagged.execute();
   // A published shift on the date makes it a worked holiday: its expected minutes stay (engine.ts).
   const planned = db
     .selectFrom('shifts')
@@ -373,9 +382,9 @@ export async function refreshMonths(
   const settled = sql`incomplete_shifts = 0 and open_since is null`;
   await sql`
     insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
-                                overtime_minutes, complementary_minutes, overtime_paid_minutes, expected_minutes,
-                                absences_minutes, source_days, incomplete_days, anomalies, conflict_days,
-                                banked_minutes)
+                                overtime_minutes, complementary_minutes, overtime_paid_minutes,
+                                holiday_worked_minutes, expected_minutes, absences_minutes, source_days,
+                                incomplete_days, anomalies, conflict_days, banked_minutes)
     select company_id, employee_id, date_trunc('month', date)::date,
            coalesce(sum(worked_minutes) filter (where ${settled}), 0),
            coalesce(sum(break_minutes) filter (where ${settled}), 0),
@@ -383,6 +392,7 @@ export async function refreshMonths(
            coalesce(sum(${overtimeOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(${complementaryOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(${paidOvertimeOf(sql`workdays`)}) filter (where ${settled}), 0),
+           coalesce(sum(worked_minutes) filter (where ${settled} and holiday), 0),
            coalesce(sum(expected_minutes) filter (where ${settled}), 0),
            coalesce(sum(absences_minutes) filter (where ${settled}), 0),
            count(*) filter (where ${settled}),
