@@ -45,10 +45,52 @@ type Entry = { date: string; name: string; name_local?: string };
 
 /**
  * Corrections to the package's data, each with the source that says so (the BOE resolution of the year, or the
- * region's decree): a date to drop from a region's list, and/or an entry to add. None yet: see docs/time-rules.md,
+ * region's decree): a date to drop from a region's list, and/or an entry to add. See docs/time-rules.md,
  * "Holidays by region", for the dates still to check.
  */
-const CORRECTIONS: Array<{ year: number; region: string; drop?: string; add?: Entry; source: string }> = [];
+const CANTABRIA = 'Día de las Instituciones de Cantabria';
+const MURCIA = 'Día de la Región de Murcia';
+const CORRECTIONS: Array<{ year: number; region: string; drop?: string; add?: Entry; source: string }> = [
+  // The package dates Cantabria's day 28 June; it is 28 July (the Junta General of 1778), in every regional order.
+  {
+    year: 2026,
+    region: 'ES-CB',
+    drop: '2026-06-28',
+    add: { date: '2026-07-28', name: CANTABRIA },
+    source:
+      'Orden of the Gobierno de Cantabria for 2026 (BOC, 11 December 2025): 2 Apr, 28 Jul, 15 Sep, 7 Dec.',
+  },
+  {
+    year: 2027,
+    region: 'ES-CB',
+    drop: '2027-06-28',
+    add: { date: '2027-07-28', name: CANTABRIA },
+    source:
+      'The same day every year (Día de las Instituciones, 28 July); the 2027 order is not yet published.',
+  },
+  // 1 November 2026 is a Sunday: neither region counts it among its twelve working-day holidays.
+  {
+    year: 2026,
+    region: 'ES-CB',
+    drop: '2026-11-01',
+    source: 'Orden of the Gobierno de Cantabria for 2026: its twelve holidays do not include 1 November.',
+  },
+  // The package lacks Murcia's own day, 9 June (the Statute of Autonomy, Ley Orgánica 4/1982).
+  {
+    year: 2026,
+    region: 'ES-MC',
+    drop: '2026-11-01',
+    add: { date: '2026-06-09', name: MURCIA },
+    source:
+      'Calendario laboral de la Región de Murcia 2026 (BORM): 19 Mar, 2 Apr, 9 Jun, 7 Dec; not 1 November.',
+  },
+  {
+    year: 2027,
+    region: 'ES-MC',
+    add: { date: '2027-06-09', name: MURCIA },
+    source: 'The region keeps 9 June every year; the 2027 calendar is not yet published.',
+  },
+];
 
 function holidaysOf(region: (typeof REGIONS)[number], year: number): Entry[] {
   const spanish = new Holidays('ES', region, { types: ['public'], languages: ['es'] }).getHolidays(
