@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import type { TrustProxy } from '../../src/config.ts';
 import type { Db } from '../../src/db/database.ts';
@@ -255,4 +255,24 @@ export function reportWorker(ctx: Pick<TestContext, 'db' | 'clock' | 'deps'>) {
 export async function generateReports(ctx: Pick<TestContext, 'db' | 'clock' | 'deps'>): Promise<void> {
   const worker = reportWorker(ctx);
   while ((await worker.tick()) > 0) {}
+}
+
+/**
+ * Requests a report, generates it, and downloads its file through the app: the report as listed (status
+ * completed) and the file's response.
+ */
+export async function downloadReport(
+  ctx: Pick<TestContext, 'db' | 'clock' | 'deps' | 'app'>,
+  client: Client,
+  body: Record<string, unknown>,
+) {
+  const created = await client.post('/v1/reports', body);
+  expect(created.statusCode, created.body).toBe(202);
+  await generateReports(ctx);
+  const report = (await client.get(`/v1/reports/${created.json().id}`)).json();
+  expect(report.status).toBe('completed');
+  const url = new URL(report.download_url);
+  const file = await ctx.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+  expect(file.statusCode).toBe(200);
+  return { report, file };
 }

@@ -4,6 +4,7 @@ import { CONTRACT_TERM_COLUMNS, companyTrackingStart } from '../../db/employees.
 import type { EmployeeContractsTable, EmployeesTable } from '../../db/schema.ts';
 
 export {
+  CONTRACT_TERM_COLUMNS,
   contractOf,
   contractsOf,
   effectiveTrackingStart,

@@ -32,6 +32,7 @@ import { hasLocalHolidays } from '../workdays/workdays.repo.ts';
 import { type DaysTouched, writeDays } from '../workdays/write-days.ts';
 import {
   activeCheckInOutside,
+  CONTRACT_TERM_COLUMNS,
   contractHistoryRows,
   contractOf,
   type EmployeeColumns,
@@ -300,13 +301,6 @@ const termInput = (input: Writable): Partial<ContractTerms> => ({
   complementary_limit_percentage: input.complementary_limit_percentage,
   overtime_compensation: input.overtime_compensation,
 });
-const TERM_FIELDS = [
-  'contract_type',
-  'weekly_minutes',
-  'part_time_percentage',
-  'complementary_limit_percentage',
-  'overtime_compensation',
-] as const;
 
 /** Terms as the employee and contract columns store them (the percentage as numeric text). */
 const termColumns = (terms: ContractTerms) => ({
@@ -384,7 +378,7 @@ async function plannedContractChange(
   now: Temporal.Instant,
   errors: Record<string, string>,
 ): Promise<ContractChange | null> {
-  const termsGiven = TERM_FIELDS.some((field) => input[field] !== undefined);
+  const termsGiven = CONTRACT_TERM_COLUMNS.some((field) => input[field] !== undefined);
   if (input.work_schedule === undefined && input.vacation_days_per_year === undefined && !termsGiven) {
     if (input.effective_from !== undefined && input.timezone === undefined) {
       errors.effective_from =

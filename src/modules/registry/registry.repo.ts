@@ -1,6 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { CONTRACT_TERM_COLUMNS, selectEmployedDuring } from '../../db/employees.ts';
+import { contractsOf, selectEmployedDuring } from '../../db/employees.ts';
 import type {
   RegistryCompanyEntriesTable,
   RegistryEntriesTable,
@@ -417,24 +417,8 @@ export async function employeeFacts(db: Executor, companyId: string, ids: string
     .where('company_id', '=', companyId)
     .where('id', 'in', ids)
     .execute();
-  const contracts = await db
-    .selectFrom('employee_contracts')
-    .select([
-      'employee_id',
-      'effective_from',
-      'work_schedule',
-      'vacation_days_per_year',
-      ...CONTRACT_TERM_COLUMNS,
-    ])
-    .where('company_id', '=', companyId)
-    .where('employee_id', 'in', ids)
-    .orderBy('employee_id')
-    .orderBy('effective_from')
-    .execute();
-  return rows.map((row) => ({
-    ...row,
-    contracts: contracts.filter((contract) => contract.employee_id === row.id),
-  }));
+  const contracts = await contractsOf(db, companyId, ids);
+  return rows.map((row) => ({ ...row, contracts: contracts.get(row.id) ?? [] }));
 }
 
 /** The companies among the ids with what their chain's `company` state records. */

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestContext,
-  reportWorker,
+  downloadReport,
+  pinClock,
   type TestCompany,
   type TestContext,
 } from '../../../helpers/context.ts';
@@ -19,10 +20,7 @@ let company: TestCompany;
 
 const ZONE = 'Europe/Madrid';
 const instant = (local: string) => Temporal.PlainDateTime.from(local).toZonedDateTime(ZONE).toInstant();
-const at = (local: string) => {
-  const real = ctx.clock.now().subtract({ milliseconds: ctx.clock.offsetMilliseconds });
-  ctx.clock.setOffset(instant(local).epochMilliseconds - real.epochMilliseconds);
-};
+const at = (local: string) => pinClock(ctx.clock, instant(local).toString());
 const FOUR_HOURS = { mon: 240, tue: 240, wed: 240, thu: 240, fri: 240, sat: 0, sun: 0 };
 
 /** A day worked from 09:00 to `until`, recorded as it happens. */
@@ -39,6 +37,16 @@ async function workDay(employeeId: string, date: string, until: string) {
     });
     expect(response.statusCode, response.body).toBe(201);
   }
+}
+
+/** The text of a worker's monthly document (PDF, Spanish), whitespace collapsed. */
+async function documentText(month: string, employeeId: string) {
+  const { file } = await downloadReport(ctx, company.live, {
+    type: 'time_registry_worker_monthly',
+    format: 'pdf',
+    params: { month, employee_id: employeeId },
+  });
+  return (await pdfPages(file.rawPayload)).join('\n').replace(/\s+/g, ' ');
 }
 
 async function summaries(employeeId: string, period: 'day' | 'month', from: string, to: string) {
@@ -193,19 +201,7 @@ describe('part-time contracts', () => {
     expect(month).toMatchObject({ overtime_minutes: 90, complementary_minutes: 180 });
 
     // The worker's document prints them apart, and the contract in force on the month's last day.
-    const created = await company.live.post('/v1/reports', {
-      type: 'time_registry_worker_monthly',
-      format: 'pdf',
-      params: { month: '2027-01', employee_id: fullTimer.id },
-    });
-    expect(created.statusCode, created.body).toBe(202);
-    const job = reportWorker(ctx);
-    while ((await job.tick()) > 0) {}
-    const report = (await company.live.get(`/v1/reports/${created.json().id}`)).json();
-    expect(report.status).toBe('completed');
-    const url = new URL(report.download_url);
-    const file = await ctx.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
-    const text = (await pdfPages(file.rawPayload)).join('\n').replace(/\s+/g, ' ');
+    const text = await documentText('2027-01', fullTimer.id);
     // A full-time contract of 20 hours is not printed as part-time.
     expect(text).toContain('Jornada contratada: 20:00 h/semana ');
     expect(text).not.toContain('tiempo parcial');
@@ -222,18 +218,7 @@ describe('part-time contracts', () => {
     });
     await workDay(employee.id, '2027-02-01', '15:00');
     at('2027-02-02T08:00:00');
-    const created = await company.live.post('/v1/reports', {
-      type: 'time_registry_worker_monthly',
-      format: 'pdf',
-      params: { month: '2027-02', employee_id: employee.id },
-    });
-    expect(created.statusCode, created.body).toBe(202);
-    const job = reportWorker(ctx);
-    while ((await job.tick()) > 0) {}
-    const report = (await company.live.get(`/v1/reports/${created.json().id}`)).json();
-    const url = new URL(report.download_url);
-    const file = await ctx.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
-    const text = (await pdfPages(file.rawPayload)).join('\n').replace(/\s+/g, ' ');
+    const text = await documentText('2027-02', employee.id);
     expect(text).toContain('Jornada contratada: 20:00 h/semana (tiempo parcial, 50 %)');
     expect(text).toContain(
       'Horas extraordinarias (art. 35.5 ET) 0:00 · Horas complementarias (art. 12.5 ET) 2:00',

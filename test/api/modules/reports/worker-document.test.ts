@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sheetName, xlsxDocumentsStream } from '../../../../src/modules/reports/document-xlsx.ts';
 import {
   createTestContext,
-  reportWorker,
+  downloadReport,
   type TestCompany,
   type TestContext,
 } from '../../../helpers/context.ts';
@@ -71,19 +71,11 @@ afterAll(() => ctx.close());
 beforeEach(() => ctx.clock.advance(61));
 
 async function generate(params: Record<string, unknown>, format: 'pdf' | 'xlsx' = 'pdf') {
-  const created = await company.live.post('/v1/reports', {
+  const { report, file } = await downloadReport(ctx, company.live, {
     type: 'time_registry_worker_monthly',
     format,
     params,
   });
-  expect(created.statusCode, created.body).toBe(202);
-  const job = reportWorker(ctx);
-  while ((await job.tick()) > 0) {}
-  const report = (await company.live.get(`/v1/reports/${created.json().id}`)).json();
-  expect(report.status).toBe('completed');
-  const url = new URL(report.download_url);
-  const file = await ctx.app.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
-  expect(file.statusCode).toBe(200);
   expect(file.headers['content-type']).toBe(
     format === 'pdf'
       ? 'application/pdf'

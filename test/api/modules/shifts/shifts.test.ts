@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import { createTestContext, pinClock, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { createAdmin, dashboardSession } from '../../../helpers/dashboard.ts';
 import { joinPortal, type PortalWorker } from '../../../helpers/portal.ts';
 import { eventsOf, hire } from '../../../helpers/resources.ts';
@@ -20,10 +20,7 @@ const ZONE = 'Europe/Madrid';
 const instant = (local: string) => Temporal.PlainDateTime.from(local).toZonedDateTime(ZONE).toInstant();
 const stamp = (local: string) => new Date(instant(local).epochMilliseconds).toISOString();
 /** Moves the fake clock to a Madrid wall-clock time. */
-const at = (local: string) => {
-  const real = ctx.clock.now().subtract({ milliseconds: ctx.clock.offsetMilliseconds });
-  ctx.clock.setOffset(instant(local).epochMilliseconds - real.epochMilliseconds);
-};
+const at = (local: string) => pinClock(ctx.clock, instant(local).toString());
 const NO_SCHEDULE = { mon: 0, tue: 0, wed: 0, thu: 0, fri: 0, sat: 0, sun: 0 };
 
 async function person(employeeId: string) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import { createTestContext, pinClock, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { createAdmin, dashboardSession } from '../../../helpers/dashboard.ts';
 import { joinPortal, type PortalWorker } from '../../../helpers/portal.ts';
 
@@ -23,10 +23,7 @@ const instant = (local: string) => Temporal.PlainDateTime.from(local).toZonedDat
 const stamp = (local: string) => new Date(instant(local).epochMilliseconds).toISOString();
 const iso = (local: string) => instant(local).toString({ smallestUnit: 'second' });
 /** Moves the fake clock to a Madrid wall-clock time. */
-const at = (local: string) => {
-  const real = ctx.clock.now().subtract({ milliseconds: ctx.clock.offsetMilliseconds });
-  ctx.clock.setOffset(instant(local).epochMilliseconds - real.epochMilliseconds);
-};
+const at = (local: string) => pinClock(ctx.clock, instant(local).toString());
 
 async function home() {
   const session = await dashboardSession(ctx, admin.email, admin.password);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import { createTestContext, pinClock, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { hire } from '../../../helpers/resources.ts';
 
 /**
@@ -52,8 +52,7 @@ async function yearRow(client: TestCompany['live'], employeeId: string, year: st
 beforeAll(async () => {
   ctx = await createTestContext();
   company = await ctx.createCompany({ timezone: ZONE });
-  const real = ctx.clock.now().subtract({ milliseconds: ctx.clock.offsetMilliseconds });
-  ctx.clock.setOffset(instant('2027-06-30T12:00:00').epochMilliseconds - real.epochMilliseconds);
+  pinClock(ctx.clock, instant('2027-06-30T12:00:00').toString());
 });
 afterAll(() => ctx.close());
 

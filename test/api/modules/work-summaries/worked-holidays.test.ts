@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import { createTestContext, pinClock, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { hire } from '../../../helpers/resources.ts';
 import { rewriteStoredDay } from '../../../helpers/tamper.ts';
 
@@ -43,8 +43,7 @@ async function days(employeeId: string, from: string, to: string) {
 beforeAll(async () => {
   ctx = await createTestContext();
   company = await ctx.createCompany({ timezone: ZONE });
-  const real = ctx.clock.now().subtract({ milliseconds: ctx.clock.offsetMilliseconds });
-  ctx.clock.setOffset(instant('2027-06-30T12:00:00').epochMilliseconds - real.epochMilliseconds);
+  pinClock(ctx.clock, instant('2027-06-30T12:00:00').toString());
 });
 afterAll(() => ctx.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import { createTestContext, pinClock, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { createAdmin, dashboardSession } from '../../../helpers/dashboard.ts';
 import { joinPortal } from '../../../helpers/portal.ts';
 import { eventsOf, hire } from '../../../helpers/resources.ts';
@@ -16,10 +16,7 @@ let admin: { email: string; password: string };
 const ZONE = 'Europe/Madrid';
 const instant = (local: string) => Temporal.PlainDateTime.from(local).toZonedDateTime(ZONE).toInstant();
 const iso = (local: string) => instant(local).toString({ smallestUnit: 'second' });
-const at = (local: string) => {
-  const real = ctx.clock.now().subtract({ milliseconds: ctx.clock.offsetMilliseconds });
-  ctx.clock.setOffset(instant(local).epochMilliseconds - real.epochMilliseconds);
-};
+const at = (local: string) => pinClock(ctx.clock, instant(local).toString());
 
 async function record(employeeId: string, type: string, local: string) {
   const response = await company.live.post('/v1/check-ins', {
