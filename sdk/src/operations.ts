@@ -224,6 +224,21 @@ export class Operations extends Transport {
     return this.list({ method: 'GET', path: `/v1/compliance-alerts`, query, options });
   }
 
+  /** List days marked force majeure (`GET /v1/force-majeure-days`). */
+  listForceMajeureDays(query?: NonNullable<operations['listForceMajeureDays']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listForceMajeureDays']['responses'][200]['content']['application/json']>> {
+    return this.list({ method: 'GET', path: `/v1/force-majeure-days`, query, options });
+  }
+
+  /** Mark a day’s overtime force majeure (`POST /v1/force-majeure-days`). */
+  createForceMajeureDay(body: operations['createForceMajeureDay']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['createForceMajeureDay']['responses'][201]['content']['application/json']> {
+    return this.json({ method: 'POST', path: `/v1/force-majeure-days`, body, idempotent: true, options });
+  }
+
+  /** Remove a force majeure mark (`DELETE /v1/force-majeure-days/{id}`). */
+  deleteForceMajeureDay(id: string, options?: IdempotentOptions): Promise<void> {
+    return this.send({ method: 'DELETE', path: `/v1/force-majeure-days/${segment(id)}`, idempotent: true, options });
+  }
+
   /** List vacation balances (`GET /v1/vacation-balances`). */
   listVacationBalances(query: NonNullable<operations['listVacationBalances']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listVacationBalances']['responses'][200]['content']['application/json']>> {
     return this.list({ method: 'GET', path: `/v1/vacation-balances`, query, options });

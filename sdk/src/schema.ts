@@ -352,6 +352,25 @@ export interface paths {
      */
     get: operations["listComplianceAlerts"];
   };
+  "/v1/force-majeure-days": {
+    /**
+     * List days marked force majeure
+     * @description Required scope: `org:fichajes:read`.
+     */
+    get: operations["listForceMajeureDays"];
+    /**
+     * Mark a day’s overtime force majeure
+     * @description Required scope: `org:fichajes:write`.
+     */
+    post: operations["createForceMajeureDay"];
+  };
+  "/v1/force-majeure-days/{id}": {
+    /**
+     * Remove a force majeure mark
+     * @description Required scope: `org:fichajes:write`.
+     */
+    delete: operations["deleteForceMajeureDay"];
+  };
   "/v1/vacation-balances": {
     /**
      * List vacation balances
@@ -1062,6 +1081,16 @@ export interface components {
       national_id?: components["schemas"]["NationalId"];
       social_security_number?: components["schemas"]["SocialSecurityNumber"];
     };
+    CreateForceMajeureDayBody: {
+      employee_id: components["schemas"]["Uuid"];
+      /**
+       * Format: date
+       * @description Not in a closed month (409); one mark per employee and day (409).
+       */
+      date: string;
+      /** @description The emergency. */
+      reason: string;
+    };
     CreateRegistryAccessGrantBody: {
       /** @enum {unknown} */
       kind: "inspection" | "representatives";
@@ -1201,6 +1230,24 @@ export interface components {
     };
     /** @enum {unknown} */
     EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "report.completed" | "ping";
+    /** @description Overtime worked on this day to prevent or repair damage (ET 35.3): compensated as any other, it does not count towards the 80 hours a year. */
+    ForceMajeureDay: {
+      id: components["schemas"]["Uuid"];
+      employee_id: components["schemas"]["Uuid"];
+      /** Format: date */
+      date: string;
+      reason: string;
+      /** @description Who marked it. */
+      recorded_by: components["schemas"]["Actor"];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    ForceMajeureDayList: {
+      data: components["schemas"]["ForceMajeureDay"][];
+      meta: components["schemas"]["PageMeta"];
+    };
     Holiday: {
       id: components["schemas"]["Uuid"];
       /** Format: date */
@@ -3571,6 +3618,111 @@ export interface operations {
       };
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * List days marked force majeure
+   * @description Required scope: `org:fichajes:read`.
+   */
+  listForceMajeureDays: {
+    parameters: {
+      query?: {
+        limit?: components["parameters"]["Limit"];
+        cursor?: components["parameters"]["Cursor"];
+        updated_since?: components["parameters"]["UpdatedSince"];
+        employee_id?: components["parameters"]["EmployeeId"];
+      };
+    };
+    responses: {
+      /** @description A page of marks. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["ForceMajeureDayList"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Mark a day’s overtime force majeure
+   * @description Required scope: `org:fichajes:write`.
+   */
+  createForceMajeureDay: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreateForceMajeureDayBody"];
+      };
+    };
+    responses: {
+      /** @description The mark. */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["ForceMajeureDay"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Remove a force majeure mark
+   * @description Required scope: `org:fichajes:write`.
+   */
+  deleteForceMajeureDay: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: components["parameters"]["Id"];
+      };
+    };
+    responses: {
+      /** @description Removed. */
+      204: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: never;
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];

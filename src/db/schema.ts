@@ -409,6 +409,18 @@ export type OvertimeCompensationPeriodsTable = {
   recorded_at: Date;
 };
 
+export type ForceMajeureDaysTable = {
+  company_id: string;
+  id: string;
+  employee_id: string;
+  date: string;
+  reason: string;
+  recorded_by_type: ActorType;
+  recorded_by_id: string;
+  created_at: Date;
+  updated_at: Date;
+};
+
 export type WorkdaysTable = {
   company_id: string;
   employee_id: string;
@@ -432,6 +444,8 @@ export type WorkdaysTable = {
   overtime_paid: Generated<boolean>;
   /** A holiday of the employee's calendar: its worked minutes are a worked holiday's (migration 0049). */
   holiday: Generated<boolean>;
+  /** Its overtime was marked force majeure (ET 35.3): not counted towards the yearly cap (migration 0049). */
+  force_majeure: Generated<boolean>;
   consolidated_at: Date;
 };
 
@@ -444,7 +458,7 @@ export type WorkdayMonthsTable = {
   night_minutes: number;
   overtime_minutes: number;
   complementary_minutes: Generated<number>;
-  overtime_paid_minutes: Generated<number>;
+  overtime_counted_minutes: Generated<number>;
   holiday_worked_minutes: Generated<number>;
   expected_minutes: number;
   absences_minutes: number;
@@ -780,6 +794,7 @@ export type Database = {
   check_in_corrections: CheckInCorrectionsTable;
   employee_contracts: EmployeeContractsTable;
   overtime_compensation_periods: OvertimeCompensationPeriodsTable;
+  force_majeure_days: ForceMajeureDaysTable;
   portal_invitations: PortalInvitationsTable;
   portal_accounts: PortalAccountsTable;
   portal_sessions: PortalSessionsTable;

@@ -16,6 +16,13 @@ export const paidOvertimeOf = (row: RawBuilder<unknown>) =>
   sql<number>`case when ${row}.overtime_paid then ${overtimeOf(row)} else 0 end`;
 
 /**
+ * Overtime the yearly cap of ET 35.2 counts: paid (overtime compensated with rest is not), and not marked force
+ * majeure (ET 35.3).
+ */
+export const countedOvertimeOf = (row: RawBuilder<unknown>) =>
+  sql<number>`case when ${row}.overtime_paid and not ${row}.force_majeure then ${overtimeOf(row)} else 0 end`;
+
+/**
  * What a day adds to the banked balance: worked − expected, less what is paid instead of banked: paid overtime
  * and complementary minutes (ET 12.5.h: paid as ordinary hours). A short day always counts.
  */

@@ -24,6 +24,7 @@ import {
   complianceAlertsDashboardRoutes,
   complianceAlertsRoutes,
 } from '../modules/workdays/compliance-alerts.routes.ts';
+import { forceMajeureRoutes } from '../modules/workdays/force-majeure.routes.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import type { RouteSurface } from '../platform/operation.ts';
 
@@ -47,6 +48,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   shiftsRoutes,
   workSummariesRoutes,
   complianceAlertsRoutes,
+  forceMajeureRoutes,
   vacationBalancesRoutes,
   registryRoutes,
   registryAccessRoutes,

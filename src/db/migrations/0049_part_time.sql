@@ -43,7 +43,7 @@ create table overtime_compensation_periods (
   primary key (company_id, effective_from)
 );
 alter table workdays add column overtime_paid boolean not null default false;
-alter table workday_months add column overtime_paid_minutes integer not null default 0;
+alter table workday_months add column overtime_counted_minutes integer not null default 0;
 
 -- Worked holidays, reported apart (issue 38): a stored day remembers whether it is a holiday of the employee's
 -- calendar, so that the work summaries can sum its worked minutes as `holiday_worked_minutes`. Days stored before
@@ -65,3 +65,23 @@ update workday_months m set holiday_worked_minutes = coalesce((
   where w.company_id = m.company_id and w.employee_id = m.employee_id and w.holiday
     and w.incomplete_shifts = 0 and w.open_since is null
     and w.date >= m.month and w.date < (m.month + interval '1 month')::date), 0);
+
+-- Overtime worked to prevent or repair damage (ET art. 35.3): the company marks an employee's day, with its
+-- reason; that day's overtime is compensated as any other but does not count towards the 80 hours a year. A stored
+-- day with overtime remembers the mark, so a closed month's counted overtime never moves.
+create table force_majeure_days (
+  company_id uuid not null references companies (id) on delete cascade,
+  id uuid not null,
+  employee_id uuid not null,
+  date date not null,
+  reason text not null check (length(reason) between 1 and 500),
+  recorded_by_type text not null,
+  recorded_by_id text not null,
+  created_at timestamptz(3) not null,
+  updated_at timestamptz(3) not null,
+  primary key (company_id, id),
+  unique (company_id, employee_id, date),
+  foreign key (company_id, employee_id) references employees (company_id, id) on delete cascade
+);
+create index force_majeure_days_company_updated on force_majeure_days (company_id, updated_at, id);
+alter table workdays add column force_majeure boolean not null default false;

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { missedClockOutSql } from '../../db/open-shifts.ts';
-import { bankedOf, complementaryOf, overtimeOf, paidOvertimeOf } from '../../db/workday-figures.ts';
+import { bankedOf, complementaryOf, countedOvertimeOf, overtimeOf } from '../../db/workday-figures.ts';
 
 /**
  * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a probable
@@ -30,8 +30,8 @@ export type Figures = {
   night: number;
   overtime: number;
   complementary: number;
-  /** Overtime paid, not compensated with rest (what ET 35.2's yearly cap counts). */
-  paid_overtime: number;
+  /** Overtime the yearly cap counts: paid, not force majeure (ET 35.2, 35.3). */
+  counted_overtime: number;
   /** Worked minutes on holidays of the employee's calendar (a worked holiday, reported apart). */
   holiday_worked: number;
   expected: number;
@@ -104,7 +104,7 @@ export async function dayFigures(db: Db, read: FiguresRead): Promise<Figures[]> 
              case when ${closed} then 1 else 0 end as source_days,
              case when ${incomplete} then 1 else 0 end as incomplete_days,
              w.anomalies, case when w.conflict then 1 else 0 end as conflict_days,
-             case when ${closed} then ${paidOvertimeOf(sql`w`)} else 0 end as paid_overtime,
+             case when ${closed} then ${countedOvertimeOf(sql`w`)} else 0 end as counted_overtime,
              case when ${closed} and w.holiday then w.worked_minutes else 0 end as holiday_worked,
              case when ${closed} and w.tracked then ${bankedOf(sql`w`)} else 0 end as banked
       from workdays w
@@ -127,7 +127,7 @@ export async function settledMonthFigures(db: Db, read: FiguresRead): Promise<Fi
              coalesce(r.worked_minutes, 0) as worked, coalesce(r.break_minutes, 0) as breaks,
              coalesce(r.night_minutes, 0) as night, coalesce(r.overtime_minutes, 0) as overtime,
              coalesce(r.complementary_minutes, 0) as complementary,
-             coalesce(r.overtime_paid_minutes, 0) as paid_overtime,
+             coalesce(r.overtime_counted_minutes, 0) as counted_overtime,
              coalesce(r.holiday_worked_minutes, 0) as holiday_worked, coalesce(r.expected_minutes, 0) as expected,
              coalesce(r.absences_minutes, 0) as absences,
              coalesce(r.source_days, 0) as source_days, coalesce(r.incomplete_days, 0) as incomplete_days,
@@ -156,7 +156,7 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
              (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
              coalesce(a.worked, 0) as worked, coalesce(a.breaks, 0) as breaks, coalesce(a.night, 0) as night,
              coalesce(a.overtime, 0) as overtime, coalesce(a.complementary, 0) as complementary,
-             coalesce(a.paid_overtime, 0) as paid_overtime, coalesce(a.holiday_worked, 0) as holiday_worked,
+             coalesce(a.counted_overtime, 0) as counted_overtime, coalesce(a.holiday_worked, 0) as holiday_worked,
              coalesce(a.expected, 0) as expected,
              coalesce(a.absences, 0) as absences, coalesce(a.source_days, 0) as source_days,
              coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies,
@@ -165,7 +165,7 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
       left join lateral (
         select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
                r.overtime_minutes as overtime, r.complementary_minutes as complementary,
-               r.overtime_paid_minutes as paid_overtime, r.holiday_worked_minutes as holiday_worked,
+               r.overtime_counted_minutes as counted_overtime, r.holiday_worked_minutes as holiday_worked,
                r.expected_minutes as expected,
                r.absences_minutes as absences,
                r.source_days, r.incomplete_days, r.anomalies, r.conflict_days, r.banked_minutes as banked
@@ -174,7 +174,7 @@ export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]
           and m.month_start < ${read.settledUntil}::date
         union all
         select ${sum(sql`w.worked_minutes`)}, ${sum(sql`w.break_minutes`)}, ${sum(sql`w.night_minutes`)},
-               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(paidOvertimeOf(sql`w`))},
+               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(countedOvertimeOf(sql`w`))},
                ${sum(sql`case when w.holiday then w.worked_minutes else 0 end`)}, ${sum(sql`w.expected_minutes`)},
                ${sum(sql`w.absences_minutes`)},
                (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
@@ -208,7 +208,7 @@ export async function yearFigures(db: Db, read: FiguresRead): Promise<Figures[]>
              coalesce(sum(a.worked), 0)::int as worked, coalesce(sum(a.breaks), 0)::int as breaks,
              coalesce(sum(a.night), 0)::int as night, coalesce(sum(a.overtime), 0)::int as overtime,
              coalesce(sum(a.complementary), 0)::int as complementary,
-             coalesce(sum(a.paid_overtime), 0)::int as paid_overtime,
+             coalesce(sum(a.counted_overtime), 0)::int as counted_overtime,
              coalesce(sum(a.holiday_worked), 0)::int as holiday_worked,
              coalesce(sum(a.expected), 0)::int as expected, coalesce(sum(a.absences), 0)::int as absences,
              coalesce(sum(a.source_days), 0)::int as source_days,
@@ -221,7 +221,7 @@ export async function yearFigures(db: Db, read: FiguresRead): Promise<Figures[]>
       left join lateral (
         select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
                r.overtime_minutes as overtime, r.complementary_minutes as complementary,
-               r.overtime_paid_minutes as paid_overtime, r.holiday_worked_minutes as holiday_worked,
+               r.overtime_counted_minutes as counted_overtime, r.holiday_worked_minutes as holiday_worked,
                r.expected_minutes as expected,
                r.absences_minutes as absences, r.source_days, r.incomplete_days, r.anomalies, r.conflict_days,
                r.banked_minutes as banked
@@ -230,7 +230,7 @@ export async function yearFigures(db: Db, read: FiguresRead): Promise<Figures[]>
           and r.month >= y.year_start::date and r.month < ${yearEnd} and r.month < ${read.settledUntil}::date
         union all
         select ${sum(sql`w.worked_minutes`)}, ${sum(sql`w.break_minutes`)}, ${sum(sql`w.night_minutes`)},
-               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(paidOvertimeOf(sql`w`))},
+               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(countedOvertimeOf(sql`w`))},
                ${sum(sql`case when w.holiday then w.worked_minutes else 0 end`)}, ${sum(sql`w.expected_minutes`)}, ${sum(sql`w.absences_minutes`)},
                (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
                coalesce(sum(w.anomalies), 0)::int, (count(*) filter (where w.conflict))::int,

@@ -123,7 +123,7 @@ export async function listWorkSummaries(
       night_minutes: row.night,
       overtime_minutes: row.overtime,
       complementary_minutes: row.complementary,
-      overtime_counted_minutes: row.paid_overtime,
+      overtime_counted_minutes: row.counted_overtime,
       holiday_worked_minutes: row.holiday_worked,
       expected_minutes: row.expected,
       balance_minutes: balance,

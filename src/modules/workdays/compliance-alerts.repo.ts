@@ -1,7 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ComplianceAlertsTable } from '../../db/schema.ts';
-import { paidOvertimeOf } from '../../db/workday-figures.ts';
+import { countedOvertimeOf } from '../../db/workday-figures.ts';
 
 export const ALERT_COLUMNS = [
   'id',
@@ -143,7 +143,7 @@ export async function countedOvertimeDays(
   employeeId: string,
   range: { from: string; to: string },
 ): Promise<Array<{ date: string; counted: number }>> {
-  const counted = paidOvertimeOf(sql`w`);
+  const counted = countedOvertimeOf(sql`w`);
   return (
     await sql<{ date: string; counted: number }>`
       select w.date, ${counted} as counted from workdays w

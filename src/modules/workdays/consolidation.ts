@@ -26,6 +26,7 @@ import {
   type DateRange,
   findClockEvents,
   findHolidayDates,
+  forceMajeureDates,
   type HolidayAudience,
   lockEmployeeCalendar,
   publishedShiftMinutes,
@@ -125,6 +126,7 @@ export async function computeWorkdays(
   const absences = await approvedAbsenceSpans(tx, companyId, employeeId, range);
   const planned = await publishedShiftMinutes(tx, companyId, employeeId, range);
   const compensations = await compensationPeriods(tx, companyId);
+  const forceMajeure = await forceMajeureDates(tx, companyId, employeeId, range);
   // The company's compensation on a date: its period's, else time off (the default before any choice).
   const companyCompensation = (date: string) =>
     compensations.findLast((item) => item.effective_from <= date)?.compensation ?? 'time_off';
@@ -169,6 +171,7 @@ export async function computeWorkdays(
       // A day with overtime remembers its compensation: the contract period's, or the company's on the date
       // (docs/time-rules.md, "Overtime").
       holiday: calendar.holiday,
+      force_majeure: figures.overtimeMinutes > 0 && forceMajeure.has(date),
       overtime_paid:
         figures.overtimeMinutes > 0 && (period.overtime_compensation ?? companyCompensation(date)) === 'paid',
       consolidated_at: now,

@@ -4,7 +4,7 @@ import { ownRecordSql } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
 import { companyRegistryPolicy, companyTrackingStart } from '../../db/employees.ts';
 import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
-import { bankedOf, complementaryOf, overtimeOf, paidOvertimeOf } from '../../db/workday-figures.ts';
+import { bankedOf, complementaryOf, countedOvertimeOf, overtimeOf } from '../../db/workday-figures.ts';
 import { audienceLocation, type HolidayAudience, inCalendarOf } from '../../time/holiday-audience.ts';
 
 /**
@@ -185,6 +185,24 @@ export async function lockEmployeeCalendar(
   return await (options.lock ? query.forUpdate() : query).executeTakeFirst();
 }
 
+/** The dates of an employee's range marked force majeure (ET 35.3). */
+export async function forceMajeureDates(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: DateRange,
+) {
+  const rows = await db
+    .selectFrom('force_majeure_days')
+    .select('date')
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('date', '>=', range.from)
+    .where('date', '<=', range.to)
+    .execute();
+  return new Set(rows.map((row) => row.date));
+}
+
 /** A tenant's overtime compensation periods (migration 0049), in effective_from order. */
 export async function compensationPeriods(db: Executor, companyId: string) {
   return await db
@@ -249,6 +267,7 @@ export const WORKDAY_FIGURES = [
   'part_time',
   'overtime_paid',
   'holiday',
+  'force_majeure',
 ] as const;
 
 /** An employee's stored workday figures in an inclusive range, in date order. */
@@ -382,7 +401,7 @@ export async function refreshMonths(
   const settled = sql`incomplete_shifts = 0 and open_since is null`;
   await sql`
     insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
-                                overtime_minutes, complementary_minutes, overtime_paid_minutes,
+                                overtime_minutes, complementary_minutes, overtime_counted_minutes,
                                 holiday_worked_minutes, expected_minutes, absences_minutes, source_days,
                                 incomplete_days, anomalies, conflict_days, banked_minutes)
     select company_id, employee_id, date_trunc('month', date)::date,
@@ -391,7 +410,7 @@ export async function refreshMonths(
            coalesce(sum(night_minutes) filter (where ${settled}), 0),
            coalesce(sum(${overtimeOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(${complementaryOf(sql`workdays`)}) filter (where ${settled}), 0),
-           coalesce(sum(${paidOvertimeOf(sql`workdays`)}) filter (where ${settled}), 0),
+           coalesce(sum(${countedOvertimeOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(worked_minutes) filter (where ${settled} and holiday), 0),
            coalesce(sum(expected_minutes) filter (where ${settled}), 0),
            coalesce(sum(absences_minutes) filter (where ${settled}), 0),

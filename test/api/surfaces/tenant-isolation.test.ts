@@ -88,6 +88,13 @@ beforeAll(async () => {
   ids.rotaPattern = (
     await b.live.post('/v1/rota-patterns', { name: 'B rota', cycle: [template.id, null] })
   ).json().id;
+  ids.forceMajeure = (
+    await b.live.post('/v1/force-majeure-days', {
+      employee_id: employee.id,
+      date: employee.hire_date,
+      reason: 'B flood',
+    })
+  ).json().id;
   ids.sandboxLocation = (
     await ctx.admin.post(`/admin/v1/companies/${a.sandboxId}/locations`, { name: 'A test site' })
   ).json().id;
@@ -141,6 +148,7 @@ const FIXTURES: Record<string, Record<string, string>> = {
   '/v1/absences/{id}/cancel': { id: 'absence' },
   '/v1/reports/{id}': { id: 'report' },
   '/v1/shifts/{id}': { id: 'shift' },
+  '/v1/force-majeure-days/{id}': { id: 'forceMajeure' },
   '/v1/rota-patterns/{id}/apply': { id: 'rotaPattern' },
   '/v1/registry/access-grants/{id}': { id: 'accessGrant' },
   '/v1/registry/access-grants/{id}/accesses': { id: 'accessGrant' },
