@@ -6,10 +6,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBackup } from '../../src/db/backup.ts';
 import { createDb } from '../../src/db/database.ts';
-import { knownMigrations, migrate, migrationStatus } from '../../src/db/migrator.ts';
-import { createCompany } from '../../src/modules/companies/companies.service.ts';
-import { FakeClock } from '../../src/time/clock.ts';
+import { knownMigrations, migrationStatus } from '../../src/db/migrator.ts';
 import { createEmptyDatabase } from '../helpers/database.ts';
+import { previousRelease } from '../helpers/previous-release.ts';
 import {
   companyWithLiveKey,
   E2E_ADMIN_TOKEN,
@@ -184,17 +183,32 @@ describe('jornada backup and restore', () => {
   }, 240_000);
 
   it("restores an older release's backup into this release, migrating it on", async () => {
-    // A database at an older schema (as an older release left it), with a company in it.
+    // A database as the previous release left it (its own code, test/fixtures/previous-release.jsonl.gz), with a
+    // company it created.
     const known = await knownMigrations();
-    const older = known.at(-2) as string;
+    const release = await previousRelease();
     const source = await emptyTarget();
-    const sourceDb = createDb(source.url, { max: 1 });
+    const port = await freePort();
+    const old = await startServiceNode(source.url, 'api', {
+      port,
+      cli: release.cli,
+      env: { JORNADA_DATA_DIR: world.dataDir },
+    });
     try {
-      await migrate(sourceDb, { through: older });
-      await createCompany({ db: sourceDb, clock: new FakeClock() }, { name: 'Antigua SL' });
+      const created = await httpClient(`http://127.0.0.1:${port}`)(
+        'POST',
+        '/admin/v1/companies',
+        { name: 'Antigua SL' },
+        E2E_ADMIN_TOKEN,
+      );
+      expect(created.status, created.text).toBe(201);
     } finally {
-      await sourceDb.destroy();
+      await stopServiceNode(old);
     }
+    const sourceDb = createDb(source.url, { max: 1 });
+    const status = await migrationStatus(sourceDb).finally(() => sourceDb.destroy());
+    const older = status.applied.at(-1)?.version as string;
+    expect(older).not.toBe(known.at(-1));
     const olderFile = `${file}.older`;
     try {
       const taken = await cli(['backup', olderFile], source.url);

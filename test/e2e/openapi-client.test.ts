@@ -33,6 +33,8 @@ const employee: Employee = {
   id: '0192f3a4-6b1c-7d2e-8f30-4a5b6c7d8e9f', first_name: 'Lucía', last_name: 'Martínez', email: 'l@example.com',
   external_id: null, status: 'active', hire_date: '2026-03-01', termination_date: null, location_id: null,
   unit_id: null, timezone: null, vacation_days_per_year: 22, tracking_start_date: '2026-03-01',
+  contract_type: 'full_time', weekly_minutes: 2400, part_time_percentage: null, complementary_limit_percentage: null,
+  overtime_compensation: null,
   opening_banked_minutes: 0, national_id: null, social_security_number: null, work_schedule: { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 },
   created_at: '2026-03-01T08:00:00Z', updated_at: '2026-03-01T08:00:00Z',
 };

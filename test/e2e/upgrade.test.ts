@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase } from '../helpers/database.ts';
+import { previousRelease } from '../helpers/previous-release.ts';
 import {
   E2E_ADMIN_TOKEN,
   freePort,
@@ -20,28 +20,7 @@ import {
  * running, keeps serving every kind of read and write of its API, its readiness stays 200, and a node of this
  * release beside it serves the same data, each seeing what the other wrote.
  */
-const ROOT = path.resolve(import.meta.dirname, '../..');
 type Http = ReturnType<typeof httpClient>;
-
-/** Unpacks the previous release under the project (so that it finds the project's node_modules). */
-async function previousRelease(): Promise<{ cli: string; commit: string }> {
-  const packed = gunzipSync(await readFile(path.join(ROOT, 'test/fixtures/previous-release.jsonl.gz')))
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as { commit?: string; path?: string; text?: string });
-  const commit = packed[0]?.commit as string;
-  const directory = path.join(ROOT, '.releases', commit);
-  const cli = path.join(directory, 'src/cli.ts');
-  if (!(await stat(cli).catch(() => null))) {
-    for (const file of packed.slice(1)) {
-      const target = path.join(directory, file.path as string);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, file.text as string);
-    }
-  }
-  return { cli, commit };
-}
 
 const nodes: ServiceNode[] = [];
 let database: Awaited<ReturnType<typeof createEmptyDatabase>>;
