@@ -1,5 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Static } from 'typebox';
-import type { ActorType } from '../../db/schema.ts';
+import type { ForceMajeureDaysTable } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -18,16 +19,7 @@ import { writeDays } from './write-days.ts';
 
 export type ForceMajeureDayView = Static<typeof ForceMajeureDay>;
 
-type Row = {
-  id: string;
-  employee_id: string;
-  date: string;
-  reason: string;
-  recorded_by_type: ActorType;
-  recorded_by_id: string;
-  created_at: Date;
-  updated_at: Date;
-};
+type Row = Omit<Selectable<ForceMajeureDaysTable>, 'company_id'>;
 
 const toView = (row: Row): ForceMajeureDayView => ({
   id: row.id,
