@@ -18,6 +18,7 @@ import { findEmployee } from '../employees/employees.repo.ts';
 import { findLocation } from '../locations/locations.repo.ts';
 import { currentMonthVersion, lastEntry } from '../registry/registry.repo.ts';
 import { credentialResetsOf, identityAtClose } from '../registry/registry.service.ts';
+import { periodFindingsOf } from '../workdays/compliance-alerts.ts';
 import { countedEvents } from '../workdays/consolidation.ts';
 import type { Row } from './file-writers.ts';
 import { employeeRegistryMonth, hhmm } from './report-rows.ts';
@@ -224,7 +225,11 @@ export async function* workerMonthlyDocuments(
         from: new Date(start.subtract({ hours: (LIMITS.nightReferenceDays + 1) * 24 }).epochMilliseconds),
         to: new Date(end.add({ hours: 24 }).epochMilliseconds),
       });
-      const legalLimits = complianceFindingsOfEvents(counted, zone, { from, to });
+      // The daily limits from the records as they are; the planned shift's, the month's and the year's as stored.
+      const legalLimits = [
+        ...complianceFindingsOfEvents(counted, zone, { from, to }),
+        ...(await periodFindingsOf(db, tenant.companyId, id, { from, to })),
+      ].sort((a, b) => a.date.localeCompare(b.date) || a.rule.localeCompare(b.rule));
       const workerName = `${employee.first_name} ${employee.last_name}`;
       const actor = (type: ActorType, actorId: string) =>
         type === 'employee' && actorId === id ? { type, name: workerName } : names(type, actorId);

@@ -226,6 +226,30 @@ export async function acknowledgeComplianceAlert(
   return toAlertView(row);
 }
 
+/**
+ * The stored alerts of an employee's dates, as findings, of the rules the daily reading of records does not give
+ * (the planned shift's, the month's and the year's): what the worker's document adds to its own findings.
+ */
+export async function periodFindingsOf(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: { from: string; to: string },
+): Promise<ComplianceFinding[]> {
+  return (await alertsOfEmployee(db, companyId, employeeId, range))
+    .filter(
+      (alert) =>
+        alert.rule === 'outside_schedule' || MONTH_RULES.has(alert.rule) || YEAR_RULES.has(alert.rule),
+    )
+    .map((alert) => ({
+      date: alert.date,
+      rule: alert.rule as ComplianceFinding['rule'],
+      minutes: alert.minutes,
+      limit: alert.limit_minutes,
+      law: alert.law,
+    }));
+}
+
 /** The Today view's list: the open alerts of the last weeks, newest first, with the employee's name. */
 export async function openComplianceAlerts(db: Executor, companyId: string, from: string) {
   return (await openAlertsSince(db, companyId, from, 50)).map((row) => ({

@@ -254,6 +254,10 @@ describe('part-time contracts', () => {
         law: 'ET art. 12.5',
       },
     ]);
+    // The worker's document of March lists it with the month's other legal-limit warnings.
+    expect(await documentText('2027-03', employee.id)).toContain(
+      '2027-03-03 · horas complementarias del mes por encima del límite pactado: 5:00 (límite 4:36) · ET art. 12.5',
+    );
     // A larger agreed limit from March on settles it.
     at('2027-03-03T20:00:00');
     const raised = await company.live.patch(`/v1/employees/${employee.id}`, {
