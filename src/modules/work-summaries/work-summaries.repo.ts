@@ -1,7 +1,13 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { missedClockOutSql } from '../../db/open-shifts.ts';
-import { bankedOf, complementaryOf, countedOvertimeOf, overtimeOf } from '../../db/workday-figures.ts';
+import {
+  bankedOf,
+  complementaryOf,
+  countedOvertimeOf,
+  holidayWorkedOf,
+  overtimeOf,
+} from '../../db/workday-figures.ts';
 
 /**
  * When a stored workday counts (docs/time-rules.md): incomplete when it has an incomplete shift or a probable
@@ -66,6 +72,95 @@ function filters(read: FiguresRead) {
   return { closed, incomplete, employee };
 }
 
+type DayRule = ReturnType<typeof dayStatus>;
+
+/**
+ * Every figure of a period, once: its name, its column in the monthly rollups, and what one stored day `w` adds
+ * to it under the read-time rule (minute figures count closed days only). Day rows read the day's value, month
+ * and year rows sum it over the days not yet rolled up, in this order.
+ */
+const FIGURES: ReadonlyArray<{
+  name: string;
+  column: string;
+  ofDay: (rule: DayRule) => RawBuilder<unknown>;
+}> = [
+  {
+    name: 'worked',
+    column: 'worked_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then w.worked_minutes else 0 end`,
+  },
+  {
+    name: 'breaks',
+    column: 'break_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then w.break_minutes else 0 end`,
+  },
+  {
+    name: 'night',
+    column: 'night_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then w.night_minutes else 0 end`,
+  },
+  {
+    name: 'overtime',
+    column: 'overtime_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then ${overtimeOf(sql`w`)} else 0 end`,
+  },
+  {
+    name: 'complementary',
+    column: 'complementary_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then ${complementaryOf(sql`w`)} else 0 end`,
+  },
+  {
+    name: 'counted_overtime',
+    column: 'overtime_counted_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then ${countedOvertimeOf(sql`w`)} else 0 end`,
+  },
+  {
+    name: 'holiday_worked',
+    column: 'holiday_worked_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then ${holidayWorkedOf(sql`w`)} else 0 end`,
+  },
+  {
+    name: 'expected',
+    column: 'expected_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then w.expected_minutes else 0 end`,
+  },
+  {
+    name: 'absences',
+    column: 'absences_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then w.absences_minutes else 0 end`,
+  },
+  {
+    name: 'source_days',
+    column: 'source_days',
+    ofDay: ({ closed }) => sql`case when ${closed} then 1 else 0 end`,
+  },
+  {
+    name: 'incomplete_days',
+    column: 'incomplete_days',
+    ofDay: ({ incomplete }) => sql`case when ${incomplete} then 1 else 0 end`,
+  },
+  { name: 'anomalies', column: 'anomalies', ofDay: () => sql`w.anomalies` },
+  {
+    name: 'conflict_days',
+    column: 'conflict_days',
+    ofDay: () => sql`case when w.conflict then 1 else 0 end`,
+  },
+  {
+    name: 'banked',
+    column: 'banked_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} and w.tracked then ${bankedOf(sql`w`)} else 0 end`,
+  },
+];
+
+/** One select list over FIGURES (names and columns are the constants above, never input). */
+const figureList = (item: (figure: (typeof FIGURES)[number]) => RawBuilder<unknown>) =>
+  sql.join(FIGURES.map(item));
+/** A rollup row `r`'s figures, named. */
+const rollupFigures = () => figureList(({ name, column }) => sql.raw(`r.${column} as ${name}`));
+/** The figures summed over the days `w` of a group. */
+const summedDays = (rule: DayRule) =>
+  figureList(({ name, ofDay }) => sql`coalesce(sum(${ofDay(rule)}), 0)::int as ${sql.raw(name)}`);
+
 /** Month rows: every employee employed during part of each month of the range, in (employee, month) order. */
 function employeeMonths(read: FiguresRead) {
   const { employee } = filters(read);
@@ -94,19 +189,7 @@ export async function dayFigures(db: Db, read: FiguresRead): Promise<Figures[]> 
   const result = await sql<Figures>`
       select w.employee_id, coalesce(e.timezone, ${read.timezone}) as zone,
              w.date as period_start, w.date as period_end,
-             case when ${closed} then w.worked_minutes else 0 end as worked,
-             case when ${closed} then w.break_minutes else 0 end as breaks,
-             case when ${closed} then w.night_minutes else 0 end as night,
-             case when ${closed} then ${overtimeOf(sql`w`)} else 0 end as overtime,
-             case when ${closed} then ${complementaryOf(sql`w`)} else 0 end as complementary,
-             case when ${closed} then w.expected_minutes else 0 end as expected,
-             case when ${closed} then w.absences_minutes else 0 end as absences,
-             case when ${closed} then 1 else 0 end as source_days,
-             case when ${incomplete} then 1 else 0 end as incomplete_days,
-             w.anomalies, case when w.conflict then 1 else 0 end as conflict_days,
-             case when ${closed} then ${countedOvertimeOf(sql`w`)} else 0 end as counted_overtime,
-             case when ${closed} and w.holiday then w.worked_minutes else 0 end as holiday_worked,
-             case when ${closed} and w.tracked then ${bankedOf(sql`w`)} else 0 end as banked
+             ${figureList(({ name, ofDay }) => sql`${ofDay({ closed, incomplete })} as ${sql.raw(name)}`)}
       from workdays w
       join employees e on e.company_id = w.company_id and e.id = w.employee_id
       where w.company_id = ${read.companyId}::uuid
@@ -124,15 +207,7 @@ export async function settledMonthFigures(db: Db, read: FiguresRead): Promise<Fi
       select e.id as employee_id, coalesce(e.timezone, ${read.timezone}) as zone,
              m.month_start::date as period_start,
              (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
-             coalesce(r.worked_minutes, 0) as worked, coalesce(r.break_minutes, 0) as breaks,
-             coalesce(r.night_minutes, 0) as night, coalesce(r.overtime_minutes, 0) as overtime,
-             coalesce(r.complementary_minutes, 0) as complementary,
-             coalesce(r.overtime_counted_minutes, 0) as counted_overtime,
-             coalesce(r.holiday_worked_minutes, 0) as holiday_worked, coalesce(r.expected_minutes, 0) as expected,
-             coalesce(r.absences_minutes, 0) as absences,
-             coalesce(r.source_days, 0) as source_days, coalesce(r.incomplete_days, 0) as incomplete_days,
-             coalesce(r.anomalies, 0) as anomalies, coalesce(r.conflict_days, 0) as conflict_days,
-             coalesce(r.banked_minutes, 0) as banked,
+             ${figureList(({ name, column }) => sql.raw(`coalesce(r.${column}, 0) as ${name}`))},
              (e.opening_banked_minutes
               + coalesce((select sum(b.banked_minutes) from workday_months b
                           where b.company_id = e.company_id and b.employee_id = e.id
@@ -148,38 +223,19 @@ export async function settledMonthFigures(db: Db, read: FiguresRead): Promise<Fi
 export async function monthFigures(db: Db, read: FiguresRead): Promise<Figures[]> {
   const { closed, incomplete } = filters(read);
   const months = employeeMonths(read);
-  const sum = (expression: RawBuilder<unknown>) =>
-    sql`coalesce(sum(${expression}) filter (where ${closed}), 0)::int`;
   const result = await sql<Figures>`
       select e.id as employee_id, coalesce(e.timezone, ${read.timezone}) as zone,
              m.month_start::date as period_start,
              (m.month_start + interval '1 month' - interval '1 day')::date as period_end,
-             coalesce(a.worked, 0) as worked, coalesce(a.breaks, 0) as breaks, coalesce(a.night, 0) as night,
-             coalesce(a.overtime, 0) as overtime, coalesce(a.complementary, 0) as complementary,
-             coalesce(a.counted_overtime, 0) as counted_overtime, coalesce(a.holiday_worked, 0) as holiday_worked,
-             coalesce(a.expected, 0) as expected,
-             coalesce(a.absences, 0) as absences, coalesce(a.source_days, 0) as source_days,
-             coalesce(a.incomplete_days, 0) as incomplete_days, coalesce(a.anomalies, 0) as anomalies,
-             coalesce(a.conflict_days, 0) as conflict_days, coalesce(a.banked, 0) as banked
+             ${figureList(({ name }) => sql.raw(`coalesce(a.${name}, 0) as ${name}`))}
       ${months.from}
       left join lateral (
-        select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
-               r.overtime_minutes as overtime, r.complementary_minutes as complementary,
-               r.overtime_counted_minutes as counted_overtime, r.holiday_worked_minutes as holiday_worked,
-               r.expected_minutes as expected,
-               r.absences_minutes as absences,
-               r.source_days, r.incomplete_days, r.anomalies, r.conflict_days, r.banked_minutes as banked
+        select ${rollupFigures()}
         from workday_months r
         where r.company_id = e.company_id and r.employee_id = e.id and r.month = m.month_start::date
           and m.month_start < ${read.settledUntil}::date
         union all
-        select ${sum(sql`w.worked_minutes`)}, ${sum(sql`w.break_minutes`)}, ${sum(sql`w.night_minutes`)},
-               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(countedOvertimeOf(sql`w`))},
-               ${sum(sql`case when w.holiday then w.worked_minutes else 0 end`)}, ${sum(sql`w.expected_minutes`)},
-               ${sum(sql`w.absences_minutes`)},
-               (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
-               coalesce(sum(w.anomalies), 0)::int, (count(*) filter (where w.conflict))::int,
-               coalesce(sum(${bankedOf(sql`w`)}) filter (where ${closed} and w.tracked), 0)::int
+        select ${summedDays({ closed, incomplete })}
         from workdays w
         where w.company_id = e.company_id and w.employee_id = e.id
           and w.date >= m.month_start::date and w.date < (m.month_start + interval '1 month')::date
@@ -199,42 +255,21 @@ export async function yearFigures(db: Db, read: FiguresRead): Promise<Figures[]>
   const position = read.after
     ? sql`and (e.id, y.year_start::date) > (${read.after[0]}::uuid, ${read.after[1]}::date)`
     : sql``;
-  const sum = (expression: RawBuilder<unknown>) =>
-    sql`coalesce(sum(${expression}) filter (where ${closed}), 0)::int`;
   const yearEnd = sql`(y.year_start + interval '1 year')::date`;
   const result = await sql<Figures>`
       select e.id as employee_id, coalesce(e.timezone, ${read.timezone}) as zone,
              y.year_start::date as period_start, (${yearEnd} - 1) as period_end,
-             coalesce(sum(a.worked), 0)::int as worked, coalesce(sum(a.breaks), 0)::int as breaks,
-             coalesce(sum(a.night), 0)::int as night, coalesce(sum(a.overtime), 0)::int as overtime,
-             coalesce(sum(a.complementary), 0)::int as complementary,
-             coalesce(sum(a.counted_overtime), 0)::int as counted_overtime,
-             coalesce(sum(a.holiday_worked), 0)::int as holiday_worked,
-             coalesce(sum(a.expected), 0)::int as expected, coalesce(sum(a.absences), 0)::int as absences,
-             coalesce(sum(a.source_days), 0)::int as source_days,
-             coalesce(sum(a.incomplete_days), 0)::int as incomplete_days,
-             coalesce(sum(a.anomalies), 0)::int as anomalies, coalesce(sum(a.conflict_days), 0)::int as conflict_days,
-             coalesce(sum(a.banked), 0)::int as banked
+             ${figureList(({ name }) => sql.raw(`coalesce(sum(a.${name}), 0)::int as ${name}`))}
       from employees e
       cross join generate_series(${`${read.from.slice(0, 4)}-01-01`}::date, ${`${read.to.slice(0, 4)}-01-01`}::date,
                                  interval '1 year') as y(year_start)
       left join lateral (
-        select r.worked_minutes as worked, r.break_minutes as breaks, r.night_minutes as night,
-               r.overtime_minutes as overtime, r.complementary_minutes as complementary,
-               r.overtime_counted_minutes as counted_overtime, r.holiday_worked_minutes as holiday_worked,
-               r.expected_minutes as expected,
-               r.absences_minutes as absences, r.source_days, r.incomplete_days, r.anomalies, r.conflict_days,
-               r.banked_minutes as banked
+        select ${rollupFigures()}
         from workday_months r
         where r.company_id = e.company_id and r.employee_id = e.id
           and r.month >= y.year_start::date and r.month < ${yearEnd} and r.month < ${read.settledUntil}::date
         union all
-        select ${sum(sql`w.worked_minutes`)}, ${sum(sql`w.break_minutes`)}, ${sum(sql`w.night_minutes`)},
-               ${sum(overtimeOf(sql`w`))}, ${sum(complementaryOf(sql`w`))}, ${sum(countedOvertimeOf(sql`w`))},
-               ${sum(sql`case when w.holiday then w.worked_minutes else 0 end`)}, ${sum(sql`w.expected_minutes`)}, ${sum(sql`w.absences_minutes`)},
-               (count(*) filter (where ${closed}))::int, (count(*) filter (where ${incomplete}))::int,
-               coalesce(sum(w.anomalies), 0)::int, (count(*) filter (where w.conflict))::int,
-               coalesce(sum(${bankedOf(sql`w`)}) filter (where ${closed} and w.tracked), 0)::int
+        select ${summedDays({ closed, incomplete })}
         from workdays w
         where w.company_id = e.company_id and w.employee_id = e.id
           and w.date >= greatest(y.year_start::date, ${read.settledUntil}::date) and w.date < ${yearEnd}

@@ -1,7 +1,7 @@
 import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ComplianceAlertsTable } from '../../db/schema.ts';
-import { countedOvertimeOf } from '../../db/workday-figures.ts';
+import { complementaryOf, countedOvertimeOf, settledOf } from '../../db/workday-figures.ts';
 
 export const ALERT_COLUMNS = [
   'id',
@@ -107,30 +107,25 @@ export async function plannedWorkShifts(
     .execute();
 }
 
-/** An employee's stored part-time days of a range: what the complementary limit reads (time/compliance.ts). */
+/**
+ * An employee's stored part-time days of a range, as the complementary limit reads them (time/compliance.ts): the
+ * complementary minutes of a settled day, and the day's contracted minutes (its expected ones before absences).
+ */
 export async function partTimeDays(
   db: Executor,
   companyId: string,
   employeeId: string,
   range: { from: string; to: string },
-) {
-  return await db
-    .selectFrom('workdays')
-    .select([
-      'date',
-      'worked_minutes',
-      'expected_minutes',
-      'absences_minutes',
-      'incomplete_shifts',
-      'open_since',
-    ])
-    .where('company_id', '=', companyId)
-    .where('employee_id', '=', employeeId)
-    .where('date', '>=', range.from)
-    .where('date', '<=', range.to)
-    .where('part_time', '=', true)
-    .orderBy('date')
-    .execute();
+): Promise<Array<{ date: string; complementary: number; contracted: number }>> {
+  return (
+    await sql<{ date: string; complementary: number; contracted: number }>`
+      select w.date, case when ${settledOf(sql`w`)} then ${complementaryOf(sql`w`)} else 0 end as complementary,
+             w.expected_minutes + w.absences_minutes as contracted
+      from workdays w
+      where w.company_id = ${companyId}::uuid and w.employee_id = ${employeeId}::uuid
+        and w.date >= ${range.from}::date and w.date <= ${range.to}::date and w.part_time
+      order by w.date`.execute(db)
+  ).rows;
 }
 
 /**
@@ -149,7 +144,7 @@ export async function countedOvertimeDays(
       select w.date, ${counted} as counted from workdays w
       where w.company_id = ${companyId}::uuid and w.employee_id = ${employeeId}::uuid
         and w.date >= ${range.from}::date and w.date <= ${range.to}::date
-        and w.incomplete_shifts = 0 and w.open_since is null and ${counted} > 0
+        and ${settledOf(sql`w`)} and ${counted} > 0
       order by w.date`.execute(db)
   ).rows;
 }

@@ -89,12 +89,7 @@ export async function refreshComplianceAlerts(
   const months = { from: `${touched.from.slice(0, 7)}-01`, to: endOfMonth(last) };
   const contract = await contractOf(tx, companyId, employeeId);
   const days = (await partTimeDays(tx, companyId, employeeId, months)).map((day) => ({
-    date: day.date,
-    complementary:
-      day.incomplete_shifts === 0 && day.open_since === null
-        ? Math.max(0, day.worked_minutes - day.expected_minutes)
-        : 0,
-    contracted: day.expected_minutes + day.absences_minutes,
+    ...day,
     limitPercentage: periodOn(contract, day.date).complementary_limit_percentage,
   }));
   const monthly = (await alertsOfEmployee(tx, companyId, employeeId, months)).filter((alert) =>

@@ -168,10 +168,10 @@ export async function computeWorkdays(
       open_since: day?.openSince ? new Date(day.openSince.epochMilliseconds) : null,
       conflict: conflicts.has(date),
       part_time: calendar.partTime === true,
-      // A day with overtime remembers its compensation: the contract period's, or the company's on the date
-      // (docs/time-rules.md, "Overtime").
       holiday: calendar.holiday,
       force_majeure: figures.overtimeMinutes > 0 && forceMajeure.has(date),
+      // A day with overtime remembers its compensation: the contract period's, or the company's on the date
+      // (docs/time-rules.md, "Overtime").
       overtime_paid:
         figures.overtimeMinutes > 0 && (period.overtime_compensation ?? companyCompensation(date)) === 'paid',
       consolidated_at: now,

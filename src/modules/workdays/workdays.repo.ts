@@ -4,7 +4,14 @@ import { ownRecordSql } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
 import { companyRegistryPolicy, companyTrackingStart } from '../../db/employees.ts';
 import type { CheckInType, WorkdaysTable } from '../../db/schema.ts';
-import { bankedOf, complementaryOf, countedOvertimeOf, overtimeOf } from '../../db/workday-figures.ts';
+import {
+  bankedOf,
+  complementaryOf,
+  countedOvertimeOf,
+  holidayWorkedOf,
+  overtimeOf,
+  settledOf,
+} from '../../db/workday-figures.ts';
 import { audienceLocation, type HolidayAudience, inCalendarOf } from '../../time/holiday-audience.ts';
 
 /**
@@ -398,7 +405,7 @@ export async function refreshMonths(
   if (employeeId !== null) stale = stale.where('employee_id', '=', employeeId);
   await stale.execute();
   const employee = employeeId === null ? sql`` : sql`and employee_id = ${employeeId}::uuid`;
-  const settled = sql`incomplete_shifts = 0 and open_since is null`;
+  const settled = settledOf(sql`workdays`);
   await sql`
     insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
                                 overtime_minutes, complementary_minutes, overtime_counted_minutes,
@@ -411,7 +418,7 @@ export async function refreshMonths(
            coalesce(sum(${overtimeOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(${complementaryOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(${countedOvertimeOf(sql`workdays`)}) filter (where ${settled}), 0),
-           coalesce(sum(worked_minutes) filter (where ${settled} and holiday), 0),
+           coalesce(sum(${holidayWorkedOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(expected_minutes) filter (where ${settled}), 0),
            coalesce(sum(absences_minutes) filter (where ${settled}), 0),
            count(*) filter (where ${settled}),
