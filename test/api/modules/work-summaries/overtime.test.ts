@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, pinClock, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { hire } from '../../../helpers/resources.ts';
+import { rewriteStoredDay } from '../../../helpers/tamper.ts';
 
 /**
  * Overtime compensation and the yearly cap (issue 38, ET art. 35): overtime compensated with time off goes to the
@@ -189,5 +190,29 @@ describe('overtime compensation and the yearly cap', () => {
     expect(late.statusCode).toBe(409);
     const verified = await ctx.admin.get('/admin/v1/registry/verify', { query: { company_id: other.id } });
     expect(verified.json().ok, verified.body.slice(0, 500)).toBe(true);
+    // An operator who turns closed April's overtime into paid overtime by SQL (or May's back into time off, to
+    // hide it from the yearly cap) is named by verification: the stored day no longer matches its records.
+    await rewriteStoredDay(
+      ctx.db,
+      { companyId: other.id, employeeId: employee.id, date: '2027-04-05' },
+      {
+        overtime_paid: true,
+      },
+    );
+    await rewriteStoredDay(
+      ctx.db,
+      { companyId: other.id, employeeId: employee.id, date: '2027-05-03' },
+      {
+        overtime_paid: false,
+      },
+    );
+    const tampered = await ctx.admin.get('/admin/v1/registry/verify', { query: { company_id: other.id } });
+    expect(tampered.json().ok).toBe(false);
+    expect(
+      tampered
+        .json()
+        .problems.filter((problem: { kind: string }) => problem.kind === 'figures_mismatch')
+        .map((problem: { expected: string }) => JSON.parse(problem.expected)[0]),
+    ).toEqual(['2027-04-05', '2027-05-03']);
   });
 });
