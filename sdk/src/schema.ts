@@ -1820,6 +1820,8 @@ export interface components {
       complementary_minutes: number;
       /** @description Worked minutes on holidays of the employee's calendar (planned or not), within worked_minutes. */
       holiday_worked_minutes: number;
+      /** @description Worked minutes within published on-call shifts (availability that became work), within worked_minutes. */
+      on_call_worked_minutes: number;
       /** @description The overtime ET 35.2's 80-hour yearly cap counts: paid, not compensated with time off (which is banked). */
       overtime_counted_minutes: number;
       /** @description Scheduled minutes of the closed workdays, after holidays and approved absences. */

@@ -446,6 +446,11 @@ export type WorkdaysTable = {
   holiday: Generated<boolean>;
   /** Its overtime was marked force majeure (ET 35.3): not counted towards the yearly cap (migration 0049). */
   force_majeure: Generated<boolean>;
+  /**
+   * Worked within published on-call shifts, part of worked_minutes (migration 0050); null: stored before that
+   * release and not settled yet (the maintenance fills it).
+   */
+  on_call_minutes: Generated<number | null>;
   consolidated_at: Date;
 };
 
@@ -460,6 +465,7 @@ export type WorkdayMonthsTable = {
   complementary_minutes: Generated<number>;
   overtime_counted_minutes: Generated<number>;
   holiday_worked_minutes: Generated<number>;
+  on_call_worked_minutes: Generated<number>;
   expected_minutes: number;
   absences_minutes: number;
   source_days: number;

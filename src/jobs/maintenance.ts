@@ -9,7 +9,8 @@ import { deleteExpiredDownloadNonces } from '../modules/reports/reports.repo.ts'
 import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
 import { deleteFinishedDeliveries } from '../modules/webhooks/deliveries.repo.ts';
-import { claimEmployeesBehind } from '../modules/workdays/workdays.repo.ts';
+import { settleOnCallFigures } from '../modules/workdays/consolidation.ts';
+import { claimEmployeesBehind, employeesWithUnsettledOnCall } from '../modules/workdays/workdays.repo.ts';
 import { extendCalendar } from '../modules/workdays/write-days.ts';
 import { deleteWindowsBefore } from '../platform/auth.repo.ts';
 import { deleteExpiredIdempotencyRecords } from '../platform/idempotency.repo.ts';
@@ -38,6 +39,22 @@ export async function extendHorizons(db: Db, now: Temporal.Instant): Promise<num
     }
     return due.length;
   });
+}
+
+/**
+ * Settles the on-call figure of days stored before it existed (migration 0050), one employee per transaction, a
+ * batch per call. Returns the days settled.
+ */
+export async function settleOnCallBacklog(db: Db, now: Temporal.Instant): Promise<number> {
+  let settled = 0;
+  for (const employee of await employeesWithUnsettledOnCall(db, HORIZON_BATCH)) {
+    settled += await db
+      .transaction()
+      .execute((tx) =>
+        settleOnCallFigures(tx, employee.company_id, employee.timezone, employee.employee_id, toDate(now)),
+      );
+  }
+  return settled;
 }
 
 /**
@@ -77,7 +94,7 @@ export function maintenanceJob(deps: { db: Db; clock: Clock; reportStore: Report
         partialBefore: toDate(now.subtract({ hours: ABANDONED_PARTIAL_HOURS })),
         fileBefore: toDate(now.subtract({ hours: 24 * (FILE_RETENTION_DAYS + 1) })),
       });
-      return swept + (await extendHorizons(deps.db, now));
+      return swept + (await extendHorizons(deps.db, now)) + (await settleOnCallBacklog(deps.db, now));
     },
   };
 }

@@ -374,6 +374,7 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     complementary_minutes: 0,
     overtime_counted_minutes: 0,
     holiday_worked_minutes: 0,
+    on_call_worked_minutes: 0,
     expected_minutes: 10_020,
     balance_minutes: 120,
     banked_hours_balance_minutes: 315,

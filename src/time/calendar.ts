@@ -64,3 +64,6 @@ export function yearRangeProblem(from: string, to: string): string | null {
   const limit = Temporal.PlainDate.from(from).add({ years: 1 }).toString();
   return to > limit ? `must be at most one year after from (${limit})` : null;
 }
+
+/** A calendar date (YYYY-MM-DD) moved by a number of days. */
+export const addDays = (date: string, days: number) => Temporal.PlainDate.from(date).add({ days }).toString();

@@ -170,21 +170,36 @@ function nightWindows(interval: Interval, zones: Zones): Interval[] {
   return windows;
 }
 
-/** The seconds of a closed shift: span, breaks, worked (span minus breaks) and worked at night. */
+/** The seconds worked (the span less its breaks) within windows that do not overlap one another. */
+function workedWithin(whole: Interval, breaks: readonly Interval[], windows: readonly Interval[]): number {
+  let within = 0;
+  for (const window of windows) {
+    within += overlapSeconds(whole, window);
+    for (const pause of breaks) within -= overlapSeconds(pause, window);
+  }
+  return within;
+}
+
+/**
+ * The seconds of a closed shift: span, breaks, worked (span minus breaks), worked at night, and worked within
+ * the employee's published on-call shifts (`onCall`, which never overlap one another: issue 38).
+ */
 export function shiftSeconds(
   shift: Shift,
   timeZone: Zones,
-): { span: number; breaks: number; worked: number; night: number } {
+  onCall: readonly Interval[] = [],
+): { span: number; breaks: number; worked: number; night: number; onCall: number } {
   if (!shift.end) throw new Error('only a closed shift has figures');
   const span = seconds({ start: shift.start, end: shift.end });
   const breaks = shift.breaks.reduce((sum, interval) => sum + seconds(interval), 0);
   const whole = { start: shift.start, end: shift.end };
-  let night = 0;
-  for (const window of nightWindows(whole, timeZone)) {
-    night += overlapSeconds(whole, window);
-    for (const pause of shift.breaks) night -= overlapSeconds(pause, window);
-  }
-  return { span, breaks, worked: span - breaks, night };
+  return {
+    span,
+    breaks,
+    worked: span - breaks,
+    night: workedWithin(whole, shift.breaks, nightWindows(whole, timeZone)),
+    onCall: workedWithin(whole, shift.breaks, onCall),
+  };
 }
 
 /** What one local date's shifts add up to, before the calendar (schedule, holidays, absences) is applied. */
@@ -193,6 +208,8 @@ export type DayActivity = {
   workedSeconds: number;
   breakSeconds: number;
   nightSeconds: number;
+  /** Worked within published on-call shifts (availability that became work: reported apart, issue 38). */
+  onCallSeconds: number;
   /** Shifts owned by the date (their `in` is on it). */
   shifts: number;
   incompleteShifts: number;
@@ -207,6 +224,7 @@ const emptyActivity = (date: string): DayActivity => ({
   workedSeconds: 0,
   breakSeconds: 0,
   nightSeconds: 0,
+  onCallSeconds: 0,
   shifts: 0,
   incompleteShifts: 0,
   openShifts: 0,
@@ -227,6 +245,7 @@ export function activityByDate(
   events: readonly ClockEvent[],
   timeZone: Zones,
   now: Temporal.Instant,
+  onCall: readonly Interval[] = [],
 ): Map<string, DayActivity> {
   const { shifts, anomalies } = interpretShifts(events, now);
   const days = new Map<string, DayActivity>();
@@ -246,10 +265,11 @@ export function activityByDate(
       activity.openShifts += 1;
       activity.openSince = shift.start;
     } else {
-      const figures = shiftSeconds(shift, timeZone);
+      const figures = shiftSeconds(shift, timeZone, onCall);
       activity.workedSeconds += figures.worked;
       activity.breakSeconds += figures.breaks;
       activity.nightSeconds += figures.night;
+      activity.onCallSeconds += figures.onCall;
     }
   }
   for (const anomaly of anomalies) day(localDateOf(anomaly.at, timeZone)).anomalies += 1;
@@ -294,6 +314,8 @@ export type Workday = {
   workedMinutes: number;
   breakMinutes: number;
   nightMinutes: number;
+  /** Worked within published on-call shifts: part of workedMinutes, reported apart. */
+  onCallMinutes: number;
   expectedMinutes: number;
   absencesMinutes: number;
   overtimeMinutes: number;
@@ -336,6 +358,7 @@ export function workday(
     workedMinutes: worked,
     breakMinutes: Math.floor(day.breakSeconds / 60),
     nightMinutes: Math.floor(day.nightSeconds / 60),
+    onCallMinutes: Math.floor(day.onCallSeconds / 60),
     expectedMinutes: expected,
     absencesMinutes: absences,
     overtimeMinutes: calendar.partTime ? 0 : Math.max(0, worked - expected),

@@ -47,3 +47,14 @@ export function plannedWorkMinutes(
   if (shift.kind !== 'work') return 0;
   return Math.max(0, span - shift.break_minutes);
 }
+
+/**
+ * The dates whose stored figures a published shift decides: a work shift its own date's expected minutes; an
+ * on-call shift also the minutes worked within it by clock shifts of the day before or after (a clock shift lasts
+ * at most 24 hours and belongs to the date of its `in`).
+ */
+export function datesDecided(shift: Pick<PlannedShift, 'date' | 'kind'>): { from: string; to: string } {
+  if (shift.kind === 'work') return { from: shift.date, to: shift.date };
+  const date = Temporal.PlainDate.from(shift.date);
+  return { from: date.subtract({ days: 1 }).toString(), to: date.add({ days: 1 }).toString() };
+}

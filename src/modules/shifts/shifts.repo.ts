@@ -95,7 +95,7 @@ export async function publishDrafts(
     .where('date', '>=', range.from)
     .where('date', '<=', range.to);
   if (range.employeeIds) query = query.where('employee_id', 'in', [...range.employeeIds]);
-  return await query.returning(['id', 'employee_id', 'date']).execute();
+  return await query.returning(['id', 'employee_id', 'date', 'kind']).execute();
 }
 
 /** The employees of a company among the ids, with what a shift checks against (employment, zone, centre). */

@@ -10,6 +10,7 @@ import { companySyncList, type Page, type SyncQuery } from '../../platform/pagin
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
+  datesDecided,
   MAX_PLANNED_SHIFT_MINUTES,
   plannedWorkMinutes,
   shiftInstants,
@@ -239,13 +240,16 @@ async function placeShifts(
 
   const events: PendingEvent[] = [];
   const touchedDates = new Map<string, Set<string>>();
-  const touch = (employeeId: string, date: string) =>
-    touchedDates.set(employeeId, (touchedDates.get(employeeId) ?? new Set()).add(date));
+  const touch = (employeeId: string, shift: { date: string; kind: 'work' | 'on_call' }) => {
+    const dates = touchedDates.get(employeeId) ?? new Set();
+    const { from, to } = datesDecided(shift);
+    touchedDates.set(employeeId, dates.add(from).add(to));
+  };
   placements.forEach(({ replaces }, index) => {
     const row = rows[index] as Insertable<ShiftsTable> & { id: string };
     const data = { shift_id: row.id, employee_id: row.employee_id, date: row.date };
-    if (isPlanned(replaces) && replaces) touch(replaces.employee_id, replaces.date);
-    if (row.status === 'published') touch(row.employee_id, row.date);
+    if (isPlanned(replaces) && replaces) touch(replaces.employee_id, replaces);
+    if (row.status === 'published') touch(row.employee_id, row);
     if (row.status === 'published' && !isPlanned(replaces)) events.push({ type: 'shift.published', data });
     else if (isPlanned(replaces)) events.push({ type: 'shift.updated', data });
   });
@@ -399,7 +403,7 @@ export async function deleteShift(deps: ShiftDeps, tenant: TenantScope, id: stri
       if (published) await queueShiftNotices(tx, tenant.companyId, [row.employee_id], noticeDue(now));
       return {
         result: null,
-        touched: published ? [{ employeeId: row.employee_id, from: row.date, to: row.date }] : [],
+        touched: published ? [{ employeeId: row.employee_id, ...datesDecided(row) }] : [],
         events: published
           ? [{ type: 'shift.deleted', data: { shift_id: id, employee_id: row.employee_id, date: row.date } }]
           : [],
@@ -437,8 +441,10 @@ export async function publishShifts(
         toDate(now),
       );
       const dates = new Map<string, Set<string>>();
-      for (const row of rows)
-        dates.set(row.employee_id, (dates.get(row.employee_id) ?? new Set()).add(row.date));
+      for (const row of rows) {
+        const { from, to } = datesDecided(row);
+        dates.set(row.employee_id, (dates.get(row.employee_id) ?? new Set()).add(from).add(to));
+      }
       await queueShiftNotices(tx, tenant.companyId, [...dates.keys()], noticeDue(now));
       return {
         result: rows.length,

@@ -40,6 +40,8 @@ export type Figures = {
   counted_overtime: number;
   /** Worked minutes on holidays of the employee's calendar (a worked holiday, reported apart). */
   holiday_worked: number;
+  /** Worked minutes within published on-call shifts (reported apart, issue 38). */
+  on_call_worked: number;
   expected: number;
   absences: number;
   source_days: number;
@@ -118,6 +120,11 @@ const FIGURES: ReadonlyArray<{
     name: 'holiday_worked',
     column: 'holiday_worked_minutes',
     ofDay: ({ closed }) => sql`case when ${closed} then ${holidayWorkedOf(sql`w`)} else 0 end`,
+  },
+  {
+    name: 'on_call_worked',
+    column: 'on_call_worked_minutes',
+    ofDay: ({ closed }) => sql`case when ${closed} then coalesce(w.on_call_minutes, 0) else 0 end`,
   },
   {
     name: 'expected',

@@ -20,6 +20,9 @@ export const WorkSummary = named(
     holiday_worked_minutes: Minutes(
       "Worked minutes on holidays of the employee's calendar (planned or not), within worked_minutes.",
     ),
+    on_call_worked_minutes: Minutes(
+      'Worked minutes within published on-call shifts (availability that became work), within worked_minutes.',
+    ),
     overtime_counted_minutes: Minutes(
       "The overtime ET 35.2's 80-hour yearly cap counts: paid, not compensated with time off (which is banked).",
     ),

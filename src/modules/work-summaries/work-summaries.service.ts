@@ -125,6 +125,7 @@ export async function listWorkSummaries(
       complementary_minutes: row.complementary,
       overtime_counted_minutes: row.counted_overtime,
       holiday_worked_minutes: row.holiday_worked,
+      on_call_worked_minutes: row.on_call_worked,
       expected_minutes: row.expected,
       balance_minutes: balance,
       banked_hours_balance_minutes: running,

@@ -88,25 +88,6 @@ export async function openAlertsSince(db: Executor, companyId: string, from: str
     .execute();
 }
 
-/** An employee's published work shifts dated within the range: the plan remote work is measured against. */
-export async function plannedWorkShifts(
-  db: Executor,
-  companyId: string,
-  employeeId: string,
-  range: { from: string; to: string },
-) {
-  return await db
-    .selectFrom('shifts')
-    .select(['date', 'start_time', 'end_time'])
-    .where('company_id', '=', companyId)
-    .where('employee_id', '=', employeeId)
-    .where('status', '=', 'published')
-    .where('kind', '=', 'work')
-    .where('date', '>=', range.from)
-    .where('date', '<=', range.to)
-    .execute();
-}
-
 /**
  * An employee's stored part-time days of a range, as the complementary limit reads them (time/compliance.ts): the
  * complementary minutes of a settled day, and the day's contracted minutes (its expected ones before absences).

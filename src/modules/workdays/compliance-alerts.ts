@@ -8,6 +8,7 @@ import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { companySyncList, type Page, type SyncQuery } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
+import { addDays } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
   type ComplianceFinding,
@@ -30,14 +31,11 @@ import {
   insertAlerts,
   openAlertsSince,
   partTimeDays,
-  plannedWorkShifts,
   selectAlerts,
 } from './compliance-alerts.repo.ts';
 import type { ComplianceAlert } from './compliance-alerts.schemas.ts';
 import { countedEvents } from './consolidation.ts';
-import { lockEmployeeCalendar } from './workdays.repo.ts';
-
-const addDays = (date: string, days: number) => Temporal.PlainDate.from(date).add({ days }).toString();
+import { lockEmployeeCalendar, publishedShiftTimes } from './workdays.repo.ts';
 
 /**
  * Keeps an employee's legal-limit alerts (docs/time-rules.md, "Legal limits") true to their record after a write
@@ -72,7 +70,7 @@ export async function refreshComplianceAlerts(
     from: toDate(startOfDate(addDays(range.from, -(LIMITS.nightReferenceDays + 1)), zones)),
     to: toDate(startOfDate(addDays(range.to, 2), zones)),
   });
-  const planned = (await plannedWorkShifts(tx, companyId, employeeId, range)).map((shift) => ({
+  const planned = (await publishedShiftTimes(tx, companyId, employeeId, range, 'work')).map((shift) => ({
     date: shift.date,
     ...shiftInstants({ date: shift.date, start: shift.start_time, end: shift.end_time }, zones),
   }));

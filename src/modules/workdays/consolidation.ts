@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import { contractOf, effectiveTrackingStart } from '../../db/employees.ts';
 import type { WorkdaysTable } from '../../db/schema.ts';
 import { zonesOf } from '../../db/time-zones.ts';
-import { eachDate } from '../../time/calendar.ts';
+import { addDays, eachDate } from '../../time/calendar.ts';
 import { contractMinutes, periodOn } from '../../time/contract.ts';
 import {
   activityByDate,
@@ -17,6 +17,7 @@ import {
   type RecordedEvent,
   workday,
 } from '../../time/engine.ts';
+import { shiftInstants } from '../../time/planned-shifts.ts';
 import { startOfDate, type Zones, zoneAt } from '../../time/zones.ts';
 import { closedMonthConflict, sealedThrough, sealingMonth } from '../registry/months.service.ts';
 import {
@@ -24,16 +25,19 @@ import {
   clearExpectedOn,
   compensationPeriods,
   type DateRange,
+  fillOnCallMinutes,
   findClockEvents,
   findHolidayDates,
   forceMajeureDates,
   type HolidayAudience,
   lockEmployeeCalendar,
   publishedShiftMinutes,
+  publishedShiftTimes,
   refreshMonths,
   replaceWorkdays,
   setConsolidatedThrough,
   storedWorkdays,
+  unsettledOnCallDates,
   WORKDAY_FIGURES,
 } from './workdays.repo.ts';
 
@@ -115,7 +119,21 @@ export async function computeWorkdays(
   });
   const events: ClockEvent[] = counted.map(({ type, at }) => ({ type, at }));
   const conflicts = conflictDates(counted, zone);
-  const activity = activityByDate(events, zone, BEGINNING_OF_TIME);
+  // Published on-call shifts that clock shifts of the range can reach (a clock shift lasts at most 24 hours): the
+  // minutes worked within them are reported apart (issue 38, docs/time-rules.md "On-call shifts").
+  const onCall = (
+    await publishedShiftTimes(
+      tx,
+      companyId,
+      employeeId,
+      { from: addDays(range.from, -2), to: addDays(range.to, 2) },
+      'on_call',
+    )
+  ).map((shift) => {
+    const instants = shiftInstants({ date: shift.date, start: shift.start_time, end: shift.end_time }, zone);
+    return { start: instants.startsAt, end: instants.endsAt };
+  });
+  const activity = activityByDate(events, zone, BEGINNING_OF_TIME, onCall);
   const checkInsByDate = new Map<string, number>();
   for (const event of events) {
     const date = localDateOf(event.at, zone);
@@ -159,6 +177,7 @@ export async function computeWorkdays(
       worked_minutes: figures.workedMinutes,
       break_minutes: figures.breakMinutes,
       night_minutes: figures.nightMinutes,
+      on_call_minutes: figures.onCallMinutes,
       expected_minutes: figures.expectedMinutes,
       absences_minutes: figures.absencesMinutes,
       anomalies: figures.anomalies,
@@ -220,6 +239,40 @@ export async function consolidate(
     await setConsolidatedThrough(tx, companyId, employeeId, range.to);
   }
   return changed;
+}
+
+/**
+ * Fills, from the facts, the on-call figure of an employee's days stored before migration 0050 that could have one
+ * (docs/registry.md, "Figures added after a month closed"): a figure the day did not have when its month closed,
+ * so filling it changes no sealed figure; every other figure of the day stays as stored (verification still
+ * compares them). Returns how many days it settled.
+ */
+export async function settleOnCallFigures(
+  tx: Executor,
+  companyId: string,
+  companyTimeZone: string,
+  employeeId: string,
+  now: Date,
+): Promise<number> {
+  if (!(await lockEmployeeCalendar(tx, companyId, employeeId))) return 0;
+  const dates = await unsettledOnCallDates(tx, companyId, employeeId);
+  const [from] = dates;
+  const to = dates.at(-1);
+  if (from === undefined || to === undefined) return 0;
+  const computed = await computeWorkdays(tx, companyId, companyTimeZone, employeeId, { from, to }, now, {
+    lock: false,
+  });
+  const minutes = new Map(
+    (computed?.rows ?? []).map((row) => [row.date as string, row.on_call_minutes ?? 0]),
+  );
+  await fillOnCallMinutes(
+    tx,
+    companyId,
+    employeeId,
+    dates.map((date) => ({ date, minutes: minutes.get(date) ?? 0 })),
+  );
+  await refreshMonths(tx, companyId, employeeId, { from, to });
+  return dates.length;
 }
 
 const figuresText = (row: Record<string, unknown>) =>

@@ -275,6 +275,7 @@ export const WORKDAY_FIGURES = [
   'overtime_paid',
   'holiday',
   'force_majeure',
+  'on_call_minutes',
 ] as const;
 
 /** An employee's stored workday figures in an inclusive range, in date order. */
@@ -409,7 +410,8 @@ export async function refreshMonths(
   await sql`
     insert into workday_months (company_id, employee_id, month, worked_minutes, break_minutes, night_minutes,
                                 overtime_minutes, complementary_minutes, overtime_counted_minutes,
-                                holiday_worked_minutes, expected_minutes, absences_minutes, source_days,
+                                holiday_worked_minutes, on_call_worked_minutes, expected_minutes,
+                                absences_minutes, source_days,
                                 incomplete_days, anomalies, conflict_days, banked_minutes)
     select company_id, employee_id, date_trunc('month', date)::date,
            coalesce(sum(worked_minutes) filter (where ${settled}), 0),
@@ -419,6 +421,7 @@ export async function refreshMonths(
            coalesce(sum(${complementaryOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(${countedOvertimeOf(sql`workdays`)}) filter (where ${settled}), 0),
            coalesce(sum(${holidayWorkedOf(sql`workdays`)}) filter (where ${settled}), 0),
+           coalesce(sum(on_call_minutes) filter (where ${settled}), 0),
            coalesce(sum(expected_minutes) filter (where ${settled}), 0),
            coalesce(sum(absences_minutes) filter (where ${settled}), 0),
            count(*) filter (where ${settled}),
@@ -520,4 +523,73 @@ export async function publishedShiftMinutes(
     .groupBy('date')
     .execute();
   return new Map(rows.map((row) => [row.date, Number(row.minutes)]));
+}
+
+/**
+ * An employee's published shifts of one kind dated within the range, with their local times: the plan remote work
+ * is measured against (`work`), or the availability whose worked minutes are reported apart (`on_call`).
+ */
+export async function publishedShiftTimes(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  range: DateRange,
+  kind: 'work' | 'on_call',
+) {
+  return await db
+    .selectFrom('shifts')
+    .select(['date', 'start_time', 'end_time'])
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('status', '=', 'published')
+    .where('kind', '=', kind)
+    .where('date', '>=', range.from)
+    .where('date', '<=', range.to)
+    .orderBy('date')
+    .execute();
+}
+
+/**
+ * Employees with stored days whose on-call figure is not settled yet (migration 0050), with their tenant's zone:
+ * a batch for the maintenance.
+ */
+export async function employeesWithUnsettledOnCall(db: Executor, batch: number) {
+  const due = await sql<{ company_id: string; employee_id: string; timezone: string }>`
+    select u.company_id, u.employee_id, a.timezone
+    from (select distinct company_id, employee_id from workdays where on_call_minutes is null limit ${batch}) u
+    join companies t on t.id = u.company_id
+    join companies a on a.id = coalesce(t.sandbox_of, t.id)`.execute(db);
+  return due.rows;
+}
+
+/** An employee's stored dates whose on-call figure is not settled yet, in order. */
+export async function unsettledOnCallDates(db: Executor, companyId: string, employeeId: string) {
+  const rows = await db
+    .selectFrom('workdays')
+    .select('date')
+    .where('company_id', '=', companyId)
+    .where('employee_id', '=', employeeId)
+    .where('on_call_minutes', 'is', null)
+    .orderBy('date')
+    .execute();
+  return rows.map((row) => row.date);
+}
+
+/** Fills the on-call figure of stored days that have none yet; no other figure changes. */
+export async function fillOnCallMinutes(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  days: ReadonlyArray<{ date: string; minutes: number }>,
+): Promise<void> {
+  for (const day of days) {
+    await db
+      .updateTable('workdays')
+      .set({ on_call_minutes: day.minutes })
+      .where('company_id', '=', companyId)
+      .where('employee_id', '=', employeeId)
+      .where('date', '=', day.date)
+      .where('on_call_minutes', 'is', null)
+      .execute();
+  }
 }

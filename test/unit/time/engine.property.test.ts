@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { activityByDate, type ClockEvent, interpretShifts, shiftSeconds } from '../../../src/time/engine.ts';
+import {
+  activityByDate,
+  type ClockEvent,
+  type Interval,
+  interpretShifts,
+  shiftSeconds,
+} from '../../../src/time/engine.ts';
 
 const ZONES = ['Europe/Madrid', 'Pacific/Auckland', 'America/Los_Angeles', 'UTC'];
 // Around both 2026 Madrid DST transitions, so random shifts cross them.
@@ -58,6 +64,71 @@ describe('time engine properties', () => {
         fc.constantFrom(...ZONES),
         ([events, shuffled], zone) => {
           expect(activityByDate(shuffled, zone, NOW)).toEqual(activityByDate(events, zone, NOW));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts on-call work as a slow minute-by-minute walk does, never more than the work', () => {
+    // Non-overlapping on-call windows, in whole minutes from the origin, as published shifts are.
+    const onCallWindows = fc
+      .array(fc.tuple(fc.integer({ min: 0, max: 7200 }), fc.integer({ min: 1, max: 1440 })), { maxLength: 6 })
+      .map((list) => {
+        const windows: Array<[number, number]> = [];
+        let cursor = 0;
+        for (const [gap, length] of list) {
+          windows.push([cursor + gap, cursor + gap + length]);
+          cursor += gap + length;
+        }
+        return windows;
+      });
+    const wholeMinutes = fc
+      .tuple(
+        fc.constantFrom(...ORIGINS),
+        fc.array(
+          fc.record({
+            type: fc.constantFrom('in', 'out', 'break_start', 'break_end' as const),
+            minute: fc.integer({ min: 0, max: 7200 }),
+          }),
+          { maxLength: 30 },
+        ),
+      )
+      .map(([origin, list]) => ({
+        origin,
+        events: list.map(
+          (event): ClockEvent => ({ type: event.type, at: origin.add({ minutes: event.minute }) }),
+        ),
+      }));
+    fc.assert(
+      fc.property(
+        wholeMinutes,
+        onCallWindows,
+        fc.constantFrom(...ZONES),
+        ({ origin, events }, windows, zone) => {
+          const onCall: Interval[] = windows.map(([from, to]) => ({
+            start: origin.add({ minutes: from }),
+            end: origin.add({ minutes: to }),
+          }));
+          const minuteOf = (instant: Temporal.Instant) => origin.until(instant).total('minutes');
+          const inWindow = (minute: number) => windows.some(([from, to]) => minute >= from && minute < to);
+          // The reference: walk each closed shift minute by minute, outside its breaks.
+          let reference = 0;
+          for (const shift of interpretShifts(events, NOW).shifts) {
+            if (shift.status !== 'closed' || !shift.end) continue;
+            for (let minute = minuteOf(shift.start); minute < minuteOf(shift.end); minute += 1) {
+              const onBreak = shift.breaks.some(
+                (pause) => minute >= minuteOf(pause.start) && minute < minuteOf(pause.end),
+              );
+              if (!onBreak && inWindow(minute)) reference += 1;
+            }
+          }
+          const days = [...activityByDate(events, zone, NOW, onCall).values()];
+          expect(days.reduce((sum, day) => sum + day.onCallSeconds, 0)).toBeCloseTo(reference * 60, 6);
+          for (const day of days) {
+            expect(day.onCallSeconds).toBeGreaterThanOrEqual(0);
+            expect(day.onCallSeconds).toBeLessThanOrEqual(day.workedSeconds + 1e-6);
+          }
         },
       ),
       { numRuns: 300 },
