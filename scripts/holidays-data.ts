@@ -50,6 +50,8 @@ type Entry = { date: string; name: string; name_local?: string };
  */
 const CANTABRIA = 'Día de las Instituciones de Cantabria';
 const MURCIA = 'Día de la Región de Murcia';
+const VALENCIA = 'Día de la Comunitat Valenciana';
+const VALENCIA_LOCAL = 'Dia de la Comunitat Valenciana';
 const CORRECTIONS: Array<{ year: number; region: string; drop?: string; add?: Entry; source: string }> = [
   // The package dates Cantabria's day 28 June; it is 28 July (the Junta General of 1778), in every regional order.
   {
@@ -68,27 +70,55 @@ const CORRECTIONS: Array<{ year: number; region: string; drop?: string; add?: En
     source:
       'The same day every year (Día de las Instituciones, 28 July); the 2027 order is not yet published.',
   },
-  // 1 November 2026 is a Sunday: neither region counts it among its twelve working-day holidays.
-  {
-    year: 2026,
-    region: 'ES-CB',
-    drop: '2026-11-01',
-    source: 'Orden of the Gobierno de Cantabria for 2026: its twelve holidays do not include 1 November.',
-  },
   // The package lacks Murcia's own day, 9 June (the Statute of Autonomy, Ley Orgánica 4/1982).
   {
     year: 2026,
     region: 'ES-MC',
-    drop: '2026-11-01',
     add: { date: '2026-06-09', name: MURCIA },
-    source:
-      'Calendario laboral de la Región de Murcia 2026 (BORM): 19 Mar, 2 Apr, 9 Jun, 7 Dec; not 1 November.',
+    source: 'Calendario laboral de la Región de Murcia 2026 (BORM): 19 Mar, 2 Apr, 9 Jun, 7 Dec.',
   },
   {
     year: 2027,
     region: 'ES-MC',
     add: { date: '2027-06-09', name: MURCIA },
     source: 'The region keeps 9 June every year; the 2027 calendar is not yet published.',
+  },
+  // Four weekday holidays of 2026 the package lacks, each in its region's decree (and in the BOE resolution of
+  // 28 October 2025, as the press reported it: Easter Monday in IB, CM, CT, NC, PV, RI and VC; 24 June in CT, GA
+  // and VC).
+  {
+    year: 2026,
+    region: 'ES-VC',
+    add: { date: '2026-10-09', name: VALENCIA, name_local: VALENCIA_LOCAL },
+    source:
+      'Decree of the Consell fixing the 2026 calendar (DOGV, July 2025): twelve days, among them 9 October, Friday.',
+  },
+  {
+    year: 2027,
+    region: 'ES-VC',
+    add: { date: '2027-10-09', name: VALENCIA, name_local: VALENCIA_LOCAL },
+    source: 'The Comunitat keeps its day every year; the 2027 decree is to be checked when published.',
+  },
+  {
+    year: 2026,
+    region: 'ES-GA',
+    add: { date: '2026-06-24', name: 'San Juan', name_local: 'San Xoán' },
+    source:
+      'Decree of the Xunta fixing the 2026 calendar (DOG, 20 June 2025): own days 19 March, 24 June and 25 July.',
+  },
+  {
+    year: 2026,
+    region: 'ES-IB',
+    add: { date: '2026-12-26', name: 'Segunda fiesta de Navidad', name_local: 'Sant Esteve' },
+    source:
+      'Resolution of the Conselleria de Trabajo on the 2026 calendar (BOIB, October 2025): twelve days, among them Saturday 26 December.',
+  },
+  {
+    year: 2026,
+    region: 'ES-CM',
+    add: { date: '2026-04-06', name: 'Lunes de Pascua' },
+    source:
+      'Decree of the Junta fixing the 2026 calendar (DOCM, 2025), with the BOE resolution of 28 October 2025: Easter Monday and Corpus Christi (4 June).',
   },
 ];
 

@@ -179,6 +179,14 @@ export function dashboardJourneys(variants: Variant[]): void {
       liveKey,
     );
     expect(template.status, template.text).toBe(201);
+    // A unit nobody belongs to yet, for the planner's filter.
+    const unit = await http(
+      'POST',
+      `/admin/v1/companies/${company.body.id}/units`,
+      { name: 'Cocina' },
+      E2E_ADMIN_TOKEN,
+    );
+    expect(unit.status, unit.text).toBe(201);
     const absence = await http(
       'POST',
       '/v1/absences',
@@ -1067,6 +1075,13 @@ export function dashboardJourneys(variants: Variant[]): void {
         .getByRole('button', { name: T('Publish the week ({{count}} drafts)', { count: 0 }), exact: true })
         .waitFor();
       await shot('planner-published');
+      // The foot adds up the employees shown; a unit with nobody in it shows nobody.
+      const total = new RegExp(`${literally(T('Total of the employees shown'))}:? ?7:30 / \\d+:\\d\\d`);
+      if (!phone(variant)) expect(await page.locator('table.planner tfoot').textContent()).toMatch(total);
+      else expect(await page.locator('.planner-day + p').textContent()).toMatch(total);
+      await page.getByLabel(T('Unit'), { exact: true }).selectOption({ label: 'Cocina' });
+      await page.getByText(T('No employee matches.'), { exact: true }).waitFor();
+      await page.getByLabel(T('Unit'), { exact: true }).selectOption({ label: T('All') });
       const listed = await http('GET', '/v1/shifts?status=published', undefined, liveKey);
       expect(listed.body.data).toEqual([
         expect.objectContaining({

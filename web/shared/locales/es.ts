@@ -718,6 +718,8 @@ export const es: Record<string, string> = {
   'Next day': 'Día siguiente',
   'Planner, week of {{date}}': 'Planificador, semana del {{date}}',
   'Planned / contract': 'Planificado / contrato',
+  'Total of the employees shown': 'Total de los empleados mostrados',
+  week: 'semana',
   'Template {{name}} created.': 'Plantilla {{name}} creada.',
   'New shift template': 'Nueva plantilla de turno',
   Start: 'Inicio',

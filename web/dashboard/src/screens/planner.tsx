@@ -6,6 +6,7 @@ import type { Company, Employee, Location, Shift, ShiftTemplate } from '../types
 import { ErrorMessage, Field, Loading, NamedSelect, ScrollBox, useAction, useLoad } from '../ui.tsx';
 
 type RotaPattern = { id: string; name: string; cycle: Array<string | null> };
+type Unit = { id: string; name: string };
 
 const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
@@ -31,10 +32,10 @@ function useNarrow(): boolean {
 const fullName = (employee: Employee) => `${employee.first_name} ${employee.last_name}`;
 
 /**
- * The planner (issue 38): employees by the days of a week, filtered by work centre. Choose a template and
- * place it on a cell; copy last week; apply a rota pattern from this Monday; publish the week, which shows the
- * drafts to the workers. Each row adds up its planned hours against the contract's. On a phone, one day at a
- * time.
+ * The planner (issue 38): employees by the days of a week, filtered by work centre and by unit. Choose a template
+ * and place it on a cell; copy last week; apply a rota pattern from this Monday; publish the week, which shows the
+ * drafts to the workers. Each row adds up its planned hours against the contract's, and the foot those of the
+ * employees shown (a centre's or a unit's hours). On a phone, one day at a time.
  */
 export function PlannerScreen({ mode, company }: { mode: Mode; company: Company }) {
   const t = useT();
@@ -42,25 +43,31 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
   const [monday, setMonday] = useState(() => mondayOf(todayIn(company.timezone)));
   const [day, setDay] = useState(0);
   const [location, setLocation] = useState('');
+  const [unit, setUnit] = useState('');
   const [template, setTemplate] = useState('');
   const [pattern, setPattern] = useState('');
   const [done, setDone] = useState('');
   const days = WEEKDAYS.map((_, index) => addDays(monday, index));
   const sunday = days[6] as string;
   const data = useLoad(async () => {
-    const [employees, shifts, lastWeek, templates, patterns, locations] = await Promise.all([
+    const [employees, shifts, lastWeek, templates, patterns, locations, units] = await Promise.all([
       allPages<Employee>(`/${mode}/employees/search`, { status: 'active' }),
       allPages<Shift>(`/${mode}/shifts`, { from: monday, to: sunday }),
       allPages<Shift>(`/${mode}/shifts`, { from: addDays(monday, -7), to: addDays(monday, -1) }),
       allPages<ShiftTemplate>(`/${mode}/shift-templates`, {}),
       allPages<RotaPattern>(`/${mode}/rota-patterns`, {}),
       allPages<Location>(`/${mode}/locations`, {}),
+      allPages<Unit>(`/${mode}/units`, {}),
     ]);
-    return { employees, shifts, lastWeek, templates, patterns, locations };
+    return { employees, shifts, lastWeek, templates, patterns, locations, units };
   }, [mode, monday]);
   const action = useAction();
   const loaded = data.data;
-  const shown = loaded?.employees.filter((employee) => !location || employee.location_id === location) ?? [];
+  const shown =
+    loaded?.employees.filter(
+      (employee) => (!location || employee.location_id === location) && (!unit || employee.unit_id === unit),
+    ) ?? [];
+  const filtered = Boolean(location || unit);
   const shiftsOf = (employeeId: string, date: string) =>
     loaded?.shifts.filter((shift) => shift.employee_id === employeeId && shift.date === date) ?? [];
   const chosen = loaded?.templates.find((item) => item.id === template);
@@ -134,17 +141,21 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
       const result = await api<{ published: number }>('POST', `/${mode}/shifts/publish`, {
         from: monday,
         to: sunday,
-        ...(location ? { employee_ids: shown.map((employee) => employee.id) } : {}),
+        ...(filtered ? { employee_ids: shown.map((employee) => employee.id) } : {}),
       });
       return t('{{count}} shifts published: the workers see them.', { count: result.published });
     });
   const heading = (date: string) => formatDate(date, { weekday: 'short', day: 'numeric', month: 'short' });
+  // The contract's weekly minutes (a part-timer's declared week), else its schedule's sum.
   const contractMinutes = (employee: Employee) =>
+    employee.weekly_minutes ??
     WEEKDAYS.reduce((sum, weekday) => sum + (employee.work_schedule?.[weekday] ?? 0), 0);
   const plannedMinutes = (employee: Employee) =>
     loaded?.shifts
       .filter((shift) => shift.employee_id === employee.id)
       .reduce((sum, shift) => sum + shift.planned_minutes, 0) ?? 0;
+  const totalPlanned = shown.reduce((sum, employee) => sum + plannedMinutes(employee), 0);
+  const totalContract = shown.reduce((sum, employee) => sum + contractMinutes(employee), 0);
   const drafts = loaded?.shifts.filter((shift) => shift.status === 'draft').length ?? 0;
 
   const cell = (employee: Employee, date: string) => (
@@ -204,6 +215,9 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
       <div className="grid">
         <Field label={t('Work centre')}>
           <NamedSelect value={location} onChange={setLocation} items={loaded?.locations} none={t('All')} />
+        </Field>
+        <Field label={t('Unit')}>
+          <NamedSelect value={unit} onChange={setUnit} items={loaded?.units} none={t('All')} />
         </Field>
         <Field label={t('Template to place')} hint={t('Then choose + on a day of an employee.')}>
           <NamedSelect value={template} onChange={setTemplate} items={loaded?.templates} none={t('None')} />
@@ -269,6 +283,9 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
               </li>
             ))}
           </ul>
+          <p className="muted">
+            {t('Total of the employees shown')}: {hhmm(totalPlanned)} / {hhmm(totalContract)} ({t('week')})
+          </p>
         </section>
       )}
       {loaded && !narrow && (
@@ -302,6 +319,15 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
                 );
               })}
             </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">{t('Total of the employees shown')}</th>
+                <td colSpan={days.length} />
+                <td className={totalPlanned > totalContract ? 'over' : undefined}>
+                  {hhmm(totalPlanned)} / {hhmm(totalContract)}
+                </td>
+              </tr>
+            </tfoot>
           </table>
         </ScrollBox>
       )}
