@@ -1843,6 +1843,9 @@ export interface components {
       /** @description The period holds a shift open 16 h after its `in`, or 4 h past its published end: a probable missed clock-out. Its day is incomplete and counts no time until a correction adds the `out`. */
       missing_clock_out: boolean;
       missing_clock_out_since: string | null;
+      contract_type: components["schemas"]["ContractType"];
+      weekly_minutes: components["schemas"]["WeeklyMinutes"];
+      part_time_percentage: components["schemas"]["PartTimePercentage"];
     };
     WorkSummaryList: {
       data: components["schemas"]["WorkSummary"][];

@@ -385,6 +385,9 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     conflict_days: 0,
     missing_clock_out: false,
     missing_clock_out_since: null,
+    contract_type: 'full_time',
+    weekly_minutes: 2_400,
+    part_time_percentage: null,
   },
   VacationBalance: {
     employee_id: EMPLOYEE_ID,

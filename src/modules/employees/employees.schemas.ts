@@ -41,7 +41,7 @@ export const ContractType = named(
       "part_time (ET 12): minutes beyond a day's contracted ones are complementary_minutes, never overtime. Default full_time.",
   }),
 );
-const WeeklyMinutes = named(
+export const WeeklyMinutes = named(
   'WeeklyMinutes',
   Type.Integer({
     minimum: 0,
@@ -49,7 +49,7 @@ const WeeklyMinutes = named(
     description: "Contracted minutes a week; default: work_schedule's sum.",
   }),
 );
-const PartTimePercentage = named(
+export const PartTimePercentage = named(
   'PartTimePercentage',
   Nullable(
     Type.Number({

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { CalendarDate, Instant, Nullable, named, Uuid } from '../../platform/common.schemas.ts';
 import { DeprecatedUpdatedSinceQuery, PageQuery } from '../../platform/pagination.ts';
+import { ContractType, PartTimePercentage, WeeklyMinutes } from '../employees/employees.schemas.ts';
 
 const Minutes = (description: string) => Type.Integer({ description });
 
@@ -50,6 +51,10 @@ export const WorkSummary = named(
         'The period holds a shift open 16 h after its `in`, or 4 h past its published end: a probable missed clock-out. Its day is incomplete and counts no time until a correction adds the `out`.',
     }),
     missing_clock_out_since: Nullable(Instant('The `in` of that open shift.')),
+    // The contract terms in force on period_end (a day row: that day's).
+    contract_type: ContractType,
+    weekly_minutes: WeeklyMinutes,
+    part_time_percentage: PartTimePercentage,
   }),
 );
 

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../db/database.ts';
+import { contractsOf } from '../../db/employees.ts';
 import { isMissedOpenShift, openShifts } from '../../db/open-shifts.ts';
 
 import type { AppDeps } from '../../platform/deps.ts';
@@ -8,6 +9,7 @@ import { DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { formatInstant } from '../../time/clock.ts';
+import { periodOn, weeklyMinutesOf } from '../../time/contract.ts';
 import {
   bankedBeforeRows,
   dayFigures,
@@ -110,6 +112,18 @@ export async function listWorkSummaries(
       .filter((row) => isMissedOpenShift(row, instant))
       .map((row) => [row.employee_id, row]),
   );
+  // The contract terms each row prints: those in force on its last day (docs/time-rules.md, "Part-time").
+  const contracts = await contractsOf(db, tenant.companyId, [...new Set(page.map((row) => row.employee_id))]);
+  const termsOn = (employeeId: string, date: string) => {
+    const periods = contracts.get(employeeId);
+    if (!periods) throw new Error(`employee ${employeeId} has no contract period`);
+    const period = periodOn(periods, date);
+    return {
+      contract_type: period.contract_type,
+      weekly_minutes: weeklyMinutesOf(period, period.work_schedule),
+      part_time_percentage: period.contract_type === 'part_time' ? period.part_time_percentage : null,
+    };
+  };
   const data = page.map((row): WorkSummaryView => {
     const balance = row.worked - row.expected;
     const running = row.banked_through ?? (banked.get(row.employee_id) ?? 0) + row.banked;
@@ -135,6 +149,7 @@ export async function listWorkSummaries(
       anomalies: row.anomalies,
       conflict_days: row.conflict_days,
       ...missedIn(missed.get(row.employee_id), row),
+      ...termsOn(row.employee_id, row.period_end),
     };
   });
   return { data, meta };

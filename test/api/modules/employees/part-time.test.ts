@@ -173,9 +173,24 @@ describe('part-time contracts', () => {
     await workDay(fullTimer.id, '2027-01-11', '15:00');
     at('2027-01-12T08:00:00');
     const [partDay] = await summaries(partTimer.id, 'day', '2027-01-11', '2027-01-11');
-    expect(partDay).toMatchObject({ worked_minutes: 360, overtime_minutes: 0, complementary_minutes: 120 });
+    // Every row prints the contract terms in force on its last day.
+    expect(partDay).toMatchObject({
+      worked_minutes: 360,
+      overtime_minutes: 0,
+      complementary_minutes: 120,
+      contract_type: 'part_time',
+      weekly_minutes: 1200,
+      part_time_percentage: 50,
+    });
     const [fullDay] = await summaries(fullTimer.id, 'day', '2027-01-11', '2027-01-11');
-    expect(fullDay).toMatchObject({ worked_minutes: 360, overtime_minutes: 120, complementary_minutes: 0 });
+    expect(fullDay).toMatchObject({
+      worked_minutes: 360,
+      overtime_minutes: 120,
+      complementary_minutes: 0,
+      contract_type: 'full_time',
+      weekly_minutes: 1200,
+      part_time_percentage: null,
+    });
     const [partMonth] = await summaries(partTimer.id, 'month', '2027-01-01', '2027-01-31');
     expect(partMonth).toMatchObject({ overtime_minutes: 0, complementary_minutes: 120 });
 
@@ -191,14 +206,23 @@ describe('part-time contracts', () => {
     at('2027-01-14T08:00:00');
     const days = await summaries(partTimer.id, 'day', '2027-01-11', '2027-01-13');
     expect(
-      days.map((day: Record<string, number>) => [day.overtime_minutes, day.complementary_minutes]),
+      days.map((day: Record<string, number | string>) => [
+        day.overtime_minutes,
+        day.complementary_minutes,
+        day.contract_type,
+      ]),
     ).toEqual([
-      [0, 120],
-      [0, 60],
-      [90, 0],
+      [0, 120, 'part_time'],
+      [0, 60, 'part_time'],
+      [90, 0, 'full_time'],
     ]);
     const [month] = await summaries(partTimer.id, 'month', '2027-01-01', '2027-01-31');
-    expect(month).toMatchObject({ overtime_minutes: 90, complementary_minutes: 180 });
+    expect(month).toMatchObject({
+      overtime_minutes: 90,
+      complementary_minutes: 180,
+      contract_type: 'full_time',
+      part_time_percentage: null,
+    });
 
     // The worker's document prints them apart, and the contract in force on the month's last day.
     const text = await documentText('2027-01', fullTimer.id);
