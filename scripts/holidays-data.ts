@@ -97,7 +97,14 @@ const CORRECTIONS: Array<{ year: number; region: string; drop?: string; add?: En
     year: 2027,
     region: 'ES-VC',
     add: { date: '2027-10-09', name: VALENCIA, name_local: VALENCIA_LOCAL },
-    source: 'The Comunitat keeps its day every year; the 2027 decree is to be checked when published.',
+    source:
+      'Decree of the Consell fixing the 2027 calendar (2026): 19 Mar, 26 and 29 Mar, 9 Oct among its twelve days.',
+  },
+  {
+    year: 2027,
+    region: 'ES-VC',
+    drop: '2027-06-24',
+    source: 'The same decree for 2027: Saint John (24 June, a Thursday) is not among its twelve days.',
   },
   {
     year: 2026,

@@ -124,3 +124,28 @@ describe('the 2026 calendar against the official texts', () => {
     }
   });
 });
+
+describe('the 2027 calendar where a decree was read', () => {
+  it("lists the Comunitat Valenciana's twelve days and nothing else on a weekday", () => {
+    const { national, regional } = shippedHolidays(2027, 'ES-VC');
+    const days = [...national, ...regional]
+      .map((holiday) => holiday.date)
+      .filter((date) => Temporal.PlainDate.from(date).dayOfWeek !== 7)
+      .sort();
+    // The decree of the Consell for 2027.
+    expect(days).toEqual([
+      '2027-01-01',
+      '2027-01-06',
+      '2027-03-19',
+      '2027-03-26',
+      '2027-03-29',
+      '2027-05-01',
+      '2027-10-09',
+      '2027-10-12',
+      '2027-11-01',
+      '2027-12-06',
+      '2027-12-08',
+      '2027-12-25',
+    ]);
+  });
+});
