@@ -5,6 +5,7 @@ import { correctionsPortalRoutes } from '../modules/corrections/corrections.rout
 import { portalGate, portalRoutes } from '../modules/portal/portal.routes.ts';
 import { acknowledgementsPortalRoutes } from '../modules/registry-access/acknowledgements.routes.ts';
 import { shiftsPortalRoutes } from '../modules/shifts/shifts.routes.ts';
+import { timeOffPortalRoutes } from '../modules/time-off/time-off.routes.ts';
 import { workSummariesPortalRoutes } from '../modules/work-summaries/work-summaries.routes.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { registerPortalPage } from './pages.ts';
@@ -15,6 +16,7 @@ const PORTAL_ROUTE_MODULES = [
   checkInsPortalRoutes,
   workSummariesPortalRoutes,
   shiftsPortalRoutes,
+  timeOffPortalRoutes,
   correctionsPortalRoutes,
   acknowledgementsPortalRoutes,
 ] as const;

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { Tx } from '../../db/database.ts';
 import type { AbsenceStatus } from '../../db/schema.ts';
 import { syncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
@@ -94,59 +95,85 @@ export async function listAbsences(
   return mapPage(page, toView);
 }
 
+/**
+ * Checks a request (the employee, the type, the dates within the employment, no overlap with a requested or
+ * approved absence) and counts its days in the employee's calendar, inside the caller's transaction, which must
+ * hold the employee's row lock for the overlap check to hold.
+ */
+async function checkedRequest(tx: Tx, tenant: TenantScope, input: Static<typeof CreateAbsenceBody>) {
+  const halfDay = input.half_day ?? false;
+  // Locking the employee serializes this employee's absence requests, so the overlap check below holds.
+  const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
+  const type = await findAbsenceTypeByKey(tx, tenant.companyId, input.type);
+  const errors: Record<string, string> = {};
+  if (!employee) errors.employee_id = 'is not an employee of this company';
+  if (!type) errors.type = 'is not an absence type of this company';
+  if (input.end_date < input.start_date) {
+    errors.end_date = 'must be on or after start_date';
+  } else if (daysInRange(input.start_date, input.end_date) > MAX_ABSENCE_DAYS) {
+    errors.end_date = `must be at most ${MAX_ABSENCE_DAYS} days after start_date, inclusive`;
+  }
+  if (halfDay && input.start_date !== input.end_date) {
+    errors.half_day = 'is only allowed when start_date equals end_date';
+  }
+  if (employee && input.start_date < employee.hire_date) {
+    errors.start_date = `must not be before the employee's hire date (${employee.hire_date})`;
+  }
+  if (employee?.termination_date && input.end_date > employee.termination_date) {
+    errors.end_date ??= `must not be after the employee's termination date (${employee.termination_date})`;
+  }
+  if (!employee || !type || Object.keys(errors).length > 0) throw invalid(errors);
+
+  const overlapping = await findOverlappingAbsence(tx, tenant.companyId, employee.id, input);
+  if (overlapping) {
+    throw new ApiError(
+      'conflict',
+      `The range overlaps absence ${overlapping.id} of the same employee, which is requested or approved.`,
+      { errors: { conflicting_absence_id: overlapping.id } },
+    );
+  }
+
+  // The employee's calendar: the company's holidays and their work centre's.
+  const holidays = await holidayDates(
+    tx,
+    tenant.companyId,
+    input.start_date,
+    input.end_date,
+    employee.location_id,
+  );
+  const employed = { ...employee, contract: await contractOf(tx, tenant.companyId, employee.id) };
+  const daysCount = absenceDaysCount(
+    { start_date: input.start_date, end_date: input.end_date, half_day: halfDay },
+    (date) => employedMinutes(employed, date),
+    new Set(holidays),
+  );
+  return { employee, type, halfDay, daysCount };
+}
+
+/**
+ * The days a request would count, checked as a request is, without storing anything (the portal shows the
+ * balance after it before the worker sends it). Its transaction rolls back.
+ */
+export async function previewAbsence(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: TenantScope,
+  input: Static<typeof CreateAbsenceBody>,
+): Promise<{ days_count: number }> {
+  const { db } = deps;
+  return await db.transaction().execute(async (tx) => {
+    const { daysCount } = await checkedRequest(tx, tenant, input);
+    return { days_count: daysCount };
+  });
+}
+
 export async function requestAbsence(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   tenant: TenantScope,
   input: Static<typeof CreateAbsenceBody>,
 ): Promise<AbsenceView> {
   const { db, clock } = deps;
-  const halfDay = input.half_day ?? false;
   return await db.transaction().execute(async (tx) => {
-    // Locking the employee serializes this employee's absence requests, so the overlap check below holds.
-    const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
-    const type = await findAbsenceTypeByKey(tx, tenant.companyId, input.type);
-    const errors: Record<string, string> = {};
-    if (!employee) errors.employee_id = 'is not an employee of this company';
-    if (!type) errors.type = 'is not an absence type of this company';
-    if (input.end_date < input.start_date) {
-      errors.end_date = 'must be on or after start_date';
-    } else if (daysInRange(input.start_date, input.end_date) > MAX_ABSENCE_DAYS) {
-      errors.end_date = `must be at most ${MAX_ABSENCE_DAYS} days after start_date, inclusive`;
-    }
-    if (halfDay && input.start_date !== input.end_date) {
-      errors.half_day = 'is only allowed when start_date equals end_date';
-    }
-    if (employee && input.start_date < employee.hire_date) {
-      errors.start_date = `must not be before the employee's hire date (${employee.hire_date})`;
-    }
-    if (employee?.termination_date && input.end_date > employee.termination_date) {
-      errors.end_date ??= `must not be after the employee's termination date (${employee.termination_date})`;
-    }
-    if (!employee || !type || Object.keys(errors).length > 0) throw invalid(errors);
-
-    const overlapping = await findOverlappingAbsence(tx, tenant.companyId, employee.id, input);
-    if (overlapping) {
-      throw new ApiError(
-        'conflict',
-        `The range overlaps absence ${overlapping.id} of the same employee, which is requested or approved.`,
-        { errors: { conflicting_absence_id: overlapping.id } },
-      );
-    }
-
-    // The employee's calendar: the company's holidays and their work centre's.
-    const holidays = await holidayDates(
-      tx,
-      tenant.companyId,
-      input.start_date,
-      input.end_date,
-      employee.location_id,
-    );
-    const employed = { ...employee, contract: await contractOf(tx, tenant.companyId, employee.id) };
-    const daysCount = absenceDaysCount(
-      { start_date: input.start_date, end_date: input.end_date, half_day: halfDay },
-      (date) => employedMinutes(employed, date),
-      new Set(holidays),
-    );
+    const { employee, type, halfDay, daysCount } = await checkedRequest(tx, tenant, input);
     const at = toDate(await syncStamp(tx, clock, tenant.companyId));
     const row: AbsenceRow = {
       id: newId(),
@@ -203,12 +230,15 @@ export async function decideAbsence(
   id: string,
   decision: AbsenceDecision,
   input: { reason?: string | undefined } = {},
+  /** A worker's own decision (the portal): only their absences, and only from these states. */
+  only?: { employeeId: string; from: AbsenceStatus[] },
 ): Promise<AbsenceView> {
-  const transition: Transition = TRANSITIONS[decision];
+  const allowed: Transition = TRANSITIONS[decision];
+  const transition: Transition = only ? { ...allowed, from: only.from } : allowed;
   // The lock order starts with the employee's row, so the absence is read first to know whose it is (an absence
   // never changes employee), then read again under the lock.
   const known = await findAbsence(deps.db, tenant.companyId, id);
-  if (!known) throw notFound('Absence');
+  if (!known || (only && known.employee_id !== only.employeeId)) throw notFound('Absence');
   const what = `to make the absence ${transition.to}`;
   return await writeDays(
     deps,

@@ -169,6 +169,17 @@ export async function listYearHolidays(
   return { data: shown.map(toView) };
 }
 
+/** A year's holidays in one employee's calendar: their work centre's (null: those of the employees without one). */
+export async function calendarHolidays(
+  deps: Pick<AppDeps, 'db'>,
+  tenant: CompanyScope,
+  year: number,
+  locationId: string | null,
+): Promise<HolidayView[]> {
+  const rows = await selectHolidays(deps.db, tenant.companyId, `${year}-01-01`, `${year}-12-31`);
+  return rows.filter((row) => inCalendarOf(row, locationId)).map(toView);
+}
+
 /**
  * Removes a company holiday (a date entered by mistake): its date becomes a working day again, so every
  * employee of that date is consolidated again, in the same transaction and lock order as creating one. Refused
