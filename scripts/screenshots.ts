@@ -31,6 +31,8 @@ const PORTAL: Record<string, string> = {
   'phone-missed-clock-out-english.png': 'en-phone-portal-missed-clock-out.png',
   'phone-shifts.png': 'es-phone-portal-shifts.png',
   'phone-shifts-english.png': 'en-phone-portal-shifts.png',
+  'phone-absences.png': 'es-phone-portal-absences.png',
+  'phone-absences-english.png': 'en-phone-portal-absences.png',
 };
 
 const files = (await readdir(FROM)).filter((name) => SCREEN.test(name) || JOBS.includes(name));

@@ -48,6 +48,17 @@ afterAll(async () => {
 let shot: Awaited<ReturnType<typeof pageChecks>>['shot'];
 let accessible: Awaited<ReturnType<typeof pageChecks>>['accessible'];
 const status = () => page.locator('.status .state');
+/** The tab bar's links cut off or beyond the screen's edge. */
+const clippedTabs = () =>
+  page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('.tabs a')]
+      .filter(
+        (link) =>
+          link.scrollWidth > link.clientWidth + 1 ||
+          link.getBoundingClientRect().right > window.innerWidth + 1,
+      )
+      .map((link) => link.textContent),
+  );
 const tab = async (name: string) => {
   await page.getByRole('link', { name }).click();
   await page.getByRole('heading', { level: 1, name }).waitFor();
@@ -343,6 +354,67 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await page.getByRole('heading', { level: 1, name: 'Mis turnos' }).waitFor();
   });
 
+  it('asks for time off in “Mis ausencias”, sees what it counts, then the refusal and its reason (issue 39)', async () => {
+    // Monday to Wednesday of the week after next, in the worker's zone.
+    const today = Temporal.Now.zonedDateTimeISO('Europe/Madrid').toPlainDate();
+    const start = today.add({ days: 15 - today.dayOfWeek });
+    const end = start.add({ days: 2 });
+    await page.getByRole('link', { name: 'Ausencias' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mis ausencias' }).waitFor();
+    const balance = page.getByRole('heading', { name: /^Vacaciones de \d{4}$/ });
+    await balance.waitFor();
+    // Six tabs, every one whole on a phone (Spanish has the longest words).
+    expect(await clippedTabs()).toEqual([]);
+    const form = page.getByRole('form', { name: 'Pedir una ausencia' });
+    await form.getByLabel('Desde').fill(start.toString());
+    await form.getByLabel('Hasta (incluido)').fill(end.toString());
+    await form.getByLabel('Nota para la empresa (opcional)').fill('Boda de mi hermana');
+    // Before sending: what it counts and what is left.
+    await form.getByText(/^Cuenta 3 días laborables\. Te quedarán [\d,]+ días de vacaciones\.$/).waitFor();
+    await accessible();
+    await shot('phone-absences-request');
+    await form.getByRole('button', { name: 'Enviar la solicitud' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^Solicitud enviada/)
+      .waitFor();
+    const item = page.locator('.records li').filter({ hasText: 'Boda de mi hermana' });
+    await expect.poll(() => item.textContent()).toContain('Pendiente');
+    const listed = await http(
+      'GET',
+      `/v1/absences?employee_id=${employeeId}&status=requested`,
+      undefined,
+      liveKey,
+    );
+    const asked = listed.body.data.find((row: { note: string }) => row.note === 'Boda de mi hermana');
+    expect(asked).toMatchObject({ start_date: start.toString(), end_date: end.toString(), days_count: 3 });
+    // The company refuses it with a reason; the worker reads it.
+    const refused = await http(
+      'POST',
+      `/v1/absences/${asked.id}/reject`,
+      { reason: 'Inventario anual esa semana' },
+      liveKey,
+    );
+    expect(refused.status, refused.text).toBe(200);
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Mis ausencias' }).waitFor();
+    await expect
+      .poll(() => item.textContent())
+      .toContain('Denegada por la empresa: «Inventario anual esa semana»');
+    await accessible();
+    await shot('phone-absences');
+    await page.getByRole('button', { name: 'Switch to English' }).click();
+    await page.getByRole('heading', { level: 1, name: 'My time off' }).waitFor();
+    expect(await clippedTabs()).toEqual([]);
+    await expect
+      .poll(() => item.textContent())
+      .toContain('Refused by the company: “Inventario anual esa semana”');
+    await accessible();
+    await shot('phone-absences-english');
+    await page.getByRole('button', { name: 'Cambiar a español' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Mis ausencias' }).waitFor();
+  });
+
   it('lays out at desktop width too, and logs out to the login form', async () => {
     const desktop = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const wide = await desktop.newPage();
@@ -356,6 +428,10 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await wide.getByRole('link', { name: 'Correcciones' }).click();
     await wide.getByRole('heading', { level: 1, name: 'Correcciones' }).waitFor();
     await shot('desktop-corrections', wide);
+    await wide.getByRole('link', { name: 'Ausencias' }).click();
+    await wide.getByRole('heading', { level: 1, name: 'Mis ausencias' }).waitFor();
+    await accessible(wide);
+    await shot('desktop-absences', wide);
     await wide.getByRole('button', { name: 'Cerrar sesión' }).click();
     await wide.getByRole('heading', { name: 'Entrar' }).waitFor();
     await desktop.close();

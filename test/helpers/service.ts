@@ -119,6 +119,8 @@ export async function companyWithInvitedWorker(
     'org:fichajes:read',
     'org:turnos:write',
     'org:turnos:read',
+    'org:ausencias:write',
+    'org:ausencias:read',
   ]);
   const employee = await http('POST', '/v1/employees', worker, liveKey);
   if (employee.status !== 201) throw new Error(`employee: ${employee.status} ${employee.text}`);

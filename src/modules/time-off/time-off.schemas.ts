@@ -28,13 +28,20 @@ export const TimeOffView = Type.Object({
   today: CalendarDate('The worker’s today, which the balance is as of.'),
   /** The vacation balance of the year (the only type with an entitlement); null when not employed that year. */
   balance: Nullable(VacationBalance),
-  absences: Type.Array(Absence, { description: 'The worker’s absences that touch the year, latest first.' }),
-  holidays: Type.Array(Holiday, { description: 'The holidays of the worker’s calendar that year.' }),
+  absences: Type.Array(Absence, {
+    description:
+      'The worker’s absences that end in the year or later (a request for next year too), latest first.',
+  }),
+  holidays: Type.Array(Holiday, {
+    description: 'The holidays of the worker’s calendar that year and the next.',
+  }),
   types: Type.Array(AbsenceTypeRef, { description: 'The types the worker may ask for.' }),
 });
 
 export const TimeOffPreview = Type.Object({
-  days_count: Type.Number({ description: 'The working days the request would count in the worker’s calendar.' }),
+  days_count: Type.Number({
+    description: 'The working days the request would count in the worker’s calendar.',
+  }),
   remaining_days_after: Nullable(
     Type.Number({ description: 'For vacation: the year’s remaining days once it is requested.' }),
   ),

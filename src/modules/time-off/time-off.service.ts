@@ -46,21 +46,26 @@ export async function workerTimeOff(
   do {
     const page = await listAbsences(deps, tenant, {
       employee_id: employeeId,
+      // The year's and every later one's: in December a worker asks for January.
       from: `${year}-01-01`,
-      to: `${year}-12-31`,
       limit: 100,
       cursor,
     });
     absences.push(...page.data);
     cursor = page.meta.next_cursor ?? undefined;
   } while (cursor);
-  absences.sort((a, b) => b.start_date.localeCompare(a.start_date) || b.created_at.localeCompare(a.created_at));
+  absences.sort(
+    (a, b) => b.start_date.localeCompare(a.start_date) || b.created_at.localeCompare(a.created_at),
+  );
   return {
     year,
     today,
     balance: await balanceOf(deps, tenant, employeeId, year),
     absences,
-    holidays: await calendarHolidays(deps, tenant, year, employee.location_id),
+    holidays: [
+      ...(await calendarHolidays(deps, tenant, year, employee.location_id)),
+      ...(await calendarHolidays(deps, tenant, year + 1, employee.location_id)),
+    ],
     types: await absenceTypes(deps, tenant),
   };
 }

@@ -8,10 +8,11 @@ import { CorrectionsScreen } from './Corrections.tsx';
 import { switchLanguage } from './i18n.ts';
 import { RecordScreen } from './Record.tsx';
 import { ShiftsScreen, unseenShifts } from './Shifts.tsx';
+import { TimeOffScreen } from './TimeOff.tsx';
 import { TodayScreen } from './Today.tsx';
 
-type Tab = 'today' | 'shifts' | 'record' | 'corrections' | 'account';
-const TABS: Tab[] = ['today', 'shifts', 'record', 'corrections', 'account'];
+type Tab = 'today' | 'shifts' | 'absences' | 'record' | 'corrections' | 'account';
+const TABS: Tab[] = ['today', 'shifts', 'absences', 'record', 'corrections', 'account'];
 
 const tabOfHash = (): Tab => {
   const name = window.location.hash.replace('#/', '');
@@ -121,6 +122,7 @@ export function PortalApp() {
       <main className="content" id="main">
         {tab === 'today' && <TodayScreen me={me} onChange={refresh} />}
         {tab === 'shifts' && <ShiftsScreen onSeen={clearUnseen} />}
+        {tab === 'absences' && <TimeOffScreen />}
         {tab === 'record' && <RecordScreen me={me} />}
         {tab === 'corrections' && <CorrectionsScreen me={me} />}
         {tab === 'account' && <AccountScreen me={me} />}

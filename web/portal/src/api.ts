@@ -7,6 +7,7 @@ export const setPortalCsrf = client.setCsrfToken;
 export const whenPortalSessionLost = client.whenSessionLost;
 
 export type { CheckInType, WorkMode } from '../../../src/db/schema.ts';
+export type { AbsenceView as Absence } from '../../../src/modules/absences/absences.service.ts';
 /**
  * The shapes the portal API answers, taken from the service's own view types and schemas (type-only imports:
  * erased from the bundle), so the portal cannot drift from what the server sends (issue 36).
@@ -19,5 +20,7 @@ export type { Page } from '../../../src/platform/pagination.ts';
 
 import type { Static } from 'typebox';
 import type { MeView } from '../../../src/modules/portal/portal.schemas.ts';
+import type { TimeOffView } from '../../../src/modules/time-off/time-off.schemas.ts';
 
 export type Me = Static<typeof MeView>;
+export type TimeOff = Static<typeof TimeOffView>;
