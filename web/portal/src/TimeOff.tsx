@@ -54,7 +54,7 @@ export function TimeOffScreen() {
         </p>
       )}
       {answer && balance && (
-        <div className="card" aria-labelledby="balance-title">
+        <section className="card" aria-labelledby="balance-title">
           <h2 id="balance-title">{t('absences.balanceTitle', { year: answer.year })}</h2>
           <p className="balance-left">
             {t('absences.left', { days: number(balance.remaining_days, i18n.language) })}
@@ -68,7 +68,7 @@ export function TimeOffScreen() {
             <li>{t('absences.pending', { days: number(balance.pending_days, i18n.language) })}</li>
           </ul>
           <p className="muted">{t('absences.asOf', { date: longDate(answer.today) })}</p>
-        </div>
+        </section>
       )}
       {answer && (
         <RequestForm
@@ -277,8 +277,12 @@ function MonthCalendar({ answer }: { answer: TimeOff }) {
   const [month, setMonth] = useState(answer.today.slice(0, 7));
   const days = monthDays(month);
   const firstWeekday = (new Date(`${days[0]}T12:00:00Z`).getUTCDay() + 6) % 7;
-  const cells: Array<string | null> = [...Array.from({ length: firstWeekday }, () => null), ...days];
-  while (cells.length % 7 !== 0) cells.push(null);
+  // Each cell a date, or a blank before the first or after the last (keyed by where it is).
+  const cells: Array<{ key: string; date: string | null }> = [
+    ...Array.from({ length: firstWeekday }, (_, place) => ({ key: `before-${place}`, date: null })),
+    ...days.map((date) => ({ key: date, date })),
+  ];
+  while (cells.length % 7 !== 0) cells.push({ key: `after-${cells.length}`, date: null });
   const weeks = Array.from({ length: cells.length / 7 }, (_, index) => cells.slice(index * 7, index * 7 + 7));
   const weekdayNames = Array.from({ length: 7 }, (_, index) =>
     new Intl.DateTimeFormat(i18n.language, { weekday: 'short', timeZone: 'UTC' }).format(
@@ -339,9 +343,9 @@ function MonthCalendar({ answer }: { answer: TimeOff }) {
         </thead>
         <tbody>
           {weeks.map((week) => (
-            <tr key={week.find(Boolean) ?? 'empty'}>
-              {week.map((date, index) => {
-                if (!date) return <td key={`blank-${index}`} />;
+            <tr key={week[0]?.key}>
+              {week.map(({ key, date }, index) => {
+                if (!date) return <td key={key} />;
                 const holiday = holidayOn(date);
                 const absence = absenceOn(date);
                 const label = holiday

@@ -71,7 +71,10 @@ describe('time off in the portal', () => {
     });
     const id = created.json().id;
     expect(await eventsOf(ctx.db, company.id)).toContainEqual(
-      expect.objectContaining({ type: 'absence.requested', data: expect.objectContaining({ absence_id: id }) }),
+      expect.objectContaining({
+        type: 'absence.requested',
+        data: expect.objectContaining({ absence_id: id }),
+      }),
     );
     const after = await year(ana);
     expect(after.balance).toMatchObject({ pending_days: 4, remaining_days: entitled - 4 });
@@ -114,7 +117,9 @@ describe('time off in the portal', () => {
       reason: 'Inventario esa semana',
     });
     expect(refused.statusCode, refused.body).toBe(200);
-    const denied = (await year(ana)).absences.find((absence: { id: string }) => absence.id === asked.json().id);
+    const denied = (await year(ana)).absences.find(
+      (absence: { id: string }) => absence.id === asked.json().id,
+    );
     expect(denied).toMatchObject({ status: 'denied', denial_reason: 'Inventario esa semana' });
     expect(denied.decided_at).not.toBeNull();
 
