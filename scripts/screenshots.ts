@@ -33,6 +33,7 @@ const PORTAL: Record<string, string> = {
   'phone-shifts-english.png': 'en-phone-portal-shifts.png',
   'phone-absences.png': 'es-phone-portal-absences.png',
   'phone-absences-english.png': 'en-phone-portal-absences.png',
+  'phone-inbox.png': 'es-phone-portal-inbox.png',
 };
 
 const files = (await readdir(FROM)).filter((name) => SCREEN.test(name) || JOBS.includes(name));

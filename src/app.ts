@@ -4,6 +4,7 @@ import FindMyWay from 'find-my-way';
 import type { HttpSettings, TrustProxy } from './config.ts';
 import { writable } from './db/database.ts';
 import { migrationStatus } from './db/migrator.ts';
+import { notificationPages } from './modules/notifications/notifications.routes.ts';
 import { OPENAPI_EXAMPLES } from './modules/openapi-examples.ts';
 import { registerRequestLog } from './modules/request-log/request-log.service.ts';
 import {
@@ -275,6 +276,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(async (dashboard) => dashboardSurface(dashboard, deps));
   await app.register(async (portal) => portalSurface(portal, deps));
   await app.register(async (access) => registryAccessSurface(access, deps));
+  await app.register(async (pages) => notificationPages(pages, deps));
 
   const adminToken = deps.adminToken;
   if (adminToken !== null) {

@@ -14,6 +14,7 @@ import { migrate, migrationStatus, NewerSchemaError } from './db/migrator.ts';
 import { createDeps } from './deps.ts';
 import { maintenanceJob } from './jobs/maintenance.ts';
 import { monthDocumentsJob } from './jobs/month-documents.ts';
+import { notificationEmailsJob } from './jobs/notification-emails.ts';
 import { processWriter } from './jobs/report-file.ts';
 import { reportGenerationJob } from './jobs/report-generation.ts';
 import { type Job, type Runner, startJobs } from './jobs/runner.ts';
@@ -208,6 +209,7 @@ export function backgroundJobs(
           }),
           monthDocumentsJob(deps),
           shiftNoticesJob(deps),
+          notificationEmailsJob(deps),
         ];
   const fakeClock = deps.fakeClock;
   if (fakeClock) {

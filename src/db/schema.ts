@@ -762,6 +762,33 @@ export type PasskeyChallengesTable = {
   expires_at: Date;
 };
 
+/** One notification to one recipient (migration 0051): its inbox entry and its e-mail's state. */
+export type NotificationsTable = {
+  company_id: string;
+  id: string;
+  recipient_type: 'admin' | 'employee';
+  recipient_id: string;
+  kind: string;
+  data: unknown;
+  link: string;
+  created_at: Date;
+  read_at: Date | null;
+  email_state: Generated<'pending' | 'sent' | 'skipped' | 'failed'>;
+  email_attempts: Generated<number>;
+  email_due_at: Date | null;
+  email_sent_at: Date | null;
+};
+
+/** A recipient's notification choices (migration 0051). */
+export type NotificationPreferencesTable = {
+  company_id: string;
+  recipient_type: 'admin' | 'employee';
+  recipient_id: string;
+  language: 'es' | 'en' | null;
+  email_off: Generated<string[]>;
+  updated_at: Date;
+};
+
 export type Database = {
   instance_settings: InstanceSettingsTable;
   companies: CompaniesTable;
@@ -778,6 +805,8 @@ export type Database = {
   rota_patterns: RotaPatternsTable;
   compliance_alerts: ComplianceAlertsTable;
   shift_notices: ShiftNoticesTable;
+  notifications: NotificationsTable;
+  notification_preferences: NotificationPreferencesTable;
   employees: EmployeesTable;
   check_ins: CheckInsTable;
   absences: AbsencesTable;

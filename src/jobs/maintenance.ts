@@ -2,6 +2,7 @@ import type { Db } from '../db/database.ts';
 import { deleteExpiredSessions } from '../modules/admins/admins.repo.ts';
 import { deleteEventsWithoutDeliveries } from '../modules/events/events.repo.ts';
 import { sweepLoginFailures } from '../modules/logins/logins.service.ts';
+import { sweepNotifications } from '../modules/notifications/notifications.service.ts';
 import { deleteExpiredChallenges } from '../modules/passkeys/passkeys.repo.ts';
 import { deleteExpiredPortalSessions } from '../modules/portal/portal.repo.ts';
 import { deleteAccessWindowsBefore } from '../modules/registry-access/access.repo.ts';
@@ -72,7 +73,8 @@ export async function sweepDeliveriesAndEvents(db: Db, now: Temporal.Instant): P
 
 /**
  * Sweeps finished rate-limit windows, expired idempotency records, used download nonces, expired dashboard
- * and portal sessions, expired login failures, old deliveries and events, and abandoned report files; extends calendar
+ * and portal sessions, expired login failures, old deliveries and events, notifications past their year, and abandoned
+ * report files; settles days stored before their on-call figure existed; extends calendar
  * horizons. Returns the rows handled, so the runner calls it again at once while a backlog remains.
  */
 export function maintenanceJob(deps: { db: Db; clock: Clock; reportStore: ReportStore }): Job {
@@ -94,7 +96,12 @@ export function maintenanceJob(deps: { db: Db; clock: Clock; reportStore: Report
         partialBefore: toDate(now.subtract({ hours: ABANDONED_PARTIAL_HOURS })),
         fileBefore: toDate(now.subtract({ hours: 24 * (FILE_RETENTION_DAYS + 1) })),
       });
-      return swept + (await extendHorizons(deps.db, now)) + (await settleOnCallBacklog(deps.db, now));
+      return (
+        swept +
+        (await sweepNotifications(deps.db, now)) +
+        (await extendHorizons(deps.db, now)) +
+        (await settleOnCallBacklog(deps.db, now))
+      );
     },
   };
 }

@@ -3,8 +3,15 @@ import type nodemailer from 'nodemailer';
 
 const require = createRequire(import.meta.url);
 
-/** A message to one person, in plain text. */
-export type Mail = { to: string; subject: string; text: string };
+/** A message to one person: plain text, and optionally an HTML part, its Message-ID and extra headers. */
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  messageId?: string;
+  headers?: Record<string, string>;
+};
 
 /** Sends mail; the service has one when JORNADA_SMTP_URL is set. */
 export type Mailer = { send(mail: Mail): Promise<void> };

@@ -8,6 +8,7 @@ import {
 } from '../modules/admins/admins.routes.ts';
 import { lifecycleDashboardRoutes } from '../modules/lifecycle/lifecycle.routes.ts';
 import { locationsDashboardRoutes } from '../modules/locations/locations.routes.ts';
+import { notificationsDashboardRoutes } from '../modules/notifications/notifications.routes.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { registerDashboardPage } from './pages.ts';
 import { DASHBOARD_TENANT_ROUTE_MODULES, registerTenantRoutes } from './tenant-routes.ts';
@@ -20,6 +21,7 @@ const DASHBOARD_ROUTE_MODULES = [
   lifecycleDashboardRoutes,
   adminsDashboardRoutes,
   locationsDashboardRoutes,
+  notificationsDashboardRoutes,
 ] as const;
 
 /**

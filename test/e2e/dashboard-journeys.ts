@@ -171,6 +171,37 @@ export function dashboardJourneys(variants: Variant[]): void {
       liveKey,
     );
     expect(opened.status, opened.text).toBe(201);
+    // A worker who worked eleven and a half hours two days ago: legal-limit alerts, which the administrator is told.
+    const tired = await http(
+      'POST',
+      '/v1/employees',
+      // Hired two days ago: no closed month of the journeys counts them.
+      {
+        first_name: 'Largo',
+        last_name: 'Turno',
+        email: 'largo@example.com',
+        hire_date: localToday.subtract({ days: 2 }).toString(),
+      },
+      liveKey,
+    );
+    expect(tired.status, tired.text).toBe(201);
+    for (const [type, time] of [
+      ['in', '06:00'],
+      ['out', '17:30'],
+    ] as const) {
+      const at = localToday
+        .subtract({ days: 2 })
+        .toZonedDateTime({ timeZone: 'Europe/Madrid', plainTime: Temporal.PlainTime.from(time) })
+        .toInstant()
+        .toString();
+      const made = await http(
+        'POST',
+        '/v1/check-ins',
+        { employee_id: tired.body.id, type, timestamp: at },
+        liveKey,
+      );
+      expect(made.status, made.text).toBe(201);
+    }
     // A shift template for the planner.
     const template = await http(
       'POST',
@@ -1091,6 +1122,31 @@ export function dashboardJourneys(variants: Variant[]): void {
           planned_minutes: 450,
         }),
       ]);
+    });
+
+    it('tells the administrator through the bell: the legal-limit alerts, each leading to its screen', async () => {
+      await open('home', T('Today'));
+      const bell = page.getByRole('button', {
+        name: new RegExp(`^${literally(T('Notifications'))} \\(\\d+ `),
+      });
+      await bell.click();
+      const panel = page.getByRole('region', { name: T('Notifications') });
+      const alert = panel.getByRole('link', { name: /Largo Turno/ }).first();
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain(
+        variant.language === 'es'
+          ? 'Alerta de límites legales: Largo Turno'
+          : 'Legal-limit alert: Largo Turno',
+      );
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await overflowing()).toEqual([]);
+      await shot('inbox');
+      await panel.getByRole('button', { name: T('Mark all read'), exact: true }).click();
+      await page
+        .getByRole('button', { name: T('Notifications ({{count}} unread)', { count: 0 }), exact: true })
+        .waitFor();
+      await panel.getByRole('button', { name: T('Close'), exact: true }).click();
+      await panel.waitFor({ state: 'detached' });
     });
 
     it('shows every screen whole: nothing off-screen, no refusal, nothing left untranslated, axe clean', async () => {

@@ -403,6 +403,19 @@ describe('the workers’ portal in Chromium at phone width', () => {
       .toContain('Denegada por la empresa: «Inventario anual esa semana»');
     await accessible();
     await shot('phone-absences');
+    // The refusal is in the worker's notifications too: the bell counts it, the panel leads to it.
+    const bell = page.getByRole('button', { name: /^Notificaciones \(\d+ sin leer\)$/ });
+    const unread = Number((await bell.textContent())?.match(/\((\d+) sin leer/)?.[1]);
+    expect(unread).toBeGreaterThan(0);
+    await bell.click();
+    const panel = page.getByRole('region', { name: 'Notificaciones' });
+    await panel.getByText('Tu solicitud de Vacaciones está denegada').waitFor();
+    expect(await panel.textContent()).toContain('Motivo: «Inventario anual esa semana».');
+    await accessible();
+    await shot('phone-inbox');
+    await panel.getByRole('link', { name: /Tu solicitud de Vacaciones está denegada/ }).click();
+    await page.getByRole('button', { name: `Notificaciones (${unread - 1} sin leer)` }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Mis ausencias' }).waitFor();
     await page.getByRole('button', { name: 'Switch to English' }).click();
     await page.getByRole('heading', { level: 1, name: 'My time off' }).waitFor();
     expect(await clippedTabs()).toEqual([]);

@@ -23,7 +23,7 @@ export class PortalWorker {
   }
 
   async send(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     body?: unknown,
     options: { csrf?: boolean } = {},

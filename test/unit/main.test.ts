@@ -17,6 +17,7 @@ it('runs the worker jobs only on worker roles, and follows the shared fake clock
     'report-generation',
     'month-documents',
     'shift-notices',
+    'notification-emails',
   ]);
   expect(names('all', null)).toEqual([
     'maintenance',
@@ -24,6 +25,7 @@ it('runs the worker jobs only on worker roles, and follows the shared fake clock
     'report-generation',
     'month-documents',
     'shift-notices',
+    'notification-emails',
   ]);
   expect(names('api', new FakeClock())).toEqual(['fake-clock-sync']);
   expect(names('worker', new FakeClock())).toEqual([
@@ -32,6 +34,7 @@ it('runs the worker jobs only on worker roles, and follows the shared fake clock
     'report-generation',
     'month-documents',
     'shift-notices',
+    'notification-emails',
     'fake-clock-sync',
   ]);
 });

@@ -6,7 +6,7 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { absenceDaysCount, daysInRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { employedMinutes } from '../../time/contract.ts';
@@ -14,6 +14,7 @@ import { findAbsenceTypeByKey } from '../absence-types/absence-types.repo.ts';
 import { contractOf } from '../employees/employees.repo.ts';
 import { findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { nameOf, notify } from '../notifications/notifications.service.ts';
 import { assertMonthsOpen } from '../registry/months.service.ts';
 import { chainAbsence } from '../registry/registry.service.ts';
 import { balanceEvents } from '../workdays/absence-days.ts';
@@ -202,9 +203,30 @@ export async function requestAbsence(
       },
       ...balanceEvents(row),
     ]);
+    // A worker's own request waits for the company: its administrators are told (issue 39).
+    if (actorOf(tenant)?.type === 'employee') {
+      await notify(tx, tenant.companyId, at, [
+        {
+          kind: 'absence_requested',
+          to: 'admins',
+          data: {
+            absence_id: row.id,
+            employee_name: await nameOf(tx, tenant.companyId, row.employee_id),
+            type_label: row.type_label,
+            start_date: row.start_date,
+            end_date: row.end_date,
+            days_count: daysCount,
+          },
+          screen: 'absences',
+        },
+      ]);
+    }
     return toView(row);
   });
 }
+
+/** Who acts, when the caller says (a portal request or a dashboard session does). */
+const actorOf = (tenant: TenantScope) => ('actor' in tenant ? (tenant as ActingTenant).actor : undefined);
 
 type Transition = {
   to: 'approved' | 'denied' | 'cancelled';
@@ -270,6 +292,24 @@ export async function decideAbsence(
         );
       }
       await chainAbsence(tx, tenant.companyId, id, at);
+      // A decision the worker did not make themselves is told to them, with its reason (issue 39).
+      if (actorOf(tenant)?.type !== 'employee') {
+        await notify(tx, tenant.companyId, at, [
+          {
+            kind: 'absence_decided',
+            to: [{ type: 'employee', id: row.employee_id }],
+            data: {
+              absence_id: id,
+              type_label: row.type_label,
+              start_date: row.start_date,
+              end_date: row.end_date,
+              status: transition.to,
+              reason: transition.to === 'denied' ? (input.reason ?? null) : null,
+            },
+            screen: 'absences',
+          },
+        ]);
+      }
       return {
         result: toView(row),
         // Approving or cancelling changes the expected minutes of the absence's dates.

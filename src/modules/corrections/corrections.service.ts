@@ -20,6 +20,7 @@ import {
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
 import { type PendingEvent, recordEvents } from '../events/events.service.ts';
+import { notify } from '../notifications/notifications.service.ts';
 import { type ApprovalSignature, approvalSignature, approvalToSign } from '../passkeys/passkeys.service.ts';
 import { latestSeal, recordMonthVersions } from '../registry/months.service.ts';
 import { appendToChain, correctionRequestContent } from '../registry/registry.service.ts';
@@ -200,6 +201,32 @@ export async function requestCorrection(
       await appendApproval(tx, tenant, row, at, signature);
     }
     await recordEvents(tx, tenant.companyId, at, [requestedEvent(row, 'pending')]);
+    // Whoever did not ask is told that the correction waits for them (issue 39).
+    const instants = [
+      ...active.map((record) => Temporal.Instant.fromEpochMilliseconds(record.timestamp.getTime())),
+      ...additions.map((item) => Temporal.Instant.from(item.timestamp)),
+    ].sort(Temporal.Instant.compare);
+    const date = instants[0]?.toZonedDateTimeISO(tenant.timezone).toPlainDate().toString() ?? null;
+    await notify(tx, tenant.companyId, at, [
+      byWorker
+        ? {
+            kind: 'correction_requested',
+            to: 'admins',
+            data: {
+              correction_id: row.id,
+              employee_name: `${employee.first_name} ${employee.last_name}`,
+              date,
+              reason: row.reason,
+            },
+            screen: 'check-ins',
+          }
+        : {
+            kind: 'correction_to_accept',
+            to: [{ type: 'employee', id: employee.id }],
+            data: { correction_id: row.id, date, reason: row.reason },
+            screen: 'corrections',
+          },
+    ]);
     return toView(row);
   });
 }

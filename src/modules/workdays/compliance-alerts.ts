@@ -23,6 +23,7 @@ import { DEFAULT_COMPLEMENTARY_LIMIT_PERCENTAGE, periodOn } from '../../time/con
 import { shiftInstants } from '../../time/planned-shifts.ts';
 import { localDate, startOfDate } from '../../time/zones.ts';
 import type { PendingEvent } from '../events/events.service.ts';
+import { nameOf, notify } from '../notifications/notifications.service.ts';
 import {
   acknowledgeAlert,
   alertsOfEmployee,
@@ -159,6 +160,21 @@ async function reconcile(
       updated_at: at,
     }));
   await insertAlerts(tx, rows);
+  if (rows.length > 0) {
+    // The company's administrators are told of each new alert (issue 39).
+    const employeeName = await nameOf(tx, companyId, employeeId);
+    await notify(
+      tx,
+      companyId,
+      at,
+      rows.map((row) => ({
+        kind: 'compliance_alert' as const,
+        to: 'admins' as const,
+        data: { alert_id: row.id, employee_name: employeeName, date: row.date, rule: row.rule, law: row.law },
+        screen: 'home',
+      })),
+    );
+  }
   return rows.map(
     (row): PendingEvent => ({
       type: 'compliance_alert.created',

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { Static } from 'typebox';
 import type { SessionView } from '../../../src/modules/admins/admins.schemas.ts';
 import { api, type Mode, setCsrfToken, whenSessionLost } from '../../shared/api.ts';
+import { NotificationsBell } from '../../shared/Inbox.tsx';
 import { applyLanguage, i18n, type Language, msg, setDisplayZone, useT } from '../../shared/i18n.ts';
 import { passkeysSupported, signInWithPasskey } from '../../shared/webauthn.ts';
 import { AbsencesScreen } from './screens/absences.tsx';
@@ -183,6 +184,19 @@ export function App() {
           ))}
         </fieldset>
         <div className="who">
+          <NotificationsBell
+            request={api}
+            language={session.language}
+            timeZone={session.company.timezone}
+            words={{
+              button: (count) => t('Notifications ({{count}} unread)', { count }),
+              title: t('Notifications'),
+              empty: t('Nothing to tell you yet.'),
+              markAll: t('Mark all read'),
+              close: t('Close'),
+              unreadMark: t('Unread:'),
+            }}
+          />
           <a href="/docs">{t('API reference')}</a>
           <span>{session.admin.email}</span>
           <LanguageSwitch onSwitch={(language) => void chooseLanguage(language)} />

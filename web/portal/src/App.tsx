@@ -1,6 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describe } from '../../shared/api.ts';
+import { NotificationsBell } from '../../shared/Inbox.tsx';
 import { passkeysSupported, signInWithPasskey } from '../../shared/webauthn.ts';
 import { AccountScreen } from './Account.tsx';
 import { type Me, portalApi, setPortalCsrf, whenPortalSessionLost } from './api.ts';
@@ -70,7 +71,12 @@ export function PortalApp() {
       className="link"
       lang={other}
       aria-label={t('languageLabel')}
-      onClick={() => switchLanguage(other)}
+      onClick={() => {
+        switchLanguage(other);
+        // A worker's e-mails follow the language they read the portal in.
+        if (me)
+          void portalApi('PATCH', '/notification-preferences', { language: other }).catch(() => undefined);
+      }}
     >
       {t('language')}
     </button>
@@ -106,6 +112,19 @@ export function PortalApp() {
       <header className="bar">
         <span className="brand">{me.company.name}</span>
         <span className="bar-actions">
+          <NotificationsBell
+            request={portalApi}
+            language={i18n.language === 'en' ? 'en' : 'es'}
+            timeZone={me.employee.timezone}
+            words={{
+              button: (count) => t('inbox.button', { count }),
+              title: t('inbox.title'),
+              empty: t('inbox.empty'),
+              markAll: t('inbox.markAll'),
+              close: t('inbox.close'),
+              unreadMark: t('inbox.unread'),
+            }}
+          />
           {languageButton}
           <button
             type="button"

@@ -15,6 +15,15 @@ const es = {
     corrections: 'Correcciones',
     account: 'Cuenta',
   },
+  inbox: {
+    button_one: 'Notificaciones ({{count}} sin leer)',
+    button_other: 'Notificaciones ({{count}} sin leer)',
+    title: 'Notificaciones',
+    empty: 'Nada que contarte todavía.',
+    markAll: 'Marcar todas como leídas',
+    close: 'Cerrar',
+    unread: 'Sin leer:',
+  },
   absences: {
     title: 'Mis ausencias',
     balanceTitle: 'Vacaciones de {{year}}',
@@ -213,6 +222,15 @@ const en: Dictionary = {
     absences: 'Time off',
     corrections: 'Corrections',
     account: 'Account',
+  },
+  inbox: {
+    button_one: 'Notifications ({{count}} unread)',
+    button_other: 'Notifications ({{count}} unread)',
+    title: 'Notifications',
+    empty: 'Nothing to tell you yet.',
+    markAll: 'Mark all read',
+    close: 'Close',
+    unread: 'Unread:',
   },
   absences: {
     title: 'My time off',

@@ -8,6 +8,7 @@ export const EN_PLURALS: Record<string, string> = {
   '{{count}} shifts copied from last week as drafts._one':
     '{{count}} shift copied from last week as a draft.',
   '{{count}} shifts published: the workers see them._one': '{{count}} shift published: the worker sees it.',
+  'Notifications ({{count}} unread)_one': 'Notifications ({{count}} unread)',
   'Publish the week ({{count}} drafts)_one': 'Publish the week ({{count}} draft)',
   '{{count}} working days._one': '{{count}} working day.',
   '{{count}} entitled_one': '{{count}} entitled',

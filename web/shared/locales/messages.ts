@@ -102,6 +102,12 @@ const FIELD_RULES: Rule[] = [
   [/^is already used by another absence type of this company$/, () => 'ya lo usa otro tipo de ausencia'],
   [/^is already used$/, () => 'ya está en uso'],
   [/^is not an employee of this company$/, () => 'no es un empleado de esta empresa'],
+  [/^or all: true is required$/, () => 'o «all: true» es obligatorio'],
+  [/^is not a position this inbox gave$/, () => 'no es una posición que haya dado esta bandeja'],
+  [
+    /^names a kind of notification that does not exist$/,
+    () => 'nombra un tipo de notificación que no existe',
+  ],
   [/^already has a holiday in this company$/, () => 'ya es festivo en esta empresa'],
   [/^already has a holiday in this work centre$/, () => 'ya es festivo en este centro de trabajo'],
   [/^is not a location of this company$/, () => 'no es un centro de trabajo de esta empresa'],

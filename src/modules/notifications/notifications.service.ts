@@ -1,0 +1,308 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Executor } from '../../db/database.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { invalid } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
+import {
+  type Language,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  notificationBody,
+  notificationTitle,
+  renderNotification,
+} from './notifications.messages.ts';
+import {
+  activeAdminIds,
+  claimDueEmails,
+  type DueEmail,
+  deleteNotificationsBefore,
+  employeeName,
+  inboxOf,
+  insertNotifications,
+  isSandbox,
+  markRead,
+  preferencesOf,
+  type Recipient,
+  retryEmailAt,
+  savePreferences,
+  settleEmail,
+  unreadCount,
+} from './notifications.repo.ts';
+
+export { NOTIFICATION_KINDS, type NotificationKind } from './notifications.messages.ts';
+export type { Recipient } from './notifications.repo.ts';
+
+/** Where a notification leads: a screen of the recipient's surface. */
+const LINK_BASE: Record<Recipient['type'], string> = { admin: '/dashboard#/', employee: '/portal#/' };
+
+/** One thing to tell: its kind, to whom (some recipients, or every administrator who can act), what, where. */
+export type Notice = {
+  kind: NotificationKind;
+  to: readonly Recipient[] | 'admins';
+  data: Record<string, unknown>;
+  /** The screen, without the surface (`absences`, `corrections`). */
+  screen: string;
+};
+
+/**
+ * Writes notifications in the caller's transaction (docs/decisions/0028-notifications.md): they exist exactly when
+ * what caused them does, and their e-mails are the worker role's job, never the request's.
+ */
+export async function notify(tx: Executor, companyId: string, at: Date, notices: readonly Notice[]) {
+  // A sandbox's people are test data: nobody is told anything.
+  if (notices.length === 0 || (await isSandbox(tx, companyId))) return;
+  const rows = [];
+  for (const notice of notices) {
+    const recipients =
+      notice.to === 'admins'
+        ? (await activeAdminIds(tx, companyId)).map((id) => ({ type: 'admin' as const, id }))
+        : notice.to;
+    for (const recipient of recipients) {
+      rows.push({
+        id: newId(),
+        recipient_type: recipient.type,
+        recipient_id: recipient.id,
+        kind: notice.kind,
+        data: notice.data,
+        link: `${LINK_BASE[recipient.type]}${notice.screen}`,
+        created_at: at,
+      });
+    }
+  }
+  await insertNotifications(tx, companyId, rows);
+}
+
+/** The name a notification prints for an employee. */
+export const nameOf = (db: Executor, companyId: string, employeeId: string) =>
+  employeeName(db, companyId, employeeId);
+
+export type NotificationView = {
+  id: string;
+  kind: string;
+  title: string;
+  body: string;
+  link: string;
+  created_at: string;
+  read: boolean;
+};
+
+/** A recipient's inbox, newest first, in the reader's language; with how many are unread. */
+export async function inbox(
+  deps: Pick<AppDeps, 'db'>,
+  companyId: string,
+  recipient: Recipient,
+  query: { language: Language; limit?: number | undefined; before?: string | undefined },
+): Promise<{ data: NotificationView[]; unread: number; next_before: string | null }> {
+  const limit = query.limit ?? 20;
+  const after = query.before ? decodePosition(query.before) : null;
+  const rows = await inboxOf(deps.db, companyId, recipient, { limit: limit + 1, after });
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    data: page.map((row) => {
+      const data = (row.data ?? {}) as Record<string, unknown>;
+      return {
+        id: row.id,
+        kind: row.kind,
+        title: notificationTitle(row.kind, query.language, data),
+        body: notificationBody(row.kind, query.language, data),
+        link: row.link,
+        created_at: formatInstant(row.created_at),
+        read: row.read_at !== null,
+      };
+    }),
+    unread: await unreadCount(deps.db, companyId, recipient),
+    next_before: rows.length > limit && last ? encodePosition(last.created_at, last.id) : null,
+  };
+}
+
+const encodePosition = (createdAt: Date, id: string) =>
+  Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
+
+function decodePosition(value: string): [string, string] {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      typeof parsed[0] === 'string' &&
+      !Number.isNaN(Date.parse(parsed[0])) &&
+      typeof parsed[1] === 'string' &&
+      /^[0-9a-f-]{36}$/i.test(parsed[1])
+    ) {
+      return [parsed[0], parsed[1]];
+    }
+  } catch {
+    // Falls through to the 422.
+  }
+  throw invalid({ before: 'is not a position this inbox gave' });
+}
+
+export async function readNotifications(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  companyId: string,
+  recipient: Recipient,
+  which: { ids?: string[] | undefined; all?: boolean | undefined },
+): Promise<{ read: number; unread: number }> {
+  if (!which.all && !which.ids) throw invalid({ ids: 'or all: true is required' });
+  const read = await markRead(
+    deps.db,
+    companyId,
+    recipient,
+    which.all ? 'all' : (which.ids ?? []),
+    toDate(deps.clock.now()),
+  );
+  return { read, unread: await unreadCount(deps.db, companyId, recipient) };
+}
+
+export type PreferencesView = { language: Language | null; email_off: NotificationKind[] };
+
+export async function preferences(
+  deps: Pick<AppDeps, 'db'>,
+  companyId: string,
+  recipient: Recipient,
+): Promise<PreferencesView> {
+  const row = await preferencesOf(deps.db, companyId, recipient);
+  return { language: row?.language ?? null, email_off: (row?.email_off ?? []) as NotificationKind[] };
+}
+
+export async function updatePreferences(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  companyId: string,
+  recipient: Recipient,
+  change: { language?: Language | null | undefined; email_off?: string[] | undefined },
+): Promise<PreferencesView> {
+  const known = new Set<string>(NOTIFICATION_KINDS);
+  const unknown = (change.email_off ?? []).filter((kind) => !known.has(kind));
+  if (unknown.length > 0) throw invalid({ email_off: 'names a kind of notification that does not exist' });
+  const current = await preferences(deps, companyId, recipient);
+  const next = {
+    language: change.language === undefined ? current.language : change.language,
+    email_off: change.email_off === undefined ? current.email_off : [...new Set(change.email_off)].sort(),
+  };
+  await savePreferences(deps.db, companyId, recipient, next, toDate(deps.clock.now()));
+  return next as PreferencesView;
+}
+
+/** The token of an unsubscribe link: who, which kind, signed with the instance's secret. */
+export function unsubscribeToken(
+  secret: Buffer,
+  companyId: string,
+  recipient: Recipient,
+  kind: string,
+): string {
+  const payload = Buffer.from(JSON.stringify([companyId, recipient.type, recipient.id, kind])).toString(
+    'base64url',
+  );
+  return `${payload}.${createHmac('sha256', secret).update(`unsubscribe:${payload}`).digest('base64url')}`;
+}
+
+/** The recipient and kind of a valid unsubscribe token; null for anything else. */
+export function readUnsubscribeToken(
+  secret: Buffer,
+  token: string,
+): { companyId: string; recipient: Recipient; kind: NotificationKind } | null {
+  const [payload, signature, ...rest] = token.split('.');
+  if (!payload || !signature || rest.length > 0) return null;
+  const expected = createHmac('sha256', secret).update(`unsubscribe:${payload}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const [companyId, type, id, kind] = JSON.parse(
+      Buffer.from(payload, 'base64url').toString('utf8'),
+    ) as string[];
+    if (!companyId || (type !== 'admin' && type !== 'employee') || !id) return null;
+    if (!(NOTIFICATION_KINDS as readonly string[]).includes(kind ?? '')) return null;
+    return { companyId, recipient: { type, id }, kind: kind as NotificationKind };
+  } catch {
+    return null;
+  }
+}
+
+/** Turns one kind's e-mails off for the token's recipient (the inbox keeps the kind). */
+export async function unsubscribe(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  token: { companyId: string; recipient: Recipient; kind: NotificationKind },
+): Promise<void> {
+  const current = await preferences(deps, token.companyId, token.recipient);
+  await updatePreferences(deps, token.companyId, token.recipient, {
+    email_off: [...current.email_off, token.kind],
+  });
+}
+
+/** An e-mail is sent within a day of its notification or not at all (a mailer configured later sends no backlog). */
+const EMAIL_WITHIN_HOURS = 24;
+const MAX_ATTEMPTS = 8;
+const LEASE_MINUTES = 5;
+
+/** The language of a recipient's e-mails: their choice, else their dashboard's, else Spanish. */
+const languageOf = (row: DueEmail): Language => row.language ?? row.admin_language ?? 'es';
+
+/**
+ * Sends the notification e-mails that are due (the worker role's `notification-emails` job): claimed with SKIP
+ * LOCKED and leased, so each is sent by one worker; a failure is retried with backoff (1, 2, 4… minutes, 8
+ * attempts), and the Message-ID is the notification's, so a receiver can drop a repeat. Returns how many it took.
+ */
+export async function sendDueEmails(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'publicUrl' | 'instanceSecret'>,
+  limit = 20,
+): Promise<number> {
+  const { db, clock, mailer } = deps;
+  const now = clock.now();
+  const due = await db
+    .transaction()
+    .execute((tx) => claimDueEmails(tx, toDate(now), toDate(now.add({ minutes: LEASE_MINUTES })), limit));
+  for (const row of due) {
+    const kind = row.kind as NotificationKind;
+    const tooOld = now.since(Temporal.Instant.fromEpochMilliseconds(row.created_at.getTime())).total('hours');
+    const unwanted = (row.email_off ?? []).includes(kind) || !NOTIFICATION_KINDS.includes(kind);
+    if (!mailer || !row.email || unwanted || tooOld > EMAIL_WITHIN_HOURS) {
+      await settleEmail(db, row.company_id, row.id, 'skipped', toDate(now));
+      continue;
+    }
+    const recipient = { type: row.recipient_type, id: row.recipient_id };
+    const token = unsubscribeToken(deps.instanceSecret, row.company_id, recipient, kind);
+    const mail = renderNotification(kind, languageOf(row), (row.data ?? {}) as Record<string, unknown>, {
+      company: row.company_name,
+      link: `${deps.publicUrl}${row.link}`,
+      unsubscribeUrl: `${deps.publicUrl}/notifications/unsubscribe?token=${token}`,
+    });
+    try {
+      await mailer.send({
+        to: row.email,
+        ...mail,
+        messageId: `<${row.id}@notifications.jornada>`,
+        headers: {
+          'List-Unsubscribe': `<${deps.publicUrl}/notifications/unsubscribe?token=${token}>`,
+          'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+        },
+      });
+      await settleEmail(db, row.company_id, row.id, 'sent', toDate(clock.now()));
+    } catch {
+      if (row.email_attempts >= MAX_ATTEMPTS) {
+        await settleEmail(db, row.company_id, row.id, 'failed', toDate(clock.now()));
+      } else {
+        const backoff = 2 ** (row.email_attempts - 1);
+        await retryEmailAt(db, row.company_id, row.id, toDate(now.add({ minutes: backoff })));
+      }
+    }
+  }
+  return due.length;
+}
+
+/** Notifications are kept a year (docs/privacy.md). */
+export const NOTIFICATION_RETENTION_DAYS = 365;
+
+/** The maintenance's sweep of notifications past their year, a batch per call. Returns how many went. */
+export async function sweepNotifications(
+  db: Executor,
+  now: Temporal.Instant,
+  batch = 1_000,
+): Promise<number> {
+  return await deleteNotificationsBefore(
+    db,
+    toDate(now.subtract({ hours: 24 * NOTIFICATION_RETENTION_DAYS })),
+    batch,
+  );
+}
