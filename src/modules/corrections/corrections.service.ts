@@ -138,6 +138,9 @@ export async function requestCorrection(
 ): Promise<CorrectionView> {
   const { db, clock } = deps;
   const byWorker = tenant.actor.type === 'employee';
+  // An administrator who asks in the dashboard approves by asking (issue 39): the correction waits for the worker
+  // alone. An API key keeps the explicit approve step (the public contract).
+  const byAdmin = tenant.actor.type === 'admin';
   return await withSyncStamp(db, clock, tenant.companyId, async (tx, now) => {
     const at = toDate(now);
     const employee = await findEmployee(tx, tenant.companyId, input.employee_id, { lock: true });
@@ -169,9 +172,9 @@ export async function requestCorrection(
       requested_by_type: tenant.actor.type,
       requested_by_id: tenant.actor.id,
       requested_at: at,
-      company_approval_by_type: null,
-      company_approval_by_id: null,
-      company_approval_at: null,
+      company_approval_by_type: byAdmin ? tenant.actor.type : null,
+      company_approval_by_id: byAdmin ? tenant.actor.id : null,
+      company_approval_at: byAdmin ? at : null,
       employee_approval_at: byWorker ? at : null,
       rejected_by_type: null,
       rejected_by_id: null,
@@ -200,6 +203,7 @@ export async function requestCorrection(
       );
       await appendApproval(tx, tenant, row, at, signature);
     }
+    if (byAdmin) await appendApproval(tx, tenant, row, at, undefined);
     await recordEvents(tx, tenant.companyId, at, [requestedEvent(row, 'pending')]);
     // Whoever did not ask is told that the correction waits for them (issue 39).
     const instants = [
