@@ -34,3 +34,18 @@ export const isNaf = (normalized: string) => socialSecurityControl(normalized, 8
 
 /** A work centre's contribution account code (código cuenta de cotización, CCC): 11 digits. */
 export const isCcc = (normalized: string) => socialSecurityControl(normalized, 7);
+
+/**
+ * What is wrong with a Social Security number (NAF, 12 digits) or contribution account code (CCC, 11 digits), in
+ * words a person who typed it can act on (issue 39: "(11 cifras)" after eleven digits were typed told nothing):
+ * the count of digits, or the control digits. Null when it is valid.
+ */
+export function socialSecurityProblem(normalized: string, kind: 'naf' | 'ccc'): string | null {
+  const digits = kind === 'naf' ? 12 : 11;
+  if (!/^\d+$/.test(normalized)) return 'must have digits only';
+  if (normalized.length !== digits) {
+    return kind === 'naf' ? 'must have 12 digits' : 'must have 11 digits';
+  }
+  const valid = kind === 'naf' ? isNaf(normalized) : isCcc(normalized);
+  return valid ? null : 'has wrong control digits (the last two do not match the others)';
+}

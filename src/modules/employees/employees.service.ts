@@ -4,7 +4,7 @@ import { type Tx, violatedConstraint } from '../../db/database.ts';
 import { hasZonePeriods, insertZonePeriod } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
-import { isNaf, isNationalId, normalizeIdentity } from '../../platform/identity.ts';
+import { isNationalId, normalizeIdentity, socialSecurityProblem } from '../../platform/identity.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
@@ -189,10 +189,10 @@ async function checkReferencesAndUniqueness(
   if (input.national_id && !isNationalId(normalizeIdentity(input.national_id))) {
     errors.national_id = 'is not a valid DNI or NIE (check its control letter)';
   }
-  if (input.social_security_number && !isNaf(normalizeIdentity(input.social_security_number))) {
-    errors.social_security_number =
-      'is not a valid Social Security number (12 digits with the control digits)';
-  }
+  const nafProblem = input.social_security_number
+    ? socialSecurityProblem(normalizeIdentity(input.social_security_number), 'naf')
+    : null;
+  if (nafProblem) errors.social_security_number = nafProblem;
   if (input.timezone && !errors.timezone) {
     try {
       requireTimeZone(input.timezone);

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
-import { isCcc, normalizeIdentity } from '../../platform/identity.ts';
+import { normalizeIdentity, socialSecurityProblem } from '../../platform/identity.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, type SyncQuery, syncPage } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
@@ -73,7 +73,8 @@ export async function createLocation(
 /** A CCC as stored: normalized, with valid control digits (422 otherwise). */
 function requireCcc(text: string): string {
   const normalized = normalizeIdentity(text);
-  if (!isCcc(normalized)) throw invalid({ ccc: 'is not a valid contribution account code (11 digits)' });
+  const problem = socialSecurityProblem(normalized, 'ccc');
+  if (problem) throw invalid({ ccc: problem });
   return normalized;
 }
 

@@ -161,13 +161,12 @@ const FIELD_RULES: Rule[] = [
     /^is not a valid DNI or NIE \(check its control letter\)$/,
     () => 'no es un DNI o NIE válido (revisa la letra de control)',
   ],
+  [/^must have digits only$/, () => 'solo puede tener cifras'],
+  [/^must have 12 digits$/, () => 'debe tener 12 cifras'],
+  [/^must have 11 digits$/, () => 'debe tener 11 cifras'],
   [
-    /^is not a valid Social Security number \(12 digits with the control digits\)$/,
-    () => 'no es un número de la Seguridad Social válido (12 cifras con las de control)',
-  ],
-  [
-    /^is not a valid contribution account code \(11 digits\)$/,
-    () => 'no es un código de cuenta de cotización válido (11 cifras)',
+    /^has wrong control digits \(the last two do not match the others\)$/,
+    () => 'tiene mal las cifras de control (las dos últimas no cuadran con las demás)',
   ],
   [
     /^is a sandbox; administrators belong to the live company$/,

@@ -56,6 +56,15 @@ describe('work centres', () => {
       ccc: '46123456753',
     });
     expect(bad.statusCode).toBe(422);
+    // Eleven digits with wrong control digits, and ten digits, are told apart (issue 39).
+    expect(bad.json().errors).toEqual({
+      ccc: ['has wrong control digits (the last two do not match the others)'],
+    });
+    const short = await ctx.admin.post(`/admin/v1/companies/${company.id}/locations`, {
+      name: 'Short',
+      ccc: '4612345675',
+    });
+    expect(short.json().errors).toEqual({ ccc: ['must have 11 digits'] });
     const patched = await ctx.admin.patch(
       `/admin/v1/companies/${company.id}/locations/${created.json().id}`,
       {
@@ -101,6 +110,14 @@ describe('a worker’s national id and Social Security number', () => {
       expect(response.statusCode, JSON.stringify(body)).toBe(422);
       expect(Object.keys(response.json().errors)).toEqual(Object.keys(body));
     }
+    const messages = async (body: Record<string, string>) =>
+      (await company.live.patch(`/v1/employees/${employee.id}`, body)).json().errors;
+    expect(await messages({ social_security_number: '281234567841' })).toEqual({
+      social_security_number: ['has wrong control digits (the last two do not match the others)'],
+    });
+    expect(await messages({ social_security_number: '2812345678' })).toEqual({
+      social_security_number: ['must have 12 digits'],
+    });
     const cleared = await company.live.patch(`/v1/employees/${employee.id}`, {
       social_security_number: null,
     });
