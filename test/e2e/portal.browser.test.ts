@@ -84,6 +84,26 @@ describe('the workers’ portal in Chromium at phone width', () => {
     await shot('phone-today-out');
   });
 
+  it('answers a used invitation link in one language, Spanish or English (issue 39)', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const stranger = await context.newPage();
+    await stranger.goto(invitation);
+    await stranger.getByLabel('Contraseña (12 caracteres o más)').fill('otra contraseña larga');
+    await stranger.getByLabel('Repite la contraseña').fill('otra contraseña larga');
+    await stranger.getByRole('button', { name: 'Crear contraseña y entrar' }).click();
+    const alert = stranger.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe(
+      'Este enlace no existe, ya se usó o ha caducado: pide a tu empresa uno nuevo.',
+    );
+    await stranger.getByRole('button', { name: 'Switch to English' }).click();
+    await stranger.getByRole('button', { name: 'Create password and log in' }).click();
+    await expect
+      .poll(() => alert.textContent())
+      .toBe('This invitation does not exist, was used already or has expired.');
+    await context.close();
+  });
+
   it('clocks in remotely, takes a break, clocks out, and lists the day’s records', async () => {
     await page.getByLabel('Teletrabajo').check();
     await page.getByRole('button', { name: 'Entrar' }).click();

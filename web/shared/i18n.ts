@@ -33,6 +33,14 @@ export function applyLanguage(language: Language): void {
   if (i18n.language !== language) void i18n.changeLanguage(language);
 }
 
+/**
+ * For the workers' portal, which keeps its own words: the shared messages (a problem's sentences) follow the
+ * portal's language, so a page speaks one language (issue 39), without touching the dashboard's stored choice.
+ */
+export function followLanguage(language: Language): void {
+  if (i18n.language !== language) void i18n.changeLanguage(language);
+}
+
 /** The translation function of the current language; components re-render when the language changes. */
 export function useT() {
   return useTranslation(undefined, { i18n }).t;

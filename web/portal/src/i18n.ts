@@ -1,5 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { followLanguage } from '../../shared/i18n.ts';
 
 /** The portal speaks Spanish by default; English on request (kept in localStorage). */
 const es = {
@@ -429,10 +430,12 @@ void i18next.use(initReactI18next).init({
   initAsync: false,
 });
 document.documentElement.lang = initialLanguage;
+followLanguage(initialLanguage);
 
 export function switchLanguage(language: Language): void {
   localStorage.setItem('jornada.portal.lang', language);
   document.documentElement.lang = language;
+  followLanguage(language);
   void i18next.changeLanguage(language);
 }
 

@@ -305,6 +305,11 @@ const DETAIL_RULES: Rule[] = [
     () => 'Se ha producido un error interno. Ha quedado registrado con el identificador de la petición.',
   ],
   [/^The URL names no resource\.$/, () => 'La dirección no corresponde a ningún recurso.'],
+  [
+    /^This invitation does not exist, was used already or has expired\.$/,
+    () => 'Este enlace no existe, ya se usó o ha caducado: pide a tu empresa uno nuevo.',
+  ],
+  [/^This invitation does not exist\.$/, () => 'Esta invitación no existe.'],
   [/^(.+) not found\.$/, () => 'No se ha encontrado.'],
   [
     /^The service cannot be reached\. Check your connection\.$/,
