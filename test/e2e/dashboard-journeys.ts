@@ -1123,6 +1123,30 @@ export function dashboardJourneys(variants: Variant[]): void {
       ]);
     });
 
+    it.runIf(!phone(variant))(
+      'puts the HR screens first, and the developers’ under their own label',
+      async () => {
+        await open('home', T('Today'));
+        const nav = page.getByRole('navigation', { name: T('Screens') });
+        expect(await nav.getByRole('link').allTextContents()).toEqual(
+          [
+            'Today',
+            'Team calendar',
+            'Shifts',
+            'Employees',
+            'Time records',
+            'Reports',
+            'Registry',
+            'Settings',
+            'API keys',
+            'Webhooks',
+          ].map((label) => T(label)),
+        );
+        const developers = nav.getByRole('list', { name: T('Developers') });
+        expect(await developers.getByRole('link').allTextContents()).toEqual([T('API keys'), T('Webhooks')]);
+      },
+    );
+
     it('tells the administrator through the bell: the legal-limit alerts, each leading to its screen', async () => {
       await open('home', T('Today'));
       const bell = page.getByRole('button', {

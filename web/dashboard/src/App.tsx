@@ -20,17 +20,21 @@ import { ErrorMessage, Field, useAction } from './ui.tsx';
 /** The dashboard's session, as the service's SessionView types it. */
 type Session = Static<typeof SessionView>;
 
+/**
+ * The screens, in the menu's order: the HR administrator's daily work first, then the integrators' (API keys,
+ * webhooks) under "Developers" (issue 39: they were the second and third items of an HR menu).
+ */
 const SCREENS = [
-  { path: 'home', label: msg('Today') },
-  { path: 'keys', label: msg('API keys') },
-  { path: 'webhooks', label: msg('Webhooks') },
-  { path: 'absences', label: msg('Team calendar') },
-  { path: 'planner', label: msg('Shifts') },
-  { path: 'employees', label: msg('Employees') },
-  { path: 'check-ins', label: msg('Time records') },
-  { path: 'reports', label: msg('Reports') },
-  { path: 'registry', label: msg('Registry') },
-  { path: 'settings', label: msg('Settings') },
+  { path: 'home', label: msg('Today'), group: 'work' },
+  { path: 'absences', label: msg('Team calendar'), group: 'work' },
+  { path: 'planner', label: msg('Shifts'), group: 'work' },
+  { path: 'employees', label: msg('Employees'), group: 'work' },
+  { path: 'check-ins', label: msg('Time records'), group: 'work' },
+  { path: 'reports', label: msg('Reports'), group: 'work' },
+  { path: 'registry', label: msg('Registry'), group: 'work' },
+  { path: 'settings', label: msg('Settings'), group: 'work' },
+  { path: 'keys', label: msg('API keys'), group: 'developers' },
+  { path: 'webhooks', label: msg('Webhooks'), group: 'developers' },
 ] as const;
 type ScreenPath = (typeof SCREENS)[number]['path'];
 
@@ -162,6 +166,18 @@ export function App() {
     setSession(null);
   };
   const title = t(SCREENS.find((item) => item.path === screen)?.label ?? '');
+  const screenLink = (item: (typeof SCREENS)[number]) => (
+    <li key={item.path}>
+      <a
+        href={`#/${item.path}`}
+        aria-current={item.path === screen ? 'page' : undefined}
+        // The current screen's link changes no address: it folds the menu itself.
+        onClick={() => setMenuOpen(false)}
+      >
+        {t(item.label)}
+      </a>
+    </li>
+  );
   return (
     <div className={`shell mode-${mode}`}>
       <header>
@@ -231,18 +247,13 @@ export function App() {
           {t('Menu')} <span aria-hidden="true">{menuOpen ? '▴' : '▾'}</span>
         </button>
         <ul id="screens">
-          {SCREENS.map((item) => (
-            <li key={item.path}>
-              <a
-                href={`#/${item.path}`}
-                aria-current={item.path === screen ? 'page' : undefined}
-                // The current screen's link changes no address: it folds the menu itself.
-                onClick={() => setMenuOpen(false)}
-              >
-                {t(item.label)}
-              </a>
-            </li>
-          ))}
+          {SCREENS.filter((item) => item.group === 'work').map(screenLink)}
+          <li className="menu-group">
+            <span id="developers-menu">{t('Developers')}</span>
+            <ul aria-labelledby="developers-menu">
+              {SCREENS.filter((item) => item.group === 'developers').map(screenLink)}
+            </ul>
+          </li>
         </ul>
       </nav>
       <main>

@@ -724,6 +724,7 @@ export const es: Record<string, string> = {
   Notifications: 'Notificaciones',
   'Nothing to tell you yet.': 'Nada que contarte todavía.',
   'Mark all read': 'Marcar todas como leídas',
+  Developers: 'Desarrolladores',
   'Unread:': 'Sin leer:',
   week: 'semana',
   'Template {{name}} created.': 'Plantilla {{name}} creada.',
