@@ -249,7 +249,9 @@ export function App() {
         <ul id="screens">
           {SCREENS.filter((item) => item.group === 'work').map(screenLink)}
           <li className="menu-group">
-            <span className="menu-label" id="developers-menu">{t('Developers')}</span>
+            <span className="menu-label" id="developers-menu">
+              {t('Developers')}
+            </span>
             <ul aria-labelledby="developers-menu">
               {SCREENS.filter((item) => item.group === 'developers').map(screenLink)}
             </ul>
