@@ -926,6 +926,17 @@ export function dashboardJourneys(variants: Variant[]): void {
 
     it('closes a month, lists its acknowledgements, and grants, logs and revokes an access link', async () => {
       await open('registry', T('Registry'));
+      // A month that has not ended is refused at once, before any confirmation (issue 39).
+      const current = Temporal.Now.zonedDateTimeISO('Europe/Madrid').toPlainDate().toString().slice(0, 7);
+      await page.getByLabel(T('Month to close'), { exact: true }).fill(current);
+      await page
+        .getByText(
+          T('{{month}} has not ended yet: a month is closed once its last day has passed.', {
+            month: month(current),
+          }),
+        )
+        .waitFor();
+      expect(await page.getByRole('button', { name: T('Close month'), exact: true }).isDisabled()).toBe(true);
       await page.getByLabel(T('Month to close'), { exact: true }).fill('2026-10');
       await page.getByRole('button', { name: T('Close month'), exact: true }).click();
       // First, what is still open in the month.
@@ -945,6 +956,12 @@ export function dashboardJourneys(variants: Variant[]): void {
         name: T('Acknowledgements of {{month}}', { month: month('2026-10') }),
       });
       await acknowledgements.getByRole('cell', { name: employeeName }).waitFor();
+      // The month's row names who closed it.
+      const closedRow = page
+        .getByRole('row')
+        .filter({ hasText: month('2026-10') })
+        .first();
+      await expect.poll(() => closedRow.textContent()).toContain(`${T('an administrator')}: ${login.email}`);
       expect(await acknowledgements.textContent()).toContain(
         T('{{done}} of {{count}} workers on this page have acknowledged the month’s document.', {
           done: 0,

@@ -725,6 +725,8 @@ export const es: Record<string, string> = {
   'Nothing to tell you yet.': 'Nada que contarte todavía.',
   'Mark all read': 'Marcar todas como leídas',
   Developers: 'Desarrolladores',
+  '{{month}} has not ended yet: a month is closed once its last day has passed.':
+    '{{month}} aún no ha terminado: un mes se cierra cuando ha pasado su último día.',
   'Unread:': 'Sin leer:',
   week: 'semana',
   'Template {{name}} created.': 'Plantilla {{name}} creada.',

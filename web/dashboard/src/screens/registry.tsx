@@ -53,6 +53,26 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
     [mode, cursor],
   );
   const [month, setMonth] = useState(() => previousMonth(timeZone));
+  // A month closes once its last day has passed: said at once, before any confirmation (issue 39).
+  const unfinished = Boolean(month) && month >= todayIn(timeZone).slice(0, 7);
+  // Who closed each month, by name: the administrators' e-mails and the keys' names (issue 39).
+  const names = useLoad(async () => {
+    const [admins, keys] = await Promise.all([
+      api<{ data: Array<{ id: string; email: string }> }>('GET', '/admins').catch(() => ({ data: [] })),
+      api<Page<{ id: string; name: string }>>('GET', `/${mode}/api-keys?limit=100`).catch(() => ({
+        data: [],
+        meta: { next_cursor: null, has_more: false },
+      })),
+    ]);
+    return new Map([
+      ...admins.data.map((admin) => [admin.id, admin.email] as const),
+      ...keys.data.map((key) => [key.id, key.name] as const),
+    ]);
+  }, [mode]);
+  const closedBy = (actor: { type: string; id: string }) => {
+    const name = names.data?.get(actor.id);
+    return name ? `${t(actorLabel(actor.type))}: ${name}` : t(actorLabel(actor.type));
+  };
   const [open, setOpen] = useState<string | null>(null);
   const close = useAction();
   const documents = useAction();
@@ -79,7 +99,7 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
           label={t('Close month')}
           title={t('Close {{month}}?', { month: month && formatMonth(month) })}
           confirmLabel={t('Close the month')}
-          disabled={close.busy || !month}
+          disabled={close.busy || !month || unfinished}
           onConfirm={closeMonth}
         >
           {(open) => (
@@ -97,6 +117,13 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
           )}
         </ConfirmButton>
       </div>
+      {unfinished && (
+        <p className="field-error" role="status">
+          {t('{{month}} has not ended yet: a month is closed once its last day has passed.', {
+            month: formatMonth(month),
+          })}
+        </p>
+      )}
       <ErrorMessage error={close.error ?? months.error ?? documents.error} />
       {generated && (
         <p role="status">
@@ -115,7 +142,7 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
           <tr key={row.month}>
             <td>{formatMonth(row.month)}</td>
             <td>{formatInstant(row.closed_at)}</td>
-            <td>{t(actorLabel(row.closed_by.type))}</td>
+            <td>{closedBy(row.closed_by)}</td>
             <td>
               <div className="row">
                 <button
