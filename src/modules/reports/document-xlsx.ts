@@ -11,6 +11,7 @@ import {
   type DocumentLocale,
   dayCells,
   documentHeading,
+  generatedText,
   LABELS,
   type Labels,
   limitLine,
@@ -200,13 +201,14 @@ function writeDocument(
   for (const day of document.days) {
     const cells = dayCells(day, label, document.absenceLabels);
     const row = sheet.addRow([
-      new Date(`${cells.day}T00:00:00Z`),
+      new Date(`${String(day.date)}T00:00:00Z`),
       cells.intervals,
       cells.mode,
       ...figures(cells),
       cells.notes === '' ? null : neutralize(cells.notes),
     ]);
-    row.getCell(1).numFmt = 'yyyy-mm-dd';
+    // A date cell, shown with its weekday in the reader's Excel language (issue 39).
+    row.getCell(1).numFmt = 'yyyy-mm-dd ddd';
     durations(row);
     row.commit();
   }
@@ -279,7 +281,7 @@ function writeDocument(
   for (const row of rows) row.commit();
   sheet.addRow([]).commit();
   for (const line of [
-    `${label.generated}: ${generatedAt.toString({ smallestUnit: 'second' })}`,
+    `${label.generated}: ${generatedText(generatedAt, document.timeZone)}`,
     `${label.version}: ${DOCUMENT_VERSION}`,
     `${label.chain}: ${document.chainHead ?? label.none}`,
     ...(document.seal === null ? [] : [`${label.seal}: ${document.seal}`]),

@@ -10,6 +10,7 @@ import {
   type DocumentLocale,
   dayCells,
   documentHeading,
+  generatedText,
   LABELS,
   type Labels,
   limitLine,
@@ -205,7 +206,7 @@ function footer(
   const keep = doc.y;
   doc.font('regular').fontSize(6.5);
   doc.text(
-    `${label.generated}: ${generatedAt.toString({ smallestUnit: 'second' })} · ${label.version}: ${DOCUMENT_VERSION} · ${document.worker.name} · ${document.month}`,
+    `${label.generated}: ${generatedText(generatedAt, document.timeZone)} · ${label.version}: ${DOCUMENT_VERSION} · ${document.worker.name} · ${document.month}`,
     left,
     y,
     { lineBreak: false },

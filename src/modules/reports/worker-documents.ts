@@ -294,7 +294,7 @@ export async function* workerMonthlyDocuments(
 }
 
 /** The document's version: bumped whenever its layout or content changes, printed on every page. */
-export const DOCUMENT_VERSION = 'jornada-registro-3';
+export const DOCUMENT_VERSION = 'jornada-registro-4';
 
 export const LABELS = {
   es: {
@@ -505,7 +505,7 @@ export function dayCells(day: Row, label: Labels, absenceLabels: Readonly<Record
     day.conflict === true ? label.conflict : null,
   ].filter((note): note is string => typeof note === 'string' && note !== '');
   return {
-    day: String(day.date),
+    day: dayText(day.date, label),
     intervals:
       typeof day.intervals === 'string' && day.intervals !== ''
         ? typeof day.breaks === 'string' && day.breaks !== ''
@@ -526,6 +526,37 @@ export function dayCells(day: Row, label: Labels, absenceLabels: Readonly<Record
     night: Number(day.night_minutes ?? 0),
     notes: notes.join('; '),
   };
+}
+
+/**
+ * A month as a reader says it (issue 39: "Mes: 2026-10" read as a code): `octubre de 2026 (2026-10)`, the ISO
+ * month kept beside it for whoever files the document.
+ */
+export function monthText(month: string, label: Labels): string {
+  const name = new Intl.DateTimeFormat(label.locale, {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${month}-15T12:00:00Z`));
+  return `${name} (${month})`;
+}
+
+/** A day of the table with its weekday (`2026-10-05 lun`); the totals row has no date. */
+function dayText(date: unknown, label: Labels): string {
+  if (typeof date !== 'string' || !/^\d{4}-\d\d-\d\d$/.test(date)) return String(date ?? '');
+  const weekday = new Intl.DateTimeFormat(label.locale, { weekday: 'short', timeZone: 'UTC' })
+    .format(new Date(`${date}T12:00:00Z`))
+    .replace(/\.$/, '');
+  return `${date} ${weekday}`;
+}
+
+/**
+ * When the document was made, in the worker's zone of that moment, named (issue 39: it was printed in UTC):
+ * `2026-11-28 11:17 (Europe/Madrid)`.
+ */
+export function generatedText(at: Temporal.Instant, zone: Zones): string {
+  const timeZone = zoneAt(zone, at);
+  return `${documentTime(new Date(at.epochMilliseconds), zone)} (${timeZone})`;
 }
 
 /** A time of the document in its zone, to the minute: `2026-11-23 17:09`. */
@@ -580,7 +611,7 @@ export function documentHeading(document: WorkerDocument, label: Labels): Array<
     [label.worker, document.worker.name],
     [label.nationalId, document.worker.national_id],
     [label.naf, document.worker.social_security_number],
-    [label.month, document.month],
+    [label.month, monthText(document.month, label)],
     [label.zone, zonesText(document, label)],
     [
       label.employment,

@@ -248,7 +248,7 @@ describe('part-time contracts', () => {
       'Horas extraordinarias (art. 35.5 ET) 0:00 · Horas complementarias (art. 12.5 ET) 2:00',
     );
     // The day's row: worked 6:00, ordinary 4:00, overtime 0:00, complementary 2:00.
-    expect(text).toContain('2027-02-01 09:00-15:00 6:00 4:00 0:00 2:00');
+    expect(text).toContain('2027-02-01 lun 09:00-15:00 6:00 4:00 0:00 2:00');
   });
 
   it('raises an alert on the day the month passes the agreed complementary limit, and drops it when it no longer does', async () => {

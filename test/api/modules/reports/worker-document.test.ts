@@ -201,6 +201,12 @@ describe('time_registry_worker_monthly', () => {
       /\d{4}-\d\d-\d\d \d\d:\d\d (entrada|salida|inicio de pausa|fin de pausa); registrado por la integración “[^”]+” el \d{4}-\d\d-\d\d \d\d:\d\d/,
     );
     expect(text.match(/2026-10-\d\d/g)?.length).toBeGreaterThanOrEqual(31);
+    // Issue 39: the month by its name, each day with its weekday, and when it was made in the worker's zone.
+    const flat = text.replace(/\s+/g, ' ');
+    expect(flat).toContain('Mes: octubre de 2026 (2026-10)');
+    expect(flat).toContain('2026-10-05 lun');
+    expect(flat).toContain('2026-10-11 dom');
+    expect(flat).toMatch(/Generado: \d{4}-\d\d-\d\d \d\d:\d\d \(Europe\/Madrid\)/);
     // The correction names who acted as a reader can tell (the integration by its key, no bare ids), at local times.
     const correction = text.replace(/\s+/g, ' ');
     expect(correction).toMatch(
@@ -272,6 +278,8 @@ describe('time_registry_worker_monthly', () => {
     expect(report.row_count).toBe(2);
     const text = (await pdfPages(bytes)).join('\n');
     expect(text).toContain('Working time registry · 2026-10');
+    expect(text.replace(/\s+/g, ' ')).toContain('Month: October 2026 (2026-10)');
+    expect(text.replace(/\s+/g, ' ')).toContain('2026-10-05 Mon');
     expect(text).toContain('Company signature');
     expect(text.replace(/\s+/g, ' ')).toContain(
       '2026-10-06 · more than six hours in a row without a fifteen-minute break: 8:00 (limit 6:00) · ET art. 34.4',
