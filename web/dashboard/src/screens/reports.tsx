@@ -3,6 +3,7 @@ import { api, formatInstant, type Mode } from '../../../shared/api.ts';
 import { formatDate, formatMonth, formatNumber, i18n, msg, useT } from '../../../shared/i18n.ts';
 import { todayIn } from '../../../shared/zoned.ts';
 import { statusLabel } from '../labels.ts';
+import { orderedParams } from '../report-params.ts';
 import type { Company, Report } from '../types.ts';
 import { DateRange, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
 
@@ -148,7 +149,7 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
               {t(LABELS[report.type])} ({report.format.toUpperCase()})
             </td>
             <td>
-              {Object.entries(report.params)
+              {orderedParams(report.params)
                 .map(([key, value]) => `${t(PARAMS[key] ?? key)} ${paramText(key, String(value))}`)
                 .join(', ')}
             </td>
