@@ -471,6 +471,47 @@ export function dashboardJourneys(variants: Variant[]): void {
       await expect.poll(() => calendar.getByText(`Vacaciones, ${T('approved')}`).count()).toBe(3);
     });
 
+    it('asks for an explicit “approve anyway”, with the figure, to approve vacation beyond the balance', async () => {
+      // Six weeks of vacation in 2027: thirty working days, more than the year's entitlement.
+      const long = await http(
+        'POST',
+        '/v1/absences',
+        { employee_id: employeeId, type: 'vacation', start_date: '2027-02-01', end_date: '2027-03-12' },
+        liveKey,
+      );
+      expect(long.status, long.text).toBe(201);
+      await page.reload();
+      await open('absences', T('Team calendar'));
+      const requests = page.getByRole('region', { name: T('Requests ({{number}})', { number: 1 }) });
+      await requests.getByRole('button', { name: T('Approve {{who}}', { who: employeeName }) }).click();
+      const dialog = page.getByRole('dialog', {
+        name: T('Approve {{who}}’s {{type}}?', { who: employeeName, type: 'vacaciones' }),
+      });
+      const warning = dialog.getByRole('alert');
+      await warning.waitFor();
+      const days = (await warning.textContent())?.match(/−?-?\d+/)?.[0] ?? '';
+      expect(Number(days.replace('−', '-'))).toBeLessThan(0);
+      // No plain "Approve": the button says what it does.
+      expect(await dialog.getByRole('button', { name: T('Approve'), exact: true }).count()).toBe(0);
+      const anyway = dialog.getByRole('button', {
+        name: T('Approve anyway: {{days}} days left', { days }),
+        exact: true,
+      });
+      expect(await anyway.count()).toBe(1);
+      expect(await axeViolations(page)).toEqual([]);
+      await shot('team-calendar-over-balance');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      // Refused instead, so that the journeys after this one find the requests as they were.
+      const refused = await http(
+        'POST',
+        `/v1/absences/${long.body.id}/reject`,
+        { reason: 'Demasiados días' },
+        liveKey,
+      );
+      expect(refused.status, refused.text).toBe(200);
+    });
+
     it('creates, rejects with a reason, and cancels absences for an employee', async () => {
       await open('absences', T('Team calendar'));
       await page.getByLabel(T('Month'), { exact: true }).fill('2026-11');

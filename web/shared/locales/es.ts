@@ -725,6 +725,9 @@ export const es: Record<string, string> = {
   'Nothing to tell you yet.': 'Nada que contarte todavía.',
   'Mark all read': 'Marcar todas como leídas',
   Developers: 'Desarrolladores',
+  'Approve anyway: {{days}} days left': 'Aprobar de todos modos: quedarán {{days}} días',
+  'This leaves {{days}} vacation days: more than the balance allows.':
+    'Quedarían {{days}} días de vacaciones: más de lo que permite el saldo.',
   '{{month}} has not ended yet: a month is closed once its last day has passed.':
     '{{month}} aún no ha terminado: un mes se cierra cuando ha pasado su último día.',
   'Unread:': 'Sin leer:',

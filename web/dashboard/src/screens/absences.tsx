@@ -1,6 +1,6 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { allPages, api, type Mode, type Page, query } from '../../../shared/api.ts';
-import { formatDate, formatDateRange, formatMonth, useT } from '../../../shared/i18n.ts';
+import { formatDate, formatDateRange, formatMonth, formatNumber, useT } from '../../../shared/i18n.ts';
 import { monthDays, todayIn } from '../../../shared/zoned.ts';
 import { statusLabel } from '../labels.ts';
 import type { Absence, Company, Location, VacationBalance } from '../types.ts';
@@ -195,19 +195,14 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                     {t('{{count}} days', { count: absence.days_count })})
                     {absence.note && <span className="muted"> · “{absence.note}”</span>}
                     <div className="row">
-                      <ConfirmButton
-                        label={t('Approve {{who}}', { who })}
-                        title={t('Approve {{who}}’s {{type}}?', {
-                          who,
-                          type: absence.type.label.toLowerCase(),
-                        })}
-                        confirmLabel={t('Approve')}
-                        danger={false}
+                      <ApproveButton
+                        mode={mode}
+                        absence={absence}
+                        who={who}
+                        names={names}
                         disabled={action.busy}
-                        onConfirm={() => decide(absence, 'approve')}
-                      >
-                        {(open) => open && <ApprovalPreview mode={mode} absence={absence} names={names} />}
-                      </ConfirmButton>
+                        onApprove={() => decide(absence, 'approve')}
+                      />
                       <RejectButton
                         who={who}
                         disabled={action.busy}
@@ -273,15 +268,56 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
   );
 }
 
+/**
+ * Approving asks first, with what it changes; approving vacation beyond the balance needs its own button that
+ * says the figure ("Approve anyway: −8 days left"), after a warning (issue 39: "−2 días" was shown as if normal).
+ */
+function ApproveButton({
+  mode,
+  absence,
+  who,
+  names,
+  disabled,
+  onApprove,
+}: {
+  mode: Mode;
+  absence: Absence;
+  who: string;
+  names: Map<string, string>;
+  disabled: boolean;
+  onApprove: () => void;
+}) {
+  const t = useT();
+  const [left, setLeft] = useState<number | null>(null);
+  const over = left !== null && left < 0;
+  return (
+    <ConfirmButton
+      label={t('Approve {{who}}', { who })}
+      title={t('Approve {{who}}’s {{type}}?', { who, type: absence.type.label.toLowerCase() })}
+      confirmLabel={
+        over ? t('Approve anyway: {{days}} days left', { days: formatNumber(left ?? 0) }) : t('Approve')
+      }
+      danger={over}
+      disabled={disabled}
+      onConfirm={onApprove}
+    >
+      {(open) => open && <ApprovalPreview mode={mode} absence={absence} names={names} onBalance={setLeft} />}
+    </ConfirmButton>
+  );
+}
+
 /** What approving changes: the vacation balance after it, and who else is off those days. */
 function ApprovalPreview({
   mode,
   absence,
   names,
+  onBalance,
 }: {
   mode: Mode;
   absence: Absence;
   names: Map<string, string>;
+  /** Told the vacation days left after approving (null: not vacation). */
+  onBalance: (left: number | null) => void;
 }) {
   const t = useT();
   const year = Number(absence.start_date.slice(0, 4));
@@ -304,6 +340,8 @@ function ApprovalPreview({
       ),
     };
   }, [mode, absence.id]);
+  const left = preview.data?.balance ? preview.data.balance.remaining_days : null;
+  useEffect(() => onBalance(left), [left, onBalance]);
   if (!preview.data) return <Loading loading={preview.loading} />;
   const { balance, others } = preview.data;
   return (
@@ -332,6 +370,13 @@ function ApprovalPreview({
               ` (${t('counting {{count}} more requested', { count: balance.pending_days - absence.days_count })})`}
           </dd>
         </dl>
+      )}
+      {balance && balance.remaining_days < 0 && (
+        <p className="field-error" role="alert">
+          {t('This leaves {{days}} vacation days: more than the balance allows.', {
+            days: formatNumber(balance.remaining_days),
+          })}
+        </p>
       )}
       <h4>{t('Also off those days')}</h4>
       {others.length === 0 ? (
