@@ -312,7 +312,18 @@ export function dashboardJourneys(variants: Variant[]): void {
         )
         .toBe(0);
     };
-    const setMode = (mode: 'Live' | 'Test (sandbox)') => page.getByLabel(T(mode), { exact: true }).check();
+    /** On a phone the account's controls (data mode, language, log out) fold behind "Account": unfolds them. */
+    const account = async () => {
+      // By its place, not its name: before an English reader's switch the page still speaks Spanish.
+      const toggle = page.locator('.account-toggle');
+      if ((await toggle.isVisible()) && (await toggle.getAttribute('aria-expanded')) === 'false') {
+        await toggle.click();
+      }
+    };
+    const setMode = async (mode: 'Live' | 'Test (sandbox)') => {
+      await account();
+      await page.getByLabel(T(mode), { exact: true }).check();
+    };
     // Today, and its month and year, in the company's zone (Madrid), as the screens default to them.
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid' }).format(new Date());
 
@@ -353,6 +364,7 @@ export function dashboardJourneys(variants: Variant[]): void {
           (response) =>
             response.url().endsWith('/dashboard/api/me') && response.request().method() === 'PATCH',
         );
+        await account();
         await page.getByRole('button', { name: 'Switch to English' }).click();
         await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
         expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
@@ -1290,6 +1302,14 @@ export function dashboardJourneys(variants: Variant[]): void {
         button: true,
         roles: ['table', 'row', 'cell'],
       });
+      // Issue 39: the header keeps to one line (the account folds behind a button), and on the home page what
+      // waits for the administrator comes first.
+      await open('home', T('Today'));
+      const header = await page.locator('.shell > header').boundingBox();
+      expect(header?.height).toBeLessThanOrEqual(64);
+      const waiting = await page.getByRole('heading', { name: T('Waiting for you') }).boundingBox();
+      expect(waiting?.y).toBeLessThan(variant.height);
+      await open('employees', T('Employees'));
       // The menu, open: every screen in one column; Escape folds it and gives the focus back to its button.
       const menu = page.getByRole('button', { name: T('Menu') });
       await menu.click();

@@ -155,6 +155,7 @@ export function App() {
   useEffect(() => sessionStorage.setItem('jornada.mode', mode), [mode]);
   // The phone menu closes once a screen is chosen.
   const [menuOpen, setMenuOpen] = useState(false);
+  const [accountOpen, setAccountOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new screen is what closes the menu
   useEffect(() => setMenuOpen(false), [screen]);
 
@@ -184,41 +185,53 @@ export function App() {
         <div className="brand">
           <strong>Jornada</strong> <span>{session.company.name}</span>
         </div>
-        <fieldset className="switch">
-          <legend>{t('Data')}</legend>
-          {(['live', 'test'] as const).map((value) => (
-            <label key={value}>
-              <input
-                type="radio"
-                name="mode"
-                value={value}
-                checked={mode === value}
-                onChange={() => setMode(value)}
-              />
-              {value === 'live' ? t('Live') : t('Test (sandbox)')}
-            </label>
-          ))}
-        </fieldset>
-        <div className="who">
-          <NotificationsBell
-            request={api}
-            language={session.language}
-            timeZone={session.company.timezone}
-            words={{
-              button: (count) => t('Notifications ({{count}} unread)', { count }),
-              title: t('Notifications'),
-              empty: t('Nothing to tell you yet.'),
-              markAll: t('Mark all read'),
-              close: t('Close'),
-              unreadMark: t('Unread:'),
-            }}
-          />
-          <a href="/docs">{t('API reference')}</a>
-          <span>{session.admin.email}</span>
-          <LanguageSwitch onSwitch={(language) => void chooseLanguage(language)} />
-          <button type="button" className="secondary" onClick={logout}>
-            {t('Log out')}
-          </button>
+        <NotificationsBell
+          request={api}
+          language={session.language}
+          timeZone={session.company.timezone}
+          words={{
+            button: (count) => t('Notifications ({{count}} unread)', { count }),
+            title: t('Notifications'),
+            empty: t('Nothing to tell you yet.'),
+            markAll: t('Mark all read'),
+            close: t('Close'),
+            unreadMark: t('Unread:'),
+          }}
+        />
+        {/* At phone width the account's controls fold behind this button, so the header keeps one line. */}
+        <button
+          type="button"
+          className="secondary account-toggle"
+          aria-expanded={accountOpen}
+          aria-controls="account"
+          onClick={() => setAccountOpen(!accountOpen)}
+        >
+          {t('Account')} <span aria-hidden="true">{accountOpen ? '▴' : '▾'}</span>
+        </button>
+        <div id="account" className={accountOpen ? 'account open' : 'account'}>
+          <fieldset className="switch">
+            <legend>{t('Data')}</legend>
+            {(['live', 'test'] as const).map((value) => (
+              <label key={value}>
+                <input
+                  type="radio"
+                  name="mode"
+                  value={value}
+                  checked={mode === value}
+                  onChange={() => setMode(value)}
+                />
+                {value === 'live' ? t('Live') : t('Test (sandbox)')}
+              </label>
+            ))}
+          </fieldset>
+          <div className="who">
+            <a href="/docs">{t('API reference')}</a>
+            <span>{session.admin.email}</span>
+            <LanguageSwitch onSwitch={(language) => void chooseLanguage(language)} />
+            <button type="button" className="secondary" onClick={logout}>
+              {t('Log out')}
+            </button>
+          </div>
         </div>
       </header>
       {mode === 'test' && (

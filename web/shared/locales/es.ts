@@ -725,6 +725,7 @@ export const es: Record<string, string> = {
   'Nothing to tell you yet.': 'Nada que contarte todavía.',
   'Mark all read': 'Marcar todas como leídas',
   Developers: 'Desarrolladores',
+  Account: 'Cuenta',
   'Approve anyway: {{days}} days left': 'Aprobar de todos modos: quedarán {{days}} días',
   'This leaves {{days}} vacation days: more than the balance allows.':
     'Quedarían {{days}} días de vacaciones: más de lo que permite el saldo.',

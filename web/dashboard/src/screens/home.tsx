@@ -102,7 +102,7 @@ export function HomeScreen({ mode }: { mode: Mode }) {
             </section>
           );
         })}
-        <section className="card" aria-labelledby="pending-title">
+        <section className="card pending" aria-labelledby="pending-title">
           <h2 id="pending-title">{t('Waiting for you')}</h2>
           <ul className="list">
             <li>
