@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import type { inbox } from '../../src/modules/notifications/notifications.service.ts';
 
 /**
  * The notifications bell of the dashboard and the portal (issue 39): a button with the count of unread ones, and
@@ -7,16 +8,8 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
  */
 type Request = <T>(method: string, path: string, body?: unknown) => Promise<T>;
 
-type Entry = {
-  id: string;
-  kind: string;
-  title: string;
-  body: string;
-  link: string;
-  created_at: string;
-  read: boolean;
-};
-type Inbox = { data: Entry[]; unread: number; next_before: string | null };
+/** What the inbox operations answer: the service's own types (type-only: erased from the bundle). */
+type Inbox = Awaited<ReturnType<typeof inbox>>;
 
 export type InboxWords = {
   button: (unread: number) => string;

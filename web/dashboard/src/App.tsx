@@ -127,6 +127,33 @@ function Login({ onLogin }: { onLogin: (session: Session) => void }) {
   );
 }
 
+/** A button that folds and unfolds a part of the page at phone width (styles.css shows it there only). */
+function FoldToggle({
+  className,
+  controls,
+  open,
+  onToggle,
+  label,
+}: {
+  className: string;
+  controls: string;
+  open: boolean;
+  onToggle: (open: boolean) => void;
+  label: string;
+}) {
+  return (
+    <button
+      type="button"
+      className={`secondary ${className}`}
+      aria-expanded={open}
+      aria-controls={controls}
+      onClick={() => onToggle(!open)}
+    >
+      {label} <span aria-hidden="true">{open ? '▴' : '▾'}</span>
+    </button>
+  );
+}
+
 export function App() {
   const t = useT();
   const [session, setSession] = useState<Session | null | undefined>(undefined);
@@ -199,15 +226,13 @@ export function App() {
           }}
         />
         {/* At phone width the account's controls fold behind this button, so the header keeps one line. */}
-        <button
-          type="button"
-          className="secondary account-toggle"
-          aria-expanded={accountOpen}
-          aria-controls="account"
-          onClick={() => setAccountOpen(!accountOpen)}
-        >
-          {t('Account')} <span aria-hidden="true">{accountOpen ? '▴' : '▾'}</span>
-        </button>
+        <FoldToggle
+          className="account-toggle"
+          controls="account"
+          open={accountOpen}
+          onToggle={setAccountOpen}
+          label={t('Account')}
+        />
         <div id="account" className={accountOpen ? 'account open' : 'account'}>
           <fieldset className="switch">
             <legend>{t('Data')}</legend>
@@ -250,15 +275,13 @@ export function App() {
         }}
       >
         {/* At phone width the screens fold into a menu behind this button (styles.css). */}
-        <button
-          type="button"
-          className="secondary menu-toggle"
-          aria-expanded={menuOpen}
-          aria-controls="screens"
-          onClick={() => setMenuOpen(!menuOpen)}
-        >
-          {t('Menu')} <span aria-hidden="true">{menuOpen ? '▴' : '▾'}</span>
-        </button>
+        <FoldToggle
+          className="menu-toggle"
+          controls="screens"
+          open={menuOpen}
+          onToggle={setMenuOpen}
+          label={t('Menu')}
+        />
         <ul id="screens">
           {SCREENS.filter((item) => item.group === 'work').map(screenLink)}
           <li className="menu-group">

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { createAdmin, dashboardSession } from '../../../helpers/dashboard.ts';
+import { NATIONAL_2026 } from '../../../helpers/holidays.ts';
 import { hire } from '../../../helpers/resources.ts';
 
 /**
@@ -12,17 +13,6 @@ let ctx: TestContext;
 let company: TestCompany;
 let barcelona: { id: string };
 let madrid: { id: string };
-
-const NATIONAL_2026 = [
-  '2026-01-01',
-  '2026-01-06',
-  '2026-04-03',
-  '2026-05-01',
-  '2026-08-15',
-  '2026-10-12',
-  '2026-12-08',
-  '2026-12-25',
-];
 
 beforeAll(async () => {
   ctx = await createTestContext();

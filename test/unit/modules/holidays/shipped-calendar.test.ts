@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { shippedHolidays } from '../../../../src/modules/holidays/shipped-calendar.ts';
 import { REGIONS } from '../../../../src/time/regions.ts';
+import { NATIONAL_2026 } from '../../../helpers/holidays.ts';
 
 /**
  * The shipped calendar (data/holidays/es.json) against what the year's official texts say (issue 38): the
@@ -16,16 +17,7 @@ const regionsWith = (date: string) => REGIONS.filter((region) => dates(region).h
 
 describe('the 2026 calendar against the official texts', () => {
   it('has the eight holidays every region keeps, in every region', () => {
-    const national = [
-      '2026-01-01',
-      '2026-01-06',
-      '2026-04-03',
-      '2026-05-01',
-      '2026-08-15',
-      '2026-10-12',
-      '2026-12-08',
-      '2026-12-25',
-    ];
+    const national = NATIONAL_2026;
     expect(shippedHolidays(2026, null).national.map((holiday) => holiday.date)).toEqual(national);
     for (const region of REGIONS) for (const date of national) expect(dates(region).has(date)).toBe(true);
   });
