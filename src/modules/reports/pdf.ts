@@ -31,8 +31,9 @@ const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 /** The day table's column widths, in points (515 in all: A4 less the margins). */
 const WIDTHS: Record<DocumentColumn, number> = {
-  day: 56,
-  intervals: 118,
+  // Wide enough for the date and its weekday on one line (`2026-10-01 jue`, jornada-registro-4).
+  day: 74,
+  intervals: 100,
   mode: 62,
   worked: 46,
   ordinary: 46,
