@@ -1,19 +1,15 @@
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import type { NotificationsTable } from '../../db/schema.ts';
 
-export type RecipientType = 'admin' | 'employee';
+export type RecipientType = NotificationsTable['recipient_type'];
 export type Recipient = { type: RecipientType; id: string };
 
-export type NotificationRow = {
-  id: string;
-  recipient_type: RecipientType;
-  recipient_id: string;
-  kind: string;
-  data: unknown;
-  link: string;
-  created_at: Date;
-  read_at: Date | null;
-};
+/** A notification as its inbox reads it (the table's row, but its company and e-mail state). */
+export type NotificationRow = Pick<
+  Selectable<NotificationsTable>,
+  'id' | 'recipient_type' | 'recipient_id' | 'kind' | 'data' | 'link' | 'created_at' | 'read_at'
+>;
 
 /** Stores notifications, their e-mails due now (the worker role sends them). */
 export async function insertNotifications(
