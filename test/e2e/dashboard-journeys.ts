@@ -1058,8 +1058,10 @@ export function dashboardJourneys(variants: Variant[]): void {
       const log = page.getByRole('region', {
         name: T('Access log: {{label}}', { label: 'ITSS Valencia 46/123' }),
       });
-      await log.getByRole('cell', { name: 'summary' }).waitFor();
-      expect(await log.getByRole('cell', { name: 'ok', exact: true }).count()).toBe(1);
+      // In the reader's language, what was opened and how it went (issue 39: it read "summary", "ok").
+      await log.getByRole('cell', { name: T('The list of workers'), exact: true }).waitFor();
+      expect(await log.getByRole('cell', { name: T('opened'), exact: true }).count()).toBe(1);
+      expect(await log.textContent()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-|summary|\bok\b/);
       await grants.getByRole('button', { name: T('Revoke'), exact: true }).click();
       await page
         .getByRole('dialog', {

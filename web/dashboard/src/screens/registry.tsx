@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { allPages, api, formatInstant, type Mode, type Page, query } from '../../../shared/api.ts';
 import { companyZone, formatDateRange, formatMonth, msg, useT } from '../../../shared/i18n.ts';
 import { addDays, instantAt, lastDayOf, todayIn } from '../../../shared/zoned.ts';
+import { accessOutcome, accessWhat } from '../access-log.ts';
 import { statusLabel } from '../labels.ts';
 import type {
   AccessGrant,
@@ -500,6 +501,11 @@ function AccessLog({ mode, grant }: { mode: Mode; grant: AccessGrant }) {
       ),
     [mode, grant.id, cursor],
   );
+  // The workers by name, for the entries that name one by id.
+  const names = useLoad(async () => {
+    const employees = await allPages<Employee>(`/${mode}/employees/search`, {});
+    return new Map(employees.map((employee) => [employee.id, fullName(employee)]));
+  }, [mode]);
   return (
     <section aria-labelledby="access-log-title">
       <h3 id="access-log-title">{t('Access log: {{label}}', { label: grant.label })}</h3>
@@ -512,8 +518,10 @@ function AccessLog({ mode, grant }: { mode: Mode; grant: AccessGrant }) {
           <tr key={entry.id}>
             <td>{formatInstant(entry.at)}</td>
             <td>{entry.ip}</td>
-            <td>{entry.what}</td>
-            <td className={entry.outcome === 'ok' ? undefined : 'status-failed'}>{entry.outcome}</td>
+            <td>{accessWhat(entry.what, names.data ?? new Map())}</td>
+            <td className={entry.outcome === 'ok' ? undefined : 'status-failed'}>
+              {accessOutcome(entry.outcome)}
+            </td>
           </tr>
         ))}
       />
