@@ -67,27 +67,14 @@ export async function employeeName(db: Executor, companyId: string, id: string):
 }
 
 /** A recipient's inbox, newest first, after a keyset position. */
-export async function inboxOf(
-  db: Executor,
-  companyId: string,
-  recipient: Recipient,
-  page: { limit: number; after: [string, string] | null },
-): Promise<NotificationRow[]> {
-  let query = db
+/** A recipient's inbox, for keyset paging newest first by (created_at, id) (platform/pagination.ts). */
+export function selectInbox(db: Executor, companyId: string, recipient: Recipient) {
+  return db
     .selectFrom('notifications')
     .select(['id', 'recipient_type', 'recipient_id', 'kind', 'data', 'link', 'created_at', 'read_at'])
     .where('company_id', '=', companyId)
     .where('recipient_type', '=', recipient.type)
     .where('recipient_id', '=', recipient.id);
-  if (page.after) {
-    const [createdAt, id] = page.after;
-    query = query.where(sql<boolean>`(created_at, id) < (${createdAt}::timestamptz, ${id}::uuid)`);
-  }
-  return (await query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(page.limit)
-    .execute()) as NotificationRow[];
 }
 
 export async function unreadCount(db: Executor, companyId: string, recipient: Recipient): Promise<number> {

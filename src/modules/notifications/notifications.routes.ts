@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { Instant, Nullable, Uuid } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
+import { PageMeta, PageQuery } from '../../platform/pagination.ts';
 import {
   DASHBOARD_OPERATION,
   PORTAL_OPERATION,
@@ -24,11 +25,7 @@ const Language = Type.Enum(['es', 'en'], { type: 'string' });
 const Kind = Type.Enum([...NOTIFICATION_KINDS], { type: 'string' });
 
 const InboxQuery = Type.Object(
-  {
-    lang: Type.Optional(Language),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
-    before: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  },
+  { lang: Type.Optional(Language), ...PageQuery },
   { additionalProperties: false },
 );
 
@@ -45,7 +42,7 @@ const InboxView = Type.Object({
     }),
   ),
   unread: Type.Integer(),
-  next_before: Nullable(Type.String({ description: 'Send as `before` for older ones.' })),
+  meta: PageMeta,
 });
 
 const ReadBody = Type.Object(
@@ -96,7 +93,7 @@ function inboxRoutes(app: FastifyInstance, deps: AppDeps, surface: Surface): voi
       return await inbox(deps, companyId, recipient, {
         language: request.query.lang ?? 'es',
         limit: request.query.limit,
-        before: request.query.before,
+        cursor: request.query.cursor,
       });
     },
   );

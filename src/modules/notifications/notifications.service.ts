@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
   type Language,
@@ -18,7 +19,6 @@ import {
   type DueEmail,
   deleteNotificationsBefore,
   employeeName,
-  inboxOf,
   insertNotifications,
   isSandbox,
   markRead,
@@ -26,6 +26,7 @@ import {
   type Recipient,
   retryEmailAt,
   savePreferences,
+  selectInbox,
   settleEmail,
   unreadCount,
 } from './notifications.repo.ts';
@@ -87,20 +88,30 @@ export type NotificationView = {
   read: boolean;
 };
 
-/** A recipient's inbox, newest first, in the reader's language; with how many are unread. */
+/**
+ * A recipient's inbox, newest first, in the reader's language, a keyset page at a time (the project's signed
+ * cursors, bound to the recipient's listing); with how many are unread.
+ */
 export async function inbox(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<AppDeps, 'db' | 'cursors'>,
   companyId: string,
   recipient: Recipient,
-  query: { language: Language; limit?: number | undefined; before?: string | undefined },
-): Promise<{ data: NotificationView[]; unread: number; next_before: string | null }> {
-  const limit = query.limit ?? 20;
-  const after = query.before ? decodePosition(query.before) : null;
-  const rows = await inboxOf(deps.db, companyId, recipient, { limit: limit + 1, after });
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  query: { language: Language; limit?: number | undefined; cursor?: string | undefined },
+): Promise<Page<NotificationView> & { unread: number }> {
+  const page = await keysetPage(selectInbox(deps.db, companyId, recipient), {
+    codec: deps.cursors,
+    listing: `notifications|${recipient.type}|${recipient.id}`,
+    sort: [
+      { column: 'created_at', kind: 'timestamp' },
+      { column: 'id', kind: 'text' },
+    ],
+    direction: 'desc',
+    limit: query.limit ?? 20,
+    cursor: query.cursor,
+    keyOf: (row) => [timestampKey(row.created_at), row.id],
+  });
   return {
-    data: page.map((row) => {
+    ...mapPage(page, (row): NotificationView => {
       const data = (row.data ?? {}) as Record<string, unknown>;
       return {
         id: row.id,
@@ -113,30 +124,7 @@ export async function inbox(
       };
     }),
     unread: await unreadCount(deps.db, companyId, recipient),
-    next_before: rows.length > limit && last ? encodePosition(last.created_at, last.id) : null,
   };
-}
-
-const encodePosition = (createdAt: Date, id: string) =>
-  Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString('base64url');
-
-function decodePosition(value: string): [string, string] {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(parsed) &&
-      parsed.length === 2 &&
-      typeof parsed[0] === 'string' &&
-      !Number.isNaN(Date.parse(parsed[0])) &&
-      typeof parsed[1] === 'string' &&
-      /^[0-9a-f-]{36}$/i.test(parsed[1])
-    ) {
-      return [parsed[0], parsed[1]];
-    }
-  } catch {
-    // Falls through to the 422.
-  }
-  throw invalid({ before: 'is not a position this inbox gave' });
 }
 
 export async function readNotifications(

@@ -103,7 +103,6 @@ const FIELD_RULES: Rule[] = [
   [/^is already used$/, () => 'ya está en uso'],
   [/^is not an employee of this company$/, () => 'no es un empleado de esta empresa'],
   [/^or all: true is required$/, () => 'o «all: true» es obligatorio'],
-  [/^is not a position this inbox gave$/, () => 'no es una posición que haya dado esta bandeja'],
   [
     /^names a kind of notification that does not exist$/,
     () => 'nombra un tipo de notificación que no existe',

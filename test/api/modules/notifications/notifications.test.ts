@@ -284,6 +284,18 @@ describe('notifications', () => {
     expect((await inboxOf(spanishAdmin.call, '/dashboard/api/notifications?limit=100')).data).toHaveLength(
       before,
     );
+    // The inbox pages with the project's signed cursors, bound to its recipient.
+    const first = (await spanishAdmin.call('GET', '/dashboard/api/notifications?limit=1')).json();
+    expect(first.data).toHaveLength(1);
+    expect(first.meta.has_more).toBe(true);
+    const cursor = encodeURIComponent(first.meta.next_cursor);
+    const second = (
+      await spanishAdmin.call('GET', `/dashboard/api/notifications?limit=1&cursor=${cursor}`)
+    ).json();
+    expect(second.data[0].id).not.toBe(first.data[0].id);
+    expect(
+      (await englishAdmin.call('GET', `/dashboard/api/notifications?limit=1&cursor=${cursor}`)).statusCode,
+    ).toBe(422);
     // Without a session: 401.
     expect((await ctx.app.inject({ method: 'GET', url: '/dashboard/api/notifications' })).statusCode).toBe(
       401,
