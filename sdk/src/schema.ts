@@ -1338,7 +1338,7 @@ export interface components {
       title: string;
       status: number;
       /** @description Stable error code; clients program against it. */
-      code: "unauthenticated" | "invalid_scope" | "subscription_inactive" | "addon_disabled" | "validation_failed" | "not_found" | "conflict" | "idempotency_conflict" | "rate_limited" | "quota_exceeded" | "billing_required" | "internal_error";
+      code: "unauthenticated" | "invalid_scope" | "subscription_inactive" | "addon_disabled" | "role_forbidden" | "validation_failed" | "not_found" | "conflict" | "idempotency_conflict" | "rate_limited" | "quota_exceeded" | "billing_required" | "internal_error";
       detail: string;
       /** @description Extra data: errors.required_scope for invalid_scope; for validation_failed, each field path mapped to a list of messages. */
       errors: {

@@ -52,7 +52,12 @@ export async function seedDemo(db: Db, clock: Clock): Promise<DemoSeed> {
     },
   );
   const password = randomBase62(20);
-  const admin = await createAdmin(deps, { companyId: company.id }, { email: DEMO_ADMIN_EMAIL, password });
+  const admin = await createAdmin(
+    deps,
+    { companyId: company.id },
+    { email: DEMO_ADMIN_EMAIL, password },
+    'owner',
+  );
   const actor = { type: 'admin' as const, id: admin.id };
   for (const [index, tenantId] of [company.id, company.sandbox_company_id].entries()) {
     if (tenantId === null) continue;

@@ -686,6 +686,10 @@ export type CompanyAdminsTable = {
   disabled_at: Generated<Date | null>;
   /** The dashboard's language this administrator chose; null: the company's default. */
   language: Generated<'es' | 'en' | null>;
+  /** What the administrator may do (src/modules/admins/roles.ts); the ones before roles are owners. */
+  role: Generated<'owner' | 'admin' | 'team_lead' | 'payroll'>;
+  /** The units a team lead leads (with the units below them); empty for the other roles. */
+  unit_ids: Generated<string[]>;
 };
 
 export type DashboardSessionsTable = {

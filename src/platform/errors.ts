@@ -25,6 +25,12 @@ export const ERROR_CATALOG = {
     title: 'Addon disabled',
     about: 'The public API addon is not active for the company.',
   },
+  role_forbidden: {
+    status: 403,
+    title: 'Role forbidden',
+    about:
+      "The dashboard's administrator has a role that does not allow the operation (errors.role names it); the public API never answers it.",
+  },
   validation_failed: {
     status: 422,
     title: 'Validation failed',

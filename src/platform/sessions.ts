@@ -23,6 +23,9 @@ export type AdminSession = {
   email: string;
   /** The language the administrator chose for the dashboard; null: the company's default. */
   language: 'es' | 'en' | null;
+  /** What the administrator may do (modules/admins/roles.ts), and the units a team lead leads. */
+  role: 'owner' | 'admin' | 'team_lead' | 'payroll';
+  unit_ids: string[];
   csrf_token: string;
   expires_at: Date;
   /** When and how the session was opened (absent on a session just made: now, as given). */

@@ -20,7 +20,18 @@ export type Tenant = {
   activeEmployees: number;
   rateLimitPerMinute: number;
   monthlyQuota: number;
+  /** Whose records the caller reaches; absent or null: the whole company (platform/reach.ts). */
+  reach?: Reach;
 };
+
+/**
+ * Whose records a caller reaches: null, every employee of the company (a key, an owner, an admin, payroll);
+ * otherwise the employees of these units, a team lead's units with every unit below them (issue 39).
+ */
+export type Reach = { unitIds: readonly string[] } | null;
+
+/** A tenant that may be narrowed to some employees (a team lead's session): the listings filter by it. */
+export type ReachScope = CompanyScope & { reach?: Reach | undefined };
 
 /**
  * What services need of the tenant: the company the data belongs to, its account (the live company, whose

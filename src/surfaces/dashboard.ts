@@ -4,6 +4,7 @@ import {
   adminsDashboardRoutes,
   adminsSessionRoutes,
   dashboardGate,
+  dashboardReachGate,
   dashboardTenantGate,
 } from '../modules/admins/admins.routes.ts';
 import { lifecycleDashboardRoutes } from '../modules/lifecycle/lifecycle.routes.ts';
@@ -42,6 +43,7 @@ export async function dashboardSurface(app: FastifyInstance, deps: AppDeps): Pro
         await api.register(
           async (tenantApi) => {
             tenantApi.addHook('onRequest', dashboardTenantGate(deps, mode));
+            tenantApi.addHook('preHandler', dashboardReachGate(deps));
             registerTenantRoutes(tenantApi, deps, 'dashboard');
             for (const routes of DASHBOARD_TENANT_ROUTE_MODULES) routes(tenantApi, deps, mode);
           },

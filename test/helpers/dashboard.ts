@@ -10,12 +10,23 @@ export type DashboardSession = {
 
 let sequence = 0;
 
-/** Creates an administrator for the company through the admin API and returns its credentials. */
-export async function createAdmin(ctx: TestContext, companyId: string) {
+/**
+ * Creates an administrator for the company through the admin API and returns its credentials: an owner, unless
+ * a role (and a team lead's units) is given.
+ */
+export async function createAdmin(
+  ctx: TestContext,
+  companyId: string,
+  role: { role?: 'owner' | 'admin' | 'team_lead' | 'payroll'; unit_ids?: string[] } = {},
+) {
   sequence += 1;
   const email = `admin${sequence}.${Math.random().toString(36).slice(2, 8)}@example.com`;
   const password = `correct horse battery ${sequence}`;
-  const response = await ctx.admin.post(`/admin/v1/companies/${companyId}/admins`, { email, password });
+  const response = await ctx.admin.post(`/admin/v1/companies/${companyId}/admins`, {
+    email,
+    password,
+    ...role,
+  });
   expect(response.statusCode, response.body).toBe(201);
   return { email, password, id: response.json().id as string };
 }

@@ -6,7 +6,8 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { withinReach } from '../../platform/reach.ts';
+import type { ActingTenant, CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { absenceDaysCount, daysInRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { employedMinutes } from '../../time/contract.ts';
@@ -75,7 +76,7 @@ export type ListAbsencesQuery = {
 /** With from/to, the absences that overlap the inclusive range; combined with any other filter. */
 export async function listAbsences(
   deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
-  tenant: CompanyScope,
+  tenant: ReachScope,
   query: ListAbsencesQuery,
 ): Promise<Page<AbsenceView>> {
   const { db, cursors: codec, syncHorizon: horizon } = deps;
@@ -84,7 +85,7 @@ export async function listAbsences(
     throw invalid({ 'query.to': 'must be on or after from' });
   }
   const page = await syncPage(
-    selectAbsencesMatching(db, companyId, query),
+    withinReach(selectAbsencesMatching(db, companyId, query), tenant, 'absences.employee_id'),
     {
       codec,
       horizon: horizon.of(companyId),
@@ -208,7 +209,7 @@ export async function requestAbsence(
       await notify(tx, tenant.companyId, at, [
         {
           kind: 'absence_requested',
-          to: 'admins',
+          to: { approversOf: row.employee_id },
           data: {
             absence_id: row.id,
             employee_name: await nameOf(tx, tenant.companyId, row.employee_id),

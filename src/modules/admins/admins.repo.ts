@@ -12,7 +12,7 @@ export async function insertAdmin(db: Executor, row: Insertable<CompanyAdminsTab
 export async function findAdminByEmailKey(db: Executor, emailKey: string) {
   return await db
     .selectFrom('company_admins')
-    .select(['company_id', 'id', 'email', 'password_hash', 'disabled_at', 'language'])
+    .select(['company_id', 'id', 'email', 'password_hash', 'disabled_at', 'language', 'role', 'unit_ids'])
     .where('email_key', '=', emailKey)
     .executeTakeFirst();
 }
@@ -21,7 +21,7 @@ export async function findAdminByEmailKey(db: Executor, emailKey: string) {
 export async function findActiveAdmin(db: Executor, companyId: string, id: string) {
   return await db
     .selectFrom('company_admins')
-    .select(['company_id', 'id', 'email', 'language'])
+    .select(['company_id', 'id', 'email', 'language', 'role', 'unit_ids'])
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .where('disabled_at', 'is', null)
@@ -43,7 +43,7 @@ export async function findAdminEmail(db: Executor, companyId: string, id: string
 export async function selectAdmins(db: Executor, companyId: string) {
   return await db
     .selectFrom('company_admins')
-    .select(['id', 'company_id', 'email', 'created_at', 'disabled_at'])
+    .select(['id', 'company_id', 'email', 'created_at', 'disabled_at', 'role', 'unit_ids'])
     .where('company_id', '=', companyId)
     .orderBy('email')
     .execute();
@@ -79,6 +79,8 @@ export async function findLiveSession(db: Executor, tokenHash: Buffer, now: Date
       's.admin_id',
       'a.email',
       'a.language',
+      'a.role',
+      'a.unit_ids',
       's.csrf_token',
       's.expires_at',
       's.created_at',
@@ -131,13 +133,14 @@ export async function disableAdminRow(
   return true;
 }
 
-/** How many administrators of the company are active (not disabled), the company's row locked by the caller. */
-export async function countActiveAdmins(db: Executor, companyId: string): Promise<number> {
+/** How many owners of the company are active (not disabled), the company's row locked by the caller. */
+export async function countActiveAdmins(db: Executor, companyId: string, role: 'owner'): Promise<number> {
   const row = await db
     .selectFrom('company_admins')
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('company_id', '=', companyId)
     .where('disabled_at', 'is', null)
+    .where('role', '=', role)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -155,4 +158,22 @@ export async function updateAdminLanguage(
     .where('company_id', '=', companyId)
     .where('id', '=', id)
     .execute();
+}
+
+/** An administrator's new role and units; the row as listed, or undefined when there is no such administrator. */
+export async function updateAdminRole(
+  db: Executor,
+  companyId: string,
+  id: string,
+  role: AdminRow['role'],
+  unitIds: string[],
+  now: Date,
+) {
+  return await db
+    .updateTable('company_admins')
+    .set({ role, unit_ids: unitIds, updated_at: now })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .returning(['id', 'company_id', 'email', 'created_at', 'disabled_at', 'role', 'unit_ids'])
+    .executeTakeFirst();
 }

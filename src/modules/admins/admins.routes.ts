@@ -17,7 +17,14 @@ import {
 import { getCompany, loadAccount } from '../companies/companies.service.ts';
 import { throttledLogin } from '../logins/logins.service.ts';
 import { passkeyRoutes } from '../passkeys/passkeys.routes.ts';
-import { Admin, CreateAdminBody, LoginBody, SessionView, UpdateMeBody } from './admins.schemas.ts';
+import {
+  Admin,
+  CreateAdminBody,
+  LoginBody,
+  SessionView,
+  UpdateAdminBody,
+  UpdateMeBody,
+} from './admins.schemas.ts';
 import {
   authenticateAdmin,
   authenticateAdminWithPasskey,
@@ -26,7 +33,9 @@ import {
   disableAdmin,
   listAdmins,
   setAdminLanguage,
+  updateAdmin,
 } from './admins.service.ts';
+import { allowedOperations, checkRecordReach, reachOf, roleAllows, roleForbidden } from './roles.ts';
 import {
   createSession,
   deleteSession,
@@ -55,7 +64,7 @@ export function adminsAdminRoutes(app: FastifyInstance, deps: AppDeps): void {
       responses: { 201: { description: 'The administrator.', schema: Admin } },
     },
     async (request, reply) =>
-      reply.code(201).send(await createAdmin(deps, { companyId: request.params.id }, request.body)),
+      reply.code(201).send(await createAdmin(deps, { companyId: request.params.id }, request.body, 'owner')),
   );
 }
 
@@ -90,7 +99,37 @@ export function adminsDashboardRoutes(api: FastifyInstance, deps: AppDeps): void
     },
     async (request, reply) => {
       reply.code(201);
-      return await createAdmin(deps, { companyId: requireSession(request).company_id }, request.body);
+      return await createAdmin(
+        deps,
+        { companyId: requireSession(request).company_id },
+        request.body,
+        'admin',
+      );
+    },
+  );
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'PATCH',
+      url: '/dashboard/api/admins/:id',
+      operationId: 'dashboardUpdateAdmin',
+      summary: "Change another administrator's role, and a team lead's units (owners only)",
+      scope: null,
+      params: IdParams,
+      body: UpdateAdminBody,
+      errors: ['conflict', 'role_forbidden'],
+      responses: { 200: { description: 'The administrator.', schema: Admin } },
+    },
+    async (request) => {
+      const session = requireSession(request);
+      return await updateAdmin(
+        deps,
+        { companyId: session.company_id },
+        request.params.id,
+        request.body,
+        session.admin_id,
+      );
     },
   );
   route(
@@ -121,14 +160,34 @@ export const DASHBOARD_SESSION: SessionCookie = {
   maxAgeSeconds: SESSION_SECONDS,
 };
 
-/** The dashboard surface's gate for /dashboard/api (but its logins): the session, CSRF, the person's window. */
+/**
+ * The dashboard surface's gate for /dashboard/api (but its logins): the session, CSRF, the person's window, and
+ * the administrator's role (roles.ts), decided here for every route before anything runs.
+ */
 export function dashboardGate(deps: AppDeps) {
   const gate = sessionGate(deps, DASHBOARD_SESSION, 'dashboard', (token) =>
     findSession(deps.db, deps.clock, token),
   );
   return async (request: FastifyRequest): Promise<void> => {
     const session = await gate(request);
-    if (session) request.session = session;
+    if (!session) return;
+    request.session = session;
+    const operationId = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+    if (operationId && !roleAllows(session.role, operationId, modeOfUrl(request.routeOptions.url))) {
+      throw roleForbidden(session.role);
+    }
+  };
+}
+
+const modeOfUrl = (url: string | undefined) =>
+  url?.startsWith('/dashboard/api/live/') ? 'live' : url?.startsWith('/dashboard/api/test/') ? 'test' : null;
+
+/** A team lead's call on a record of another unit's employee is a 404 (roles.ts), once the id is valid. */
+export function dashboardReachGate(deps: AppDeps) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const operationId = (request.routeOptions.schema as { operationId?: string } | undefined)?.operationId;
+    const id = (request.params as { id?: string } | undefined)?.id;
+    if (operationId && request.tenant) await checkRecordReach(deps.db, request.tenant, operationId, id);
   };
 }
 
@@ -160,13 +219,21 @@ async function sessionTenant(deps: AppDeps, request: FastifyRequest, mode: 'live
     scopes: new Set(SCOPES),
     timezone: account.timezone,
     activeEmployees: tenant.active_employee_count,
+    reach: await reachOf(deps.db, account.id, session),
   });
 }
 
 async function sessionView(deps: AppDeps, session: Session) {
   const company = await getCompany(deps.db, session.company_id);
   return {
-    admin: { id: session.admin_id, email: session.email, language: session.language },
+    admin: {
+      id: session.admin_id,
+      email: session.email,
+      language: session.language,
+      role: session.role,
+      unit_ids: session.unit_ids,
+    },
+    can: allowedOperations(session.role),
     language: dashboardLanguage(session.language, company.timezone),
     company,
     csrf_token: session.csrf_token,

@@ -2,10 +2,26 @@ import { Type } from 'typebox';
 import { Instant, Nullable, Uuid } from '../../platform/common.schemas.ts';
 import { Company } from '../companies/companies.schemas.ts';
 
+export const Role = Type.Union(
+  [Type.Literal('owner'), Type.Literal('admin'), Type.Literal('team_lead'), Type.Literal('payroll')],
+  {
+    description:
+      'owner: everything; admin: everything but the administrators and the API addon; team_lead: the employees of their units only; payroll: read-only.',
+  },
+);
+
+const UnitIds = Type.Array(Uuid(), {
+  maxItems: 100,
+  uniqueItems: true,
+  description: "A team lead's units (their people, and the units below them); empty for the other roles.",
+});
+
 export const Admin = Type.Object({
   id: Uuid(),
   company_id: Uuid(),
   email: Type.String(),
+  role: Role,
+  unit_ids: UnitIds,
   created_at: Instant(),
   disabled_at: Type.Optional(
     Nullable(Instant('When another administrator disabled this one; null: active.')),
@@ -22,7 +38,15 @@ export const CreateAdminBody = Type.Object(
   {
     email: Type.String({ format: 'email', maxLength: 254 }),
     password: Password,
+    role: Type.Optional(Role),
+    unit_ids: Type.Optional(UnitIds),
   },
+  { additionalProperties: false },
+);
+
+/** An owner changes another administrator's role (and a team lead's units). */
+export const UpdateAdminBody = Type.Object(
+  { role: Role, unit_ids: Type.Optional(UnitIds) },
   { additionalProperties: false },
 );
 
@@ -45,6 +69,12 @@ export const SessionView = Type.Object({
     language: Type.Union([Language(), Type.Null()], {
       description: "The dashboard's language the administrator chose; null: the company's default.",
     }),
+    role: Role,
+    unit_ids: UnitIds,
+  }),
+  can: Type.Array(Type.String(), {
+    description:
+      "The dashboard's operations the role allows (operationIds without the data mode): the screens offer only these.",
   }),
   language: Language({
     description:

@@ -1,6 +1,7 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Static } from 'typebox';
 import { lockCompanyRow } from '../../db/companies.ts';
+import type { Executor } from '../../db/database.ts';
 import { violatedConstraint } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
@@ -10,6 +11,7 @@ import type { CompanyScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { loadAccount } from '../companies/companies.service.ts';
 import { authenticatePasskey, passkeyRefused } from '../passkeys/passkeys.service.ts';
+import { unitExists } from '../units/units.service.ts';
 import {
   countActiveAdmins,
   disableAdminRow,
@@ -18,9 +20,12 @@ import {
   insertAdmin,
   selectAdmins,
   updateAdminLanguage,
+  updateAdminRole,
 } from './admins.repo.ts';
-import type { Admin, CreateAdminBody, LoginBody } from './admins.schemas.ts';
+import type { Admin, CreateAdminBody, LoginBody, UpdateAdminBody } from './admins.schemas.ts';
 import { dummyHash, hashPassword, verifyPassword } from './password.ts';
+import type { Role } from './roles.ts';
+import type { createSession } from './sessions.ts';
 
 export type AdminView = Static<typeof Admin>;
 
@@ -31,12 +36,15 @@ export async function createAdmin(
   deps: Pick<AppDeps, 'db' | 'clock'>,
   scope: CompanyScope,
   input: Static<typeof CreateAdminBody>,
+  defaultRole: Role,
 ): Promise<AdminView> {
   const { db, clock } = deps;
   const { tenant } = await loadAccount(db, scope.companyId);
   if (tenant.sandbox_of !== null) {
     throw invalid({ company: 'is a sandbox; administrators belong to the live company' });
   }
+  const role = input.role ?? defaultRole;
+  const unitIds = await checkedUnits(db, scope.companyId, role, input.unit_ids ?? []);
   const now = toDate(clock.now());
   const row = {
     company_id: tenant.id,
@@ -44,6 +52,8 @@ export async function createAdmin(
     email: input.email.trim(),
     email_key: emailKey(input.email),
     password_hash: await hashPassword(input.password),
+    role,
+    unit_ids: unitIds,
     created_at: now,
     updated_at: now,
   };
@@ -55,21 +65,84 @@ export async function createAdmin(
     }
     throw error;
   }
-  return { id: row.id, company_id: row.company_id, email: row.email, created_at: formatInstant(now) };
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    email: row.email,
+    role,
+    unit_ids: unitIds,
+    created_at: formatInstant(now),
+  };
 }
+
+/** A team lead leads at least one unit of the company; the other roles lead none (422 otherwise). */
+async function checkedUnits(
+  db: Executor,
+  companyId: string,
+  role: Role,
+  unitIds: string[],
+): Promise<string[]> {
+  if (role !== 'team_lead') {
+    if (unitIds.length > 0) throw invalid({ unit_ids: 'only a team lead has units' });
+    return [];
+  }
+  if (unitIds.length === 0) throw invalid({ unit_ids: 'a team lead needs at least one unit' });
+  const unknown = [];
+  for (const id of unitIds) if (!(await unitExists(db, companyId, id))) unknown.push(id);
+  if (unknown.length > 0) throw invalid({ unit_ids: `${unknown.join(', ')} is not a unit of this company` });
+  return unitIds;
+}
+
+/**
+ * An owner changes another administrator's role and units (docs/security.md "Roles"). Their open sessions follow
+ * at once (the role is read at every request). Not one's own (422), and never the last active owner (409).
+ */
+export async function updateAdmin(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  scope: CompanyScope,
+  id: string,
+  input: Static<typeof UpdateAdminBody>,
+  actingAdminId: string,
+): Promise<AdminView> {
+  if (id === actingAdminId) throw invalid({ id: 'is you: another owner must change your role' });
+  const unitIds = await checkedUnits(deps.db, scope.companyId, input.role, input.unit_ids ?? []);
+  const now = toDate(deps.clock.now());
+  return await deps.db.transaction().execute(async (tx) => {
+    await lockCompanyRow(tx, scope.companyId);
+    const row = await updateAdminRole(tx, scope.companyId, id, input.role, unitIds, now);
+    if (!row) throw notFound('Administrator');
+    if ((await countActiveAdmins(tx, scope.companyId, 'owner')) === 0) {
+      throw new ApiError('conflict', 'The company would have no active owner left.');
+    }
+    return adminView(row);
+  });
+}
+
+const adminView = (row: Awaited<ReturnType<typeof selectAdmins>>[number]): AdminView => ({
+  ...row,
+  created_at: formatInstant(row.created_at),
+  disabled_at: row.disabled_at ? formatInstant(row.disabled_at) : null,
+});
 
 /** The administrator whose email and password match, or null. Unknown emails cost one scrypt too. */
 export async function authenticateAdmin(
   deps: Pick<AppDeps, 'db'>,
   credentials: Static<typeof LoginBody>,
-): Promise<{ id: string; company_id: string; email: string; language: 'es' | 'en' | null } | null> {
+): Promise<Parameters<typeof createSession>[2] | null> {
   const { db } = deps;
   const { email, password } = credentials;
   const admin = await findAdminByEmailKey(db, emailKey(email));
   const matches = await verifyPassword(password, admin?.password_hash ?? (await dummyHash()));
   // A disabled administrator gets the same answer as a wrong password (nothing tells the account apart).
   return admin && matches && admin.disabled_at === null
-    ? { id: admin.id, company_id: admin.company_id, email: admin.email, language: admin.language }
+    ? {
+        id: admin.id,
+        company_id: admin.company_id,
+        email: admin.email,
+        language: admin.language,
+        role: admin.role,
+        unit_ids: admin.unit_ids,
+      }
     : null;
 }
 
@@ -93,13 +166,7 @@ export async function listAdmins(
   scope: CompanyScope,
 ): Promise<{ data: AdminView[] }> {
   const rows = await selectAdmins(deps.db, scope.companyId);
-  return {
-    data: rows.map((row) => ({
-      ...row,
-      created_at: formatInstant(row.created_at),
-      disabled_at: row.disabled_at ? formatInstant(row.disabled_at) : null,
-    })),
-  };
+  return { data: rows.map(adminView) };
 }
 
 /**
@@ -118,8 +185,8 @@ export async function disableAdmin(
     // Serializes disabling within the company, so two administrators cannot disable each other at once.
     await lockCompanyRow(tx, scope.companyId);
     if (!(await disableAdminRow(tx, scope.companyId, id, now))) throw notFound('Administrator');
-    if ((await countActiveAdmins(tx, scope.companyId)) === 0) {
-      throw new ApiError('conflict', 'The company would have no active administrator left.');
+    if ((await countActiveAdmins(tx, scope.companyId, 'owner')) === 0) {
+      throw new ApiError('conflict', 'The company would have no active owner left.');
     }
   });
 }

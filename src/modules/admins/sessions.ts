@@ -16,7 +16,7 @@ export type Session = AdminSession;
 export async function createSession(
   db: Db,
   clock: Clock,
-  admin: { id: string; company_id: string; email: string; language: 'es' | 'en' | null },
+  admin: Pick<Session, 'email' | 'language' | 'role' | 'unit_ids'> & { id: string; company_id: string },
   passkeyId?: string,
 ): Promise<{ token: string; session: Session }> {
   const token = randomBytes(32).toString('base64url');
@@ -32,7 +32,15 @@ export async function createSession(
   await insertSession(db, { ...session, token_hash: sha256(token), created_at: toDate(now), ...opened });
   return {
     token,
-    session: { ...session, email: admin.email, language: admin.language, created_at: toDate(now), ...opened },
+    session: {
+      ...session,
+      email: admin.email,
+      language: admin.language,
+      role: admin.role,
+      unit_ids: admin.unit_ids,
+      created_at: toDate(now),
+      ...opened,
+    },
   };
 }
 

@@ -15,7 +15,8 @@ import {
   syncPage,
   timestampKey,
 } from '../../platform/pagination.ts';
-import type { ActingTenant, Actor, CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { withinReach } from '../../platform/reach.ts';
+import type { ActingTenant, Actor, CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
@@ -298,7 +299,7 @@ export function checkInsListing(query: ListCheckInsQuery): { order: 'sync' | 'ti
  */
 export async function listCheckIns(
   deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
-  tenant: CompanyScope,
+  tenant: ReachScope,
   query: ListCheckInsQuery,
 ): Promise<Page<CheckInView>> {
   const { db, cursors: codec, syncHorizon: horizon } = deps;
@@ -315,7 +316,11 @@ export async function listCheckIns(
     status: statusFilter(query),
   };
   if (listing.order === 'sync') {
-    const q = selectCheckInsMatching(db, companyId, { ...range, from: from ? toDate(from) : undefined });
+    const q = withinReach(
+      selectCheckInsMatching(db, companyId, { ...range, from: from ? toDate(from) : undefined }),
+      tenant,
+      'check_ins.employee_id',
+    );
     const page = await syncPage(q, {
       codec,
       horizon: horizon.of(companyId),
@@ -324,18 +329,21 @@ export async function listCheckIns(
     });
     return mapPage(page, toView);
   }
-  const page = await keysetPage(selectCheckInsMatching(db, companyId, range), {
-    codec,
-    listing: listing.name,
-    sort: [
-      { column: 'timestamp', kind: 'timestamp' },
-      { column: 'id', kind: 'text' },
-    ],
-    limit: query.limit ?? DEFAULT_LIMIT,
-    cursor: query.cursor,
-    keyOf: (row) => [timestampKey(row.timestamp), row.id],
-    start: from ? timestampAtOrAfter(toDate(from)) : undefined,
-  });
+  const page = await keysetPage(
+    withinReach(selectCheckInsMatching(db, companyId, range), tenant, 'check_ins.employee_id'),
+    {
+      codec,
+      listing: listing.name,
+      sort: [
+        { column: 'timestamp', kind: 'timestamp' },
+        { column: 'id', kind: 'text' },
+      ],
+      limit: query.limit ?? DEFAULT_LIMIT,
+      cursor: query.cursor,
+      keyOf: (row) => [timestampKey(row.timestamp), row.id],
+      start: from ? timestampAtOrAfter(toDate(from)) : undefined,
+    },
+  );
   return mapPage(page, toView);
 }
 

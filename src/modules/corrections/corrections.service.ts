@@ -7,7 +7,8 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import type { ActingTenant, Actor, CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { withinReach } from '../../platform/reach.ts';
+import type { ActingTenant, Actor, CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { employeeTimeZone } from '../../time/zones.ts';
 import {
@@ -97,12 +98,17 @@ export type ListCorrectionsQuery = {
 
 export async function listCorrections(
   deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
-  tenant: CompanyScope,
+  tenant: ReachScope,
   query: ListCorrectionsQuery,
 ): Promise<Page<CorrectionView>> {
   const { db, cursors: codec, syncHorizon: horizon } = deps;
   const filters = { employeeId: query.employee_id, status: query.status };
-  const page = await syncPage(selectCorrectionsMatching(db, tenant.companyId, filters), {
+  const select = withinReach(
+    selectCorrectionsMatching(db, tenant.companyId, filters),
+    tenant,
+    'check_in_corrections.employee_id',
+  );
+  const page = await syncPage(select, {
     codec,
     horizon: horizon.of(tenant.companyId),
     listing: `check-in-corrections|employee=${query.employee_id ?? ''}|status=${query.status ?? ''}`,
@@ -215,7 +221,7 @@ export async function requestCorrection(
       byWorker
         ? {
             kind: 'correction_requested',
-            to: 'admins',
+            to: { approversOf: employee.id },
             data: {
               correction_id: row.id,
               employee_name: `${employee.first_name} ${employee.last_name}`,

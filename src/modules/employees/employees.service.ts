@@ -7,7 +7,8 @@ import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { isNationalId, normalizeIdentity, socialSecurityProblem } from '../../platform/identity.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { withinReach } from '../../platform/reach.ts';
+import type { ActingTenant, CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
   type ContractTerms,
@@ -114,7 +115,7 @@ export async function getEmployee(
 
 export async function listEmployees(
   deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
-  tenant: CompanyScope,
+  tenant: ReachScope,
   query: {
     limit?: number | undefined;
     cursor?: string | undefined;
@@ -129,7 +130,7 @@ export async function listEmployees(
   const { db, cursors: codec, syncHorizon: horizon } = deps;
   const { companyId } = tenant;
   const search = query.search?.trim();
-  const q = selectEmployeesMatching(db, companyId, { ...query, search });
+  const q = withinReach(selectEmployeesMatching(db, companyId, { ...query, search }), tenant, 'employees.id');
   const page = await syncPage(q, {
     codec,
     horizon: horizon.of(companyId),

@@ -3,6 +3,7 @@ import { IdParams } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ADMIN_OPERATION, route } from '../../platform/operation.ts';
 import { DASHBOARD_OPERATION, requireSession } from '../../platform/sessions.ts';
+import { mayChangeAddon, roleForbidden } from '../admins/roles.ts';
 import { Company, UpdateCompanyBody } from '../companies/companies.schemas.ts';
 import { SettingsView, UpdateSettingsBody } from './lifecycle.schemas.ts';
 import { changeCompany, integrationSettings } from './lifecycle.service.ts';
@@ -52,10 +53,16 @@ export function lifecycleDashboardRoutes(api: FastifyInstance, deps: AppDeps): v
         'Switch the public API addon on or off; set the legal name, tax id, tracking start, late-record hours',
       scope: null,
       body: UpdateSettingsBody,
+      errors: ['role_forbidden'],
       responses: { 200: { description: 'The settings.', schema: SettingsView } },
     },
     async (request) => {
-      const companyId = requireSession(request).company_id;
+      const session = requireSession(request);
+      const companyId = session.company_id;
+      // Switching the addon off revokes every key: only an owner may (admins/roles.ts).
+      if (request.body.addon_enabled !== undefined && !mayChangeAddon(session.role)) {
+        throw roleForbidden(session.role);
+      }
       await changeCompany(deps, { companyId }, request.body);
       return integrationSettings(deps.db, deps.clock, companyId);
     },

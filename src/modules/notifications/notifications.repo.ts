@@ -43,16 +43,25 @@ export async function isSandbox(db: Executor, companyId: string): Promise<boolea
   return row?.sandbox_of != null;
 }
 
-/** The company's administrators who can act (not disabled). */
-export async function activeAdminIds(db: Executor, companyId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('company_admins')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('disabled_at', 'is', null)
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => row.id);
+/**
+ * The administrators who can act on an employee's request (not disabled): the owners and admins, and the team
+ * leads of the employee's unit or of a unit above it (admins/roles.ts). Payroll reads; it is not told.
+ */
+export async function approverIds(db: Executor, companyId: string, employeeId: string): Promise<string[]> {
+  const rows = await sql<{ id: string }>`
+    with recursive up as (
+      select u.id, u.parent_id from units u
+      join employees e on e.company_id = u.company_id and e.unit_id = u.id
+      where e.company_id = ${companyId} and e.id = ${employeeId}
+      union
+      select u.id, u.parent_id from units u join up on u.id = up.parent_id where u.company_id = ${companyId}
+    )
+    select a.id from company_admins a
+    where a.company_id = ${companyId} and a.disabled_at is null
+      and (a.role in ('owner', 'admin') or (a.role = 'team_lead' and a.unit_ids && array(select id from up)))
+    order by a.id
+  `.execute(db);
+  return rows.rows.map((row) => row.id);
 }
 
 /** An employee's name, as a notification prints it. */

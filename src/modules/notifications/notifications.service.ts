@@ -14,7 +14,7 @@ import {
   renderNotification,
 } from './notifications.messages.ts';
 import {
-  activeAdminIds,
+  approverIds,
   claimDueEmails,
   type DueEmail,
   deleteNotificationsBefore,
@@ -37,10 +37,13 @@ export type { Recipient } from './notifications.repo.ts';
 /** Where a notification leads: a screen of the recipient's surface. */
 const LINK_BASE: Record<Recipient['type'], string> = { admin: '/dashboard#/', employee: '/portal#/' };
 
-/** One thing to tell: its kind, to whom (some recipients, or every administrator who can act), what, where. */
+/**
+ * One thing to tell: its kind, to whom (some recipients, or every administrator who can act on an employee's
+ * records: owners, admins and the employee's team leads), what, where.
+ */
 export type Notice = {
   kind: NotificationKind;
-  to: readonly Recipient[] | 'admins';
+  to: readonly Recipient[] | { approversOf: string };
   data: Record<string, unknown>;
   /** The screen, without the surface (`absences`, `corrections`). */
   screen: string;
@@ -56,8 +59,11 @@ export async function notify(tx: Executor, companyId: string, at: Date, notices:
   const rows = [];
   for (const notice of notices) {
     const recipients =
-      notice.to === 'admins'
-        ? (await activeAdminIds(tx, companyId)).map((id) => ({ type: 'admin' as const, id }))
+      'approversOf' in notice.to
+        ? (await approverIds(tx, companyId, notice.to.approversOf)).map((id) => ({
+            type: 'admin' as const,
+            id,
+          }))
         : notice.to;
     for (const recipient of recipients) {
       rows.push({

@@ -7,7 +7,8 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { companySyncList, type Page, type SyncQuery } from '../../platform/pagination.ts';
-import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { withinReach } from '../../platform/reach.ts';
+import type { CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
   datesDecided,
@@ -482,10 +483,10 @@ export type ShiftFilters = {
 
 export async function listShifts(
   deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
-  tenant: CompanyScope,
+  tenant: ReachScope,
   query: SyncQuery & ShiftFilters,
 ): Promise<Page<ShiftView>> {
-  let select = selectShifts(deps.db, tenant.companyId);
+  let select = withinReach(selectShifts(deps.db, tenant.companyId), tenant, 'shifts.employee_id');
   if (query.employee_id) select = select.where('employee_id', '=', query.employee_id);
   if (query.location_id) select = select.where('location_id', '=', query.location_id);
   if (query.status) select = select.where('status', '=', query.status);

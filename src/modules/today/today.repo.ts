@@ -4,6 +4,8 @@ import type { Executor } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
 import { missedClockOutSql } from '../../db/open-shifts.ts';
 import type { CheckInType } from '../../db/schema.ts';
+import { reachCondition, withinReach } from '../../platform/reach.ts';
+import type { ReachScope } from '../../platform/tenant.ts';
 
 /**
  * Reads for the dashboard's home page (today.service.ts). Each is one statement over the tenant, by the indexes
@@ -32,8 +34,8 @@ export async function latestCheckIns(
 }
 
 /** The employees employed on a date (the shared employment rule of db/employees.ts), by name. */
-export async function employeesOn(db: Executor, companyId: string, date: string) {
-  return await selectEmployedDuring(db, companyId, date, date)
+export async function employeesOn(db: Executor, scope: ReachScope, date: string) {
+  return await withinReach(selectEmployedDuring(db, scope.companyId, date, date), scope, 'employees.id')
     .select(['first_name', 'last_name', 'timezone'])
     .orderBy('last_name')
     .orderBy('first_name')
@@ -52,20 +54,27 @@ export async function absencesOn(db: Executor, companyId: string, date: string) 
 }
 
 /** What waits for the company: absence requests, and corrections without the company's approval. */
-export async function pendingCounts(db: Executor, companyId: string) {
-  const absences = await db
-    .selectFrom('absences')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('company_id', '=', companyId)
-    .where('status', '=', 'requested')
-    .executeTakeFirstOrThrow();
-  const corrections = await db
-    .selectFrom('check_in_corrections')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where('company_id', '=', companyId)
-    .where('status', '=', 'pending')
-    .where('company_approval_at', 'is', null)
-    .executeTakeFirstOrThrow();
+export async function pendingCounts(db: Executor, scope: ReachScope) {
+  const companyId = scope.companyId;
+  const absences = await withinReach(
+    db
+      .selectFrom('absences')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('company_id', '=', companyId)
+      .where('status', '=', 'requested'),
+    scope,
+    'absences.employee_id',
+  ).executeTakeFirstOrThrow();
+  const corrections = await withinReach(
+    db
+      .selectFrom('check_in_corrections')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('company_id', '=', companyId)
+      .where('status', '=', 'pending')
+      .where('company_approval_at', 'is', null),
+    scope,
+    'check_in_corrections.employee_id',
+  ).executeTakeFirstOrThrow();
   return { absences: Number(absences.count), corrections: Number(corrections.count) };
 }
 
@@ -77,10 +86,11 @@ export async function pendingCounts(db: Executor, companyId: string) {
  */
 export async function problemDays(
   db: Executor,
-  companyId: string,
+  scope: ReachScope,
   range: { from: string; to: string; fromInstant: Date; toInstant: Date; timezone: string },
   limit: number,
 ) {
+  const companyId = scope.companyId;
   const rows = await sql<{
     employee_id: string;
     date: string;
@@ -110,6 +120,7 @@ export async function problemDays(
     select employee_id, date, max(incomplete_shifts)::int as incomplete_shifts, max(anomalies)::int as anomalies,
       sum(late_records)::int as late_records
     from flagged
+    where ${reachCondition(scope, 'employee_id') ?? sql`true`}
     group by employee_id, date
     order by date desc, employee_id
     limit ${limit}

@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import { contractsOf } from '../../db/employees.ts';
 import { isMissedOpenShift, OPEN_SHIFT_DAYS, openShifts } from '../../db/open-shifts.ts';
 import type { AppDeps } from '../../platform/deps.ts';
-import type { TenantScope } from '../../platform/tenant.ts';
+import type { ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { toDate, toInstant } from '../../time/clock.ts';
 import { contractMinutes } from '../../time/contract.ts';
 import { shiftInstants } from '../../time/planned-shifts.ts';
@@ -50,12 +50,12 @@ function plannedSpan(work: ReadonlyArray<{ startsAt: Temporal.Instant; endsAt: T
  */
 export async function today(
   deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
-  tenant: TenantScope,
+  tenant: TenantScope & ReachScope,
 ): Promise<TodayView> {
   const { db, clock } = deps;
   const now = clock.now();
   const date = localDate(now, tenant.timezone).toString();
-  const employees = await employeesOn(db, tenant.companyId, date);
+  const employees = await employeesOn(db, tenant, date);
   const latest = new Map(
     (
       await latestCheckIns(
@@ -156,7 +156,7 @@ export async function today(
   const from = Temporal.PlainDate.from(date).subtract({ days: PROBLEM_DAYS }).toString();
   const problems = await problemDays(
     db,
-    tenant.companyId,
+    tenant,
     {
       from,
       to: date,
@@ -172,9 +172,9 @@ export async function today(
     time_zone: tenant.timezone,
     people,
     counts,
-    pending: await pendingCounts(db, tenant.companyId),
+    pending: await pendingCounts(db, tenant),
     problems: problems.map((row) => ({ ...row, name: names.get(row.employee_id) ?? row.employee_id })),
-    alerts: await openComplianceAlerts(db, tenant.companyId, from),
+    alerts: await openComplianceAlerts(db, tenant, from),
     month: await monthSoFar(deps, tenant, date),
   };
 }
@@ -208,7 +208,7 @@ export async function charts(
   });
   const month = await monthRows(deps, tenant, date.toString());
   const names = new Map(
-    (await employeesOn(db, tenant.companyId, date.toString())).map((row) => [
+    (await employeesOn(db, { companyId: tenant.companyId }, date.toString())).map((row) => [
       row.id,
       `${row.first_name} ${row.last_name}`,
     ]),

@@ -1,7 +1,8 @@
 import type { Static } from 'typebox';
 import type { AppDeps } from '../../platform/deps.ts';
 import { DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.ts';
-import type { TenantScope } from '../../platform/tenant.ts';
+import { withinReach } from '../../platform/reach.ts';
+import type { ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { type VacationAbsence, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';
 import { absencesOfType } from '../absences/absences.repo.ts';
@@ -20,7 +21,7 @@ export type VacationBalanceView = Static<typeof VacationBalance>;
  */
 export async function listVacationBalances(
   deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
-  tenant: TenantScope,
+  tenant: TenantScope & ReachScope,
   query: {
     year: number;
     employee_id?: string | undefined;
@@ -32,7 +33,11 @@ export async function listVacationBalances(
   const first = `${query.year}-01-01`;
   const last = `${query.year}-12-31`;
   const listing = `vacation-balances|${query.year}|${query.employee_id ?? ''}`;
-  const employees = selectEmployedDuring(db, tenant.companyId, first, last, query.employee_id);
+  const employees = withinReach(
+    selectEmployedDuring(db, tenant.companyId, first, last, query.employee_id),
+    tenant,
+    'employees.id',
+  );
   const { data: page, meta } = await keysetPage(employees, {
     codec,
     listing,

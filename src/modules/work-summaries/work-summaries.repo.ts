@@ -59,6 +59,8 @@ export type FiguresRead = {
   from: string;
   to: string;
   employeeId?: string | undefined;
+  /** A team lead's units (issue 39): only their employees' rows; absent: the whole company. */
+  unitIds?: readonly string[] | undefined;
   /** The (employee_id, period_start) key to read after, or null for the first page. */
   after: [string, string] | null;
   /** Rows to read (the page size plus one, to know whether there is more). */
@@ -70,8 +72,9 @@ export type FiguresRead = {
 
 function filters(read: FiguresRead) {
   const { closed, incomplete } = dayStatus(read.now, sql`coalesce(e.timezone, ${read.timezone})`);
-  const employee = read.employeeId ? sql`and e.id = ${read.employeeId}::uuid` : sql``;
-  return { closed, incomplete, employee };
+  const one = read.employeeId ? sql`and e.id = ${read.employeeId}::uuid` : sql``;
+  const units = read.unitIds ? sql`and e.unit_id = any(${`{${read.unitIds.join(',')}}`}::uuid[])` : sql``;
+  return { closed, incomplete, employee: sql`${one} ${units}` };
 }
 
 type DayRule = ReturnType<typeof dayStatus>;

@@ -6,7 +6,7 @@ import { isMissedOpenShift, openShifts } from '../../db/open-shifts.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
 import { DEFAULT_LIMIT, type Page, pageOf } from '../../platform/pagination.ts';
-import type { TenantScope } from '../../platform/tenant.ts';
+import type { ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { formatInstant } from '../../time/clock.ts';
 import { periodOn, weeklyMinutesOf } from '../../time/contract.ts';
@@ -55,7 +55,7 @@ function validateRange(query: ListWorkSummariesQuery): void {
  */
 export async function listWorkSummaries(
   deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
-  tenant: TenantScope,
+  tenant: TenantScope & ReachScope,
   query: ListWorkSummariesQuery,
 ): Promise<Page<WorkSummaryView>> {
   const { db, clock, cursors: codec } = deps;
@@ -72,6 +72,7 @@ export async function listWorkSummaries(
     from: query.from,
     to: query.to,
     employeeId: query.employee_id,
+    unitIds: tenant.reach?.unitIds,
     after,
     limit: limit + 1,
     now,

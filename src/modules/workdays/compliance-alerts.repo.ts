@@ -2,6 +2,8 @@ import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { ComplianceAlertsTable } from '../../db/schema.ts';
 import { complementaryOf, countedOvertimeOf, settledOf } from '../../db/workday-figures.ts';
+import { withinReach } from '../../platform/reach.ts';
+import type { ReachScope } from '../../platform/tenant.ts';
 
 export const ALERT_COLUMNS = [
   'id',
@@ -62,8 +64,9 @@ export async function acknowledgeAlert(db: Executor, companyId: string, id: stri
 }
 
 /** The company's open alerts dated on or after a date, with the employee's name, newest first. */
-export async function openAlertsSince(db: Executor, companyId: string, from: string, limit: number) {
-  return await db
+export async function openAlertsSince(db: Executor, scope: ReachScope, from: string, limit: number) {
+  const companyId = scope.companyId;
+  const query = db
     .selectFrom('compliance_alerts as a')
     .innerJoin('employees as e', (join) =>
       join.onRef('e.company_id', '=', 'a.company_id').onRef('e.id', '=', 'a.employee_id'),
@@ -84,8 +87,8 @@ export async function openAlertsSince(db: Executor, companyId: string, from: str
     .where('a.date', '>=', from)
     .orderBy('a.date', 'desc')
     .orderBy('a.id')
-    .limit(limit)
-    .execute();
+    .limit(limit);
+  return await withinReach(query, scope, 'a.employee_id').execute();
 }
 
 /**

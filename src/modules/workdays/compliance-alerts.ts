@@ -7,7 +7,8 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { companySyncList, type Page, type SyncQuery } from '../../platform/pagination.ts';
-import type { CompanyScope } from '../../platform/tenant.ts';
+import { withinReach } from '../../platform/reach.ts';
+import type { CompanyScope, ReachScope } from '../../platform/tenant.ts';
 import { addDays } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
@@ -169,7 +170,7 @@ async function reconcile(
       at,
       rows.map((row) => ({
         kind: 'compliance_alert' as const,
-        to: 'admins' as const,
+        to: { approversOf: employeeId },
         data: { alert_id: row.id, employee_name: employeeName, date: row.date, rule: row.rule, law: row.law },
         screen: 'home',
       })),
@@ -203,7 +204,7 @@ const toAlertView = (row: AlertRow): ComplianceAlertView => ({
 /** `GET /v1/compliance-alerts`: the company's alerts by `updated_at`, filtered. */
 export async function listComplianceAlerts(
   deps: Pick<AppDeps, 'db' | 'cursors' | 'syncHorizon'>,
-  tenant: CompanyScope,
+  tenant: ReachScope,
   query: SyncQuery & {
     employee_id?: string | undefined;
     rule?: string | undefined;
@@ -212,7 +213,7 @@ export async function listComplianceAlerts(
     to?: string | undefined;
   },
 ): Promise<Page<ComplianceAlertView>> {
-  let select = selectAlerts(deps.db, tenant.companyId);
+  let select = withinReach(selectAlerts(deps.db, tenant.companyId), tenant, 'compliance_alerts.employee_id');
   if (query.employee_id) select = select.where('employee_id', '=', query.employee_id);
   if (query.rule) select = select.where('rule', '=', query.rule);
   if (query.status) select = select.where('status', '=', query.status);
@@ -260,8 +261,8 @@ export async function periodFindingsOf(
 }
 
 /** The Today view's list: the open alerts of the last weeks, newest first, with the employee's name. */
-export async function openComplianceAlerts(db: Executor, companyId: string, from: string) {
-  return (await openAlertsSince(db, companyId, from, 50)).map((row) => ({
+export async function openComplianceAlerts(db: Executor, scope: ReachScope, from: string) {
+  return (await openAlertsSince(db, scope, from, 50)).map((row) => ({
     id: row.id,
     employee_id: row.employee_id,
     name: `${row.first_name} ${row.last_name}`,

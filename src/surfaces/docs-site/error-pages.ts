@@ -41,6 +41,17 @@ export const ERROR_PAGES: Record<ErrorCode, ErrorPage> = {
     action: ['The company switches it on again in the dashboard (Settings) and creates new keys.'],
     example: new ApiError('addon_disabled', 'The public API addon is not active for this company.'),
   },
+  role_forbidden: {
+    when: [
+      "Only on the dashboard's API: the administrator's role (owner, admin, team_lead, payroll) does not allow the operation; `errors.role` names the role. A key of the public API never gets it.",
+    ],
+    action: [
+      'An owner of the company gives the administrator another role (Settings, Administrators); the dashboard hides what a role may not do.',
+    ],
+    example: new ApiError('role_forbidden', 'Your role (payroll) does not allow this.', {
+      errors: { role: 'payroll' },
+    }),
+  },
   validation_failed: {
     when: [
       'A body, query or path parameter is missing, malformed or out of range, or the body has a field the operation does not know (unknown fields are refused, not ignored).',
