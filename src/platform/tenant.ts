@@ -1,3 +1,4 @@
+import type { Reach, ReachScope } from '../db/reach.ts';
 import type { KeyMode } from '../db/schema.ts';
 import { ApiError } from './errors.ts';
 import type { Scope } from './scopes.ts';
@@ -24,14 +25,7 @@ export type Tenant = {
   reach?: Reach;
 };
 
-/**
- * Whose records a caller reaches: null, every employee of the company (a key, an owner, an admin, payroll);
- * otherwise the employees of these units, a team lead's units with every unit below them (issue 39).
- */
-export type Reach = { unitIds: readonly string[] } | null;
-
-/** A tenant that may be narrowed to some employees (a team lead's session): the listings filter by it. */
-export type ReachScope = CompanyScope & { reach?: Reach | undefined };
+export type { Reach, ReachScope };
 
 /**
  * What services need of the tenant: the company the data belongs to, its account (the live company, whose

@@ -1,12 +1,12 @@
 import type { Static } from 'typebox';
 import type { Tx } from '../../db/database.ts';
+import { withinReach } from '../../db/reach.ts';
 import type { AbsenceStatus } from '../../db/schema.ts';
 import { syncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import { withinReach } from '../../platform/reach.ts';
 import type { ActingTenant, CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { absenceDaysCount, daysInRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';

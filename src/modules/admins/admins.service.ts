@@ -87,9 +87,11 @@ async function checkedUnits(
     return [];
   }
   if (unitIds.length === 0) throw invalid({ unit_ids: 'a team lead needs at least one unit' });
-  const unknown = [];
-  for (const id of unitIds) if (!(await unitExists(db, companyId, id))) unknown.push(id);
-  if (unknown.length > 0) throw invalid({ unit_ids: `${unknown.join(', ')} is not a unit of this company` });
+  for (const id of unitIds) {
+    if (!(await unitExists(db, companyId, id))) {
+      throw invalid({ unit_ids: 'includes a unit that is not of this company' });
+    }
+  }
   return unitIds;
 }
 

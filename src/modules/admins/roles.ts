@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
-import { ApiError } from '../../platform/errors.ts';
+import { type EmployeeRecordTable, employeeInReach, recordEmployee, unitsAndBelow } from '../../db/reach.ts';
+import { ApiError, notFound } from '../../platform/errors.ts';
 import { declaredOperations } from '../../platform/operation.ts';
-import { assertInReach } from '../../platform/reach.ts';
 import type { Reach } from '../../platform/tenant.ts';
 
 /**
@@ -72,6 +71,7 @@ const TEAM_LEAD = new Set([
   'listShifts',
   'getShift',
   'listShiftTemplates',
+  'listRotaPatterns',
   'listVacationBalances',
   'listComplianceAlerts',
 ]);
@@ -100,6 +100,9 @@ const PAYROLL = new Set([
   'listForceMajeureDays',
   'listClosedRegistryMonths',
   'listRegistryMonthAcknowledgements',
+  'listRegistryAccessGrants',
+  'getRegistryAccessGrant',
+  'listRegistryAccesses',
   'createReport',
   'getReport',
   'dashboardListReports',
@@ -145,23 +148,14 @@ export async function reachOf(
   admin: { role: Role; unit_ids: readonly string[] },
 ): Promise<Reach> {
   if (admin.role !== 'team_lead') return null;
-  if (admin.unit_ids.length === 0) return { unitIds: [] };
-  const rows = await sql<{ id: string }>`
-    with recursive reached as (
-      select id from units where company_id = ${companyId} and id = any(${`{${admin.unit_ids.join(',')}}`}::uuid[])
-      union
-      select u.id from units u join reached r on u.parent_id = r.id where u.company_id = ${companyId}
-    )
-    select id from reached
-  `.execute(db);
-  return { unitIds: rows.rows.map((row) => row.id) };
+  return { unitIds: await unitsAndBelow(db, companyId, admin.unit_ids) };
 }
 
 /**
  * The records an operation names by id and the employee each belongs to: a team lead's call on another unit's
  * record is answered 404, as another company's would be (platform/reach.ts).
  */
-const OWNED_RECORDS: Record<string, { table: string; resource: string }> = {
+const OWNED_RECORDS: Record<string, { table: EmployeeRecordTable; resource: string }> = {
   getEmployee: { table: 'employees', resource: 'Employee' },
   getEmployeeContractHistory: { table: 'employees', resource: 'Employee' },
   getCheckIn: { table: 'check_ins', resource: 'Check-in' },
@@ -183,14 +177,9 @@ export async function checkRecordReach(
 ): Promise<void> {
   const owned = OWNED_RECORDS[operationName(operationId)];
   if (!tenant.reach || !owned || id === undefined) return;
-  const column = owned.table === 'employees' ? 'id' : 'employee_id';
-  const row = await sql<{ employee_id: string }>`
-    select ${sql.ref(column)} as employee_id from ${sql.table(owned.table)}
-    where company_id = ${tenant.companyId} and id = ${id}::uuid
-  `.execute(db);
-  const employeeId = row.rows[0]?.employee_id;
+  const employeeId = await recordEmployee(db, tenant.companyId, owned.table, id);
   if (employeeId === undefined) return; // The operation answers its own 404.
-  await assertInReach(db, tenant, employeeId, owned.resource);
+  if (!(await employeeInReach(db, tenant, employeeId))) throw notFound(owned.resource);
 }
 
 const allowedByRole = new Map<Role, string[]>();

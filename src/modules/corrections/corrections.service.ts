@@ -1,13 +1,13 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import { withinReach } from '../../db/reach.ts';
 import type { CorrectionAddition, CorrectionStatus } from '../../db/schema.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import { withinReach } from '../../platform/reach.ts';
 import type { ActingTenant, Actor, CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { employeeTimeZone } from '../../time/zones.ts';

@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
 import { type Tx, violatedConstraint } from '../../db/database.ts';
+import { withinReach } from '../../db/reach.ts';
 import { hasZonePeriods, insertZonePeriod } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { isNationalId, normalizeIdentity, socialSecurityProblem } from '../../platform/identity.ts';
 import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
-import { withinReach } from '../../platform/reach.ts';
 import type { ActingTenant, CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {

@@ -1,13 +1,13 @@
 import type { Insertable } from 'kysely';
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import { withinReach } from '../../db/reach.ts';
 import type { ShiftsTable } from '../../db/schema.ts';
 import { zonesOf } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { companySyncList, type Page, type SyncQuery } from '../../platform/pagination.ts';
-import { withinReach } from '../../platform/reach.ts';
 import type { CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {

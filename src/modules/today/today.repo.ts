@@ -3,8 +3,8 @@ import { absencesWithType } from '../../db/absences.ts';
 import type { Executor } from '../../db/database.ts';
 import { selectEmployedDuring } from '../../db/employees.ts';
 import { missedClockOutSql } from '../../db/open-shifts.ts';
+import { reachCondition, withinReach } from '../../db/reach.ts';
 import type { CheckInType } from '../../db/schema.ts';
-import { reachCondition, withinReach } from '../../platform/reach.ts';
 import type { ReachScope } from '../../platform/tenant.ts';
 
 /**

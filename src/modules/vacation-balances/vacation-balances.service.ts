@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
+import { withinReach } from '../../db/reach.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { DEFAULT_LIMIT, keysetPage, type Page } from '../../platform/pagination.ts';
-import { withinReach } from '../../platform/reach.ts';
 import type { ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { type VacationAbsence, vacationBalance } from '../../time/vacation.ts';
 import { localDate } from '../../time/zones.ts';

@@ -1,8 +1,8 @@
 import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
+import { withinReach } from '../../db/reach.ts';
 import type { ComplianceAlertsTable } from '../../db/schema.ts';
 import { complementaryOf, countedOvertimeOf, settledOf } from '../../db/workday-figures.ts';
-import { withinReach } from '../../platform/reach.ts';
 import type { ReachScope } from '../../platform/tenant.ts';
 
 export const ALERT_COLUMNS = [

@@ -1,13 +1,13 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
 import { contractOf } from '../../db/employees.ts';
+import { withinReach } from '../../db/reach.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import { zonesOf } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import { companySyncList, type Page, type SyncQuery } from '../../platform/pagination.ts';
-import { withinReach } from '../../platform/reach.ts';
 import type { CompanyScope, ReachScope } from '../../platform/tenant.ts';
 import { addDays } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';

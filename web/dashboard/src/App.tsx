@@ -5,6 +5,7 @@ import { api, type Mode, setCsrfToken, whenSessionLost } from '../../shared/api.
 import { NotificationsBell } from '../../shared/Inbox.tsx';
 import { applyLanguage, i18n, type Language, msg, setDisplayZone, useT } from '../../shared/i18n.ts';
 import { passkeysSupported, signInWithPasskey } from '../../shared/webauthn.ts';
+import { can, setAllowed } from './can.ts';
 import { AbsencesScreen } from './screens/absences.tsx';
 import { CheckInsScreen } from './screens/check-ins.tsx';
 import { EmployeesScreen } from './screens/employees.tsx';
@@ -25,16 +26,16 @@ type Session = Static<typeof SessionView>;
  * webhooks) under "Developers" (issue 39: they were the second and third items of an HR menu).
  */
 const SCREENS = [
-  { path: 'home', label: msg('Today'), group: 'work' },
-  { path: 'absences', label: msg('Team calendar'), group: 'work' },
-  { path: 'planner', label: msg('Shifts'), group: 'work' },
-  { path: 'employees', label: msg('Employees'), group: 'work' },
-  { path: 'check-ins', label: msg('Time records'), group: 'work' },
-  { path: 'reports', label: msg('Reports'), group: 'work' },
-  { path: 'registry', label: msg('Registry'), group: 'work' },
-  { path: 'settings', label: msg('Settings'), group: 'work' },
-  { path: 'keys', label: msg('API keys'), group: 'developers' },
-  { path: 'webhooks', label: msg('Webhooks'), group: 'developers' },
+  { path: 'home', label: msg('Today'), group: 'work', needs: 'dashboardToday' },
+  { path: 'absences', label: msg('Team calendar'), group: 'work', needs: 'listAbsences' },
+  { path: 'planner', label: msg('Shifts'), group: 'work', needs: 'listShifts' },
+  { path: 'employees', label: msg('Employees'), group: 'work', needs: 'listEmployees' },
+  { path: 'check-ins', label: msg('Time records'), group: 'work', needs: 'listCheckIns' },
+  { path: 'reports', label: msg('Reports'), group: 'work', needs: 'dashboardListReports' },
+  { path: 'registry', label: msg('Registry'), group: 'work', needs: 'listClosedRegistryMonths' },
+  { path: 'settings', label: msg('Settings'), group: 'work', needs: 'dashboardSettings' },
+  { path: 'keys', label: msg('API keys'), group: 'developers', needs: 'listApiKeys' },
+  { path: 'webhooks', label: msg('Webhooks'), group: 'developers', needs: 'listWebhookEndpoints' },
 ] as const;
 type ScreenPath = (typeof SCREENS)[number]['path'];
 
@@ -164,6 +165,9 @@ export function App() {
 
   const accept = (next: Session) => {
     setCsrfToken(next.csrf_token);
+    setAllowed(next.can, next.admin.role);
+    // The test data is the developers': a team lead and payroll work in the live data only.
+    if (!next.can.includes('listApiKeys')) setMode('live');
     setDisplayZone(next.company.timezone);
     applyLanguage(next.language);
     setSession(next);
@@ -193,12 +197,16 @@ export function App() {
     await api('POST', '/logout').catch(() => {});
     setSession(null);
   };
-  const title = t(SCREENS.find((item) => item.path === screen)?.label ?? '');
+  // A screen the role does not have (an old bookmark) shows the first one it has.
+  const shown = SCREENS.find((item) => item.path === screen && can(item.needs))
+    ? screen
+    : (SCREENS.find((item) => can(item.needs))?.path ?? 'settings');
+  const title = t(SCREENS.find((item) => item.path === shown)?.label ?? '');
   const screenLink = (item: (typeof SCREENS)[number]) => (
     <li key={item.path}>
       <a
         href={`#/${item.path}`}
-        aria-current={item.path === screen ? 'page' : undefined}
+        aria-current={item.path === shown ? 'page' : undefined}
         // The current screen's link changes no address: it folds the menu itself.
         onClick={() => setMenuOpen(false)}
       >
@@ -234,7 +242,7 @@ export function App() {
           label={t('Account')}
         />
         <div id="account" className={accountOpen ? 'account open' : 'account'}>
-          <fieldset className="switch">
+          <fieldset className="switch" hidden={!can('listApiKeys')}>
             <legend>{t('Data')}</legend>
             {(['live', 'test'] as const).map((value) => (
               <label key={value}>
@@ -283,29 +291,31 @@ export function App() {
           label={t('Menu')}
         />
         <ul id="screens">
-          {SCREENS.filter((item) => item.group === 'work').map(screenLink)}
-          <li className="menu-group">
-            <span className="menu-label" id="developers-menu">
-              {t('Developers')}
-            </span>
-            <ul aria-labelledby="developers-menu">
-              {SCREENS.filter((item) => item.group === 'developers').map(screenLink)}
-            </ul>
-          </li>
+          {SCREENS.filter((item) => item.group === 'work' && can(item.needs)).map(screenLink)}
+          {can('listApiKeys') && (
+            <li className="menu-group">
+              <span className="menu-label" id="developers-menu">
+                {t('Developers')}
+              </span>
+              <ul aria-labelledby="developers-menu">
+                {SCREENS.filter((item) => item.group === 'developers' && can(item.needs)).map(screenLink)}
+              </ul>
+            </li>
+          )}
         </ul>
       </nav>
       <main>
         <h1>{title}</h1>
-        {screen === 'home' && <HomeScreen key={mode} mode={mode} />}
-        {screen === 'keys' && <KeysScreen key={mode} mode={mode} />}
-        {screen === 'webhooks' && <WebhooksScreen key={mode} mode={mode} />}
-        {screen === 'absences' && <AbsencesScreen key={mode} mode={mode} company={session.company} />}
-        {screen === 'planner' && <PlannerScreen key={mode} mode={mode} company={session.company} />}
-        {screen === 'employees' && <EmployeesScreen key={mode} mode={mode} company={session.company} />}
-        {screen === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
-        {screen === 'reports' && <ReportsScreen key={mode} mode={mode} company={session.company} />}
-        {screen === 'registry' && <RegistryScreen key={mode} mode={mode} company={session.company} />}
-        {screen === 'settings' && (
+        {shown === 'home' && <HomeScreen key={mode} mode={mode} />}
+        {shown === 'keys' && <KeysScreen key={mode} mode={mode} />}
+        {shown === 'webhooks' && <WebhooksScreen key={mode} mode={mode} />}
+        {shown === 'absences' && <AbsencesScreen key={mode} mode={mode} company={session.company} />}
+        {shown === 'planner' && <PlannerScreen key={mode} mode={mode} company={session.company} />}
+        {shown === 'employees' && <EmployeesScreen key={mode} mode={mode} company={session.company} />}
+        {shown === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
+        {shown === 'reports' && <ReportsScreen key={mode} mode={mode} company={session.company} />}
+        {shown === 'registry' && <RegistryScreen key={mode} mode={mode} company={session.company} />}
+        {shown === 'settings' && (
           <SettingsScreen adminId={session.admin.id} onChange={() => void refresh()} />
         )}
       </main>

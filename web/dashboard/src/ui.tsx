@@ -309,6 +309,7 @@ export function ConfirmButton({
   children,
   confirmLabel,
   onConfirm,
+  onOpen,
   danger = true,
   disabled = false,
 }: {
@@ -318,6 +319,8 @@ export function ConfirmButton({
   children: ReactNode | ((open: boolean) => ReactNode);
   confirmLabel: string;
   onConfirm: () => void;
+  /** Told when the dialog opens (to start its form from the current values). */
+  onOpen?: () => void;
   danger?: boolean;
   disabled?: boolean;
 }) {
@@ -333,6 +336,7 @@ export function ConfirmButton({
         className={danger ? 'danger' : ''}
         disabled={disabled}
         onClick={() => {
+          onOpen?.();
           setOpen(true);
           dialog.current?.showModal();
           // A destructive confirmation starts on Cancel, so Enter alone never destroys anything.
@@ -468,4 +472,64 @@ export function Pager({
       )}
     </div>
   );
+}
+
+/** Which rows of a list are selected for a bulk decision (issue 39), by id. */
+export function useSelection() {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  return {
+    selected,
+    size: selected.size,
+    has: (id: string) => selected.has(id),
+    toggle: (id: string, on: boolean) =>
+      setSelected((previous) => {
+        const next = new Set(previous);
+        if (on) next.add(id);
+        else next.delete(id);
+        return next;
+      }),
+    /** Keeps only the ids still listed (after a reload), or none. */
+    keep: (ids: readonly string[] = []) =>
+      setSelected((previous) => new Set(ids.filter((id) => previous.has(id)))),
+  };
+}
+
+export type Selection = ReturnType<typeof useSelection>;
+
+/** A row's box for the bulk decision, named after the row for a screen reader. */
+export function SelectBox({ selection, id, label }: { selection: Selection; id: string; label: string }) {
+  return (
+    <label className="select-box">
+      <input
+        type="checkbox"
+        checked={selection.has(id)}
+        onChange={(event) => selection.toggle(id, event.target.checked)}
+      />
+      <span className="visually-hidden">{label}</span>
+    </label>
+  );
+}
+
+/**
+ * Decides the selected items one by one, each through its own call, so that the server checks every one as if
+ * it were decided alone; `one` answers null when done, or why it was left for a decision on its own. What
+ * failed is said with the service's reason, and the rest still goes on.
+ */
+export async function eachInTurn<T>(
+  items: readonly T[],
+  one: (item: T) => Promise<string | null>,
+  nameOf: (item: T) => string,
+): Promise<{ done: number; left: string[] }> {
+  let done = 0;
+  const left: string[] = [];
+  for (const item of items) {
+    try {
+      const why = await one(item);
+      if (why === null) done += 1;
+      else left.push(`${nameOf(item)}: ${why}`);
+    } catch (error) {
+      left.push(`${nameOf(item)}: ${describe(error).join(' ')}`);
+    }
+  }
+  return { done, left };
 }

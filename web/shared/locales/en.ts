@@ -29,4 +29,9 @@ export const EN_PLURALS: Record<string, string> = {
     '{{count}} correction waiting (any month): if it touches the month, it can no longer apply once it is closed.',
   '{{done}} of {{count}} workers on this page have acknowledged the month’s document._one':
     '{{done}} of {{count}} worker on this page has acknowledged the month’s document.',
+  'Approved {{count}} requests._one': 'Approved {{count}} request.',
+  'Approve the selected ({{count}})_one': 'Approve the selected ({{count}})',
+  'Approve {{count}} requests?_one': 'Approve {{count}} request?',
+  'Approved {{count}} corrections._one': 'Approved {{count}} correction.',
+  'Approve {{count}} corrections?_one': 'Approve {{count}} correction?',
 };

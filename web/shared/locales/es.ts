@@ -797,4 +797,43 @@ export const es: Record<string, string> = {
     'Leer turnos, plantillas de turno y patrones de rotación.',
   'Plan shifts: create, change, delete and publish them; templates and rota patterns.':
     'Planificar turnos: crearlos, cambiarlos, borrarlos y publicarlos; plantillas y patrones de rotación.',
+  'it would leave {{days}} vacation days; approve it on its own':
+    'dejaría {{days}} días de vacaciones; apruébala por separado',
+  'Approved {{count}} requests._one': 'Aprobada {{count}} solicitud.',
+  'Approved {{count}} requests._other': 'Aprobadas {{count}} solicitudes.',
+  'Approve the selected ({{count}})_one': 'Aprobar la seleccionada ({{count}})',
+  'Approve the selected ({{count}})_other': 'Aprobar las seleccionadas ({{count}})',
+  'Approve {{count}} requests?_one': '¿Aprobar {{count}} solicitud?',
+  'Approve {{count}} requests?_other': '¿Aprobar {{count}} solicitudes?',
+  'Each is checked on its own; one beyond the balance is left for you to decide alone.':
+    'Cada una se comprueba por separado; la que supere el saldo queda para que la decidas sola.',
+  'Not approved:': 'Sin aprobar:',
+  'Select {{who}}’s request': 'Seleccionar la solicitud de {{who}}',
+  'Approved {{count}} corrections._one': 'Aprobada {{count}} corrección.',
+  'Approved {{count}} corrections._other': 'Aprobadas {{count}} correcciones.',
+  'Approve {{count}} corrections?_one': '¿Aprobar {{count}} corrección?',
+  'Approve {{count}} corrections?_other': '¿Aprobar {{count}} correcciones?',
+  'Each is approved on its own, as if you approved them one after another.':
+    'Cada una se aprueba por separado, como si las aprobaras una tras otra.',
+  'Select {{who}}’s correction': 'Seleccionar la corrección de {{who}}',
+  Owner: 'Propietario',
+  Administrator: 'Administrador',
+  'Team lead': 'Responsable de equipo',
+  'Payroll (read-only)': 'Nóminas (solo lectura)',
+  'Everything, including the administrators and the API addon.':
+    'Todo, también los administradores y el complemento de API.',
+  'Everything but the administrators and the API addon.':
+    'Todo salvo los administradores y el complemento de API.',
+  'Only the employees of their units: their days, absences, corrections and shifts; decides their requests.':
+    'Solo las personas de sus unidades: sus días, ausencias, correcciones y turnos; decide sus solicitudes.',
+  'Reads work summaries, reports and documents; changes nothing.':
+    'Consulta resúmenes, informes y documentos; no cambia nada.',
+  Role: 'Rol',
+  'Units they lead (with the units below)': 'Unidades que dirige (con las que dependen de ellas)',
+  'No unit yet: create one under Work centres and units.':
+    'Aún no hay unidades: crea una en Centros de trabajo y unidades.',
+  'Change the role of {{email}}': 'Cambiar el rol de {{email}}',
+  'Role of {{email}}': 'Rol de {{email}}',
+  Save: 'Guardar',
+  'Only an owner switches the addon.': 'Solo un propietario activa o desactiva el complemento.',
 };

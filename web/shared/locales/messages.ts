@@ -179,6 +179,10 @@ const FIELD_RULES: Rule[] = [
     /^is you: another administrator must disable your account$/,
     () => 'eres tú: otro administrador debe desactivar tu cuenta',
   ],
+  [/^is you: another owner must change your role$/, () => 'eres tú: otro propietario debe cambiar tu rol'],
+  [/^only a team lead has units$/, () => 'solo un responsable de equipo tiene unidades'],
+  [/^a team lead needs at least one unit$/, () => 'un responsable de equipo necesita al menos una unidad'],
+  [/^includes a unit that is not of this company$/, () => 'incluye una unidad que no es de esta empresa'],
 ];
 
 /** Problem details: whole sentences. */
@@ -419,6 +423,8 @@ export const SPANISH_FIELD_NAMES: Record<string, string> = {
   tracking_start_date: 'Inicio del registro',
   type: 'Tipo',
   unit_id: 'Unidad',
+  unit_ids: 'Unidades',
+  role: 'Rol',
   url: 'URL',
   vacation_days_per_year: 'Días de vacaciones al año',
   contract_type: 'Tipo de contrato',

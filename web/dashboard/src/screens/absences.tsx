@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { allPages, api, type Mode, type Page, query } from '../../../shared/api.ts';
 import { formatDate, formatDateRange, formatMonth, formatNumber, useT } from '../../../shared/i18n.ts';
 import { monthDays, todayIn } from '../../../shared/zoned.ts';
+import { can } from '../can.ts';
 import { statusLabel } from '../labels.ts';
 import type { Absence, Company, Location, VacationBalance } from '../types.ts';
 import {
@@ -9,12 +10,15 @@ import {
   ConfirmButton,
   DateRange,
   ErrorMessage,
+  eachInTurn,
   Field,
   Loading,
   NamedSelect,
   ScrollBox,
+  SelectBox,
   useAction,
   useLoad,
+  useSelection,
 } from '../ui.tsx';
 import { type Employee, fullName } from './names.ts';
 
@@ -55,8 +59,11 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
     return { employees, absences, holidays: holidays.data, locations, units, types, requests };
   }, [mode, month]);
   const action = useAction();
+  const selection = useSelection();
+  const [left, setLeft] = useState<string[]>([]);
   const reload = (message: string) => {
     setDone(message);
+    setLeft([]);
     data.reload();
   };
   const loaded = data.data;
@@ -80,6 +87,38 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
   const live =
     loaded?.absences.filter((absence) => absence.status === 'approved' || absence.status === 'requested') ??
     [];
+
+  // Many requests at once (issue 39): each approved through its own call; vacation beyond the balance is left
+  // for a decision on its own, where the figure is shown and "approve anyway" is explicit.
+  const approveSelected = () =>
+    void action.run(async () => {
+      const chosen = (loaded?.requests ?? []).filter((absence) => selection.has(absence.id));
+      const result = await eachInTurn(
+        chosen,
+        async (absence) => {
+          if (absence.type.key === 'vacation') {
+            const year = Number(absence.start_date.slice(0, 4));
+            const balance = await api<Page<VacationBalance>>(
+              'GET',
+              `/${mode}/vacation-balances${query({ year, employee_id: absence.employee_id })}`,
+            );
+            const remaining = balance.data[0]?.remaining_days ?? 0;
+            if (remaining < 0) {
+              return t('it would leave {{days}} vacation days; approve it on its own', {
+                days: formatNumber(remaining),
+              });
+            }
+          }
+          await api('POST', `/${mode}/absences/${absence.id}/approve`, {});
+          return null;
+        },
+        (absence) => names.get(absence.employee_id) ?? absence.employee_id,
+      );
+      selection.keep();
+      setDone(t('Approved {{count}} requests.', { count: result.done }));
+      setLeft(result.left);
+      data.reload();
+    });
 
   const decide = (absence: Absence, decision: 'approve' | 'reject' | 'cancel', reason?: string) =>
     void action.run(async () => {
@@ -185,16 +224,48 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
           <section className="card" aria-labelledby="requests-title">
             <h2 id="requests-title">{t('Requests ({{number}})', { number: loaded.requests.length })}</h2>
             {loaded.requests.length === 0 && <p className="muted">{t('Nothing to decide.')}</p>}
+            {can('approveAbsence') && loaded.requests.length > 1 && (
+              <div className="row bulk">
+                <ConfirmButton
+                  label={t('Approve the selected ({{count}})', { count: selection.size })}
+                  title={t('Approve {{count}} requests?', { count: selection.size })}
+                  confirmLabel={t('Approve')}
+                  disabled={action.busy || selection.size === 0}
+                  onConfirm={approveSelected}
+                >
+                  <p>
+                    {t('Each is checked on its own; one beyond the balance is left for you to decide alone.')}
+                  </p>
+                </ConfirmButton>
+              </div>
+            )}
+            {left.length > 0 && (
+              <div role="alert" className="field-error">
+                <p>{t('Not approved:')}</p>
+                <ul>
+                  {left.map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
             <ul className="requests">
               {loaded.requests.map((absence) => {
                 const who = names.get(absence.employee_id) ?? absence.employee_id;
                 return (
                   <li key={absence.id}>
+                    {can('approveAbsence') && loaded.requests.length > 1 && (
+                      <SelectBox
+                        selection={selection}
+                        id={absence.id}
+                        label={t('Select {{who}}’s request', { who })}
+                      />
+                    )}
                     <strong>{who}</strong>: {absence.type.label},{' '}
                     {formatDateRange(absence.start_date, absence.end_date)} (
                     {t('{{count}} days', { count: absence.days_count })})
                     {absence.note && <span className="muted"> · “{absence.note}”</span>}
-                    <div className="row">
+                    <div className="row" hidden={!can('approveAbsence')}>
                       <ApproveButton
                         mode={mode}
                         absence={absence}
@@ -256,7 +327,7 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
           </section>
         </div>
       )}
-      {loaded && (
+      {loaded && can('createAbsence') && (
         <CreateAbsence
           mode={mode}
           employees={loaded.employees}

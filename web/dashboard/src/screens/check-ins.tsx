@@ -2,10 +2,22 @@ import { type FormEvent, useState } from 'react';
 import { api, formatMinutes, type Mode, type Page, query } from '../../../shared/api.ts';
 import { formatDate, formatInstant, formatTime, msg, useT } from '../../../shared/i18n.ts';
 import { addDays, instantAt, todayIn } from '../../../shared/zoned.ts';
+import { can } from '../can.ts';
 import { checkInTypeLabel, sourceLabel } from '../labels.ts';
 import { shiftEvents } from '../shifts.ts';
 import type { CheckIn, Company, Correction, WorkSummary } from '../types.ts';
-import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import {
+  ConfirmButton,
+  ErrorMessage,
+  eachInTurn,
+  Field,
+  Loading,
+  SelectBox,
+  Table,
+  useAction,
+  useLoad,
+  useSelection,
+} from '../ui.tsx';
 import { type Employee, employeesById, fullName } from './names.ts';
 
 /** The check-ins of one employee on one local date, and that workday's figures from the time engine. */
@@ -75,7 +87,7 @@ function Day({
                 .join('; ')}
             </td>
             <td>
-              {checkIn.status === 'active' && (
+              {checkIn.status === 'active' && can('createCheckInCorrection') && (
                 <VoidButton
                   mode={mode}
                   employee={employee}
@@ -91,7 +103,9 @@ function Day({
           </tr>
         ))}
       />
-      <AddCheckIn mode={mode} employee={employee} date={date} zone={zone} onDone={onCorrection} />
+      {can('createCheckInCorrection') && (
+        <AddCheckIn mode={mode} employee={employee} date={date} zone={zone} onDone={onCorrection} />
+      )}
       <h3>{t('Workday figures')}</h3>
       {summary ? (
         <dl className="figures">
@@ -280,6 +294,30 @@ function CorrectionsQueue({ mode }: { mode: Mode }) {
   const action = useAction();
   const [done, setDone] = useState('');
   const [reasons, setReasons] = useState<Record<string, string>>({});
+  const selection = useSelection();
+  const [left, setLeft] = useState<string[]>([]);
+  const waiting = list.data?.page.data.filter((correction) => !correction.company_approval) ?? [];
+  const nameOf = (correction: Correction) => {
+    const person = list.data?.people.get(correction.employee_id);
+    return person ? fullName(person) : correction.employee_id;
+  };
+  // Many at once (issue 39): each approved through its own call, so each is checked as if alone.
+  const approveSelected = () =>
+    void action.run(async () => {
+      const chosen = waiting.filter((correction) => selection.has(correction.id));
+      const result = await eachInTurn(
+        chosen,
+        async (correction) => {
+          await api('POST', `/${mode}/check-in-corrections/${correction.id}/approve`, {});
+          return null;
+        },
+        nameOf,
+      );
+      selection.keep();
+      setDone(t('Approved {{count}} corrections.', { count: result.done }));
+      setLeft(result.left);
+      list.reload();
+    });
 
   const decide = (correction: Correction, decision: 'approve' | 'reject', who: string) =>
     void action.run(async () => {
@@ -300,6 +338,29 @@ function CorrectionsQueue({ mode }: { mode: Mode }) {
       <h2 id="corrections-title">{t('Corrections waiting')}</h2>
       {done && <p role="status">{done}</p>}
       <ErrorMessage error={list.error ?? action.error} />
+      {left.length > 0 && (
+        <div role="alert" className="field-error">
+          <p>{t('Not approved:')}</p>
+          <ul>
+            {left.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {can('approveCheckInCorrection') && waiting.length > 1 && (
+        <div className="row bulk">
+          <ConfirmButton
+            label={t('Approve the selected ({{count}})', { count: selection.size })}
+            title={t('Approve {{count}} corrections?', { count: selection.size })}
+            confirmLabel={t('Approve')}
+            disabled={action.busy || selection.size === 0}
+            onConfirm={approveSelected}
+          >
+            <p>{t('Each is approved on its own, as if you approved them one after another.')}</p>
+          </ConfirmButton>
+        </div>
+      )}
       <Loading loading={list.loading && !list.data} />
       <Table
         label={t('Corrections to decide')}
@@ -320,14 +381,23 @@ function CorrectionsQueue({ mode }: { mode: Mode }) {
           ];
           return (
             <tr key={correction.id}>
-              <td>{who}</td>
+              <td>
+                {can('approveCheckInCorrection') && waiting.length > 1 && !correction.company_approval && (
+                  <SelectBox
+                    selection={selection}
+                    id={correction.id}
+                    label={t('Select {{who}}’s correction', { who })}
+                  />
+                )}
+                {who}
+              </td>
               <td>{changes.join('; ')}</td>
               <td>{correction.reason}</td>
               <td>{correction.requested_by.type === 'employee' ? t('the worker') : t('the company')}</td>
               <td>{correction.company_approval ? t('approved') : t('to approve')}</td>
               <td>{correction.employee_approval ? t('accepted') : t('to accept in the portal')}</td>
               <td>
-                <div className="row">
+                <div className="row" hidden={!can('approveCheckInCorrection')}>
                   {!correction.company_approval && (
                     <button
                       type="button"

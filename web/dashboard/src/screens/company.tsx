@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { api, formatInstant, type Page, query } from '../../../shared/api.ts';
-import { formatDate, useT } from '../../../shared/i18n.ts';
+import { allPages, api, formatInstant, type Page, query } from '../../../shared/api.ts';
+import { formatDate, msg, useT } from '../../../shared/i18n.ts';
 import { todayIn } from '../../../shared/zoned.ts';
+import { can, isOwner } from '../can.ts';
 import type { Company, Location } from '../types.ts';
 import {
   ConfirmButton,
@@ -29,12 +30,17 @@ export function CompanySettings({
   adminId: string;
   onSaved: () => void;
 }) {
+  // A team lead and payroll see who the administrators are; the company's settings are the owners' and admins'.
   return (
     <>
-      <Recording company={company} onSaved={onSaved} />
-      <RegistryPolicy company={company} onSaved={onSaved} />
-      <Holidays timeZone={company.timezone} />
-      <AbsenceTypes />
+      {can('dashboardUpdateSettings') && (
+        <>
+          <Recording company={company} onSaved={onSaved} />
+          <RegistryPolicy company={company} onSaved={onSaved} />
+          <Holidays timeZone={company.timezone} />
+          <AbsenceTypes />
+        </>
+      )}
       <Administrators me={adminId} />
     </>
   );
@@ -406,20 +412,111 @@ function AbsenceTypes() {
   );
 }
 
-type Admin = { id: string; email: string; created_at: string; disabled_at?: string | null };
+type Role = 'owner' | 'admin' | 'team_lead' | 'payroll';
+type Admin = {
+  id: string;
+  email: string;
+  role: Role;
+  unit_ids: string[];
+  created_at: string;
+  disabled_at?: string | null;
+};
+type UnitOption = { id: string; name: string };
+
+const ROLE_LABELS: Record<Role, string> = {
+  owner: msg('Owner'),
+  admin: msg('Administrator'),
+  team_lead: msg('Team lead'),
+  payroll: msg('Payroll (read-only)'),
+};
+const ROLE_HINTS: Record<Role, string> = {
+  owner: msg('Everything, including the administrators and the API addon.'),
+  admin: msg('Everything but the administrators and the API addon.'),
+  team_lead: msg(
+    'Only the employees of their units: their days, absences, corrections and shifts; decides their requests.',
+  ),
+  payroll: msg('Reads work summaries, reports and documents; changes nothing.'),
+};
+
+/** A role, and a team lead's units (issue 39). */
+function RoleFields({
+  role,
+  unitIds,
+  units,
+  onChange,
+  error,
+}: {
+  role: Role;
+  unitIds: string[];
+  units: UnitOption[];
+  onChange: (role: Role, unitIds: string[]) => void;
+  error: unknown;
+}) {
+  const t = useT();
+  return (
+    <>
+      <Field label={t('Role')} name="role" hint={t(ROLE_HINTS[role])} error={error}>
+        <select value={role} onChange={(event) => onChange(event.target.value as Role, unitIds)}>
+          {(Object.keys(ROLE_LABELS) as Role[]).map((value) => (
+            <option key={value} value={value}>
+              {t(ROLE_LABELS[value])}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {role === 'team_lead' && (
+        <fieldset className="checks">
+          <legend>{t('Units they lead (with the units below)')}</legend>
+          {units.length === 0 && (
+            <p className="muted">{t('No unit yet: create one under Work centres and units.')}</p>
+          )}
+          {units.map((unit) => (
+            <label key={unit.id}>
+              <input
+                type="checkbox"
+                checked={unitIds.includes(unit.id)}
+                onChange={(event) =>
+                  onChange(
+                    role,
+                    event.target.checked ? [...unitIds, unit.id] : unitIds.filter((id) => id !== unit.id),
+                  )
+                }
+              />
+              {unit.name}
+            </label>
+          ))}
+        </fieldset>
+      )}
+    </>
+  );
+}
 
 function Administrators({ me }: { me: string }) {
   const t = useT();
-  const list = useLoad(() => api<{ data: Admin[] }>('GET', '/admins'), []);
+  const list = useLoad(async () => {
+    const [admins, units] = await Promise.all([
+      api<{ data: Admin[] }>('GET', '/admins'),
+      allPages<UnitOption>('/live/units', {}),
+    ]);
+    return { data: admins.data, units };
+  }, []);
   const disable = useAction();
+  const change = useAction();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const [role, setRole] = useState<Role>('admin');
+  const [unitIds, setUnitIds] = useState<string[]>([]);
+  const [editing, setEditing] = useState<{ role: Role; unitIds: string[] }>({ role: 'admin', unitIds: [] });
   const [added, setAdded] = useState('');
   const add = useAction();
+  const manage = isOwner();
+  const units = list.data?.units ?? [];
+  const unitNames = new Map(units.map((unit) => [unit.id, unit.name]));
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setAdded('');
-    if (await add.run(() => api('POST', '/admins', { email, password }))) {
+    const body = { email, password, role, ...(role === 'team_lead' ? { unit_ids: unitIds } : {}) };
+    if (await add.run(() => api('POST', '/admins', body))) {
       setAdded(
         t('Added {{email}}. Give them the password through a safe channel; they can log in now.', { email }),
       );
@@ -432,81 +529,127 @@ function Administrators({ me }: { me: string }) {
     <section className="card" aria-labelledby="admins-title">
       <h2 id="admins-title">{t('Administrators')}</h2>
       <ErrorMessage error={list.error} />
-      <ErrorMessage error={disable.error} />
+      <ErrorMessage error={disable.error ?? change.error} />
       <Table
         label={t('Administrators')}
-        columns={[t('Email'), t('Since'), t('Status')]}
-        actions
+        columns={[t('Email'), t('Role'), t('Since'), t('Status')]}
+        actions={manage}
         empty={t('No administrator.')}
         rows={list.data?.data.map((admin) => (
           <tr key={admin.id}>
             <td>{admin.email}</td>
+            <td>
+              {t(ROLE_LABELS[admin.role])}
+              {admin.role === 'team_lead' &&
+                `: ${admin.unit_ids.map((id) => unitNames.get(id) ?? id).join(', ')}`}
+            </td>
             <td>{formatInstant(admin.created_at)}</td>
             <td className={admin.disabled_at ? 'status-disabled' : 'status-active'}>
               {admin.disabled_at
                 ? t('disabled {{when}}', { when: formatInstant(admin.disabled_at) })
                 : t('active')}
             </td>
-            <td>
-              {!admin.disabled_at && admin.id !== me && (
-                <ConfirmButton
-                  label={t('Disable {{email}}', { email: admin.email })}
-                  title={t('Disable {{email}}?', { email: admin.email })}
-                  confirmLabel={t('Disable')}
-                  disabled={disable.busy}
-                  onConfirm={() =>
-                    void disable.run(async () => {
-                      await api('POST', `/admins/${admin.id}/disable`);
-                      list.reload();
-                    })
-                  }
-                >
-                  <p>
-                    {t(
-                      'They can no longer log in and their open sessions end at once. Their name stays on what they recorded and approved in the registry.',
-                    )}
-                  </p>
-                </ConfirmButton>
-              )}
-            </td>
+            {manage && (
+              <td>
+                {!admin.disabled_at && admin.id !== me && (
+                  <div className="row">
+                    <ConfirmButton
+                      danger={false}
+                      label={t('Change the role of {{email}}', { email: admin.email })}
+                      title={t('Role of {{email}}', { email: admin.email })}
+                      confirmLabel={t('Save')}
+                      disabled={change.busy}
+                      onOpen={() => setEditing({ role: admin.role, unitIds: admin.unit_ids })}
+                      onConfirm={() =>
+                        void change.run(async () => {
+                          await api('PATCH', `/admins/${admin.id}`, {
+                            role: editing.role,
+                            ...(editing.role === 'team_lead' ? { unit_ids: editing.unitIds } : {}),
+                          });
+                          list.reload();
+                        })
+                      }
+                    >
+                      <RoleFields
+                        role={editing.role}
+                        unitIds={editing.unitIds}
+                        units={units}
+                        error={change.error}
+                        onChange={(next, ids) => setEditing({ role: next, unitIds: ids })}
+                      />
+                    </ConfirmButton>
+                    <ConfirmButton
+                      label={t('Disable {{email}}', { email: admin.email })}
+                      title={t('Disable {{email}}?', { email: admin.email })}
+                      confirmLabel={t('Disable')}
+                      disabled={disable.busy}
+                      onConfirm={() =>
+                        void disable.run(async () => {
+                          await api('POST', `/admins/${admin.id}/disable`);
+                          list.reload();
+                        })
+                      }
+                    >
+                      <p>
+                        {t(
+                          'They can no longer log in and their open sessions end at once. Their name stays on what they recorded and approved in the registry.',
+                        )}
+                      </p>
+                    </ConfirmButton>
+                  </div>
+                )}
+              </td>
+            )}
           </tr>
         ))}
       />
-      <form onSubmit={submit} aria-label={t('Add an administrator')}>
-        <div className="grid">
-          <Field label={t('Email')} name="email" error={add.error}>
-            <input
-              type="email"
-              required
-              autoComplete="off"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
+      {manage && (
+        <form onSubmit={submit} aria-label={t('Add an administrator')}>
+          <div className="grid">
+            <Field label={t('Email')} name="email" error={add.error}>
+              <input
+                type="email"
+                required
+                autoComplete="off"
+                value={email}
+                onChange={(event) => setEmail(event.target.value)}
+              />
+            </Field>
+            <Field
+              label={t('First password')}
+              hint={t('12 characters or more.')}
+              name="password"
+              error={add.error}
+            >
+              <input
+                type="password"
+                required
+                minLength={12}
+                autoComplete="new-password"
+                value={password}
+                onChange={(event) => setPassword(event.target.value)}
+              />
+            </Field>
+            <RoleFields
+              role={role}
+              unitIds={unitIds}
+              units={units}
+              error={add.error}
+              onChange={(next, ids) => {
+                setRole(next);
+                setUnitIds(ids);
+              }}
             />
-          </Field>
-          <Field
-            label={t('First password')}
-            hint={t('12 characters or more.')}
-            name="password"
-            error={add.error}
-          >
-            <input
-              type="password"
-              required
-              minLength={12}
-              autoComplete="new-password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </Field>
-        </div>
-        <ErrorMessage error={add.error} />
-        <div className="row">
-          <button type="submit" disabled={add.busy}>
-            {t('Add administrator')}
-          </button>
-          {added && <span role="status">{added}</span>}
-        </div>
-      </form>
+          </div>
+          <ErrorMessage error={add.error} />
+          <div className="row">
+            <button type="submit" disabled={add.busy}>
+              {t('Add administrator')}
+            </button>
+            {added && <span role="status">{added}</span>}
+          </div>
+        </form>
+      )}
     </section>
   );
 }

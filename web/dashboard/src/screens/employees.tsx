@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Mode, type Page, query } from '../../../shared/api.ts';
 import { formatDate, useT } from '../../../shared/i18n.ts';
+import { can } from '../can.ts';
 import { statusLabel } from '../labels.ts';
 import type { Company } from '../types.ts';
 import {
@@ -173,9 +174,11 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
             </select>
           </Field>
           <button type="submit">{t('Search')}</button>
-          <button type="button" className="secondary" onClick={() => setCreating(!creating)}>
-            {creating ? t('Close') : t('New employee')}
-          </button>
+          {can('createEmployee') && (
+            <button type="button" className="secondary" onClick={() => setCreating(!creating)}>
+              {creating ? t('Close') : t('New employee')}
+            </button>
+          )}
         </form>
       </search>
       {notice && <p role="status">{notice}</p>}
@@ -243,7 +246,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
             </button>
           </div>
           {/* Above the employee's forms and pages, which load on their own: an action that stays where it is. */}
-          <div className="row">
+          <div className="row" hidden={!can('createPortalInvitation')}>
             <RunButton
               action={action}
               secondary
@@ -271,47 +274,51 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
               onDone={() => setInvitation(null)}
             />
           )}
-          <EmployeeForm
-            key={selected.id}
-            initial={{
-              first_name: selected.first_name,
-              last_name: selected.last_name,
-              email: selected.email,
-              external_id: selected.external_id ?? '',
-              hire_date: selected.hire_date,
-              national_id: selected.national_id ?? '',
-              social_security_number: selected.social_security_number ?? '',
-            }}
-            submitLabel={t('Save employee')}
-            onSubmit={async (draft) => {
-              const saved = await api<Employee>(
-                'PATCH',
-                `/${mode}/employees/${selected.id}`,
-                bodyOf(draft, false),
-              );
-              setSelected(saved);
-              setNotice(t('Saved {{name}}.', { name: fullName(saved) }));
-              list.reload();
-            }}
-          />
-          <EmployeeContract
-            key={`${selected.id}-contract`}
-            mode={mode}
-            employee={selected}
-            companyTimeZone={company.timezone}
-            onSaved={(saved) => {
-              setSelected(saved);
-              setNotice(t('Saved {{name}}.', { name: fullName(saved) }));
-              list.reload();
-            }}
-          />
+          {can('updateEmployee') && (
+            <EmployeeForm
+              key={selected.id}
+              initial={{
+                first_name: selected.first_name,
+                last_name: selected.last_name,
+                email: selected.email,
+                external_id: selected.external_id ?? '',
+                hire_date: selected.hire_date,
+                national_id: selected.national_id ?? '',
+                social_security_number: selected.social_security_number ?? '',
+              }}
+              submitLabel={t('Save employee')}
+              onSubmit={async (draft) => {
+                const saved = await api<Employee>(
+                  'PATCH',
+                  `/${mode}/employees/${selected.id}`,
+                  bodyOf(draft, false),
+                );
+                setSelected(saved);
+                setNotice(t('Saved {{name}}.', { name: fullName(saved) }));
+                list.reload();
+              }}
+            />
+          )}
+          {can('updateEmployee') && (
+            <EmployeeContract
+              key={`${selected.id}-contract`}
+              mode={mode}
+              employee={selected}
+              companyTimeZone={company.timezone}
+              onSaved={(saved) => {
+                setSelected(saved);
+                setNotice(t('Saved {{name}}.', { name: fullName(saved) }));
+                list.reload();
+              }}
+            />
+          )}
           <EmployeePage
             key={`${selected.id}-page`}
             mode={mode}
             employee={selected}
             timeZone={company.timezone}
           />
-          {selected.status === 'active' && (
+          {selected.status === 'active' && can('terminateEmployee') && (
             <div className="row">
               <Field label={t('Last day of employment')} hint={t('Empty: today.')}>
                 <input

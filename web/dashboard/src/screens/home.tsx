@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { api, hhmm, type Mode } from '../../../shared/api.ts';
 import { formatDate, formatMonth, formatNumber, formatTime, msg, useT } from '../../../shared/i18n.ts';
 import { dayIn } from '../../../shared/zoned.ts';
+import { can } from '../can.ts';
 import { BarChart, chartHours } from '../charts.tsx';
 import type { Charts, Today } from '../types.ts';
 import { ErrorMessage, Loading, Table, useAction, useLoad } from '../ui.tsx';
@@ -139,7 +140,8 @@ export function HomeScreen({ mode }: { mode: Mode }) {
         </section>
       </div>
       <AlertsSection mode={mode} alerts={data.alerts} onChange={today.reload} />
-      <ChartsSection mode={mode} />
+      {/* The company's charts are company-wide: not a team lead's (their home is their people's). */}
+      {can('dashboardCharts') && <ChartsSection mode={mode} />}
       <section aria-labelledby="problems-title">
         <h2 id="problems-title">{t('Problem days, last 14 days')}</h2>
         <Table
@@ -277,6 +279,7 @@ function AlertsSection({
               <button
                 type="button"
                 className="secondary"
+                hidden={!can('dashboardAcknowledgeComplianceAlert')}
                 disabled={action.busy}
                 onClick={() =>
                   void action

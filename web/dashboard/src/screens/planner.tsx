@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { allPages, api, hhmm, type Mode } from '../../../shared/api.ts';
 import { formatDate, useT } from '../../../shared/i18n.ts';
 import { addDays, todayIn } from '../../../shared/zoned.ts';
+import { can } from '../can.ts';
 import type { Company, Employee, Location, Shift, ShiftTemplate } from '../types.ts';
 import { ErrorMessage, Field, Loading, NamedSelect, ScrollBox, useAction, useLoad } from '../ui.tsx';
 
@@ -158,28 +159,37 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
   const totalContract = shown.reduce((sum, employee) => sum + contractMinutes(employee), 0);
   const drafts = loaded?.shifts.filter((shift) => shift.status === 'draft').length ?? 0;
 
+  // Who may only read the plan (a team lead, payroll) sees the shifts, not the tools that change them.
+  const plans = can('createShift');
   const cell = (employee: Employee, date: string) => (
     <div className="shift-cell">
-      {shiftsOf(employee.id, date).map((shift) => (
-        <button
-          key={shift.id}
-          type="button"
-          className={`shift shift-${shift.status}`}
-          disabled={action.busy}
-          onClick={() => void remove(shift, employee)}
-        >
-          {shift.start}–{shift.end}
-          {shift.status === 'draft' && <span className="muted"> · {t('draft')}</span>}
-          <span className="visually-hidden">
-            {' '}
-            {t('(remove the shift of {{name}} on {{date}})', {
-              name: fullName(employee),
-              date: heading(date),
-            })}
+      {!plans &&
+        shiftsOf(employee.id, date).map((shift) => (
+          <span key={shift.id} className={`shift shift-${shift.status}`}>
+            {shift.start}–{shift.end}
           </span>
-        </button>
-      ))}
-      {chosen && (
+        ))}
+      {plans &&
+        shiftsOf(employee.id, date).map((shift) => (
+          <button
+            key={shift.id}
+            type="button"
+            className={`shift shift-${shift.status}`}
+            disabled={action.busy}
+            onClick={() => void remove(shift, employee)}
+          >
+            {shift.start}–{shift.end}
+            {shift.status === 'draft' && <span className="muted"> · {t('draft')}</span>}
+            <span className="visually-hidden">
+              {' '}
+              {t('(remove the shift of {{name}} on {{date}})', {
+                name: fullName(employee),
+                date: heading(date),
+              })}
+            </span>
+          </button>
+        ))}
+      {chosen && plans && (
         <button
           type="button"
           className="secondary add-shift"
@@ -219,14 +229,23 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
         <Field label={t('Unit')}>
           <NamedSelect value={unit} onChange={setUnit} items={loaded?.units} none={t('All')} />
         </Field>
-        <Field label={t('Template to place')} hint={t('Then choose + on a day of an employee.')}>
-          <NamedSelect value={template} onChange={setTemplate} items={loaded?.templates} none={t('None')} />
-        </Field>
-        <Field label={t('Rota pattern')}>
-          <NamedSelect value={pattern} onChange={setPattern} items={loaded?.patterns} none={t('None')} />
-        </Field>
+        {plans && (
+          <>
+            <Field label={t('Template to place')} hint={t('Then choose + on a day of an employee.')}>
+              <NamedSelect
+                value={template}
+                onChange={setTemplate}
+                items={loaded?.templates}
+                none={t('None')}
+              />
+            </Field>
+            <Field label={t('Rota pattern')}>
+              <NamedSelect value={pattern} onChange={setPattern} items={loaded?.patterns} none={t('None')} />
+            </Field>
+          </>
+        )}
       </div>
-      <div className="row">
+      <div className="row" hidden={!plans}>
         <button
           type="button"
           className="secondary"
@@ -332,7 +351,7 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
         </ScrollBox>
       )}
       {loaded && shown.length === 0 && <p className="muted">{t('No employee matches.')}</p>}
-      <div className="planner-forms">
+      <div className="planner-forms" hidden={!plans}>
         <TemplateForm mode={mode} onSaved={data.reload} />
         <PatternForm mode={mode} templates={loaded?.templates ?? []} onSaved={data.reload} />
       </div>

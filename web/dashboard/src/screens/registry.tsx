@@ -3,6 +3,7 @@ import { allPages, api, formatInstant, type Mode, type Page, query } from '../..
 import { companyZone, formatDateRange, formatMonth, msg, useT } from '../../../shared/i18n.ts';
 import { addDays, instantAt, lastDayOf, todayIn } from '../../../shared/zoned.ts';
 import { accessOutcome, accessWhat } from '../access-log.ts';
+import { can } from '../can.ts';
 import { statusLabel } from '../labels.ts';
 import type {
   AccessGrant,
@@ -92,7 +93,7 @@ function MonthsCard({ mode, timeZone }: { mode: Mode; timeZone: string }) {
           'A closed month cannot change any more: a late check-in or a correction that touches it is refused. Each worker then gets the month’s document in the portal and can acknowledge it.',
         )}
       </p>
-      <div className="row">
+      <div className="row" hidden={!can('closeRegistryMonth')}>
         <Field label={t('Month to close')} name="path.month" error={close.error}>
           <input type="month" required value={month} onChange={(event) => setMonth(event.target.value)} />
         </Field>
@@ -314,7 +315,7 @@ function GrantsCard({ mode }: { mode: Mode }) {
           'A read-only link, no login: the link itself is the key. Every use is logged; revoke it when it is no longer needed. It expires at most 90 days ahead.',
         )}
       </p>
-      {created ? (
+      {!can('createRegistryAccessGrant') ? null : created ? (
         <SecretOnce label={t('The access link')} secret={created} onDone={() => setCreated(null)} />
       ) : (
         <GrantForm
@@ -356,7 +357,7 @@ function GrantsCard({ mode }: { mode: Mode }) {
                   >
                     {t('Access log')}
                   </button>
-                  {status === 'active' && (
+                  {status === 'active' && can('revokeRegistryAccessGrant') && (
                     <ConfirmButton
                       label={t('Revoke')}
                       title={t('Revoke the access for {{label}}?', { label: grant.label })}

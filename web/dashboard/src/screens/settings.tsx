@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type Page } from '../../../shared/api.ts';
 import { formatMonth, formatNumber, useT } from '../../../shared/i18n.ts';
+import { can, isOwner } from '../can.ts';
 import { statusLabel } from '../labels.ts';
 import { REGIONS, regionName } from '../regions.ts';
 import type { Company, Location } from '../types.ts';
@@ -36,20 +37,26 @@ export function SettingsScreen({ adminId, onChange }: { adminId: string; onChang
       onChange();
     });
   const data = settings.data;
+  // The company's settings are the owners' and admins'; everyone keeps their passkeys here.
+  const manage = can('dashboardUpdateSettings');
   return (
     <>
       <ErrorMessage error={settings.error ?? action.error} />
       <Loading loading={settings.loading && !data} />
       {data && (
         <>
-          <LegalIdentity
-            company={data.company}
-            onSaved={() => {
-              settings.reload();
-              onChange();
-            }}
-          />
-          <WorkCentres />
+          {manage && (
+            <>
+              <LegalIdentity
+                company={data.company}
+                onSaved={() => {
+                  settings.reload();
+                  onChange();
+                }}
+              />
+              <WorkCentres />
+            </>
+          )}
           <AdminPasskeys />
           <CompanySettings
             company={data.company}
@@ -59,87 +66,93 @@ export function SettingsScreen({ adminId, onChange }: { adminId: string; onChang
               onChange();
             }}
           />
-          <section className="card" aria-label={t('Public API addon')}>
-            <h2>{t('Public API addon')}</h2>
-            <p>{data.company.addon_enabled ? t('The addon is on.') : t('The addon is off.')}</p>
-            {data.company.addon_enabled ? (
-              <ConfirmButton
-                label={t('Switch the addon off')}
-                title={t('Switch the public API addon off?')}
-                confirmLabel={t('Switch off and delete')}
-                disabled={action.busy}
-                onConfirm={() => set(false)}
-              >
-                <p>{t('This takes effect at once and cannot be undone:')}</p>
-                <ul>
-                  <li>{t('every API key, live and test, is revoked; integrations stop working;')}</li>
-                  <li>{t('every generated report and its file is deleted;')}</li>
-                  <li>{t('the sandbox (test) company is removed with all of its data.')}</li>
-                </ul>
-                <p>{t('Switching it on again creates a new, empty sandbox. No key comes back.')}</p>
-              </ConfirmButton>
-            ) : (
-              <ConfirmButton
-                label={t('Switch the addon on')}
-                title={t('Switch the public API addon on?')}
-                confirmLabel={t('Switch on')}
-                danger={false}
-                disabled={action.busy}
-                onConfirm={() => set(true)}
-              >
-                <p>{t('A new, empty sandbox is created. You then create new API keys.')}</p>
-              </ConfirmButton>
-            )}
-          </section>
-          <section className="card" aria-label={t('Subscription and limits')}>
-            <h2>{t('Subscription and limits')}</h2>
-            <dl className="figures">
-              <dt>{t('Service')}</dt>
-              <dd>{data.company.service_active ? t('active') : t('inactive')}</dd>
-              <dt>{t('Subscription')}</dt>
-              <dd>{t(statusLabel(data.company.subscription_status))}</dd>
-              <dt>{t('Company status')}</dt>
-              <dd>{t(statusLabel(data.company.company_status))}</dd>
-              <dt>{t('Seats')}</dt>
-              <dd>
-                {t('{{used}} of {{total}} in use', {
-                  used: formatNumber(data.company.active_employees),
-                  total: formatNumber(data.company.seats),
-                })}
-              </dd>
-              <dt>{t('Live requests in {{month}}', { month: formatMonth(data.usage.month) })}</dt>
-              <dd>
-                {t('{{used}} of {{total}}', {
-                  used: formatNumber(data.usage.live.used),
-                  total: formatNumber(data.usage.live.quota),
-                })}
-              </dd>
-              <dt>{t('Test requests in {{month}}', { month: formatMonth(data.usage.month) })}</dt>
-              <dd>
-                {data.usage.test
-                  ? t('{{used}} of {{total}}', {
-                      used: formatNumber(data.usage.test.used),
-                      total: formatNumber(data.usage.test.quota),
-                    })
-                  : t('no sandbox')}
-              </dd>
-              <dt>{t('Rate limits')}</dt>
-              <dd>
-                {t('live {{live}}/min per key, test {{test}}/min per key', {
-                  live: formatNumber(data.rate_limits.live),
-                  test: formatNumber(data.rate_limits.test),
-                })}
-              </dd>
-              <dt>{t('Active keys allowed')}</dt>
-              <dd>{data.company.max_active_keys}</dd>
-              <dt>{t('Default key expiration')}</dt>
-              <dd>
-                {data.company.default_expiration_days === null
-                  ? t('none')
-                  : t('{{count}} days', { count: data.company.default_expiration_days })}
-              </dd>
-            </dl>
-          </section>
+          {manage && (
+            <section className="card" aria-label={t('Public API addon')}>
+              <h2>{t('Public API addon')}</h2>
+              <p>{data.company.addon_enabled ? t('The addon is on.') : t('The addon is off.')}</p>
+              {!isOwner() ? (
+                <p className="muted">{t('Only an owner switches the addon.')}</p>
+              ) : data.company.addon_enabled ? (
+                <ConfirmButton
+                  label={t('Switch the addon off')}
+                  title={t('Switch the public API addon off?')}
+                  confirmLabel={t('Switch off and delete')}
+                  disabled={action.busy}
+                  onConfirm={() => set(false)}
+                >
+                  <p>{t('This takes effect at once and cannot be undone:')}</p>
+                  <ul>
+                    <li>{t('every API key, live and test, is revoked; integrations stop working;')}</li>
+                    <li>{t('every generated report and its file is deleted;')}</li>
+                    <li>{t('the sandbox (test) company is removed with all of its data.')}</li>
+                  </ul>
+                  <p>{t('Switching it on again creates a new, empty sandbox. No key comes back.')}</p>
+                </ConfirmButton>
+              ) : (
+                <ConfirmButton
+                  label={t('Switch the addon on')}
+                  title={t('Switch the public API addon on?')}
+                  confirmLabel={t('Switch on')}
+                  danger={false}
+                  disabled={action.busy}
+                  onConfirm={() => set(true)}
+                >
+                  <p>{t('A new, empty sandbox is created. You then create new API keys.')}</p>
+                </ConfirmButton>
+              )}
+            </section>
+          )}
+          {manage && (
+            <section className="card" aria-label={t('Subscription and limits')}>
+              <h2>{t('Subscription and limits')}</h2>
+              <dl className="figures">
+                <dt>{t('Service')}</dt>
+                <dd>{data.company.service_active ? t('active') : t('inactive')}</dd>
+                <dt>{t('Subscription')}</dt>
+                <dd>{t(statusLabel(data.company.subscription_status))}</dd>
+                <dt>{t('Company status')}</dt>
+                <dd>{t(statusLabel(data.company.company_status))}</dd>
+                <dt>{t('Seats')}</dt>
+                <dd>
+                  {t('{{used}} of {{total}} in use', {
+                    used: formatNumber(data.company.active_employees),
+                    total: formatNumber(data.company.seats),
+                  })}
+                </dd>
+                <dt>{t('Live requests in {{month}}', { month: formatMonth(data.usage.month) })}</dt>
+                <dd>
+                  {t('{{used}} of {{total}}', {
+                    used: formatNumber(data.usage.live.used),
+                    total: formatNumber(data.usage.live.quota),
+                  })}
+                </dd>
+                <dt>{t('Test requests in {{month}}', { month: formatMonth(data.usage.month) })}</dt>
+                <dd>
+                  {data.usage.test
+                    ? t('{{used}} of {{total}}', {
+                        used: formatNumber(data.usage.test.used),
+                        total: formatNumber(data.usage.test.quota),
+                      })
+                    : t('no sandbox')}
+                </dd>
+                <dt>{t('Rate limits')}</dt>
+                <dd>
+                  {t('live {{live}}/min per key, test {{test}}/min per key', {
+                    live: formatNumber(data.rate_limits.live),
+                    test: formatNumber(data.rate_limits.test),
+                  })}
+                </dd>
+                <dt>{t('Active keys allowed')}</dt>
+                <dd>{data.company.max_active_keys}</dd>
+                <dt>{t('Default key expiration')}</dt>
+                <dd>
+                  {data.company.default_expiration_days === null
+                    ? t('none')
+                    : t('{{count}} days', { count: data.company.default_expiration_days })}
+                </dd>
+              </dl>
+            </section>
+          )}
         </>
       )}
     </>
