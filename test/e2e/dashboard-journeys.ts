@@ -1244,6 +1244,135 @@ export function dashboardJourneys(variants: Variant[]): void {
       await panel.waitFor({ state: 'detached' });
     });
 
+    it('gives a team lead their unit: they see and approve only its requests, several at once', async () => {
+      // A unit with two workers asking for a day off each; Lucía, in no unit, asks too.
+      const unit = await http(
+        'POST',
+        `/admin/v1/companies/${companyId}/units`,
+        { name: 'Sala' },
+        E2E_ADMIN_TOKEN,
+      );
+      expect(unit.status, unit.text).toBe(201);
+      const asked: string[] = [];
+      for (const [first, last] of [
+        ['Sara', 'Sala'],
+        ['Saúl', 'Sala'],
+      ] as const) {
+        const hired = await http(
+          'POST',
+          '/v1/employees',
+          {
+            first_name: first,
+            last_name: last,
+            email: `${first.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '')}.${variant.key}@example.com`,
+            hire_date: '2026-01-01',
+            unit_id: unit.body.id,
+          },
+          liveKey,
+        );
+        expect(hired.status, hired.text).toBe(201);
+        const request = await http(
+          'POST',
+          '/v1/absences',
+          { employee_id: hired.body.id, type: 'vacation', start_date: '2027-01-11', end_date: '2027-01-11' },
+          liveKey,
+        );
+        expect(request.status, request.text).toBe(201);
+        asked.push(request.body.id);
+      }
+      const outside = await http(
+        'POST',
+        '/v1/absences',
+        { employee_id: employeeId, type: 'vacation', start_date: '2027-01-12', end_date: '2027-01-12' },
+        liveKey,
+      );
+      expect(outside.status, outside.text).toBe(201);
+
+      // The owner makes a team lead of the unit in Settings.
+      await open('settings', T('Settings'));
+      const lead = { email: `jefa.sala.${variant.key}@example.com`, password: 'a team lead password' };
+      const form = page.getByRole('form', { name: T('Add an administrator') });
+      await form.getByLabel(T('Email'), { exact: true }).fill(lead.email);
+      await form.getByLabel(T('First password'), { exact: true }).fill(lead.password);
+      await form.getByLabel(T('Role'), { exact: true }).selectOption({ label: T('Team lead') });
+      await form.getByRole('checkbox', { name: 'Sala', exact: true }).check();
+      await form.getByRole('button', { name: T('Add administrator') }).click();
+      const administrators = page.getByRole('region', { name: T('Administrators'), exact: true });
+      await administrators.getByRole('cell', { name: `${T('Team lead')}: Sala`, exact: true }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await shot('settings-roles');
+
+      // The team lead logs in: their screens only, their unit's requests only.
+      await account();
+      await page.getByRole('button', { name: T('Log out'), exact: true }).click();
+      await page.getByLabel(T('Email'), { exact: true }).fill(lead.email);
+      await page.getByLabel(T('Password'), { exact: true }).fill(lead.password);
+      await page.getByRole('button', { name: T('Log in'), exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Hoy' }).waitFor();
+      if (variant.language === 'en') {
+        await account();
+        await page.getByRole('button', { name: 'Switch to English' }).click();
+        await page.getByRole('heading', { level: 1, name: 'Today' }).waitFor();
+      }
+      const menu = page.getByRole('button', { name: T('Menu') });
+      if (await menu.isVisible()) await menu.click();
+      const links = await page
+        .getByRole('navigation', { name: T('Screens') })
+        .getByRole('link')
+        .allTextContents();
+      expect(links).toEqual(
+        ['Today', 'Team calendar', 'Shifts', 'Employees', 'Time records', 'Settings'].map((label) =>
+          T(label),
+        ),
+      );
+      if (await menu.isVisible()) await menu.click();
+      await open('absences', T('Team calendar'));
+      const requests = page.getByRole('region', { name: T('Requests ({{number}})', { number: 2 }) });
+      await requests.waitFor();
+      expect(await requests.textContent()).not.toContain(employeeName);
+      for (const who of ['Sara Sala', 'Saúl Sala']) {
+        await requests.getByLabel(T('Select {{who}}’s request', { who }), { exact: true }).check();
+      }
+      await requests
+        .getByRole('button', { name: T('Approve the selected ({{count}})', { count: 2 }) })
+        .click();
+      const dialog = page.getByRole('dialog', { name: T('Approve {{count}} requests?', { count: 2 }) });
+      await dialog.getByRole('button', { name: T('Approve'), exact: true }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: T('Approved {{count}} requests.', { count: 2 }) })
+        .waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await shot('team-lead-calendar');
+      for (const id of asked) {
+        expect((await http('GET', `/v1/absences/${id}`, undefined, liveKey)).body.status).toBe('approved');
+      }
+      expect((await http('GET', `/v1/absences/${outside.body.id}`, undefined, liveKey)).body.status).toBe(
+        'requested',
+      );
+      // The server agrees with the screen: Lucía's request is beyond the team lead's reach.
+      const refused = await page.evaluate(async (id) => {
+        const session = await (await fetch('/dashboard/api/session')).json();
+        const response = await fetch(`/dashboard/api/live/absences/${id}/approve`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-csrf-token': session.csrf_token },
+          body: '{}',
+        });
+        return response.status;
+      }, outside.body.id);
+      expect(refused).toBe(404);
+      // Back to the owner for the journeys after this one; Lucía's request refused so that none waits.
+      await account();
+      await page.getByRole('button', { name: T('Log out'), exact: true }).click();
+      await page.getByLabel(T('Email'), { exact: true }).fill(login.email);
+      await page.getByLabel(T('Password'), { exact: true }).fill(login.password);
+      await page.getByRole('button', { name: T('Log in'), exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: T('Today') }).waitFor();
+      expect(
+        (await http('POST', `/v1/absences/${outside.body.id}/reject`, { reason: 'Cierre' }, liveKey)).status,
+      ).toBe(200);
+    });
+
     it('shows every screen whole: nothing off-screen, no refusal, nothing left untranslated, axe clean', async () => {
       const screens = [
         ['home', 'Today'],
