@@ -252,3 +252,23 @@ async function runPrepared(
 
 /** Whether this process still prepares statements by name (executePrepared); for the tests. */
 export const preparesStatements = (): boolean => preparing;
+
+let savepoints = 0;
+
+/**
+ * Runs `work` inside a savepoint of the caller's transaction: when it throws, what it wrote is undone and the
+ * transaction goes on (an import checks every row this way, then keeps all or nothing).
+ */
+export async function withSavepoint<T>(tx: Tx, work: () => Promise<T>): Promise<T> {
+  savepoints += 1;
+  const name = sql.id(`jornada_row_${savepoints}`);
+  await sql`savepoint ${name}`.execute(tx);
+  try {
+    const result = await work();
+    await sql`release savepoint ${name}`.execute(tx);
+    return result;
+  } catch (error) {
+    await sql`rollback to savepoint ${name}`.execute(tx);
+    throw error;
+  }
+}

@@ -107,6 +107,8 @@ export async function withSyncStamp<T>(
   companies: StampedCompanies,
   write: (tx: Tx, stamp: Temporal.Instant) => Promise<T>,
 ): Promise<T> {
+  // Inside a caller's transaction (an import that writes many records all or nothing), the write joins it.
+  if (db.isTransaction) return await write(db as Tx, await syncStamp(db as Tx, clock, companies));
   return await db.transaction().execute(async (tx) => await write(tx, await syncStamp(tx, clock, companies)));
 }
 

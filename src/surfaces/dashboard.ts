@@ -7,6 +7,7 @@ import {
   dashboardReachGate,
   dashboardTenantGate,
 } from '../modules/admins/admins.routes.ts';
+import { importsDashboardRoutes } from '../modules/imports/imports.routes.ts';
 import { lifecycleDashboardRoutes } from '../modules/lifecycle/lifecycle.routes.ts';
 import { locationsDashboardRoutes } from '../modules/locations/locations.routes.ts';
 import { notificationsDashboardRoutes } from '../modules/notifications/notifications.routes.ts';
@@ -15,6 +16,9 @@ import { registerDashboardPage } from './pages.ts';
 import { DASHBOARD_TENANT_ROUTE_MODULES, registerTenantRoutes } from './tenant-routes.ts';
 
 const MODES = ['live', 'test'] as const;
+
+/** The dashboard's routes on the live company outside /live: the imports. */
+const DASHBOARD_LIVE_ROUTE_MODULES = [importsDashboardRoutes] as const;
 
 /** The dashboard's own route modules (at /dashboard/api): the session, the settings screen. */
 const DASHBOARD_ROUTE_MODULES = [
@@ -39,6 +43,11 @@ export async function dashboardSurface(app: FastifyInstance, deps: AppDeps): Pro
     async (api) => {
       api.addHook('onRequest', dashboardGate(deps));
       for (const routes of DASHBOARD_ROUTE_MODULES) routes(api, deps);
+      // The dashboard's own work on the live company (imports), gated as its live tenant routes are.
+      await api.register(async (liveApi) => {
+        liveApi.addHook('onRequest', dashboardTenantGate(deps, 'live'));
+        for (const routes of DASHBOARD_LIVE_ROUTE_MODULES) routes(liveApi, deps);
+      });
       for (const mode of MODES) {
         await api.register(
           async (tenantApi) => {

@@ -1265,7 +1265,8 @@ export function dashboardJourneys(variants: Variant[]): void {
             first_name: first,
             last_name: last,
             email: `${first.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '')}.${variant.key}@example.com`,
-            hire_date: '2026-01-01',
+            // Hired today: the journeys before this one closed a month.
+            hire_date: today,
             unit_id: unit.body.id,
           },
           liveKey,

@@ -144,3 +144,9 @@ export async function listLocations(
   });
   return mapPage(page, toView);
 }
+
+/** The company's work centres by name (an import names them as people do), name → id. */
+export async function locationIdsByName(db: Executor, companyId: string): Promise<Map<string, string>> {
+  const rows = await selectLocations(db, companyId).orderBy('created_at').execute();
+  return new Map(rows.map((row) => [row.name, row.id]));
+}

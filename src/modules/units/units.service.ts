@@ -83,3 +83,9 @@ export async function listUnits(
   });
   return mapPage(page, toView);
 }
+
+/** The company's units by name (an import names them as people do), name → id. */
+export async function unitIdsByName(db: Executor, companyId: string): Promise<Map<string, string>> {
+  const rows = await selectUnits(db, companyId).orderBy('created_at').execute();
+  return new Map(rows.map((row) => [row.name, row.id]));
+}

@@ -34,4 +34,10 @@ export const EN_PLURALS: Record<string, string> = {
   'Approve {{count}} requests?_one': 'Approve {{count}} request?',
   'Approved {{count}} corrections._one': 'Approved {{count}} correction.',
   'Approve {{count}} corrections?_one': 'Approve {{count}} correction?',
+  'Imported {{count}} employees._one': 'Imported {{count}} employee.',
+  '{{count}} rows, all correct. Nothing is imported until you confirm._one':
+    '{{count}} row, correct. Nothing is imported until you confirm.',
+  '{{bad}} of {{count}} rows have errors: fix them in the file and review it again. Nothing was imported._one':
+    '{{bad}} of {{count}} row has errors: fix it in the file and review it again. Nothing was imported.',
+  'Import {{count}} employees_one': 'Import {{count}} employee',
 };

@@ -836,4 +836,31 @@ export const es: Record<string, string> = {
   'Role of {{email}}': 'Rol de {{email}}',
   Save: 'Guardar',
   'Only an owner switches the addon.': 'Solo un propietario activa o desactiva el complemento.',
+  'Import from a file': 'Importar desde un archivo',
+  'Imported {{count}} employees._one': 'Importada {{count}} persona.',
+  'Imported {{count}} employees._other': 'Importadas {{count}} personas.',
+  'Import employees': 'Importar empleados',
+  'A CSV or XLSX file with a header row: First name, Last name, Email (required), and any of Hire date, External id, National id, Social security number, Work centre, Unit, Vacation days, Contract type, Weekly hours. Spanish headers work too.':
+    'Un archivo CSV o XLSX con una fila de cabecera: Nombre, Apellidos, Correo electrónico (obligatorias) y, si quieres, Fecha de alta, Id externo, DNI/NIE, NAF, Centro de trabajo, Unidad, Días de vacaciones, Tipo de contrato, Horas semanales. También sirven las cabeceras en inglés.',
+  'File (CSV or XLSX)': 'Archivo (CSV o XLSX)',
+  'Invite them to the workers’ portal': 'Invitarles al portal del empleado',
+  'Review the file': 'Revisar el archivo',
+  '{{count}} rows, all correct. Nothing is imported until you confirm._one':
+    '{{count}} fila, correcta. No se importa nada hasta que lo confirmes.',
+  '{{count}} rows, all correct. Nothing is imported until you confirm._other':
+    '{{count}} filas, todas correctas. No se importa nada hasta que lo confirmes.',
+  '{{bad}} of {{count}} rows have errors: fix them in the file and review it again. Nothing was imported._one':
+    '{{bad}} de {{count}} fila tiene errores: corrígela en el archivo y revísalo de nuevo. No se ha importado nada.',
+  '{{bad}} of {{count}} rows have errors: fix them in the file and review it again. Nothing was imported._other':
+    '{{bad}} de {{count}} filas tienen errores: corrígelas en el archivo y revísalo de nuevo. No se ha importado nada.',
+  'Ignored columns: {{columns}}.': 'Columnas ignoradas: {{columns}}.',
+  'Rows of the file': 'Filas del archivo',
+  Line: 'Línea',
+  Errors: 'Errores',
+  'No row.': 'Ninguna fila.',
+  correct: 'correcta',
+  'Import {{count}} employees_one': 'Importar {{count}} persona',
+  'Import {{count}} employees_other': 'Importar {{count}} personas',
+  'No e-mail is configured: hand each worker their invitation link.':
+    'No hay correo configurado: entrega a cada persona su enlace de invitación.',
 };

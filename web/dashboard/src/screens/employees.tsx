@@ -18,6 +18,7 @@ import {
 } from '../ui.tsx';
 import { EmployeeContract } from './employee-contract.tsx';
 import { EmployeePage } from './employee-page.tsx';
+import { ImportEmployees } from './import.tsx';
 import { type Employee, fullName } from './names.ts';
 
 type Draft = {
@@ -138,6 +139,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
   );
   const [selected, setSelected] = useState<Employee | null>(null);
   const [creating, setCreating] = useState(false);
+  const [importing, setImporting] = useState(false);
   const [terminationDate, setTerminationDate] = useState('');
   const [invitation, setInvitation] = useState<{
     url?: string;
@@ -179,9 +181,27 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
               {creating ? t('Close') : t('New employee')}
             </button>
           )}
+          {mode === 'live' && can('dashboardImportEmployees') && (
+            <button
+              type="button"
+              className="secondary"
+              aria-expanded={importing}
+              onClick={() => setImporting(!importing)}
+            >
+              {t('Import from a file')}
+            </button>
+          )}
         </form>
       </search>
       {notice && <p role="status">{notice}</p>}
+      {importing && (
+        <ImportEmployees
+          onImported={(count) => {
+            setNotice(t('Imported {{count}} employees.', { count }));
+            list.reload();
+          }}
+        />
+      )}
       {creating && (
         <section className="card">
           <h2>{t('New employee')}</h2>

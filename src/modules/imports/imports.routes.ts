@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { requireTenant } from '../../platform/auth.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { route } from '../../platform/operation.ts';
+import { DASHBOARD_OPERATION } from '../../platform/sessions.ts';
+import { ImportEmployeesBody, ImportResult } from './imports.schemas.ts';
+import { importEmployees } from './imports.service.ts';
+
+/** The file an import takes: a staff list of a few thousand rows, base64 in JSON. */
+const IMPORT_BODY_LIMIT = 12 * 1024 * 1024;
+
+/** The dashboard's imports into the live company (issue 39): preview, then all or nothing. */
+export function importsDashboardRoutes(api: FastifyInstance, deps: AppDeps): void {
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'POST',
+      url: '/dashboard/api/imports/employees',
+      operationId: 'dashboardImportEmployees',
+      summary:
+        'Import employees from a CSV or XLSX staff list: a preview with each row’s errors, or all or nothing',
+      scope: null,
+      body: ImportEmployeesBody,
+      bodyLimit: IMPORT_BODY_LIMIT,
+      errors: ['billing_required', 'role_forbidden'],
+      responses: {
+        200: { description: 'Every row, with its errors or its employee.', schema: ImportResult },
+      },
+    },
+    async (request) => await importEmployees(deps, requireTenant(request), request.body),
+  );
+}
