@@ -1244,6 +1244,52 @@ export function dashboardJourneys(variants: Variant[]): void {
       await panel.waitFor({ state: 'detached' });
     });
 
+    it('imports a staff list: a file with a wrong row is refused with the row marked, then the fixed file', async () => {
+      await open('employees', T('Employees'));
+      await page.getByRole('button', { name: T('Import from a file'), exact: true }).click();
+      const form = page.getByRole('form', { name: T('Import employees') });
+      const [day, monthNumber, year] = [today.slice(8, 10), today.slice(5, 7), today.slice(0, 4)];
+      const file = (rows: string[]) => ({
+        name: 'plantilla.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          `\uFEFFNombre;Apellidos;Correo electrónico;Fecha de alta\r\n${rows.join('\r\n')}\r\n`,
+          'utf8',
+        ),
+      });
+      const rows = [
+        `Irene;Importada;irene.${variant.key}@example.com;${day}/${monthNumber}/${year}`,
+        `Iker;Importado;iker.${variant.key}@example.com;${day}/${monthNumber}/${year}`,
+      ];
+      await form
+        .getByLabel(T('File (CSV or XLSX)'), { exact: true })
+        .setInputFiles(file([...rows, `Inés;Sin Correo;no-es-correo;${day}/${monthNumber}/${year}`]));
+      await form.getByRole('button', { name: T('Review the file'), exact: true }).click();
+      const table = page.getByRole('region', { name: T('Rows of the file') });
+      await table.getByRole('cell', { name: 'Inés Sin Correo', exact: true }).waitFor();
+      const bad = table.getByRole('row').filter({ hasText: 'Inés Sin Correo' });
+      expect(await bad.textContent()).toContain(variant.language === 'es' ? 'Correo electrónico' : 'Email');
+      expect(await page.getByRole('button', { name: /^(Import|Importar) \d/ }).count()).toBe(0);
+      expect(await axeViolations(page)).toEqual([]);
+      expect(await overflowing()).toEqual([]);
+      await shot('employees-import-errors');
+      await form.getByLabel(T('File (CSV or XLSX)'), { exact: true }).setInputFiles(file(rows));
+      await form.getByRole('button', { name: T('Review the file'), exact: true }).click();
+      await page
+        .getByRole('button', { name: T('Import {{count}} employees', { count: 2 }), exact: true })
+        .click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: T('Imported {{count}} employees.', { count: 2 }) })
+        .first()
+        .waitFor();
+      const listed = await http('GET', '/v1/employees?limit=100', undefined, liveKey);
+      const names = listed.body.data.map((employee: { last_name: string }) => employee.last_name);
+      expect(names).toEqual(expect.arrayContaining(['Importada', 'Importado']));
+      expect(names).not.toContain('Sin Correo');
+      await shot('employees-import');
+    });
+
     it('gives a team lead their unit: they see and approve only its requests, several at once', async () => {
       // A unit with two workers asking for a day off each; Lucía, in no unit, asks too.
       const unit = await http(
