@@ -13,6 +13,7 @@ import { type EmbeddedDatabase, startEmbeddedDatabase } from './db/embedded.ts';
 import { migrate, migrationStatus, NewerSchemaError } from './db/migrator.ts';
 import { createDeps } from './deps.ts';
 import { maintenanceJob } from './jobs/maintenance.ts';
+import { missedClockOutsJob } from './jobs/missed-clock-outs.ts';
 import { monthDocumentsJob } from './jobs/month-documents.ts';
 import { notificationEmailsJob } from './jobs/notification-emails.ts';
 import { processWriter } from './jobs/report-file.ts';
@@ -210,6 +211,7 @@ export function backgroundJobs(
           monthDocumentsJob(deps),
           shiftNoticesJob(deps),
           notificationEmailsJob(deps),
+          missedClockOutsJob(deps),
         ];
   const fakeClock = deps.fakeClock;
   if (fakeClock) {

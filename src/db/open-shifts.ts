@@ -73,3 +73,39 @@ export const isMissedOpenShift = (
     now,
     row.planned_end === null ? null : toInstant(row.planned_end),
   );
+
+/**
+ * Every open shift of the live companies from `fromDate` on, across tenants (the missed clock-out notifications,
+ * issue 39), with the zone its times are read in. Through the partial index on open shifts (migration 0053),
+ * which holds only the few rows whose shift waits for its `out`.
+ */
+export async function openShiftsEverywhere(db: Executor, fromDate: string) {
+  const { rows } = await sql<{
+    company_id: string;
+    employee_id: string;
+    date: string;
+    open_since: Date;
+    planned_end: Date | null;
+    timezone: string;
+  }>`
+    select w.company_id, w.employee_id, w.date::text as date, w.open_since,
+      (select max(s.ends_at) from shifts s
+        where s.company_id = w.company_id and s.employee_id = w.employee_id and s.date = w.date
+          and s.status = 'published' and s.kind = 'work') as planned_end,
+      coalesce(e.timezone, c.timezone) as timezone
+      from workdays w
+      join companies c on c.id = w.company_id and c.sandbox_of is null
+      join employees e on e.company_id = w.company_id and e.id = w.employee_id
+     where w.open_since is not null and w.date >= ${fromDate}`.execute(db);
+  return rows;
+}
+
+/**
+ * Whether this transaction is the one node telling of missed clock-outs now: a transaction-level advisory lock,
+ * tried without waiting (another node's run covers it), so that two worker nodes never both tell.
+ */
+export async function claimMissedClockOutRun(tx: Executor): Promise<boolean> {
+  const { rows } = await sql<{ claimed: boolean }>`
+    select pg_try_advisory_xact_lock(hashtextextended('missed-clock-outs', 0)) as claimed`.execute(tx);
+  return rows[0]?.claimed === true;
+}

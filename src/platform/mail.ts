@@ -11,6 +11,8 @@ export type Mail = {
   html?: string;
   messageId?: string;
   headers?: Record<string, string>;
+  /** Files attached (a closed month's document, issue 39). */
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 };
 
 /** Sends mail; the service has one when JORNADA_SMTP_URL is set. */

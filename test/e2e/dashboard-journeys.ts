@@ -1283,8 +1283,10 @@ export function dashboardJourneys(variants: Variant[]): void {
         .filter({ hasText: T('Imported {{count}} employees.', { count: 2 }) })
         .first()
         .waitFor();
-      const listed = await http('GET', '/v1/employees?limit=100', undefined, liveKey);
-      const names = listed.body.data.map((employee: { last_name: string }) => employee.last_name);
+      const names = await page.evaluate(async () => {
+        const response = await fetch('/dashboard/api/live/employees?limit=100');
+        return ((await response.json()).data as Array<{ last_name: string }>).map((row) => row.last_name);
+      });
       expect(names).toEqual(expect.arrayContaining(['Importada', 'Importado']));
       expect(names).not.toContain('Sin Correo');
       await shot('employees-import');
@@ -1352,6 +1354,9 @@ export function dashboardJourneys(variants: Variant[]): void {
       // The team lead logs in: their screens only, their unit's requests only.
       await account();
       await page.getByRole('button', { name: T('Log out'), exact: true }).click();
+      await page.evaluate(() => {
+        window.location.hash = '#/home';
+      });
       await page.getByLabel(T('Email'), { exact: true }).fill(lead.email);
       await page.getByLabel(T('Password'), { exact: true }).fill(lead.password);
       await page.getByRole('button', { name: T('Log in'), exact: true }).click();
@@ -1411,6 +1416,9 @@ export function dashboardJourneys(variants: Variant[]): void {
       // Back to the owner for the journeys after this one; Lucía's request refused so that none waits.
       await account();
       await page.getByRole('button', { name: T('Log out'), exact: true }).click();
+      await page.evaluate(() => {
+        window.location.hash = '#/home';
+      });
       await page.getByLabel(T('Email'), { exact: true }).fill(login.email);
       await page.getByLabel(T('Password'), { exact: true }).fill(login.password);
       await page.getByRole('button', { name: T('Log in'), exact: true }).click();

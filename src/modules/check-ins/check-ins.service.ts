@@ -22,6 +22,7 @@ import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
+import { notify } from '../notifications/notifications.service.ts';
 import { approvalSignature, approvalToSign } from '../passkeys/passkeys.service.ts';
 import { assertMonthsOpen, latestSeal, recordMonthVersions } from '../registry/months.service.ts';
 import {
@@ -215,6 +216,20 @@ export async function storeCheckIn(
     content: checkInFactContent(row),
     recordedAt: at,
   });
+  // A record someone else made for the worker waits for their answer: they are told, once a day (issue 39).
+  if (!row.worker_confirmed && record.correctionId === null) {
+    const date = localDate(fact.timestamp, tenant.timezone).toString();
+    const recorder = keyKind === 'terminal' ? 'terminal' : record.actor.type;
+    await notify(tx, companyId, at, [
+      {
+        kind: 'record_to_answer',
+        to: [{ type: 'employee', id: employeeId }],
+        data: { date, recorder },
+        screen: 'record',
+        once: date,
+      },
+    ]);
+  }
   return row;
 }
 

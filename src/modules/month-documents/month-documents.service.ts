@@ -11,6 +11,7 @@ import type { SealedDocuments } from '../../platform/ports.ts';
 import type { TenantScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import { type Clock, FrozenClock, toDate } from '../../time/clock.ts';
+import { notify } from '../notifications/notifications.service.ts';
 import { monthSeals } from '../registry/months.service.ts';
 import { appendToChain, appendToCompanyChain } from '../registry/registry.service.ts';
 import { sheetName, xlsxDocumentsStream } from '../reports/document-xlsx.ts';
@@ -104,6 +105,18 @@ export async function makeWorkerDocuments(
     made.add(key);
     const files = await workerFiles(tx, deps, tenant, employeeId, work.month);
     await storeMonthDocuments(tx, tenant.companyId, employeeId, work.month, work.version, files, at);
+    // The month closed and its document made: the worker is told, with the PDF attached to the e-mail
+    // (ET arts. 12.4.c and 35.5 ask for the summary with the payslip; issue 39).
+    if (work.version === 1) {
+      await notify(tx, tenant.companyId, at, [
+        {
+          kind: 'month_closed',
+          to: [{ type: 'employee', id: employeeId }],
+          data: { month: work.month.slice(0, 7) },
+          screen: 'record',
+        },
+      ]);
+    }
   }
   await deleteDocumentWork(
     tx,
@@ -363,4 +376,15 @@ async function mergedWorkbook(files: readonly Buffer[]): Promise<Buffer> {
     }
   }
   return Buffer.from(await merged.xlsx.writeBuffer());
+}
+
+/** The stored PDF of a worker's closed month in a language (the month-closed e-mail attaches it); undefined: none. */
+export async function storedWorkerPdf(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  month: string,
+  locale: DocumentLocale,
+): Promise<Buffer | undefined> {
+  return (await latestDocument(db, companyId, employeeId, `${month.slice(0, 7)}-01`, 'pdf', locale))?.content;
 }

@@ -11,6 +11,11 @@ export const NOTIFICATION_KINDS = [
   'correction_requested',
   'correction_to_accept',
   'compliance_alert',
+  'record_to_answer',
+  'shifts_published',
+  'missed_clock_out',
+  'missed_clock_outs',
+  'month_closed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export type Language = 'es' | 'en';
@@ -56,6 +61,56 @@ const MESSAGES: Record<NotificationKind, Record<Language, Texts>> = {
     en: {
       subject: 'The company proposes to correct your record',
       body: 'The company proposes to correct your record of <%= it.date %>: “<%= it.reason %>”. Nothing changes until you accept it; you may also reject it with a reason.',
+    },
+  },
+  record_to_answer: {
+    es: {
+      subject: 'Un registro a tu nombre espera tu respuesta',
+      body: '<%= it.recorder %> ha registrado un fichaje a tu nombre el <%= it.date %>. Revísalo en «Mi registro»: acéptalo o recházalo con un motivo.',
+    },
+    en: {
+      subject: 'A record made for you waits for your answer',
+      body: '<%= it.recorder %> recorded a check-in for you on <%= it.date %>. Review it under “My record”: accept it, or reject it with a reason.',
+    },
+  },
+  shifts_published: {
+    es: {
+      subject: 'Tus turnos han cambiado',
+      body: 'La empresa ha publicado o cambiado tus turnos. Tus turnos <%= it.dates %>: <%= it.shift_lines %>. Los tienes en «Mis turnos».',
+    },
+    en: {
+      subject: 'Your shifts have changed',
+      body: 'The company published or changed your shifts. Your shifts <%= it.dates %>: <%= it.shift_lines %>. They are under “My shifts”.',
+    },
+  },
+  missed_clock_out: {
+    es: {
+      subject: '¿Olvidaste fichar la salida?',
+      body: 'Tu jornada del <%= it.date %> sigue abierta desde las <%= it.time %>. Si ya saliste, pide una corrección en el portal con la hora real.',
+    },
+    en: {
+      subject: 'Did you forget to clock out?',
+      body: 'Your workday of <%= it.date %> is still open since <%= it.time %>. If you left, ask for a correction in the portal with the real time.',
+    },
+  },
+  missed_clock_outs: {
+    es: {
+      subject: 'Salidas sin fichar ayer: <%= it.count %>',
+      body: 'Jornadas que siguen abiertas desde ayer: <%= it.names %>. Cada persona ya tiene un aviso; si no la corrige, propón tú la corrección.',
+    },
+    en: {
+      subject: 'Clock-outs missed yesterday: <%= it.count %>',
+      body: 'Workdays still open since yesterday: <%= it.names %>. Each person was told; if they do not correct it, propose the correction yourself.',
+    },
+  },
+  month_closed: {
+    es: {
+      subject: 'Tu registro de <%= it.month_name %> está cerrado',
+      body: 'La empresa ha cerrado el mes de <%= it.month_name %>. Tu resumen mensual del registro de jornada va adjunto en PDF y está en el portal, donde puedes dar tu conformidad (arts. 12.4.c y 35.5 ET).',
+    },
+    en: {
+      subject: 'Your record of <%= it.month_name %> is closed',
+      body: 'The company closed the month of <%= it.month_name %>. Your monthly time record summary is attached as a PDF and is in the portal, where you can acknowledge it (Workers’ Statute arts. 12.4.c and 35.5).',
     },
   },
   compliance_alert: {
@@ -128,6 +183,20 @@ const RULES: Record<Language, Record<string, string>> = {
   },
 };
 
+/** Who made a record for a worker, as the worker reads it. */
+const RECORDERS: Record<Language, Record<string, string>> = {
+  es: {
+    admin: 'Una persona de la empresa',
+    api_key: 'Una integración de la empresa',
+    terminal: 'Un terminal de fichaje',
+  },
+  en: {
+    admin: 'Someone at the company',
+    api_key: 'One of the company’s integrations',
+    terminal: 'A clocking terminal',
+  },
+};
+
 const dayText = (date: string, language: Language) =>
   new Intl.DateTimeFormat(language, {
     weekday: 'short',
@@ -163,6 +232,29 @@ function wordsOf(language: Language, data: Record<string, unknown>): Record<stri
   }
   if (typeof data.status === 'string') words.status = STATUS[language][data.status] ?? data.status;
   if (typeof data.rule === 'string') words.detail = RULES[language][data.rule] ?? data.rule;
+  if (typeof data.recorder === 'string') words.recorder = RECORDERS[language][data.recorder] ?? data.recorder;
+  if (typeof data.month === 'string') {
+    words.month_name = new Intl.DateTimeFormat(language, {
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    }).format(new Date(`${data.month}-15T12:00:00Z`));
+  }
+  if (Array.isArray(data.names)) words.names = data.names.join(', ');
+  if (Array.isArray(data.shifts)) {
+    const shifts = data.shifts as Array<{ date: string; start: string; end: string; on_call: boolean }>;
+    words.shift_lines =
+      shifts.length === 0
+        ? language === 'es'
+          ? 'ninguno'
+          : 'none'
+        : shifts
+            .map(
+              (shift) =>
+                `${dayText(shift.date, language)} ${shift.start}–${shift.end}${shift.end <= shift.start ? ' (+1)' : ''}${shift.on_call ? (language === 'es' ? ' (guardia)' : ' (on call)') : ''}`,
+            )
+            .join('; ');
+  }
   return words;
 }
 

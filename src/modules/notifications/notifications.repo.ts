@@ -252,3 +252,23 @@ export async function deleteNotificationsBefore(db: Executor, before: Date, batc
     where n.company_id = old.company_id and n.id = old.id`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
+
+/** Whether a recipient was told of a kind with a `once` key already (Notice.once). */
+export async function hasNotified(
+  db: Executor,
+  companyId: string,
+  recipient: Recipient,
+  kind: string,
+  once: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('recipient_type', '=', recipient.type)
+    .where('recipient_id', '=', recipient.id)
+    .where('kind', '=', kind)
+    .where(sql<boolean>`data->>'once' = ${once}`)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import type { Mail } from '../../platform/mail.ts';
 import { keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import {
@@ -19,6 +20,7 @@ import {
   type DueEmail,
   deleteNotificationsBefore,
   employeeName,
+  hasNotified,
   insertNotifications,
   isSandbox,
   markRead,
@@ -47,6 +49,12 @@ export type Notice = {
   data: Record<string, unknown>;
   /** The screen, without the surface (`absences`, `corrections`). */
   screen: string;
+  /**
+   * A key that tells the recipient once: when a notification of the kind with this key exists, another is not
+   * written (a day's records made by an integration are one notification, not one per record; an open shift is
+   * one missed clock-out).
+   */
+  once?: string;
 };
 
 /**
@@ -66,12 +74,13 @@ export async function notify(tx: Executor, companyId: string, at: Date, notices:
           }))
         : notice.to;
     for (const recipient of recipients) {
+      if (notice.once && (await hasNotified(tx, companyId, recipient, notice.kind, notice.once))) continue;
       rows.push({
         id: newId(),
         recipient_type: recipient.type,
         recipient_id: recipient.id,
         kind: notice.kind,
-        data: notice.data,
+        data: notice.once ? { ...notice.data, once: notice.once } : notice.data,
         link: `${LINK_BASE[recipient.type]}${notice.screen}`,
         created_at: at,
       });
@@ -79,6 +88,10 @@ export async function notify(tx: Executor, companyId: string, at: Date, notices:
   }
   await insertNotifications(tx, companyId, rows);
 }
+
+/** Who can act on an employee's records: owners, admins and the employee's team leads (admins/roles.ts). */
+export const approversOf = (db: Executor, companyId: string, employeeId: string) =>
+  approverIds(db, companyId, employeeId);
 
 /** The name a notification prints for an employee. */
 export const nameOf = (db: Executor, companyId: string, employeeId: string) =>
@@ -241,6 +254,7 @@ const languageOf = (row: DueEmail): Language => row.language ?? row.admin_langua
 export async function sendDueEmails(
   deps: Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'publicUrl' | 'instanceSecret'>,
   limit = 20,
+  attach: Attachments = async () => [],
 ): Promise<number> {
   const { db, clock, mailer } = deps;
   const now = clock.now();
@@ -263,9 +277,22 @@ export async function sendDueEmails(
       unsubscribeUrl: `${deps.publicUrl}/notifications/unsubscribe?token=${token}`,
     });
     try {
+      const attachments = await attach({
+        companyId: row.company_id,
+        recipient,
+        kind,
+        data: (row.data ?? {}) as Record<string, unknown>,
+        language: languageOf(row),
+      });
+      // A file not made yet (a month's document the worker role is still making): tried again in a minute.
+      if (attachments === null) {
+        await retryEmailAt(db, row.company_id, row.id, toDate(now.add({ minutes: 1 })));
+        continue;
+      }
       await mailer.send({
         to: row.email,
         ...mail,
+        ...(attachments && attachments.length > 0 ? { attachments } : {}),
         messageId: `<${row.id}@notifications.jornada>`,
         headers: {
           'List-Unsubscribe': `<${deps.publicUrl}/notifications/unsubscribe?token=${token}>`,
@@ -284,6 +311,18 @@ export async function sendDueEmails(
   }
   return due.length;
 }
+
+/**
+ * The files an e-mail carries, found by whoever can (the jobs layer: the month's document of a `month_closed`
+ * notification lives in another module). An empty list: none; null: not ready yet, try again later.
+ */
+export type Attachments = (notification: {
+  companyId: string;
+  recipient: Recipient;
+  kind: NotificationKind;
+  data: Record<string, unknown>;
+  language: Language;
+}) => Promise<Mail['attachments'] | null>;
 
 /** Notifications are kept a year (docs/privacy.md). */
 export const NOTIFICATION_RETENTION_DAYS = 365;

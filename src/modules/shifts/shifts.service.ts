@@ -19,6 +19,7 @@ import {
 } from '../../time/planned-shifts.ts';
 import { localDate, type Zones } from '../../time/zones.ts';
 import type { PendingEvent } from '../events/events.service.ts';
+import { notify } from '../notifications/notifications.service.ts';
 import { type DaysTouched, writeDays } from '../workdays/write-days.ts';
 import {
   deleteShiftRows,
@@ -533,52 +534,44 @@ export async function markWorkerShiftsSeen(
 }
 
 /**
- * Sends the due e-mails of changed shifts (docs/time-rules.md, "Planned shifts"): to each worker, their published
- * shifts of the next two weeks, in Spanish and English. Without mail (no JORNADA_SMTP_URL) the notices are
- * dropped: the portal's badge tells the worker. A failed send is tried again five minutes later. Returns how many
- * notices it took.
+ * Tells each worker whose published shifts changed (docs/time-rules.md, "Planned shifts"), a short while after the
+ * planner's last change of a round: a `shifts_published` notification listing their published shifts of the next
+ * two weeks, in their inbox and, through the notifications' e-mail job, by e-mail in their language (issue 39
+ * folded the shift e-mails into the one notification model). Returns how many workers it took.
  */
-export async function sendShiftNotices(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'publicUrl'>,
-  limit = 20,
-): Promise<number> {
-  const { db, clock, mailer } = deps;
+export async function tellShiftChanges(deps: Pick<AppDeps, 'db' | 'clock'>, limit = 20): Promise<number> {
+  const { db, clock } = deps;
   const now = clock.now();
-  const due = await db.transaction().execute((tx) => takeDueShiftNotices(tx, toDate(now), limit));
-  if (!mailer) return due.length;
-  for (const worker of due) {
-    const zone = worker.timezone ?? worker.company_timezone;
-    const today = localDate(now, zone);
-    const shifts = await shiftsOfEmployees(
-      db,
-      worker.company_id,
-      [worker.id],
-      { from: today.toString(), to: today.add({ days: 13 }).toString() },
-      'published',
-    );
-    const lines = shifts.map(
-      (shift) =>
-        `- ${shift.date}: ${shift.start_time}–${shift.end_time}${shift.end_time <= shift.start_time ? ' (+1)' : ''}${shift.kind === 'on_call' ? ' (guardia / on call)' : ''}`,
-    );
-    try {
-      await mailer.send({
-        to: worker.email,
-        subject: `${worker.company}: tus turnos han cambiado / your shifts changed`,
-        text: [
-          `Hola, ${worker.first_name}:`,
-          '',
-          `${worker.company} ha publicado cambios en tus turnos. Tus turnos de las próximas dos semanas:`,
-          '',
-          ...(lines.length > 0 ? lines : ['- (ninguno / none)']),
-          '',
-          `Los ves en el portal, «Mis turnos»: ${deps.publicUrl}/portal#/shifts`,
-          '',
-          `${worker.company} published changes to your shifts; they are listed above and in the portal, “My shifts”.`,
-        ].join('\n'),
-      });
-    } catch {
-      await queueShiftNotices(db, worker.company_id, [worker.id], toDate(now.add({ minutes: 5 })));
+  return await db.transaction().execute(async (tx) => {
+    const due = await takeDueShiftNotices(tx, toDate(now), limit);
+    for (const worker of due) {
+      const today = localDate(now, worker.timezone ?? worker.company_timezone);
+      const until = today.add({ days: 13 });
+      const shifts = await shiftsOfEmployees(
+        tx,
+        worker.company_id,
+        [worker.id],
+        { from: today.toString(), to: until.toString() },
+        'published',
+      );
+      await notify(tx, worker.company_id, toDate(now), [
+        {
+          kind: 'shifts_published',
+          to: [{ type: 'employee', id: worker.id }],
+          data: {
+            start_date: today.toString(),
+            end_date: until.toString(),
+            shifts: shifts.map((shift) => ({
+              date: shift.date,
+              start: shift.start_time,
+              end: shift.end_time,
+              on_call: shift.kind === 'on_call',
+            })),
+          },
+          screen: 'shifts',
+        },
+      ]);
     }
-  }
-  return due.length;
+    return due.length;
+  });
 }

@@ -242,21 +242,23 @@ export function App() {
           label={t('Account')}
         />
         <div id="account" className={accountOpen ? 'account open' : 'account'}>
-          <fieldset className="switch" hidden={!can('listApiKeys')}>
-            <legend>{t('Data')}</legend>
-            {(['live', 'test'] as const).map((value) => (
-              <label key={value}>
-                <input
-                  type="radio"
-                  name="mode"
-                  value={value}
-                  checked={mode === value}
-                  onChange={() => setMode(value)}
-                />
-                {value === 'live' ? t('Live') : t('Test (sandbox)')}
-              </label>
-            ))}
-          </fieldset>
+          {can('listApiKeys') && (
+            <fieldset className="switch">
+              <legend>{t('Data')}</legend>
+              {(['live', 'test'] as const).map((value) => (
+                <label key={value}>
+                  <input
+                    type="radio"
+                    name="mode"
+                    value={value}
+                    checked={mode === value}
+                    onChange={() => setMode(value)}
+                  />
+                  {value === 'live' ? t('Live') : t('Test (sandbox)')}
+                </label>
+              ))}
+            </fieldset>
+          )}
           <div className="who">
             <a href="/docs">{t('API reference')}</a>
             <span>{session.admin.email}</span>
