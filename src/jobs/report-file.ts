@@ -7,7 +7,13 @@ import {
   sealedMonthCompilation,
 } from '../modules/month-documents/month-documents.service.ts';
 import { xlsxDocumentsStream } from '../modules/reports/document-xlsx.ts';
-import { csvStream, type Row, xlsxStream } from '../modules/reports/file-writers.ts';
+import {
+  csvStream,
+  type ExportLocale,
+  type Row,
+  relaidCsv,
+  xlsxStream,
+} from '../modules/reports/file-writers.ts';
 import { pdfStream } from '../modules/reports/pdf.ts';
 import {
   CHECK_INS_EXPORT_COLUMNS,
@@ -76,6 +82,7 @@ function madeReportFile(
       { locale: report.params.locale === 'en' ? 'en' : 'es', generatedAt: now, counter },
     );
   }
+  const locale = exportLocaleOf(report);
   if (report.type === 'time_registry_monthly') {
     return csvStream(
       TIME_REGISTRY_COLUMNS,
@@ -86,6 +93,7 @@ function madeReportFile(
         }),
         counter,
       ),
+      { locale },
     );
   }
   return (report.format === 'xlsx' ? xlsxStream : csvStream)(
@@ -98,9 +106,12 @@ function madeReportFile(
       }),
       counter,
     ),
-    { sheetName: 'Check-ins' },
+    { sheetName: locale === 'es' ? 'Fichajes' : 'Check-ins', locale },
   );
 }
+
+/** The layout an export asks for (params.locale): `en`, v1's, unless `es` is asked. */
+const exportLocaleOf = (report: ClaimedReport): ExportLocale => (report.params.locale === 'es' ? 'es' : 'en');
 
 /**
  * A closed month's report made of stored documents (docs/registry.md, "Sealed documents"): a worker's monthly
@@ -141,13 +152,14 @@ function sealedReportFile(
     );
   }
   if (!one) return undefined;
-  return Readable.from(
+  const file = Readable.from(
     (async function* () {
       const stored = await sealedDocument(deps, tenant, one.employeeId, month, one.format, locale);
       if (!stored) {
         yield* madeReportFile(
           { streamDb: deps.db, cursors: deps.cursors },
-          report,
+          // In v1's layout, like a stored file: laid out in the asked locale below.
+          one.format === 'csv' ? { ...report, params: { ...report.params, locale: 'en' } } : report,
           deps.clock.now(),
           counter,
         );
@@ -161,6 +173,8 @@ function sealedReportFile(
       if (one.format === 'csv') counter.rows -= 1;
     })(),
   );
+  // The company's sealed CSV is stored in v1's layout: a Spanish export lays the same values out again.
+  return one.format === 'csv' ? relaidCsv(TIME_REGISTRY_COLUMNS, file, exportLocaleOf(report)) : file;
 }
 
 function countLines(bytes: Buffer): number {

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { PassThrough, pipeline, Readable } from 'node:stream';
+import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import type ExcelJS from 'exceljs';
 import { excelJs } from './lazy-modules.ts';
@@ -29,26 +30,123 @@ export function neutralize(text: string): string {
 
 const instantText = (value: Date) => `${value.toISOString().slice(0, 19)}Z`;
 
+/**
+ * How an export is laid out (issue 39): `en` (the default, unchanged since v1: column keys as headers, commas,
+ * true/false, decimal points), or `es`, as Spanish Excel opens it: Spanish headers, `;` between fields, sí/no,
+ * decimal commas, the sheet named in Spanish. The values and their order are the same in both.
+ */
+export type ExportLocale = 'es' | 'en';
+
+/** The Spanish header of each column key of the exports (report-rows.ts); a key not listed keeps its name. */
+const SPANISH_HEADERS: Record<string, string> = {
+  check_in_id: 'id_fichaje',
+  employee_id: 'id_empleado',
+  external_id: 'id_externo',
+  employee_name: 'empleado',
+  type: 'tipo',
+  timestamp_utc: 'hora_utc',
+  local_time: 'hora_local',
+  source: 'origen',
+  status: 'estado',
+  late: 'tardío',
+  correction_id: 'id_corrección',
+  voided_by_correction_id: 'anulado_por_corrección',
+  recorded_by_type: 'registrado_por_tipo',
+  recorded_by_id: 'registrado_por_id',
+  key_kind: 'tipo_de_clave',
+  recorded_at_utc: 'registrado_utc',
+  worker_confirmed: 'confirmado_por_el_trabajador',
+  worker_response: 'respuesta_del_trabajador',
+  date: 'fecha',
+  first_in: 'primera_entrada',
+  last_out: 'última_salida',
+  shifts: 'tramos',
+  break_minutes: 'minutos_pausa',
+  worked_minutes: 'minutos_trabajados',
+  expected_minutes: 'minutos_previstos',
+  overtime_minutes: 'minutos_extra',
+  night_minutes: 'minutos_nocturnos',
+  absence_type: 'ausencia',
+  incomplete: 'incompleto',
+  intervals: 'intervalos',
+  worked_hhmm: 'trabajado_hhmm',
+  break_hhmm: 'pausa_hhmm',
+  expected_hhmm: 'previsto_hhmm',
+  overtime_hhmm: 'extra_hhmm',
+  night_hhmm: 'nocturno_hhmm',
+  holiday: 'festivo',
+  late_records: 'registros_tardíos',
+  corrected: 'corregido',
+  work_mode: 'modalidad',
+  breaks: 'pausas',
+  records_by_others: 'registros_de_otros',
+  disputed_records: 'registros_discutidos',
+  conflict: 'conflicto',
+  complementary_minutes: 'minutos_complementarios',
+  complementary_hhmm: 'complementario_hhmm',
+};
+
+/** A column's header in an export's locale. */
+export const headerOf = (key: string, locale: ExportLocale) =>
+  locale === 'es' ? (SPANISH_HEADERS[key] ?? key) : key;
+
+/** A number as the locale writes it: 7.5 or 7,5. */
+const numberText = (value: number, locale: ExportLocale) =>
+  locale === 'es' ? String(value).replace('.', ',') : String(value);
+
+/** A yes/no as the locale writes it. */
+const booleanText = (value: boolean, locale: ExportLocale) =>
+  locale === 'es' ? (value ? 'sí' : 'no') : value ? 'true' : 'false';
+
 /** CSV per RFC 4180: CRLF records, fields quoted when needed and quotes doubled, UTF-8 with a BOM for Excel. */
-export function csvStream(columns: Column[], rows: AsyncIterable<Row>): Readable {
+export function csvStream(
+  columns: Column[],
+  rows: AsyncIterable<Row>,
+  options: { locale?: ExportLocale } = {},
+): Readable {
+  const locale = options.locale ?? 'en';
   const kinds = new Map(columns.map((column) => [column.key, column.kind]));
   const stringifier = stringify({
     header: true,
     bom: true,
+    delimiter: locale === 'es' ? ';' : ',',
     record_delimiter: 'windows',
     // With CRLF records, csv-stringify quotes a field only for a whole CRLF: a lone LF or CR would end the
     // record in a spreadsheet and start a forged one. Every field holding either is quoted.
     quoted_match: /[\r\n]/,
-    columns: columns.map((column) => ({ key: column.key, header: column.key })),
+    columns: columns.map((column) => ({ key: column.key, header: headerOf(column.key, locale) })),
     cast: {
-      boolean: (value) => (value ? 'true' : 'false'),
+      boolean: (value) => booleanText(value, locale),
       date: (value) => instantText(value),
-      number: (value) => String(value),
+      number: (value) => numberText(value, locale),
       string: (value, context) => (kinds.get(String(context.column)) === 'text' ? neutralize(value) : value),
     },
   });
   pipeline(Readable.from(rows), stringifier, () => {});
   return stringifier;
+}
+
+/**
+ * A stored CSV of the `en` layout (a closed month's sealed company file) laid out in another locale, value for
+ * value: the sealed bytes stay what the chain hashes, and a Spanish reader gets the same rows as Spanish Excel
+ * opens them.
+ */
+export function relaidCsv(columns: Column[], stored: Readable, locale: ExportLocale): Readable {
+  if (locale === 'en') return stored;
+  const kinds = new Map(columns.map((column) => [column.key, column.kind]));
+  const rows = (async function* () {
+    const parser = stored.pipe(parse({ bom: true, columns: true, relax_column_count: true }));
+    for await (const record of parser as AsyncIterable<Record<string, string>>) {
+      const row: Row = {};
+      for (const [key, text] of Object.entries(record)) {
+        const kind = kinds.get(key);
+        row[key] =
+          kind === 'boolean' ? text === 'true' : kind === 'integer' && text !== '' ? Number(text) : text;
+      }
+      yield row;
+    }
+  })();
+  return csvStream(columns, rows, { locale });
 }
 
 /** The zip entry stream ExcelJS writes into (a readable-stream v2 PassThrough: no `writableNeedDrain`). */
@@ -79,8 +177,9 @@ function localAsDate(text: string): Date {
 export function xlsxStream(
   columns: Column[],
   rows: AsyncIterable<Row>,
-  options: { sheetName: string; rowsPerSheet?: number },
+  options: { sheetName: string; rowsPerSheet?: number; locale?: ExportLocale },
 ): Readable {
+  const locale = options.locale ?? 'en';
   const output = new PassThrough();
   const rowsPerSheet = options.rowsPerSheet ?? XLSX_MAX_ROWS_PER_SHEET;
   const workbook = new (excelJs().stream.xlsx.WorkbookWriter)({
@@ -111,7 +210,7 @@ export function xlsxStream(
       const style = cellStyles[index] as Partial<ExcelJS.Style>;
       return { key: column.key, width: column.width ?? 16, ...(style.numFmt ? { style } : {}) };
     });
-    const header = sheet.addRow(columns.map((column) => column.key));
+    const header = sheet.addRow(columns.map((column) => headerOf(column.key, locale)));
     header.font = { bold: true };
     header.commit();
     return sheet;
@@ -119,6 +218,7 @@ export function xlsxStream(
   const cell = (kind: ColumnKind, value: Row[string]) => {
     if (value === null || value === undefined) return null;
     if (kind === 'text') return neutralize(String(value));
+    if (kind === 'boolean' && locale === 'es') return booleanText(Boolean(value), locale);
     if (kind === 'date' && typeof value === 'string') return new Date(`${value}T00:00:00Z`);
     if (kind === 'local' && typeof value === 'string') return localAsDate(value);
     return value;

@@ -9,11 +9,18 @@ export const REPORT_TYPES = [
 export const REPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 
 /** The params of each type, validated after the body's shape (so the errors name `params.<field>`). */
+/** How an export is laid out (issue 39); `en`, the default, is the layout v1 has always had. */
+const ExportLocaleParam = Type.Enum(['en', 'es'], {
+  description:
+    'en (default): column keys as headers, commas, true/false. es: Spanish headers and file name, `;` between fields, sí/no, decimal commas, as Spanish Excel opens it.',
+});
+
 export const REPORT_PARAMS = {
   time_registry_monthly: Type.Object(
     {
       month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' }),
       employee_id: Type.Optional(Uuid('Only this employee.')),
+      locale: Type.Optional(ExportLocaleParam),
     },
     { additionalProperties: false },
   ),
@@ -30,6 +37,7 @@ export const REPORT_PARAMS = {
       from: CalendarDate('First date, in the company time zone.'),
       to: CalendarDate('Last date, inclusive; at most one year after from.'),
       employee_id: Type.Optional(Uuid('Only this employee.')),
+      locale: Type.Optional(ExportLocaleParam),
     },
     { additionalProperties: false },
   ),

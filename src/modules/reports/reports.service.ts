@@ -207,12 +207,20 @@ export function fileNameOf(report: {
   const monthly = report.type !== 'check_ins_export';
   const span = monthly ? params.month : `${params.from}_${params.to}`;
   const who = params.employee_id ? `-${params.employee_id}` : '';
-  const name =
-    report.type === 'time_registry_monthly'
-      ? 'time-registry'
-      : report.type === 'time_registry_worker_monthly'
-        ? 'worker-registry'
-        : 'check-ins';
+  // File names in Spanish when the report asks for Spanish (params.locale: es), issue 39.
+  const names =
+    params.locale === 'es'
+      ? {
+          time_registry_monthly: 'registro-jornada',
+          time_registry_worker_monthly: 'registro-trabajador',
+          check_ins_export: 'fichajes',
+        }
+      : {
+          time_registry_monthly: 'time-registry',
+          time_registry_worker_monthly: 'worker-registry',
+          check_ins_export: 'check-ins',
+        };
+  const name = names[report.type];
   return `${name}-${span}${who}.${report.format}`;
 }
 

@@ -189,6 +189,9 @@ export function App() {
   const [accountOpen, setAccountOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new screen is what closes the menu
   useEffect(() => setMenuOpen(false), [screen]);
+  // Another login starts with the account's controls folded.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new administrator is what folds them
+  useEffect(() => setAccountOpen(false), [session?.admin.id]);
 
   if (session === undefined) return <p role="status">{t('Loading…')}</p>;
   if (session === null) return <Login onLogin={accept} />;

@@ -539,7 +539,6 @@ export const es: Record<string, string> = {
   Report: 'Informe',
   Format: 'Formato',
   'PDF (to print and sign)': 'PDF (para imprimir y firmar)',
-  'Language of the documents': 'Idioma de los documentos',
   'Request report': 'Pedir informe',
   'Latest reports': 'Últimos informes',
   Parameters: 'Parámetros',
@@ -863,4 +862,7 @@ export const es: Record<string, string> = {
   'Import {{count}} employees_other': 'Importar {{count}} personas',
   'No e-mail is configured: hand each worker their invitation link.':
     'No hay correo configurado: entrega a cada persona su enlace de invitación.',
+  'Language of the file': 'Idioma del archivo',
+  'Spanish: Spanish headers, “;” between columns and decimal commas, as Spanish Excel opens it.':
+    'Español: cabeceras en español, «;» entre columnas y coma decimal, como lo abre Excel en español.',
 };

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { eventsOf, fieldErrors, hire, voidByCorrection } from '../../../helpers/resources.ts';
@@ -176,6 +177,76 @@ describe('check_ins_export', () => {
       type: 'report.completed',
       data: { report_id: report.id, status: 'completed' },
     });
+  });
+
+  it('lays an export out as Spanish Excel opens it with locale es, and keeps today’s layout by default', async () => {
+    const spanish = await generated({
+      type: 'check_ins_export',
+      format: 'csv',
+      params: { from: '2026-10-01', to: '2026-10-31', locale: 'es' },
+    });
+    const response = await download(spanish.download_url);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-disposition']).toBe(
+      'attachment; filename="fichajes-2026-10-01_2026-10-31.csv"',
+    );
+    expect(response.body.startsWith('\uFEFFid_fichaje;id_empleado;id_externo;empleado;tipo;')).toBe(true);
+    const records = parse(response.body, { bom: true, columns: true, delimiter: ';' }) as Array<
+      Record<string, string>
+    >;
+    expect(records).toHaveLength(checkIns.length);
+    // Yes/no as Spanish writes it, row for row what the English file says true/false.
+    const byId = new Map(expectedRows().map((row) => [row.check_in_id, row]));
+    for (const record of records) {
+      const row = byId.get(record.id_fichaje ?? '');
+      expect(record.tardío).toBe(row?.late === 'true' ? 'sí' : 'no');
+      expect(record.confirmado_por_el_trabajador).toBe(row?.worker_confirmed === 'true' ? 'sí' : 'no');
+      expect(record.hora_local).toBe(row?.local_time);
+    }
+    expect(records.map((record) => record.id_fichaje).sort()).toEqual(
+      expectedRows()
+        .map((row) => row.check_in_id)
+        .sort(),
+    );
+    // The registry's month too: Spanish headers, `;`, sí/no.
+    const registry = await generated({
+      type: 'time_registry_monthly',
+      format: 'csv',
+      params: { month: '2026-10', locale: 'es' },
+    });
+    const month = await download(registry.download_url);
+    expect(month.headers['content-disposition']).toBe('attachment; filename="registro-jornada-2026-10.csv"');
+    expect(month.body.split('\r\n')[0]).toBe(
+      `\uFEFF${[
+        'id_empleado',
+        'id_externo',
+        'empleado',
+        'fecha',
+        'primera_entrada',
+        'última_salida',
+        'tramos',
+        'minutos_pausa',
+        'minutos_trabajados',
+      ].join(';')};${month.body.split('\r\n')[0]?.split(';').slice(9).join(';')}`,
+    );
+    expect(month.body).toMatch(/;(sí|no);/);
+    expect(month.body).not.toMatch(/;(true|false)[;\r]/);
+    // Without a locale, what integrations parse today: keys, commas, true/false.
+    const english = await generated({
+      type: 'check_ins_export',
+      format: 'csv',
+      params: { from: '2026-10-01', to: '2026-10-31' },
+    });
+    expect((await download(english.download_url)).body.startsWith('\uFEFFcheck_in_id,employee_id,')).toBe(
+      true,
+    );
+    const refused = await company.live.post('/v1/reports', {
+      type: 'check_ins_export',
+      format: 'csv',
+      params: { from: '2026-10-01', to: '2026-10-31', locale: 'fr' },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().errors)).toContain('params.locale');
   });
 
   it('generates an XLSX with a bold frozen header and typed cells, read back by ExcelJS', async () => {

@@ -7,6 +7,7 @@ import {
   csvStream,
   neutralize,
   type Row,
+  relaidCsv,
   xlsxStream,
 } from '../../../../src/modules/reports/file-writers.ts';
 
@@ -27,6 +28,27 @@ async function* rowsOf(count: number): AsyncIterable<Row> {
 }
 
 describe('report writers', () => {
+  it('lays a stored v1 CSV out in Spanish exactly as a Spanish export writes the same rows', async () => {
+    const registry: Column[] = [
+      { key: 'employee_name', kind: 'text' },
+      { key: 'worked_minutes', kind: 'integer' },
+      { key: 'incomplete', kind: 'boolean' },
+      { key: 'holiday', kind: 'text' },
+    ];
+    async function* rows(): AsyncIterable<Row> {
+      yield { employee_name: '=cmd', worked_minutes: 480, incomplete: false, holiday: 'Día; "grande"' };
+      yield { employee_name: 'Ana, B', worked_minutes: 0, incomplete: true, holiday: '' };
+    }
+    const direct = await buffer(csvStream(registry, rows(), { locale: 'es' }));
+    const relaid = await buffer(relaidCsv(registry, csvStream(registry, rows()), 'es'));
+    expect(relaid.toString('utf8')).toBe(direct.toString('utf8'));
+    expect(direct.toString('utf8')).toBe(
+      '\uFEFFempleado;minutos_trabajados;incompleto;festivo\r\n' +
+        `'=cmd;480;no;"Día; ""grande"""\r\n` +
+        'Ana, B;0;sí;\r\n',
+    );
+  });
+
   it('neutralises formulas: =, +, - and @ get an apostrophe', () => {
     expect(['=1+1', '+34', '-2', '@SUM(A1)', 'plain', '1-2'].map(neutralize)).toEqual([
       "'=1+1",

@@ -76,19 +76,19 @@ export function ImportEmployees({ onImported }: { onImported: (count: number) =>
         )}
       </p>
       <form onSubmit={review} aria-label={t('Import employees')}>
+        <Field label={t('File (CSV or XLSX)')} name="content" error={action.error}>
+          <input
+            type="file"
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            required
+            onChange={(event) => {
+              setFile(event.target.files?.[0] ?? null);
+              setPreview(null);
+              setDone(null);
+            }}
+          />
+        </Field>
         <div className="row">
-          <Field label={t('File (CSV or XLSX)')} name="content" error={action.error}>
-            <input
-              type="file"
-              accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-              required
-              onChange={(event) => {
-                setFile(event.target.files?.[0] ?? null);
-                setPreview(null);
-                setDone(null);
-              }}
-            />
-          </Field>
           <label className="check">
             <input type="checkbox" checked={invite} onChange={(event) => setInvite(event.target.checked)} />
             {t('Invite them to the workers’ portal')}

@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { companyLanguage } from '../../../../src/platform/language.ts';
 import { api, formatInstant, type Mode } from '../../../shared/api.ts';
 import { formatDate, formatMonth, formatNumber, i18n, msg, useT } from '../../../shared/i18n.ts';
 import { todayIn } from '../../../shared/zoned.ts';
@@ -36,8 +37,11 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
   const [month, setMonth] = useState(() => todayIn(company.timezone).slice(0, 7));
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  // The documents' language starts as the interface's; the worker's own may differ.
-  const [locale, setLocale] = useState<'es' | 'en'>(() => (i18n.language === 'en' ? 'en' : 'es'));
+  // A Spanish company's files are Spanish (headers, `;`, decimal commas: what Spanish Excel opens, issue 39);
+  // another's start in the interface's language. Either may be changed.
+  const [locale, setLocale] = useState<'es' | 'en'>(() =>
+    companyLanguage(company.timezone) === 'es' || i18n.language === 'es' ? 'es' : 'en',
+  );
   const create = useAction();
   const download = useAction();
 
@@ -53,10 +57,10 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
     event.preventDefault();
     const body =
       type === 'time_registry_monthly'
-        ? { type, format: 'csv', params: { month } }
+        ? { type, format: 'csv', params: { month, locale } }
         : type === 'time_registry_worker_monthly'
           ? { type, format: format === 'csv' ? 'pdf' : format, params: { month, locale } }
-          : { type, format: format === 'pdf' ? 'csv' : format, params: { from, to } };
+          : { type, format: format === 'pdf' ? 'csv' : format, params: { from, to, locale } };
     if (await create.run(() => api('POST', `/${mode}/reports`, body))) reports.reload();
   };
   // Each GET mints a fresh single-use address valid 5 minutes: fetch one at the moment of the click.
@@ -121,14 +125,23 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
             </select>
           </Field>
         )}
-        {type === 'time_registry_worker_monthly' && (
-          <Field label={t('Language of the documents')} name="params.locale" error={create.error}>
-            <select value={locale} onChange={(event) => setLocale(event.target.value as 'es' | 'en')}>
-              <option value="es">Español</option>
-              <option value="en">English</option>
-            </select>
-          </Field>
-        )}
+        <Field
+          label={t('Language of the file')}
+          hint={
+            type === 'time_registry_worker_monthly'
+              ? undefined
+              : t(
+                  'Spanish: Spanish headers, “;” between columns and decimal commas, as Spanish Excel opens it.',
+                )
+          }
+          name="params.locale"
+          error={create.error}
+        >
+          <select value={locale} onChange={(event) => setLocale(event.target.value as 'es' | 'en')}>
+            <option value="es">Español</option>
+            <option value="en">English</option>
+          </select>
+        </Field>
         <ErrorMessage error={create.error} />
         <button type="submit" disabled={create.busy}>
           {t('Request report')}
