@@ -134,7 +134,8 @@ describe('notification kinds', () => {
     const mail = messages.find((message) => message.includes(`To: ${workerEmail}`)) ?? '';
     expect(mail).toContain('Content-Type: application/pdf');
     expect(mail).toMatch(/filename="?registro-de-jornada-2026-10\.pdf/);
-    const base64 = /Content-Type: application\/pdf[^]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(mail)?.[1] ?? '';
+    const base64 =
+      /Content-Type: application\/pdf[\s\S]*?\r?\n\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(mail)?.[1] ?? '';
     expect(Buffer.from(base64.replace(/\s/g, ''), 'base64').subarray(0, 5).toString()).toBe('%PDF-');
   });
 });
