@@ -199,7 +199,7 @@ function writeDocument(
     for (const column of [4, 5, 6, 7, 8]) row.getCell(column).numFmt = DURATION;
   };
   for (const day of document.days) {
-    const cells = dayCells(day, label, document.absenceLabels);
+    const cells = dayCells(day, label, document.absenceLabels, document.employment.trackingStart);
     const row = sheet.addRow([
       new Date(`${String(day.date)}T00:00:00Z`),
       cells.intervals,

@@ -31,7 +31,7 @@ const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 /** The day table's column widths, in points (515 in all: A4 less the margins). */
 const WIDTHS: Record<DocumentColumn, number> = {
-  // Wide enough for the date and its weekday on one line (`2026-10-01 jue`, jornada-registro-4).
+  // Wide enough for the date and its weekday on one line (`2026-10-01 jue`, jornada-registro-4 on).
   day: 74,
   intervals: 100,
   mode: 62,
@@ -117,7 +117,7 @@ function drawDocument(
   header();
   doc.font('regular').fontSize(7.5);
   for (const day of document.days) {
-    const figures = dayCells(day, label, document.absenceLabels);
+    const figures = dayCells(day, label, document.absenceLabels, document.employment.trackingStart);
     const cells: Record<DocumentColumn, string> = {
       ...figures,
       worked: hhmm(figures.worked),

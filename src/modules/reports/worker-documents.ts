@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { contractOf, selectEmployedDuring } from '../../db/employees.ts';
+import { contractOf, effectiveTrackingStart, selectEmployedDuring } from '../../db/employees.ts';
 import type { ActorType } from '../../db/schema.ts';
 import { zonesOf } from '../../db/time-zones.ts';
 import type { CursorCodec } from '../../platform/pagination.ts';
@@ -60,6 +60,11 @@ export type WorkerDocument = {
     weeklyMinutes: number;
     /** The contracted week as a share of a full-time one (FULL_TIME_WEEKLY_MINUTES); null when full time. */
     partTimePercent: number | null;
+    /**
+     * The first day the registry counts for the worker (the later of the hire date and the tracking start):
+     * a day before it prints "antes del inicio del registro" instead of an unexplained 0:00 (issue 39).
+     */
+    trackingStart: string;
   };
   /** marked or worker_consent: whether a record by someone else counts before the worker accepts it. */
   policy: string;
@@ -186,12 +191,18 @@ export async function* workerMonthlyDocuments(
         : current;
       // Employment as chained at the close (older chains lack it: today's then).
       const contracts = sealed?.worker?.contracts ?? (await contractOf(db, tenant.companyId, id));
+      const hireDate = sealed?.worker?.hire_date ?? current.hire_date;
       const employment = {
-        hireDate: sealed?.worker?.hire_date ?? current.hire_date,
+        hireDate,
         terminationDate: sealed?.worker?.hire_date
           ? sealed.worker.termination_date
           : current.termination_date,
         ...contractedWeek(contracts, to),
+        trackingStart: effectiveTrackingStart({
+          hire_date: hireDate,
+          tracking_start_date: current.tracking_start_date,
+          company_tracking_start_date: account.tracking_start_date,
+        }),
       };
       const location = sealed?.worker
         ? sealed.centre
@@ -294,7 +305,7 @@ export async function* workerMonthlyDocuments(
 }
 
 /** The document's version: bumped whenever its layout or content changes, printed on every page. */
-export const DOCUMENT_VERSION = 'jornada-registro-4';
+export const DOCUMENT_VERSION = 'jornada-registro-5';
 
 export const LABELS = {
   es: {
@@ -336,6 +347,7 @@ export const LABELS = {
     chain: 'Cadena del registro',
     seal: 'Sello del mes cerrado',
     late: 'registro tardío',
+    beforeTracking: 'antes del inicio del registro',
     corrected: 'corregido',
     incomplete: 'incompleto',
     breaks: 'pausas',
@@ -422,6 +434,7 @@ export const LABELS = {
     chain: 'Registry chain',
     seal: 'Seal of the closed month',
     late: 'late record',
+    beforeTracking: 'before the registry started',
     corrected: 'corrected',
     incomplete: 'incomplete',
     breaks: 'breaks',
@@ -490,11 +503,20 @@ export const DOCUMENT_COLUMNS = [
 export type DocumentColumn = (typeof DOCUMENT_COLUMNS)[number];
 
 /** A registry row (a day, or the totals) as the document's cells: figures in minutes, marks as notes. */
-export function dayCells(day: Row, label: Labels, absenceLabels: Readonly<Record<string, string>> = {}) {
+export function dayCells(
+  day: Row,
+  label: Labels,
+  absenceLabels: Readonly<Record<string, string>> = {},
+  trackingStart?: string,
+) {
   const worked = Number(day.worked_minutes ?? 0);
   const overtime = Number(day.overtime_minutes ?? 0);
   const complementary = Number(day.complementary_minutes ?? 0);
   const notes = [
+    // A day before the registry counts for the worker: nothing is expected or counted, and the document says why.
+    trackingStart !== undefined && typeof day.date === 'string' && day.date < trackingStart
+      ? label.beforeTracking
+      : null,
     day.holiday,
     typeof day.absence_type === 'string' ? absenceName(day.absence_type, label.locale, absenceLabels) : null,
     Number(day.late_records ?? 0) > 0 ? label.late : null,

@@ -351,6 +351,7 @@ describe('time_registry_worker_monthly', () => {
             terminationDate: null,
             weeklyMinutes: 2400,
             partTimePercent: null,
+            trackingStart: '2026-01-01',
           },
           accessResets: [],
           policy: 'marked',
@@ -403,6 +404,7 @@ describe('time_registry_worker_monthly', () => {
           terminationDate: null,
           weeklyMinutes: 2400,
           partTimePercent: null,
+          trackingStart: '2026-01-01',
         },
         accessResets: [],
         policy: 'marked',
@@ -424,6 +426,27 @@ describe('time_registry_worker_monthly', () => {
     const footer = workbook.worksheets[0]?.headerFooter.oddFooter ?? '';
     expect(footer).toContain('Ana &&L&&P&&D');
     expect(footer).not.toContain('Ana &L');
+  });
+
+  it('says “antes del inicio del registro” on the days before the worker’s tracking start, not a bare 0:00', async () => {
+    const late = await hire(company.live, {
+      hire_date: '2026-09-01',
+      tracking_start_date: '2026-10-15',
+      first_name: 'Tere',
+      last_name: 'Tardía',
+    });
+    const { bytes } = await generate({ month: '2026-10', employee_id: late.id });
+    const rows = new Map(
+      (await pdfPages(bytes))
+        .join('\n')
+        .replace(/\s+/g, ' ')
+        .split(/(?=\b2026-10-\d\d )/)
+        .map((segment) => [segment.slice(0, 10), segment] as const),
+    );
+    expect(rows.get('2026-10-14')).toContain('antes del inicio del registro');
+    expect(rows.get('2026-10-01')).toContain('antes del inicio del registro');
+    expect(rows.get('2026-10-15')).not.toContain('antes del inicio del registro');
+    expect(rows.get('2026-10-31')).not.toContain('antes del inicio del registro');
   });
 
   it('names each worker’s sheet within Excel’s rules, unique regardless of case', () => {
