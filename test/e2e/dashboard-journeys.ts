@@ -452,6 +452,19 @@ export function dashboardJourneys(variants: Variant[]): void {
       const requests = page.getByRole('region', { name: T('Requests ({{number}})', { number: 1 }) });
       const approve = requests.getByRole('button', { name: T('Approve {{who}}', { who: employeeName }) });
       await approve.waitFor();
+      // The whole month at 1440 px, without scrolling sideways; weekends shaded (issue 39).
+      const grid = page.locator('table.calendar');
+      if (!phone(variant)) {
+        expect(
+          await grid.evaluate((table) => {
+            const box = table.closest('.table-wrap') as HTMLElement | null;
+            return box === null || box.scrollWidth <= box.clientWidth;
+          }),
+        ).toBe(true);
+        const last = await grid.locator('thead th').last().boundingBox();
+        expect((last?.x ?? 0) + (last?.width ?? 0)).toBeLessThanOrEqual(variant.width);
+      }
+      expect(await grid.locator('thead th.weekend, thead th.cell-holiday').count()).toBeGreaterThanOrEqual(8);
       expect(await axeViolations(page)).toEqual([]);
       await shot('team-calendar');
       await approve.click();
@@ -641,10 +654,14 @@ export function dashboardJourneys(variants: Variant[]): void {
         page.waitForEvent('download'),
         page.getByRole('button', { name: T('Download') }).click(),
       ]);
-      expect(download.suggestedFilename()).toBe(`check-ins-${day}_${day}.csv`);
+      // A company in Spain gets its files as Spanish Excel opens them (issue 39): Spanish headers and name, `;`.
+      expect(download.suggestedFilename()).toBe(`fichajes-${day}_${day}.csv`);
       const file = await download.path();
-      const rows = parse(await readFile(file), { bom: true, columns: true }) as Array<Record<string, string>>;
-      expect(rows.map((row) => row.type)).toEqual(['in', 'out']);
+      const text = await readFile(file, 'utf8');
+      expect(text.startsWith('\uFEFFid_fichaje;id_empleado;')).toBe(true);
+      const rows = parse(text, { bom: true, columns: true, delimiter: ';' }) as Array<Record<string, string>>;
+      expect(rows.map((row) => row.tipo)).toEqual(['in', 'out']);
+      expect(rows.map((row) => row.tardío)).toEqual(['no', 'no']);
     }, 120_000);
 
     it('lists, searches, creates and terminates employees', async () => {
@@ -1080,7 +1097,7 @@ export function dashboardJourneys(variants: Variant[]): void {
       await page.getByLabel(T('Report'), { exact: true }).selectOption('time_registry_worker_monthly');
       await page.getByLabel(T('Month'), { exact: true }).fill('2026-10');
       await page.getByLabel(T('Format'), { exact: true }).selectOption('xlsx');
-      await page.getByLabel(T('Language of the documents'), { exact: true }).selectOption('en');
+      await page.getByLabel(T('Language of the file'), { exact: true }).selectOption('en');
       await page.getByRole('button', { name: T('Request report') }).click();
       const row = page.getByRole('row', {
         name: new RegExp(literally(`${T('Workers’ monthly documents')} (XLSX)`)),

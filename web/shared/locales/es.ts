@@ -865,4 +865,5 @@ export const es: Record<string, string> = {
   'Language of the file': 'Idioma del archivo',
   'Spanish: Spanish headers, “;” between columns and decimal commas, as Spanish Excel opens it.':
     'Español: cabeceras en español, «;» entre columnas y coma decimal, como lo abre Excel en español.',
+  weekend: 'fin de semana',
 };

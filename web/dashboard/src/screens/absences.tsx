@@ -37,6 +37,9 @@ const overlaps = (absence: Absence, from: string, to: string) =>
  * off those days; rejecting takes a reason; an approved absence can be cancelled; an absence can be created for
  * an employee.
  */
+/** Saturday or Sunday: shaded in the month grid (issue 39). */
+const weekend = (date: string) => Temporal.PlainDate.from(date).dayOfWeek >= 6;
+
 export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company }) {
   const t = useT();
   const [month, setMonth] = useState(() => todayIn(company.timezone).slice(0, 7));
@@ -153,7 +156,8 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
             <p className="muted legend">
               <span className="cell-approved">V</span> {t('approved')} ·{' '}
               <span className="cell-requested">V</span> {t('requested')} ·{' '}
-              <span className="cell-holiday">·</span> {t('holiday')}
+              <span className="cell-holiday">·</span> {t('holiday')} · <span className="weekend">·</span>{' '}
+              {t('weekend')}
             </p>
             <ScrollBox label={t('Team calendar, {{month}}', { month: formatMonth(month) })}>
               <table className="calendar">
@@ -164,7 +168,9 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                       <th
                         scope="col"
                         key={date}
-                        className={holidays.has(date) ? 'cell-holiday' : undefined}
+                        className={
+                          holidays.has(date) ? 'cell-holiday' : weekend(date) ? 'weekend' : undefined
+                        }
                         title={holidays.get(date)}
                       >
                         <span aria-hidden="true">
@@ -192,7 +198,13 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
                           <td
                             key={date}
                             className={
-                              absence ? `cell-${absence.status}` : holiday ? 'cell-holiday' : undefined
+                              absence
+                                ? `cell-${absence.status}`
+                                : holiday
+                                  ? 'cell-holiday'
+                                  : weekend(date)
+                                    ? 'weekend'
+                                    : undefined
                             }
                             title={
                               absence ? `${absence.type.label} (${t(statusLabel(absence.status))})` : holiday
