@@ -11,6 +11,7 @@ import { importsDashboardRoutes } from '../modules/imports/imports.routes.ts';
 import { lifecycleDashboardRoutes } from '../modules/lifecycle/lifecycle.routes.ts';
 import { locationsDashboardRoutes } from '../modules/locations/locations.routes.ts';
 import { notificationsDashboardRoutes } from '../modules/notifications/notifications.routes.ts';
+import { unitsDashboardRoutes } from '../modules/units/units.routes.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { registerDashboardPage } from './pages.ts';
 import { DASHBOARD_TENANT_ROUTE_MODULES, registerTenantRoutes } from './tenant-routes.ts';
@@ -27,6 +28,7 @@ const DASHBOARD_ROUTE_MODULES = [
   adminsDashboardRoutes,
   locationsDashboardRoutes,
   notificationsDashboardRoutes,
+  unitsDashboardRoutes,
 ] as const;
 
 /**

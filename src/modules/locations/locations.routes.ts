@@ -58,6 +58,24 @@ export function locationsAdminRoutes(app: FastifyInstance, deps: AppDeps): void 
 
 /** The dashboard's: change a work centre's address and CCC. */
 export function locationsDashboardRoutes(api: FastifyInstance, deps: AppDeps): void {
+  // Issue 39: an HR administrator creates the company's work centres, no longer only the operator.
+  route(
+    api,
+    {
+      ...DASHBOARD_OPERATION,
+      method: 'POST',
+      url: '/dashboard/api/locations',
+      operationId: 'dashboardCreateLocation',
+      summary: 'Create a work centre of the company: name, time zone, address, CCC, region, municipality',
+      scope: null,
+      body: CreateLocationBody,
+      responses: { 201: { description: 'The location.', schema: Location } },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await createLocation(deps, { companyId: requireSession(request).company_id }, request.body)),
+  );
   route(
     api,
     {

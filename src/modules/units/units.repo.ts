@@ -21,3 +21,19 @@ export async function insertUnit(db: Executor, companyId: string, row: UnitRow):
     .values({ company_id: companyId, ...row })
     .execute();
 }
+
+/** A unit's changed fields; the row after, or undefined when the company has no such unit. */
+export async function updateUnitRow(
+  db: Executor,
+  companyId: string,
+  id: string,
+  changes: Partial<Pick<UnitRow, 'name' | 'parent_id' | 'location_id'>> & { updated_at: Date },
+): Promise<UnitRow | undefined> {
+  return await db
+    .updateTable('units')
+    .set(changes)
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .returning(['id', 'name', 'parent_id', 'location_id', 'created_at', 'updated_at'])
+    .executeTakeFirst();
+}

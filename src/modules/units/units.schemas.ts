@@ -19,6 +19,16 @@ export const ListUnitsQuery = named(
   Type.Object({ ...PageQuery, ...UpdatedSinceQuery }, { additionalProperties: false }),
 );
 
+/** A unit's change from the dashboard (issue 39): its name, the unit above it, its work centre. */
+export const UpdateUnitBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    parent_id: Type.Optional(Nullable(Uuid())),
+    location_id: Type.Optional(Nullable(Uuid())),
+  },
+  { additionalProperties: false },
+);
+
 export const CreateUnitBody = named(
   'CreateUnitBody',
   Type.Object(

@@ -597,7 +597,6 @@ export const es: Record<string, string> = {
   Centre: 'Centro',
   Address: 'Dirección',
   CCC: 'CCC',
-  'No work centre yet: your operator creates them.': 'Aún no hay centros de trabajo: los crea tu operador.',
   'CCC (código cuenta de cotización)': 'CCC (código cuenta de cotización)',
   '11 digits; checked.': '11 cifras; se comprueba.',
   'Save {{name}}': 'Guardar {{name}}',
@@ -829,8 +828,7 @@ export const es: Record<string, string> = {
     'Consulta resúmenes, informes y documentos; no cambia nada.',
   Role: 'Rol',
   'Units they lead (with the units below)': 'Unidades que dirige (con las que dependen de ellas)',
-  'No unit yet: create one under Work centres and units.':
-    'Aún no hay unidades: crea una en Centros de trabajo y unidades.',
+  'No unit yet: add one under Units.': 'Aún no hay unidades: añade una en Unidades.',
   'Change the role of {{email}}': 'Cambiar el rol de {{email}}',
   'Role of {{email}}': 'Rol de {{email}}',
   Save: 'Guardar',
@@ -866,4 +864,16 @@ export const es: Record<string, string> = {
   'Spanish: Spanish headers, “;” between columns and decimal commas, as Spanish Excel opens it.':
     'Español: cabeceras en español, «;» entre columnas y coma decimal, como lo abre Excel en español.',
   weekend: 'fin de semana',
+  'No work centre yet.': 'Aún no hay centros de trabajo.',
+  'Add a work centre': 'Añadir un centro de trabajo',
+  'Add work centre': 'Añadir centro',
+  Units: 'Unidades',
+  'Teams and departments. A team lead leads the people of their units and of the units below them.':
+    'Equipos y departamentos. Un responsable de equipo dirige a las personas de sus unidades y de las que dependen de ellas.',
+  Under: 'Depende de',
+  'No unit yet.': 'Aún no hay unidades.',
+  'Add a unit': 'Añadir una unidad',
+  'No unit above (top level)': 'Ninguna (primer nivel)',
+  'Save unit': 'Guardar unidad',
+  'Add unit': 'Añadir unidad',
 };

@@ -468,7 +468,7 @@ function RoleFields({
         <fieldset className="checks">
           <legend>{t('Units they lead (with the units below)')}</legend>
           {units.length === 0 && (
-            <p className="muted">{t('No unit yet: create one under Work centres and units.')}</p>
+            <p className="muted">{t('No unit yet: add one under Units.')}</p>
           )}
           {units.map((unit) => (
             <label key={unit.id}>

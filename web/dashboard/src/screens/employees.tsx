@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, type Mode, type Page, query } from '../../../shared/api.ts';
 import { formatDate, useT } from '../../../shared/i18n.ts';
 import { can } from '../can.ts';
@@ -140,6 +140,15 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
   const [selected, setSelected] = useState<Employee | null>(null);
   const [creating, setCreating] = useState(false);
   const [importing, setImporting] = useState(false);
+  // The edit panel opens where the reader is: scrolled into view, its heading focused (issue 39).
+  const panel = useRef<HTMLElement>(null);
+  const panelHeading = useRef<HTMLHeadingElement>(null);
+  const selectedId = selected?.id;
+  useEffect(() => {
+    if (!selectedId) return;
+    panel.current?.scrollIntoView({ block: 'start' });
+    panelHeading.current?.focus({ preventScroll: true });
+  }, [selectedId]);
   const [terminationDate, setTerminationDate] = useState('');
   const [invitation, setInvitation] = useState<{
     url?: string;
@@ -193,7 +202,7 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
           )}
         </form>
       </search>
-      {notice && <p role="status">{notice}</p>}
+      {notice && !selected && <p role="status">{notice}</p>}
       {importing && (
         <ImportEmployees
           onImported={(count) => {
@@ -251,9 +260,11 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
       <Pager cursor={cursor} next={list.data?.meta} onPage={setCursor} />
 
       {selected && (
-        <section className="card" aria-label={t('Edit {{name}}', { name: fullName(selected) })}>
+        <section ref={panel} className="card" aria-label={t('Edit {{name}}', { name: fullName(selected) })}>
           <div className="row">
-            <h2>{fullName(selected)}</h2>
+            <h2 ref={panelHeading} tabIndex={-1}>
+              {fullName(selected)}
+            </h2>
             <button
               type="button"
               className="secondary"
@@ -265,6 +276,12 @@ export function EmployeesScreen({ mode, company }: { mode: Mode; company: Compan
               {t('Close')}
             </button>
           </div>
+          {/* What was just saved, where the eyes are (issue 39: it showed above the list, off-screen). */}
+          {notice && (
+            <p role="status" className="notice">
+              {notice}
+            </p>
+          )}
           {/* Above the employee's forms and pages, which load on their own: an action that stays where it is. */}
           <div className="row" hidden={!can('createPortalInvitation')}>
             <RunButton

@@ -1,5 +1,5 @@
-import { type FormEvent, useState } from 'react';
-import { api, type Page } from '../../../shared/api.ts';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { allPages, api, type Page } from '../../../shared/api.ts';
 import { formatMonth, formatNumber, useT } from '../../../shared/i18n.ts';
 import { can, isOwner } from '../can.ts';
 import { statusLabel } from '../labels.ts';
@@ -55,6 +55,7 @@ export function SettingsScreen({ adminId, onChange }: { adminId: string; onChang
                 }}
               />
               <WorkCentres />
+              <Units />
             </>
           )}
           <AdminPasskeys />
@@ -223,6 +224,7 @@ function WorkCentres() {
   const t = useT();
   const locations = useLoad(() => api<Page<Location>>('GET', '/live/locations?limit=100'), []);
   const [editing, setEditing] = useState<string | null>(null);
+  const [saved, setSaved] = useState('');
   return (
     <section className="card" aria-labelledby="centres-title">
       <h2 id="centres-title">{t('Work centres')}</h2>
@@ -234,7 +236,7 @@ function WorkCentres() {
       <Table
         columns={[t('Centre'), t('Address'), t('CCC'), t('Region'), t('Time zone')]}
         actions
-        empty={t('No work centre yet: your operator creates them.')}
+        empty={t('No work centre yet.')}
         rows={locations.data?.data.map((location) => (
           <tr key={location.id}>
             <td>{location.name}</td>
@@ -266,11 +268,178 @@ function WorkCentres() {
             location={location}
             onSaved={() => {
               setEditing(null);
+              setSaved(t('Saved {{name}}.', { name: location.name }));
               locations.reload();
             }}
           />
         ))}
+      {saved && <p role="status">{saved}</p>}
+      <NewCentre
+        onCreated={(name) => {
+          setSaved(t('Created {{name}}.', { name }));
+          locations.reload();
+        }}
+      />
     </section>
+  );
+}
+
+/** A new work centre (issue 39: only the operator could create one): its name; the rest in its edit form. */
+function NewCentre({ onCreated }: { onCreated: (name: string) => void }) {
+  const t = useT();
+  const [name, setName] = useState('');
+  const [region, setRegion] = useState('');
+  const action = useAction();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body = { name: name.trim(), ...(region ? { region } : {}) };
+    if (await action.run(() => api('POST', '/locations', body))) {
+      onCreated(body.name);
+      setName('');
+    }
+  };
+  return (
+    <form onSubmit={submit} aria-label={t('Add a work centre')}>
+      <div className="grid">
+        <Field label={t('Name')} name="name" error={action.error}>
+          <input required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+        </Field>
+        <Field label={t('Region')} name="region" error={action.error}>
+          <NamedSelect value={region} onChange={setRegion} items={REGIONS} none={t('No region')} />
+        </Field>
+      </div>
+      <ErrorMessage error={action.error} />
+      <button type="submit" disabled={action.busy}>
+        {t('Add work centre')}
+      </button>
+    </form>
+  );
+}
+
+type UnitRow = { id: string; name: string; parent_id: string | null };
+
+/** The company's units (teams, departments), each under another or at the top (issue 39). */
+function Units() {
+  const t = useT();
+  const units = useLoad(() => allPages<UnitRow>('/live/units', {}), []);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [saved, setSaved] = useState('');
+  const list = units.data ?? [];
+  const names = new Map(list.map((unit) => [unit.id, unit.name]));
+  return (
+    <section className="card" aria-labelledby="units-title">
+      <h2 id="units-title">{t('Units')}</h2>
+      <p className="muted">
+        {t('Teams and departments. A team lead leads the people of their units and of the units below them.')}
+      </p>
+      <ErrorMessage error={units.error} />
+      <Loading loading={units.loading && !units.data} />
+      <Table
+        columns={[t('Unit'), t('Under')]}
+        actions
+        empty={t('No unit yet.')}
+        rows={list.map((unit) => (
+          <tr key={unit.id}>
+            <td>{unit.name}</td>
+            <td>{unit.parent_id ? (names.get(unit.parent_id) ?? '—') : '—'}</td>
+            <td>
+              <button
+                type="button"
+                className="secondary"
+                aria-expanded={editing === unit.id}
+                onClick={() => setEditing(editing === unit.id ? null : unit.id)}
+              >
+                {t('Edit {{name}}', { name: unit.name })}
+              </button>
+            </td>
+          </tr>
+        ))}
+      />
+      {list
+        .filter((unit) => unit.id === editing)
+        .map((unit) => (
+          <UnitForm
+            key={unit.id}
+            unit={unit}
+            units={list}
+            onSaved={(name) => {
+              setEditing(null);
+              setSaved(t('Saved {{name}}.', { name }));
+              units.reload();
+            }}
+          />
+        ))}
+      {saved && <p role="status">{saved}</p>}
+      <UnitForm
+        units={list}
+        onSaved={(name) => {
+          setSaved(t('Created {{name}}.', { name }));
+          units.reload();
+        }}
+      />
+    </section>
+  );
+}
+
+/** A unit's name and the unit above it: a new unit's, or an existing one's (opened in view, focused). */
+function UnitForm({
+  unit,
+  units,
+  onSaved,
+}: {
+  unit?: UnitRow;
+  units: UnitRow[];
+  onSaved: (name: string) => void;
+}) {
+  const t = useT();
+  const [name, setName] = useState(unit?.name ?? '');
+  const [parent, setParent] = useState(unit?.parent_id ?? '');
+  const action = useAction();
+  const form = useRef<HTMLFormElement>(null);
+  const editing = unit !== undefined;
+  useEffect(() => {
+    if (!editing) return;
+    form.current?.scrollIntoView({ block: 'nearest' });
+    form.current?.querySelector('input')?.focus({ preventScroll: true });
+  }, [editing]);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body = { name: name.trim(), parent_id: parent || null };
+    const done = await action.run(() =>
+      unit ? api('PATCH', `/units/${unit.id}`, body) : api('POST', '/units', body),
+    );
+    if (done) {
+      onSaved(body.name);
+      if (!unit) {
+        setName('');
+        setParent('');
+      }
+    }
+  };
+  return (
+    <form
+      ref={form}
+      onSubmit={submit}
+      aria-label={unit ? t('Edit {{name}}', { name: unit.name }) : t('Add a unit')}
+    >
+      <div className="grid">
+        <Field label={t('Name')} name="name" error={action.error}>
+          <input required maxLength={200} value={name} onChange={(event) => setName(event.target.value)} />
+        </Field>
+        <Field label={t('Under')} name="parent_id" error={action.error}>
+          <NamedSelect
+            value={parent}
+            onChange={setParent}
+            items={units.filter((other) => other.id !== unit?.id)}
+            none={t('No unit above (top level)')}
+          />
+        </Field>
+      </div>
+      <ErrorMessage error={action.error} />
+      <button type="submit" disabled={action.busy}>
+        {unit ? t('Save unit') : t('Add unit')}
+      </button>
+    </form>
   );
 }
 
@@ -281,6 +450,12 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
   const [region, setRegion] = useState<string>(location.region ?? '');
   const [municipality, setMunicipality] = useState(location.municipality ?? '');
   const action = useAction();
+  // The form opens in view with its first field focused (issue 39: it opened below the list, unseen on a phone).
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    form.current?.scrollIntoView({ block: 'nearest' });
+    form.current?.querySelector('input')?.focus({ preventScroll: true });
+  }, []);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const done = await action.run(() =>
@@ -294,7 +469,12 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
     if (done) onSaved();
   };
   return (
-    <form onSubmit={submit} className="grid" aria-label={t('Edit {{name}}', { name: location.name })}>
+    <form
+      ref={form}
+      onSubmit={submit}
+      className="grid"
+      aria-label={t('Edit {{name}}', { name: location.name })}
+    >
       <Field label={t('Address')} name="address" error={action.error}>
         <input maxLength={500} value={address} onChange={(event) => setAddress(event.target.value)} />
       </Field>
