@@ -467,9 +467,7 @@ function RoleFields({
       {role === 'team_lead' && (
         <fieldset className="checks">
           <legend>{t('Units they lead (with the units below)')}</legend>
-          {units.length === 0 && (
-            <p className="muted">{t('No unit yet: add one under Units.')}</p>
-          )}
+          {units.length === 0 && <p className="muted">{t('No unit yet: add one under Units.')}</p>}
           {units.map((unit) => (
             <label key={unit.id}>
               <input
