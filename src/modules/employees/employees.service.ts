@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Static } from 'typebox';
-import { type Tx, violatedConstraint } from '../../db/database.ts';
+import { type Executor, type Tx, violatedConstraint } from '../../db/database.ts';
 import { withinReach } from '../../db/reach.ts';
 import { hasZonePeriods, insertZonePeriod } from '../../db/time-zones.ts';
 import type { AppDeps } from '../../platform/deps.ts';
@@ -741,4 +741,21 @@ export async function contractHistory(
     };
   });
   return { data, meta: { next_cursor: null, has_more: false } };
+}
+
+/**
+ * The employee a spreadsheet names (an import, issue 39): by e-mail (case aside) or by external id; with the name
+ * it prints. Undefined when the company has no such employee.
+ */
+export async function employeeNamed(
+  db: Executor,
+  companyId: string,
+  key: string,
+): Promise<{ id: string; name: string } | undefined> {
+  const found =
+    (await findEmployeeIdBy(db, companyId, 'email_key', key.trim().toLowerCase())) ??
+    (await findEmployeeIdBy(db, companyId, 'external_id', key.trim()));
+  if (!found) return undefined;
+  const row = await findEmployee(db, companyId, found.id);
+  return row ? { id: row.id, name: `${row.first_name} ${row.last_name}` } : undefined;
 }

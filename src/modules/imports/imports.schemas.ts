@@ -46,3 +46,30 @@ export const ImportResult = Type.Object({
   ignored_columns: Type.Array(Type.String(), { description: 'Headers that name no field of the form.' }),
   rows_with_errors: Type.Integer(),
 });
+
+/** An uploaded week plan (issue 39): a row per employee and week, a column per day. */
+export const ImportShiftsBody = Type.Object(
+  {
+    format: ImportEmployeesBody.properties.format,
+    content: ImportEmployeesBody.properties.content,
+    commit: ImportEmployeesBody.properties.commit,
+  },
+  { additionalProperties: false },
+);
+
+export const ShiftImportResult = Type.Object({
+  committed: Type.Boolean({ description: 'Whether the shifts were kept (a preview never is).' }),
+  rows: Type.Array(
+    Type.Object({
+      line: Type.Integer({ description: 'The line in the file (the header is line 1).' }),
+      name: Type.String({ description: 'The employee the row names, or what it says when it names none.' }),
+      shifts: Type.Integer({ description: 'The draft shifts the row places.' }),
+      errors: Type.Record(Type.String(), Type.Array(Type.String()), {
+        description: 'Each column of the row that is wrong (the day’s header), with its messages.',
+      }),
+    }),
+  ),
+  ignored_columns: Type.Array(Type.String()),
+  rows_with_errors: Type.Integer(),
+  shifts: Type.Integer({ description: 'The draft shifts placed (a kept import) or to place (a preview).' }),
+});

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { Executor } from '../../db/database.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -230,4 +231,10 @@ export async function applyRotaPattern(
     },
     { what: 'applying this rota pattern' },
   );
+}
+
+/** The company's shift templates by name (an import names them as people do), name → the template. */
+export async function templatesByName(db: Executor, companyId: string) {
+  const rows = await selectTemplates(db, companyId).orderBy('created_at').execute();
+  return new Map(rows.map((row) => [row.name, row]));
 }

@@ -182,6 +182,17 @@ const FIELD_RULES: Rule[] = [
   [/^is you: another owner must change your role$/, () => 'eres tú: otro propietario debe cambiar tu rol'],
   [/^only a team lead has units$/, () => 'solo un responsable de equipo tiene unidades'],
   [/^is this unit or a unit below it$/, () => 'es esta unidad o una que depende de ella'],
+  [/^must be a Monday$/, () => 'debe ser un lunes'],
+  [/^must be a date \(YYYY-MM-DD or DD\/MM\/YYYY\)$/, () => 'debe ser una fecha (AAAA-MM-DD o DD/MM/AAAA)'],
+  [
+    /^must be a time span like 08:00-16:00 \(a break in minutes after it\) or a template’s name$/,
+    () => 'debe ser un horario como 08:00-16:00 (con la pausa en minutos detrás) o el nombre de una plantilla',
+  ],
+  [/^places more than (\d+) shifts$/, (shifts) => `coloca más de ${shifts} turnos`],
+  [
+    /^lacks the columns employee, week and the days \(or their Spanish names\)$/,
+    () => 'le faltan las columnas de la persona, la semana y los días',
+  ],
   [/^has no header row$/, () => 'no tiene fila de cabecera'],
   [/^has no rows under its header$/, () => 'no tiene filas bajo la cabecera'],
   [/^has more than (\d+) rows$/, (rows) => `tiene más de ${rows} filas`],

@@ -149,3 +149,98 @@ describe('imports', () => {
     expect(columns.json().errors.content[0]).toContain('last_name, email');
   });
 });
+
+describe('shift imports', () => {
+  const PLAN = 'Empleado;Semana;Lunes;Martes;Miércoles;Jueves;Viernes;Sábado;Domingo';
+
+  it('previews a week plan with its wrong cells named by line and day, then places the drafts all at once', async () => {
+    const template = await company.live.post('/v1/shift-templates', {
+      name: 'Mañana',
+      start: '06:00',
+      end: '14:00',
+    });
+    expect(template.statusCode, template.body).toBe(201);
+    const late = await company.live.post('/v1/employees', {
+      first_name: 'Tardía',
+      last_name: 'Alta',
+      email: 'tardia.alta@example.com',
+      hire_date: '2026-12-09',
+    });
+    expect(late.statusCode, late.body).toBe(201);
+    const wrong = csv([
+      PLAN,
+      'ana.uno@example.com;07/12/2026;08:00-16:00;08:00-16:30 30;Mañana;;;;',
+      'nadie@example.com;2026-12-07;08:00-16:00;;;;;;',
+      'beto.dos@example.com;2026-12-08;08:00-16:00;;;;;;',
+      'beto.dos@example.com;2026-12-07;8 a 4;;;;;;',
+      // Hired on the Wednesday: the planner refuses Monday, named by its column.
+      'tardia.alta@example.com;2026-12-07;08:00-16:00;;;;;;',
+    ]);
+    const preview = await admin.call('POST', '/dashboard/api/imports/shifts', {
+      format: 'csv',
+      content: wrong,
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const byLine = Object.fromEntries(
+      preview
+        .json()
+        .rows.map((row: { line: number; errors: Record<string, string[]> }) => [row.line, row.errors]),
+    );
+    expect(byLine[2]).toEqual({});
+    expect(byLine[3]).toEqual({ Empleado: ['is not an employee of this company'] });
+    expect(byLine[4]).toEqual({ Semana: ['must be a Monday'] });
+    expect(Object.keys(byLine[5])).toEqual(['Lunes']);
+    expect(preview.json().rows_with_errors).toBe(4);
+    const shiftsOf = async (employeeId: string) =>
+      (
+        (await company.live.get('/v1/shifts', { query: { employee_id: employeeId } })).json()
+          .data as unknown[]
+      ).length;
+    const refused = await admin.call('POST', '/dashboard/api/imports/shifts', {
+      format: 'csv',
+      content: wrong,
+      commit: true,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(Object.keys(refused.json().errors)).toContain('line 5.Lunes');
+
+    // Only the good row and the hire-date one: the planner's own check names Monday.
+    const planner = await admin.call('POST', '/dashboard/api/imports/shifts', {
+      format: 'csv',
+      content: csv([PLAN, 'tardia.alta@example.com;2026-12-07;08:00-16:00;;;;;;']),
+    });
+    expect(Object.keys(planner.json().rows[0].errors)).toEqual(['Lunes']);
+
+    const good = csv([PLAN, 'ana.uno@example.com;07/12/2026;08:00-16:00;08:00-16:30 30;Mañana;;;;']);
+    const kept = await admin.call('POST', '/dashboard/api/imports/shifts', {
+      format: 'csv',
+      content: good,
+      commit: true,
+    });
+    expect(kept.statusCode, kept.body).toBe(200);
+    expect(kept.json()).toMatchObject({ committed: true, shifts: 3 });
+    const everyone = (await company.live.get('/v1/employees?limit=100')).json().data as Array<{
+      id: string;
+      email: string;
+    }>;
+    const ana = everyone.find((employee) => employee.email === 'ana.uno@example.com');
+    const listed = (
+      await company.live.get('/v1/shifts', {
+        query: { from: '2026-12-07', to: '2026-12-13', status: 'draft' },
+      })
+    ).json().data as Array<{
+      employee_id: string;
+      date: string;
+      start: string;
+      end: string;
+      break_minutes: number;
+    }>;
+    const anas = listed.filter((shift) => shift.employee_id === ana?.id);
+    expect(anas.map((shift) => [shift.date, shift.start, shift.end, shift.break_minutes])).toEqual([
+      ['2026-12-07', '08:00', '16:00', 0],
+      ['2026-12-08', '08:00', '16:30', 30],
+      ['2026-12-09', '06:00', '14:00', 0],
+    ]);
+    expect(await shiftsOf(late.json().id)).toBe(0);
+  });
+});
