@@ -40,4 +40,6 @@ export const EN_PLURALS: Record<string, string> = {
   '{{bad}} of {{count}} rows have errors: fix them in the file and review it again. Nothing was imported._one':
     '{{bad}} of {{count}} row has errors: fix it in the file and review it again. Nothing was imported.',
   'Import {{count}} employees_one': 'Import {{count}} employee',
+  'Place {{count}} draft shifts_one': 'Place {{count}} draft shift',
+  'Placed {{count}} draft shifts._one': 'Placed {{count}} draft shift.',
 };

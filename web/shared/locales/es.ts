@@ -876,4 +876,11 @@ export const es: Record<string, string> = {
   'No unit above (top level)': 'Ninguna (primer nivel)',
   'Save unit': 'Guardar unidad',
   'Add unit': 'Añadir unidad',
+  'Import a week plan': 'Importar un plan semanal',
+  'A CSV or XLSX file: Employee (e-mail or external id), Week (its Monday), then Monday to Sunday, each with 08:00-16:00 (a break in minutes after it), a template’s name, or nothing. Spanish headers work too. The shifts are drafts until you publish the week.':
+    'Un archivo CSV o XLSX: Empleado (correo o id externo), Semana (su lunes) y de Lunes a Domingo, cada día con 08:00-16:00 (la pausa en minutos detrás), el nombre de una plantilla o nada. También sirven las cabeceras en inglés. Los turnos son borradores hasta que publiques la semana.',
+  'Place {{count}} draft shifts_one': 'Colocar {{count}} turno en borrador',
+  'Place {{count}} draft shifts_other': 'Colocar {{count}} turnos en borrador',
+  'Placed {{count}} draft shifts._one': 'Colocado {{count}} turno en borrador.',
+  'Placed {{count}} draft shifts._other': 'Colocados {{count}} turnos en borrador.',
 };

@@ -186,7 +186,8 @@ const FIELD_RULES: Rule[] = [
   [/^must be a date \(YYYY-MM-DD or DD\/MM\/YYYY\)$/, () => 'debe ser una fecha (AAAA-MM-DD o DD/MM/AAAA)'],
   [
     /^must be a time span like 08:00-16:00 \(a break in minutes after it\) or a template’s name$/,
-    () => 'debe ser un horario como 08:00-16:00 (con la pausa en minutos detrás) o el nombre de una plantilla',
+    () =>
+      'debe ser un horario como 08:00-16:00 (con la pausa en minutos detrás) o el nombre de una plantilla',
   ],
   [/^places more than (\d+) shifts$/, (shifts) => `coloca más de ${shifts} turnos`],
   [

@@ -158,3 +158,109 @@ export function ImportEmployees({ onImported }: { onImported: (count: number) =>
     </section>
   );
 }
+
+type ShiftImportRow = { line: number; name: string; shifts: number; errors: Record<string, string[]> };
+type ShiftImportResult = {
+  committed: boolean;
+  rows: ShiftImportRow[];
+  rows_with_errors: number;
+  shifts: number;
+};
+
+/**
+ * A week plan imported from a CSV or XLSX file (issue 39): a row per employee and week (its Monday), a column per
+ * day with a span (`08:00-16:00`, a break in minutes after it) or a template's name. Previewed first, each wrong
+ * cell named; then placed as drafts, all at once, for the planner to publish.
+ */
+export function ImportShifts({ onImported }: { onImported: (count: number) => void }) {
+  const t = useT();
+  const fileId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [preview, setPreview] = useState<ShiftImportResult | null>(null);
+  const action = useAction();
+  const send = async (commit: boolean) => {
+    if (!file) return null;
+    const format = file.name.toLowerCase().endsWith('.xlsx') ? 'xlsx' : 'csv';
+    return await api<ShiftImportResult>('POST', '/imports/shifts', {
+      format,
+      content: await base64Of(file),
+      commit,
+    });
+  };
+  const review = async (event: FormEvent) => {
+    event.preventDefault();
+    setPreview((await action.run(() => send(false))) ?? null);
+  };
+  const commit = async () => {
+    const result = await action.run(() => send(true));
+    if (result) {
+      setPreview(null);
+      onImported(result.shifts);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby={`${fileId}-title`}>
+      <h2 id={`${fileId}-title`}>{t('Import a week plan')}</h2>
+      <p className="muted">
+        {t(
+          'A CSV or XLSX file: Employee (e-mail or external id), Week (its Monday), then Monday to Sunday, each with 08:00-16:00 (a break in minutes after it), a template’s name, or nothing. Spanish headers work too. The shifts are drafts until you publish the week.',
+        )}
+      </p>
+      <form onSubmit={review} aria-label={t('Import a week plan')}>
+        <Field label={t('File (CSV or XLSX)')} name="content" error={action.error}>
+          <input
+            type="file"
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            required
+            onChange={(event) => {
+              setFile(event.target.files?.[0] ?? null);
+              setPreview(null);
+            }}
+          />
+        </Field>
+        <button type="submit" className="secondary" disabled={action.busy || !file}>
+          {t('Review the file')}
+        </button>
+      </form>
+      <ErrorMessage error={action.error} />
+      {preview && (
+        <>
+          <p role="status">
+            {preview.rows_with_errors === 0
+              ? t('{{count}} rows, all correct. Nothing is imported until you confirm.', {
+                  count: preview.rows.length,
+                })
+              : t(
+                  '{{bad}} of {{count}} rows have errors: fix them in the file and review it again. Nothing was imported.',
+                  { bad: preview.rows_with_errors, count: preview.rows.length },
+                )}
+          </p>
+          <Table
+            label={t('Rows of the file')}
+            columns={[t('Line'), t('Name'), t('Shifts'), t('Errors')]}
+            empty={t('No row.')}
+            rows={preview.rows.map((row) => (
+              <tr key={row.line} className={Object.keys(row.errors).length > 0 ? 'row-error' : undefined}>
+                <td>{row.line}</td>
+                <td>{row.name}</td>
+                <td>{row.shifts}</td>
+                <td>
+                  {Object.keys(row.errors).length > 0
+                    ? Object.entries(row.errors)
+                        .map(([field, messages]) => fieldSentence(fieldLabel(field), messages))
+                        .join(' ')
+                    : t('correct')}
+                </td>
+              </tr>
+            ))}
+          />
+          {preview.rows_with_errors === 0 && preview.shifts > 0 && (
+            <button type="button" disabled={action.busy} onClick={() => void commit()}>
+              {t('Place {{count}} draft shifts', { count: preview.shifts })}
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -5,6 +5,7 @@ import { addDays, todayIn } from '../../../shared/zoned.ts';
 import { can } from '../can.ts';
 import type { Company, Employee, Location, Shift, ShiftTemplate } from '../types.ts';
 import { ErrorMessage, Field, Loading, NamedSelect, ScrollBox, useAction, useLoad } from '../ui.tsx';
+import { ImportShifts } from './import.tsx';
 
 type RotaPattern = { id: string; name: string; cycle: Array<string | null> };
 type Unit = { id: string; name: string };
@@ -351,6 +352,17 @@ export function PlannerScreen({ mode, company }: { mode: Mode; company: Company 
         </ScrollBox>
       )}
       {loaded && shown.length === 0 && <p className="muted">{t('No employee matches.')}</p>}
+      {plans && mode === 'live' && can('dashboardImportShifts') && (
+        <details className="card">
+          <summary>{t('Import a week plan')}</summary>
+          <ImportShifts
+            onImported={(count) => {
+              setDone(t('Placed {{count}} draft shifts.', { count }));
+              data.reload();
+            }}
+          />
+        </details>
+      )}
       <div className="planner-forms" hidden={!plans}>
         <TemplateForm mode={mode} onSaved={data.reload} />
         <PatternForm mode={mode} templates={loaded?.templates ?? []} onSaved={data.reload} />
