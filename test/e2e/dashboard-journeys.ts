@@ -1101,8 +1101,9 @@ export function dashboardJourneys(variants: Variant[]): void {
       await page.getByRole('button', { name: T('Request report') }).click();
       const row = page.getByRole('row', {
         name: new RegExp(literally(`${T('Workers’ monthly documents')} (XLSX)`)),
-      });
-      await row.getByRole('cell', { name: T('completed'), exact: true }).waitFor({ timeout: 20_000 });
+      }, 120_000);
+      // A report process of its own, as the check-in export's: on a loaded machine a minute, not a race.
+      await row.getByRole('cell', { name: T('completed'), exact: true }).waitFor({ timeout: 60_000 });
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         row.getByRole('button', { name: T('Download') }).click(),
