@@ -1,6 +1,7 @@
 import { startBenchCluster } from './lib/cluster.ts';
 import { checkInsSuite } from './suites/check-ins.ts';
 import { exportsUnderLoadSuite } from './suites/exports-under-load.ts';
+import { monthCloseSuite } from './suites/month-close.ts';
 import { operationsSuite } from './suites/operations.ts';
 import { platformSuite } from './suites/platform.ts';
 import { reportsSuite } from './suites/reports.ts';
@@ -23,6 +24,7 @@ const SUITES = {
   verify: verifySuite,
   operations: operationsSuite,
   shifts: shiftsSuite,
+  'month-close': monthCloseSuite,
 } as const;
 
 const requested = process.argv.slice(2);

@@ -1101,7 +1101,7 @@ export function dashboardJourneys(variants: Variant[]): void {
       await page.getByRole('button', { name: T('Request report') }).click();
       const row = page.getByRole('row', {
         name: new RegExp(literally(`${T('Workers’ monthly documents')} (XLSX)`)),
-      }, 120_000);
+      });
       // A report process of its own, as the check-in export's: on a loaded machine a minute, not a race.
       await row.getByRole('cell', { name: T('completed'), exact: true }).waitFor({ timeout: 60_000 });
       const [download] = await Promise.all([
@@ -1112,7 +1112,7 @@ export function dashboardJourneys(variants: Variant[]): void {
       const bytes = await readFile(await download.path());
       expect(bytes.subarray(0, 2).toString()).toBe('PK');
       expect(await row.textContent()).toContain(`${T('month')} ${month('2026-10')}, ${T('language')} en`);
-    });
+    }, 120_000);
 
     it('shows the integration settings and warns before switching the addon off', async () => {
       await open('settings', T('Settings'));
