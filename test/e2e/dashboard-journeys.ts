@@ -289,6 +289,9 @@ export function dashboardJourneys(variants: Variant[]): void {
     const shot = (name: string) =>
       page.screenshot({ path: path.join(SHOTS, `${variant.key}-job-${name}.png`), fullPage: true });
     const open = async (screen: string, heading: string) => {
+      // The shell first (after a reload the session loads before the menu exists: its button was not there yet
+      // to be seen, and the folded link never appeared).
+      await page.getByRole('navigation', { name: T('Screens') }).waitFor();
       // At phone width the screens are behind the menu button.
       const menu = page.getByRole('button', { name: T('Menu') });
       if (await menu.isVisible()) {
@@ -1341,7 +1344,7 @@ export function dashboardJourneys(variants: Variant[]): void {
         const request = await http(
           'POST',
           '/v1/absences',
-          { employee_id: hired.body.id, type: 'vacation', start_date: '2027-01-11', end_date: '2027-01-11' },
+          { employee_id: hired.body.id, type: 'vacation', start_date: '2027-06-14', end_date: '2027-06-14' },
           liveKey,
         );
         expect(request.status, request.text).toBe(201);
@@ -1350,7 +1353,8 @@ export function dashboardJourneys(variants: Variant[]): void {
       const outside = await http(
         'POST',
         '/v1/absences',
-        { employee_id: employeeId, type: 'vacation', start_date: '2027-01-12', end_date: '2027-01-12' },
+        // A day no other journey asks for.
+        { employee_id: employeeId, type: 'vacation', start_date: '2027-06-15', end_date: '2027-06-15' },
         liveKey,
       );
       expect(outside.status, outside.text).toBe(201);
