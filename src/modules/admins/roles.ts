@@ -50,53 +50,41 @@ const OWN = new Set([
 /** Only the owner manages administrators (and, in the settings, the addon: see `mayChangeAddon`). */
 const OWNER_ONLY = new Set(['dashboardCreateAdmin', 'dashboardDisableAdmin', 'dashboardUpdateAdmin']);
 
+/** Reading the people's records: what a team lead (for their people) and payroll (for everyone) both do. */
+const PEOPLE_READS = [
+  'dashboardToday',
+  'listEmployees',
+  'dashboardSearchEmployees',
+  'getEmployee',
+  'getEmployeeContractHistory',
+  'listCheckIns',
+  'getCheckIn',
+  'listCheckInCorrections',
+  'getCheckInCorrection',
+  'listWorkSummaries',
+  'listAbsences',
+  'getAbsence',
+  'listShifts',
+  'getShift',
+  'listShiftTemplates',
+  'listRotaPatterns',
+  'listVacationBalances',
+  'listComplianceAlerts',
+];
+
 /** A team lead's operations: their people's records, and deciding their requests. */
 const TEAM_LEAD = new Set([
-  'dashboardToday',
-  'listEmployees',
-  'dashboardSearchEmployees',
-  'getEmployee',
-  'getEmployeeContractHistory',
-  'listCheckIns',
-  'getCheckIn',
-  'listWorkSummaries',
-  'listAbsences',
-  'getAbsence',
+  ...PEOPLE_READS,
   'approveAbsence',
   'rejectAbsence',
-  'listCheckInCorrections',
-  'getCheckInCorrection',
   'approveCheckInCorrection',
   'rejectCheckInCorrection',
-  'listShifts',
-  'getShift',
-  'listShiftTemplates',
-  'listRotaPatterns',
-  'listVacationBalances',
-  'listComplianceAlerts',
 ]);
 
-/** Payroll's operations: reading, and the reports it takes home. */
+/** Payroll's operations: reading, the company-wide figures, the registry, and the reports it takes home. */
 const PAYROLL = new Set([
-  'dashboardToday',
+  ...PEOPLE_READS,
   'dashboardCharts',
-  'listEmployees',
-  'dashboardSearchEmployees',
-  'getEmployee',
-  'getEmployeeContractHistory',
-  'listCheckIns',
-  'getCheckIn',
-  'listCheckInCorrections',
-  'getCheckInCorrection',
-  'listWorkSummaries',
-  'listAbsences',
-  'getAbsence',
-  'listShifts',
-  'getShift',
-  'listShiftTemplates',
-  'listRotaPatterns',
-  'listVacationBalances',
-  'listComplianceAlerts',
   'listForceMajeureDays',
   'listClosedRegistryMonths',
   'listRegistryMonthAcknowledgements',

@@ -533,3 +533,50 @@ export async function eachInTurn<T>(
   }
   return { done, left };
 }
+
+/**
+ * The bar of a bulk approval (issue 39): the button that approves the selected rows after a confirmation that
+ * says how, and the rows left undecided with why. Shared by the team calendar and the corrections queue.
+ */
+export function BulkApproval({
+  count,
+  title,
+  explanation,
+  busy,
+  left,
+  onApprove,
+}: {
+  count: number;
+  title: string;
+  explanation: string;
+  busy: boolean;
+  left: readonly string[];
+  onApprove: () => void;
+}) {
+  const t = useT();
+  return (
+    <>
+      <div className="row bulk">
+        <ConfirmButton
+          label={t('Approve the selected ({{count}})', { count })}
+          title={title}
+          confirmLabel={t('Approve')}
+          disabled={busy || count === 0}
+          onConfirm={onApprove}
+        >
+          <p>{explanation}</p>
+        </ConfirmButton>
+      </div>
+      {left.length > 0 && (
+        <div role="alert" className="field-error">
+          <p>{t('Not approved:')}</p>
+          <ul>
+            {left.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
+  );
+}

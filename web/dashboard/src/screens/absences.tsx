@@ -6,6 +6,7 @@ import { can } from '../can.ts';
 import { statusLabel } from '../labels.ts';
 import type { Absence, Company, Location, VacationBalance } from '../types.ts';
 import {
+  BulkApproval,
   CalendarMonth,
   ConfirmButton,
   DateRange,
@@ -236,30 +237,17 @@ export function AbsencesScreen({ mode, company }: { mode: Mode; company: Company
           <section className="card" aria-labelledby="requests-title">
             <h2 id="requests-title">{t('Requests ({{number}})', { number: loaded.requests.length })}</h2>
             {loaded.requests.length === 0 && <p className="muted">{t('Nothing to decide.')}</p>}
-            {can('approveAbsence') && loaded.requests.length > 1 && (
-              <div className="row bulk">
-                <ConfirmButton
-                  label={t('Approve the selected ({{count}})', { count: selection.size })}
-                  title={t('Approve {{count}} requests?', { count: selection.size })}
-                  confirmLabel={t('Approve')}
-                  disabled={action.busy || selection.size === 0}
-                  onConfirm={approveSelected}
-                >
-                  <p>
-                    {t('Each is checked on its own; one beyond the balance is left for you to decide alone.')}
-                  </p>
-                </ConfirmButton>
-              </div>
-            )}
-            {left.length > 0 && (
-              <div role="alert" className="field-error">
-                <p>{t('Not approved:')}</p>
-                <ul>
-                  {left.map((line) => (
-                    <li key={line}>{line}</li>
-                  ))}
-                </ul>
-              </div>
+            {can('approveAbsence') && (loaded.requests.length > 1 || left.length > 0) && (
+              <BulkApproval
+                count={selection.size}
+                title={t('Approve {{count}} requests?', { count: selection.size })}
+                explanation={t(
+                  'Each is checked on its own; one beyond the balance is left for you to decide alone.',
+                )}
+                busy={action.busy}
+                left={left}
+                onApprove={approveSelected}
+              />
             )}
             <ul className="requests">
               {loaded.requests.map((absence) => {

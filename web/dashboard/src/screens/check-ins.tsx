@@ -7,6 +7,7 @@ import { checkInTypeLabel, sourceLabel } from '../labels.ts';
 import { shiftEvents } from '../shifts.ts';
 import type { CheckIn, Company, Correction, WorkSummary } from '../types.ts';
 import {
+  BulkApproval,
   ConfirmButton,
   ErrorMessage,
   eachInTurn,
@@ -338,28 +339,15 @@ function CorrectionsQueue({ mode }: { mode: Mode }) {
       <h2 id="corrections-title">{t('Corrections waiting')}</h2>
       {done && <p role="status">{done}</p>}
       <ErrorMessage error={list.error ?? action.error} />
-      {left.length > 0 && (
-        <div role="alert" className="field-error">
-          <p>{t('Not approved:')}</p>
-          <ul>
-            {left.map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {can('approveCheckInCorrection') && waiting.length > 1 && (
-        <div className="row bulk">
-          <ConfirmButton
-            label={t('Approve the selected ({{count}})', { count: selection.size })}
-            title={t('Approve {{count}} corrections?', { count: selection.size })}
-            confirmLabel={t('Approve')}
-            disabled={action.busy || selection.size === 0}
-            onConfirm={approveSelected}
-          >
-            <p>{t('Each is approved on its own, as if you approved them one after another.')}</p>
-          </ConfirmButton>
-        </div>
+      {can('approveCheckInCorrection') && (waiting.length > 1 || left.length > 0) && (
+        <BulkApproval
+          count={selection.size}
+          title={t('Approve {{count}} corrections?', { count: selection.size })}
+          explanation={t('Each is approved on its own, as if you approved them one after another.')}
+          busy={action.busy}
+          left={left}
+          onApprove={approveSelected}
+        />
       )}
       <Loading loading={list.loading && !list.data} />
       <Table

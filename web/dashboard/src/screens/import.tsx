@@ -28,6 +28,43 @@ async function base64Of(file: File): Promise<string> {
   return btoa(binary);
 }
 
+/** A row's errors as sentences in the reader's language (empty: none). */
+const errorsText = (errors: Record<string, string[]>) =>
+  Object.entries(errors)
+    .map(([field, messages]) => fieldSentence(fieldLabel(field), messages))
+    .join(' ');
+
+/** The file to import, CSV or XLSX. */
+function FileField({ error, onFile }: { error: unknown; onFile: (file: File | null) => void }) {
+  const t = useT();
+  return (
+    <Field label={t('File (CSV or XLSX)')} name="content" error={error}>
+      <input
+        type="file"
+        accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        required
+        onChange={(event) => onFile(event.target.files?.[0] ?? null)}
+      />
+    </Field>
+  );
+}
+
+/** What a preview found: all correct, or how many rows are wrong; and the columns it did not read. */
+function PreviewSummary({ rows, bad, ignored }: { rows: number; bad: number; ignored: readonly string[] }) {
+  const t = useT();
+  return (
+    <p role="status">
+      {bad === 0
+        ? t('{{count}} rows, all correct. Nothing is imported until you confirm.', { count: rows })
+        : t(
+            '{{bad}} of {{count}} rows have errors: fix them in the file and review it again. Nothing was imported.',
+            { bad, count: rows },
+          )}
+      {ignored.length > 0 && ` ${t('Ignored columns: {{columns}}.', { columns: ignored.join(', ') })}`}
+    </p>
+  );
+}
+
 /**
  * A staff list imported from a CSV or XLSX file (issue 39): first a preview that marks each row's errors, then,
  * when every row is fine, the import of them all at once (and their invitations to the portal).
@@ -63,10 +100,6 @@ export function ImportEmployees({ onImported }: { onImported: (count: number) =>
       onImported(result.rows.length);
     }
   };
-  const problems = (row: ImportRow) =>
-    Object.entries(row.errors)
-      .map(([field, messages]) => fieldSentence(fieldLabel(field), messages))
-      .join(' ');
   return (
     <section className="card" aria-labelledby={`${fileId}-title`}>
       <h2 id={`${fileId}-title`}>{t('Import employees')}</h2>
@@ -76,18 +109,14 @@ export function ImportEmployees({ onImported }: { onImported: (count: number) =>
         )}
       </p>
       <form onSubmit={review} aria-label={t('Import employees')}>
-        <Field label={t('File (CSV or XLSX)')} name="content" error={action.error}>
-          <input
-            type="file"
-            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            required
-            onChange={(event) => {
-              setFile(event.target.files?.[0] ?? null);
-              setPreview(null);
-              setDone(null);
-            }}
-          />
-        </Field>
+        <FileField
+          error={action.error}
+          onFile={(chosen) => {
+            setFile(chosen);
+            setPreview(null);
+            setDone(null);
+          }}
+        />
         <div className="row">
           <label className="check">
             <input type="checkbox" checked={invite} onChange={(event) => setInvite(event.target.checked)} />
@@ -101,21 +130,11 @@ export function ImportEmployees({ onImported }: { onImported: (count: number) =>
       <ErrorMessage error={action.error} />
       {preview && (
         <>
-          <p role="status">
-            {preview.rows_with_errors === 0
-              ? t('{{count}} rows, all correct. Nothing is imported until you confirm.', {
-                  count: preview.rows.length,
-                })
-              : t(
-                  '{{bad}} of {{count}} rows have errors: fix them in the file and review it again. Nothing was imported.',
-                  {
-                    bad: preview.rows_with_errors,
-                    count: preview.rows.length,
-                  },
-                )}
-            {preview.ignored_columns.length > 0 &&
-              ` ${t('Ignored columns: {{columns}}.', { columns: preview.ignored_columns.join(', ') })}`}
-          </p>
+          <PreviewSummary
+            rows={preview.rows.length}
+            bad={preview.rows_with_errors}
+            ignored={preview.ignored_columns}
+          />
           <Table
             label={t('Rows of the file')}
             columns={[t('Line'), t('Name'), t('Email'), t('Errors')]}
@@ -125,7 +144,7 @@ export function ImportEmployees({ onImported }: { onImported: (count: number) =>
                 <td>{row.line}</td>
                 <td>{row.name}</td>
                 <td>{row.email ?? '—'}</td>
-                <td>{Object.keys(row.errors).length > 0 ? problems(row) : t('correct')}</td>
+                <td>{errorsText(row.errors) || t('correct')}</td>
               </tr>
             ))}
           />
@@ -207,17 +226,13 @@ export function ImportShifts({ onImported }: { onImported: (count: number) => vo
         )}
       </p>
       <form onSubmit={review} aria-label={t('Import a week plan')}>
-        <Field label={t('File (CSV or XLSX)')} name="content" error={action.error}>
-          <input
-            type="file"
-            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-            required
-            onChange={(event) => {
-              setFile(event.target.files?.[0] ?? null);
-              setPreview(null);
-            }}
-          />
-        </Field>
+        <FileField
+          error={action.error}
+          onFile={(chosen) => {
+            setFile(chosen);
+            setPreview(null);
+          }}
+        />
         <button type="submit" className="secondary" disabled={action.busy || !file}>
           {t('Review the file')}
         </button>
@@ -225,16 +240,7 @@ export function ImportShifts({ onImported }: { onImported: (count: number) => vo
       <ErrorMessage error={action.error} />
       {preview && (
         <>
-          <p role="status">
-            {preview.rows_with_errors === 0
-              ? t('{{count}} rows, all correct. Nothing is imported until you confirm.', {
-                  count: preview.rows.length,
-                })
-              : t(
-                  '{{bad}} of {{count}} rows have errors: fix them in the file and review it again. Nothing was imported.',
-                  { bad: preview.rows_with_errors, count: preview.rows.length },
-                )}
-          </p>
+          <PreviewSummary rows={preview.rows.length} bad={preview.rows_with_errors} ignored={[]} />
           <Table
             label={t('Rows of the file')}
             columns={[t('Line'), t('Name'), t('Shifts'), t('Errors')]}
@@ -244,13 +250,7 @@ export function ImportShifts({ onImported }: { onImported: (count: number) => vo
                 <td>{row.line}</td>
                 <td>{row.name}</td>
                 <td>{row.shifts}</td>
-                <td>
-                  {Object.keys(row.errors).length > 0
-                    ? Object.entries(row.errors)
-                        .map(([field, messages]) => fieldSentence(fieldLabel(field), messages))
-                        .join(' ')
-                    : t('correct')}
-                </td>
+                <td>{errorsText(row.errors) || t('correct')}</td>
               </tr>
             ))}
           />
