@@ -110,3 +110,33 @@ if (process.send && import.meta.main) {
     process.disconnect?.();
   });
 }
+
+/**
+ * The API load the under-load benches measure (issue 19's, reused by issue 39's month close): `GET
+ * /v1/employees?limit=25` at a steady rate over `keys` live keys of the company, each under its own per-minute
+ * limit (150 keys at 200 requests a second: 80 a minute each).
+ */
+export async function employeesLoad(
+  service: { origin: string; admin: (method: string, route: string, body?: unknown) => Promise<never> },
+  companyId: string,
+  options: { keys: number; rate: number; scopes: string[] },
+) {
+  const keys: string[] = [];
+  for (let index = 0; index < options.keys; index++) {
+    const created = (await service.admin('POST', `/companies/${companyId}/api-keys`, {
+      mode: 'live',
+      scopes: options.scopes,
+    })) as { secret: string };
+    keys.push(created.secret);
+  }
+  return {
+    keys,
+    load: {
+      origin: service.origin,
+      path: '/v1/employees?limit=25',
+      headers: keys.map((key) => ({ authorization: `Bearer ${key}` })),
+      connections: 32,
+      rate: options.rate,
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { BenchCluster } from '../lib/cluster.ts';
-import { type LoadResult, runLoad } from '../lib/load.ts';
+import { employeesLoad, type LoadResult, runLoad } from '../lib/load.ts';
 import { ratioLine, summarize } from '../lib/ratios.ts';
 import { startService } from '../lib/service.ts';
 import { openWorkSummariesData } from './work-summaries.ts';
@@ -54,18 +54,11 @@ export async function exportsUnderLoadSuite(cluster: BenchCluster): Promise<stri
       await delay(1_000);
     }
     await admin('PATCH', `/companies/${companyId}`, { max_active_keys: KEYS });
-    const keys: string[] = [];
-    for (let index = 0; index < KEYS; index++) {
-      const scopes = ['org:empleados:read', 'org:informes:read'];
-      keys.push((await admin('POST', `/companies/${companyId}/api-keys`, { mode: 'live', scopes })).secret);
-    }
-    const load = {
-      origin,
-      path: '/v1/employees?limit=25',
-      headers: keys.map((key) => ({ authorization: `Bearer ${key}` })),
-      connections: 32,
+    const { keys, load } = await employeesLoad(service, companyId, {
+      keys: KEYS,
       rate: RATE,
-    };
+      scopes: ['org:empleados:read', 'org:informes:read'],
+    });
     const exportWhileLoaded = async (format: 'csv' | 'xlsx') => {
       const created = await fetch(`${origin}/v1/reports`, {
         method: 'POST',

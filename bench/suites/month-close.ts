@@ -7,7 +7,7 @@ import { FakeClock } from '../../src/time/clock.ts';
 import { startSmtpSink } from '../../test/helpers/smtp-sink.ts';
 import { type BenchCluster, openBenchDatabase, timed } from '../lib/cluster.ts';
 import { generateEmployees, generateWorkingYear } from '../lib/generate.ts';
-import { type LoadResult, runLoad } from '../lib/load.ts';
+import { employeesLoad, type LoadResult, runLoad } from '../lib/load.ts';
 import { startService } from '../lib/service.ts';
 
 /**
@@ -75,24 +75,17 @@ export async function monthCloseSuite(cluster: BenchCluster): Promise<string[]> 
     service = await startService(url, 'all', { JORNADA_SMTP_URL: sink.smtp.url });
     const { origin, admin } = service;
     await admin('PATCH', `/companies/${companyId}`, { max_active_keys: KEYS + 1 });
-    const keys: string[] = [];
-    for (let index = 0; index < KEYS; index++) {
-      const scopes = ['org:empleados:read'];
-      keys.push((await admin('POST', `/companies/${companyId}/api-keys`, { mode: 'live', scopes })).secret);
-    }
+    const { load } = await employeesLoad(service, companyId, {
+      keys: KEYS,
+      rate: RATE,
+      scopes: ['org:empleados:read'],
+    });
     const closer = (
       await admin('POST', `/companies/${companyId}/api-keys`, {
         mode: 'live',
         scopes: ['org:registro:write'],
       })
     ).secret as string;
-    const load = {
-      origin,
-      path: '/v1/employees?limit=25',
-      headers: keys.map((key) => ({ authorization: `Bearer ${key}` })),
-      connections: 32,
-      rate: RATE,
-    };
     await delay(2_000);
     const idle = await runLoad({ ...load, durationMs: IDLE_MS, warmupMs: 1_500 });
     console.log(`at rest: ${milliseconds(idle)}`);
