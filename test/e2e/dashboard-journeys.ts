@@ -1289,7 +1289,12 @@ export function dashboardJourneys(variants: Variant[]): void {
       const table = page.getByRole('region', { name: T('Rows of the file') });
       await table.getByRole('cell', { name: 'Inés Sin Correo', exact: true }).waitFor();
       const bad = table.getByRole('row').filter({ hasText: 'Inés Sin Correo' });
-      expect(await bad.textContent()).toContain(variant.language === 'es' ? 'Correo electrónico' : 'Email');
+      // The service's message in the reader's language (it is English on the wire).
+      expect(await bad.textContent()).toContain(
+        variant.language === 'es'
+          ? 'Correo electrónico: debe ser una dirección de correo válida.'
+          : 'Email must be a valid email.',
+      );
       expect(await page.getByRole('button', { name: /^(Import|Importar) \d/ }).count()).toBe(0);
       expect(await axeViolations(page)).toEqual([]);
       expect(await overflowing()).toEqual([]);

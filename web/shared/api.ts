@@ -93,7 +93,8 @@ export function fieldLabel(path: string): string {
 }
 
 /** A field message of the service in the interface's language (the service writes English). */
-const localMessage = (message: string) => (spanish() ? (spanishFieldMessage(message) ?? message) : message);
+export const localMessage = (message: string) =>
+  spanish() ? (spanishFieldMessage(message) ?? message) : message;
 
 /** A problem's messages by the API's field path (empty for a problem that names no field). */
 export function fieldErrors(error: unknown): Record<string, string[]> {

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { api, fieldLabel, fieldSentence } from '../../../shared/api.ts';
+import { api, fieldLabel, fieldSentence, localMessage } from '../../../shared/api.ts';
 import { useT } from '../../../shared/i18n.ts';
 import { ErrorMessage, Field, Table, useAction } from '../ui.tsx';
 
@@ -28,10 +28,10 @@ async function base64Of(file: File): Promise<string> {
   return btoa(binary);
 }
 
-/** A row's errors as sentences in the reader's language (empty: none). */
+/** A row's errors as sentences in the reader's language, the service's messages translated (empty: none). */
 const errorsText = (errors: Record<string, string[]>) =>
   Object.entries(errors)
-    .map(([field, messages]) => fieldSentence(fieldLabel(field), messages))
+    .map(([field, messages]) => fieldSentence(fieldLabel(field), messages.map(localMessage)))
     .join(' ');
 
 /** The file to import, CSV or XLSX. */
