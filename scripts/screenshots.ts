@@ -20,6 +20,12 @@ const JOBS = [
   'en-desktop-job-planner-draft.png',
   'es-phone-job-planner-draft.png',
   'es-desktop-job-planner-published.png',
+  // Issue 39: roles, a team lead's calendar, an import with a wrong row.
+  'en-desktop-job-settings-roles.png',
+  'es-desktop-job-team-lead-calendar.png',
+  'es-phone-job-team-lead-calendar.png',
+  'es-phone-job-employees-import-errors.png',
+  'en-desktop-job-employees-import-errors.png',
 ];
 
 /** The portal's screens the docs show (test/e2e/portal.browser.test.ts writes test-results/portal/). */
