@@ -208,7 +208,13 @@ export function backgroundJobs(
             store: deps.reportStore,
             log,
           }),
-          monthDocumentsJob(deps),
+          monthDocumentsJob(
+            deps,
+            // A closed month's documents in a background process, as reports (issue 39).
+            reports
+              ? { databaseUrl: reports.url, pool: reports.options, cursorKey: cursorKey(deps.instanceSecret) }
+              : undefined,
+          ),
           shiftNoticesJob(deps),
           notificationEmailsJob(deps),
           missedClockOutsJob(deps),

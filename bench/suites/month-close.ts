@@ -22,7 +22,13 @@ const RATE = 200;
 const KEYS = 150;
 const IDLE_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
 /** The longest the documents and e-mails may take before the suite gives up (a failure, not a measurement). */
-const MAX_MS = 20 * 60_000;
+const MAX_MS = 40 * 60_000;
+/**
+ * How long the API is measured while the close's work runs: four minutes from the close (the documents and the
+ * e-mails both under way), 48,000 requests, within the company's monthly quota (10,000 + 1,000 an employee, at most
+ * 100,000): a whole run's load would meet the quota and measure refusals.
+ */
+const WINDOW_MS = Number(process.env.BENCH_CLOSE_WINDOW_MS ?? 240_000);
 
 const milliseconds = (result: LoadResult) =>
   `p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, ${result.requests} requests` +
@@ -119,7 +125,8 @@ export async function monthCloseSuite(cluster: BenchCluster): Promise<string[]> 
         await delay(500);
       }
     })();
-    const during = await runLoad({ ...load, durationMs: MAX_MS, warmupMs: 500 }, done);
+    const during = await runLoad({ ...load, durationMs: WINDOW_MS, warmupMs: 500 }, done);
+    const measuredSeconds = (performance.now() - started) / 1000;
     await done;
     const attached = sink.received.filter((message) =>
       message.includes('Content-Type: application/pdf'),
@@ -128,8 +135,11 @@ export async function monthCloseSuite(cluster: BenchCluster): Promise<string[]> 
     console.log(
       `closing ${MONTH} answered in ${closeSeconds.toFixed(1)} s; ${await sent()} month-closed e-mails sent ` +
         `(${attached} with the PDF attached) in ${((doneAt - started) / 1000).toFixed(1)} s; ` +
-        `during: ${milliseconds(during)}; p99 ratio ${ratio.toFixed(2)} (goal: at most ${GOAL})`,
+        `during its first ${measuredSeconds.toFixed(0)} s: ${milliseconds(during)}; p99 ratio ${ratio.toFixed(2)} ` +
+        `(goal: at most ${GOAL})`,
     );
+    if ((during.statuses['429'] ?? 0) > 0)
+      failures.push('month close: the load met a limit (429): not a measurement');
     if (doneAt === 0)
       failures.push(`month close: not every e-mail was sent within ${MAX_MS / 60_000} minutes`);
     if (attached < EMPLOYEES) failures.push(`month close: ${attached} of ${EMPLOYEES} e-mails had the PDF`);

@@ -1,22 +1,81 @@
-import { makeDueDocuments } from '../modules/month-documents/month-documents.service.ts';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { DbOptions } from '../db/database.ts';
+import { hasDueDocuments, makeDueDocuments } from '../modules/month-documents/month-documents.service.ts';
 import type { AppDeps } from '../platform/deps.ts';
+import { REPORT_PROCESS_FLAGS } from './report-file.ts';
 import type { Job } from './runner.ts';
 
 /** The pause after each worker's documents: the job paces itself beside the requests the node answers. */
 const PAUSE_MILLISECONDS = 250;
+/** How many workers' documents one background process makes before the next one starts. */
+const PROCESS_BATCH = 500;
+
+/** Where a documents process reads and writes: the service's database, its cursors, its clock's offset. */
+export type DocumentsProcessData = {
+  databaseUrl: string;
+  pool: DbOptions;
+  cursorKey: Uint8Array;
+  clockOffsetMilliseconds: number;
+  batch: number;
+};
+export type DocumentsProcessMessage = { kind: 'done'; made: number } | { kind: 'failed'; message: string };
+
+const ENTRY = fileURLToPath(new URL('./documents-process.ts', import.meta.url));
+
+/** Runs one documents process to its end: how many workers' documents it made. */
+function documentsProcess(data: DocumentsProcessData): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = fork(ENTRY, [], {
+      execArgv: REPORT_PROCESS_FLAGS,
+      serialization: 'advanced',
+      stdio: 'inherit',
+    });
+    // Never keeps the service alive, nor outlives it.
+    child.unref();
+    child.channel?.unref();
+    const kill = () => child.kill('SIGKILL');
+    process.once('exit', kill);
+    let result: DocumentsProcessMessage | null = null;
+    child.on('message', (message: DocumentsProcessMessage) => {
+      result = message;
+    });
+    child.on('error', (error) => {
+      if (child.pid === undefined) reject(error);
+    });
+    child.on('close', (code) => {
+      process.removeListener('exit', kill);
+      const ended = result as DocumentsProcessMessage | null;
+      if (ended?.kind === 'done') resolve(ended.made);
+      else reject(new Error(ended?.message ?? `the documents process stopped (code ${code})`));
+    });
+    child.send(data);
+  });
+}
 
 /**
- * Makes the sealed documents of closed months (docs/registry.md, "Sealed documents"): one worker's (or a company
- * CSV edition) per tick, then a short pause, so that a large company's close never takes the node's event loop
- * for itself. A download or a correction that needs documents still queued makes them at once.
+ * Makes the sealed documents of closed months (docs/registry.md, "Sealed documents"). In a service with the
+ * database's address (`serve`), in a background process of its own at the lowest priority (documents-process.ts):
+ * a close of thousands of workers never takes the event loop that answers the API. Without it (a test's
+ * in-process service), one worker's documents per tick, then a short pause. A download or a correction that needs
+ * documents still queued makes them at once, in the request.
  */
-export function monthDocumentsJob(deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>): Job {
+export function monthDocumentsJob(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'cursors'>,
+  background?: Omit<DocumentsProcessData, 'clockOffsetMilliseconds' | 'batch'>,
+): Job {
   return {
     name: 'month-documents',
     idleMilliseconds: PAUSE_MILLISECONDS,
     tick: async () => {
-      await makeDueDocuments(deps);
-      // Always "nothing more for now": the runner pauses before the next item.
+      if (!background) {
+        await makeDueDocuments(deps);
+        // Always "nothing more for now": the runner pauses before the next item.
+        return 0;
+      }
+      if (!(await hasDueDocuments(deps.db))) return 0;
+      const clockOffsetMilliseconds = deps.clock.now().epochMilliseconds - Date.now();
+      await documentsProcess({ ...background, clockOffsetMilliseconds, batch: PROCESS_BATCH });
       return 0;
     },
   };

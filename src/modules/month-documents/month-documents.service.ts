@@ -388,3 +388,8 @@ export async function storedWorkerPdf(
 ): Promise<Buffer | undefined> {
   return (await latestDocument(db, companyId, employeeId, `${month.slice(0, 7)}-01`, 'pdf', locale))?.content;
 }
+
+/** Whether any closed month's documents wait to be made (the job starts a process only then). */
+export async function hasDueDocuments(db: Executor): Promise<boolean> {
+  return (await nextDocumentWork(db)) !== undefined;
+}
