@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Db } from '../../src/db/database.ts';
 import { freePort } from '../../src/db/embedded.ts';
 
 const ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef';
@@ -89,4 +90,23 @@ export async function startService(
     },
     stop,
   };
+}
+
+/**
+ * Waits until the service's worker role has extended every employee of the company to the end of this year (its
+ * first work on a data set consolidated to an earlier date): a measurement starts after it, so that only what it
+ * measures competes with the requests, and no request waits on the worker's locks.
+ */
+export async function calendarsExtended(db: Db, companyId: string): Promise<void> {
+  const year = new Date().getUTCFullYear();
+  for (;;) {
+    const behind = await db
+      .selectFrom('employees')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('company_id', '=', companyId)
+      .where('consolidated_through', '<', `${year}-12-31`)
+      .executeTakeFirstOrThrow();
+    if (Number(behind.count) === 0) return;
+    await delay(1_000);
+  }
 }

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { BenchCluster } from '../lib/cluster.ts';
 import { employeesLoad, type LoadResult, runLoad } from '../lib/load.ts';
 import { ratioLine, summarize } from '../lib/ratios.ts';
-import { startService } from '../lib/service.ts';
+import { calendarsExtended, startService } from '../lib/service.ts';
 import { openWorkSummariesData } from './work-summaries.ts';
 
 /** Issue 19: the API's p99 while a 1M-row export runs, at most this many times its p99 at rest. */
@@ -42,17 +42,7 @@ export async function exportsUnderLoadSuite(cluster: BenchCluster): Promise<stri
     const { origin, admin } = service;
     // The worker first extends every employee's calendar to the end of the year (once for a data set): the
     // measurement waits for it, so that only the export competes with the requests.
-    const year = new Date().getUTCFullYear();
-    for (;;) {
-      const behind = await db
-        .selectFrom('employees')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('company_id', '=', companyId)
-        .where('consolidated_through', '<', `${year}-12-31`)
-        .executeTakeFirstOrThrow();
-      if (Number(behind.count) === 0) break;
-      await delay(1_000);
-    }
+    await calendarsExtended(db, companyId);
     await admin('PATCH', `/companies/${companyId}`, { max_active_keys: KEYS });
     const { keys, load } = await employeesLoad(service, companyId, {
       keys: KEYS,

@@ -8,7 +8,7 @@ import { startSmtpSink } from '../../test/helpers/smtp-sink.ts';
 import { type BenchCluster, openBenchDatabase, timed } from '../lib/cluster.ts';
 import { generateEmployees, generateWorkingYear } from '../lib/generate.ts';
 import { employeesLoad, type LoadResult, runLoad } from '../lib/load.ts';
-import { startService } from '../lib/service.ts';
+import { calendarsExtended, startService } from '../lib/service.ts';
 
 /**
  * Issue 39: a month close for 2,000 workers queues 2,000 notification e-mails, each with the worker's PDF, and the
@@ -80,6 +80,9 @@ export async function monthCloseSuite(cluster: BenchCluster): Promise<string[]> 
     const companyId = await timed('a fresh data set', () => freshData(db));
     service = await startService(url, 'all', { JORNADA_SMTP_URL: sink.smtp.url });
     const { origin, admin } = service;
+    await timed("the worker's extension of the calendars to the year's end", () =>
+      calendarsExtended(db, companyId),
+    );
     await admin('PATCH', `/companies/${companyId}`, { max_active_keys: KEYS + 1 });
     const { load } = await employeesLoad(service, companyId, {
       keys: KEYS,
