@@ -18,6 +18,7 @@ it('runs the worker jobs only on worker roles, and follows the shared fake clock
     'month-documents',
     'shift-notices',
     'notification-emails',
+    'missed-clock-outs',
   ]);
   expect(names('all', null)).toEqual([
     'maintenance',
@@ -26,6 +27,7 @@ it('runs the worker jobs only on worker roles, and follows the shared fake clock
     'month-documents',
     'shift-notices',
     'notification-emails',
+    'missed-clock-outs',
   ]);
   expect(names('api', new FakeClock())).toEqual(['fake-clock-sync']);
   expect(names('worker', new FakeClock())).toEqual([
@@ -35,6 +37,7 @@ it('runs the worker jobs only on worker roles, and follows the shared fake clock
     'month-documents',
     'shift-notices',
     'notification-emails',
+    'missed-clock-outs',
     'fake-clock-sync',
   ]);
 });

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { invalid } from '../../platform/errors.ts';
+import { excelJs } from '../reports/lazy-modules.ts';
 
 /** A spreadsheet as rows of text by header, each with its line in the file (the header is line 1). */
 export type Sheet = { headers: string[]; rows: Array<{ line: number; cells: Record<string, string> }> };
@@ -43,7 +44,8 @@ function readCsv(content: Buffer): string[][] {
 }
 
 async function readXlsx(content: Buffer): Promise<string[][]> {
-  const workbook = new ExcelJS.Workbook();
+  // Loaded by the first workbook read, not when the service starts (as the reports' writers: issue 19).
+  const workbook = new (excelJs().Workbook)();
   try {
     await workbook.xlsx.load(content as unknown as ArrayBuffer);
   } catch {
