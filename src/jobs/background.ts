@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
+import type { DbOptions } from '../db/database.ts';
 
 /**
  * Puts this process in the background: the lowest priority the system offers, so that when the machine's cores
@@ -29,3 +30,14 @@ export function runInBackground(): void {
     }
   }
 }
+
+/** What every background process of the service is given to reach the database as the service does. */
+export type BackgroundDatabase = {
+  databaseUrl: string;
+  pool: DbOptions;
+  /** The key of the cursors the documents page with (the same as the service's). */
+  cursorKey: Uint8Array;
+};
+
+/** How a background process ends: its result, or why it could not finish. */
+export type BackgroundOutcome<T> = ({ kind: 'done' } & T) | { kind: 'failed'; message: string };

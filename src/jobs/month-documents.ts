@@ -1,8 +1,8 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { DbOptions } from '../db/database.ts';
 import { hasDueDocuments, makeDueDocuments } from '../modules/month-documents/month-documents.service.ts';
 import type { AppDeps } from '../platform/deps.ts';
+import type { BackgroundDatabase, BackgroundOutcome } from './background.ts';
 import { REPORT_PROCESS_FLAGS } from './report-file.ts';
 import type { Job } from './runner.ts';
 
@@ -12,14 +12,8 @@ const PAUSE_MILLISECONDS = 250;
 const PROCESS_BATCH = 500;
 
 /** Where a documents process reads and writes: the service's database, its cursors, its clock's offset. */
-export type DocumentsProcessData = {
-  databaseUrl: string;
-  pool: DbOptions;
-  cursorKey: Uint8Array;
-  clockOffsetMilliseconds: number;
-  batch: number;
-};
-export type DocumentsProcessMessage = { kind: 'done'; made: number } | { kind: 'failed'; message: string };
+export type DocumentsProcessData = BackgroundDatabase & { clockOffsetMilliseconds: number; batch: number };
+export type DocumentsProcessMessage = BackgroundOutcome<{ made: number }>;
 
 const ENTRY = fileURLToPath(new URL('./documents-process.ts', import.meta.url));
 

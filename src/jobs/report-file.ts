@@ -27,6 +27,7 @@ import { workerMonthlyDocuments } from '../modules/reports/worker-documents.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
 import type { TenantScope } from '../platform/tenant.ts';
 import { FrozenClock } from '../time/clock.ts';
+import type { BackgroundDatabase, BackgroundOutcome } from './background.ts';
 
 /**
  * Writes a report's file into the store under `key` and answers how many rows it held. `now` is the generation's
@@ -210,11 +211,7 @@ export function inProcessWriter(deps: {
 }
 
 /** What a report process is given (`report-process.ts`), on its IPC channel. */
-export type ReportProcessData = {
-  databaseUrl: string;
-  pool: DbOptions;
-  /** The key of the cursors the documents page with (the same as the service's). */
-  cursorKey: Uint8Array;
+export type ReportProcessData = BackgroundDatabase & {
   /** The service's report store (JORNADA_REPORTS_STORE), built by `reportStore()`. */
   reportsStore: ReportStoreConfig;
   report: ClaimedReport;
@@ -223,7 +220,7 @@ export type ReportProcessData = {
 };
 
 /** What a report process says when its file is in the store, or when it could not be written. */
-export type ReportProcessMessage = { kind: 'done'; rows: number } | { kind: 'failed'; message: string };
+export type ReportProcessMessage = BackgroundOutcome<{ rows: number }>;
 
 const ENTRY = fileURLToPath(new URL('./report-process.ts', import.meta.url));
 
