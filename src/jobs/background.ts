@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import type { DbOptions } from '../db/database.ts';
@@ -41,3 +41,69 @@ export type BackgroundDatabase = {
 
 /** How a background process ends: its result, or why it could not finish. */
 export type BackgroundOutcome<T> = ({ kind: 'done' } & T) | { kind: 'failed'; message: string };
+
+/**
+ * Node's flags for a background process. Its heap is capped at 256 MB: what a report keeps is about 40–50 MB at
+ * any size (docs/performance.md), and without a cap V8 sizes the heap from the machine's memory and lets garbage
+ * pile up (a 1M-row XLSX peaked at 350 MB instead of 213 MB). `npm run bench reports` runs its reports with these.
+ */
+export const BACKGROUND_PROCESS_FLAGS = ['--max-old-space-size=256'];
+
+/** The background processes of this process still running. */
+const running = new Set<ChildProcess>();
+let killedOnExit = false;
+
+/**
+ * Starts a background process (its entry calls `serveInBackground`). It does not keep this process alive (the
+ * CLI's serve also exits when stopped), and it never outlives it: when the service exits (a stop past its drain
+ * deadline), the processes still running are killed. A process also ends when it sees its channel close, but at
+ * idle priority on a saturated machine it may not run for seconds (test/e2e/report-process-stop.test.ts).
+ */
+export function forkBackground(entry: string): ChildProcess {
+  const child = fork(entry, [], {
+    execArgv: BACKGROUND_PROCESS_FLAGS,
+    serialization: 'advanced',
+    stdio: 'inherit',
+  });
+  child.unref();
+  child.channel?.unref();
+  running.add(child);
+  child.once('close', () => running.delete(child));
+  if (!killedOnExit) {
+    killedOnExit = true;
+    process.once('exit', () => {
+      for (const each of running) each.kill('SIGKILL');
+    });
+  }
+  return child;
+}
+
+/**
+ * The background process's side: at the lowest priority (runInBackground), it takes one piece of work from the
+ * service on its IPC channel, does it, says how it ended, and leaves. The service decides when it stops: a signal
+ * sent to the whole process group (Ctrl-C, a service manager stopping the unit) is the parent's to drain; when the
+ * parent is gone (past its drain deadline), so is this process, before it finished (what it did not commit is
+ * done again: a report is claimed again after its lease, a worker's documents are made by the next process).
+ */
+export function serveInBackground<D, T extends object>(work: (data: D) => Promise<T>): void {
+  runInBackground();
+  let finished = false;
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => {});
+  process.on('disconnect', () => {
+    if (!finished) process.exit(1);
+  });
+  process.once('message', async (data: D) => {
+    let outcome: BackgroundOutcome<T>;
+    try {
+      outcome = { kind: 'done', ...(await work(data)) };
+    } catch (error) {
+      outcome = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+    }
+    finished = true;
+    await new Promise<void>((resolve) =>
+      (process.send as NonNullable<typeof process.send>)(outcome, () => resolve()),
+    );
+    process.disconnect?.();
+  });
+}

@@ -1,24 +1,15 @@
-import { runInBackground } from './background.ts';
-import type { DocumentsProcessData, DocumentsProcessMessage } from './month-documents.ts';
+import { serveInBackground } from './background.ts';
+import type { DocumentsProcessData } from './month-documents.ts';
 
 /**
  * A documents process (month-documents.ts): makes the closed months' queued documents, worker after worker, from
  * its own database connection and at the lowest priority the system offers (background.ts), until the queue is
  * empty or its batch is done; then says how many it made. A month close of 2,000 workers is minutes of PDF and
  * XLSX layout: here it never holds up the event loop that answers the API (issue 39, `npm run bench month-close`).
+ * Each worker's documents are one transaction: what a process stopped with the service did not commit is made by
+ * the next one.
  */
-runInBackground();
-
-let finished = false;
-// The parent drains; when it is gone, so is this process (a worker's documents are one transaction each: what
-// was not committed is made again by the next process).
-process.on('SIGINT', () => {});
-process.on('SIGTERM', () => {});
-process.on('disconnect', () => {
-  if (!finished) process.exit(1);
-});
-
-process.once('message', async (data: DocumentsProcessData) => {
+serveInBackground(async (data: DocumentsProcessData) => {
   const [{ createDb }, { CursorCodec }, { FakeClock }, { makeDueDocuments }] = await Promise.all([
     import('../db/database.ts'),
     import('../platform/pagination.ts'),
@@ -26,19 +17,15 @@ process.once('message', async (data: DocumentsProcessData) => {
     import('../modules/month-documents/month-documents.service.ts'),
   ]);
   const db = createDb(data.databaseUrl, data.pool);
-  // The parent's clock, offset and all (a fake clock in the end-to-end tests).
-  const clock = new FakeClock();
-  clock.setOffset(data.clockOffsetMilliseconds);
-  const deps = { db, clock, cursors: new CursorCodec(Buffer.from(data.cursorKey)) };
-  let message: DocumentsProcessMessage;
   try {
+    // The parent's clock, offset and all (a fake clock in the end-to-end tests).
+    const clock = new FakeClock();
+    clock.setOffset(data.clockOffsetMilliseconds);
+    const deps = { db, clock, cursors: new CursorCodec(Buffer.from(data.cursorKey)) };
     let made = 0;
     while (made < data.batch && (await makeDueDocuments(deps)) > 0) made += 1;
-    message = { kind: 'done', made };
-  } catch (error) {
-    message = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
+    return { made };
+  } finally {
+    await db.destroy().catch(() => {});
   }
-  await db.destroy().catch(() => {});
-  finished = true;
-  (process.send as NonNullable<typeof process.send>)(message, () => process.disconnect?.());
 });

@@ -1,9 +1,8 @@
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { hasDueDocuments, makeDueDocuments } from '../modules/month-documents/month-documents.service.ts';
 import type { AppDeps } from '../platform/deps.ts';
-import type { BackgroundDatabase, BackgroundOutcome } from './background.ts';
-import { REPORT_PROCESS_FLAGS } from './report-file.ts';
+import { systemClock } from '../time/clock.ts';
+import { type BackgroundDatabase, type BackgroundOutcome, forkBackground } from './background.ts';
 import type { Job } from './runner.ts';
 
 /** The pause after each worker's documents: the job paces itself beside the requests the node answers. */
@@ -20,16 +19,7 @@ const ENTRY = fileURLToPath(new URL('./documents-process.ts', import.meta.url));
 /** Runs one documents process to its end: how many workers' documents it made. */
 function documentsProcess(data: DocumentsProcessData): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = fork(ENTRY, [], {
-      execArgv: REPORT_PROCESS_FLAGS,
-      serialization: 'advanced',
-      stdio: 'inherit',
-    });
-    // Never keeps the service alive, nor outlives it.
-    child.unref();
-    child.channel?.unref();
-    const kill = () => child.kill('SIGKILL');
-    process.once('exit', kill);
+    const child = forkBackground(ENTRY);
     let result: DocumentsProcessMessage | null = null;
     child.on('message', (message: DocumentsProcessMessage) => {
       result = message;
@@ -38,7 +28,6 @@ function documentsProcess(data: DocumentsProcessData): Promise<number> {
       if (child.pid === undefined) reject(error);
     });
     child.on('close', (code) => {
-      process.removeListener('exit', kill);
       const ended = result as DocumentsProcessMessage | null;
       if (ended?.kind === 'done') resolve(ended.made);
       else reject(new Error(ended?.message ?? `the documents process stopped (code ${code})`));
@@ -68,7 +57,8 @@ export function monthDocumentsJob(
         return 0;
       }
       if (!(await hasDueDocuments(deps.db))) return 0;
-      const clockOffsetMilliseconds = deps.clock.now().epochMilliseconds - Date.now();
+      const clockOffsetMilliseconds =
+        deps.clock.now().epochMilliseconds - systemClock.now().epochMilliseconds;
       await documentsProcess({ ...background, clockOffsetMilliseconds, batch: PROCESS_BATCH });
       return 0;
     },

@@ -1,7 +1,6 @@
-import { type ChildProcess, fork } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { Db, DbOptions } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import {
   sealedDocument,
   sealedMonthCompilation,
@@ -27,7 +26,12 @@ import { workerMonthlyDocuments } from '../modules/reports/worker-documents.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
 import type { TenantScope } from '../platform/tenant.ts';
 import { FrozenClock } from '../time/clock.ts';
-import type { BackgroundDatabase, BackgroundOutcome } from './background.ts';
+import {
+  BACKGROUND_PROCESS_FLAGS,
+  type BackgroundDatabase,
+  type BackgroundOutcome,
+  forkBackground,
+} from './background.ts';
 
 /**
  * Writes a report's file into the store under `key` and answers how many rows it held. `now` is the generation's
@@ -224,30 +228,8 @@ export type ReportProcessMessage = BackgroundOutcome<{ rows: number }>;
 
 const ENTRY = fileURLToPath(new URL('./report-process.ts', import.meta.url));
 
-/**
- * Node's flags for a report process. Its heap is capped at 256 MB: what a report keeps is about 40–50 MB at any
- * size (docs/performance.md), and without a cap V8 sizes the heap from the machine's memory and lets garbage pile
- * up (a 1M-row XLSX peaked at 350 MB instead of 213 MB). `npm run bench reports` runs its reports with these too.
- */
-export const REPORT_PROCESS_FLAGS = ['--max-old-space-size=256'];
-
-/** The report processes of this process still running. */
-const running = new Set<ChildProcess>();
-let killedOnExit = false;
-
-/**
- * Makes sure a report process never outlives the service: when the service exits (a stop past its drain
- * deadline), it kills the processes still running. A process also ends when it sees its channel close, but at
- * idle priority on a saturated machine it may not run for seconds (test/e2e/report-process-stop.test.ts).
- */
-function outliving(child: ChildProcess): void {
-  running.add(child);
-  if (killedOnExit) return;
-  killedOnExit = true;
-  process.once('exit', () => {
-    for (const each of running) each.kill('SIGKILL');
-  });
-}
+/** Node's flags for a report process: a background process's (background.ts). */
+export const REPORT_PROCESS_FLAGS = BACKGROUND_PROCESS_FLAGS;
 
 /**
  * Files written by a process of their own (one per report, with its own database connection, at the lowest
@@ -255,29 +237,17 @@ function outliving(child: ChildProcess): void {
  * and file writing never hold up the event loop that answers the API in a `--role=all` process, nor take a core
  * from it when the machine is busy. The job keeps the lease, the outcome and the events, as before.
  */
-export function processWriter(options: {
-  databaseUrl: string;
-  pool: DbOptions;
-  cursorKey: Uint8Array;
-  reportsStore: ReportStoreConfig;
-}): ReportWriter {
+export function processWriter(
+  options: BackgroundDatabase & { reportsStore: ReportStoreConfig },
+): ReportWriter {
   return (report, now, key, signal) =>
     new Promise<number>((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason);
         return;
       }
-      const child = fork(ENTRY, [], {
-        execArgv: REPORT_PROCESS_FLAGS,
-        serialization: 'advanced',
-        stdio: 'inherit',
-      });
-      // The child does not keep this process alive (the CLI's serve also exits when stopped): a service stopping
-      // past its drain deadline exits, and the child, its channel closed, ends too (report-process.ts,
-      // test/e2e/report-process-stop.test.ts).
-      child.unref();
-      child.channel?.unref();
-      outliving(child);
+      // Neither keeps this process alive nor outlives it (background.ts, test/e2e/report-process-stop.test.ts).
+      const child = forkBackground(ENTRY);
       let rows: number | null = null;
       let failure: Error | null = null;
       child.on('message', (message: ReportProcessMessage) => {
@@ -299,7 +269,6 @@ export function processWriter(options: {
       signal?.addEventListener('abort', kill, { once: true });
       // After the process has ended and its channel is closed (its last message came before).
       child.on('close', (code, killedBy) => {
-        running.delete(child);
         signal?.removeEventListener('abort', kill);
         if (rows !== null) resolve(rows);
         else reject(failure ?? new Error(`the report process stopped (${killedBy ?? `code ${code}`})`));
