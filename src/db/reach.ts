@@ -10,8 +10,6 @@ export type Reach = { unitIds: readonly string[] } | null;
 /** A tenant that may be narrowed to some employees (a team lead's session): the listings filter by it. */
 export type ReachScope = { companyId: string; reach?: Reach | undefined };
 
-const unitArray = (reach: NonNullable<Reach>) => `{${reach.unitIds.join(',')}}`;
-
 /**
  * The condition that keeps a listing within a team lead's reach: the row's employee belongs to one of the reached
  * units. `column` names the row's employee id as the query sees it (`employee_id`, `absences.employee_id`,
@@ -20,7 +18,7 @@ const unitArray = (reach: NonNullable<Reach>) => `{${reach.unitIds.join(',')}}`;
 export function reachCondition(scope: ReachScope, column: string): RawBuilder<boolean> | null {
   const reach = scope.reach;
   if (!reach) return null;
-  return sql<boolean>`${sql.ref(column)} in (select e.id from employees e where e.company_id = ${scope.companyId} and e.unit_id = any(${unitArray(reach)}::uuid[]))`;
+  return sql<boolean>`${sql.ref(column)} in (select e.id from employees e where e.company_id = ${scope.companyId} and e.unit_id = any(${[...reach.unitIds]}::uuid[]))`;
 }
 
 /** A listing narrowed to the caller's reach (unchanged for a caller who reaches the whole company). */
@@ -37,7 +35,7 @@ export async function employeeInReach(db: Executor, scope: ReachScope, employeeI
     .select('id')
     .where('company_id', '=', scope.companyId)
     .where('id', '=', employeeId)
-    .where(sql<boolean>`unit_id = any(${unitArray(scope.reach)}::uuid[])`)
+    .where(sql<boolean>`unit_id = any(${[...scope.reach.unitIds]}::uuid[])`)
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -47,7 +45,7 @@ export async function unitsAndBelow(db: Executor, companyId: string, unitIds: re
   if (unitIds.length === 0) return [];
   const rows = await sql<{ id: string }>`
     with recursive reached as (
-      select id from units where company_id = ${companyId} and id = any(${`{${unitIds.join(',')}}`}::uuid[])
+      select id from units where company_id = ${companyId} and id = any(${[...unitIds]}::uuid[])
       union
       select u.id from units u join reached r on u.parent_id = r.id where u.company_id = ${companyId}
     )

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import type ExcelJS from 'exceljs';
-import { invalid } from '../../platform/errors.ts';
+import { ApiError, invalid } from '../../platform/errors.ts';
 import { excelJs } from '../reports/lazy-modules.ts';
 
 /** A spreadsheet as rows of text by header, each with its line in the file (the header is line 1). */
@@ -94,4 +94,25 @@ export function isoDate(text: string): string {
   if (!spanish) return text;
   const [, day, month, year] = spanish;
   return `${year}-${(month ?? '').padStart(2, '0')}-${(day ?? '').padStart(2, '0')}`;
+}
+
+/**
+ * The refusal of a commit whose rows are not all right (422): each wrong row's fields named by the row's line
+ * (`line 4.email`), and the lines in the sentence, with what therefore did not happen.
+ */
+export function rowsRefused(
+  bad: ReadonlyArray<{ line: number; errors: Record<string, string[]> }>,
+  outcome: string,
+): ApiError {
+  const errors = Object.fromEntries(
+    bad.flatMap((row) =>
+      Object.entries(row.errors).map(([field, messages]) => [`line ${row.line}.${field}`, messages]),
+    ),
+  );
+  const rows = bad.length === 1 ? 'A row has' : `${bad.length} rows have`;
+  return new ApiError(
+    'validation_failed',
+    `${rows} errors (line ${bad.map((row) => row.line).join(', ')}): ${outcome}.`,
+    { errors },
+  );
 }

@@ -10,7 +10,7 @@ import { createEmployee } from '../employees/employees.service.ts';
 import { locationIdsByName } from '../locations/locations.service.ts';
 import { inviteWorker } from '../portal/portal.service.ts';
 import { unitIdsByName } from '../units/units.service.ts';
-import { headerKey, isoDate, readSheet, type Sheet } from './imports.parse.ts';
+import { headerKey, isoDate, readSheet, rowsRefused, type Sheet } from './imports.parse.ts';
 import type { ImportEmployeesBody, ImportResult } from './imports.schemas.ts';
 
 type Row = Static<typeof ImportResult>['rows'][number];
@@ -169,16 +169,7 @@ export async function importEmployees(
     for (const row of rows) row.employee_id = null;
     const bad = rows.filter((row) => Object.keys(row.errors).length > 0);
     if (commit) {
-      const errors = Object.fromEntries(
-        bad.flatMap((row) =>
-          Object.entries(row.errors).map(([field, messages]) => [`line ${row.line}.${field}`, messages]),
-        ),
-      );
-      throw new ApiError(
-        'validation_failed',
-        `${bad.length === 1 ? 'A row has' : `${bad.length} rows have`} errors (line ${bad.map((row) => row.line).join(', ')}): nothing was imported.`,
-        { errors },
-      );
+      throw rowsRefused(bad, 'nothing was imported');
     }
     return { committed: false, rows, ignored_columns: ignored, rows_with_errors: bad.length };
   }

@@ -6,7 +6,7 @@ import { employeeNamed } from '../employees/employees.service.ts';
 import { templatesByName } from '../shifts/rota.service.ts';
 import { MAX_BULK_SHIFTS } from '../shifts/shifts.schemas.ts';
 import { bulkShifts } from '../shifts/shifts.service.ts';
-import { headerKey, isoDate, readSheet } from './imports.parse.ts';
+import { headerKey, isoDate, readSheet, rowsRefused } from './imports.parse.ts';
 import type { ImportShiftsBody, ShiftImportResult } from './imports.schemas.ts';
 
 type Row = Static<typeof ShiftImportResult>['rows'][number];
@@ -63,7 +63,8 @@ export async function importShifts(
     [...(await templatesByName(deps.db, tenant.companyId))].map(([name, row]) => [headerKey(name), row]),
   );
   const rows: Row[] = [];
-  const items: Array<{ line: number; column: string; shift: Parameters<typeof bulkShifts>[2][number] }> = [];
+  // Each shift with the row and the day's column it came from, to name them in a problem.
+  const items: Array<{ row: Row; column: string; shift: Parameters<typeof bulkShifts>[2][number] }> = [];
   for (const { line, cells } of sheet.rows) {
     const errors: Record<string, string[]> = {};
     const key = cells[who] ?? '';
@@ -105,7 +106,7 @@ export async function importShifts(
             template_id: template?.id ?? null,
           };
       items.push({
-        line,
+        row,
         column,
         shift: { employee_id: employee.id, date: start.add({ days: index }).toString(), ...shift },
       });
@@ -123,10 +124,7 @@ export async function importShifts(
     try {
       await deps.db.transaction().execute(async (tx) => {
         // The planner's checks run on the rows the file itself got right, so that a preview marks every error.
-        const readable = items.filter((item) => {
-          const row = rows.find((candidate) => candidate.line === item.line);
-          return row !== undefined && Object.keys(row.errors).length === 0;
-        });
+        const readable = items.filter((item) => Object.keys(item.row.errors).length === 0);
         if (readable.length > 0) {
           try {
             await bulkShifts(
@@ -139,10 +137,9 @@ export async function importShifts(
             for (const [field, messages] of Object.entries(error.errors ?? {})) {
               const match = /^shifts\/(\d+)\/(.+)$/.exec(field);
               const item = match ? readable[Number(match[1])] : undefined;
-              const row = rows.find((candidate) => candidate.line === item?.line);
-              if (!item || !row) throw error;
+              if (!item) throw error;
               const list = Array.isArray(messages) ? messages.map(String) : [String(messages)];
-              row.errors[item.column] = [...(row.errors[item.column] ?? []), ...list];
+              item.row.errors[item.column] = [...(item.row.errors[item.column] ?? []), ...list];
             }
           }
         }
@@ -154,16 +151,7 @@ export async function importShifts(
   }
   const bad = rows.filter((row) => Object.keys(row.errors).length > 0);
   if (commit && bad.length > 0) {
-    const errors = Object.fromEntries(
-      bad.flatMap((row) =>
-        Object.entries(row.errors).map(([field, messages]) => [`line ${row.line}.${field}`, messages]),
-      ),
-    );
-    throw new ApiError(
-      'validation_failed',
-      `${bad.length === 1 ? 'A row has' : `${bad.length} rows have`} errors (line ${bad.map((row) => row.line).join(', ')}): no shift was placed.`,
-      { errors },
-    );
+    throw rowsRefused(bad, 'no shift was placed');
   }
   return {
     committed: commit && items.length > 0,

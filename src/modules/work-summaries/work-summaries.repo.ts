@@ -73,7 +73,7 @@ export type FiguresRead = {
 function filters(read: FiguresRead) {
   const { closed, incomplete } = dayStatus(read.now, sql`coalesce(e.timezone, ${read.timezone})`);
   const one = read.employeeId ? sql`and e.id = ${read.employeeId}::uuid` : sql``;
-  const units = read.unitIds ? sql`and e.unit_id = any(${`{${read.unitIds.join(',')}}`}::uuid[])` : sql``;
+  const units = read.unitIds ? sql`and e.unit_id = any(${[...read.unitIds]}::uuid[])` : sql``;
   return { closed, incomplete, employee: sql`${one} ${units}` };
 }
 
