@@ -198,6 +198,7 @@ async function serviceDatabase(command: string) {
     throw new UserError(`${command}: ${(error as Error).message}`, 2);
   }
   return createDb(url, {
+    applicationName: `jornada ${command}`,
     max: 1,
     connectTimeoutMs: config.database.connectTimeoutMs,
     statementTimeoutMs: config.database.statementTimeoutMs,

@@ -58,7 +58,10 @@ export type Database = {
 export async function openDatabase(
   config: Config,
   log: Logger,
-  options: { migrate?: 'on-start' | 'force' | 'none' } = {},
+  options: {
+    migrate?: 'on-start' | 'force' | 'none' /** The process, as the database names its sessions. */;
+    name?: string;
+  } = {},
 ): Promise<Database> {
   const embedded =
     config.databaseUrl === null
@@ -70,6 +73,7 @@ export async function openDatabase(
   const url = embedded?.connectionString ?? (config.databaseUrl as string);
   const settings = config.database;
   const db = createDb(url, {
+    applicationName: options.name ? `jornada ${options.name}` : 'jornada',
     max: settings.poolMax,
     connectTimeoutMs: settings.connectTimeoutMs,
     statementTimeoutMs: settings.statementTimeoutMs,
@@ -239,7 +243,7 @@ export async function startService(
 ): Promise<RunningService> {
   const print = options.print ?? ((text: string) => process.stdout.write(`${text}\n`));
   const log = pino({ level: config.logLevel });
-  const database = await openDatabase(config, log);
+  const database = await openDatabase(config, log, { name: options.role });
   const { db, embedded } = database;
 
   const fakeClock = config.fakeClock ? new FakeClock() : null;

@@ -15,6 +15,11 @@ export type Executor = Db | Tx;
 
 export type DbOptions = {
   max?: number;
+  /**
+   * How the database names this pool's sessions (`application_name` in pg_stat_activity and the server's log):
+   * which process of the service a session serves (`jornada api`, `jornada documents`, …).
+   */
+  applicationName?: string;
   log?: LogConfig;
   /** Milliseconds to open a connection, or to wait for a free one from the pool (0: forever). */
   connectTimeoutMs?: number;
@@ -34,6 +39,14 @@ export type DbOptions = {
    */
   clientConnectionCheckMs?: number;
 };
+
+/**
+ * How long an idle connection stays in the pool: five minutes, not pg's 10 s. Opening one costs a process on the
+ * server and a SCRAM exchange on both sides (milliseconds of CPU each); with 10 s, the connections a burst opened
+ * closed in the next lull and the next burst opened them again, all at once, every few seconds: on a two-core
+ * node that stalled every request for up to half a second (`npm run bench month-close`, docs/performance.md).
+ */
+const IDLE_CONNECTION_MS = 300_000;
 
 /** The client-side margin over the server's statement timeout. */
 const QUERY_TIMEOUT_MARGIN_MS = 500;
@@ -73,6 +86,8 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 20,
+    idleTimeoutMillis: IDLE_CONNECTION_MS,
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
     ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
     ...(statementTimeout > 0
       ? { statement_timeout: statementTimeout, query_timeout: statementTimeout + QUERY_TIMEOUT_MARGIN_MS }

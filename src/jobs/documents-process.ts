@@ -16,7 +16,7 @@ serveInBackground(async (data: DocumentsProcessData) => {
     import('../time/clock.ts'),
     import('../modules/month-documents/month-documents.service.ts'),
   ]);
-  const db = createDb(data.databaseUrl, data.pool);
+  const db = createDb(data.databaseUrl, { ...data.pool, applicationName: 'jornada documents' });
   try {
     // The parent's clock, offset and all (a fake clock in the end-to-end tests).
     const clock = new FakeClock();

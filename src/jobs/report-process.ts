@@ -15,7 +15,7 @@ serveInBackground(async (data: ReportProcessData) => {
     import('../platform/pagination.ts'),
     import('./report-file.ts'),
   ]);
-  const db = createDb(data.databaseUrl, data.pool);
+  const db = createDb(data.databaseUrl, { ...data.pool, applicationName: 'jornada report' });
   try {
     const write = inProcessWriter({
       streamDb: db,

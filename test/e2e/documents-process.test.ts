@@ -59,3 +59,18 @@ it('makes a closed month’s documents in the background and tells the worker', 
     await db.end();
   }
 }, 90_000);
+
+it('names its database sessions by the process they serve (docs/operations.md)', async () => {
+  const db = new pg.Client({ connectionString: world.database.url });
+  await db.connect();
+  try {
+    const names = (
+      await db.query<{ name: string }>(
+        'select distinct application_name as name from pg_stat_activity where datname = current_database()',
+      )
+    ).rows.map((row) => row.name);
+    expect(names).toContain('jornada all');
+  } finally {
+    await db.end();
+  }
+});
