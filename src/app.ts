@@ -31,6 +31,7 @@ import { registerValidators } from './platform/validation.ts';
 import { adminSurface } from './surfaces/admin.ts';
 import { dashboardSurface } from './surfaces/dashboard.ts';
 import { docsPlugin } from './surfaces/docs-site/docs.plugin.ts';
+import { kioskSurface } from './surfaces/kiosk.ts';
 import { portalSurface } from './surfaces/portal.ts';
 import { registryAccessSurface } from './surfaces/registry-access.ts';
 import { registerTenantRoutes } from './surfaces/tenant-routes.ts';
@@ -275,6 +276,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   await app.register(async (dashboard) => dashboardSurface(dashboard, deps));
   await app.register(async (portal) => portalSurface(portal, deps));
+  await app.register(async (kiosk) => kioskSurface(kiosk, deps));
   await app.register(async (access) => registryAccessSurface(access, deps));
   await app.register(async (pages) => notificationPages(pages, deps));
 

@@ -814,7 +814,7 @@ export interface components {
        */
       timestamp: string;
       /**
-       * @description Where the check-in was recorded: `api` (an API key), `dashboard` (an administrator), `portal` (the worker), `correction` (added by an applied correction). Extensible.
+       * @description Where the check-in was recorded: `api` (an API key), `dashboard` (an administrator), `portal` (the worker), `kiosk` (the worker, on a shared kiosk: see device_id), `correction` (added by an applied correction), `import`. Extensible.
        * @enum {unknown}
        */
       source: "api" | "dashboard" | "portal" | "correction" | "kiosk" | "import";
@@ -828,6 +828,7 @@ export interface components {
       correction_id: components["schemas"]["Uuid"] | null;
       /** @description Recorded more than the company's late_record_hours (24 by default) after its timestamp. */
       late: boolean;
+      device_id: components["schemas"]["Uuid"] | null;
       /**
        * Format: date-time
        * @description When Jornada stored it (millisecond precision).

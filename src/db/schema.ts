@@ -503,6 +503,8 @@ export type CheckInsTable = {
   worker_responded_at: Generated<Date | null>;
   /** The credential and session the answer was made with, canonical JSON (migration 0045). */
   worker_response_credential: Generated<string | null>;
+  /** The kiosk device it was punched on (source `kiosk`; migration 0054). */
+  device_id: Generated<string | null>;
   created_at: Date;
   updated_at: Date;
 };
@@ -756,6 +758,47 @@ export type PasskeysTable = {
   removed_at: Generated<Date | null>;
 };
 
+/** A shared kiosk enrolled for a work centre (migration 0054, issue 40). */
+export type KioskDevicesTable = {
+  company_id: string;
+  id: string;
+  name: string;
+  location_id: string;
+  /** The pending one-time code's SHA-256; null once enrolled (or expired and replaced). */
+  enrollment_code_sha256: Buffer | null;
+  enrollment_expires_at: Date | null;
+  /** The tablet's ECDSA P-256 public key as a JWK; null until enrolled. */
+  public_key: ColumnType<JsonWebKey | null, string | null, string | null>;
+  /** The highest counter of a signed request seen (bigint as text). */
+  request_counter: ColumnType<string, string | undefined, string>;
+  enrolled_at: Date | null;
+  last_seen_at: Date | null;
+  revoked_at: Date | null;
+  pin_failures: Generated<number>;
+  pin_failures_since: Date | null;
+  created_by: string;
+  created_at: Date;
+};
+
+/** A worker's kiosk PIN, as an HMAC under the instance's key (migration 0054). */
+export type KioskPinsTable = {
+  company_id: string;
+  employee_id: string;
+  pin_hmac: Buffer;
+  failures: Generated<number>;
+  failures_since: Date | null;
+  updated_at: Date;
+};
+
+/** A worker identified on a kiosk: one punch, within a minute (migration 0054). */
+export type KioskTicketsTable = {
+  company_id: string;
+  id: string;
+  device_id: string;
+  employee_id: string;
+  expires_at: Date;
+};
+
 /** A registration's or a sign-in's WebAuthn challenge: single use, five minutes (migration 0046). */
 export type PasskeyChallengesTable = {
   challenge: string;
@@ -847,5 +890,8 @@ export type Database = {
   login_failures: LoginFailuresTable;
   access_link_windows: AccessLinkWindowsTable;
   passkeys: PasskeysTable;
+  kiosk_devices: KioskDevicesTable;
+  kiosk_pins: KioskPinsTable;
+  kiosk_tickets: KioskTicketsTable;
   passkey_challenges: PasskeyChallengesTable;
 };

@@ -46,7 +46,7 @@ export type OperationSpec<
    * Where the operation is served and how it is authenticated: `public` (/v1, API keys), `admin` (/admin/v1, the
    * admin token), `dashboard` and `portal` (cookie sessions), `registry-access` (an access link's token).
    */
-  surface?: 'public' | 'admin' | 'dashboard' | 'portal' | 'registry-access';
+  surface?: 'public' | 'admin' | 'dashboard' | 'portal' | 'registry-access' | 'kiosk';
 };
 
 const AUTHENTICATED_ERRORS: ErrorCode[] = [
@@ -196,7 +196,8 @@ function operationOptions(
   // The browser surfaces: cookie sessions, and the access links (a token, throttled per address and per link).
   const session =
     spec.surface === 'dashboard' || spec.surface === 'portal' || spec.surface === 'registry-access';
-  const operator = spec.surface === 'admin' || session;
+  // A kiosk signs its requests with its device key (surfaces/kiosk.ts).
+  const operator = spec.surface === 'admin' || spec.surface === 'kiosk' || session;
   if (spec.scope !== 'public' && !operator) for (const code of AUTHENTICATED_ERRORS) codes.add(code);
   if (operator) {
     codes.add('unauthenticated');
@@ -238,6 +239,8 @@ function operationOptions(
     schema.security = [{ adminToken: [] }];
   } else if (session) {
     schema.security = [{ session: [] }];
+  } else if (spec.surface === 'kiosk') {
+    schema.security = [{ kioskSignature: [] }];
   } else {
     schema.security = [{ apiKey: spec.scope === null ? [] : [spec.scope] }];
     schema['x-required-scope'] = spec.scope;

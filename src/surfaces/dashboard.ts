@@ -8,6 +8,7 @@ import {
   dashboardTenantGate,
 } from '../modules/admins/admins.routes.ts';
 import { importsDashboardRoutes } from '../modules/imports/imports.routes.ts';
+import { kiosksDashboardRoutes } from '../modules/kiosks/kiosks.routes.ts';
 import { lifecycleDashboardRoutes } from '../modules/lifecycle/lifecycle.routes.ts';
 import { locationsDashboardRoutes } from '../modules/locations/locations.routes.ts';
 import { notificationsDashboardRoutes } from '../modules/notifications/notifications.routes.ts';
@@ -29,6 +30,7 @@ const DASHBOARD_ROUTE_MODULES = [
   locationsDashboardRoutes,
   notificationsDashboardRoutes,
   unitsDashboardRoutes,
+  kiosksDashboardRoutes,
 ] as const;
 
 /**

@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import { checkInsPortalRoutes } from '../modules/check-ins/check-ins.routes.ts';
 import { correctionsPortalRoutes } from '../modules/corrections/corrections.routes.ts';
+import { kiosksPortalRoutes } from '../modules/kiosks/kiosks.routes.ts';
 import { notificationsPortalRoutes } from '../modules/notifications/notifications.routes.ts';
 import { portalGate, portalRoutes } from '../modules/portal/portal.routes.ts';
 import { acknowledgementsPortalRoutes } from '../modules/registry-access/acknowledgements.routes.ts';
@@ -21,6 +22,7 @@ const PORTAL_ROUTE_MODULES = [
   notificationsPortalRoutes,
   correctionsPortalRoutes,
   acknowledgementsPortalRoutes,
+  kiosksPortalRoutes,
 ] as const;
 
 /**

@@ -26,7 +26,7 @@ export const CheckIn = named(
     timestamp: Instant('When the event happened, at one-second resolution.'),
     source: Type.Enum(['api', 'dashboard', 'portal', 'correction', 'kiosk', 'import'], {
       description:
-        'Where the check-in was recorded: `api` (an API key), `dashboard` (an administrator), `portal` (the worker), `correction` (added by an applied correction). Extensible.',
+        'Where the check-in was recorded: `api` (an API key), `dashboard` (an administrator), `portal` (the worker), `kiosk` (the worker, on a shared kiosk: see device_id), `correction` (added by an applied correction), `import`. Extensible.',
     }),
     work_mode: Nullable(WorkMode),
     status: Type.Enum(['active', 'voided'], {
@@ -38,6 +38,9 @@ export const CheckIn = named(
     late: Type.Boolean({
       description: "Recorded more than the company's late_record_hours (24 by default) after its timestamp.",
     }),
+    device_id: Nullable(
+      Uuid('The shared kiosk the worker punched on (source `kiosk`); null for every other record.'),
+    ),
     recorded_at: Instant('When Jornada stored it (millisecond precision).'),
     recorded_by: Actor('Who recorded it.'),
     worker_confirmed: Type.Boolean({

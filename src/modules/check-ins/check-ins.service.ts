@@ -90,6 +90,7 @@ const toView = (row: CheckInRow): CheckInView => ({
   voided_by_correction_id: row.voided_by_correction_id,
   correction_id: row.correction_id,
   late: row.late,
+  device_id: row.device_id,
   recorded_at: row.recorded_at.toISOString(),
   recorded_by: {
     type: row.recorded_by_type,
@@ -169,6 +170,8 @@ export async function storeCheckIn(
     now: Temporal.Instant;
     /** The operator's late threshold (JORNADA_LATE_RECORD_HOURS), which the company's may only lower. */
     lateCeilingHours: number;
+    /** The kiosk it was punched on (source `kiosk`). */
+    deviceId?: string;
   },
 ): Promise<CheckInRow | null> {
   const { companyId } = tenant;
@@ -207,6 +210,7 @@ export async function storeCheckIn(
     worker_response: null,
     worker_response_reason: null,
     worker_responded_at: null,
+    device_id: record.deviceId ?? null,
     updated_at: at,
   };
   if (!(await insertCheckIn(tx, companyId, row))) return null;
@@ -241,6 +245,8 @@ export async function recordCheckIn(
   tenant: ActingTenant,
   input: Static<typeof CreateCheckInBody>,
   source: CheckInSource = tenant.actor.type === 'admin' ? 'dashboard' : 'api',
+  /** The kiosk it is punched on (source `kiosk`). */
+  deviceId?: string,
 ): Promise<CheckInView> {
   const timestamp = parseCheckInInstant(input.timestamp);
   const writer = { companyId: tenant.companyId, timezone: tenant.timezone };
@@ -267,6 +273,7 @@ export async function recordCheckIn(
         correctionId: null,
         now,
         lateCeilingHours: deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
+        ...(deviceId ? { deviceId } : {}),
       });
       if (!row)
         throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });

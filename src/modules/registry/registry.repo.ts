@@ -74,6 +74,7 @@ export const CHECK_IN_FACT_COLUMNS = [
   'correction_id',
   'recorded_by_key_kind',
   'worker_confirmed',
+  'device_id',
 ] as const;
 
 /** The fields of a check-in that its chain entry records, by id. */

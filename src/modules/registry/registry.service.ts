@@ -191,6 +191,7 @@ export function checkInFactContent(row: {
   correction_id: string | null;
   recorded_by_key_kind: string | null;
   worker_confirmed: boolean | null;
+  device_id?: string | null;
 }): Record<string, unknown> {
   return {
     check_in_id: row.id,
@@ -210,6 +211,8 @@ export function checkInFactContent(row: {
     late: row.late,
     // Only a check-in a correction added names one (older entries have no such key: their text is unchanged).
     correction_id: row.correction_id ?? undefined,
+    // Only a punch made on a kiosk names its device (issue 40; the same holds for older entries).
+    device_id: row.device_id ?? undefined,
   };
 }
 

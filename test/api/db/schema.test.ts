@@ -39,6 +39,9 @@ const CROSS_TENANT_INDEXES: Record<string, string> = {
   passkeys_credential_id: 'a passkey sign-in: the credential lookup that precedes tenancy',
   passkey_challenges_pkey: 'a sign-in’s WebAuthn challenge has no company yet',
   passkey_challenges_expires_at: 'the sweep of expired WebAuthn challenges across tenants',
+  kiosk_devices_id: 'a kiosk’s signed request names its device alone: the lookup that precedes tenancy',
+  kiosk_devices_enrollment_code:
+    'a tablet enrolls with a one-time code and knows no company yet: the lookup that precedes tenancy',
 };
 
 let database: TestDatabase;

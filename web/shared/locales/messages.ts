@@ -102,6 +102,18 @@ const FIELD_RULES: Rule[] = [
   [/^is already used by another absence type of this company$/, () => 'ya lo usa otro tipo de ausencia'],
   [/^is already used$/, () => 'ya está en uso'],
   [/^is not an employee of this company$/, () => 'no es un empleado de esta empresa'],
+  [/^is not a work centre of this company$/, () => 'no es un centro de trabajo de esta empresa'],
+  [
+    /^must be the public part of an ECDSA P-256 key, as a JWK$/,
+    () => 'debe ser la parte pública de una clave ECDSA P-256, en formato JWK',
+  ],
+  [/^is not a valid P-256 point$/, () => 'no es un punto P-256 válido'],
+  [
+    /^is unknown, used or expired: make a new one in the dashboard$/,
+    () => 'no existe, ya se usó o ha caducado: crea otro en el panel',
+  ],
+  [/^is unknown, used or expired$/, () => 'no existe, ya se usó o ha caducado'],
+  [/^is not right$/, () => 'no es correcto'],
   [/^or all: true is required$/, () => 'o «all: true» es obligatorio'],
   [
     /^names a kind of notification that does not exist$/,

@@ -1,0 +1,56 @@
+-- jornada: expand-only
+-- Issue 40: shared kiosks. A company enrolls a tablet for a work centre: the dashboard makes a one-time code
+-- (stored as its SHA-256, valid minutes), the tablet registers its public key with it (ECDSA P-256, the private
+-- key non-extractable in the tablet's browser) and signs every later request, each with a counter higher than the
+-- last (request_counter), so that a request seen once is refused again. A revoked device is kept, with its punches.
+create table kiosk_devices (
+  company_id uuid not null references companies (id) on delete cascade,
+  id uuid not null,
+  name text not null,
+  location_id uuid not null,
+  enrollment_code_sha256 bytea,
+  enrollment_expires_at timestamptz(3),
+  public_key jsonb,
+  request_counter bigint not null default 0,
+  enrolled_at timestamptz(3),
+  last_seen_at timestamptz(3),
+  revoked_at timestamptz(3),
+  pin_failures integer not null default 0,
+  pin_failures_since timestamptz(3),
+  created_by uuid not null,
+  created_at timestamptz(3) not null,
+  primary key (company_id, id),
+  foreign key (company_id, location_id) references locations (company_id, id)
+);
+-- A signed request names its device alone: the lookup that precedes tenancy.
+create unique index kiosk_devices_id on kiosk_devices (id);
+-- An enrollment code is looked up by its hash alone (the tablet knows no company yet); unique while pending.
+create unique index kiosk_devices_enrollment_code on kiosk_devices (enrollment_code_sha256)
+  where enrollment_code_sha256 is not null;
+
+-- A worker's kiosk PIN: an HMAC of the PIN under a key derived from the instance's secret (never in the
+-- database), so that neither the company nor a copy of the database can read or test it. Failed attempts are
+-- counted per worker here and per device on the device, in windows, across every node.
+create table kiosk_pins (
+  company_id uuid not null,
+  employee_id uuid not null,
+  pin_hmac bytea not null,
+  failures integer not null default 0,
+  failures_since timestamptz(3),
+  updated_at timestamptz(3) not null,
+  primary key (company_id, employee_id),
+  foreign key (company_id, employee_id) references employees (company_id, id) on delete cascade
+);
+
+-- A worker identified on a kiosk gets a ticket for one punch, valid a minute, used once (deleted at the punch).
+create table kiosk_tickets (
+  company_id uuid not null,
+  id uuid not null,
+  device_id uuid not null,
+  employee_id uuid not null,
+  expires_at timestamptz(3) not null,
+  primary key (company_id, id)
+);
+
+-- Where a punch was made: the kiosk device (source `kiosk`). Null for every record before.
+alter table check_ins add column device_id uuid;

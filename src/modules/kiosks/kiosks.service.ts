@@ -1,0 +1,421 @@
+import { createHash, createPublicKey, randomInt, verify } from 'node:crypto';
+import { tenantScopeOf } from '../../db/companies.ts';
+import type { AppDeps } from '../../platform/deps.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { newId } from '../../platform/ids.ts';
+import { deriveKey, hmac, safeEqual } from '../../platform/secrets.ts';
+import type { ActingTenant, CompanyScope, TenantScope } from '../../platform/tenant.ts';
+import { formatInstant, toDate } from '../../time/clock.ts';
+import { employeeTimeZone } from '../../time/zones.ts';
+import type { CheckInView } from '../check-ins/check-ins.service.ts';
+import { canClock, latestCheckIn, recordCheckIn } from '../check-ins/check-ins.service.ts';
+import { findEmployee } from '../employees/employees.service.ts';
+import { locationExists } from '../locations/locations.service.ts';
+import {
+  type DeviceRow,
+  enrollDevice,
+  findDevice,
+  findDeviceById,
+  hasPin,
+  insertDevice,
+  insertTicket,
+  lockDeviceFailures,
+  lockPin,
+  revokeDevice,
+  selectDevices,
+  selectLocationWorkers,
+  setDeviceFailures,
+  setPinFailures,
+  takeRequestCounter,
+  upsertPin,
+  useTicket,
+} from './kiosks.repo.ts';
+
+/**
+ * Shared kiosks (issue 40, docs/kiosk.md): a tablet at a work centre's door on which the workers there clock in
+ * and out, each identified by a personal PIN that only the worker knows. The company enrolls the tablet with a
+ * one-time code; the tablet then signs every request with a key that never leaves it. A punch on a kiosk is the
+ * worker's own record (`source: "kiosk"`, the worker as `recorded_by`, the device named), made at the service's
+ * clock.
+ */
+
+/** How long an enrollment code may be used. */
+export const ENROLLMENT_MINUTES = 15;
+/** How long a worker identified on a kiosk has to choose what to record. */
+export const TICKET_SECONDS = 60;
+/** Wrong PINs allowed for one worker, and on one device, within the window; then the next attempt waits. */
+export const PIN_FAILURES_PER_WORKER = 5;
+export const PIN_FAILURES_PER_DEVICE = 20;
+export const PIN_FAILURE_WINDOW_MINUTES = 15;
+const ENROLLMENT_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export type KioskDeviceView = {
+  id: string;
+  name: string;
+  location: { id: string; name: string };
+  status: 'pending' | 'active' | 'revoked';
+  enrollment_expires_at: string | null;
+  enrolled_at: string | null;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+};
+
+const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+
+const toView = (row: DeviceRow): KioskDeviceView => ({
+  id: row.id,
+  name: row.name,
+  location: { id: row.location_id, name: row.location_name },
+  status: row.revoked_at !== null ? 'revoked' : row.enrolled_at !== null ? 'active' : 'pending',
+  enrollment_expires_at: row.enrolled_at === null ? iso(row.enrollment_expires_at) : null,
+  enrolled_at: iso(row.enrolled_at),
+  last_seen_at: iso(row.last_seen_at),
+  revoked_at: iso(row.revoked_at),
+  created_at: row.created_at.toISOString(),
+});
+
+/** An enrollment code, as typed on the tablet: 8 letters and digits without look-alikes, shown as XXXX-XXXX. */
+function newEnrollmentCode(): string {
+  let code = '';
+  for (let i = 0; i < 8; i += 1) code += ENROLLMENT_CODE_ALPHABET[randomInt(ENROLLMENT_CODE_ALPHABET.length)];
+  return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+/** The code as stored: its SHA-256, whatever case and separators it was typed with. */
+const codeHash = (code: string) =>
+  createHash('sha256')
+    .update(code.toUpperCase().replace(/[^A-Z0-9]/g, ''))
+    .digest();
+
+export async function listDevices(deps: Pick<AppDeps, 'db'>, tenant: CompanyScope) {
+  return { data: (await selectDevices(deps.db, tenant.companyId)).map(toView) };
+}
+
+/** A new device for a work centre, waiting for its tablet: the code to type there, shown once. */
+export async function createDevice(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope & Pick<ActingTenant, 'actor'>,
+  input: { name: string; location_id: string },
+): Promise<KioskDeviceView & { enrollment_code: string }> {
+  const name = input.name.trim();
+  if (name === '') throw invalid({ name: 'must not be empty' });
+  if (!(await locationExists(deps.db, tenant.companyId, input.location_id))) {
+    throw invalid({ location_id: 'is not a work centre of this company' });
+  }
+  const now = deps.clock.now();
+  const code = newEnrollmentCode();
+  const id = newId();
+  await insertDevice(deps.db, {
+    company_id: tenant.companyId,
+    id,
+    name,
+    location_id: input.location_id,
+    enrollment_code_sha256: codeHash(code),
+    enrollment_expires_at: toDate(now.add({ minutes: ENROLLMENT_MINUTES })),
+    public_key: null,
+    enrolled_at: null,
+    last_seen_at: null,
+    revoked_at: null,
+    pin_failures_since: null,
+    created_by: tenant.actor.id,
+    created_at: toDate(now),
+  });
+  const row = await findDevice(deps.db, tenant.companyId, id);
+  if (!row) throw notFound('Kiosk device');
+  return { ...toView(row), enrollment_code: code };
+}
+
+export async function revokeKioskDevice(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
+  id: string,
+): Promise<void> {
+  if (!(await revokeDevice(deps.db, tenant.companyId, id, toDate(deps.clock.now())))) {
+    throw notFound('Kiosk device');
+  }
+}
+
+/** The public key a tablet registers: ECDSA on P-256, as WebCrypto exports it (JWK), public part only. */
+function publicKeyOf(jwk: Record<string, unknown>): JsonWebKey {
+  const { kty, crv, x, y } = jwk;
+  if (kty !== 'EC' || crv !== 'P-256' || typeof x !== 'string' || typeof y !== 'string' || 'd' in jwk) {
+    throw invalid({ public_key: 'must be the public part of an ECDSA P-256 key, as a JWK' });
+  }
+  const key = { kty, crv, x, y };
+  try {
+    createPublicKey({ key, format: 'jwk' });
+  } catch {
+    throw invalid({ public_key: 'is not a valid P-256 point' });
+  }
+  return key;
+}
+
+/** A tablet enrolls with its code: its public key is stored, the code is spent. */
+export async function enrollKiosk(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  input: { code: string; public_key: Record<string, unknown> },
+) {
+  const key = publicKeyOf(input.public_key);
+  const device = await enrollDevice(deps.db, codeHash(input.code), key, toDate(deps.clock.now()));
+  if (!device) {
+    throw new ApiError('unauthenticated', 'This enrollment code is unknown, used or expired.', {
+      errors: { code: 'is unknown, used or expired: make a new one in the dashboard' },
+    });
+  }
+  return await kioskInfo(deps, { companyId: device.company_id, deviceId: device.id });
+}
+
+/** A kiosk, as a signed request proved it: its company and work centre. */
+export type KioskCaller = { companyId: string; deviceId: string };
+
+/**
+ * The text a kiosk signs for a request: method, path with its query, the counter, and the body's SHA-256
+ * (base64url; of the empty string when there is none), one per line.
+ */
+export function kioskSigningText(method: string, url: string, counter: string, body: string): string {
+  const digest = createHash('sha256').update(body).digest('base64url');
+  return `${method.toUpperCase()}\n${url}\n${counter}\n${digest}`;
+}
+
+const refused = () =>
+  new ApiError(
+    'unauthenticated',
+    'This kiosk is not enrolled, was revoked, or the request is not signed by it.',
+  );
+
+/**
+ * Checks a kiosk's signed request: the device exists, is enrolled and not revoked, the signature (ECDSA P-256
+ * with SHA-256, IEEE P1363 as WebCrypto makes it) verifies with its key, and the counter is above every counter it
+ * used before (a request seen once is refused again). Every refusal is the same 401.
+ */
+export async function verifyKioskRequest(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  request: {
+    deviceId: string;
+    counter: string;
+    signature: string;
+    method: string;
+    url: string;
+    body: string;
+  },
+): Promise<KioskCaller> {
+  if (!/^[0-9]{1,18}$/.test(request.counter) || !/^[0-9a-f-]{36}$/.test(request.deviceId)) throw refused();
+  const device = await findDeviceById(deps.db, request.deviceId);
+  if (!device || device.public_key === null || device.revoked_at !== null) throw refused();
+  const signature = Buffer.from(request.signature, 'base64url');
+  let valid = false;
+  try {
+    valid = verify(
+      'sha256',
+      Buffer.from(kioskSigningText(request.method, request.url, request.counter, request.body)),
+      { key: createPublicKey({ key: device.public_key, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
+      signature,
+    );
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw refused();
+  const now = toDate(deps.clock.now());
+  if (!(await takeRequestCounter(deps.db, device.company_id, device.id, BigInt(request.counter), now))) {
+    throw refused();
+  }
+  return { companyId: device.company_id, deviceId: device.id };
+}
+
+/** What a kiosk shows when idle: its name, its work centre, the company. */
+export async function kioskInfo(deps: Pick<AppDeps, 'db'>, kiosk: KioskCaller) {
+  const device = await findDevice(deps.db, kiosk.companyId, kiosk.deviceId);
+  if (!device) throw refused();
+  return {
+    device_id: device.id,
+    name: device.name,
+    location: { id: device.location_id, name: device.location_name },
+    company: { name: device.company_name },
+  };
+}
+
+/** Whom the kiosk's work centre lets clock: its active employees, by name (first name and last name). */
+export async function kioskWorkers(deps: Pick<AppDeps, 'db'>, kiosk: KioskCaller) {
+  const device = await findDevice(deps.db, kiosk.companyId, kiosk.deviceId);
+  if (!device) throw refused();
+  const rows = await selectLocationWorkers(deps.db, kiosk.companyId, device.location_id);
+  return { data: rows.map((row) => ({ id: row.id, first_name: row.first_name, last_name: row.last_name })) };
+}
+
+/** The PIN's HMAC, under a key only the service holds (docs/security.md, "Kiosk PINs"). */
+const pinHmac = (deps: Pick<AppDeps, 'instanceSecret'>, companyId: string, employeeId: string, pin: string) =>
+  hmac(deriveKey(deps.instanceSecret, 'kiosk-pin'), `${companyId}:${employeeId}:${pin}`);
+
+/** A PIN a worker may choose: six digits, not all the same, not a run up or down. */
+export function pinProblem(pin: string): string | null {
+  if (!/^[0-9]{6}$/.test(pin)) return 'must be 6 digits';
+  if (/^(\d)\1{5}$/.test(pin)) return 'must not repeat one digit';
+  if ('0123456789'.includes(pin) || '9876543210'.includes(pin)) return 'must not be a run of digits';
+  return null;
+}
+
+/** The worker sets or changes their kiosk PIN (portal). The company never sees it. */
+export async function setKioskPin(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'instanceSecret'>,
+  tenant: CompanyScope,
+  employeeId: string,
+  pin: string,
+): Promise<{ pin_set: true; updated_at: string }> {
+  const problem = pinProblem(pin);
+  if (problem) throw invalid({ pin: problem });
+  const now = toDate(deps.clock.now());
+  await upsertPin(
+    deps.db,
+    tenant.companyId,
+    employeeId,
+    pinHmac(deps, tenant.companyId, employeeId, pin),
+    now,
+  );
+  return { pin_set: true, updated_at: now.toISOString() };
+}
+
+export async function kioskPinState(deps: Pick<AppDeps, 'db'>, tenant: CompanyScope, employeeId: string) {
+  return { pin_set: await hasPin(deps.db, tenant.companyId, employeeId) };
+}
+
+const wrongPin = () =>
+  new ApiError('unauthenticated', 'The PIN is not right, or this worker has no PIN yet.', {
+    errors: { pin: 'is not right' },
+  });
+
+const throttled = (seconds: number) =>
+  new ApiError('rate_limited', 'Too many wrong PINs: wait before trying again.', {
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil(seconds))) },
+  });
+
+/** A failure window: how many failures it holds now, and when it ends (null: no window open). */
+function windowAt(failures: number, since: Date | null, now: Date) {
+  const ends = since === null ? null : since.getTime() + PIN_FAILURE_WINDOW_MINUTES * 60_000;
+  if (ends === null || ends <= now.getTime()) return { failures: 0, since: null, ends: null };
+  return { failures, since, ends };
+}
+
+type WorkerState = {
+  status: 'out' | 'working' | 'on_break';
+  since: string | null;
+  actions: Array<'in' | 'out' | 'break_start' | 'break_end'>;
+};
+
+/** Where the worker's day stands, from their latest record, and what they may record next. */
+async function workerState(deps: Pick<AppDeps, 'db'>, tenant: CompanyScope, employeeId: string) {
+  const latest: CheckInView | null = await latestCheckIn(deps, tenant, employeeId);
+  const state: WorkerState =
+    latest === null || latest.type === 'out'
+      ? { status: 'out', since: latest?.timestamp ?? null, actions: ['in'] }
+      : latest.type === 'break_start'
+        ? { status: 'on_break', since: latest.timestamp, actions: ['break_end', 'out'] }
+        : { status: 'working', since: latest.timestamp, actions: ['break_start', 'out'] };
+  return state;
+}
+
+/**
+ * A worker identifies on the kiosk with their PIN. Wrong PINs are counted for the worker and for the device, in
+ * windows of 15 minutes, across every node (the rows are locked for the attempt); past either limit every attempt
+ * is refused (429) until the window ends, a right PIN included. A right PIN gives the worker's name, state and a
+ * ticket for one punch within a minute.
+ */
+export async function identifyOnKiosk(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'instanceSecret'>,
+  kiosk: KioskCaller,
+  input: { employee_id: string; pin: string },
+) {
+  const now = toDate(deps.clock.now());
+  const tenant = await tenantScopeOf(deps.db, kiosk.companyId);
+  if (!tenant) throw refused();
+  const outcome = await deps.db.transaction().execute(async (tx) => {
+    const device = await lockDeviceFailures(tx, kiosk.companyId, kiosk.deviceId);
+    const onDevice = windowAt(device.pin_failures, device.pin_failures_since, now);
+    if (onDevice.failures >= PIN_FAILURES_PER_DEVICE && onDevice.ends !== null) {
+      return { refusal: throttled((onDevice.ends - now.getTime()) / 1000) };
+    }
+    const employee = await findEmployee(tx, kiosk.companyId, input.employee_id);
+    const pin = employee ? await lockPin(tx, kiosk.companyId, employee.id) : undefined;
+    const forWorker = pin ? windowAt(pin.failures, pin.failures_since, now) : null;
+    if (forWorker && forWorker.failures >= PIN_FAILURES_PER_WORKER && forWorker.ends !== null) {
+      return { refusal: throttled((forWorker.ends - now.getTime()) / 1000) };
+    }
+    const right =
+      employee !== undefined &&
+      pin !== undefined &&
+      safeEqual(pin.pin_hmac, pinHmac(deps, kiosk.companyId, employee.id, input.pin));
+    if (!right) {
+      await setDeviceFailures(
+        tx,
+        kiosk.companyId,
+        kiosk.deviceId,
+        onDevice.failures + 1,
+        onDevice.since ?? now,
+      );
+      if (employee && pin && forWorker) {
+        await setPinFailures(
+          tx,
+          kiosk.companyId,
+          employee.id,
+          forWorker.failures + 1,
+          forWorker.since ?? now,
+        );
+      }
+      return { refusal: wrongPin() };
+    }
+    await setPinFailures(tx, kiosk.companyId, employee.id, 0, null);
+    const ticket = newId();
+    const expires = new Date(now.getTime() + TICKET_SECONDS * 1000);
+    await insertTicket(tx, {
+      company_id: kiosk.companyId,
+      id: ticket,
+      device_id: kiosk.deviceId,
+      employee_id: employee.id,
+      expires_at: expires,
+    });
+    return { employee, ticket, expires };
+  });
+  if ('refusal' in outcome) throw outcome.refusal;
+  const { employee } = outcome;
+  return {
+    worker: { id: employee.id, first_name: employee.first_name, last_name: employee.last_name },
+    ...(await workerState(deps, tenant, employee.id)),
+    ticket: outcome.ticket,
+    ticket_expires_at: outcome.expires.toISOString(),
+  };
+}
+
+/**
+ * The identified worker's punch, now: their own record (source `kiosk`, the worker as recorded_by, the device
+ * named), under the rules of every check-in. The ticket is spent whatever the outcome.
+ */
+export async function punchOnKiosk(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'lateRecordHours'>,
+  kiosk: KioskCaller,
+  input: { ticket: string; type: 'in' | 'out' | 'break_start' | 'break_end' },
+): Promise<CheckInView> {
+  const now = deps.clock.now();
+  const used = await useTicket(deps.db, kiosk.companyId, input.ticket, kiosk.deviceId, toDate(now));
+  if (!used) {
+    throw new ApiError('unauthenticated', 'Identify again: this ticket is unknown, used or expired.', {
+      errors: { ticket: 'is unknown, used or expired' },
+    });
+  }
+  const scope: TenantScope | undefined = await tenantScopeOf(deps.db, kiosk.companyId);
+  const employee = await findEmployee(deps.db, kiosk.companyId, used.employee_id);
+  if (!scope || !employee) throw refused();
+  const zone = employeeTimeZone(employee, scope.timezone);
+  if (!canClock(employee, zone, now)) {
+    throw new ApiError('conflict', 'This employment has ended.', {
+      errors: { termination_date: employee.termination_date ?? '' },
+    });
+  }
+  const tenant: ActingTenant = { ...scope, actor: { type: 'employee', id: employee.id } };
+  return await recordCheckIn(
+    deps,
+    tenant,
+    { employee_id: employee.id, type: input.type, timestamp: formatInstant(new Date(now.epochMilliseconds)) },
+    'kiosk',
+    kiosk.deviceId,
+  );
+}
