@@ -185,7 +185,12 @@ export function backgroundJobs(
    * Where report processes read (the database) and write (the file store's directory), and how long one may take
    * (JORNADA_REPORT_TIMEOUT_MS).
    */
-  reports?: Database['stream'] & { store: ReportStoreConfig; timeoutMs: number },
+  reports?: Database['stream'] & {
+    store: ReportStoreConfig;
+    timeoutMs: number;
+    /** The SMTP server, which the e-mails' background process connects to (none: e-mails are skipped). */
+    smtp?: { url: string; from: string } | null;
+  },
 ): Job[] {
   const jobs: Job[] =
     role === 'api'
@@ -220,7 +225,18 @@ export function backgroundJobs(
               : undefined,
           ),
           shiftNoticesJob(deps),
-          notificationEmailsJob(deps),
+          notificationEmailsJob(
+            deps,
+            // The notification e-mails (a month close's have PDFs) in a background process too (issue 39).
+            reports
+              ? {
+                  databaseUrl: reports.url,
+                  pool: reports.options,
+                  cursorKey: cursorKey(deps.instanceSecret),
+                  smtp: reports.smtp ?? null,
+                }
+              : undefined,
+          ),
           missedClockOutsJob(deps),
         ];
   const fakeClock = deps.fakeClock;
@@ -297,6 +313,7 @@ export async function startService(
       ...database.stream,
       store: config.reportsStore,
       timeoutMs: config.reportTimeoutMs,
+      smtp: config.smtpUrl === null ? null : { url: config.smtpUrl, from: config.mailFrom },
     });
     if (jobs.length > 0) runner = startJobs(jobs, log);
   } catch (error) {

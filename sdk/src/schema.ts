@@ -829,6 +829,7 @@ export interface components {
       /** @description Recorded more than the company's late_record_hours (24 by default) after its timestamp. */
       late: boolean;
       device_id: components["schemas"]["Uuid"] | null;
+      location: components["schemas"]["PunchLocation"] | null;
       /**
        * Format: date-time
        * @description When Jornada stored it (millisecond precision).
@@ -1249,6 +1250,13 @@ export interface components {
       data: components["schemas"]["ForceMajeureDay"][];
       meta: components["schemas"]["PageMeta"];
     };
+    /** @description The work centre’s circle: a punch farther from its centre than the radius is `outside_geofence`. */
+    Geofence: {
+      latitude: number;
+      longitude: number;
+      /** @description The radius, in metres. */
+      radius_m: number;
+    };
     Holiday: {
       id: components["schemas"]["Uuid"];
       /** Format: date */
@@ -1281,11 +1289,18 @@ export interface components {
       ccc: string | null;
       region: components["schemas"]["Region"] | null;
       municipality: string | null;
+      location_capture: components["schemas"]["LocationCapture"];
+      geofence: components["schemas"]["Geofence"] | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
       updated_at: string;
     };
+    /**
+     * @description Whether a punch of this centre’s workers carries where it was made: `off` (the default: never) or `at_punch` (the portal and the kiosk ask for the position at the moment of the punch, after telling the worker why; the worker may decline). Never a track.
+     * @enum {string}
+     */
+    LocationCapture: "off" | "at_punch";
     LocationList: {
       data: components["schemas"]["Location"][];
       meta: components["schemas"]["PageMeta"];
@@ -1362,6 +1377,17 @@ export interface components {
       to: string;
       employee_ids?: components["schemas"]["Uuid"][];
     };
+    /** @description Where the punch was made, only when the worker’s work centre asks for it at the punch (`location_capture: at_punch`); null otherwise. */
+    PunchLocation: "declined" | ({
+      /** @description Rounded to three decimals (about 100 m). */
+      latitude: number;
+      /** @description Rounded to three decimals (about 100 m). */
+      longitude: number;
+      /** @description The device’s accuracy, in metres. */
+      accuracy_m: number;
+      distance_m: number | null;
+      outside_geofence: boolean | null;
+    });
     /** @enum {string} */
     Region: "ES-AN" | "ES-AR" | "ES-AS" | "ES-CB" | "ES-CE" | "ES-CL" | "ES-CM" | "ES-CN" | "ES-CT" | "ES-EX" | "ES-GA" | "ES-IB" | "ES-MC" | "ES-MD" | "ES-ML" | "ES-NC" | "ES-PV" | "ES-RI" | "ES-VC";
     RegistryAccess: {

@@ -102,9 +102,26 @@ export type LocationsTable = {
   /** Its autonomous community, ISO 3166-2 (ES-CT): the regional holidays of its calendar (migration 0047). */
   region: Generated<string | null>;
   municipality: Generated<string | null>;
+  /** Whether punches of this centre's workers carry a position (migration 0054, issue 40). */
+  location_capture: Generated<'off' | 'at_punch'>;
+  geofence: ColumnType<Geofence | null, string | null | undefined, string | null>;
   created_at: Date;
   updated_at: Date;
 };
+
+/** A work centre's circle: the centre and its radius in metres. */
+export type Geofence = { latitude: number; longitude: number; radius_m: number };
+
+/** What a punch keeps of where it was made (migration 0054): a position, or the worker's refusal. */
+export type PunchLocation =
+  | 'declined'
+  | {
+      latitude: number;
+      longitude: number;
+      accuracy_m: number;
+      distance_m: number | null;
+      outside_geofence: boolean | null;
+    };
 
 export type UnitsTable = {
   company_id: string;
@@ -505,6 +522,8 @@ export type CheckInsTable = {
   worker_response_credential: Generated<string | null>;
   /** The kiosk device it was punched on (source `kiosk`; migration 0054). */
   device_id: Generated<string | null>;
+  /** Where it was punched, where the work centre asks (migration 0054). */
+  location: ColumnType<PunchLocation | null, string | null | undefined, string | null>;
   created_at: Date;
   updated_at: Date;
 };

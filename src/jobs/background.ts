@@ -79,6 +79,32 @@ export function forkBackground(entry: string): ChildProcess {
 }
 
 /**
+ * Runs one background process (its entry calls `serveInBackground`) on one piece of work, to its end: what it
+ * answered, or why it failed (its message, or its exit code when it said nothing).
+ */
+export function runToEnd<D, T extends object>(entry: string, data: D, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = forkBackground(entry);
+    let result: BackgroundOutcome<T> | null = null;
+    child.on('message', (message: BackgroundOutcome<T>) => {
+      result = message;
+    });
+    child.on('error', (error) => {
+      if (child.pid === undefined) reject(error);
+    });
+    child.on('close', (code) => {
+      const ended = result as BackgroundOutcome<T> | null;
+      if (ended?.kind === 'done') resolve(ended);
+      else
+        reject(
+          new Error(ended?.kind === 'failed' ? ended.message : `the ${what} process stopped (code ${code})`),
+        );
+    });
+    child.send(data as Parameters<typeof child.send>[0]);
+  });
+}
+
+/**
  * The background process's side: at the lowest priority (runInBackground), it takes one piece of work from the
  * service on its IPC channel, does it, says how it ended, and leaves. The service decides when it stops: a signal
  * sent to the whole process group (Ctrl-C, a service manager stopping the unit) is the parent's to drain; when the

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { hasDueDocuments, makeDueDocuments } from '../modules/month-documents/month-documents.service.ts';
 import type { AppDeps } from '../platform/deps.ts';
 import { systemClock } from '../time/clock.ts';
-import { type BackgroundDatabase, type BackgroundOutcome, forkBackground } from './background.ts';
+import { type BackgroundDatabase, runToEnd } from './background.ts';
 import type { Job } from './runner.ts';
 
 /** The pause after each worker's documents: the job paces itself beside the requests the node answers. */
@@ -12,29 +12,8 @@ const PROCESS_BATCH = 500;
 
 /** Where a documents process reads and writes: the service's database, its cursors, its clock's offset. */
 export type DocumentsProcessData = BackgroundDatabase & { clockOffsetMilliseconds: number; batch: number };
-export type DocumentsProcessMessage = BackgroundOutcome<{ made: number }>;
 
 const ENTRY = fileURLToPath(new URL('./documents-process.ts', import.meta.url));
-
-/** Runs one documents process to its end: how many workers' documents it made. */
-function documentsProcess(data: DocumentsProcessData): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = forkBackground(ENTRY);
-    let result: DocumentsProcessMessage | null = null;
-    child.on('message', (message: DocumentsProcessMessage) => {
-      result = message;
-    });
-    child.on('error', (error) => {
-      if (child.pid === undefined) reject(error);
-    });
-    child.on('close', (code) => {
-      const ended = result as DocumentsProcessMessage | null;
-      if (ended?.kind === 'done') resolve(ended.made);
-      else reject(new Error(ended?.message ?? `the documents process stopped (code ${code})`));
-    });
-    child.send(data);
-  });
-}
 
 /**
  * Makes the sealed documents of closed months (docs/registry.md, "Sealed documents"). In a service with the
@@ -59,7 +38,11 @@ export function monthDocumentsJob(
       if (!(await hasDueDocuments(deps.db))) return 0;
       const clockOffsetMilliseconds =
         deps.clock.now().epochMilliseconds - systemClock.now().epochMilliseconds;
-      await documentsProcess({ ...background, clockOffsetMilliseconds, batch: PROCESS_BATCH });
+      await runToEnd<DocumentsProcessData, { made: number }>(
+        ENTRY,
+        { ...background, clockOffsetMilliseconds, batch: PROCESS_BATCH },
+        'documents',
+      );
       return 0;
     },
   };

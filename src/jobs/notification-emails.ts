@@ -1,6 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { storedWorkerPdf } from '../modules/month-documents/month-documents.service.ts';
-import { type Attachments, sendDueEmails } from '../modules/notifications/notifications.service.ts';
+import {
+  type Attachments,
+  hasDueEmails,
+  sendDueEmails,
+} from '../modules/notifications/notifications.service.ts';
 import type { AppDeps } from '../platform/deps.ts';
+import { systemClock } from '../time/clock.ts';
+import { type BackgroundDatabase, runToEnd } from './background.ts';
 import type { Job } from './runner.ts';
 
 /**
@@ -17,14 +24,53 @@ export function notificationAttachments(deps: Pick<AppDeps, 'db'>): Attachments 
   };
 }
 
-/** Sends the notification e-mails that are due (issue 39), a few at a time; at once again while a backlog remains. */
+/** What an e-mails process needs: the database, the SMTP server, the links' origin and key, the clock's offset. */
+export type EmailsProcessData = BackgroundDatabase & {
+  smtp: { url: string; from: string };
+  publicUrl: string;
+  instanceSecret: Uint8Array;
+  clockOffsetMilliseconds: number;
+  batch: number;
+};
+
+const ENTRY = fileURLToPath(new URL('./emails-process.ts', import.meta.url));
+/** How many e-mails one process handles before the next one starts. */
+const PROCESS_BATCH = 1_000;
+
+/**
+ * Sends the notification e-mails that are due (issue 39). In a service with the database's address and an SMTP
+ * server (`serve`), in a background process at the lowest priority (emails-process.ts), started when some are
+ * due: building a month close's 2,000 e-mails with their PDFs never touches the heap or the event loop that
+ * answers the API. Without it (a test's in-process service), a few at a time in this process; at once again while
+ * a backlog remains.
+ */
 export function notificationEmailsJob(
   deps: Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'publicUrl' | 'instanceSecret'>,
+  background?: BackgroundDatabase & { smtp: { url: string; from: string } | null },
 ): Job {
   const attach = notificationAttachments(deps);
+  const smtp = background?.smtp ?? null;
   return {
     name: 'notification-emails',
     idleMilliseconds: 2_000,
-    tick: async () => await sendDueEmails(deps, 20, attach),
+    tick: async () => {
+      if (!background || smtp === null) return await sendDueEmails(deps, 20, attach);
+      if (!(await hasDueEmails(deps.db, deps.clock.now()))) return 0;
+      await runToEnd<EmailsProcessData, { handled: number }>(
+        ENTRY,
+        {
+          databaseUrl: background.databaseUrl,
+          pool: background.pool,
+          cursorKey: background.cursorKey,
+          smtp,
+          publicUrl: deps.publicUrl,
+          instanceSecret: deps.instanceSecret,
+          clockOffsetMilliseconds: deps.clock.now().epochMilliseconds - systemClock.now().epochMilliseconds,
+          batch: PROCESS_BATCH,
+        },
+        'e-mails',
+      );
+      return 0;
+    },
   };
 }

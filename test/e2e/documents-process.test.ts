@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   companyWithLiveKey,
   freePort,
@@ -8,6 +8,7 @@ import {
   type ServiceNode,
   useServiceWorld,
 } from '../helpers/service.ts';
+import { startSmtpSink } from '../helpers/smtp-sink.ts';
 
 /**
  * Issue 39: a closed month's documents are made by a background process of the service (documents-process.ts),
@@ -17,12 +18,17 @@ import {
 const world = useServiceWorld('documents-process');
 let node: ServiceNode;
 let http: ReturnType<typeof httpClient>;
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
 
 beforeAll(async () => {
+  sink = await startSmtpSink();
   const port = await freePort();
-  node = await world.start('all', { port });
+  node = await world.start('all', { port, env: { JORNADA_SMTP_URL: sink.smtp.url } });
   http = httpClient(`http://127.0.0.1:${port}`);
 }, 60_000);
+afterAll(async () => {
+  await sink?.close();
+});
 
 it('makes a closed month’s documents in the background and tells the worker', async () => {
   expect(node).toBeDefined();
@@ -55,12 +61,24 @@ it('makes a closed month’s documents in the background and tells the worker', 
       await count("select count(*) from notifications where recipient_id = $1 and kind = 'month_closed'"),
     ).toBe(1);
     expect(await count('select count(*) from registry_document_work where employee_id = $1')).toBe(0);
+    // The worker's e-mail, with the PDF attached, sent by the e-mails' background process (emails-process.ts).
+    let sent = 0;
+    for (let tries = 0; tries < 120 && sent === 0; tries += 1) {
+      sent = await count(
+        "select count(*) from notifications where recipient_id = $1 and kind = 'month_closed' and email_state = 'sent'",
+      );
+      if (sent === 0) await delay(500);
+    }
+    expect(sent).toBe(1);
+    const mail = sink.received.find((message) => message.includes('To: doc.fondo@example.com'));
+    expect(mail).toContain('Content-Type: application/pdf');
   } finally {
     await db.end();
   }
 }, 90_000);
 
 it('names its database sessions by the process they serve (docs/operations.md)', async () => {
+  expect(node).toBeDefined();
   const db = new pg.Client({ connectionString: world.database.url });
   await db.connect();
   try {

@@ -1,6 +1,6 @@
 import { sql, type Updateable } from 'kysely';
 import type { Db } from '../../src/db/database.ts';
-import type { WorkdaysTable } from '../../src/db/schema.ts';
+import type { CheckInsTable, WorkdaysTable } from '../../src/db/schema.ts';
 import { canonicalJson, chainHash } from '../../src/modules/registry/registry.service.ts';
 
 /**
@@ -54,4 +54,9 @@ export async function rewriteStoredDay(
     .where('employee_id', '=', where.employeeId)
     .where('date', '=', where.date)
     .execute();
+}
+
+/** An operator's SQL that changes a stored check-in's columns behind the chain (what verification must catch). */
+export async function rewriteCheckIn(db: Db, id: string, changes: Updateable<CheckInsTable>): Promise<void> {
+  await db.updateTable('check_ins').set(changes).where('id', '=', id).execute();
 }

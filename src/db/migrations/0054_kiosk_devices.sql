@@ -54,3 +54,11 @@ create table kiosk_tickets (
 
 -- Where a punch was made: the kiosk device (source `kiosk`). Null for every record before.
 alter table check_ins add column device_id uuid;
+
+-- Location at the punch (LOPDGDD art. 90): off unless the company turns it on for a work centre, with a geofence
+-- to compare against. A punch keeps the position rounded to about 100 m, its accuracy, the distance to the centre
+-- and whether it was outside; or 'declined' when the worker said no; null when nothing was asked.
+alter table locations add column location_capture text not null default 'off'
+  constraint locations_location_capture check (location_capture in ('off', 'at_punch'));
+alter table locations add column geofence jsonb;
+alter table check_ins add column location jsonb;

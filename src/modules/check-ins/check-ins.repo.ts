@@ -58,7 +58,11 @@ export function selectCheckInsMatching(
 export async function insertCheckIn(db: Executor, companyId: string, row: CheckInRow): Promise<boolean> {
   const inserted = await db
     .insertInto('check_ins')
-    .values({ company_id: companyId, ...row })
+    .values({
+      company_id: companyId,
+      ...row,
+      location: row.location === null ? null : JSON.stringify(row.location),
+    })
     .onConflict((conflict) =>
       conflict
         .columns(['company_id', 'employee_id', 'timestamp', 'type'])

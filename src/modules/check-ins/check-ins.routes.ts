@@ -11,7 +11,14 @@ import { PORTAL_OPERATION, requireWorker } from '../../platform/sessions.ts';
 import { formatInstant } from '../../time/clock.ts';
 import { startOfDate } from '../../time/zones.ts';
 import { ApprovalToSign, AuthenticationResponse, SignedApprovalBody } from '../passkeys/passkeys.schemas.ts';
-import { CheckIn, CheckInType, CreateCheckInBody, ListCheckInsQuery, WorkMode } from './check-ins.schemas.ts';
+import {
+  CheckIn,
+  CheckInType,
+  CreateCheckInBody,
+  ListCheckInsQuery,
+  PunchPositionBody,
+  WorkMode,
+} from './check-ins.schemas.ts';
 import {
   answerCheckIn,
   canClock,
@@ -61,7 +68,11 @@ export function checkInsRoutes(app: FastifyInstance, deps: AppDeps): void {
 }
 
 const PortalCheckInBody = Type.Object(
-  { type: CheckInType, work_mode: Type.Optional(WorkMode) },
+  {
+    type: CheckInType,
+    work_mode: Type.Optional(WorkMode),
+    location: Type.Optional(PunchPositionBody),
+  },
   { additionalProperties: false },
 );
 
@@ -118,6 +129,7 @@ export function checkInsPortalRoutes(app: FastifyInstance, deps: AppDeps): void 
           ...(request.body.work_mode ? { work_mode: request.body.work_mode } : {}),
         },
         'portal',
+        request.body.location === undefined ? {} : { position: request.body.location },
       );
       return reply.code(201).send(checkIn);
     },

@@ -17,6 +17,41 @@ export const WorkMode = named(
   Type.Enum(['on_site', 'remote'], { type: 'string', description: 'Where the work was done.' }),
 );
 
+export const PunchLocation = named(
+  'PunchLocation',
+  Type.Union(
+    [
+      Type.Literal('declined', {
+        description: 'The work centre asked for the position and the worker said no.',
+      }),
+      Type.Object({
+        latitude: Type.Number({ description: 'Rounded to three decimals (about 100 m).' }),
+        longitude: Type.Number({ description: 'Rounded to three decimals (about 100 m).' }),
+        accuracy_m: Type.Integer({ description: 'The device’s accuracy, in metres.' }),
+        distance_m: Nullable(Type.Integer({ description: 'To the work centre’s geofence centre, to 10 m.' })),
+        outside_geofence: Nullable(Type.Boolean({ description: 'Null when the centre has no geofence.' })),
+      }),
+    ],
+    {
+      description:
+        'Where the punch was made, only when the worker’s work centre asks for it at the punch (`location_capture: at_punch`); null otherwise.',
+    },
+  ),
+);
+
+/** What the portal and the kiosk send of a punch's position: the device's reading, or the worker's refusal. */
+export const PunchPositionBody = Type.Union([
+  Type.Literal('declined'),
+  Type.Object(
+    {
+      latitude: Type.Number({ minimum: -90, maximum: 90 }),
+      longitude: Type.Number({ minimum: -180, maximum: 180 }),
+      accuracy_m: Type.Number({ minimum: 0, maximum: 100_000 }),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
 export const CheckIn = named(
   'CheckIn',
   Type.Object({
@@ -41,6 +76,7 @@ export const CheckIn = named(
     device_id: Nullable(
       Uuid('The shared kiosk the worker punched on (source `kiosk`); null for every other record.'),
     ),
+    location: Nullable(PunchLocation),
     recorded_at: Instant('When Jornada stored it (millisecond precision).'),
     recorded_by: Actor('Who recorded it.'),
     worker_confirmed: Type.Boolean({

@@ -4,7 +4,7 @@ import { isOwnRecord } from '../../db/check-ins.ts';
 import type { Executor } from '../../db/database.ts';
 import { isMissedOpenShift, OPEN_SHIFT_DAYS, openShifts } from '../../db/open-shifts.ts';
 import { withinReach } from '../../db/reach.ts';
-import type { CheckInSource, CheckInType, WorkMode } from '../../db/schema.ts';
+import type { CheckInSource, CheckInType, PunchLocation, WorkMode } from '../../db/schema.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -22,6 +22,7 @@ import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import { findCompany as findCompanyOf } from '../companies/companies.repo.ts';
 import { DEFAULT_LATE_RECORD_HOURS } from '../companies/companies.service.ts';
 import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
+import { captureOf, type PunchPosition, punchLocation } from '../locations/locations.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { approvalSignature, approvalToSign } from '../passkeys/passkeys.service.ts';
 import { assertMonthsOpen, latestSeal, recordMonthVersions } from '../registry/months.service.ts';
@@ -91,6 +92,7 @@ const toView = (row: CheckInRow): CheckInView => ({
   correction_id: row.correction_id,
   late: row.late,
   device_id: row.device_id,
+  location: row.location,
   recorded_at: row.recorded_at.toISOString(),
   recorded_by: {
     type: row.recorded_by_type,
@@ -172,6 +174,8 @@ export async function storeCheckIn(
     lateCeilingHours: number;
     /** The kiosk it was punched on (source `kiosk`). */
     deviceId?: string;
+    /** Where it was punched, as the work centre asks (locations.service.ts, punchLocation). */
+    location?: PunchLocation | null;
   },
 ): Promise<CheckInRow | null> {
   const { companyId } = tenant;
@@ -211,6 +215,7 @@ export async function storeCheckIn(
     worker_response_reason: null,
     worker_responded_at: null,
     device_id: record.deviceId ?? null,
+    location: record.location ?? null,
     updated_at: at,
   };
   if (!(await insertCheckIn(tx, companyId, row))) return null;
@@ -245,8 +250,8 @@ export async function recordCheckIn(
   tenant: ActingTenant,
   input: Static<typeof CreateCheckInBody>,
   source: CheckInSource = tenant.actor.type === 'admin' ? 'dashboard' : 'api',
-  /** The kiosk it is punched on (source `kiosk`). */
-  deviceId?: string,
+  /** Where and on what the worker punched (the portal and the kiosk). */
+  at: { deviceId?: string; centreId?: string; position?: PunchPosition } = {},
 ): Promise<CheckInView> {
   const timestamp = parseCheckInInstant(input.timestamp);
   const writer = { companyId: tenant.companyId, timezone: tenant.timezone };
@@ -273,7 +278,11 @@ export async function recordCheckIn(
         correctionId: null,
         now,
         lateCeilingHours: deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
-        ...(deviceId ? { deviceId } : {}),
+        ...(at.deviceId ? { deviceId: at.deviceId } : {}),
+        location: punchLocation(
+          await captureOf(tx, tenant.companyId, at.centreId ?? employee.location_id),
+          at.position,
+        ),
       });
       if (!row)
         throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });

@@ -10,7 +10,7 @@ import {
   requireSession,
   requireWorker,
 } from '../../platform/sessions.ts';
-import { CheckIn, CheckInType } from '../check-ins/check-ins.schemas.ts';
+import { CheckIn, CheckInType, PunchPositionBody } from '../check-ins/check-ins.schemas.ts';
 import {
   createDevice,
   enrollKiosk,
@@ -320,7 +320,10 @@ export function kiosksKioskRoutes(app: FastifyInstance, deps: AppDeps): void {
       url: '/kiosk/api/check-ins',
       operationId: 'kioskCreateCheckIn',
       summary: 'The identified worker clocks in, out or a break, now',
-      body: Type.Object({ ticket: Uuid(), type: CheckInType }, { additionalProperties: false }),
+      body: Type.Object(
+        { ticket: Uuid(), type: CheckInType, location: Type.Optional(PunchPositionBody) },
+        { additionalProperties: false },
+      ),
       errors: ['conflict'],
       responses: { 201: { description: 'The check-in.', schema: CheckIn } },
     },

@@ -10,7 +10,7 @@ import { employeeTimeZone } from '../../time/zones.ts';
 import type { CheckInView } from '../check-ins/check-ins.service.ts';
 import { canClock, latestCheckIn, recordCheckIn } from '../check-ins/check-ins.service.ts';
 import { findEmployee } from '../employees/employees.service.ts';
-import { locationExists } from '../locations/locations.service.ts';
+import { locationExists, type PunchPosition } from '../locations/locations.service.ts';
 import {
   type DeviceRow,
   enrollDevice,
@@ -392,7 +392,7 @@ export async function identifyOnKiosk(
 export async function punchOnKiosk(
   deps: Pick<AppDeps, 'db' | 'clock' | 'lateRecordHours'>,
   kiosk: KioskCaller,
-  input: { ticket: string; type: 'in' | 'out' | 'break_start' | 'break_end' },
+  input: { ticket: string; type: 'in' | 'out' | 'break_start' | 'break_end'; location?: PunchPosition },
 ): Promise<CheckInView> {
   const now = deps.clock.now();
   const used = await useTicket(deps.db, kiosk.companyId, input.ticket, kiosk.deviceId, toDate(now));
@@ -403,7 +403,8 @@ export async function punchOnKiosk(
   }
   const scope: TenantScope | undefined = await tenantScopeOf(deps.db, kiosk.companyId);
   const employee = await findEmployee(deps.db, kiosk.companyId, used.employee_id);
-  if (!scope || !employee) throw refused();
+  const device = await findDevice(deps.db, kiosk.companyId, kiosk.deviceId);
+  if (!scope || !employee || !device) throw refused();
   const zone = employeeTimeZone(employee, scope.timezone);
   if (!canClock(employee, zone, now)) {
     throw new ApiError('conflict', 'This employment has ended.', {
@@ -416,6 +417,10 @@ export async function punchOnKiosk(
     tenant,
     { employee_id: employee.id, type: input.type, timestamp: formatInstant(new Date(now.epochMilliseconds)) },
     'kiosk',
-    kiosk.deviceId,
+    {
+      deviceId: kiosk.deviceId,
+      centreId: device.location_id,
+      ...(input.location !== undefined ? { position: input.location } : {}),
+    },
   );
 }

@@ -16,6 +16,8 @@ export const selectLocations = (db: Executor, companyId: string) =>
       'ccc',
       'region',
       'municipality',
+      'location_capture',
+      'geofence',
       'created_at',
       'updated_at',
     ])
@@ -32,7 +34,11 @@ export async function findLocation(
 export async function insertLocation(db: Executor, companyId: string, row: LocationRow): Promise<void> {
   await db
     .insertInto('locations')
-    .values({ company_id: companyId, ...row })
+    .values({
+      company_id: companyId,
+      ...row,
+      geofence: row.geofence === null ? null : JSON.stringify(row.geofence),
+    })
     .execute();
 }
 

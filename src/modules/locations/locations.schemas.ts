@@ -10,6 +10,31 @@ import {
 } from '../../platform/common.schemas.ts';
 import { PageQuery, UpdatedSinceQuery } from '../../platform/pagination.ts';
 
+export const LocationCapture = named(
+  'LocationCapture',
+  Type.Enum(['off', 'at_punch'], {
+    type: 'string',
+    description:
+      'Whether a punch of this centre’s workers carries where it was made: `off` (the default: never) or `at_punch` (the portal and the kiosk ask for the position at the moment of the punch, after telling the worker why; the worker may decline). Never a track.',
+  }),
+);
+
+export const Geofence = named(
+  'Geofence',
+  Type.Object(
+    {
+      latitude: Type.Number({ minimum: -90, maximum: 90 }),
+      longitude: Type.Number({ minimum: -180, maximum: 180 }),
+      radius_m: Type.Integer({ minimum: 10, maximum: 100_000, description: 'The radius, in metres.' }),
+    },
+    {
+      additionalProperties: false,
+      description:
+        'The work centre’s circle: a punch farther from its centre than the radius is `outside_geofence`.',
+    },
+  ),
+);
+
 export const Location = named(
   'Location',
   Type.Object({
@@ -27,6 +52,8 @@ export const Location = named(
     municipality: Nullable(
       Type.String({ description: 'Its municipality (its local holidays are its own).' }),
     ),
+    location_capture: LocationCapture,
+    geofence: Nullable(Geofence),
     created_at: Instant(),
     updated_at: Instant(),
   }),
@@ -48,6 +75,8 @@ const locationFields = {
     ),
   ),
   municipality: Nullable(Type.String({ minLength: 1, maxLength: 200 })),
+  location_capture: LocationCapture,
+  geofence: Nullable(Geofence),
 };
 
 export const CreateLocationBody = named(
@@ -60,6 +89,8 @@ export const CreateLocationBody = named(
       ccc: Type.Optional(locationFields.ccc),
       region: Type.Optional(locationFields.region),
       municipality: Type.Optional(locationFields.municipality),
+      location_capture: Type.Optional(locationFields.location_capture),
+      geofence: Type.Optional(locationFields.geofence),
     },
     { additionalProperties: false },
   ),
@@ -73,6 +104,8 @@ export const UpdateLocationBody = Type.Object(
     ccc: Type.Optional(locationFields.ccc),
     region: Type.Optional(locationFields.region),
     municipality: Type.Optional(locationFields.municipality),
+    location_capture: Type.Optional(locationFields.location_capture),
+    geofence: Type.Optional(locationFields.geofence),
   },
   { additionalProperties: false, minProperties: 1 },
 );

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Executor } from '../../db/database.ts';
+import type { Geofence, PunchLocation } from '../../db/schema.ts';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { invalid, notFound } from '../../platform/errors.ts';
@@ -31,6 +32,8 @@ const toView = (row: LocationRow): LocationView => ({
   ccc: row.ccc,
   region: row.region as Region | null,
   municipality: row.municipality,
+  location_capture: row.location_capture,
+  geofence: row.geofence,
   created_at: formatInstant(row.created_at),
   updated_at: formatInstant(row.updated_at),
 });
@@ -54,6 +57,8 @@ export async function createLocation(
       ccc,
       region: input.region ?? null,
       municipality: input.municipality ?? null,
+      location_capture: input.location_capture ?? 'off',
+      geofence: input.geofence ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -93,6 +98,10 @@ export async function updateLocation(
     ...(input.ccc !== undefined ? { ccc: input.ccc === null ? null : requireCcc(input.ccc) } : {}),
     ...(input.region !== undefined ? { region: input.region } : {}),
     ...(input.municipality !== undefined ? { municipality: input.municipality } : {}),
+    ...(input.location_capture !== undefined ? { location_capture: input.location_capture } : {}),
+    ...(input.geofence !== undefined
+      ? { geofence: input.geofence === null ? null : JSON.stringify(input.geofence) }
+      : {}),
   };
   const update = async (tx: Executor, at: Date) => {
     const changed = await updateLocationRow(tx, tenant.companyId, id, { ...changes, updated_at: at });
@@ -149,4 +158,52 @@ export async function listLocations(
 export async function locationIdsByName(db: Executor, companyId: string): Promise<Map<string, string>> {
   const rows = await selectLocations(db, companyId).orderBy('created_at').execute();
   return new Map(rows.map((row) => [row.name, row.id]));
+}
+
+/** What a punch brings of where it was made: a position from the device, or the worker's refusal. */
+export type PunchPosition = 'declined' | { latitude: number; longitude: number; accuracy_m: number };
+
+/** Metres between two points on the Earth (haversine, mean radius). */
+export function metresBetween(
+  a: { latitude: number; longitude: number },
+  b: { latitude: number; longitude: number },
+): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const dLat = radians(b.latitude - a.latitude);
+  const dLon = radians(b.longitude - a.longitude);
+  const h =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(radians(a.latitude)) * Math.cos(radians(b.latitude)) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6_371_000 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/**
+ * What a punch keeps of its position (docs/privacy.md, "Location at the punch"): nothing unless the worker's work
+ * centre asks (`at_punch`), whatever the device sent; the worker's refusal as `declined`; else the position
+ * rounded to three decimals of a degree (about 100 m), its accuracy in whole metres, and, against the centre's
+ * geofence, the distance (to 10 m, from the position as measured) and whether it was outside.
+ */
+export function punchLocation(
+  centre: { location_capture: 'off' | 'at_punch'; geofence: Geofence | null } | undefined,
+  position: PunchPosition | undefined,
+): PunchLocation | null {
+  if (centre?.location_capture !== 'at_punch' || position === undefined) return null;
+  if (position === 'declined') return 'declined';
+  const round = (degrees: number) => Math.round(degrees * 1000) / 1000;
+  const distance = centre.geofence === null ? null : metresBetween(position, centre.geofence);
+  return {
+    latitude: round(position.latitude),
+    longitude: round(position.longitude),
+    accuracy_m: Math.round(position.accuracy_m),
+    distance_m: distance === null ? null : Math.round(distance / 10) * 10,
+    outside_geofence:
+      distance === null || centre.geofence === null ? null : distance > centre.geofence.radius_m,
+  };
+}
+
+/** The capture setting and geofence of a work centre (undefined: no centre, or not this company's). */
+export async function captureOf(db: Executor, companyId: string, locationId: string | null) {
+  if (locationId === null) return undefined;
+  const row = await findLocation(db, companyId, locationId);
+  return row === undefined ? undefined : { location_capture: row.location_capture, geofence: row.geofence };
 }

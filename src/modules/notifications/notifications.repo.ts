@@ -172,6 +172,18 @@ export async function claimDueEmails(
 }
 
 /** The e-mail's end: sent, skipped (no address, not wanted, too old) or failed for good. */
+/** Whether any notification's e-mail is due (the job's check before it starts a process to send them). */
+export async function hasDueEmails(db: Executor, now: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('notifications')
+    .select('id')
+    .where('email_state', '=', 'pending')
+    .where('email_due_at', '<=', now)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function settleEmail(
   db: Executor,
   companyId: string,

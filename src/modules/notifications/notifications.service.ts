@@ -20,6 +20,7 @@ import {
   type DueEmail,
   deleteNotificationsBefore,
   employeeName,
+  hasDueEmails as hasDueEmailsAt,
   hasNotified,
   insertNotifications,
   isSandbox,
@@ -251,6 +252,11 @@ const languageOf = (row: DueEmail): Language => row.language ?? row.admin_langua
  * LOCKED and leased, so each is sent by one worker; a failure is retried with backoff (1, 2, 4… minutes, 8
  * attempts), and the Message-ID is the notification's, so a receiver can drop a repeat. Returns how many it took.
  */
+/** Whether any notification's e-mail is due now. */
+export async function hasDueEmails(db: Executor, now: Temporal.Instant): Promise<boolean> {
+  return await hasDueEmailsAt(db, toDate(now));
+}
+
 export async function sendDueEmails(
   deps: Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'publicUrl' | 'instanceSecret'>,
   limit = 20,

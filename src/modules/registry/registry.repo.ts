@@ -75,6 +75,7 @@ export const CHECK_IN_FACT_COLUMNS = [
   'recorded_by_key_kind',
   'worker_confirmed',
   'device_id',
+  'location',
 ] as const;
 
 /** The fields of a check-in that its chain entry records, by id. */
@@ -447,7 +448,7 @@ export async function locationFacts(db: Executor, companyId: string, ids: string
   if (ids.length === 0) return [];
   return await db
     .selectFrom('locations')
-    .select(['id', 'name', 'address', 'ccc'])
+    .select(['id', 'name', 'address', 'ccc', 'location_capture', 'geofence'])
     .where('company_id', '=', companyId)
     .where('id', 'in', ids)
     .execute();

@@ -192,6 +192,7 @@ export function checkInFactContent(row: {
   recorded_by_key_kind: string | null;
   worker_confirmed: boolean | null;
   device_id?: string | null;
+  location?: unknown;
 }): Record<string, unknown> {
   return {
     check_in_id: row.id,
@@ -213,6 +214,8 @@ export function checkInFactContent(row: {
     correction_id: row.correction_id ?? undefined,
     // Only a punch made on a kiosk names its device (issue 40; the same holds for older entries).
     device_id: row.device_id ?? undefined,
+    // Only a punch of a centre that asks for the position records one (or the worker's refusal).
+    location: row.location ?? undefined,
   };
 }
 
@@ -429,8 +432,19 @@ export function locationFactContent(row: {
   name: string;
   address: string | null;
   ccc: string | null;
+  location_capture?: string;
+  geofence?: unknown;
 }): Record<string, unknown> {
-  return { location_id: row.id, name: row.name, address: row.address, ccc: row.ccc };
+  return {
+    location_id: row.id,
+    name: row.name,
+    address: row.address,
+    ccc: row.ccc,
+    // Recorded only while a centre asks for the position at the punch (older entries: their text is unchanged).
+    ...(row.location_capture === 'at_punch'
+      ? { location_capture: row.location_capture, geofence: row.geofence ?? null }
+      : {}),
+  };
 }
 
 /** Appends an employee's state to their chain (after a hire, a change, a contract period, a termination). */
