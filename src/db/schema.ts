@@ -809,6 +809,14 @@ export type KioskPinsTable = {
   updated_at: Date;
 };
 
+/** The 30-second windows whose QR code a worker already used on a kiosk (migration 0054). */
+export type KioskQrUsesTable = {
+  company_id: string;
+  employee_id: string;
+  time_window: string;
+  used_at: Date;
+};
+
 /** A worker identified on a kiosk: one punch, within a minute (migration 0054). */
 export type KioskTicketsTable = {
   company_id: string;
@@ -912,5 +920,6 @@ export type Database = {
   kiosk_devices: KioskDevicesTable;
   kiosk_pins: KioskPinsTable;
   kiosk_tickets: KioskTicketsTable;
+  kiosk_qr_uses: KioskQrUsesTable;
   passkey_challenges: PasskeyChallengesTable;
 };

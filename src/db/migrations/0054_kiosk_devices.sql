@@ -52,6 +52,16 @@ create table kiosk_tickets (
   primary key (company_id, id)
 );
 
+-- A worker's rotating QR code (shown in the portal, valid one 30-second window) is used once: the windows used.
+-- The code is an HMAC under a key derived from the instance's secret; nothing secret is stored.
+create table kiosk_qr_uses (
+  company_id uuid not null,
+  employee_id uuid not null,
+  time_window bigint not null,
+  used_at timestamptz(3) not null,
+  primary key (company_id, employee_id, time_window)
+);
+
 -- Where a punch was made: the kiosk device (source `kiosk`). Null for every record before.
 alter table check_ins add column device_id uuid;
 

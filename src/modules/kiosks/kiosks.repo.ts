@@ -237,3 +237,20 @@ export async function useTicket(db: Executor, companyId: string, id: string, dev
     .returning(['employee_id'])
     .executeTakeFirst();
 }
+
+/** Spends a worker's QR code of one window: false when it was used already. */
+export async function useQrWindow(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  window: bigint,
+  at: Date,
+): Promise<boolean> {
+  const inserted = await db
+    .insertInto('kiosk_qr_uses')
+    .values({ company_id: companyId, employee_id: employeeId, time_window: window.toString(), used_at: at })
+    .onConflict((conflict) => conflict.doNothing())
+    .returning('employee_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}

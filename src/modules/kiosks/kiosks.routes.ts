@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { Instant, Nullable, Uuid } from '../../platform/common.schemas.ts';
 import type { AppDeps } from '../../platform/deps.ts';
-import { ApiError } from '../../platform/errors.ts';
+import { ApiError, invalid } from '../../platform/errors.ts';
 import { route } from '../../platform/operation.ts';
 import {
   DASHBOARD_OPERATION,
@@ -16,6 +16,7 @@ import {
   enrollKiosk,
   identifyOnKiosk,
   type KioskCaller,
+  kioskCode,
   kioskInfo,
   kioskPinState,
   kioskWorkers,
@@ -122,8 +123,30 @@ const PinState = Type.Object({
   updated_at: Type.Optional(Instant()),
 });
 
-/** The worker's kiosk PIN in the portal: whether one is set, and setting or changing it. */
+/** The worker's kiosk PIN and QR code in the portal: whether a PIN is set, setting it, the code of the moment. */
 export function kiosksPortalRoutes(app: FastifyInstance, deps: AppDeps): void {
+  route(
+    app,
+    {
+      ...PORTAL_OPERATION,
+      method: 'GET',
+      url: '/portal/api/kiosk-code',
+      operationId: 'portalKioskCode',
+      summary: 'The worker’s QR code for a kiosk: valid this 30-second window, used once',
+      scope: null,
+      responses: {
+        200: {
+          description: 'The code to draw as a QR code, and when it stops being valid.',
+          schema: Type.Object({ code: Type.String(), expires_at: Instant() }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { tenant, employee } = requireWorker(request);
+      reply.header('cache-control', 'no-store');
+      return kioskCode(deps, tenant, employee.id);
+    },
+  );
   route(
     app,
     {
@@ -292,9 +315,15 @@ export function kiosksKioskRoutes(app: FastifyInstance, deps: AppDeps): void {
       url: '/kiosk/api/identify',
       operationId: 'kioskIdentify',
       summary:
-        'A worker identifies with their PIN: their name, state, and a ticket for one punch within a minute',
+        'A worker identifies with their PIN or their portal’s QR code: their name, state, and a ticket for one punch within a minute',
       body: Type.Object(
-        { employee_id: Uuid(), pin: Type.String({ maxLength: 32 }) },
+        {
+          employee_id: Type.Optional(Uuid('With `pin`: the worker chosen from the list.')),
+          pin: Type.Optional(Type.String({ maxLength: 32 })),
+          qr: Type.Optional(
+            Type.String({ maxLength: 200, description: 'Instead: the portal’s QR code, as read.' }),
+          ),
+        },
         { additionalProperties: false },
       ),
       errors: ['rate_limited'],
@@ -310,7 +339,16 @@ export function kiosksKioskRoutes(app: FastifyInstance, deps: AppDeps): void {
         },
       },
     },
-    async (request) => await identifyOnKiosk(deps, requireKiosk(request), request.body),
+    async (request) => {
+      const { employee_id, pin, qr } = request.body;
+      if (qr !== undefined && employee_id === undefined && pin === undefined) {
+        return await identifyOnKiosk(deps, requireKiosk(request), { qr });
+      }
+      if (qr === undefined && employee_id !== undefined && pin !== undefined) {
+        return await identifyOnKiosk(deps, requireKiosk(request), { employee_id, pin });
+      }
+      throw invalid({ qr: 'or employee_id and pin are required, not both' });
+    },
   );
   route(
     app,

@@ -1,5 +1,6 @@
 import { createHash, createPublicKey, randomInt, verify } from 'node:crypto';
 import { tenantScopeOf } from '../../db/companies.ts';
+import type { Executor } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -28,6 +29,7 @@ import {
   setPinFailures,
   takeRequestCounter,
   upsertPin,
+  useQrWindow,
   useTicket,
 } from './kiosks.repo.ts';
 
@@ -314,16 +316,113 @@ async function workerState(deps: Pick<AppDeps, 'db'>, tenant: CompanyScope, empl
   return state;
 }
 
+/** A worker's QR code lasts one window of this many seconds (and a few seconds into the next, for the scan). */
+export const QR_WINDOW_SECONDS = 30;
+const QR_GRACE_SECONDS = 5;
+const QR_PREFIX = 'jornada-kiosk:1';
+
+const qrWindowAt = (milliseconds: number) => BigInt(Math.floor(milliseconds / (QR_WINDOW_SECONDS * 1000)));
+
+/** The code of a worker's window: an HMAC under a key only the service holds, so no one else can make one. */
+const qrMac = (
+  deps: Pick<AppDeps, 'instanceSecret'>,
+  companyId: string,
+  employeeId: string,
+  window: bigint,
+) =>
+  hmac(deriveKey(deps.instanceSecret, 'kiosk-qr'), `${companyId}:${employeeId}:${window}`)
+    .subarray(0, 16)
+    .toString('base64url');
+
 /**
- * A worker identifies on the kiosk with their PIN. Wrong PINs are counted for the worker and for the device, in
- * windows of 15 minutes, across every node (the rows are locked for the attempt); past either limit every attempt
- * is refused (429) until the window ends, a right PIN included. A right PIN gives the worker's name, state and a
- * ticket for one punch within a minute.
+ * The worker's rotating QR code for a kiosk (portal): the text the portal draws as a QR code, valid this
+ * 30-second window, used once. It names the worker and the window, and proves them with its HMAC.
+ */
+export function kioskCode(
+  deps: Pick<AppDeps, 'clock' | 'instanceSecret'>,
+  tenant: CompanyScope,
+  employeeId: string,
+): { code: string; expires_at: string } {
+  const window = qrWindowAt(deps.clock.now().epochMilliseconds);
+  return {
+    code: `${QR_PREFIX}:${employeeId}:${window}:${qrMac(deps, tenant.companyId, employeeId, window)}`,
+    expires_at: new Date(Number(window + 1n) * QR_WINDOW_SECONDS * 1000).toISOString(),
+  };
+}
+
+const wrongQr = () =>
+  new ApiError('unauthenticated', 'This code is not valid here, was used already or has expired.', {
+    errors: { qr: 'is not valid, was used or has expired' },
+  });
+
+/** How a worker identifies on a kiosk: their name and PIN, or the QR code of their portal. */
+export type KioskIdentification = { employee_id: string; pin: string } | { qr: string };
+
+type Identified = { employeeId: string } | { refusal: ApiError };
+
+/** Checks a PIN (the worker's failure window included), in the attempt's transaction. */
+async function checkPin(
+  tx: Executor,
+  deps: Pick<AppDeps, 'instanceSecret'>,
+  kiosk: KioskCaller,
+  input: { employee_id: string; pin: string },
+  now: Date,
+): Promise<Identified> {
+  const employee = await findEmployee(tx, kiosk.companyId, input.employee_id);
+  const pin = employee ? await lockPin(tx, kiosk.companyId, employee.id) : undefined;
+  const forWorker = pin ? windowAt(pin.failures, pin.failures_since, now) : null;
+  if (forWorker && forWorker.failures >= PIN_FAILURES_PER_WORKER && forWorker.ends !== null) {
+    return { refusal: throttled((forWorker.ends - now.getTime()) / 1000) };
+  }
+  if (employee && pin && safeEqual(pin.pin_hmac, pinHmac(deps, kiosk.companyId, employee.id, input.pin))) {
+    await setPinFailures(tx, kiosk.companyId, employee.id, 0, null);
+    return { employeeId: employee.id };
+  }
+  if (employee && pin && forWorker) {
+    await setPinFailures(tx, kiosk.companyId, employee.id, forWorker.failures + 1, forWorker.since ?? now);
+  }
+  return { refusal: wrongPin() };
+}
+
+/** Checks a QR code: this company's worker, this window (or the last, within seconds), never used before. */
+async function checkQr(
+  tx: Executor,
+  deps: Pick<AppDeps, 'instanceSecret'>,
+  kiosk: KioskCaller,
+  qr: string,
+  now: Date,
+): Promise<Identified> {
+  const parts = qr.split(':');
+  const [employeeId, windowText, mac] = parts.slice(2);
+  if (parts.length !== 5 || `${parts[0]}:${parts[1]}` !== QR_PREFIX || !employeeId || !mac) {
+    return { refusal: wrongQr() };
+  }
+  if (!/^[0-9]{1,15}$/.test(windowText ?? '') || !/^[0-9a-f-]{36}$/.test(employeeId)) {
+    return { refusal: wrongQr() };
+  }
+  const window = BigInt(windowText as string);
+  const current = qrWindowAt(now.getTime());
+  const graceOver = now.getTime() - Number(current) * QR_WINDOW_SECONDS * 1000 > QR_GRACE_SECONDS * 1000;
+  const fresh = window === current || (window === current - 1n && !graceOver);
+  const expected = Buffer.from(qrMac(deps, kiosk.companyId, employeeId, window));
+  if (!fresh || !safeEqual(Buffer.from(mac), expected)) return { refusal: wrongQr() };
+  const employee = await findEmployee(tx, kiosk.companyId, employeeId);
+  if (!employee || !(await useQrWindow(tx, kiosk.companyId, employee.id, window, now))) {
+    return { refusal: wrongQr() };
+  }
+  return { employeeId: employee.id };
+}
+
+/**
+ * A worker identifies on the kiosk: with their PIN, or with the QR code their portal shows. Failures are counted
+ * for the device (and a wrong PIN for the worker too), in windows of 15 minutes, across every node (the rows are
+ * locked for the attempt); past either limit every attempt is refused (429) until the window ends, a right one
+ * included. A worker identified gets their name, state and a ticket for one punch within a minute.
  */
 export async function identifyOnKiosk(
   deps: Pick<AppDeps, 'db' | 'clock' | 'instanceSecret'>,
   kiosk: KioskCaller,
-  input: { employee_id: string; pin: string },
+  input: KioskIdentification,
 ) {
   const now = toDate(deps.clock.now());
   const tenant = await tenantScopeOf(deps.db, kiosk.companyId);
@@ -334,36 +433,25 @@ export async function identifyOnKiosk(
     if (onDevice.failures >= PIN_FAILURES_PER_DEVICE && onDevice.ends !== null) {
       return { refusal: throttled((onDevice.ends - now.getTime()) / 1000) };
     }
-    const employee = await findEmployee(tx, kiosk.companyId, input.employee_id);
-    const pin = employee ? await lockPin(tx, kiosk.companyId, employee.id) : undefined;
-    const forWorker = pin ? windowAt(pin.failures, pin.failures_since, now) : null;
-    if (forWorker && forWorker.failures >= PIN_FAILURES_PER_WORKER && forWorker.ends !== null) {
-      return { refusal: throttled((forWorker.ends - now.getTime()) / 1000) };
-    }
-    const right =
-      employee !== undefined &&
-      pin !== undefined &&
-      safeEqual(pin.pin_hmac, pinHmac(deps, kiosk.companyId, employee.id, input.pin));
-    if (!right) {
-      await setDeviceFailures(
-        tx,
-        kiosk.companyId,
-        kiosk.deviceId,
-        onDevice.failures + 1,
-        onDevice.since ?? now,
-      );
-      if (employee && pin && forWorker) {
-        await setPinFailures(
+    const identified =
+      'qr' in input
+        ? await checkQr(tx, deps, kiosk, input.qr, now)
+        : await checkPin(tx, deps, kiosk, input, now);
+    if ('refusal' in identified) {
+      // A throttled worker is not one more failure of the device.
+      if (identified.refusal.code !== 'rate_limited') {
+        await setDeviceFailures(
           tx,
           kiosk.companyId,
-          employee.id,
-          forWorker.failures + 1,
-          forWorker.since ?? now,
+          kiosk.deviceId,
+          onDevice.failures + 1,
+          onDevice.since ?? now,
         );
       }
-      return { refusal: wrongPin() };
+      return identified;
     }
-    await setPinFailures(tx, kiosk.companyId, employee.id, 0, null);
+    const employee = await findEmployee(tx, kiosk.companyId, identified.employeeId);
+    if (!employee) return { refusal: refused() };
     const ticket = newId();
     const expires = new Date(now.getTime() + TICKET_SECONDS * 1000);
     await insertTicket(tx, {

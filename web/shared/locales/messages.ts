@@ -114,6 +114,8 @@ const FIELD_RULES: Rule[] = [
   ],
   [/^is unknown, used or expired$/, () => 'no existe, ya se usó o ha caducado'],
   [/^is not right$/, () => 'no es correcto'],
+  [/^is not valid, was used or has expired$/, () => 'no es válido, ya se usó o ha caducado'],
+  [/^or employee_id and pin are required, not both$/, () => 'o employee_id y pin son obligatorios, no ambos'],
   [/^or all: true is required$/, () => 'o «all: true» es obligatorio'],
   [
     /^names a kind of notification that does not exist$/,

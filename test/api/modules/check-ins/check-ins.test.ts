@@ -34,6 +34,7 @@ describe('POST /v1/check-ins', () => {
       correction_id: null,
       late: false,
       device_id: null,
+      location: null,
       recorded_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       recorded_by: { type: 'api_key', id: env.company.liveKeyId, key_kind: 'integration' },
       worker_confirmed: false,

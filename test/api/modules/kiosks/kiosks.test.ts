@@ -332,6 +332,44 @@ describe('PIN and punch', () => {
     expect(refusedAt).toBe(20);
   });
 
+  it('identifies a worker by the QR code of their portal, once, within its 30 seconds', async () => {
+    const tablet = await enrolledTablet('QR');
+    const { employee, worker } = await joinPortal(ctx, company.live, { location_id: locationId });
+    const shown = await worker.send('GET', '/portal/api/kiosk-code');
+    expect(shown.statusCode, shown.body).toBe(200);
+    expect(shown.headers['cache-control']).toBe('no-store');
+    const { code } = shown.json() as { code: string };
+    const identified = await tablet.call('POST', '/kiosk/api/identify', { qr: code });
+    expect(identified.statusCode, identified.body).toBe(200);
+    expect(identified.json().worker.id).toBe(employee.id);
+    const punched = await tablet.call('POST', '/kiosk/api/check-ins', {
+      ticket: identified.json().ticket,
+      type: 'in',
+    });
+    expect(punched.json()).toMatchObject({
+      source: 'kiosk',
+      device_id: tablet.device,
+      worker_confirmed: true,
+    });
+    // Single use: a photo of the code is worth nothing once it was scanned.
+    expect((await tablet.call('POST', '/kiosk/api/identify', { qr: code })).statusCode).toBe(401);
+    // Expired: a code kept for a minute is refused.
+    const kept = (await worker.send('GET', '/portal/api/kiosk-code')).json().code as string;
+    ctx.clock.advance(60);
+    expect((await tablet.call('POST', '/kiosk/api/identify', { qr: kept })).statusCode).toBe(401);
+    // Forged: another worker's id under this worker's proof, or a proof made up.
+    const fresh = (await worker.send('GET', '/portal/api/kiosk-code')).json().code as string;
+    const { employee: colleague } = await joinPortal(ctx, company.live, { location_id: locationId });
+    const swapped = fresh.replace(employee.id, colleague.id);
+    const swappedAnswer = await tablet.call('POST', '/kiosk/api/identify', { qr: swapped });
+    expect(swappedAnswer.statusCode).toBe(401);
+    expect(swappedAnswer.json().errors.qr).toBeDefined();
+    const madeUp = `${fresh.slice(0, fresh.lastIndexOf(':'))}:AAAAAAAAAAAAAAAAAAAAAA`;
+    expect((await tablet.call('POST', '/kiosk/api/identify', { qr: madeUp })).statusCode).toBe(401);
+    // The genuine code still works: the forgeries did not spend it.
+    expect((await tablet.call('POST', '/kiosk/api/identify', { qr: fresh })).statusCode).toBe(200);
+  });
+
   it('never identifies another company’s worker', async () => {
     const tablet = await enrolledTablet('Aislamiento');
     const { employee, worker } = await joinPortal(ctx, other.live);
