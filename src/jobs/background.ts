@@ -49,6 +49,9 @@ export type BackgroundOutcome<T> = ({ kind: 'done' } & T) | { kind: 'failed'; me
  */
 export const BACKGROUND_PROCESS_FLAGS = ['--max-old-space-size=256'];
 
+/** The message that asks a background process to end its work early (the service is stopping). */
+const STOP = 'jornada:stop';
+
 /** The background processes of this process still running. */
 const running = new Set<ChildProcess>();
 let killedOnExit = false;
@@ -82,9 +85,20 @@ export function forkBackground(entry: string): ChildProcess {
  * Runs one background process (its entry calls `serveInBackground`) on one piece of work, to its end: what it
  * answered, or why it failed (its message, or its exit code when it said nothing).
  */
-export function runToEnd<D, T extends object>(entry: string, data: D, what: string): Promise<T> {
+export function runToEnd<D, T extends object>(
+  entry: string,
+  data: D,
+  what: string,
+  /** When it aborts (the service stops), the process is asked to end its work early (`serveInBackground`). */
+  stopping?: AbortSignal,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = forkBackground(entry);
+    const stop = () => {
+      if (child.connected) child.send(STOP);
+    };
+    stopping?.addEventListener('abort', stop, { once: true });
+    child.once('close', () => stopping?.removeEventListener('abort', stop));
     let result: BackgroundOutcome<T> | null = null;
     child.on('message', (message: BackgroundOutcome<T>) => {
       result = message;
@@ -111,18 +125,28 @@ export function runToEnd<D, T extends object>(entry: string, data: D, what: stri
  * parent is gone (past its drain deadline), so is this process, before it finished (what it did not commit is
  * done again: a report is claimed again after its lease, a worker's documents are made by the next process).
  */
-export function serveInBackground<D, T extends object>(work: (data: D) => Promise<T>): void {
+export function serveInBackground<D, T extends object>(
+  work: (data: D, stopping: AbortSignal) => Promise<T>,
+): void {
   runInBackground();
   let finished = false;
+  const stopping = new AbortController();
   process.on('SIGINT', () => {});
   process.on('SIGTERM', () => {});
   process.on('disconnect', () => {
     if (!finished) process.exit(1);
   });
-  process.once('message', async (data: D) => {
+  let started = false;
+  process.on('message', async (message: D | typeof STOP) => {
+    if (started) {
+      if (message === STOP) stopping.abort();
+      return;
+    }
+    started = true;
+    const data = message as D;
     let outcome: BackgroundOutcome<T>;
     try {
-      outcome = { kind: 'done', ...(await work(data)) };
+      outcome = { kind: 'done', ...(await work(data, stopping.signal)) };
     } catch (error) {
       outcome = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
     }

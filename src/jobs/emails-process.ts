@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { serveInBackground } from './background.ts';
 import type { EmailsProcessData } from './notification-emails.ts';
 
@@ -9,7 +10,7 @@ import type { EmailsProcessData } from './notification-emails.ts';
  * the API (issue 39, `npm run bench month-close`). Each e-mail is claimed with a lease, so what a process stopped
  * with the service did not send is sent by the next one.
  */
-serveInBackground(async (data: EmailsProcessData) => {
+serveInBackground(async (data: EmailsProcessData, stopping: AbortSignal) => {
   const [{ createDb }, { FakeClock }, { smtpMailer }, { sendDueEmails }, { notificationAttachments }] =
     await Promise.all([
       import('../db/database.ts'),
@@ -32,10 +33,19 @@ serveInBackground(async (data: EmailsProcessData) => {
     };
     const attach = notificationAttachments(deps);
     let handled = 0;
-    while (handled < data.batch) {
+    // Starting a process costs the service a fork (tens of milliseconds of its event loop on a large heap): this
+    // one stays while e-mails keep coming (a month close's arrive as its documents are made), and leaves after a
+    // quiet spell or its batch.
+    let lastWork = performance.now();
+    while (
+      !stopping.aborted &&
+      handled < data.batch &&
+      performance.now() - lastWork < data.lingerMilliseconds
+    ) {
       const claimed = await sendDueEmails(deps, EMAILS_PER_CLAIM, attach);
-      if (claimed === 0) break;
       handled += claimed;
+      if (claimed > 0) lastWork = performance.now();
+      else await delay(POLL_MILLISECONDS, undefined, { signal: stopping }).catch(() => {});
     }
     return { handled };
   } finally {
@@ -45,3 +55,5 @@ serveInBackground(async (data: EmailsProcessData) => {
 
 /** How many due e-mails one claim takes (each leased, so another node's process takes the next ones). */
 const EMAILS_PER_CLAIM = 20;
+/** How often a lingering process looks for due e-mails. */
+const POLL_MILLISECONDS = 2_000;

@@ -7,8 +7,12 @@ import type { Job } from './runner.ts';
 
 /** The pause after each worker's documents: the job paces itself beside the requests the node answers. */
 const PAUSE_MILLISECONDS = 250;
-/** How many workers' documents one background process makes before the next one starts. */
-const PROCESS_BATCH = 500;
+/**
+ * How many workers' documents one background process makes before the next one starts: each start costs the
+ * service a fork, 20–40 ms of its event loop on a large heap (docs/performance.md), so a close of thousands of
+ * workers is one process. Its memory stays flat: each worker's documents are one transaction.
+ */
+const PROCESS_BATCH = 5_000;
 
 /** Where a documents process reads and writes: the service's database, its cursors, its clock's offset. */
 export type DocumentsProcessData = BackgroundDatabase & { clockOffsetMilliseconds: number; batch: number };

@@ -31,11 +31,15 @@ export type EmailsProcessData = BackgroundDatabase & {
   instanceSecret: Uint8Array;
   clockOffsetMilliseconds: number;
   batch: number;
+  /** How long the process stays with nothing to send before it leaves. */
+  lingerMilliseconds: number;
 };
 
 const ENTRY = fileURLToPath(new URL('./emails-process.ts', import.meta.url));
 /** How many e-mails one process handles before the next one starts. */
-const PROCESS_BATCH = 1_000;
+const PROCESS_BATCH = 5_000;
+/** How long a process stays with nothing to send (a month close's e-mails come as its documents are made). */
+const LINGER_MILLISECONDS = 60_000;
 
 /**
  * Sends the notification e-mails that are due (issue 39). In a service with the database's address and an SMTP
@@ -53,7 +57,7 @@ export function notificationEmailsJob(
   return {
     name: 'notification-emails',
     idleMilliseconds: 2_000,
-    tick: async () => {
+    tick: async (stopping) => {
       if (!background || smtp === null) return await sendDueEmails(deps, 20, attach);
       if (!(await hasDueEmails(deps.db, deps.clock.now()))) return 0;
       await runToEnd<EmailsProcessData, { handled: number }>(
@@ -67,8 +71,10 @@ export function notificationEmailsJob(
           instanceSecret: deps.instanceSecret,
           clockOffsetMilliseconds: deps.clock.now().epochMilliseconds - systemClock.now().epochMilliseconds,
           batch: PROCESS_BATCH,
+          lingerMilliseconds: LINGER_MILLISECONDS,
         },
         'e-mails',
+        stopping,
       );
       return 0;
     },

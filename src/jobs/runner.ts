@@ -8,7 +8,8 @@ import type { Logger } from 'pino';
 export type Job = {
   name: string;
   idleMilliseconds: number;
-  tick: () => Promise<number>;
+  /** `stopping` aborts when the runner stops: a tick that waits on long work (a lingering process) ends it. */
+  tick: (stopping?: AbortSignal) => Promise<number>;
   /** Work a tick started but did not await (requests in flight); stopping waits for it after the last tick. */
   drain?: () => Promise<void>;
 };
@@ -17,6 +18,7 @@ export type Runner = { stop(): Promise<void> };
 
 export function startJobs(jobs: Job[], log: Logger): Runner {
   let stopping = false;
+  const stopped = new AbortController();
   const wakeups = new Set<() => void>();
   const sleep = (milliseconds: number) =>
     new Promise<void>((resolve) => {
@@ -32,7 +34,7 @@ export function startJobs(jobs: Job[], log: Logger): Runner {
     while (!stopping) {
       let handled = 0;
       try {
-        handled = await job.tick();
+        handled = await job.tick(stopped.signal);
       } catch (error) {
         log.error({ err: error, job: job.name }, 'job tick failed');
       }
@@ -43,6 +45,7 @@ export function startJobs(jobs: Job[], log: Logger): Runner {
   return {
     async stop() {
       stopping = true;
+      stopped.abort();
       for (const wake of [...wakeups]) wake();
       await Promise.all(loops);
     },

@@ -151,25 +151,23 @@ export async function upsertPin(
     .execute();
 }
 
-export async function hasPin(db: Executor, companyId: string, employeeId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('kiosk_pins')
-    .select('employee_id')
-    .where('company_id', '=', companyId)
-    .where('employee_id', '=', employeeId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/** A worker's PIN and failure window, locked for the attempt (attempts on one worker take turns). */
-export async function lockPin(db: Executor, companyId: string, employeeId: string) {
-  return await db
+/**
+ * A worker's PIN and failure window; locked for an attempt (`lock`: attempts on one worker take turns across
+ * nodes).
+ */
+export async function findPin(
+  db: Executor,
+  companyId: string,
+  employeeId: string,
+  options: { lock?: boolean } = {},
+) {
+  let query = db
     .selectFrom('kiosk_pins')
     .select(['pin_hmac', 'failures', 'failures_since'])
     .where('company_id', '=', companyId)
-    .where('employee_id', '=', employeeId)
-    .forUpdate()
-    .executeTakeFirst();
+    .where('employee_id', '=', employeeId);
+  if (options.lock) query = query.forUpdate();
+  return await query.executeTakeFirst();
 }
 
 /** A device's failure window, locked for the attempt. */

@@ -17,11 +17,10 @@ import {
   enrollDevice,
   findDevice,
   findDeviceById,
-  hasPin,
+  findPin,
   insertDevice,
   insertTicket,
   lockDeviceFailures,
-  lockPin,
   revokeDevice,
   selectDevices,
   selectLocationWorkers,
@@ -278,7 +277,7 @@ export async function setKioskPin(
 }
 
 export async function kioskPinState(deps: Pick<AppDeps, 'db'>, tenant: CompanyScope, employeeId: string) {
-  return { pin_set: await hasPin(deps.db, tenant.companyId, employeeId) };
+  return { pin_set: (await findPin(deps.db, tenant.companyId, employeeId)) !== undefined };
 }
 
 const wrongPin = () =>
@@ -369,7 +368,7 @@ async function checkPin(
   now: Date,
 ): Promise<Identified> {
   const employee = await findEmployee(tx, kiosk.companyId, input.employee_id);
-  const pin = employee ? await lockPin(tx, kiosk.companyId, employee.id) : undefined;
+  const pin = employee ? await findPin(tx, kiosk.companyId, employee.id, { lock: true }) : undefined;
   const forWorker = pin ? windowAt(pin.failures, pin.failures_since, now) : null;
   if (forWorker && forWorker.failures >= PIN_FAILURES_PER_WORKER && forWorker.ends !== null) {
     return { refusal: throttled((forWorker.ends - now.getTime()) / 1000) };
