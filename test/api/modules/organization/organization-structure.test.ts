@@ -21,6 +21,8 @@ describe('locations and units (read-only, created through the admin API)', () =>
       ccc: null,
       region: null,
       municipality: null,
+      location_capture: 'off',
+      geofence: null,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
       updated_at: location.created_at,
     });
