@@ -19,27 +19,9 @@ export async function insertDevice(db: Executor, row: Insertable<KioskDevicesTab
   await db.insertInto('kiosk_devices').values(row).execute();
 }
 
-/** A company's devices with their work centre's name, newest first. */
-export async function selectDevices(db: Executor, companyId: string) {
-  return await db
-    .selectFrom('kiosk_devices')
-    .innerJoin('locations', (join) =>
-      join
-        .onRef('locations.company_id', '=', 'kiosk_devices.company_id')
-        .onRef('locations.id', '=', 'kiosk_devices.location_id'),
-    )
-    .select([...DEVICE_COLUMNS, 'locations.name as location_name'])
-    .where('kiosk_devices.company_id', '=', companyId)
-    .orderBy('kiosk_devices.created_at', 'desc')
-    .orderBy('kiosk_devices.id', 'desc')
-    .execute();
-}
-
-export type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
-
-/** One device of a company, with its work centre's name and the company's. */
-export async function findDevice(db: Executor, companyId: string, id: string) {
-  return await db
+/** A company's devices, each with its work centre's name and the company's. */
+const devicesWithNames = (db: Executor, companyId: string) =>
+  db
     .selectFrom('kiosk_devices')
     .innerJoin('locations', (join) =>
       join
@@ -48,9 +30,21 @@ export async function findDevice(db: Executor, companyId: string, id: string) {
     )
     .innerJoin('companies', 'companies.id', 'kiosk_devices.company_id')
     .select([...DEVICE_COLUMNS, 'locations.name as location_name', 'companies.name as company_name'])
-    .where('kiosk_devices.company_id', '=', companyId)
-    .where('kiosk_devices.id', '=', id)
-    .executeTakeFirst();
+    .where('kiosk_devices.company_id', '=', companyId);
+
+/** A company's devices, newest first. */
+export async function selectDevices(db: Executor, companyId: string) {
+  return await devicesWithNames(db, companyId)
+    .orderBy('kiosk_devices.created_at', 'desc')
+    .orderBy('kiosk_devices.id', 'desc')
+    .execute();
+}
+
+export type DeviceRow = Awaited<ReturnType<typeof selectDevices>>[number];
+
+/** One device of a company. */
+export async function findDevice(db: Executor, companyId: string, id: string) {
+  return await devicesWithNames(db, companyId).where('kiosk_devices.id', '=', id).executeTakeFirst();
 }
 
 /** A device by id alone: a signed request names its device before any company is known. */
