@@ -59,7 +59,8 @@ export async function openDatabase(
   config: Config,
   log: Logger,
   options: {
-    migrate?: 'on-start' | 'force' | 'none' /** The process, as the database names its sessions. */;
+    migrate?: 'on-start' | 'force' | 'none';
+    /** The process, as the database names its sessions (`jornada <name>`). */
     name?: string;
   } = {},
 ): Promise<Database> {
@@ -232,7 +233,6 @@ export function backgroundJobs(
               ? {
                   databaseUrl: reports.url,
                   pool: reports.options,
-                  cursorKey: cursorKey(deps.instanceSecret),
                   smtp: reports.smtp ?? null,
                 }
               : undefined,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { REPORT_PROCESS_FLAGS } from '../../src/jobs/report-file.ts';
+import { BACKGROUND_PROCESS_FLAGS } from '../../src/jobs/background.ts';
 import type { BenchCluster } from '../lib/cluster.ts';
 import { openWorkSummariesData } from './work-summaries.ts';
 
@@ -46,7 +46,7 @@ export async function reportsSuite(cluster: BenchCluster): Promise<string[]> {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       [
-        ...REPORT_PROCESS_FLAGS,
+        ...BACKGROUND_PROCESS_FLAGS,
         ...nodeFlags,
         'bench/lib/report-child.ts',
         url,

@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import type { DbOptions } from '../db/database.ts';
+import { type Clock, systemClock } from '../time/clock.ts';
 
 /**
  * Puts this process in the background: the lowest priority the system offers, so that when the machine's cores
@@ -29,6 +30,14 @@ export function runInBackground(): void {
       // Normal priority.
     }
   }
+}
+
+/**
+ * How far the service's clock is from the system's (a fake clock's offset in the end-to-end tests; 0 otherwise):
+ * a background process follows the service's clock with it.
+ */
+export function clockOffsetOf(clock: Clock): number {
+  return clock.now().epochMilliseconds - systemClock.now().epochMilliseconds;
 }
 
 /** What every background process of the service is given to reach the database as the service does. */
@@ -98,7 +107,6 @@ export function runToEnd<D, T extends object>(
       if (child.connected) child.send(STOP);
     };
     stopping?.addEventListener('abort', stop, { once: true });
-    child.once('close', () => stopping?.removeEventListener('abort', stop));
     let result: BackgroundOutcome<T> | null = null;
     child.on('message', (message: BackgroundOutcome<T>) => {
       result = message;
@@ -107,6 +115,7 @@ export function runToEnd<D, T extends object>(
       if (child.pid === undefined) reject(error);
     });
     child.on('close', (code) => {
+      stopping?.removeEventListener('abort', stop);
       const ended = result as BackgroundOutcome<T> | null;
       if (ended?.kind === 'done') resolve(ended);
       else

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { hasDueDocuments, makeDueDocuments } from '../modules/month-documents/month-documents.service.ts';
 import type { AppDeps } from '../platform/deps.ts';
-import { systemClock } from '../time/clock.ts';
-import { type BackgroundDatabase, runToEnd } from './background.ts';
+import { type BackgroundDatabase, clockOffsetOf, runToEnd } from './background.ts';
 import type { Job } from './runner.ts';
 
 /** The pause after each worker's documents: the job paces itself beside the requests the node answers. */
@@ -40,11 +39,9 @@ export function monthDocumentsJob(
         return 0;
       }
       if (!(await hasDueDocuments(deps.db))) return 0;
-      const clockOffsetMilliseconds =
-        deps.clock.now().epochMilliseconds - systemClock.now().epochMilliseconds;
       await runToEnd<DocumentsProcessData, { made: number }>(
         ENTRY,
-        { ...background, clockOffsetMilliseconds, batch: PROCESS_BATCH },
+        { ...background, clockOffsetMilliseconds: clockOffsetOf(deps.clock), batch: PROCESS_BATCH },
         'documents',
       );
       return 0;

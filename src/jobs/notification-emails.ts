@@ -6,8 +6,7 @@ import {
   sendDueEmails,
 } from '../modules/notifications/notifications.service.ts';
 import type { AppDeps } from '../platform/deps.ts';
-import { systemClock } from '../time/clock.ts';
-import { type BackgroundDatabase, runToEnd } from './background.ts';
+import { type BackgroundDatabase, clockOffsetOf, runToEnd } from './background.ts';
 import type { Job } from './runner.ts';
 
 /**
@@ -25,7 +24,10 @@ export function notificationAttachments(deps: Pick<AppDeps, 'db'>): Attachments 
 }
 
 /** What an e-mails process needs: the database, the SMTP server, the links' origin and key, the clock's offset. */
-export type EmailsProcessData = BackgroundDatabase & {
+/** The database as an e-mails process reaches it (it pages nothing: no cursor key). */
+type EmailsDatabase = Omit<BackgroundDatabase, 'cursorKey'>;
+
+export type EmailsProcessData = EmailsDatabase & {
   smtp: { url: string; from: string };
   publicUrl: string;
   instanceSecret: Uint8Array;
@@ -50,7 +52,7 @@ const LINGER_MILLISECONDS = 60_000;
  */
 export function notificationEmailsJob(
   deps: Pick<AppDeps, 'db' | 'clock' | 'mailer' | 'publicUrl' | 'instanceSecret'>,
-  background?: BackgroundDatabase & { smtp: { url: string; from: string } | null },
+  background?: EmailsDatabase & { smtp: { url: string; from: string } | null },
 ): Job {
   const attach = notificationAttachments(deps);
   const smtp = background?.smtp ?? null;
@@ -65,11 +67,10 @@ export function notificationEmailsJob(
         {
           databaseUrl: background.databaseUrl,
           pool: background.pool,
-          cursorKey: background.cursorKey,
           smtp,
           publicUrl: deps.publicUrl,
           instanceSecret: deps.instanceSecret,
-          clockOffsetMilliseconds: deps.clock.now().epochMilliseconds - systemClock.now().epochMilliseconds,
+          clockOffsetMilliseconds: clockOffsetOf(deps.clock),
           batch: PROCESS_BATCH,
           lingerMilliseconds: LINGER_MILLISECONDS,
         },

@@ -26,12 +26,7 @@ import { workerMonthlyDocuments } from '../modules/reports/worker-documents.ts';
 import type { CursorCodec } from '../platform/pagination.ts';
 import type { TenantScope } from '../platform/tenant.ts';
 import { FrozenClock } from '../time/clock.ts';
-import {
-  BACKGROUND_PROCESS_FLAGS,
-  type BackgroundDatabase,
-  type BackgroundOutcome,
-  forkBackground,
-} from './background.ts';
+import { type BackgroundDatabase, type BackgroundOutcome, forkBackground } from './background.ts';
 
 /**
  * Writes a report's file into the store under `key` and answers how many rows it held. `now` is the generation's
@@ -227,9 +222,6 @@ export type ReportProcessData = BackgroundDatabase & {
 export type ReportProcessMessage = BackgroundOutcome<{ rows: number }>;
 
 const ENTRY = fileURLToPath(new URL('./report-process.ts', import.meta.url));
-
-/** Node's flags for a report process: a background process's (background.ts). */
-export const REPORT_PROCESS_FLAGS = BACKGROUND_PROCESS_FLAGS;
 
 /**
  * Files written by a process of their own (one per report, with its own database connection, at the lowest

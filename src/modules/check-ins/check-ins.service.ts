@@ -279,10 +279,14 @@ export async function recordCheckIn(
         now,
         lateCeilingHours: deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
         ...(at.deviceId ? { deviceId: at.deviceId } : {}),
-        location: punchLocation(
-          await captureOf(tx, tenant.companyId, at.centreId ?? employee.location_id),
-          at.position,
-        ),
+        // The centre's setting is read only for a punch that brings a position (the portal's, the kiosk's).
+        location:
+          at.position === undefined
+            ? null
+            : punchLocation(
+                await captureOf(tx, tenant.companyId, at.centreId ?? employee.location_id),
+                at.position,
+              ),
       });
       if (!row)
         throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });

@@ -10,7 +10,7 @@ import { formatInstant, toDate } from '../../time/clock.ts';
 import { employeeTimeZone } from '../../time/zones.ts';
 import type { CheckInView } from '../check-ins/check-ins.service.ts';
 import { canClock, latestCheckIn, recordCheckIn } from '../check-ins/check-ins.service.ts';
-import { findEmployee } from '../employees/employees.service.ts';
+import { type EmployeeRow, findEmployee } from '../employees/employees.service.ts';
 import { locationExists, type PunchPosition } from '../locations/locations.service.ts';
 import {
   type DeviceRow,
@@ -164,11 +164,15 @@ export async function enrollKiosk(
       errors: { code: 'is unknown, used or expired: make a new one in the dashboard' },
     });
   }
-  return await kioskInfo(deps, { companyId: device.company_id, deviceId: device.id });
+  return await kioskInfo(deps, {
+    companyId: device.company_id,
+    deviceId: device.id,
+    locationId: device.location_id,
+  });
 }
 
-/** A kiosk, as a signed request proved it: its company and work centre. */
-export type KioskCaller = { companyId: string; deviceId: string };
+/** A kiosk, as a signed request proved it: its company, itself and its work centre. */
+export type KioskCaller = { companyId: string; deviceId: string; locationId: string };
 
 /**
  * The text a kiosk signs for a request: method, path with its query, the counter, and the body's SHA-256
@@ -221,7 +225,7 @@ export async function verifyKioskRequest(
   if (!(await takeRequestCounter(deps.db, device.company_id, device.id, BigInt(request.counter), now))) {
     throw refused();
   }
-  return { companyId: device.company_id, deviceId: device.id };
+  return { companyId: device.company_id, deviceId: device.id, locationId: device.location_id };
 }
 
 /** What a kiosk shows when idle: its name, its work centre, the company. */
@@ -238,13 +242,11 @@ export async function kioskInfo(deps: Pick<AppDeps, 'db'>, kiosk: KioskCaller) {
 
 /** Whom the kiosk's work centre lets clock: its active employees, by name (first name and last name). */
 export async function kioskWorkers(deps: Pick<AppDeps, 'db'>, kiosk: KioskCaller) {
-  const device = await findDevice(deps.db, kiosk.companyId, kiosk.deviceId);
-  if (!device) throw refused();
-  const rows = await selectLocationWorkers(deps.db, kiosk.companyId, device.location_id);
+  const rows = await selectLocationWorkers(deps.db, kiosk.companyId, kiosk.locationId);
   return { data: rows.map((row) => ({ id: row.id, first_name: row.first_name, last_name: row.last_name })) };
 }
 
-/** The PIN's HMAC, under a key only the service holds (docs/security.md, "Kiosk PINs"). */
+/** The PIN's HMAC, under a key only the service holds (docs/security.md, "Shared kiosks"). */
 const pinHmac = (deps: Pick<AppDeps, 'instanceSecret'>, companyId: string, employeeId: string, pin: string) =>
   hmac(deriveKey(deps.instanceSecret, 'kiosk-pin'), `${companyId}:${employeeId}:${pin}`);
 
@@ -357,7 +359,7 @@ const wrongQr = () =>
 /** How a worker identifies on a kiosk: their name and PIN, or the QR code of their portal. */
 export type KioskIdentification = { employee_id: string; pin: string } | { qr: string };
 
-type Identified = { employeeId: string } | { refusal: ApiError };
+type Identified = { employee: EmployeeRow } | { refusal: ApiError };
 
 /** Checks a PIN (the worker's failure window included), in the attempt's transaction. */
 async function checkPin(
@@ -375,7 +377,7 @@ async function checkPin(
   }
   if (employee && pin && safeEqual(pin.pin_hmac, pinHmac(deps, kiosk.companyId, employee.id, input.pin))) {
     await setPinFailures(tx, kiosk.companyId, employee.id, 0, null);
-    return { employeeId: employee.id };
+    return { employee };
   }
   if (employee && pin && forWorker) {
     await setPinFailures(tx, kiosk.companyId, employee.id, forWorker.failures + 1, forWorker.since ?? now);
@@ -409,7 +411,7 @@ async function checkQr(
   if (!employee || !(await useQrWindow(tx, kiosk.companyId, employee.id, window, now))) {
     return { refusal: wrongQr() };
   }
-  return { employeeId: employee.id };
+  return { employee };
 }
 
 /**
@@ -449,8 +451,7 @@ export async function identifyOnKiosk(
       }
       return identified;
     }
-    const employee = await findEmployee(tx, kiosk.companyId, identified.employeeId);
-    if (!employee) return { refusal: refused() };
+    const { employee } = identified;
     const ticket = newId();
     const expires = new Date(now.getTime() + TICKET_SECONDS * 1000);
     await insertTicket(tx, {
@@ -490,8 +491,7 @@ export async function punchOnKiosk(
   }
   const scope: TenantScope | undefined = await tenantScopeOf(deps.db, kiosk.companyId);
   const employee = await findEmployee(deps.db, kiosk.companyId, used.employee_id);
-  const device = await findDevice(deps.db, kiosk.companyId, kiosk.deviceId);
-  if (!scope || !employee || !device) throw refused();
+  if (!scope || !employee) throw refused();
   const zone = employeeTimeZone(employee, scope.timezone);
   if (!canClock(employee, zone, now)) {
     throw new ApiError('conflict', 'This employment has ended.', {
@@ -506,7 +506,7 @@ export async function punchOnKiosk(
     'kiosk',
     {
       deviceId: kiosk.deviceId,
-      centreId: device.location_id,
+      centreId: kiosk.locationId,
       ...(input.location !== undefined ? { position: input.location } : {}),
     },
   );

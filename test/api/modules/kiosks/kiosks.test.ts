@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { createAdmin, type DashboardSession, dashboardSession } from '../../../helpers/dashboard.ts';
 import { joinPortal } from '../../../helpers/portal.ts';
+import { rewriteCheckIn } from '../../../helpers/tamper.ts';
 
 /**
  * Issue 40, shared kiosks: a tablet enrolled from the dashboard with a one-time code signs every request with a
@@ -242,6 +243,15 @@ describe('PIN and punch', () => {
     // The API shows the device too.
     const read = (await company.live.get(`/v1/check-ins/${punched.json().id}`)).json();
     expect(read.device_id).toBe(tablet.device);
+    // An operator with SQL who moves the punch to another device (or to none) is caught by verification.
+    const verify = async () =>
+      (await ctx.admin.get('/admin/v1/registry/verify', { query: { company_id: company.id } })).json();
+    expect((await verify()).ok).toBe(true);
+    await rewriteCheckIn(ctx.db, punched.json().id, { device_id: null });
+    const tampered = await verify();
+    expect(tampered.ok).toBe(false);
+    expect(JSON.stringify(tampered.problems)).toContain(punched.json().id);
+    await rewriteCheckIn(ctx.db, punched.json().id, { device_id: tablet.device });
 
     // The ticket is spent.
     const twice = await tablet.call('POST', '/kiosk/api/check-ins', {
