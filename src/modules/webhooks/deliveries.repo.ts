@@ -339,8 +339,8 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizo
       ) c
     ), cursors as (
       -- The tenant's cursor, locked so that one claim at a time moves it; another worker's claim skips it.
-      select cur.company_id, cur.after_id, cur.tid from served s cross join lateral (
-        select cur.company_id, cur.after_id, cur.ctid as tid from webhook_delivery_cursors cur
+      select cur.company_id, cur.after_id from served s cross join lateral (
+        select cur.company_id, cur.after_id from webhook_delivery_cursors cur
         where cur.company_id = s.company_id
         for update skip locked
       ) cur
@@ -366,10 +366,14 @@ export function claimStatement(at: Date, leaseUntil: Date, limit: number, horizo
              (array_agg(id order by id desc))[1] as last_id
       from due where ranged group by company_id
     ), moved as (
-      -- By the row addresses the lock read (locked, so still there): no scan of every tenant's cursor.
+      -- By the cursors' keys (each locked by this statement): no scan of every tenant's cursor. Not by the row
+      -- addresses the lock read: when another claim moved a cursor and committed after this statement's snapshot
+      -- was taken, the lock follows to the moved row, whose version this snapshot cannot see, so an update by
+      -- its address would find nothing and leave the cursor where it was (the next claim would take the same
+      -- first attempts again). By its key, the update follows the row to the version it locked.
       update webhook_delivery_cursors cur
       set after_id = (select r.last_id from ranges r where r.company_id = cur.company_id)
-      where cur.ctid = any (array(select c.tid from cursors c join ranges r on r.company_id = c.company_id))
+      where cur.company_id = any (array(select r.company_id from ranges r))
     ), taken_new as (
       -- A transaction's record of new first attempts goes once the cursor has passed its last one; and when
       -- nothing of the tenant is left to take below the horizon (its deliveries failed or were deleted first), the

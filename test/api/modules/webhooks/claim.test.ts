@@ -94,6 +94,38 @@ describe('claims and leases', () => {
     });
   });
 
+  it('never claims a first attempt twice when a claim moves the cursor after a racing claim took its snapshot', async () => {
+    // A claim whose snapshot predates another claim's commit locks the moved cursor (the lock follows the row to its
+    // newest version) and must move it from there: it once updated the cursor by the address its snapshot knew,
+    // found nothing, and left the cursor behind, so the next claim sent the same deliveries again. The race needs
+    // claims to overlap; many small rounds of six at once make it happen in every run of the old statement.
+    await subscribe(company, ['checkin.created']);
+    const employee = await hire(company.live);
+    const base = ctx.clock.now().subtract({ hours: 100 });
+    const claimed: string[] = [];
+    let made = 0;
+    for (let round = 0; round < 9; round++) {
+      for (let index = 0; index < 12; index++, made++) {
+        const response = await company.live.post('/v1/check-ins', {
+          employee_id: employee.id,
+          type: made % 2 === 0 ? 'in' : 'out',
+          timestamp: base.add({ minutes: made * 30 }).toString({ smallestUnit: 'second' }),
+        });
+        expect(response.statusCode, response.body).toBe(201);
+      }
+      const claims = await Promise.all(
+        Array.from({ length: 6 }, () => claimDueDeliveries(ctx.db, ctx.clock, 3)),
+      );
+      for (let more = await claimDueDeliveries(ctx.db, ctx.clock, 3); more.length > 0; ) {
+        claims.push(more);
+        more = await claimDueDeliveries(ctx.db, ctx.clock, 3);
+      }
+      claimed.push(...claims.flat().map((delivery) => delivery.id));
+    }
+    expect(new Set(claimed).size).toBe(made);
+    expect(claimed).toHaveLength(made);
+  });
+
   it('records nothing for a success whose lease is taken over while the batch is being recorded', async () => {
     const endpoint = await subscribe(company, ['employee.created']);
     await hire(company.live);
