@@ -830,6 +830,14 @@ export interface components {
       late: boolean;
       device_id: components["schemas"]["Uuid"] | null;
       location: components["schemas"]["PunchLocation"] | null;
+      /** @description Made on a device without a connection (the portal’s app or a kiosk), kept there signed, and sent when the connection returned; its timestamp is the device’s clock. */
+      recorded_offline: boolean;
+      device_time: string | null;
+      /**
+       * Format: date-time
+       * @description When Jornada received it: for a punch made offline, when the device sent it (millisecond precision).
+       */
+      received_at: string;
       /**
        * Format: date-time
        * @description When Jornada stored it (millisecond precision).

@@ -524,6 +524,13 @@ export type CheckInsTable = {
   device_id: Generated<string | null>;
   /** Where it was punched, where the work centre asks (migration 0054). */
   location: ColumnType<PunchLocation | null, string | null | undefined, string | null>;
+  /** Sent from a device's queue after it was made without a connection (migration 0054). */
+  recorded_offline: Generated<boolean>;
+  /** The device's clock when the queued punch was made (its timestamp, to the second). */
+  device_time: Generated<Date | null>;
+  /** The device whose key signed the queued punch (a kiosk or a worker's phone), and its sequence there. */
+  offline_device_id: Generated<string | null>;
+  device_sequence: Generated<string | null>;
   created_at: Date;
   updated_at: Date;
 };
@@ -817,6 +824,30 @@ export type KioskQrUsesTable = {
   used_at: Date;
 };
 
+/** A worker's phone or browser, whose key signs the punches it queues offline (migration 0054). */
+export type WorkerDevicesTable = {
+  company_id: string;
+  id: string;
+  employee_id: string;
+  public_key: ColumnType<JsonWebKey, string, string>;
+  registered_at: Date;
+  revoked_at: Generated<Date | null>;
+};
+
+/** Every queued punch a device sent, recorded or refused, by its sequence (migration 0054). */
+export type OfflinePunchesTable = {
+  company_id: string;
+  device_id: string;
+  /** bigint as text. */
+  sequence: string;
+  employee_id: string | null;
+  device_time: Date | null;
+  received_at: Date;
+  check_in_id: string | null;
+  /** The refusal's code; null when recorded. */
+  refusal: string | null;
+};
+
 /** A worker identified on a kiosk: one punch, within a minute (migration 0054). */
 export type KioskTicketsTable = {
   company_id: string;
@@ -921,5 +952,7 @@ export type Database = {
   kiosk_pins: KioskPinsTable;
   kiosk_tickets: KioskTicketsTable;
   kiosk_qr_uses: KioskQrUsesTable;
+  worker_devices: WorkerDevicesTable;
+  offline_punches: OfflinePunchesTable;
   passkey_challenges: PasskeyChallengesTable;
 };

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { kioskGate, kiosksKioskRoutes } from '../modules/kiosks/kiosks.routes.ts';
+import { offlinePunchesKioskRoutes } from '../modules/offline-punches/offline-punches.routes.ts';
 import type { AppDeps } from '../platform/deps.ts';
 
 /** The kiosk's route modules (at /kiosk/api). */
-const KIOSK_ROUTE_MODULES = [kiosksKioskRoutes] as const;
+const KIOSK_ROUTE_MODULES = [kiosksKioskRoutes, offlinePunchesKioskRoutes] as const;
 
 /**
  * The shared kiosks' API (docs/security.md, "Shared kiosks"; decision 0029): a tablet enrolled for a work centre

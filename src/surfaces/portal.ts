@@ -4,6 +4,7 @@ import { checkInsPortalRoutes } from '../modules/check-ins/check-ins.routes.ts';
 import { correctionsPortalRoutes } from '../modules/corrections/corrections.routes.ts';
 import { kiosksPortalRoutes } from '../modules/kiosks/kiosks.routes.ts';
 import { notificationsPortalRoutes } from '../modules/notifications/notifications.routes.ts';
+import { offlinePunchesPortalRoutes } from '../modules/offline-punches/offline-punches.routes.ts';
 import { portalGate, portalRoutes } from '../modules/portal/portal.routes.ts';
 import { acknowledgementsPortalRoutes } from '../modules/registry-access/acknowledgements.routes.ts';
 import { shiftsPortalRoutes } from '../modules/shifts/shifts.routes.ts';
@@ -23,6 +24,7 @@ const PORTAL_ROUTE_MODULES = [
   correctionsPortalRoutes,
   acknowledgementsPortalRoutes,
   kiosksPortalRoutes,
+  offlinePunchesPortalRoutes,
 ] as const;
 
 /**

@@ -72,3 +72,38 @@ alter table locations add column location_capture text not null default 'off'
   constraint locations_location_capture check (location_capture in ('off', 'at_punch'));
 alter table locations add column geofence jsonb;
 alter table check_ins add column location jsonb;
+
+-- Punches kept on a device while it had no connection, sent later (issue 40). A worker's phone registers a key
+-- of its own when the worker logs in to the portal (ECDSA P-256, non-extractable in the browser); a kiosk uses
+-- its device key. Each queued punch carries the device's clock, a sequence number the device never reuses and
+-- its signature.
+create table worker_devices (
+  company_id uuid not null,
+  id uuid not null,
+  employee_id uuid not null,
+  public_key jsonb not null,
+  registered_at timestamptz(3) not null,
+  revoked_at timestamptz(3),
+  primary key (company_id, id),
+  foreign key (company_id, employee_id) references employees (company_id, id) on delete cascade
+);
+create index worker_devices_employee on worker_devices (company_id, employee_id, registered_at);
+-- Every queued punch a device sent, recorded or refused, by its sequence: a sequence is accepted once (a replay
+-- finds it), and the sequences missing below a device's highest are the punches it never sent.
+create table offline_punches (
+  company_id uuid not null,
+  device_id uuid not null,
+  sequence bigint not null,
+  employee_id uuid,
+  device_time timestamptz(3),
+  received_at timestamptz(3) not null,
+  check_in_id uuid,
+  refusal text,
+  primary key (company_id, device_id, sequence)
+);
+-- A check-in sent from a device's queue: the device's clock when it was made (its timestamp), the device whose
+-- key signed it and its sequence there. recorded_at is when the service received it.
+alter table check_ins add column recorded_offline boolean not null default false;
+alter table check_ins add column device_time timestamptz(3);
+alter table check_ins add column offline_device_id uuid;
+alter table check_ins add column device_sequence bigint;

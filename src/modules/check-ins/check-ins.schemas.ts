@@ -77,6 +77,16 @@ export const CheckIn = named(
       Uuid('The shared kiosk the worker punched on (source `kiosk`); null for every other record.'),
     ),
     location: Nullable(PunchLocation),
+    recorded_offline: Type.Boolean({
+      description:
+        'Made on a device without a connection (the portal’s app or a kiosk), kept there signed, and sent when the connection returned; its timestamp is the device’s clock.',
+    }),
+    device_time: Nullable(
+      Instant('The device’s clock when a punch made offline was made (recorded_offline); null otherwise.'),
+    ),
+    received_at: Instant(
+      'When Jornada received it: for a punch made offline, when the device sent it (millisecond precision).',
+    ),
     recorded_at: Instant('When Jornada stored it (millisecond precision).'),
     recorded_by: Actor('Who recorded it.'),
     worker_confirmed: Type.Boolean({

@@ -93,6 +93,9 @@ const toView = (row: CheckInRow): CheckInView => ({
   late: row.late,
   device_id: row.device_id,
   location: row.location,
+  recorded_offline: row.recorded_offline,
+  device_time: row.device_time === null ? null : formatInstant(row.device_time),
+  received_at: row.recorded_at.toISOString(),
   recorded_at: row.recorded_at.toISOString(),
   recorded_by: {
     type: row.recorded_by_type,
@@ -176,6 +179,8 @@ export async function storeCheckIn(
     deviceId?: string;
     /** Where it was punched, as the work centre asks (locations.service.ts, punchLocation). */
     location?: PunchLocation | null;
+    /** A punch sent from a device's queue: the device that signed it and its sequence there (issue 40). */
+    offline?: { deviceId: string; sequence: bigint };
   },
 ): Promise<CheckInRow | null> {
   const { companyId } = tenant;
@@ -216,6 +221,11 @@ export async function storeCheckIn(
     worker_responded_at: null,
     device_id: record.deviceId ?? null,
     location: record.location ?? null,
+    // A queued punch's timestamp is the device's clock when it was made (to the second).
+    recorded_offline: record.offline !== undefined,
+    device_time: record.offline === undefined ? null : new Date(fact.timestamp.epochMilliseconds),
+    offline_device_id: record.offline?.deviceId ?? null,
+    device_sequence: record.offline === undefined ? null : String(record.offline.sequence),
     updated_at: at,
   };
   if (!(await insertCheckIn(tx, companyId, row))) return null;
@@ -251,7 +261,7 @@ export async function recordCheckIn(
   input: Static<typeof CreateCheckInBody>,
   source: CheckInSource = tenant.actor.type === 'admin' ? 'dashboard' : 'api',
   /** Where and on what the worker punched (the portal and the kiosk). */
-  at: { deviceId?: string; centreId?: string; position?: PunchPosition } = {},
+  at: PunchOrigin = {},
 ): Promise<CheckInView> {
   const timestamp = parseCheckInInstant(input.timestamp);
   const writer = { companyId: tenant.companyId, timezone: tenant.timezone };
@@ -263,41 +273,74 @@ export async function recordCheckIn(
     writer,
     [input.employee_id],
     async (tx, now) => {
-      const employee = await findEmployee(tx, tenant.companyId, input.employee_id);
-      if (!employee) throw invalid({ employee_id: 'is not an employee of this company' });
-      const timingError = checkInTimingError(employee, tenant.timezone, timestamp, now);
-      if (timingError) throw invalid({ timestamp: timingError });
-      const zone = employeeTimeZone(employee, tenant.timezone);
-      const day = localDate(timestamp, zone).toString();
-      await assertMonthsOpen(tx, tenant.companyId, { from: day, to: day }, 'a check-in on that day');
-
-      const fact = { type: input.type, timestamp, work_mode: input.work_mode ?? null };
-      const row = await storeCheckIn(tx, tenant, employee.id, fact, {
-        source,
-        actor: tenant.actor,
-        correctionId: null,
-        now,
-        lateCeilingHours: deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
-        ...(at.deviceId ? { deviceId: at.deviceId } : {}),
-        // The centre's setting is read only for a punch that brings a position (the portal's, the kiosk's).
-        location:
-          at.position === undefined
-            ? null
-            : punchLocation(
-                await captureOf(tx, tenant.companyId, at.centreId ?? employee.location_id),
-                at.position,
-              ),
-      });
-      if (!row)
-        throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
-      return {
-        result: toView(row),
-        touched: [{ employeeId: employee.id, ...datesAround(timestamp, zone) }],
-        events: [{ type: 'checkin.created', data: { check_in_id: row.id, employee_id: row.employee_id } }],
-      };
+      const stored = await storePunch(tx, deps, tenant, { ...input, timestamp }, source, at, now);
+      return { result: stored.view, touched: [stored.touched], events: [stored.event] };
     },
     { what: 'a check-in at that time' },
   );
+}
+
+/** Where and on what a worker punched: the kiosk and its work centre, the position, a device's queue. */
+export type PunchOrigin = {
+  deviceId?: string;
+  centreId?: string;
+  position?: PunchPosition;
+  /** A punch sent from a device's queue: the device that signed it and its sequence there (issue 40). */
+  offline?: { deviceId: string; sequence: bigint };
+};
+
+/**
+ * One check-in under the rules of every check-in (the employment, the future, an open month, the duplicate
+ * rule), stored with its chain entry, inside the owner of day writes (writeDays) with the employee's row locked.
+ * Throws the refusal as an ApiError before anything is written; returns what writeDays must settle.
+ */
+export async function storePunch(
+  tx: Executor,
+  deps: RecordingDeps,
+  tenant: ActingTenant,
+  input: {
+    employee_id: string;
+    type: CheckInType;
+    timestamp: Temporal.Instant;
+    work_mode?: WorkMode | undefined;
+  },
+  source: CheckInSource,
+  at: PunchOrigin,
+  now: Temporal.Instant,
+) {
+  const { timestamp } = input;
+  const employee = await findEmployee(tx, tenant.companyId, input.employee_id);
+  if (!employee) throw invalid({ employee_id: 'is not an employee of this company' });
+  const timingError = checkInTimingError(employee, tenant.timezone, timestamp, now);
+  if (timingError) throw invalid({ timestamp: timingError });
+  const zone = employeeTimeZone(employee, tenant.timezone);
+  const day = localDate(timestamp, zone).toString();
+  await assertMonthsOpen(tx, tenant.companyId, { from: day, to: day }, 'a check-in on that day');
+
+  const fact = { type: input.type, timestamp, work_mode: input.work_mode ?? null };
+  const row = await storeCheckIn(tx, tenant, employee.id, fact, {
+    source,
+    actor: tenant.actor,
+    correctionId: null,
+    now,
+    lateCeilingHours: deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
+    ...(at.deviceId ? { deviceId: at.deviceId } : {}),
+    ...(at.offline ? { offline: at.offline } : {}),
+    // The centre's setting is read only for a punch that brings a position (the portal's, the kiosk's).
+    location:
+      at.position === undefined
+        ? null
+        : punchLocation(
+            await captureOf(tx, tenant.companyId, at.centreId ?? employee.location_id),
+            at.position,
+          ),
+  });
+  if (!row) throw invalid({ timestamp: 'duplicates a check-in of the same employee, type and timestamp' });
+  return {
+    view: toView(row),
+    touched: { employeeId: employee.id, ...datesAround(timestamp, zone) },
+    event: { type: 'checkin.created' as const, data: { check_in_id: row.id, employee_id: row.employee_id } },
+  };
 }
 
 export type ListCheckInsQuery = {

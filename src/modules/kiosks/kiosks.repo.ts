@@ -51,7 +51,7 @@ export async function findDevice(db: Executor, companyId: string, id: string) {
 export async function findDeviceById(db: Executor, id: string) {
   return await db
     .selectFrom('kiosk_devices')
-    .select(['company_id', 'id', 'public_key', 'revoked_at', 'location_id'])
+    .select(['company_id', 'id', 'public_key', 'revoked_at', 'location_id', 'enrolled_at'])
     .where('id', '=', id)
     .executeTakeFirst();
 }

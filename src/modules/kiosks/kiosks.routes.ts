@@ -182,7 +182,7 @@ export function kiosksPortalRoutes(app: FastifyInstance, deps: AppDeps): void {
   );
 }
 
-const KIOSK_OPERATION = { tag: 'Kiosk', surface: 'kiosk', scope: null } as const;
+export const KIOSK_OPERATION = { tag: 'Kiosk', surface: 'kiosk', scope: null } as const;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -252,6 +252,13 @@ export function kiosksKioskRoutes(app: FastifyInstance, deps: AppDeps): void {
     name: Type.String(),
     location: Type.Object({ id: Uuid(), name: Type.String() }),
     company: Type.Object({ name: Type.String() }),
+    pin_seal_key: Type.Object(
+      { kty: Type.String(), crv: Type.String(), x: Type.String(), y: Type.String() },
+      {
+        description:
+          'The service’s ECDH P-256 public key (JWK) that a PIN typed without a connection is sealed to (decision 0029).',
+      },
+    ),
   });
   route(
     app,

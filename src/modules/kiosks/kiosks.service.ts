@@ -1,4 +1,15 @@
-import { createHash, createPublicKey, randomInt, verify } from 'node:crypto';
+import {
+  createDecipheriv,
+  createECDH,
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  diffieHellman,
+  hkdfSync,
+  type KeyObject,
+  randomInt,
+  verify,
+} from 'node:crypto';
 import { tenantScopeOf } from '../../db/companies.ts';
 import type { Executor } from '../../db/database.ts';
 import type { AppDeps } from '../../platform/deps.ts';
@@ -138,7 +149,7 @@ export async function revokeKioskDevice(
 }
 
 /** The public key a tablet registers: ECDSA on P-256, as WebCrypto exports it (JWK), public part only. */
-function publicKeyOf(jwk: Record<string, unknown>): JsonWebKey {
+export function publicKeyOf(jwk: Record<string, unknown>): JsonWebKey {
   const { kty, crv, x, y } = jwk;
   if (kty !== 'EC' || crv !== 'P-256' || typeof x !== 'string' || typeof y !== 'string' || 'd' in jwk) {
     throw invalid({ public_key: 'must be the public part of an ECDSA P-256 key, as a JWK' });
@@ -154,7 +165,7 @@ function publicKeyOf(jwk: Record<string, unknown>): JsonWebKey {
 
 /** A tablet enrolls with its code: its public key is stored, the code is spent. */
 export async function enrollKiosk(
-  deps: Pick<AppDeps, 'db' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'instanceSecret'>,
   input: { code: string; public_key: Record<string, unknown> },
 ) {
   const key = publicKeyOf(input.public_key);
@@ -229,7 +240,7 @@ export async function verifyKioskRequest(
 }
 
 /** What a kiosk shows when idle: its name, its work centre, the company. */
-export async function kioskInfo(deps: Pick<AppDeps, 'db'>, kiosk: KioskCaller) {
+export async function kioskInfo(deps: Pick<AppDeps, 'db' | 'instanceSecret'>, kiosk: KioskCaller) {
   const device = await findDevice(deps.db, kiosk.companyId, kiosk.deviceId);
   if (!device) throw refused();
   return {
@@ -237,7 +248,17 @@ export async function kioskInfo(deps: Pick<AppDeps, 'db'>, kiosk: KioskCaller) {
     name: device.name,
     location: { id: device.location_id, name: device.location_name },
     company: { name: device.company_name },
+    pin_seal_key: pinSealPublicKey(deps),
   };
+}
+
+/** The key a kiosk's queued punches are signed with, and since when it is enrolled (offline-punches.service). */
+export async function kioskPunchKey(deps: Pick<AppDeps, 'db'>, kiosk: KioskCaller) {
+  const device = await findDeviceById(deps.db, kiosk.deviceId);
+  if (!device || device.public_key === null || device.enrolled_at === null || device.revoked_at !== null) {
+    throw refused();
+  }
+  return { publicKey: device.public_key, since: device.enrolled_at };
 }
 
 /** Whom the kiosk's work centre lets clock: its active employees, by name (first name and last name). */
@@ -392,6 +413,8 @@ async function checkQr(
   kiosk: KioskCaller,
   qr: string,
   now: Date,
+  /** When the code was read: now, or a queued punch's device time. */
+  readAt: Date = now,
 ): Promise<Identified> {
   const parts = qr.split(':');
   const [employeeId, windowText, mac] = parts.slice(2);
@@ -402,8 +425,8 @@ async function checkQr(
     return { refusal: wrongQr() };
   }
   const window = BigInt(windowText as string);
-  const current = qrWindowAt(now.getTime());
-  const graceOver = now.getTime() - Number(current) * QR_WINDOW_SECONDS * 1000 > QR_GRACE_SECONDS * 1000;
+  const current = qrWindowAt(readAt.getTime());
+  const graceOver = readAt.getTime() - Number(current) * QR_WINDOW_SECONDS * 1000 > QR_GRACE_SECONDS * 1000;
   const fresh = window === current || (window === current - 1n && !graceOver);
   const expected = Buffer.from(qrMac(deps, kiosk.companyId, employeeId, window));
   if (!fresh || !safeEqual(Buffer.from(mac), expected)) return { refusal: wrongQr() };
@@ -412,6 +435,137 @@ async function checkQr(
     return { refusal: wrongQr() };
   }
   return { employee };
+}
+
+/**
+ * One identification attempt in the caller's transaction, counted against the device's failure window (the
+ * device's row locked) and, for a PIN, the worker's. `readAt` is when the worker identified: now, or when a queued
+ * punch was made offline (its QR code's window is checked against it).
+ */
+async function identifyOnce(
+  tx: Executor,
+  deps: Pick<AppDeps, 'instanceSecret'>,
+  kiosk: KioskCaller,
+  input: KioskIdentification,
+  now: Date,
+  readAt: Date,
+): Promise<Identified> {
+  const device = await lockDeviceFailures(tx, kiosk.companyId, kiosk.deviceId);
+  const onDevice = windowAt(device.pin_failures, device.pin_failures_since, now);
+  if (onDevice.failures >= PIN_FAILURES_PER_DEVICE && onDevice.ends !== null) {
+    return { refusal: throttled((onDevice.ends - now.getTime()) / 1000) };
+  }
+  const identified =
+    'qr' in input
+      ? await checkQr(tx, deps, kiosk, input.qr, now, readAt)
+      : await checkPin(tx, deps, kiosk, input, now);
+  // A throttled worker is not one more failure of the device.
+  if ('refusal' in identified && identified.refusal.code !== 'rate_limited') {
+    await setDeviceFailures(
+      tx,
+      kiosk.companyId,
+      kiosk.deviceId,
+      onDevice.failures + 1,
+      onDevice.since ?? now,
+    );
+  }
+  return identified;
+}
+
+/**
+ * The service's key for PINs typed on a kiosk without a connection (decision 0029): an ECDH P-256 key derived
+ * from the instance's secret, never stored. The kiosk seals each PIN to its public half (ECDH with a key of its
+ * own for that PIN, HKDF-SHA256, AES-256-GCM), so the queue on the tablet holds no PIN anyone but the service can
+ * read, and the seal names its punch (the punch's text is the cipher's associated data): it cannot be moved to
+ * another.
+ */
+type SealKey = { privateKey: KeyObject; publicJwk: { kty: string; crv: string; x: string; y: string } };
+
+function pinSealKey(deps: Pick<AppDeps, 'instanceSecret'>): SealKey {
+  const cached = sealKeys.get(deps.instanceSecret);
+  if (cached) return cached;
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(deriveKey(deps.instanceSecret, 'kiosk-pin-seal'));
+  const point = ecdh.getPublicKey();
+  const jwk = {
+    kty: 'EC',
+    crv: 'P-256',
+    x: point.subarray(1, 33).toString('base64url'),
+    y: point.subarray(33, 65).toString('base64url'),
+  };
+  const key = {
+    privateKey: createPrivateKey({
+      key: { ...jwk, d: ecdh.getPrivateKey().toString('base64url') },
+      format: 'jwk',
+    }),
+    publicJwk: jwk,
+  };
+  sealKeys.set(deps.instanceSecret, key);
+  return key;
+}
+const sealKeys = new WeakMap<Buffer, SealKey>();
+
+/** The public half of the key a kiosk seals offline PINs to (GET /kiosk/api/device). */
+export const pinSealPublicKey = (deps: Pick<AppDeps, 'instanceSecret'>) => pinSealKey(deps).publicJwk;
+
+/** A PIN sealed on the kiosk: its own public key (JWK), the nonce and the cipher text with its tag (base64url). */
+export type SealedPin = { epk: Record<string, unknown>; iv: string; ct: string };
+
+export const PIN_SEAL_INFO = 'jornada-kiosk-pin:1';
+
+/** Opens a sealed PIN with the punch's text as associated data; null when it does not open. */
+export function openSealedPin(
+  deps: Pick<AppDeps, 'instanceSecret'>,
+  sealed: SealedPin,
+  associated: string,
+): string | null {
+  try {
+    const publicKey = createPublicKey({ key: publicKeyOf(sealed.epk), format: 'jwk' });
+    const shared = diffieHellman({ privateKey: pinSealKey(deps).privateKey, publicKey });
+    const key = Buffer.from(hkdfSync('sha256', shared, Buffer.alloc(0), PIN_SEAL_INFO, 32));
+    const box = Buffer.from(sealed.ct, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64url'));
+    decipher.setAAD(Buffer.from(associated));
+    decipher.setAuthTag(box.subarray(box.length - 16));
+    return Buffer.concat([decipher.update(box.subarray(0, box.length - 16)), decipher.final()]).toString(
+      'utf8',
+    );
+  } catch {
+    return null;
+  }
+}
+
+/** How a queued kiosk punch says who made it: a PIN sealed to the service, or the QR code read. */
+export type QueuedIdentification =
+  | { employee_id: string; pin_sealed: SealedPin; associated: string }
+  | { qr: string };
+
+/**
+ * Identifies the workers of queued kiosk punches on receipt, in order, each attempt counted as if it were made
+ * now (the same failure windows as a live attempt: a queue cannot try PINs faster than the kiosk's screen).
+ */
+export async function identifyQueued(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'instanceSecret'>,
+  kiosk: KioskCaller,
+  punches: ReadonlyArray<{ identification: QueuedIdentification; madeAt: Date }>,
+): Promise<Array<{ employee: EmployeeRow } | { refusal: ApiError }>> {
+  const now = toDate(deps.clock.now());
+  return await deps.db.transaction().execute(async (tx) => {
+    const outcomes: Array<{ employee: EmployeeRow } | { refusal: ApiError }> = [];
+    for (const { identification, madeAt } of punches) {
+      if ('qr' in identification) {
+        outcomes.push(await identifyOnce(tx, deps, kiosk, identification, now, madeAt));
+        continue;
+      }
+      // A seal that does not open is a wrong PIN: it counts as one.
+      const pin =
+        openSealedPin(deps, identification.pin_sealed, identification.associated) ?? 'sealed PIN not opened';
+      outcomes.push(
+        await identifyOnce(tx, deps, kiosk, { employee_id: identification.employee_id, pin }, now, madeAt),
+      );
+    }
+    return outcomes;
+  });
 }
 
 /**
@@ -429,28 +583,8 @@ export async function identifyOnKiosk(
   const tenant = await tenantScopeOf(deps.db, kiosk.companyId);
   if (!tenant) throw refused();
   const outcome = await deps.db.transaction().execute(async (tx) => {
-    const device = await lockDeviceFailures(tx, kiosk.companyId, kiosk.deviceId);
-    const onDevice = windowAt(device.pin_failures, device.pin_failures_since, now);
-    if (onDevice.failures >= PIN_FAILURES_PER_DEVICE && onDevice.ends !== null) {
-      return { refusal: throttled((onDevice.ends - now.getTime()) / 1000) };
-    }
-    const identified =
-      'qr' in input
-        ? await checkQr(tx, deps, kiosk, input.qr, now)
-        : await checkPin(tx, deps, kiosk, input, now);
-    if ('refusal' in identified) {
-      // A throttled worker is not one more failure of the device.
-      if (identified.refusal.code !== 'rate_limited') {
-        await setDeviceFailures(
-          tx,
-          kiosk.companyId,
-          kiosk.deviceId,
-          onDevice.failures + 1,
-          onDevice.since ?? now,
-        );
-      }
-      return identified;
-    }
+    const identified = await identifyOnce(tx, deps, kiosk, input, now, now);
+    if ('refusal' in identified) return identified;
     const { employee } = identified;
     const ticket = newId();
     const expires = new Date(now.getTime() + TICKET_SECONDS * 1000);

@@ -76,6 +76,10 @@ export const CHECK_IN_FACT_COLUMNS = [
   'worker_confirmed',
   'device_id',
   'location',
+  'recorded_offline',
+  'device_time',
+  'offline_device_id',
+  'device_sequence',
 ] as const;
 
 /** The fields of a check-in that its chain entry records, by id. */

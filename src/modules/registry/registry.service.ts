@@ -193,6 +193,10 @@ export function checkInFactContent(row: {
   worker_confirmed: boolean | null;
   device_id?: string | null;
   location?: unknown;
+  recorded_offline?: boolean;
+  device_time?: Date | null;
+  offline_device_id?: string | null;
+  device_sequence?: string | number | null;
 }): Record<string, unknown> {
   return {
     check_in_id: row.id,
@@ -216,6 +220,15 @@ export function checkInFactContent(row: {
     device_id: row.device_id ?? undefined,
     // Only a punch of a centre that asks for the position records one (or the worker's refusal).
     location: row.location ?? undefined,
+    // Only a punch sent from a device's queue (issue 40): the device's clock, the device that signed it and its
+    // sequence there (older entries have no such key).
+    offline: row.recorded_offline
+      ? {
+          device_time: row.device_time?.toISOString(),
+          device_id: row.offline_device_id,
+          sequence: Number(row.device_sequence),
+        }
+      : undefined,
   };
 }
 

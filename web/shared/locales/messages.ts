@@ -103,6 +103,7 @@ const FIELD_RULES: Rule[] = [
   [/^is already used$/, () => 'ya está en uso'],
   [/^is not an employee of this company$/, () => 'no es un empleado de esta empresa'],
   [/^is not a work centre of this company$/, () => 'no es un centro de trabajo de esta empresa'],
+  [/^is not a device of yours$/, () => 'no es un dispositivo tuyo'],
   [
     /^must be the public part of an ECDSA P-256 key, as a JWK$/,
     () => 'debe ser la parte pública de una clave ECDSA P-256, en formato JWK',

@@ -2,6 +2,7 @@ import { createHash, webcrypto } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
 import { createAdmin, type DashboardSession, dashboardSession } from '../../../helpers/dashboard.ts';
+import { Tablet } from '../../../helpers/kiosk.ts';
 import { joinPortal } from '../../../helpers/portal.ts';
 import { rewriteCheckIn } from '../../../helpers/tamper.ts';
 
@@ -18,67 +19,10 @@ let other: TestCompany;
 let admin: DashboardSession;
 let locationId: string;
 
-/** A tablet: its key pair (the private key not extractable), its device id once enrolled, its counter. */
-class Tablet {
-  device = '';
-  counter = 0;
-  keys!: CryptoKeyPair;
-
-  async init() {
-    this.keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
-      'sign',
-      'verify',
-    ])) as CryptoKeyPair;
-    return this;
-  }
-
-  async publicJwk() {
-    return await webcrypto.subtle.exportKey('jwk', this.keys.publicKey);
-  }
-
-  async enroll(code: string) {
-    const response = await ctx.app.inject({
-      method: 'POST',
-      url: '/kiosk/api/enroll',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ code, public_key: await this.publicJwk() }),
-    });
-    if (response.statusCode === 200) this.device = response.json().device_id;
-    return response;
-  }
-
-  /** Signs as the kiosk page does: method, path, counter and the body's SHA-256, one per line. */
-  async headers(method: string, url: string, body: string, counter = ++this.counter) {
-    const digest = createHash('sha256').update(body).digest('base64url');
-    const text = `${method}\n${url}\n${counter}\n${digest}`;
-    const signature = await webcrypto.subtle.sign(
-      { name: 'ECDSA', hash: 'SHA-256' },
-      this.keys.privateKey,
-      new TextEncoder().encode(text),
-    );
-    return {
-      'kiosk-device': this.device,
-      'kiosk-counter': String(counter),
-      'kiosk-signature': Buffer.from(signature).toString('base64url'),
-      ...(body === '' ? {} : { 'content-type': 'application/json' }),
-    };
-  }
-
-  async call(method: 'GET' | 'POST', url: string, body?: unknown) {
-    const payload = body === undefined ? '' : JSON.stringify(body);
-    return await ctx.app.inject({
-      method,
-      url,
-      headers: await this.headers(method, url, payload),
-      ...(payload === '' ? {} : { payload }),
-    });
-  }
-}
-
 async function enrolledTablet(name = 'Entrada') {
   const created = await admin.call('POST', '/dashboard/api/kiosk-devices', { name, location_id: locationId });
   expect(created.statusCode, created.body).toBe(201);
-  const tablet = await new Tablet().init();
+  const tablet = await new Tablet(ctx.app).init();
   expect((await tablet.enroll(created.json().enrollment_code)).statusCode).toBe(200);
   return tablet;
 }
@@ -116,12 +60,12 @@ describe('enrolling a kiosk', () => {
     });
     const code = created.json().enrollment_code as string;
     expect(code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
-    const tablet = await new Tablet().init();
+    const tablet = await new Tablet(ctx.app).init();
     // Typed in lower case and without the dash, as people type.
     const enrolled = await tablet.enroll(code.toLowerCase().replace('-', ''));
     expect(enrolled.statusCode, enrolled.body).toBe(200);
     expect(enrolled.json()).toMatchObject({ name: 'Puerta', location: { name: 'Tienda Sol' } });
-    const again = await (await new Tablet().init()).enroll(code);
+    const again = await (await new Tablet(ctx.app).init()).enroll(code);
     expect(again.statusCode).toBe(401);
     expect(again.json().code).toBe('unauthenticated');
     const listed = (await admin.call('GET', '/dashboard/api/kiosk-devices')).json().data;
@@ -138,7 +82,7 @@ describe('enrolling a kiosk', () => {
       await admin.call('POST', '/dashboard/api/kiosk-devices', { name: 'Tarde', location_id: locationId })
     ).json();
     ctx.clock.advance(16 * 60);
-    expect((await (await new Tablet().init()).enroll(created.enrollment_code)).statusCode).toBe(401);
+    expect((await (await new Tablet(ctx.app).init()).enroll(created.enrollment_code)).statusCode).toBe(401);
     const fresh = (
       await admin.call('POST', '/dashboard/api/kiosk-devices', { name: 'Tarde 2', location_id: locationId })
     ).json();
@@ -189,7 +133,7 @@ describe('signed requests', () => {
     expect(lower.statusCode).toBe(401);
 
     // Forged: signed by another key under this device's id.
-    const forger = await new Tablet().init();
+    const forger = await new Tablet(ctx.app).init();
     forger.device = tablet.device;
     forger.counter = tablet.counter + 100;
     expect((await forger.call('GET', '/kiosk/api/device')).statusCode).toBe(401);

@@ -1,0 +1,132 @@
+import { createHash, webcrypto } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * A device as the kiosk page and the portal's app are (issue 40): a key pair made by WebCrypto (the same API, in
+ * Node) whose private key is not extractable. A kiosk signs its requests (method, path, counter and the body's
+ * SHA-256, one per line); a kiosk or a worker's phone signs each punch it keeps offline, and a kiosk seals the
+ * PIN typed offline to the service's key.
+ */
+export class Tablet {
+  device = '';
+  counter = 0;
+  /** The sequence of the punches kept offline: from 1, never reused. */
+  sequence = 0;
+  keys!: CryptoKeyPair;
+
+  readonly app: FastifyInstance;
+
+  constructor(app: FastifyInstance) {
+    this.app = app;
+  }
+
+  async init() {
+    this.keys = (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
+      'sign',
+      'verify',
+    ])) as CryptoKeyPair;
+    return this;
+  }
+
+  async publicJwk() {
+    return await webcrypto.subtle.exportKey('jwk', this.keys.publicKey);
+  }
+
+  async enroll(code: string) {
+    const response = await this.app.inject({
+      method: 'POST',
+      url: '/kiosk/api/enroll',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ code, public_key: await this.publicJwk() }),
+    });
+    if (response.statusCode === 200) this.device = response.json().device_id;
+    return response;
+  }
+
+  async sign(text: string): Promise<string> {
+    const signature = await webcrypto.subtle.sign(
+      { name: 'ECDSA', hash: 'SHA-256' },
+      this.keys.privateKey,
+      new TextEncoder().encode(text),
+    );
+    return Buffer.from(signature).toString('base64url');
+  }
+
+  /** Signs as the kiosk page does: method, path, counter and the body's SHA-256, one per line. */
+  async headers(method: string, url: string, body: string, counter = ++this.counter) {
+    const digest = createHash('sha256').update(body).digest('base64url');
+    return {
+      'kiosk-device': this.device,
+      'kiosk-counter': String(counter),
+      'kiosk-signature': await this.sign(`${method}\n${url}\n${counter}\n${digest}`),
+      ...(body === '' ? {} : { 'content-type': 'application/json' }),
+    };
+  }
+
+  async call(method: 'GET' | 'POST', url: string, body?: unknown) {
+    const payload = body === undefined ? '' : JSON.stringify(body);
+    return await this.app.inject({
+      method,
+      url,
+      headers: await this.headers(method, url, payload),
+      ...(payload === '' ? {} : { payload }),
+    });
+  }
+
+  /** A punch kept offline: its fields with this device and the next sequence, as text, and its signature. */
+  async queued(fields: Record<string, unknown>, sequence = ++this.sequence) {
+    const punch = JSON.stringify({ device_id: this.device, sequence, ...fields });
+    return { punch, signature: await this.sign(punch) };
+  }
+}
+
+/** Seals a PIN to the service's key as the kiosk page does: ECDH P-256, HKDF-SHA256, AES-256-GCM. */
+export async function sealPin(serviceKey: JsonWebKey, pin: string, associated: string) {
+  const subtle = webcrypto.subtle;
+  const service = await subtle.importKey('jwk', serviceKey, { name: 'ECDH', namedCurve: 'P-256' }, false, []);
+  const mine = (await subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, [
+    'deriveBits',
+  ])) as CryptoKeyPair;
+  const shared = await subtle.deriveBits({ name: 'ECDH', public: service }, mine.privateKey, 256);
+  const hkdf = await subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
+  const key = await subtle.deriveKey(
+    {
+      name: 'HKDF',
+      hash: 'SHA-256',
+      salt: new Uint8Array(0),
+      info: new TextEncoder().encode('jornada-kiosk-pin:1'),
+    },
+    hkdf,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt'],
+  );
+  const iv = webcrypto.getRandomValues(new Uint8Array(12));
+  const ct = await subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(associated) },
+    key,
+    new TextEncoder().encode(pin),
+  );
+  const { kty, crv, x, y } = await subtle.exportKey('jwk', mine.publicKey);
+  return {
+    epk: { kty, crv, x, y },
+    iv: Buffer.from(iv).toString('base64url'),
+    ct: Buffer.from(ct).toString('base64url'),
+  };
+}
+
+/** A worker's phone: a key pair like a tablet's, registered in the portal. */
+export async function registeredPhone(
+  app: FastifyInstance,
+  send: (
+    method: 'POST',
+    url: string,
+    body: unknown,
+  ) => Promise<{ statusCode: number; json(): unknown; body: string }>,
+) {
+  const phone = await new Tablet(app).init();
+  const registered = await send('POST', '/portal/api/devices', { public_key: await phone.publicJwk() });
+  if (registered.statusCode !== 201) throw new Error(registered.body);
+  phone.device = (registered.json() as { device_id: string }).device_id;
+  return phone;
+}
