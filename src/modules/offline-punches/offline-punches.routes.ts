@@ -19,7 +19,7 @@ const QueuedPunches = Type.Array(
       punch: Type.String({
         maxLength: 2_000,
         description:
-          'The punch as the device wrote it, JSON: device_id, sequence (from 1, never reused), type, device_time (an instant with an offset), optional work_mode and location; on a kiosk also employee_id with pin_sealed, or qr (docs/offline.md).',
+          'The punch as the device wrote it, JSON: device_id, sequence (from 1, never reused), type, device_time (an instant with an offset), optional work_mode and location; on a kiosk also employee_id with pin_sealed, or qr (decision 0030).',
       }),
       signature: Type.String({
         maxLength: 200,
