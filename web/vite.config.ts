@@ -2,9 +2,9 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * Three apps of one build, served by the service (src/surfaces/pages.ts): the company dashboard at /dashboard
+ * Four apps of one build, served by the service (src/surfaces/pages.ts): the company dashboard at /dashboard
  * (web/dashboard), the workers' portal at /portal (web/portal) and the read-only registry behind an access link at
- * /registry-access/<token> (web/access); web/shared is theirs in common. Their assets share /dashboard/assets/.
+ * /registry-access/<token> (web/access), and the shared kiosk at /kiosk (web/kiosk); web/shared is theirs in common. Their assets share /dashboard/assets/.
  */
 export default defineConfig({
   root: import.meta.dirname,
@@ -19,6 +19,7 @@ export default defineConfig({
         dashboard: `${import.meta.dirname}/dashboard/index.html`,
         portal: `${import.meta.dirname}/portal/index.html`,
         access: `${import.meta.dirname}/access/index.html`,
+        kiosk: `${import.meta.dirname}/kiosk/index.html`,
       },
     },
   },

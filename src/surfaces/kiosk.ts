@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { kioskGate, kiosksKioskRoutes } from '../modules/kiosks/kiosks.routes.ts';
 import { offlinePunchesKioskRoutes } from '../modules/offline-punches/offline-punches.routes.ts';
 import type { AppDeps } from '../platform/deps.ts';
+import { registerKioskPage } from './pages.ts';
 
 /** The kiosk's route modules (at /kiosk/api). */
 const KIOSK_ROUTE_MODULES = [kiosksKioskRoutes, offlinePunchesKioskRoutes] as const;
@@ -13,4 +14,5 @@ const KIOSK_ROUTE_MODULES = [kiosksKioskRoutes, offlinePunchesKioskRoutes] as co
 export async function kioskSurface(app: FastifyInstance, deps: AppDeps): Promise<void> {
   kioskGate(app, deps);
   for (const routes of KIOSK_ROUTE_MODULES) routes(app, deps);
+  registerKioskPage(app);
 }

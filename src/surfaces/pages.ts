@@ -44,6 +44,11 @@ export function registerPortalPage(app: FastifyInstance): void {
   app.get('/portal/invitation', { schema: { hide: true } }, page);
 }
 
+/** The shared kiosk's page (issue 40): a fourth page of the same build; its API is /kiosk/api. */
+export function registerKioskPage(app: FastifyInstance): void {
+  app.get('/kiosk', { schema: { hide: true } }, pageOf(path.join(WEB_DIST, 'kiosk', 'index.html'), 'kiosk'));
+}
+
 /** The read-only registry view behind an access grant's link: a third page of the same build. */
 export function registerAccessPage(app: FastifyInstance): void {
   app.get(

@@ -193,8 +193,8 @@ declare module 'fastify' {
   }
 }
 
-/** The one kiosk operation that is not signed: a tablet enrolls before the service knows its key. */
-const UNSIGNED = new Set(['/kiosk/api/enroll']);
+/** What is not signed: the enrollment (a tablet enrolls before the service knows its key) and the page itself. */
+const UNSIGNED = new Set(['/kiosk/api/enroll', '/kiosk']);
 
 /**
  * The kiosk surface's gate (decision 0029): keeps each JSON body's bytes as sent (what the device signed) beside

@@ -1,0 +1,153 @@
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, pageChecks } from '../helpers/browser.ts';
+import { keepFailures } from '../helpers/browser-failures.ts';
+import { createTestContext, type TestCompany, type TestContext } from '../helpers/context.ts';
+import { createAdmin, type DashboardSession, dashboardSession } from '../helpers/dashboard.ts';
+import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
+import { joinPortal } from '../helpers/portal.ts';
+
+/**
+ * The kiosk page (issue 40) in Chromium at a landscape tablet's size (1024×768), over real HTTP against the
+ * service on a real database: the tablet enrolls with the dashboard's code (its key made by the browser's
+ * WebCrypto and kept in IndexedDB), a worker taps their name, types their PIN and clocks in; then the connection
+ * drops (`setOffline`), the worker clocks out, the punch waits on the tablet, and is sent when the connection
+ * returns, recorded as made offline with the tablet's time. axe-core on each screen, Spanish and English;
+ * screenshots in test-results/kiosk/.
+ */
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/kiosk');
+
+let ctx: TestContext;
+let company: TestCompany;
+let admin: DashboardSession;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let base = '';
+let employeeId = '';
+let locationId = '';
+keepFailures(() => page, SHOTS);
+let shot: Awaited<ReturnType<typeof pageChecks>>['shot'];
+let accessible: Awaited<ReturnType<typeof pageChecks>>['accessible'];
+
+beforeAll(async () => {
+  await ensureDashboardBuilt();
+  ctx = await createTestContext();
+  company = await ctx.createCompany({ name: 'Obras Norte', timezone: 'Europe/Madrid' });
+  const owner = await createAdmin(ctx, company.id, { role: 'admin' });
+  admin = await dashboardSession(ctx, owner.email, owner.password);
+  locationId = (
+    await ctx.admin.post(`/admin/v1/companies/${company.id}/locations`, { name: 'Obra Norte' })
+  ).json().id;
+  const { employee, worker } = await joinPortal(ctx, company.live, {
+    first_name: 'Rocío',
+    last_name: 'Durán',
+    location_id: locationId,
+  });
+  employeeId = employee.id;
+  expect((await worker.send('POST', '/portal/api/kiosk-pin', { pin: '482916' })).statusCode).toBe(200);
+  base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  ({ shot, accessible } = await pageChecks(SHOTS, () => page));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await ctx?.close();
+});
+
+const checkIns = async () =>
+  (await company.live.get('/v1/check-ins', { query: { employee_id: employeeId } })).json().data as Array<
+    Record<string, unknown>
+  >;
+
+async function typePin(pin: string) {
+  for (const digit of pin) await page.getByRole('button', { name: `Cifra ${digit}`, exact: true }).click();
+  await page.getByRole('button', { name: 'Aceptar' }).click();
+}
+
+describe('the kiosk', () => {
+  it('enrolls with the dashboard’s code, and a worker clocks in with their PIN', async () => {
+    const created = await admin.call('POST', '/dashboard/api/kiosk-devices', {
+      name: 'Caseta',
+      location_id: locationId,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    await page.goto(`${base}/kiosk`);
+    await page.getByLabel('Código de activación').fill('WRONG-CODE');
+    await page.getByRole('button', { name: 'Activar' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('no es válido');
+    await accessible();
+    await shot('enroll-es');
+    await page.getByLabel('Código de activación').fill(created.json().enrollment_code);
+    await page.getByRole('button', { name: 'Activar' }).click();
+    await page.getByRole('heading', { name: 'Toca tu nombre' }).waitFor();
+    await accessible();
+    await shot('idle-es');
+
+    await page.getByRole('button', { name: 'Rocío Durán' }).click();
+    await page.getByRole('heading', { name: 'PIN de Rocío Durán' }).waitFor();
+    await accessible();
+    await shot('pin-es');
+    await typePin('111111');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('PIN incorrecto.');
+    await typePin('482916');
+    await page.getByText('Fuera', { exact: true }).waitFor();
+    await accessible();
+    await shot('actions-es');
+    await page.getByRole('button', { name: 'Entrada' }).click();
+    await page.getByRole('heading', { name: /^Entrada registrada · \d\d:\d\d$/ }).waitFor();
+    const [punched] = await checkIns();
+    expect(punched).toMatchObject({
+      type: 'in',
+      source: 'kiosk',
+      recorded_offline: false,
+      worker_confirmed: true,
+    });
+    // Back to the list by itself.
+    await page.getByRole('heading', { name: 'Toca tu nombre' }).waitFor({ timeout: 8_000 });
+  });
+
+  it('keeps a punch made without a connection and sends it when the connection returns', async () => {
+    await context.setOffline(true);
+    await page.getByText('Sin conexión', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Rocío Durán' }).click();
+    await typePin('482916');
+    await page.getByText('Sin conexión: elige qué registrar.').waitFor();
+    await page.getByRole('button', { name: 'Salida' }).click();
+    await page.getByText('Guardado sin conexión: se enviará al volver la conexión.').waitFor();
+    await page.getByRole('heading', { name: 'Toca tu nombre' }).waitFor({ timeout: 8_000 });
+    await page.getByText('1 fichaje pendiente de enviar').waitFor();
+    await accessible();
+    await shot('offline-pending-es');
+    expect((await checkIns()).map((record) => record.type)).toEqual(['in']);
+
+    await context.setOffline(false);
+    await page.getByText('1 fichaje pendiente de enviar').waitFor({ state: 'detached' });
+    const records = await checkIns();
+    expect(records.map((record) => record.type)).toEqual(['in', 'out']);
+    expect(records[1]).toMatchObject({ source: 'kiosk', recorded_offline: true, worker_confirmed: true });
+    expect(records[1]?.device_time).toBe(records[1]?.timestamp);
+  });
+
+  it('speaks English on request, with every target at least 64 pixels high', async () => {
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'Tap your name' }).waitFor();
+    await accessible();
+    await shot('idle-en');
+    await page.getByRole('button', { name: 'Rocío Durán' }).click();
+    await page.getByRole('heading', { name: 'PIN for Rocío Durán' }).waitFor();
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.kiosk-main button')]
+        .filter((button) => button.getBoundingClientRect().height < 64)
+        .map((button) => button.textContent),
+    );
+    expect(small).toEqual([]);
+    await accessible();
+    await shot('pin-en');
+  });
+});
