@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axeViolations } from '../helpers/axe.ts';
 import { launchChromium, pageChecks } from '../helpers/browser.ts';
 import { keepFailures } from '../helpers/browser-failures.ts';
 import { createTestContext, type TestCompany, type TestContext } from '../helpers/context.ts';
-import { createAdmin, type DashboardSession, dashboardSession } from '../helpers/dashboard.ts';
+import { createAdmin } from '../helpers/dashboard.ts';
 import { ensureDashboardBuilt } from '../helpers/dashboard-build.ts';
 import { joinPortal } from '../helpers/portal.ts';
 
@@ -20,7 +21,7 @@ const SHOTS = path.resolve(import.meta.dirname, '../../test-results/kiosk');
 
 let ctx: TestContext;
 let company: TestCompany;
-let admin: DashboardSession;
+let login = { email: '', password: '' };
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
@@ -35,8 +36,7 @@ beforeAll(async () => {
   await ensureDashboardBuilt();
   ctx = await createTestContext();
   company = await ctx.createCompany({ name: 'Obras Norte', timezone: 'Europe/Madrid' });
-  const owner = await createAdmin(ctx, company.id, { role: 'admin' });
-  admin = await dashboardSession(ctx, owner.email, owner.password);
+  login = await createAdmin(ctx, company.id, { role: 'admin' });
   locationId = (
     await ctx.admin.post(`/admin/v1/companies/${company.id}/locations`, { name: 'Obra Norte' })
   ).json().id;
@@ -49,7 +49,12 @@ beforeAll(async () => {
   expect((await worker.send('POST', '/portal/api/kiosk-pin', { pin: '482916' })).statusCode).toBe(200);
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true });
+  context = await browser.newContext({
+    viewport: { width: 1024, height: 768 },
+    hasTouch: true,
+    locale: 'es-ES',
+    timezoneId: 'Europe/Madrid',
+  });
   page = await context.newPage();
   page.setDefaultTimeout(10_000);
   ({ shot, accessible } = await pageChecks(SHOTS, () => page));
@@ -72,22 +77,38 @@ async function typePin(pin: string) {
 
 describe('the kiosk', () => {
   it('enrolls with the dashboard’s code, and a worker clocks in with their PIN', async () => {
-    const created = await admin.call('POST', '/dashboard/api/kiosk-devices', {
-      name: 'Caseta',
-      location_id: locationId,
-    });
-    expect(created.statusCode, created.body).toBe(201);
+    // The administrator adds the device in the dashboard, on a page of their own.
+    const dashboard = await context.newPage();
+    dashboard.setDefaultTimeout(10_000);
+    await dashboard.goto(`${base}/dashboard#/kiosks`);
+    await dashboard.getByLabel('Correo electrónico', { exact: true }).fill(login.email);
+    await dashboard.getByLabel('Contraseña', { exact: true }).fill(login.password);
+    await dashboard.getByRole('button', { name: 'Entrar', exact: true }).click();
+    await dashboard.getByRole('heading', { name: 'Añadir un dispositivo de fichaje' }).waitFor();
+    await dashboard.getByLabel('Nombre', { exact: true }).fill('Caseta');
+    await dashboard.getByRole('button', { name: 'Añadir dispositivo' }).click();
+    const code = (await dashboard.getByTestId('secret').textContent()) ?? '';
+    expect(code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    await dashboard.getByRole('cell', { name: 'Caseta', exact: true }).waitFor();
+    expect(await axeViolations(dashboard)).toEqual([]);
+    await shot('dashboard-devices-es', dashboard);
+
     await page.goto(`${base}/kiosk`);
     await page.getByLabel('Código de activación').fill('WRONG-CODE');
     await page.getByRole('button', { name: 'Activar' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('no es válido');
     await accessible();
     await shot('enroll-es');
-    await page.getByLabel('Código de activación').fill(created.json().enrollment_code);
+    await page.getByLabel('Código de activación').fill(code);
     await page.getByRole('button', { name: 'Activar' }).click();
     await page.getByRole('heading', { name: 'Toca tu nombre' }).waitFor();
     await accessible();
     await shot('idle-es');
+
+    // The dashboard shows the device active, seen just now.
+    await dashboard.reload();
+    await dashboard.getByRole('cell', { name: 'en vigor' }).waitFor();
+    await dashboard.close();
 
     await page.getByRole('button', { name: 'Rocío Durán' }).click();
     await page.getByRole('heading', { name: 'PIN de Rocío Durán' }).waitFor();
@@ -110,7 +131,7 @@ describe('the kiosk', () => {
     });
     // Back to the list by itself.
     await page.getByRole('heading', { name: 'Toca tu nombre' }).waitFor({ timeout: 8_000 });
-  });
+  }, 60_000);
 
   it('keeps a punch made without a connection and sends it when the connection returns', async () => {
     await context.setOffline(true);

@@ -11,6 +11,7 @@ import { CheckInsScreen } from './screens/check-ins.tsx';
 import { EmployeesScreen } from './screens/employees.tsx';
 import { HomeScreen } from './screens/home.tsx';
 import { KeysScreen } from './screens/keys.tsx';
+import { KiosksScreen } from './screens/kiosks.tsx';
 import { PlannerScreen } from './screens/planner.tsx';
 import { RegistryScreen } from './screens/registry.tsx';
 import { ReportsScreen } from './screens/reports.tsx';
@@ -33,6 +34,7 @@ const SCREENS = [
   { path: 'check-ins', label: msg('Time records'), group: 'work', needs: 'listCheckIns' },
   { path: 'reports', label: msg('Reports'), group: 'work', needs: 'dashboardListReports' },
   { path: 'registry', label: msg('Registry'), group: 'work', needs: 'listClosedRegistryMonths' },
+  { path: 'kiosks', label: msg('Clock-in devices'), group: 'work', needs: 'dashboardListKioskDevices' },
   { path: 'settings', label: msg('Settings'), group: 'work', needs: 'dashboardSettings' },
   { path: 'keys', label: msg('API keys'), group: 'developers', needs: 'listApiKeys' },
   { path: 'webhooks', label: msg('Webhooks'), group: 'developers', needs: 'listWebhookEndpoints' },
@@ -320,6 +322,7 @@ export function App() {
         {shown === 'check-ins' && <CheckInsScreen key={mode} mode={mode} company={session.company} />}
         {shown === 'reports' && <ReportsScreen key={mode} mode={mode} company={session.company} />}
         {shown === 'registry' && <RegistryScreen key={mode} mode={mode} company={session.company} />}
+        {shown === 'kiosks' && <KiosksScreen />}
         {shown === 'settings' && (
           <SettingsScreen adminId={session.admin.id} onChange={() => void refresh()} />
         )}

@@ -883,4 +883,19 @@ export const es: Record<string, string> = {
   'Place {{count}} draft shifts_other': 'Colocar {{count}} turnos en borrador',
   'Placed {{count}} draft shifts._one': 'Colocado {{count}} turno en borrador.',
   'Placed {{count}} draft shifts._other': 'Colocados {{count}} turnos en borrador.',
+  'Clock-in devices': 'Dispositivos de fichaje',
+  'Add a clock-in device': 'Añadir un dispositivo de fichaje',
+  'A tablet at a work centre on which its workers clock in with their PIN. You get a code to type on the tablet, at the address /kiosk.':
+    'Una tableta en un centro de trabajo en la que su personal ficha con su PIN. Obtendrás un código para escribirlo en la tableta, en la dirección /kiosk.',
+  'Add device': 'Añadir dispositivo',
+  'Activation code': 'Código de activación',
+  'Open {{address}} on the tablet and type this code. It works once, until {{time}}.':
+    'Abre {{address}} en la tableta y escribe este código. Sirve una vez y caduca el {{time}}.',
+  Done: 'Hecho',
+  Devices: 'Dispositivos',
+  'Last seen': 'Última conexión',
+  'No clock-in device yet.': 'Aún no hay dispositivos de fichaje.',
+  'Revoke this device?': '¿Revocar este dispositivo?',
+  'The tablet will be refused from now on; its punches stay in the registry.':
+    'La tableta será rechazada a partir de ahora; sus fichajes siguen en el registro.',
 };
