@@ -1232,6 +1232,7 @@ export function dashboardJourneys(variants: Variant[]): void {
             'Time records',
             'Reports',
             'Registry',
+            'Clock-in devices',
             'Settings',
             'API keys',
             'Webhooks',
@@ -1468,6 +1469,7 @@ export function dashboardJourneys(variants: Variant[]): void {
         ['check-ins', 'Time records'],
         ['reports', 'Reports'],
         ['registry', 'Registry'],
+        ['kiosks', 'Clock-in devices'],
         ['settings', 'Settings'],
       ] as const;
       for (const [screen, heading] of screens) {
