@@ -14,6 +14,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // Read by scripts/build-service-workers.ts: which assets each app's service worker keeps.
+    manifest: true,
     rollupOptions: {
       input: {
         dashboard: `${import.meta.dirname}/dashboard/index.html`,

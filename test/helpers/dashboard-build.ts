@@ -26,6 +26,7 @@ async function sourceHash(): Promise<string> {
   // The app imports the service's own view types and scope list.
   hash.update(await readFile(path.join(ROOT, 'package-lock.json')));
   hash.update(await readFile(path.join(ROOT, 'src/platform/scopes.ts')));
+  hash.update(await readFile(path.join(ROOT, 'scripts/build-service-workers.ts')));
   return hash.digest('hex');
 }
 
@@ -63,6 +64,9 @@ export async function ensureDashboardBuilt(): Promise<void> {
     process.env.NODE_ENV = 'production';
     try {
       await build({ configFile: path.join(WEB, 'vite.config.ts'), logLevel: 'warn' });
+      // The installable apps' service workers, as `npm run build` makes them.
+      const { buildServiceWorkers } = await import('../../scripts/build-service-workers.ts');
+      await buildServiceWorkers();
     } finally {
       if (nodeEnv === undefined) delete process.env.NODE_ENV;
       else process.env.NODE_ENV = nodeEnv;

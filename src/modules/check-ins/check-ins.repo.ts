@@ -112,6 +112,8 @@ export function streamCheckInsWithEmployees(
       'c.recorded_by_key_kind',
       'c.worker_confirmed',
       'c.worker_response',
+      'c.recorded_offline',
+      'c.device_time',
     ])
     .where('c.company_id', '=', companyId)
     .where('c.timestamp', '>=', filters.from)
@@ -159,6 +161,7 @@ export async function findCheckInMarks(
       'recorded_by_type',
       'worker_confirmed',
       'worker_response',
+      'recorded_offline',
     ])
     .where('company_id', '=', companyId)
     .where('employee_id', '=', employeeId)

@@ -193,8 +193,8 @@ declare module 'fastify' {
   }
 }
 
-/** What is not signed: the enrollment (a tablet enrolls before the service knows its key) and the page itself. */
-const UNSIGNED = new Set(['/kiosk/api/enroll', '/kiosk']);
+/** The one kiosk operation that is not signed: a tablet enrolls before the service knows its key. */
+const UNSIGNED = new Set(['/kiosk/api/enroll']);
 
 /**
  * The kiosk surface's gate (decision 0029): keeps each JSON body's bytes as sent (what the device signed) beside
@@ -214,7 +214,8 @@ export function kioskGate(app: FastifyInstance, deps: AppDeps): void {
   });
   app.addHook('preValidation', async (request: FastifyRequest) => {
     const path = request.url.split('?')[0] ?? request.url;
-    if (UNSIGNED.has(path)) return;
+    // The page, its manifest, icon and service worker are not the API.
+    if (!path.startsWith('/kiosk/api/') || UNSIGNED.has(path)) return;
     const header = (name: string) => {
       const value = request.headers[name];
       return typeof value === 'string' ? value : '';

@@ -84,6 +84,9 @@ const SPANISH_HEADERS: Record<string, string> = {
   conflict: 'conflicto',
   complementary_minutes: 'minutos_complementarios',
   complementary_hhmm: 'complementario_hhmm',
+  recorded_offline: 'hecho_sin_conexión',
+  device_time_utc: 'hora_del_dispositivo_utc',
+  offline_records: 'registros_sin_conexión',
 };
 
 /** A column's header in an export's locale. */

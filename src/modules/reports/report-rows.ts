@@ -38,6 +38,9 @@ export const CHECK_INS_EXPORT_COLUMNS: Column[] = [
   { key: 'recorded_at_utc', kind: 'instant', width: 20 },
   { key: 'worker_confirmed', kind: 'boolean', width: 8 },
   { key: 'worker_response', kind: 'text', width: 10 },
+  // Added for offline punches (issue 40): made on a device without a connection, with the device's clock.
+  { key: 'recorded_offline', kind: 'boolean', width: 8 },
+  { key: 'device_time_utc', kind: 'instant', width: 20 },
 ];
 
 /**
@@ -94,6 +97,8 @@ export async function* checkInsExportRows(
       recorded_at_utc: row.recorded_at,
       worker_confirmed: isOwnRecord(row),
       worker_response: row.worker_response,
+      recorded_offline: row.recorded_offline,
+      device_time_utc: row.device_time,
     };
   }
 }
@@ -132,6 +137,8 @@ export const TIME_REGISTRY_COLUMNS: Column[] = [
   // Added for part-time contracts (issue 38): a part-timer's extra minutes (ET 12.5), never in overtime.
   { key: 'complementary_minutes', kind: 'integer' },
   { key: 'complementary_hhmm', kind: 'text' },
+  // Added for offline punches (issue 40): the day's records made on a device without a connection.
+  { key: 'offline_records', kind: 'integer' },
 ];
 
 /** Minutes as H:MM (hours unbounded: a month's total reads 172:30). */
@@ -296,7 +303,14 @@ async function* employeeMonth(
   }
 
   const absences = await approvedAbsencesOf(db, tenant.companyId, employee.id, range);
-  type Marks = { late: number; corrected: boolean; modes: Set<string>; byOthers: number; disputed: number };
+  type Marks = {
+    late: number;
+    corrected: boolean;
+    modes: Set<string>;
+    byOthers: number;
+    disputed: number;
+    offline: number;
+  };
   const marks = new Map<string, Marks>();
   const marksFrom = startOfDate(range.from, zone).epochMilliseconds;
   const marksBefore = readTo.subtract({ hours: 24 }).epochMilliseconds;
@@ -316,8 +330,10 @@ async function* employeeMonth(
       modes: new Set<string>(),
       byOthers: 0,
       disputed: 0,
+      offline: 0,
     };
     if (mark.late && mark.status === 'active') entry.late += 1;
+    if (mark.recorded_offline && mark.status === 'active') entry.offline += 1;
     const own = isOwnRecord(mark);
     if (!own && mark.status === 'active') entry.byOthers += 1;
     if (mark.worker_response === 'rejected' && mark.status === 'active') entry.disputed += 1;
@@ -367,6 +383,7 @@ async function* employeeMonth(
       conflict: (day?.conflict_days ?? 0) > 0,
       complementary_minutes: day?.complementary_minutes ?? 0,
       complementary_hhmm: hhmm(day?.complementary_minutes ?? 0),
+      offline_records: marks.get(date)?.offline ?? 0,
     };
   }
   yield {
@@ -394,6 +411,7 @@ async function* employeeMonth(
     conflict: month.conflict_days > 0,
     complementary_minutes: month.complementary_minutes,
     complementary_hhmm: hhmm(month.complementary_minutes),
+    offline_records: [...marks.values()].reduce((total, mark) => total + mark.offline, 0),
   };
 }
 
@@ -407,6 +425,7 @@ const SUMMED = [
   'late_records',
   'records_by_others',
   'disputed_records',
+  'offline_records',
 ] as const;
 const ANY = ['incomplete', 'corrected', 'conflict'] as const;
 

@@ -2,6 +2,7 @@ import { StrictMode, useCallback, useEffect, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import '../../shared/base.css';
 import './kiosk.css';
+import { registerServiceWorker } from '../../shared/offline.ts';
 import { call, enroll, flushQueue, KioskError, loadDevice, queued, queuePunch } from './device.ts';
 
 /**
@@ -428,6 +429,8 @@ function App() {
     </>
   );
 }
+
+registerServiceWorker('kiosk');
 
 const root = document.getElementById('root');
 if (root) {

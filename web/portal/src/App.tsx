@@ -1,12 +1,13 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { describe } from '../../shared/api.ts';
+import { ApiProblem, describe } from '../../shared/api.ts';
 import { NotificationsBell } from '../../shared/Inbox.tsx';
 import { passkeysSupported, signInWithPasskey } from '../../shared/webauthn.ts';
 import { AccountScreen } from './Account.tsx';
 import { type Me, portalApi, setPortalCsrf, whenPortalSessionLost } from './api.ts';
 import { CorrectionsScreen } from './Corrections.tsx';
 import { switchLanguage } from './i18n.ts';
+import { ensureDevice, forgetMe, rememberedMe, rememberMe, type SentQueue, sendPending } from './offline.ts';
 import { RecordScreen } from './Record.tsx';
 import { ShiftsScreen, unseenShifts } from './Shifts.tsx';
 import { TimeOffScreen } from './TimeOff.tsx';
@@ -40,6 +41,8 @@ export function PortalApp() {
   const [checked, setChecked] = useState(false);
   const [tab, setTab] = useState<Tab>(tabOfHash());
   const [unseen, setUnseen] = useState(0);
+  // Punches kept offline that the service refused when they were sent (a replay, a closed month…).
+  const [refused, setRefused] = useState<SentQueue['refused']>([]);
   const clearUnseen = useCallback(() => setUnseen(0), []);
   const token = new URLSearchParams(window.location.search).get('token');
 
@@ -47,21 +50,39 @@ export function PortalApp() {
     try {
       const answer = await portalApi<Me>('GET', '/me');
       setPortalCsrf(answer.csrf_token);
+      rememberMe(answer);
+      // Punches kept while offline go first, then the day is read again with them.
+      await ensureDevice(answer.employee.id).catch(() => undefined);
+      const sent = await sendPending(answer.employee.id).catch(() => null);
+      if (sent) {
+        Object.assign(answer, await portalApi<Me>('GET', '/me'));
+        if (sent.refused.length > 0) setRefused(sent.refused);
+      }
       setMe(answer);
       setUnseen(await unseenShifts().catch(() => 0));
-    } catch {
-      setMe(null);
+    } catch (failure) {
+      // Without a connection the app opens on the worker's last day, to clock offline (decision 0030).
+      const remembered = failure instanceof ApiProblem && failure.status === 0 ? rememberedMe() : null;
+      setMe(remembered);
     } finally {
       setChecked(true);
     }
   }, []);
 
   useEffect(() => {
-    whenPortalSessionLost(() => setMe(null));
+    whenPortalSessionLost(() => {
+      forgetMe();
+      setMe(null);
+    });
     void refresh();
+    const back = () => void refresh();
+    window.addEventListener('online', back);
     const onHash = () => setTab(tabOfHash());
     window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      window.removeEventListener('online', back);
+    };
   }, [refresh]);
 
   const other = i18n.language === 'es' ? 'en' : 'es';
@@ -131,6 +152,7 @@ export function PortalApp() {
             className="link"
             onClick={async () => {
               await portalApi('POST', '/logout').catch(() => undefined);
+              forgetMe();
               setMe(null);
             }}
           >
@@ -139,7 +161,7 @@ export function PortalApp() {
         </span>
       </header>
       <main className="content" id="main">
-        {tab === 'today' && <TodayScreen me={me} onChange={refresh} />}
+        {tab === 'today' && <TodayScreen me={me} onChange={refresh} refused={refused} />}
         {tab === 'shifts' && <ShiftsScreen onSeen={clearUnseen} />}
         {tab === 'absences' && <TimeOffScreen />}
         {tab === 'record' && <RecordScreen me={me} />}

@@ -1,10 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiProblem } from '../../shared/api.ts';
+import type { QueuedPunch } from '../../shared/offline.ts';
 import { todayIn } from '../../shared/zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type CheckInType, type Me, type Page, portalApi, type WorkMode } from './api.ts';
 import { dateTimeOf, longDate, timeOf } from './format.ts';
 import { askCorrection } from './navigation.ts';
+import { keepPunch, pendingPunches, type SentQueue } from './offline.ts';
 
 /**
  * Where the worker's day stands, from their latest check-in and open shift. A shift open 16 hours or more is a
@@ -26,28 +29,55 @@ const ACTIONS: Record<'out' | 'working' | 'onBreak', Array<{ type: CheckInType; 
   onBreak: [{ type: 'break_end', label: 'today.breakEnd' }],
 };
 
-export function TodayScreen({ me, onChange }: { me: Me; onChange: () => Promise<void> }) {
+export function TodayScreen({
+  me,
+  onChange,
+  refused = [],
+}: {
+  me: Me;
+  onChange: () => Promise<void>;
+  refused?: SentQueue['refused'];
+}) {
   const { t } = useTranslation();
   const zone = me.employee.timezone;
   const [mode, setMode] = useState<WorkMode>('on_site');
   const [records, setRecords] = useState<CheckIn[]>([]);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState('');
+  // What was just done; `kept` for a punch kept offline, whose message goes once the queue is sent.
+  const [done, setDone] = useState<{ text: string; kept: boolean } | null>(null);
   const today = todayIn(zone);
 
+  const [pending, setPending] = useState<QueuedPunch[]>([]);
+
   const load = useCallback(async () => {
+    const kept = await pendingPunches(me.employee.id).catch(() => []);
+    setPending(kept);
+    // "Kept offline" no longer holds once the queue was sent.
+    if (kept.length === 0) setDone((last) => (last?.kept ? null : last));
     const page = await portalApi<Page<CheckIn>>('GET', `/check-ins?from=${today}&to=${today}`);
     setRecords(page.data);
-  }, [today]);
+    // Read again whenever the worker's state is (after a queue was sent, `me` is new).
+  }, [today, me]);
   useEffect(() => {
-    load().catch(setError);
+    // Offline, the day shows what this device kept; the service's records come back with the connection.
+    load().catch((failure) => {
+      if (!(failure instanceof ApiProblem && failure.status === 0)) setError(failure);
+    });
   }, [load]);
 
   const open = me.open_shift;
-  const state = stateOf(me.last_check_in, open);
+  // A punch kept offline is the latest thing the worker did.
+  const lastKept = pending.at(-1);
+  const state = lastKept
+    ? stateOf({ type: lastKept.type, timestamp: lastKept.at } as CheckIn, null)
+    : stateOf(me.last_check_in, open);
   // Working since the shift's `in`, not since the return from a break.
-  const since = state === 'working' && open ? open.since : me.last_check_in?.timestamp;
+  const since = lastKept
+    ? lastKept.at
+    : state === 'working' && open
+      ? open.since
+      : me.last_check_in?.timestamp;
   const clock = async (type: CheckInType) => {
     setBusy(true);
     setError(null);
@@ -56,10 +86,23 @@ export function TodayScreen({ me, onChange }: { me: Me; onChange: () => Promise<
         type,
         ...(type === 'in' ? { work_mode: mode } : {}),
       });
-      setDone(t('today.recorded', { what: t(`type.${type}`), time: timeOf(recorded.timestamp, zone) }));
+      setDone({
+        text: t('today.recorded', { what: t(`type.${type}`), time: timeOf(recorded.timestamp, zone) }),
+        kept: false,
+      });
       await Promise.all([onChange(), load()]);
     } catch (failure) {
-      setError(failure);
+      if (failure instanceof ApiProblem && failure.status === 0) {
+        // No connection: kept on this device, signed, and sent when the connection returns.
+        const kept = await keepPunch(me.employee.id, type, type === 'in' ? mode : undefined);
+        setDone({
+          text: t('today.kept', { what: t(`type.${type}`), time: timeOf(kept.at, zone) }),
+          kept: true,
+        });
+        setPending(await pendingPunches(me.employee.id));
+      } else {
+        setError(failure);
+      }
     } finally {
       setBusy(false);
     }
@@ -73,7 +116,7 @@ export function TodayScreen({ me, onChange }: { me: Me; onChange: () => Promise<
         <p className={`state state-${state}`}>
           {state === 'out' ? t('today.out') : t(`today.${state}`, { time: since ? timeOf(since, zone) : '' })}
         </p>
-        {done && <p className="done">{done}</p>}
+        {done && <p className="done">{done.text}</p>}
       </div>
       {open?.missed_clock_out && (
         <div className="card notice missed" role="note">
@@ -128,6 +171,34 @@ export function TodayScreen({ me, onChange }: { me: Me; onChange: () => Promise<
       ) : (
         <p className="card notice">{t('today.ended', { date: me.employee.termination_date })}</p>
       )}
+      {refused.length > 0 && (
+        <section className="card notice missed" aria-labelledby="refused-title">
+          <h2 id="refused-title">{t('today.refusedTitle')}</h2>
+          <ul>
+            {refused.map((punch) => (
+              <li key={`${punch.at}-${punch.type}-${punch.detail}`}>
+                {t(`type.${punch.type}`)} · {timeOf(punch.at, zone)}:{' '}
+                {t(`today.refusal.${punch.code}`, { defaultValue: punch.detail })}
+              </li>
+            ))}
+          </ul>
+          <p>{t('today.refusedHint')}</p>
+        </section>
+      )}
+      {pending.length > 0 && (
+        <section className="card notice" aria-labelledby="pending-title">
+          <h2 id="pending-title">{t('today.pendingTitle')}</h2>
+          <ul className="records">
+            {pending.map((punch) => (
+              <li key={`${punch.at}-${punch.type}`}>
+                <time dateTime={punch.at}>{timeOf(punch.at, zone)}</time>
+                <span>{t(`type.${punch.type}`)}</span>
+                <span className="tag">{t('today.pending')}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <h2>{t('today.records')}</h2>
       {records.length === 0 ? (
         <p className="muted">{t('today.none')}</p>
@@ -153,6 +224,7 @@ export function RecordLine({ record, zone }: { record: CheckIn; zone: string }) 
       {record.work_mode && <span className="muted">{t(`mode.${record.work_mode}`)}</span>}
       {voided && <span className="tag">{t('record.voided')}</span>}
       {record.late && <span className="tag">{t('record.late')}</span>}
+      {record.recorded_offline && <span className="tag">{t('record.offline')}</span>}
       {record.correction_id && <span className="tag">{t('record.corrected')}</span>}
       {!record.worker_confirmed && !record.worker_response && (
         <span className="tag">{t('record.byOther')}</span>

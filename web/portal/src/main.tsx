@@ -4,6 +4,9 @@ import './i18n.ts';
 import { PortalApp } from './App.tsx';
 import '../../shared/base.css';
 import './portal.css';
+import { registerServiceWorker } from '../../shared/offline.ts';
+
+registerServiceWorker('portal');
 
 const root = document.getElementById('root');
 if (root) {

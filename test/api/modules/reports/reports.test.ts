@@ -129,6 +129,8 @@ describe('check_ins_export', () => {
           recorded_at_utc: `${checkIn.recorded_at.slice(0, 19)}Z`,
           worker_confirmed: String(checkIn.worker_confirmed),
           worker_response: checkIn.worker_response?.status ?? '',
+          recorded_offline: String(checkIn.recorded_offline),
+          device_time_utc: checkIn.device_time ?? '',
         };
       });
 
@@ -286,6 +288,8 @@ describe('check_ins_export', () => {
         ),
         worker_confirmed: row.worker_confirmed === 'true',
         worker_response: row.worker_response || undefined,
+        recorded_offline: row.recorded_offline === 'true',
+        device_time_utc: row.device_time_utc ? new Date(row.device_time_utc) : undefined,
       });
     });
     expect(report.row_count).toBe(expected.length);
