@@ -1,6 +1,7 @@
 import { startBenchCluster } from './lib/cluster.ts';
 import { checkInsSuite } from './suites/check-ins.ts';
 import { exportsUnderLoadSuite } from './suites/exports-under-load.ts';
+import { kiosksSuite } from './suites/kiosks.ts';
 import { monthCloseSuite } from './suites/month-close.ts';
 import { operationsSuite } from './suites/operations.ts';
 import { platformSuite } from './suites/platform.ts';
@@ -25,6 +26,7 @@ const SUITES = {
   operations: operationsSuite,
   shifts: shiftsSuite,
   'month-close': monthCloseSuite,
+  kiosks: kiosksSuite,
 } as const;
 
 const requested = process.argv.slice(2);

@@ -122,7 +122,9 @@ describe('the portal without a connection', () => {
     await context.setOffline(false);
     await expect.poll(() => pending().count()).toBe(0);
     await expect.poll(() => page.locator('.records li').count()).toBe(2);
-    await expect.poll(() => page.locator('.records li').first().textContent()).toContain('hecho sin conexión');
+    await expect
+      .poll(() => page.locator('.records li').first().textContent())
+      .toContain('hecho sin conexión');
     const records = await stored();
     expect(records.map((record) => [record.type, record.source, record.recorded_offline])).toEqual([
       ['in', 'portal', true],

@@ -33,6 +33,8 @@ export const checkIns: Array<{
   recorded_by: { type: string; id: string; key_kind?: string };
   worker_confirmed: boolean;
   worker_response: { status: string } | null;
+  recorded_offline: boolean;
+  device_time: string | null;
 }> = [];
 
 // Names a CSV or a spreadsheet must carry safely: a comma, quotes, a newline, and formulas.
