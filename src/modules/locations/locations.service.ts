@@ -207,3 +207,16 @@ export async function captureOf(db: Executor, companyId: string, locationId: str
   const row = await findLocation(db, companyId, locationId);
   return row === undefined ? undefined : { location_capture: row.location_capture, geofence: row.geofence };
 }
+
+/**
+ * What the portal needs to ask for a position at the punch (issue 40): the work centre's setting and its name for
+ * the notice; `off` when the worker has no centre.
+ */
+export async function punchCaptureOf(
+  db: Executor,
+  companyId: string,
+  locationId: string | null,
+): Promise<{ location_capture: 'off' | 'at_punch'; work_centre: string | null }> {
+  const centre = locationId === null ? undefined : await findLocation(db, companyId, locationId);
+  return { location_capture: centre?.location_capture ?? 'off', work_centre: centre?.name ?? null };
+}

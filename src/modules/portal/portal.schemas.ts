@@ -45,5 +45,11 @@ export const MeView = Type.Object({
   access_resets: Type.Array(Type.Object({ at: Instant(), by_type: Type.String() }), {
     description: 'Each reset of the worker’s login by the company, oldest first.',
   }),
+  location_capture: Type.Enum(['off', 'at_punch'], {
+    type: 'string',
+    description:
+      'Whether the worker’s work centre asks for the position when they punch (after the notice; docs/privacy.md).',
+  }),
+  work_centre: Nullable(Type.String({ description: 'The worker’s work centre, named in the notice.' })),
   csrf_token: Type.String(),
 });

@@ -6,6 +6,7 @@ import { todayIn } from '../../shared/zoned.ts';
 import { Problems } from './App.tsx';
 import { type CheckIn, type CheckInType, type Me, type Page, portalApi, type WorkMode } from './api.ts';
 import { dateTimeOf, longDate, timeOf } from './format.ts';
+import { currentPosition, markNoticeRead, noticeRead, type PunchPosition } from './location.ts';
 import { askCorrection } from './navigation.ts';
 import { keepPunch, pendingPunches, type SentQueue } from './offline.ts';
 
@@ -78,13 +79,31 @@ export function TodayScreen({
     : state === 'working' && open
       ? open.since
       : me.last_check_in?.timestamp;
+  // The notice before the first position: its answer (share or not), awaited by the punch.
+  const [asking, setAsking] = useState<((share: boolean) => void) | null>(null);
+  /** The position for this punch, where the work centre asks for it; none on a day of remote work. */
+  const positionFor = async (type: CheckInType): Promise<PunchPosition | undefined> => {
+    if (me.location_capture !== 'at_punch') return undefined;
+    const remote = type === 'in' ? mode === 'remote' : me.last_check_in?.work_mode === 'remote';
+    if (remote) return undefined;
+    if (!noticeRead(me.employee.id)) {
+      const share = await new Promise<boolean>((resolve) => setAsking(() => resolve));
+      setAsking(null);
+      if (!share) return 'declined';
+      markNoticeRead(me.employee.id);
+    }
+    return await currentPosition();
+  };
+
   const clock = async (type: CheckInType) => {
     setBusy(true);
     setError(null);
+    const location = await positionFor(type);
     try {
       const recorded = await portalApi<CheckIn>('POST', '/check-ins', {
         type,
         ...(type === 'in' ? { work_mode: mode } : {}),
+        ...(location === undefined ? {} : { location }),
       });
       setDone({
         text: t('today.recorded', { what: t(`type.${type}`), time: timeOf(recorded.timestamp, zone) }),
@@ -94,7 +113,7 @@ export function TodayScreen({
     } catch (failure) {
       if (failure instanceof ApiProblem && failure.status === 0) {
         // No connection: kept on this device, signed, and sent when the connection returns.
-        const kept = await keepPunch(me.employee.id, type, type === 'in' ? mode : undefined);
+        const kept = await keepPunch(me.employee.id, type, type === 'in' ? mode : undefined, location);
         setDone({
           text: t('today.kept', { what: t(`type.${type}`), time: timeOf(kept.at, zone) }),
           kept: true,
@@ -128,6 +147,25 @@ export function TodayScreen({
             {t('today.addOut')}
           </button>
         </div>
+      )}
+      {asking && (
+        <section className="card notice" role="dialog" aria-modal="false" aria-labelledby="location-title">
+          <h2 id="location-title">{t('location.title')}</h2>
+          <p>
+            {t('location.notice', {
+              company: me.company.name,
+              centre: me.work_centre ?? t('location.yourCentre'),
+            })}
+          </p>
+          <div className="row">
+            <button type="button" className="primary" onClick={() => asking(true)}>
+              {t('location.share')}
+            </button>
+            <button type="button" className="secondary" onClick={() => asking(false)}>
+              {t('location.decline')}
+            </button>
+          </div>
+        </section>
       )}
       <Problems error={error} />
       {me.access_resets.length > 0 && (
@@ -225,6 +263,15 @@ export function RecordLine({ record, zone }: { record: CheckIn; zone: string }) 
       {voided && <span className="tag">{t('record.voided')}</span>}
       {record.late && <span className="tag">{t('record.late')}</span>}
       {record.recorded_offline && <span className="tag">{t('record.offline')}</span>}
+      {record.location === 'declined' && <span className="tag">{t('location.declined')}</span>}
+      {record.location && record.location !== 'declined' && (
+        <span className="tag">
+          {t(record.location.outside_geofence ? 'location.outside' : 'location.captured', {
+            position: `${record.location.latitude.toFixed(3)}, ${record.location.longitude.toFixed(3)}`,
+            accuracy: record.location.accuracy_m,
+          })}
+        </span>
+      )}
       {record.correction_id && <span className="tag">{t('record.corrected')}</span>}
       {!record.worker_confirmed && !record.worker_response && (
         <span className="tag">{t('record.byOther')}</span>

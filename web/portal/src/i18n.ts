@@ -148,6 +148,17 @@ const es = {
       validation_failed: 'no cumple las reglas de un fichaje',
     },
   },
+  location: {
+    title: 'Ubicación al fichar',
+    notice:
+      '{{company}} registra dónde fichas, solo en el momento de fichar en {{centre}}: la posición aproximada (unos 100 m) y si estás dentro del área del centro. Sirve para comprobar el lugar de trabajo del registro de jornada (art. 20.3 ET, art. 90 LOPDGDD). No se sigue tu posición en ningún otro momento. Se conserva cuatro años, como el registro. Puedes no compartirla y fichar igualmente. Tienes derecho de acceso, rectificación, supresión, limitación y oposición ante {{company}}, y a reclamar ante la Agencia Española de Protección de Datos.',
+    yourCentre: 'tu centro de trabajo',
+    share: 'Compartir ubicación y fichar',
+    decline: 'Fichar sin ubicación',
+    declined: 'ubicación no compartida',
+    captured: 'ubicación {{position}} (±{{accuracy}} m), dentro del área',
+    outside: 'ubicación {{position}} (±{{accuracy}} m), fuera del área',
+  },
   type: { in: 'Entrada', out: 'Salida', break_start: 'Inicio de pausa', break_end: 'Fin de pausa' },
   mode: { on_site: 'Presencial', remote: 'Teletrabajo' },
   record: {
@@ -367,6 +378,17 @@ const en: Dictionary = {
       conflict: 'it falls in a closed month',
       validation_failed: 'it breaks the rules of a punch',
     },
+  },
+  location: {
+    title: 'Location when you punch',
+    notice:
+      '{{company}} records where you punch, only at the moment you punch at {{centre}}: the approximate position (about 100 m) and whether you are within the centre’s area. It is used to check the place of work in the time registry (art. 20.3 ET, art. 90 LOPDGDD). Your position is not followed at any other time. It is kept four years, like the registry. You may decline and still punch. You have the rights of access, rectification, erasure, restriction and objection before {{company}}, and may complain to the Spanish Data Protection Agency.',
+    yourCentre: 'your work centre',
+    share: 'Share location and punch',
+    decline: 'Punch without location',
+    declined: 'location not shared',
+    captured: 'location {{position}} (±{{accuracy}} m), within the area',
+    outside: 'location {{position}} (±{{accuracy}} m), outside the area',
   },
   type: { in: 'In', out: 'Out', break_start: 'Break start', break_end: 'Break end' },
   mode: { on_site: 'On site', remote: 'Remote' },

@@ -6,6 +6,7 @@ import {
   signedPunch,
 } from '../../shared/offline.ts';
 import { type CheckInType, type Me, portalApi, type WorkMode } from './api.ts';
+import type { PunchPosition } from './location.ts';
 
 /**
  * The portal's punches without a connection (issue 40, decision 0030): at login the phone or browser registers a
@@ -43,12 +44,14 @@ export async function keepPunch(
   employeeId: string,
   type: CheckInType,
   workMode?: WorkMode,
+  location?: PunchPosition,
 ): Promise<QueuedPunch> {
   const at = deviceTimeNow();
   const signed = await signedPunch(store, employeeId, async () => ({
     type,
     device_time: at,
     ...(workMode ? { work_mode: workMode } : {}),
+    ...(location === undefined ? {} : { location }),
   }));
   const punch: QueuedPunch = { ...signed, type, at, employee: employeeId };
   await store.add(punch);

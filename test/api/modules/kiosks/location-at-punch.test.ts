@@ -49,6 +49,11 @@ describe('location at the punch', () => {
   it('keeps a rounded position, its distance and the geofence flag; or the refusal', async () => {
     const on = await centre({ location_capture: 'at_punch', geofence: { ...SOL, radius_m: 200 } });
     const { worker } = await joinPortal(ctx, company.live, { location_id: on.id });
+    // The portal learns that this worker's centre asks, and its name for the notice.
+    expect((await worker.send('GET', '/portal/api/me')).json()).toMatchObject({
+      location_capture: 'at_punch',
+      work_centre: on.name,
+    });
     // About 55 m from the centre: inside.
     const near = { latitude: 40.417_2, longitude: -3.703_6, accuracy_m: 12.4 };
     const inside = await worker.send('POST', '/portal/api/check-ins', { type: 'in', location: near });
@@ -85,6 +90,7 @@ describe('location at the punch', () => {
   it('never stores a position where the centre has it off, whatever the device sends', async () => {
     const off = (await ctx.admin.post(`/admin/v1/companies/${company.id}/locations`, { name: 'Off' })).json();
     const { worker } = await joinPortal(ctx, company.live, { location_id: off.id });
+    expect((await worker.send('GET', '/portal/api/me')).json().location_capture).toBe('off');
     const punched = await worker.send('POST', '/portal/api/check-ins', {
       type: 'in',
       location: { latitude: 40.4, longitude: -3.7, accuracy_m: 5 },
