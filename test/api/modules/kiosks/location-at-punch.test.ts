@@ -52,7 +52,7 @@ describe('location at the punch', () => {
     // The portal learns that this worker's centre asks, and its name for the notice.
     expect((await worker.send('GET', '/portal/api/me')).json()).toMatchObject({
       location_capture: 'at_punch',
-      work_centre: on.name,
+      work_centre: 'Sol',
     });
     // About 55 m from the centre: inside.
     const near = { latitude: 40.417_2, longitude: -3.703_6, accuracy_m: 12.4 };
