@@ -27,6 +27,7 @@ let context: BrowserContext;
 let page: Page;
 let base = '';
 let employeeId = '';
+let employeeEmail = '';
 let locationId = '';
 keepFailures(() => page, SHOTS);
 let shot: Awaited<ReturnType<typeof pageChecks>>['shot'];
@@ -46,6 +47,7 @@ beforeAll(async () => {
     location_id: locationId,
   });
   employeeId = employee.id;
+  employeeEmail = employee.email;
   expect((await worker.send('POST', '/portal/api/kiosk-pin', { pin: '482916' })).statusCode).toBe(200);
   base = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
   browser = await launchChromium();
@@ -154,6 +156,47 @@ describe('the kiosk', () => {
     expect(records[1]).toMatchObject({ source: 'kiosk', recorded_offline: true, worker_confirmed: true });
     expect(records[1]?.device_time).toBe(records[1]?.timestamp);
   });
+
+  it('takes the PIN the worker sets in the portal, where the QR code is shown too', async () => {
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      locale: 'es-ES',
+    });
+    const portal = await phone.newPage();
+    portal.setDefaultTimeout(10_000);
+    await portal.goto(`${base}/portal#/account`);
+    await portal.getByLabel('Correo electrónico').fill(employeeEmail);
+    await portal.getByLabel('Contraseña').fill('correct horse battery');
+    await portal.getByRole('button', { name: 'Entrar', exact: true }).click();
+    await portal.getByRole('heading', { name: 'Fichar en un kiosko' }).waitFor();
+    await portal.getByText('Ya tienes un PIN. Puedes cambiarlo cuando quieras.').waitFor();
+    await portal.getByLabel('PIN nuevo (6 cifras)').fill('123456');
+    await portal.getByRole('button', { name: 'Cambiar el PIN' }).click();
+    await portal
+      .getByRole('alert')
+      .getByText(/serie|run/)
+      .waitFor();
+    await portal.getByLabel('PIN nuevo (6 cifras)').fill('735901');
+    await portal.getByRole('button', { name: 'Cambiar el PIN' }).click();
+    await portal.getByRole('status').getByText('PIN guardado.').waitFor();
+    await portal.getByRole('button', { name: 'Mostrar mi código QR' }).click();
+    const qr = portal.getByRole('img', { name: 'Tu código QR para el kiosko' });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(await axeViolations(portal)).toEqual([]);
+    await shot('portal-kiosk-card-es', portal);
+    await phone.close();
+
+    // On the kiosk, the old PIN no longer works and the new one does.
+    await page.getByRole('button', { name: 'Rocío Durán' }).click();
+    await typePin('482916');
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('PIN incorrecto.');
+    await typePin('735901');
+    await page.getByText(/^(Fuera|Trabajando desde)/).waitFor();
+    await page.getByRole('button', { name: 'Cancelar' }).click();
+    await page.getByRole('heading', { name: 'Toca tu nombre' }).waitFor();
+  }, 60_000);
 
   it('speaks English on request, with every target at least 64 pixels high', async () => {
     await page.getByRole('button', { name: 'English' }).click();

@@ -4,6 +4,7 @@ import { addPasskey, type Passkey, passkeysSupported } from '../../shared/webaut
 import { Problems } from './App.tsx';
 import { type Me, portalApi } from './api.ts';
 import { dateTimeOf } from './format.ts';
+import { KioskCard } from './Kiosk.tsx';
 
 /**
  * The worker's passkeys (docs/security.md, Passkeys): list, create one on this device, remove one. Once the
@@ -52,59 +53,64 @@ export function AccountScreen({ me }: { me: Me }) {
   };
 
   return (
-    <section className="card" aria-labelledby="passkeys-title">
-      <h1 id="passkeys-title">{t('account.title')}</h1>
-      <p className="muted">{t('account.intro')}</p>
-      <Problems error={error} />
-      {done && (
-        <p className="notice" role="status">
-          {t(done)}
-        </p>
-      )}
-      {keys && keys.length === 0 && <p>{t('account.none')}</p>}
-      {keys && keys.length > 0 && (
-        <ul className="passkeys">
-          {keys.map((key) => (
-            <li key={key.id}>
-              <div>
-                <strong>{key.name}</strong>
-                <div className="muted">
-                  {t('account.created', { date: dateTimeOf(key.created_at, zone) })}
-                  {key.last_used_at && (
-                    <>
-                      {' · '}
-                      {t('account.lastUsed', { date: dateTimeOf(key.last_used_at, zone) })}
-                    </>
-                  )}
+    <>
+      <section className="card" aria-labelledby="passkeys-title">
+        <h1 id="passkeys-title">{t('account.title')}</h1>
+        <p className="muted">{t('account.intro')}</p>
+        <Problems error={error} />
+        {done && (
+          <p className="notice" role="status">
+            {t(done)}
+          </p>
+        )}
+        {keys && keys.length === 0 && <p>{t('account.none')}</p>}
+        {keys && keys.length > 0 && (
+          <ul className="passkeys">
+            {keys.map((key) => (
+              <li key={key.id}>
+                <div>
+                  <strong>{key.name}</strong>
+                  <div className="muted">
+                    {t('account.created', { date: dateTimeOf(key.created_at, zone) })}
+                    {key.last_used_at && (
+                      <>
+                        {' · '}
+                        {t('account.lastUsed', { date: dateTimeOf(key.last_used_at, zone) })}
+                      </>
+                    )}
+                  </div>
                 </div>
-              </div>
-              <button
-                type="button"
-                className="secondary"
-                disabled={busy}
-                aria-label={t('account.removeLabel', { name: key.name })}
-                onClick={() => void run(() => portalApi('DELETE', `/passkeys/${key.id}`), 'account.removed')}
-              >
-                {t('account.remove')}
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      {keys && keys.length > 0 && <p className="muted">{t('account.passkeyOnly')}</p>}
-      {passkeysSupported() ? (
-        <form className="form" onSubmit={add}>
-          <label>
-            {t('account.name')}
-            <input name="name" maxLength={100} placeholder={t('account.namePlaceholder')} />
-          </label>
-          <button type="submit" className="primary" disabled={busy}>
-            {t('account.add')}
-          </button>
-        </form>
-      ) : (
-        <p>{t('account.unsupported')}</p>
-      )}
-    </section>
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={busy}
+                  aria-label={t('account.removeLabel', { name: key.name })}
+                  onClick={() =>
+                    void run(() => portalApi('DELETE', `/passkeys/${key.id}`), 'account.removed')
+                  }
+                >
+                  {t('account.remove')}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+        {keys && keys.length > 0 && <p className="muted">{t('account.passkeyOnly')}</p>}
+        {passkeysSupported() ? (
+          <form className="form" onSubmit={add}>
+            <label>
+              {t('account.name')}
+              <input name="name" maxLength={100} placeholder={t('account.namePlaceholder')} />
+            </label>
+            <button type="submit" className="primary" disabled={busy}>
+              {t('account.add')}
+            </button>
+          </form>
+        ) : (
+          <p>{t('account.unsupported')}</p>
+        )}
+      </section>
+      <KioskCard />
+    </>
   );
 }
