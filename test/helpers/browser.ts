@@ -29,12 +29,16 @@ export async function resolveChromium(
   return { source: 'npm', executablePath: await shipped.executablePath() };
 }
 
-/** A headless Chromium with no background traffic (this machine has no network beyond loopback). */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * A headless Chromium with no background traffic (this machine has no network beyond loopback); `extraArgs` adds
+ * switches (a fake camera).
+ */
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   const { executablePath } = await resolveChromium();
   return await chromium.launch({
     executablePath,
     args: [
+      ...extraArgs,
       '--no-sandbox',
       '--disable-gpu',
       '--disable-quic',

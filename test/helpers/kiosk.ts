@@ -1,5 +1,7 @@
 import { createHash, webcrypto } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
+import QRCode from 'qrcode';
 
 /**
  * A device as the kiosk page and the portal's app are (issue 40): a key pair made by WebCrypto (the same API, in
@@ -129,4 +131,33 @@ export async function registeredPhone(
   if (registered.statusCode !== 201) throw new Error(registered.body);
   phone.device = (registered.json() as { device_id: string }).device_id;
   return phone;
+}
+
+/**
+ * A camera's video showing a QR code of `text`, for Chromium's fake camera (`--use-file-for-fake-video-capture`):
+ * a Y4M file (4:2:0), 640×480, black modules on white, 8 pixels a module, centred.
+ */
+export async function qrVideo(text: string, file: string): Promise<void> {
+  const { modules } = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const [width, height, scale] = [640, 480, 8];
+  const luma = Buffer.alloc(width * height, 255);
+  const left = Math.floor((width - modules.size * scale) / 2);
+  const top = Math.floor((height - modules.size * scale) / 2);
+  for (let row = 0; row < modules.size; row++) {
+    for (let column = 0; column < modules.size; column++) {
+      if (!modules.get(row, column)) continue;
+      for (let y = 0; y < scale; y++)
+        luma.fill(
+          0,
+          (top + row * scale + y) * width + left + column * scale,
+          (top + row * scale + y) * width + left + (column + 1) * scale,
+        );
+    }
+  }
+  const chroma = Buffer.alloc((width / 2) * (height / 2), 128);
+  const frame = Buffer.concat([Buffer.from('FRAME\n'), luma, chroma, chroma]);
+  await writeFile(
+    file,
+    Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F10:1 Ip A1:1 C420jpeg\n`), frame, frame]),
+  );
 }

@@ -115,10 +115,18 @@ async function sealPin(serviceKey: JsonWebKey, pin: string, associated: string) 
   return { epk: { kty, crv, x, y }, iv: b64url(iv), ct: b64url(ct) };
 }
 
-/** Keeps a punch made without a connection: the PIN sealed to the service, the punch signed with the next sequence. */
-export async function queuePunch(worker: { id: string; name: string }, pin: string, type: string) {
+/**
+ * Keeps a punch made without a connection, signed with the next sequence: the worker named by their PIN sealed to
+ * the service, or by the QR code read (checked against the punch's time on receipt).
+ */
+export async function queuePunch(
+  worker: { id: string; name: string },
+  identification: { pin: string } | { qr: string },
+  type: string,
+) {
   const at = deviceTimeNow();
   const signed = await signedPunch(store, SELF, async (device, sequence) => {
+    if ('qr' in identification) return { type, device_time: at, qr: identification.qr };
     const sealKey = (device as unknown as Stored).sealKey;
     if (!sealKey) throw new KioskError(0, 'offline', 'no key to seal the PIN to');
     const context = [device.device, sequence, worker.id, type, at].join('\n');
@@ -126,13 +134,16 @@ export async function queuePunch(worker: { id: string; name: string }, pin: stri
       type,
       device_time: at,
       employee_id: worker.id,
-      pin_sealed: await sealPin(sealKey, pin, context),
+      pin_sealed: await sealPin(sealKey, identification.pin, context),
     };
   });
   const queuedPunch: QueuedPunch = { ...signed, name: worker.name, type, at };
   await store.add(queuedPunch);
   return queuedPunch;
 }
+
+/** The worker a portal's QR code names (`jornada-kiosk:1:<worker>:<window>:<proof>`), or null. */
+export const workerOfCode = (code: string) => code.split(':')[2] ?? null;
 
 export type BatchAnswer = {
   results: Array<{ index: number; status: 'recorded' | 'refused'; code?: string }>;

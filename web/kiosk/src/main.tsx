@@ -3,7 +3,17 @@ import { createRoot } from 'react-dom/client';
 import '../../shared/base.css';
 import './kiosk.css';
 import { registerServiceWorker } from '../../shared/offline.ts';
-import { call, enroll, flushQueue, KioskError, loadDevice, queued, queuePunch } from './device.ts';
+import {
+  call,
+  enroll,
+  flushQueue,
+  KioskError,
+  loadDevice,
+  queued,
+  queuePunch,
+  workerOfCode,
+} from './device.ts';
+import { Scanner } from './Scanner.tsx';
 
 /**
  * The kiosk (/kiosk, issue 40): a tablet at a work centre's door. Enrolled once with the dashboard's code; then
@@ -27,7 +37,14 @@ type Screen =
   | { name: 'enroll'; error: string }
   | { name: 'idle' }
   | { name: 'pin'; worker: Worker; pin: string; error: string }
-  | { name: 'actions'; worker: Worker; pin: string; identified: Identified | null }
+  | { name: 'scan'; error: string }
+  | {
+      name: 'actions';
+      worker: Worker;
+      /** How the worker identified: what a punch kept offline carries. */
+      proof: { pin: string } | { qr: string };
+      identified: Identified | null;
+    }
   | { name: 'done'; text: string; detail: string };
 
 const TEXT = {
@@ -62,6 +79,10 @@ const TEXT = {
     digit: 'Cifra',
     pinEntered: (n: number) => `${n} de 6 cifras`,
     language: 'English',
+    scan: 'Escanear mi código QR',
+    scanTitle: 'Muestra tu código QR a la cámara',
+    camera: 'Cámara del kiosko',
+    badQr: 'El código no es válido, ya se usó o ha caducado.',
   },
   en: {
     title: 'Clock in',
@@ -94,6 +115,10 @@ const TEXT = {
     digit: 'Digit',
     pinEntered: (n: number) => `${n} of 6 digits`,
     language: 'Español',
+    scan: 'Scan my QR code',
+    scanTitle: 'Show your QR code to the camera',
+    camera: 'The kiosk’s camera',
+    badQr: 'The code is not valid, was used or has expired.',
   },
 } as const;
 
@@ -180,6 +205,10 @@ function App() {
     }
   }, [workers]);
 
+  // The scanner's callback, stable so that the camera is not reopened at every render.
+  const latestIdentifyQr = useRef<(code: string) => void>(() => undefined);
+  const onCode = useCallback((code: string) => latestIdentifyQr.current(code), []);
+
   const finish = (text: string, detail: string) => {
     setScreen({ name: 'done', text, detail });
     touch(DONE_SECONDS);
@@ -193,18 +222,43 @@ function App() {
         pin,
       });
       setOnline(true);
-      setScreen({ name: 'actions', worker, pin, identified });
+      setScreen({ name: 'actions', worker, proof: { pin }, identified });
     } catch (error) {
       if (error instanceof KioskError && error.code === 'offline') {
         setOnline(false);
-        return setScreen({ name: 'actions', worker, pin, identified: null });
+        return setScreen({ name: 'actions', worker, proof: { pin }, identified: null });
       }
       const message = error instanceof KioskError && error.status === 429 ? t.throttled : t.wrongPin;
       setScreen({ name: 'pin', worker, pin: '', error: message });
     }
   };
 
-  const record = async (worker: Worker, pin: string, identified: Identified | null, type: Action) => {
+  const identifyQr = async (qr: string) => {
+    touch();
+    try {
+      const identified = await call<Identified>('POST', '/kiosk/api/identify', { qr });
+      setOnline(true);
+      setScreen({ name: 'actions', worker: identified.worker, proof: { qr }, identified });
+    } catch (error) {
+      if (error instanceof KioskError && error.code === 'offline') {
+        // Offline, the code is kept with the punch and checked on receipt; its worker is named from the list.
+        setOnline(false);
+        const id = workerOfCode(qr);
+        const worker = workers.find((candidate) => candidate.id === id);
+        if (worker) return setScreen({ name: 'actions', worker, proof: { qr }, identified: null });
+      }
+      setScreen({ name: 'scan', error: t.badQr });
+    }
+  };
+
+  latestIdentifyQr.current = (code: string) => void identifyQr(code);
+
+  const record = async (
+    worker: Worker,
+    proof: { pin: string } | { qr: string },
+    identified: Identified | null,
+    type: Action,
+  ) => {
     const label = type === 'out' ? t.outAction : t[type];
     if (identified) {
       try {
@@ -224,7 +278,7 @@ function App() {
     }
     const kept = await queuePunch(
       { id: worker.id, name: `${worker.first_name} ${worker.last_name}` },
-      pin,
+      proof,
       type,
     );
     setPending((await queued()).length);
@@ -316,6 +370,16 @@ function App() {
               </p>
             ) : null}
             {workers.length === 0 ? <p>{t.none}</p> : null}
+            <button
+              type="button"
+              className="kiosk-primary kiosk-scan"
+              onClick={() => {
+                touch();
+                setScreen({ name: 'scan', error: '' });
+              }}
+            >
+              {t.scan}
+            </button>
             <ul className="kiosk-workers">
               {workers.map((worker) => (
                 <li key={worker.id}>
@@ -388,6 +452,20 @@ function App() {
             </button>
           </section>
         ) : null}
+        {screen.name === 'scan' ? (
+          <section className="kiosk-pin" aria-labelledby="scan-title">
+            <h1 id="scan-title">{t.scanTitle}</h1>
+            {screen.error ? (
+              <p role="alert" className="kiosk-error">
+                {screen.error}
+              </p>
+            ) : null}
+            <Scanner label={t.camera} onCode={onCode} />
+            <button type="button" className="kiosk-cancel" onClick={home}>
+              {t.cancel}
+            </button>
+          </section>
+        ) : null}
         {screen.name === 'actions' ? (
           <section aria-labelledby="actions-title">
             <h1 id="actions-title">
@@ -407,7 +485,7 @@ function App() {
                     key={type}
                     type="button"
                     className={`kiosk-action kiosk-${type}`}
-                    onClick={() => void record(screen.worker, screen.pin, screen.identified, type)}
+                    onClick={() => void record(screen.worker, screen.proof, screen.identified, type)}
                   >
                     {type === 'out' ? t.outAction : t[type]}
                   </button>
