@@ -2596,6 +2596,8 @@ export interface operations {
         to?: string;
         /** @description Which check-ins: by default `active` ones, or all of them when `updated_since` is given (a sync must see a check-in that a correction voided). */
         status?: "active" | "voided" | "all";
+        /** @description true: only the punches made outside their work centre’s geofence (`location.outside_geofence`). */
+        outside_geofence?: boolean;
       };
     };
     responses: {

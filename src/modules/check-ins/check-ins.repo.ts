@@ -41,10 +41,12 @@ export function selectCheckInsMatching(
     from?: Date | undefined;
     before?: Date | undefined;
     status?: 'active' | 'voided' | undefined;
+    outsideGeofence?: boolean | undefined;
   },
 ) {
   let query = selectCheckIns(db, companyId);
   if (filters.status !== undefined) query = query.where('status', '=', filters.status);
+  if (filters.outsideGeofence) query = query.where(sql<boolean>`(location ->> 'outside_geofence') = 'true'`);
   if (filters.employeeId !== undefined) query = query.where('employee_id', '=', filters.employeeId);
   if (filters.before) query = query.where('timestamp', '<', filters.before);
   if (filters.from) query = query.where('timestamp', '>=', filters.from);

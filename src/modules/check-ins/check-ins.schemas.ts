@@ -138,6 +138,12 @@ export const ListCheckInsQuery = named(
             'Which check-ins: by default `active` ones, or all of them when `updated_since` is given (a sync must see a check-in that a correction voided).',
         }),
       ),
+      outside_geofence: Type.Optional(
+        Type.Boolean({
+          description:
+            'true: only the punches made outside their work centre’s geofence (`location.outside_geofence`).',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -351,6 +351,7 @@ export type ListCheckInsQuery = {
   from?: string | undefined;
   to?: string | undefined;
   status?: 'active' | 'voided' | 'all' | undefined;
+  outside_geofence?: boolean | undefined;
 };
 
 /**
@@ -364,7 +365,8 @@ function statusFilter(query: ListCheckInsQuery): 'active' | 'voided' | undefined
 
 /** Which order a check-in listing uses, and the name its cursors are bound to. */
 export function checkInsListing(query: ListCheckInsQuery): { order: 'sync' | 'timeline'; name: string } {
-  const name = `check-ins|employee=${query.employee_id ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}|status=${statusFilter(query) ?? 'all'}`;
+  // The geofence filter is named only when asked for: the listings' names (and their cursors) stay as they were.
+  const name = `check-ins|employee=${query.employee_id ?? ''}|from=${query.from ?? ''}|to=${query.to ?? ''}|status=${statusFilter(query) ?? 'all'}${query.outside_geofence ? '|outside' : ''}`;
   const sync = (query.from === undefined && query.to === undefined) || query.updated_since !== undefined;
   return sync ? { order: 'sync', name } : { order: 'timeline', name: `${name}|timeline` };
 }
@@ -392,6 +394,7 @@ export async function listCheckIns(
     employeeId: query.employee_id,
     before: to ? toDate(to) : undefined,
     status: statusFilter(query),
+    outsideGeofence: query.outside_geofence === true,
   };
   if (listing.order === 'sync') {
     const q = withinReach(

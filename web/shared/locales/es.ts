@@ -898,4 +898,21 @@ export const es: Record<string, string> = {
   'Revoke this device?': '¿Revocar este dispositivo?',
   'The tablet will be refused from now on; its punches stay in the registry.':
     'La tableta será rechazada a partir de ahora; sus fichajes siguen en el registro.',
+  'Location at the punch': 'Ubicación al fichar',
+  'Only at the moment of the punch, after the worker reads the notice; rounded to about 100 m; a worker may decline. Assess it first (docs/privacy.md).':
+    'Solo en el momento de fichar, después de que la persona lea el aviso; redondeada a unos 100 m; se puede no compartir. Evalúalo antes (docs/privacy.md).',
+  'Not asked': 'No se pide',
+  'Asked at each punch': 'Se pide en cada fichaje',
+  'Area: latitude': 'Área: latitud',
+  'Area: longitude': 'Área: longitud',
+  'Area: radius (m)': 'Área: radio (m)',
+  'Punches outside the area (last 31 days)': 'Fichajes fuera del área (últimos 31 días)',
+  'Only where a work centre asks for the position at the punch and has an area (Settings, Work centres).':
+    'Solo donde un centro de trabajo pide la ubicación al fichar y tiene un área (Ajustes, Centros de trabajo).',
+  Distance: 'Distancia',
+  Accuracy: 'Precisión',
+  'No punch outside the area.': 'Ningún fichaje fuera del área.',
+  'made offline': 'hecho sin conexión',
+  'location not shared': 'ubicación no compartida',
+  'outside the area': 'fuera del área',
 };

@@ -405,6 +405,12 @@ export const spanishDetail = (detail: string) => apply(DETAIL_RULES, detail);
 /** The API's field names as a Spanish reader names them (the last part of a path: `params.month` → `month`). */
 export const SPANISH_FIELD_NAMES: Record<string, string> = {
   add: 'Fichaje añadido',
+  capture: 'Ubicación al fichar',
+  location_capture: 'Ubicación al fichar',
+  geofence: 'Área del centro',
+  latitude: 'Latitud',
+  longitude: 'Longitud',
+  radius_m: 'Radio (m)',
   assertion: 'Firma con llave de acceso',
   response: 'Respuesta de la llave de acceso',
   address: 'Dirección',

@@ -85,6 +85,19 @@ describe('location at the punch', () => {
       .where('id', '=', inside.json().id)
       .executeTakeFirstOrThrow();
     expect(JSON.stringify(stored.location)).not.toContain('40.4172');
+    // The punches outside the area, as the dashboard lists them: the one outside, in a timeline or a sync.
+    const employeeId = inside.json().employee_id;
+    const ranges: Array<Record<string, string>> = [
+      { from: '2020-01-01T00:00:00Z', to: '2100-01-01T00:00:00Z' },
+      {},
+    ];
+    for (const range of ranges) {
+      const listed = await company.live.get('/v1/check-ins', {
+        query: { employee_id: employeeId, outside_geofence: 'true', ...range },
+      });
+      expect(listed.statusCode, listed.body).toBe(200);
+      expect(listed.json().data.map((checkIn: { id: string }) => checkIn.id)).toEqual([outside.json().id]);
+    }
   });
 
   it('never stores a position where the centre has it off, whatever the device sends', async () => {

@@ -83,6 +83,11 @@ function Day({
                 checkIn.status === 'voided' ? t('voided by a correction') : null,
                 checkIn.late ? t('recorded late') : null,
                 checkIn.source === 'correction' ? t('added by a correction') : null,
+                checkIn.recorded_offline ? t('made offline') : null,
+                checkIn.location === 'declined' ? t('location not shared') : null,
+                checkIn.location && checkIn.location !== 'declined' && checkIn.location.outside_geofence
+                  ? t('outside the area')
+                  : null,
               ]
                 .filter(Boolean)
                 .join('; ')}

@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
-import { allPages, api, formatInstant } from '../../../shared/api.ts';
+import { allPages, api, formatInstant, type Page, query } from '../../../shared/api.ts';
 import { useT } from '../../../shared/i18n.ts';
-import { statusLabel } from '../labels.ts';
-import type { Location } from '../types.ts';
+import { checkInTypeLabel, statusLabel } from '../labels.ts';
+import type { CheckIn, Location } from '../types.ts';
 import { ConfirmButton, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
+import { employeesById, fullName } from './names.ts';
 
 type KioskDevice = {
   id: string;
@@ -121,6 +122,54 @@ export function KiosksScreen() {
           </tr>
         ))}
       />
+      <OutsideTheArea />
     </>
+  );
+}
+
+/** The punches of the last 31 days made outside their work centre's area (issue 40), newest first. */
+function OutsideTheArea() {
+  const t = useT();
+  const list = useLoad(async () => {
+    const to = new Date();
+    const from = new Date(to.getTime() - 31 * 86_400_000);
+    const page = await api<Page<CheckIn>>(
+      'GET',
+      `/live/check-ins${query({ outside_geofence: 'true', from: from.toISOString(), to: to.toISOString(), limit: 100 })}`,
+    );
+    const names = await employeesById(
+      'live',
+      page.data.map((checkIn) => checkIn.employee_id),
+    );
+    return page.data.reverse().map((checkIn) => ({ checkIn, employee: names.get(checkIn.employee_id) }));
+  }, []);
+  return (
+    <section aria-labelledby="outside-title">
+      <h2 id="outside-title">{t('Punches outside the area (last 31 days)')}</h2>
+      <p className="muted">
+        {t(
+          'Only where a work centre asks for the position at the punch and has an area (Settings, Work centres).',
+        )}
+      </p>
+      <ErrorMessage error={list.error} />
+      <Loading loading={list.loading} />
+      <Table
+        columns={[t('When'), t('Employee'), t('Type'), t('Distance'), t('Accuracy')]}
+        empty={t('No punch outside the area.')}
+        rows={list.data?.map(({ checkIn, employee }) => {
+          const where =
+            checkIn.location !== null && checkIn.location !== 'declined' ? checkIn.location : null;
+          return (
+            <tr key={checkIn.id}>
+              <td>{formatInstant(checkIn.timestamp)}</td>
+              <td>{employee ? fullName(employee) : checkIn.employee_id}</td>
+              <td>{t(checkInTypeLabel(checkIn.type))}</td>
+              <td>{where?.distance_m === null || where === null ? '—' : `${where.distance_m} m`}</td>
+              <td>{where ? `±${where.accuracy_m} m` : '—'}</td>
+            </tr>
+          );
+        })}
+      />
+    </section>
   );
 }

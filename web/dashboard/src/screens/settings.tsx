@@ -449,6 +449,11 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
   const [ccc, setCcc] = useState(location.ccc ?? '');
   const [region, setRegion] = useState<string>(location.region ?? '');
   const [municipality, setMunicipality] = useState(location.municipality ?? '');
+  // Location at the punch (issue 40, docs/privacy.md): off unless turned on, with the centre's circle.
+  const [capture, setCapture] = useState<'off' | 'at_punch'>(location.location_capture);
+  const [latitude, setLatitude] = useState(location.geofence ? String(location.geofence.latitude) : '');
+  const [longitude, setLongitude] = useState(location.geofence ? String(location.geofence.longitude) : '');
+  const [radius, setRadius] = useState(location.geofence ? String(location.geofence.radius_m) : '');
   const action = useAction();
   // The form opens in view with its first field focused (issue 39: it opened below the list, unseen on a phone).
   const form = useRef<HTMLFormElement>(null);
@@ -464,6 +469,11 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
         ccc: ccc.trim() || null,
         region: region || null,
         municipality: municipality.trim() || null,
+        location_capture: capture,
+        geofence:
+          latitude.trim() && longitude.trim() && radius.trim()
+            ? { latitude: Number(latitude), longitude: Number(longitude), radius_m: Number(radius) }
+            : null,
       }),
     );
     if (done) onSaved();
@@ -506,6 +516,47 @@ function CentreForm({ location, onSaved }: { location: Location; onSaved: () => 
           onChange={(event) => setMunicipality(event.target.value)}
         />
       </Field>
+      <fieldset>
+        <legend>{t('Location at the punch')}</legend>
+        <p className="muted">
+          {t(
+            'Only at the moment of the punch, after the worker reads the notice; rounded to about 100 m; a worker may decline. Assess it first (docs/privacy.md).',
+          )}
+        </p>
+        <div className="checks">
+          <label>
+            <input
+              type="radio"
+              name="capture"
+              checked={capture === 'off'}
+              onChange={() => setCapture('off')}
+            />{' '}
+            {t('Not asked')}
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="capture"
+              checked={capture === 'at_punch'}
+              onChange={() => setCapture('at_punch')}
+            />{' '}
+            {t('Asked at each punch')}
+          </label>
+        </div>
+        <Field label={t('Area: latitude')} name="geofence.latitude" error={action.error}>
+          <input inputMode="decimal" value={latitude} onChange={(event) => setLatitude(event.target.value)} />
+        </Field>
+        <Field label={t('Area: longitude')} name="geofence.longitude" error={action.error}>
+          <input
+            inputMode="decimal"
+            value={longitude}
+            onChange={(event) => setLongitude(event.target.value)}
+          />
+        </Field>
+        <Field label={t('Area: radius (m)')} name="geofence.radius_m" error={action.error}>
+          <input inputMode="numeric" value={radius} onChange={(event) => setRadius(event.target.value)} />
+        </Field>
+      </fieldset>
       <ErrorMessage error={action.error} />
       <button type="submit" disabled={action.busy}>
         {t('Save {{name}}', { name: location.name })}
