@@ -82,40 +82,8 @@ export class Tablet {
   }
 }
 
-/** Seals a PIN to the service's key as the kiosk page does: ECDH P-256, HKDF-SHA256, AES-256-GCM. */
-export async function sealPin(serviceKey: JsonWebKey, pin: string, associated: string) {
-  const subtle = webcrypto.subtle;
-  const service = await subtle.importKey('jwk', serviceKey, { name: 'ECDH', namedCurve: 'P-256' }, false, []);
-  const mine = (await subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, [
-    'deriveBits',
-  ])) as CryptoKeyPair;
-  const shared = await subtle.deriveBits({ name: 'ECDH', public: service }, mine.privateKey, 256);
-  const hkdf = await subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
-  const key = await subtle.deriveKey(
-    {
-      name: 'HKDF',
-      hash: 'SHA-256',
-      salt: new Uint8Array(0),
-      info: new TextEncoder().encode('jornada-kiosk-pin:1'),
-    },
-    hkdf,
-    { name: 'AES-GCM', length: 256 },
-    false,
-    ['encrypt'],
-  );
-  const iv = webcrypto.getRandomValues(new Uint8Array(12));
-  const ct = await subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(associated) },
-    key,
-    new TextEncoder().encode(pin),
-  );
-  const { kty, crv, x, y } = await subtle.exportKey('jwk', mine.publicKey);
-  return {
-    epk: { kty, crv, x, y },
-    iv: Buffer.from(iv).toString('base64url'),
-    ct: Buffer.from(ct).toString('base64url'),
-  };
-}
+/** Seals a PIN to the service's key as the kiosk page does: the page's own function (web/shared/offline.ts). */
+export { sealPin } from '../../web/shared/offline.ts';
 
 /** A worker's phone: a key pair like a tablet's, registered in the portal. */
 export async function registeredPhone(

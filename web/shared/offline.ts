@@ -112,3 +112,38 @@ export function registerServiceWorker(app: 'portal' | 'kiosk'): void {
   if (!('serviceWorker' in navigator)) return;
   navigator.serviceWorker.register(`/${app}/sw.js`, { scope: `/${app}` }).catch(() => undefined);
 }
+
+/**
+ * Seals a PIN typed on a kiosk without a connection to the service's key (decision 0030): ECDH P-256 with a key of
+ * the kiosk's own for this PIN, HKDF-SHA256, AES-256-GCM, with the punch's own fields as associated data, so the
+ * seal opens only for that punch and only on the service.
+ */
+export async function sealPin(serviceKey: JsonWebKey, pin: string, associated: string) {
+  const subtle = crypto.subtle;
+  const service = await subtle.importKey('jwk', serviceKey, { name: 'ECDH', namedCurve: 'P-256' }, false, []);
+  const mine = (await subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, [
+    'deriveBits',
+  ])) as CryptoKeyPair;
+  const shared = await subtle.deriveBits({ name: 'ECDH', public: service }, mine.privateKey, 256);
+  const hkdf = await subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
+  const key = await subtle.deriveKey(
+    {
+      name: 'HKDF',
+      hash: 'SHA-256',
+      salt: new Uint8Array(0),
+      info: new TextEncoder().encode('jornada-kiosk-pin:1'),
+    },
+    hkdf,
+    { name: 'AES-GCM', length: 256 },
+    false,
+    ['encrypt'],
+  );
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ct = await subtle.encrypt(
+    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(associated) },
+    key,
+    new TextEncoder().encode(pin),
+  );
+  const { kty, crv, x, y } = await subtle.exportKey('jwk', mine.publicKey);
+  return { epk: { kty, crv, x, y }, iv: b64url(iv), ct: b64url(ct) };
+}

@@ -7,6 +7,7 @@ import { ApiError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { ActingTenant, TenantScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
+import { PunchPositionBody } from '../check-ins/check-ins.schemas.ts';
 import { type CheckInView, type PunchOrigin, storePunch } from '../check-ins/check-ins.service.ts';
 import {
   identifyQueued,
@@ -40,18 +41,6 @@ export const WORKER_DEVICES_KEPT = 5;
 /** How far before its device's registration a queued punch may be stamped (the device's clock skew). */
 const BEFORE_DEVICE_TOLERANCE_MS = 5 * 60_000;
 
-const Position = Type.Union([
-  Type.Literal('declined'),
-  Type.Object(
-    {
-      latitude: Type.Number({ minimum: -90, maximum: 90 }),
-      longitude: Type.Number({ minimum: -180, maximum: 180 }),
-      accuracy_m: Type.Number({ minimum: 0, maximum: 100_000 }),
-    },
-    { additionalProperties: false },
-  ),
-]);
-
 /** A queued punch, as the device wrote and signed it (the text of `punch`). */
 const QueuedPunch = Compile(
   Type.Object(
@@ -61,7 +50,7 @@ const QueuedPunch = Compile(
       type: Type.Enum(['in', 'out', 'break_start', 'break_end']),
       device_time: Type.String({ maxLength: 40 }),
       work_mode: Type.Optional(Type.Enum(['on_site', 'remote'])),
-      location: Type.Optional(Position),
+      location: Type.Optional(PunchPositionBody),
       // A kiosk's: who punched, by the PIN sealed to the service or the QR code read.
       employee_id: Type.Optional(Type.String({ format: 'uuid' })),
       pin_sealed: Type.Optional(

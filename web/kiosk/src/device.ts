@@ -4,6 +4,7 @@ import {
   newDeviceKeys,
   offlineStore,
   type QueuedPunch,
+  sealPin,
   sign,
   signedPunch,
 } from '../../shared/offline.ts';
@@ -82,37 +83,6 @@ export async function call<T>(method: 'GET' | 'POST', url: string, body?: unknow
     if (current) await saveDevice({ ...current, sealKey: answer.pin_seal_key });
   }
   return answer as T;
-}
-
-/** Seals a PIN to the service's key, bound to its punch (ECDH P-256, HKDF-SHA256, AES-256-GCM). */
-async function sealPin(serviceKey: JsonWebKey, pin: string, associated: string) {
-  const subtle = crypto.subtle;
-  const service = await subtle.importKey('jwk', serviceKey, { name: 'ECDH', namedCurve: 'P-256' }, false, []);
-  const mine = (await subtle.generateKey({ name: 'ECDH', namedCurve: 'P-256' }, true, [
-    'deriveBits',
-  ])) as CryptoKeyPair;
-  const shared = await subtle.deriveBits({ name: 'ECDH', public: service }, mine.privateKey, 256);
-  const hkdf = await subtle.importKey('raw', shared, 'HKDF', false, ['deriveKey']);
-  const key = await subtle.deriveKey(
-    {
-      name: 'HKDF',
-      hash: 'SHA-256',
-      salt: new Uint8Array(0),
-      info: new TextEncoder().encode('jornada-kiosk-pin:1'),
-    },
-    hkdf,
-    { name: 'AES-GCM', length: 256 },
-    false,
-    ['encrypt'],
-  );
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ct = await subtle.encrypt(
-    { name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(associated) },
-    key,
-    new TextEncoder().encode(pin),
-  );
-  const { kty, crv, x, y } = await subtle.exportKey('jwk', mine.publicKey);
-  return { epk: { kty, crv, x, y }, iv: b64url(iv), ct: b64url(ct) };
 }
 
 /**

@@ -307,6 +307,12 @@ function App() {
     </header>
   );
 
+  const cancel = (
+    <button type="button" className="kiosk-cancel" onClick={home}>
+      {t.cancel}
+    </button>
+  );
+
   if (screen.name === 'loading') return null;
 
   if (screen.name === 'enroll') {
@@ -341,11 +347,7 @@ function App() {
             <button type="submit" className="kiosk-primary">
               {t.activate}
             </button>
-            {screen.error ? (
-              <p role="alert" className="kiosk-error">
-                {screen.error}
-              </p>
-            ) : null}
+            <Alert text={screen.error} />
           </form>
         </main>
       </>
@@ -406,11 +408,7 @@ function App() {
               {'●'.repeat(screen.pin.length)}
               {'○'.repeat(6 - screen.pin.length)}
             </output>
-            {screen.error ? (
-              <p role="alert" className="kiosk-error">
-                {screen.error}
-              </p>
-            ) : null}
+            <Alert text={screen.error} />
             <div className="kiosk-keypad">
               {['1', '2', '3', '4', '5', '6', '7', '8', '9'].map((digit) => (
                 <button
@@ -447,23 +445,15 @@ function App() {
                 {t.ok}
               </button>
             </div>
-            <button type="button" className="kiosk-cancel" onClick={home}>
-              {t.cancel}
-            </button>
+            {cancel}
           </section>
         ) : null}
         {screen.name === 'scan' ? (
           <section className="kiosk-pin" aria-labelledby="scan-title">
             <h1 id="scan-title">{t.scanTitle}</h1>
-            {screen.error ? (
-              <p role="alert" className="kiosk-error">
-                {screen.error}
-              </p>
-            ) : null}
+            <Alert text={screen.error} />
             <Scanner label={t.camera} onCode={onCode} />
-            <button type="button" className="kiosk-cancel" onClick={home}>
-              {t.cancel}
-            </button>
+            {cancel}
           </section>
         ) : null}
         {screen.name === 'actions' ? (
@@ -492,9 +482,7 @@ function App() {
                 ),
               )}
             </div>
-            <button type="button" className="kiosk-cancel" onClick={home}>
-              {t.cancel}
-            </button>
+            {cancel}
           </section>
         ) : null}
         {screen.name === 'done' ? (
@@ -509,6 +497,15 @@ function App() {
 }
 
 registerServiceWorker('kiosk');
+
+/** A refusal the worker must read (a wrong PIN, a used code), announced at once; nothing when there is none. */
+function Alert({ text }: { text: string }) {
+  return text ? (
+    <p role="alert" className="kiosk-error">
+      {text}
+    </p>
+  ) : null;
+}
 
 const root = document.getElementById('root');
 if (root) {
