@@ -198,6 +198,38 @@ describe('the kiosk', () => {
     await page.getByRole('heading', { name: 'Toca tu nombre' }).waitFor();
   }, 60_000);
 
+  it('sends the tablet’s position where the centre asks for it, after the notice, or none when declined', async () => {
+    const patched = await ctx.admin.patch(`/admin/v1/companies/${company.id}/locations/${locationId}`, {
+      location_capture: 'at_punch',
+      geofence: { latitude: 43.263, longitude: -2.935, radius_m: 150 },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    await context.grantPermissions(['geolocation']);
+    await context.setGeolocation({ latitude: 43.2631, longitude: -2.9351, accuracy: 20 });
+    await page.reload();
+    const punch = async (decline: boolean) => {
+      await page.getByRole('button', { name: 'Rocío Durán' }).click();
+      await typePin('735901');
+      await page.getByText(/registra dónde está este kiosko al fichar/).waitFor();
+      if (decline) await page.getByLabel('Fichar sin ubicación').check();
+      const action = page.getByRole('button', { name: /^(Entrada|Salida)$/ });
+      await action.click();
+      await page.getByRole('heading', { name: /registrada · \d\d:\d\d$/ }).waitFor();
+      await page.getByRole('heading', { name: 'Toca tu nombre' }).waitFor({ timeout: 8_000 });
+    };
+    await page.getByRole('button', { name: 'Rocío Durán' }).click();
+    await typePin('735901');
+    await page.getByText(/registra dónde está este kiosko al fichar/).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await shot('actions-location-es');
+    await page.getByRole('button', { name: 'Cancelar' }).click();
+    await punch(false);
+    await punch(true);
+    const [located, declined] = (await checkIns()).slice(-2);
+    expect(located?.location).toMatchObject({ latitude: 43.263, longitude: -2.935, outside_geofence: false });
+    expect(declined?.location).toBe('declined');
+  }, 60_000);
+
   it('speaks English on request, with every target at least 64 pixels high', async () => {
     await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('heading', { name: 'Tap your name' }).waitFor();

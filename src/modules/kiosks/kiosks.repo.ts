@@ -29,7 +29,12 @@ const devicesWithNames = (db: Executor, companyId: string) =>
         .onRef('locations.id', '=', 'kiosk_devices.location_id'),
     )
     .innerJoin('companies', 'companies.id', 'kiosk_devices.company_id')
-    .select([...DEVICE_COLUMNS, 'locations.name as location_name', 'companies.name as company_name'])
+    .select([
+      ...DEVICE_COLUMNS,
+      'locations.name as location_name',
+      'locations.location_capture',
+      'companies.name as company_name',
+    ])
     .where('kiosk_devices.company_id', '=', companyId);
 
 /** A company's devices, newest first. */

@@ -253,6 +253,11 @@ export function kiosksKioskRoutes(app: FastifyInstance, deps: AppDeps): void {
     name: Type.String(),
     location: Type.Object({ id: Uuid(), name: Type.String() }),
     company: Type.Object({ name: Type.String() }),
+    location_capture: Type.Enum(['off', 'at_punch'], {
+      type: 'string',
+      description:
+        'Whether the work centre asks for the position at the punch: the kiosk then sends the tablet’s, after the notice (docs/privacy.md).',
+    }),
     pin_seal_key: Type.Object(
       { kty: Type.String(), crv: Type.String(), x: Type.String(), y: Type.String() },
       {

@@ -249,6 +249,7 @@ export async function kioskInfo(deps: Pick<AppDeps, 'db' | 'instanceSecret'>, ki
     location: { id: device.location_id, name: device.location_name },
     company: { name: device.company_name },
     pin_seal_key: pinSealPublicKey(deps),
+    location_capture: device.location_capture,
   };
 }
 

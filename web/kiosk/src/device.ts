@@ -8,6 +8,7 @@ import {
   sign,
   signedPunch,
 } from '../../shared/offline.ts';
+import type { PunchPosition } from '../../shared/position.ts';
 
 /**
  * The tablet's side of a kiosk (decisions 0029 and 0030): its device key and the counter of its signed requests,
@@ -93,10 +94,12 @@ export async function queuePunch(
   worker: { id: string; name: string },
   identification: { pin: string } | { qr: string },
   type: string,
+  location?: PunchPosition,
 ) {
   const at = deviceTimeNow();
+  const where = location === undefined ? {} : { location };
   const signed = await signedPunch(store, SELF, async (device, sequence) => {
-    if ('qr' in identification) return { type, device_time: at, qr: identification.qr };
+    if ('qr' in identification) return { type, device_time: at, qr: identification.qr, ...where };
     const sealKey = (device as unknown as Stored).sealKey;
     if (!sealKey) throw new KioskError(0, 'offline', 'no key to seal the PIN to');
     const context = [device.device, sequence, worker.id, type, at].join('\n');
@@ -105,6 +108,7 @@ export async function queuePunch(
       device_time: at,
       employee_id: worker.id,
       pin_sealed: await sealPin(sealKey, identification.pin, context),
+      ...where,
     };
   });
   const queuedPunch: QueuedPunch = { ...signed, name: worker.name, type, at };

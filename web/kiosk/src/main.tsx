@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import '../../shared/base.css';
 import './kiosk.css';
 import { registerServiceWorker } from '../../shared/offline.ts';
+import { currentPosition, type PunchPosition } from '../../shared/position.ts';
 import {
   call,
   enroll,
@@ -23,7 +24,12 @@ import { Scanner } from './Scanner.tsx';
  */
 type Lang = 'es' | 'en';
 type Worker = { id: string; first_name: string; last_name: string };
-type Info = { name: string; location: { name: string }; company: { name: string } };
+type Info = {
+  name: string;
+  location: { name: string };
+  company: { name: string };
+  location_capture: 'off' | 'at_punch';
+};
 type Action = 'in' | 'out' | 'break_start' | 'break_end';
 type Identified = {
   worker: Worker;
@@ -83,6 +89,9 @@ const TEXT = {
     scanTitle: 'Muestra tu código QR a la cámara',
     camera: 'Cámara del kiosko',
     badQr: 'El código no es válido, ya se usó o ha caducado.',
+    locationNotice: (company: string, centre: string) =>
+      `${company} registra dónde está este kiosko al fichar, solo en ese momento, en ${centre}: la posición aproximada (unos 100 m) y si está dentro del área del centro, para comprobar el lugar de trabajo del registro de jornada (art. 20.3 ET, art. 90 LOPDGDD). Se conserva cuatro años. Puedes no compartirla y fichar igualmente. Derechos de acceso, rectificación, supresión, limitación y oposición ante ${company}; reclamación ante la AEPD.`,
+    noLocation: 'Fichar sin ubicación',
   },
   en: {
     title: 'Clock in',
@@ -119,6 +128,9 @@ const TEXT = {
     scanTitle: 'Show your QR code to the camera',
     camera: 'The kiosk’s camera',
     badQr: 'The code is not valid, was used or has expired.',
+    locationNotice: (company: string, centre: string) =>
+      `${company} records where this kiosk is when you punch, only at that moment, at ${centre}: the approximate position (about 100 m) and whether it is within the centre’s area, to check the place of work in the time registry (art. 20.3 ET, art. 90 LOPDGDD). It is kept four years. You may decline and still punch. Rights of access, rectification, erasure, restriction and objection before ${company}; complaint to the AEPD.`,
+    noLocation: 'Punch without location',
   },
 } as const;
 
@@ -137,13 +149,18 @@ function App() {
   const [refused, setRefused] = useState(0);
   const [online, setOnline] = useState(navigator.onLine);
   const [now, setNow] = useState(new Date());
+  // The worker's choice on the actions screen: punch without the kiosk's position (where the centre asks for it).
+  const [declineLocation, setDeclineLocation] = useState(false);
   const idle = useRef<number | undefined>(undefined);
 
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
 
-  const home = useCallback(() => setScreen({ name: 'idle' }), []);
+  const home = useCallback(() => {
+    setScreen({ name: 'idle' });
+    setDeclineLocation(false);
+  }, []);
   const touch = useCallback(
     (seconds = IDLE_SECONDS) => {
       window.clearTimeout(idle.current);
@@ -260,11 +277,19 @@ function App() {
     type: Action,
   ) => {
     const label = type === 'out' ? t.outAction : t[type];
+    // The kiosk's position, asked now and only where the centre asks for it, after the notice on this screen.
+    const location: PunchPosition | undefined =
+      info?.location_capture !== 'at_punch'
+        ? undefined
+        : declineLocation
+          ? 'declined'
+          : await currentPosition();
     if (identified) {
       try {
         const punched = await call<{ timestamp: string }>('POST', '/kiosk/api/check-ins', {
           ticket: identified.ticket,
           type,
+          ...(location === undefined ? {} : { location }),
         });
         return finish(
           `${label} ${t.recorded} · ${time(punched.timestamp, lang)}`,
@@ -280,6 +305,7 @@ function App() {
       { id: worker.id, name: `${worker.first_name} ${worker.last_name}` },
       proof,
       type,
+      location,
     );
     setPending((await queued()).length);
     setOnline(false);
@@ -468,6 +494,19 @@ function App() {
                   ? t.out
                   : `${screen.identified.status === 'working' ? t.working : t.onBreak} ${screen.identified.since ? time(screen.identified.since, lang) : ''}`}
             </p>
+            {info?.location_capture === 'at_punch' ? (
+              <div className="kiosk-location">
+                <p>{t.locationNotice(info.company.name, info.location.name)}</p>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={declineLocation}
+                    onChange={(event) => setDeclineLocation(event.target.checked)}
+                  />{' '}
+                  {t.noLocation}
+                </label>
+              </div>
+            ) : null}
             <div className="kiosk-actions">
               {(screen.identified?.actions ?? (['in', 'break_start', 'break_end', 'out'] as Action[])).map(
                 (type) => (
