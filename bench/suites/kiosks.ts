@@ -109,8 +109,7 @@ export async function kiosksSuite(cluster: BenchCluster): Promise<string[]> {
     if (ratio > TARGET_RATIO) failures.push(`kiosk rush: p99 ${ratio.toFixed(2)}× the control (goal ≤ 3×)`);
 
     // The offline kiosk's queue: 250 workers in at 07:00 and out at 07:30, two hours ago, each PIN sealed.
-    const serviceKey = (await kioskInfo(deps, { ...tenant, deviceId: offline.id, locationId: location.id }))
-      .pin_seal_key;
+    const serviceKey = (await kioskInfo(deps, { ...tenant, deviceId: offline.id })).pin_seal_key;
     const madeAt = clock.now().subtract({ minutes: 110 });
     const punches: Array<{ punch: string; signature: string }> = [];
     for (let index = 0; index < QUEUE; index++) {

@@ -57,6 +57,8 @@ export type WorkerEmployee = {
   status: 'active' | 'terminated';
   hire_date: string;
   termination_date: string | null;
+  /** Their work centre (whether it asks for the position at the punch). */
+  location_id: string | null;
 };
 
 /** The worker a portal request acts as: their company as a tenant (the worker as its actor), and their zone. */

@@ -175,15 +175,20 @@ export async function enrollKiosk(
       errors: { code: 'is unknown, used or expired: make a new one in the dashboard' },
     });
   }
-  return await kioskInfo(deps, {
-    companyId: device.company_id,
-    deviceId: device.id,
-    locationId: device.location_id,
-  });
+  return await kioskInfo(deps, { companyId: device.company_id, deviceId: device.id });
 }
 
-/** A kiosk, as a signed request proved it: its company, itself and its work centre. */
-export type KioskCaller = { companyId: string; deviceId: string; locationId: string };
+/**
+ * A kiosk, as a signed request proved it: its company, itself and its work centre; and, read with it, the key its
+ * queued punches are signed with and since when it is enrolled (offline-punches.service).
+ */
+export type KioskCaller = {
+  companyId: string;
+  deviceId: string;
+  locationId: string;
+  publicKey: JsonWebKey;
+  enrolledAt: Date;
+};
 
 /**
  * The text a kiosk signs for a request: method, path with its query, the counter, and the body's SHA-256
@@ -218,7 +223,9 @@ export async function verifyKioskRequest(
 ): Promise<KioskCaller> {
   if (!/^[0-9]{1,18}$/.test(request.counter) || !/^[0-9a-f-]{36}$/.test(request.deviceId)) throw refused();
   const device = await findDeviceById(deps.db, request.deviceId);
-  if (!device || device.public_key === null || device.revoked_at !== null) throw refused();
+  if (!device || device.public_key === null || device.enrolled_at === null || device.revoked_at !== null) {
+    throw refused();
+  }
   const signature = Buffer.from(request.signature, 'base64url');
   let valid = false;
   try {
@@ -236,11 +243,20 @@ export async function verifyKioskRequest(
   if (!(await takeRequestCounter(deps.db, device.company_id, device.id, BigInt(request.counter), now))) {
     throw refused();
   }
-  return { companyId: device.company_id, deviceId: device.id, locationId: device.location_id };
+  return {
+    companyId: device.company_id,
+    deviceId: device.id,
+    locationId: device.location_id,
+    publicKey: device.public_key,
+    enrolledAt: device.enrolled_at,
+  };
 }
 
 /** What a kiosk shows when idle: its name, its work centre, the company. */
-export async function kioskInfo(deps: Pick<AppDeps, 'db' | 'instanceSecret'>, kiosk: KioskCaller) {
+export async function kioskInfo(
+  deps: Pick<AppDeps, 'db' | 'instanceSecret'>,
+  kiosk: Pick<KioskCaller, 'companyId' | 'deviceId'>,
+) {
   const device = await findDevice(deps.db, kiosk.companyId, kiosk.deviceId);
   if (!device) throw refused();
   return {
@@ -251,15 +267,6 @@ export async function kioskInfo(deps: Pick<AppDeps, 'db' | 'instanceSecret'>, ki
     pin_seal_key: pinSealPublicKey(deps),
     location_capture: device.location_capture,
   };
-}
-
-/** The key a kiosk's queued punches are signed with, and since when it is enrolled (offline-punches.service). */
-export async function kioskPunchKey(deps: Pick<AppDeps, 'db'>, kiosk: KioskCaller) {
-  const device = await findDeviceById(deps.db, kiosk.deviceId);
-  if (!device || device.public_key === null || device.enrolled_at === null || device.revoked_at !== null) {
-    throw refused();
-  }
-  return { publicKey: device.public_key, since: device.enrolled_at };
 }
 
 /** Whom the kiosk's work centre lets clock: its active employees, by name (first name and last name). */

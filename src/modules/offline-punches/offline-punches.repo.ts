@@ -1,16 +1,16 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 
-/** A worker's devices that may sign queued punches: not revoked, newest first. */
-export async function selectWorkerDevices(db: Executor, companyId: string, employeeId: string) {
+/** One of the worker's devices that may sign queued punches (not revoked), or undefined. */
+export async function findWorkerDevice(db: Executor, companyId: string, employeeId: string, id: string) {
   return await db
     .selectFrom('worker_devices')
     .select(['id', 'public_key', 'registered_at'])
     .where('company_id', '=', companyId)
+    .where('id', '=', id)
     .where('employee_id', '=', employeeId)
     .where('revoked_at', 'is', null)
-    .orderBy('registered_at', 'desc')
-    .execute();
+    .executeTakeFirst();
 }
 
 export async function insertWorkerDevice(

@@ -12,15 +12,14 @@ import { type CheckInView, type PunchOrigin, storePunch } from '../check-ins/che
 import {
   identifyQueued,
   type KioskCaller,
-  kioskPunchKey,
   publicKeyOf,
   type QueuedIdentification,
 } from '../kiosks/kiosks.service.ts';
 import { writeDays } from '../workdays/write-days.ts';
 import {
+  findWorkerDevice,
   insertWorkerDevice,
   revokeOldWorkerDevices,
-  selectWorkerDevices,
   sequenceGaps,
   settleSequence,
   takeSequence,
@@ -90,7 +89,6 @@ export type QueuedResult =
 
 type Parsed = {
   index: number;
-  text: string;
   sequence: bigint;
   type: 'in' | 'out' | 'break_start' | 'break_end';
   deviceTime: Temporal.Instant;
@@ -109,6 +107,25 @@ const refusal = (
   status: 'refused',
   code,
   detail,
+});
+
+const replayed = (punch: { index: number; sequence: bigint }) =>
+  refusal(punch, 'replayed', 'This device sent this punch before.');
+
+/** A sequence's row in the device's ledger (offline_punches): taken with its outcome, or null while writing. */
+const ledgerRow = (
+  at: { companyId: string; deviceId: string; receivedAt: Date },
+  punch: Parsed,
+  employeeId: string | null,
+  refusalCode: string | null,
+) => ({
+  company_id: at.companyId,
+  device_id: at.deviceId,
+  sequence: punch.sequence,
+  employee_id: employeeId,
+  device_time: new Date(punch.deviceTime.epochMilliseconds),
+  received_at: at.receivedAt,
+  refusal: refusalCode,
 });
 
 /** The text a kiosk's sealed PIN names as associated data: the punch's own fields, one per line. */
@@ -200,7 +217,6 @@ function parseBatch(
     }
     parsed.push({
       index,
-      text: item.punch,
       sequence,
       type: value.type,
       deviceTime: Temporal.Instant.fromEpochMilliseconds(
@@ -232,16 +248,7 @@ async function writeQueued(
 ): Promise<QueuedResult[]> {
   if (ready.length === 0) return [];
   const writer = { companyId: scope.companyId, timezone: scope.timezone };
-  const at = toDate(deps.clock.now());
-  const ledgerRow = (punch: Ready, refusalCode: string | null) => ({
-    company_id: scope.companyId,
-    device_id: deviceId,
-    sequence: punch.sequence,
-    employee_id: punch.employeeId,
-    device_time: new Date(punch.deviceTime.epochMilliseconds),
-    received_at: at,
-    refusal: refusalCode,
-  });
+  const ledger = { companyId: scope.companyId, deviceId, receivedAt: toDate(deps.clock.now()) };
   const write = async (punches: readonly Ready[], allOrNothing: boolean) =>
     await writeDays(
       deps,
@@ -252,8 +259,8 @@ async function writeQueued(
         const touched = [];
         const events = [];
         for (const punch of punches) {
-          if (!(await takeSequence(tx, ledgerRow(punch, null)))) {
-            results.push(refusal(punch, 'replayed', 'This device sent this punch before.'));
+          if (!(await takeSequence(tx, ledgerRow(ledger, punch, punch.employeeId, null)))) {
+            results.push(replayed(punch));
             continue;
           }
           try {
@@ -305,12 +312,8 @@ async function writeQueued(
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // Refused when its days were settled (a sealed day): taken, with the refusal, outside the rolled-back write.
-      const taken = await takeSequence(deps.db, ledgerRow(punch, error.code));
-      results.push(
-        taken
-          ? refusal(punch, error.code as QueuedRefusalCode, error.message)
-          : refusal(punch, 'replayed', 'This device sent this punch before.'),
-      );
+      const taken = await takeSequence(deps.db, ledgerRow(ledger, punch, punch.employeeId, error.code));
+      results.push(taken ? refusal(punch, error.code as QueuedRefusalCode, error.message) : replayed(punch));
     }
   }
   return results;
@@ -323,19 +326,12 @@ async function takeRefused(
   deviceId: string,
   punches: ReadonlyArray<{ punch: Parsed; employeeId: string | null; result: QueuedResult }>,
 ): Promise<QueuedResult[]> {
-  const at = toDate(deps.clock.now());
+  const ledger = { companyId, deviceId, receivedAt: toDate(deps.clock.now()) };
   const results: QueuedResult[] = [];
   for (const { punch, employeeId, result } of punches) {
-    const taken = await takeSequence(deps.db, {
-      company_id: companyId,
-      device_id: deviceId,
-      sequence: punch.sequence,
-      employee_id: employeeId,
-      device_time: new Date(punch.deviceTime.epochMilliseconds),
-      received_at: at,
-      refusal: result.status === 'refused' ? result.code : null,
-    });
-    results.push(taken ? result : refusal(punch, 'replayed', 'This device sent this punch before.'));
+    const code = result.status === 'refused' ? result.code : null;
+    const taken = await takeSequence(deps.db, ledgerRow(ledger, punch, employeeId, code));
+    results.push(taken ? result : replayed(punch));
   }
   return results;
 }
@@ -388,8 +384,7 @@ export async function receivePortalPunches(
   input: { device_id: string; punches: readonly QueuedPunchItem[] },
 ) {
   const { tenant } = worker;
-  const devices = await selectWorkerDevices(deps.db, tenant.companyId, worker.employeeId);
-  const device = devices.find((candidate) => candidate.id === input.device_id);
+  const device = await findWorkerDevice(deps.db, tenant.companyId, worker.employeeId, input.device_id);
   if (!device) {
     throw new ApiError('conflict', 'This device is not registered for you, or was replaced: log in again.', {
       errors: { device_id: 'is not a device of yours' },
@@ -435,12 +430,11 @@ export async function receiveKioskPunches(
   kiosk: KioskCaller,
   input: { punches: readonly QueuedPunchItem[] },
 ) {
-  const key = await kioskPunchKey(deps, kiosk);
   const scope = await tenantScopeOf(deps.db, kiosk.companyId);
   if (!scope) throw new ApiError('unauthenticated', 'This kiosk is not enrolled.');
-  const { parsed, refused } = parseBatch(input.punches, kiosk.deviceId, key.publicKey, true);
-  const early = parsed.filter((punch) => beforeDevice(punch, key.since));
-  const timely = parsed.filter((punch) => !beforeDevice(punch, key.since));
+  const { parsed, refused } = parseBatch(input.punches, kiosk.deviceId, kiosk.publicKey, true);
+  const early = parsed.filter((punch) => beforeDevice(punch, kiosk.enrolledAt));
+  const timely = parsed.filter((punch) => !beforeDevice(punch, kiosk.enrolledAt));
   const identified = await identifyQueued(
     deps,
     kiosk,

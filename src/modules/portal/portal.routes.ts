@@ -16,7 +16,6 @@ import {
 } from '../../platform/sessions.ts';
 import { LoginBody } from '../admins/admins.schemas.ts';
 import { canClock, latestCheckIn, openShiftOf } from '../check-ins/check-ins.service.ts';
-import { findEmployee } from '../employees/employees.service.ts';
 import { punchCaptureOf } from '../locations/locations.service.ts';
 import { throttledLogin } from '../logins/logins.service.ts';
 import { passkeyRoutes } from '../passkeys/passkeys.routes.ts';
@@ -191,11 +190,7 @@ export function portalRoutes(app: FastifyInstance, deps: AppDeps): void {
           by_type: reset.by.type,
         })),
         // Whether the worker's work centre asks for the position at the punch (docs/privacy.md).
-        ...(await punchCaptureOf(
-          deps.db,
-          tenant.companyId,
-          (await findEmployee(deps.db, tenant.companyId, employee.id))?.location_id ?? null,
-        )),
+        ...(await punchCaptureOf(deps.db, tenant.companyId, employee.location_id)),
         csrf_token: session.csrf_token,
       };
     },

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { allPages, api, formatInstant, type Page, query } from '../../../shared/api.ts';
+import { allPages, api, formatInstant } from '../../../shared/api.ts';
 import { useT } from '../../../shared/i18n.ts';
 import { checkInTypeLabel, statusLabel } from '../labels.ts';
 import type { CheckIn, Location } from '../types.ts';
@@ -133,15 +133,17 @@ function OutsideTheArea() {
   const list = useLoad(async () => {
     const to = new Date();
     const from = new Date(to.getTime() - 31 * 86_400_000);
-    const page = await api<Page<CheckIn>>(
-      'GET',
-      `/live/check-ins${query({ outside_geofence: 'true', from: from.toISOString(), to: to.toISOString(), limit: 100 })}`,
-    );
+    // Every page of the range (the listing runs oldest first), shown newest first.
+    const punches = await allPages<CheckIn>('/live/check-ins', {
+      outside_geofence: 'true',
+      from: from.toISOString(),
+      to: to.toISOString(),
+    });
     const names = await employeesById(
       'live',
-      page.data.map((checkIn) => checkIn.employee_id),
+      punches.map((checkIn) => checkIn.employee_id),
     );
-    return page.data.reverse().map((checkIn) => ({ checkIn, employee: names.get(checkIn.employee_id) }));
+    return punches.reverse().map((checkIn) => ({ checkIn, employee: names.get(checkIn.employee_id) }));
   }, []);
   return (
     <section aria-labelledby="outside-title">
@@ -164,7 +166,7 @@ function OutsideTheArea() {
               <td>{formatInstant(checkIn.timestamp)}</td>
               <td>{employee ? fullName(employee) : checkIn.employee_id}</td>
               <td>{t(checkInTypeLabel(checkIn.type))}</td>
-              <td>{where?.distance_m === null || where === null ? '—' : `${where.distance_m} m`}</td>
+              <td>{where && where.distance_m !== null ? `${where.distance_m} m` : '—'}</td>
               <td>{where ? `±${where.accuracy_m} m` : '—'}</td>
             </tr>
           );
