@@ -12,7 +12,7 @@ import { createLocation } from '../../src/modules/locations/locations.service.ts
 import { newId } from '../../src/platform/ids.ts';
 import { FakeClock } from '../../src/time/clock.ts';
 import { sealPin } from '../../test/helpers/kiosk.ts';
-import { type BenchCluster, openBenchDatabase, timed } from '../lib/cluster.ts';
+import { type BenchCluster, openBenchDatabase, printCostliestStatements, timed } from '../lib/cluster.ts';
 import { generateEmployees } from '../lib/generate.ts';
 import { runKioskLoad } from '../lib/kiosk-load.ts';
 import { startService } from '../lib/service.ts';
@@ -95,7 +95,9 @@ export async function kiosksSuite(cluster: BenchCluster): Promise<string[]> {
     console.log(
       `  control, ${IDLE_RATE} punches/s: p50 ${idle.p50Ms.toFixed(1)} ms, p99 ${idle.p99Ms.toFixed(1)} ms, ${JSON.stringify(idle.statuses)}`,
     );
+    await printCostliestStatements(cluster, 'bench_kiosks', { only: 'reset' });
     const rush = await load(KIOSKS, RUSH_MS);
+    await printCostliestStatements(cluster, 'bench_kiosks', { title: 'the rush’s statements' });
     const ratio = rush.p99Ms / idle.p99Ms;
     console.log(
       `  rush, ${KIOSKS} kiosks at a punch a second: ${rush.perSecond.toFixed(0)} punches/s, p50 ${rush.p50Ms.toFixed(1)} ms, p99 ${rush.p99Ms.toFixed(1)} ms (${ratio.toFixed(2)}× the control; goal ≤ ${TARGET_RATIO}), ${JSON.stringify(rush.statuses)}`,

@@ -108,6 +108,7 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
   // and end the process.
   pool.on('connect', (client) => {
     client.on('error', connectionLost);
+    preparedByName(client);
   });
   const db = new Kysely<Database>({
     // Cursor lets query.stream() read large results in chunks (report generation) with flat memory.
@@ -263,6 +264,74 @@ async function runPrepared(
     preparing = false;
     return await pool.query({ text, values, ...mode });
   }
+}
+
+/**
+ * Statements run through Kysely on a pooled connection are prepared by name too (issue 40's bench): once a text
+ * has been sent twice by this process, each connection parses it once and PostgreSQL reuses its plan, instead of
+ * planning every call. On the kiosk's punch, planning was about two thirds of the database's time (a primary-key
+ * read: 316 of 393 µs; docs/performance.md, "Kiosks in the morning rush"). Bounded: a text is counted only while
+ * fewer than MAX_COUNTED texts are, and a connection keeps at most MAX_NAMED_PER_CONNECTION statements; past
+ * either, a statement is sent unnamed as before. A statement whose result columns a migration could change
+ * (`select *`, `returning *`) is never named: PostgreSQL would refuse its cached plan ("cached plan must not change
+ * result type") on a node that runs while the next release's migration adds a column.
+ */
+const MAX_COUNTED = 4_096;
+const MAX_NAMED_PER_CONNECTION = 256;
+const sentTwice = new Map<string, number>();
+const STAR_COLUMNS = /(?:\bselect|\breturning|,)\s+(?:(?:"[^"]*"|\w+)\.)?\*/i;
+
+function statementName(text: string): string | undefined {
+  const seen = sentTwice.get(text);
+  if (seen === undefined) {
+    if (sentTwice.size < MAX_COUNTED) sentTwice.set(text, STAR_COLUMNS.test(text) ? -1 : 1);
+    return undefined;
+  }
+  if (seen < 0) return undefined;
+  if (seen === 1) sentTwice.set(text, 2);
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    name = `jornada_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
+type Query = (...args: unknown[]) => unknown;
+
+/** Makes a pooled client send Kysely's statements (text and values) by name, as statementName decides. */
+function preparedByName(client: pg.PoolClient): void {
+  // The prototype's query, looked up at each call (a test that counts statements replaces it).
+  const query: Query = (...args) => (Object.getPrototypeOf(client).query as Query).apply(client, args);
+  let named = 0;
+  const unnamed = (text: string, values: unknown[]) => query(text, values);
+  (client as unknown as { query: Query }).query = (...args: unknown[]) => {
+    const [text, values] = args;
+    if (
+      !preparing ||
+      typeof text !== 'string' ||
+      !Array.isArray(values) ||
+      values.length === 0 ||
+      args.length !== 2
+    ) {
+      return query(...args);
+    }
+    const name = statementName(text);
+    const parsed = (client as unknown as { connection: { parsedStatements: Record<string, string> } })
+      .connection.parsedStatements;
+    if (name === undefined || (!(name in parsed) && named >= MAX_NAMED_PER_CONNECTION)) {
+      return unnamed(text, values);
+    }
+    if (!(name in parsed)) named += 1;
+    return (query({ name, text, values }) as Promise<pg.QueryResult>).catch((error: unknown) => {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !UNPREPARABLE_SQLSTATES.has(code)) throw error;
+      // A pooler that does not keep prepared statements (see `preparing`): unnamed from now on. Inside a
+      // transaction the failed statement has ended it, and the retry answers that: the caller's error once.
+      preparing = false;
+      return unnamed(text, values);
+    });
+  };
 }
 
 /** Whether this process still prepares statements by name (executePrepared); for the tests. */

@@ -68,7 +68,9 @@ export async function insertCheckIn(db: Executor, companyId: string, row: CheckI
     .onConflict((conflict) =>
       conflict
         .columns(['company_id', 'employee_id', 'timestamp', 'type'])
-        .where('status', '=', 'active')
+        // A literal, not a parameter: PostgreSQL matches the partial index by this predicate when it analyses
+        // the statement, before any value is bound (a prepared statement's first parse).
+        .where('status', '=', sql.lit('active'))
         .doNothing(),
     )
     .returning('id')

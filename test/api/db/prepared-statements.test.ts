@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db, executePrepared, preparesStatements } from '../../../src/db/database.ts';
 import { createEmptyDatabase } from '../../helpers/database.ts';
@@ -39,6 +39,36 @@ describe('prepared statements', () => {
     const divide = (by: number) => sql<{ quotient: number }>`select 12 / ${by}::int as quotient`;
     await expect(executePrepared(db, divide(0))).rejects.toMatchObject({ code: '22012' });
     expect(await executePrepared(db, divide(4))).toEqual([{ quotient: 3 }]);
+  });
+
+  it('prepares a statement Kysely sends by name from its second use, but never one that selects every column', async () => {
+    await sql`create table if not exists named_rows (id int primary key, label text)`.execute(db);
+    await sql`insert into named_rows values (1, 'one'), (2, 'two') on conflict do nothing`.execute(db);
+    const byId = (id: number) =>
+      (db as unknown as Kysely<{ named_rows: { id: number; label: string } }>)
+        .selectFrom('named_rows')
+        .select(['id', 'label'])
+        .where('id', '=', id);
+    const everything = (id: number) =>
+      (db as unknown as Kysely<{ named_rows: { id: number; label: string } }>)
+        .selectFrom('named_rows')
+        .selectAll()
+        .where('id', '=', id);
+    const names = async () =>
+      (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(db)).rows.map(
+        (row) => row.statement,
+      );
+    const before = await names();
+    expect(await byId(1).execute()).toEqual([{ id: 1, label: 'one' }]);
+    // Sent once: not yet worth a name.
+    expect((await names()).filter((text) => text.includes('named_rows'))).toEqual([]);
+    for (const id of [2, 1, 2]) expect((await byId(id).executeTakeFirst())?.id).toBe(id);
+    for (const id of [1, 2, 1]) expect((await everything(id).executeTakeFirst())?.id).toBe(id);
+    const added = (await names()).filter((text) => !before.includes(text));
+    // One statement prepared, the listed columns' read; `select *` stays unnamed (a migration adding a column
+    // would make PostgreSQL refuse its cached plan on a node still running).
+    expect(added).toHaveLength(1);
+    expect(added[0]).toContain('select "id", "label" from "named_rows"');
   });
 
   // Last: it turns naming off for the rest of this file's process.
