@@ -599,7 +599,7 @@ export interface webhooks {
   "check_in_correction.applied": {
     /**
      * check_in_correction.applied event
-     * @description Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added.
+     * @description Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added. `affected_dates` and `affected_months` name what a payroll integration reads again.
      */
     post: operations["checkInCorrectionAppliedEvent"];
   };
@@ -679,6 +679,13 @@ export interface webhooks {
      * @description A new legal-limit alert (`GET /v1/compliance-alerts`).
      */
     post: operations["complianceAlertCreatedEvent"];
+  };
+  "registry_month.closed": {
+    /**
+     * registry_month.closed event
+     * @description A month of the registry was closed (`POST /v1/registry/months/{month}/close`, or from the dashboard): its figures are final, and its seal is given.
+     */
+    post: operations["registryMonthClosedEvent"];
   };
   "report.completed": {
     /**
@@ -1239,7 +1246,7 @@ export interface components {
       next_after: string;
     };
     /** @enum {unknown} */
-    EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "report.completed" | "ping";
+    EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "registry_month.closed" | "report.completed" | "ping";
     /** @description Overtime worked on this day to prevent or repair damage (ET 35.3): compensated as any other, it does not count towards the 80 hours a year. */
     ForceMajeureDay: {
       id: components["schemas"]["Uuid"];
@@ -1811,7 +1818,7 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
-    WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "report.completed")[];
+    WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "registry_month.closed" | "report.completed")[];
     /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
     WebhookUrl: string;
     /** @description Contracted minutes a week; default: work_schedule's sum. */
@@ -4727,7 +4734,7 @@ export interface operations {
   };
   /**
    * check_in_correction.applied event
-   * @description Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added.
+   * @description Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added. `affected_dates` and `affected_months` name what a payroll integration reads again.
    */
   checkInCorrectionAppliedEvent: {
     parameters: {
@@ -4747,6 +4754,10 @@ export interface operations {
             employee_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "applied";
+            /** @description The worker’s dates (in their time zone) whose figures the correction changed, with the dates of the check-ins it voided and added, in order: what a payroll integration reads again. Absent on events recorded before 2026-11-28. */
+            affected_dates?: string[];
+            /** @description The months of `affected_dates` (`YYYY-MM`), in order. Absent on events recorded before 2026-11-28. */
+            affected_months?: string[];
           };
         };
       };
@@ -5062,6 +5073,40 @@ export interface operations {
             /** Format: date */
             date: string;
             rule: string;
+          };
+        };
+      };
+    };
+    responses: {
+      200: components["responses"]["WebhookAcknowledged"];
+    };
+  };
+  /**
+   * registry_month.closed event
+   * @description A month of the registry was closed (`POST /v1/registry/months/{month}/close`, or from the dashboard): its figures are final, and its seal is given.
+   */
+  registryMonthClosedEvent: {
+    parameters: {
+      header: {
+        "webhook-id": components["parameters"]["WebhookId"];
+        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+        "webhook-signature": components["parameters"]["WebhookSignature"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["EventEnvelope"] & {
+          /** @constant */
+          type: "registry_month.closed";
+          data: {
+            /** @description The month closed (`YYYY-MM`). */
+            month: string;
+            /** @description The month’s seal (hex SHA-256), as `GET /v1/registry/months` answers it. */
+            seal: string;
+            /** @description How many workers the month holds (each got its closing). */
+            workers: number;
+            /** Format: date-time */
+            closed_at: string;
           };
         };
       };

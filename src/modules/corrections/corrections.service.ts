@@ -10,7 +10,7 @@ import { newId } from '../../platform/ids.ts';
 import { mapPage, type Page, syncPage } from '../../platform/pagination.ts';
 import type { ActingTenant, Actor, CompanyScope, ReachScope, TenantScope } from '../../platform/tenant.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
-import { employeeTimeZone } from '../../time/zones.ts';
+import { employeeTimeZone, localDate } from '../../time/zones.ts';
 import {
   type CheckInFact,
   checkInTimingError,
@@ -501,6 +501,20 @@ async function applyCorrection(
   const zone = employeeTimeZone(employee, tenant.timezone);
   const first = instants[0] as Temporal.Instant;
   const last = instants[instants.length - 1] as Temporal.Instant;
+  // What a payroll integration reads again (issue 41): the dates of the check-ins voided and added, and every
+  // date whose figures the recomputation changed (a break after midnight changes the day before); filled in by
+  // settleDays before the events are recorded.
+  const affected = new Set(instants.map((instant) => localDate(instant, zone).toString()));
+  const applied = {
+    type: 'check_in_correction.applied' as const,
+    data: {
+      correction_id: row.id,
+      employee_id: employee.id,
+      status: 'applied' as const,
+      affected_dates: [] as string[],
+      affected_months: [] as string[],
+    },
+  };
   // The one write that may change a sealed day: both sides approved it, and it leaves both versions visible.
   await settleDays(
     tx,
@@ -512,10 +526,7 @@ async function applyCorrection(
         { employeeId: employee.id, from: datesAround(first, zone).from, to: datesAround(last, zone).to },
       ],
       events: [
-        {
-          type: 'check_in_correction.applied',
-          data: { correction_id: row.id, employee_id: employee.id, status: 'applied' },
-        },
+        applied,
         ...added.map(
           (checkInId): PendingEvent => ({
             type: 'checkin.created',
@@ -527,6 +538,16 @@ async function applyCorrection(
     {
       what: 'this correction',
       sealed: 'correction',
+      onChange: (_employeeId, dates) => {
+        for (const date of dates) affected.add(date);
+        const sorted = [...affected].sort();
+        applied.data.affected_dates.splice(0, Number.POSITIVE_INFINITY, ...sorted);
+        applied.data.affected_months.splice(
+          0,
+          Number.POSITIVE_INFINITY,
+          ...new Set(sorted.map((date) => date.slice(0, 7))),
+        );
+      },
       // Each closed month whose figures it changed gets a new version of the worker's month.
       onSealedChange: (within, employeeId, dates) =>
         recordMonthVersions(

@@ -40,7 +40,24 @@ export const EVENT_DATA = {
     { additionalProperties: false },
   ),
   'check_in_correction.requested': correction('pending'),
-  'check_in_correction.applied': correction('applied'),
+  'check_in_correction.applied': Type.Object(
+    {
+      ...correction('applied').properties,
+      affected_dates: Type.Optional(
+        Type.Array(Type.String({ format: 'date' }), {
+          description:
+            'The worker’s dates (in their time zone) whose figures the correction changed, with the dates of the check-ins it voided and added, in order: what a payroll integration reads again. Absent on events recorded before 2026-11-28.',
+        }),
+      ),
+      affected_months: Type.Optional(
+        Type.Array(Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' }), {
+          description:
+            'The months of `affected_dates` (`YYYY-MM`), in order. Absent on events recorded before 2026-11-28.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   'check_in_correction.rejected': correction('rejected'),
   'absence.requested': absence('requested'),
   'absence.approved': absence('approved'),
@@ -66,6 +83,24 @@ export const EVENT_DATA = {
   'shift.deleted': shift,
   'compliance_alert.created': Type.Object(
     { alert_id: Uuid(), employee_id: Uuid(), date: Type.String({ format: 'date' }), rule: Type.String() },
+    { additionalProperties: false },
+  ),
+  'registry_month.closed': Type.Object(
+    {
+      month: Type.String({
+        pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
+        description: 'The month closed (`YYYY-MM`).',
+      }),
+      seal: Type.String({
+        pattern: '^[0-9a-f]{64}$',
+        description: 'The month’s seal (hex SHA-256), as `GET /v1/registry/months` answers it.',
+      }),
+      workers: Type.Integer({
+        minimum: 0,
+        description: 'How many workers the month holds (each got its closing).',
+      }),
+      closed_at: Type.String({ format: 'date-time' }),
+    },
     { additionalProperties: false },
   ),
   'report.completed': Type.Object(

@@ -4,6 +4,7 @@ import { lockCompanyRow } from '../../db/companies.ts';
 import type { Executor } from '../../db/database.ts';
 import { lockEmployees } from '../../db/employees.ts';
 import { insertDocumentWork } from '../../db/queues.ts';
+import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -12,6 +13,7 @@ import type { ActingTenant, CompanyScope } from '../../platform/tenant.ts';
 import { monthRange } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { localDate } from '../../time/zones.ts';
+import { recordEvents } from '../events/events.service.ts';
 import {
   closingOf,
   currentMonthVersion,
@@ -44,8 +46,10 @@ export async function closeMonth(
   if (localDate(now, tenant.timezone).toString() <= range.to) {
     throw invalid({ 'path.month': `has not ended yet in ${tenant.timezone}` });
   }
-  const at = toDate(now);
-  return await deps.db.transaction().execute(async (tx) => {
+  // A sync-stamped write: its event (registry_month.closed) is in the outbox, which client listings read in
+  // stamp order; the close's instant is the stamp.
+  return await withSyncStamp(deps.db, deps.clock, tenant.companyId, async (tx, stamp) => {
+    const at = toDate(stamp);
     // Every employee's lock, then the company row (which a hire takes first, with its seat), then every
     // employee's again: an employee hired meanwhile has committed and is locked too, and a later hire waits for
     // the closing, so none records into the month behind it. Employees before the company keeps the lock order.
@@ -90,6 +94,13 @@ export async function closeMonth(
       content: { month, seal: seal.toString('hex'), closed_at: at.toISOString() },
       recordedAt: at,
     });
+    // A payroll integration pulls the month once it is final (issue 41).
+    await recordEvents(tx, tenant.companyId, at, [
+      {
+        type: 'registry_month.closed',
+        data: { month, seal: seal.toString('hex'), workers: employees.length, closed_at: formatInstant(at) },
+      },
+    ]);
     return { month, closed_at: formatInstant(at), closed_by: tenant.actor, seal: seal.toString('hex') };
   });
 }

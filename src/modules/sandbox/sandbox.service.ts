@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Static } from 'typebox';
 import { withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
@@ -49,7 +50,15 @@ function sampleData(type: EventType, rows: SandboxRows, year: number): EventData
       const status = ({ requested: 'pending', applied: 'applied', rejected: 'rejected' } as const)[
         type.slice('check_in_correction.'.length) as 'requested' | 'applied' | 'rejected'
       ];
-      return { correction_id: correction.id, employee_id: correction.employee_id, status };
+      return type === 'check_in_correction.applied'
+        ? {
+            correction_id: correction.id,
+            employee_id: correction.employee_id,
+            status: 'applied',
+            affected_dates: [`${year}-01-05`],
+            affected_months: [`${year}-01`],
+          }
+        : { correction_id: correction.id, employee_id: correction.employee_id, status };
     }
     case 'absence.requested':
     case 'absence.approved':
@@ -71,6 +80,15 @@ function sampleData(type: EventType, rows: SandboxRows, year: number): EventData
       return { shift_id: newId(), employee_id: employeeId, date: `${year}-01-05` };
     case 'compliance_alert.created':
       return { alert_id: newId(), employee_id: employeeId, date: `${year}-01-05`, rule: 'daily_hours' };
+    case 'registry_month.closed':
+      return {
+        month: `${year - 1}-12`,
+        seal: createHash('sha256')
+          .update(`${year - 1}-12`)
+          .digest('hex'),
+        workers: rows.employee ? 1 : 0,
+        closed_at: `${year}-01-02T09:00:00Z`,
+      };
     case 'report.completed':
       return { report_id: rows.report?.id ?? newId(), status: 'completed' };
     case 'ping':

@@ -165,7 +165,7 @@ const EVENT_SOURCES: Record<EventType, string> = {
   'check_in_correction.requested':
     'A correction of check-ins was requested (`POST /v1/check-in-corrections`, or by the worker in the portal).',
   'check_in_correction.applied':
-    'Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added.',
+    'Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added. `affected_dates` and `affected_months` name what a payroll integration reads again.',
   'check_in_correction.rejected': 'The company or the worker rejected a pending correction.',
   'absence.requested': 'An absence was requested (`POST /v1/absences`).',
   'absence.approved': 'A requested absence was approved.',
@@ -179,6 +179,8 @@ const EVENT_SOURCES: Record<EventType, string> = {
   'shift.updated': 'A published shift changed.',
   'shift.deleted': 'A published shift was deleted.',
   'compliance_alert.created': 'A new legal-limit alert (`GET /v1/compliance-alerts`).',
+  'registry_month.closed':
+    'A month of the registry was closed (`POST /v1/registry/months/{month}/close`, or from the dashboard): its figures are final, and its seal is given.',
   'report.completed': 'A report finished generating and can be downloaded.',
   ping: 'Sent by `POST /v1/webhook-endpoints/{id}/test` to that endpoint alone. Never subscribed explicitly.',
 };

@@ -220,12 +220,12 @@ export async function consolidate(
   employeeId: string,
   dates: { from: string; to: string | 'horizon' },
   now: Date,
-  options: { sealed?: 'refuse' | 'correction'; what?: string } = {},
-): Promise<string[]> {
+  options: { sealed?: 'refuse' | 'correction'; what?: string; onChange?: unknown } = {},
+): Promise<{ sealed: string[]; all?: string[] }> {
   const computed = await computeWorkdays(tx, companyId, companyTimeZone, employeeId, dates, now, {
     lock: true,
   });
-  if (!computed) return [];
+  if (!computed) return { sealed: [] };
   const { employee, range, rows } = computed;
   const changed = await sealedDatesChanged(tx, companyId, employeeId, range, rows);
   const [first] = changed;
@@ -233,12 +233,16 @@ export async function consolidate(
     const month = (await sealingMonth(tx, companyId, first)) ?? first;
     throw closedMonthConflict(month, options.what ?? 'this change');
   }
+  // Every changed date, when the writer asks for them (write-days.ts, onChange): before the rows are replaced.
+  const all = options.onChange
+    ? (await differingDates(tx, companyId, employeeId, range, rows)).map((day) => day.date)
+    : undefined;
   await replaceWorkdays(tx, companyId, employeeId, range, rows);
   await refreshMonths(tx, companyId, employeeId, range);
   if (employee.consolidated_through === null || employee.consolidated_through < range.to) {
     await setConsolidatedThrough(tx, companyId, employeeId, range.to);
   }
-  return changed;
+  return all === undefined ? { sealed: changed } : { sealed: changed, all };
 }
 
 /**

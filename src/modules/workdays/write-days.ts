@@ -44,6 +44,11 @@ export type DaysOptions = {
   records?: boolean;
   /** Told the sealed dates a `correction` write changed, per employee (each month gets a new version). */
   onSealedChange?: (tx: Executor, employeeId: string, dates: string[]) => Promise<void>;
+  /**
+   * Told every date whose stored figures the write changed, per touched range, before the events are recorded
+   * (an applied correction names them in its event: `affected_dates`). Costs one read of the range's rows.
+   */
+  onChange?: (employeeId: string, dates: string[]) => void;
 };
 
 export async function writeDays<T>(
@@ -95,7 +100,8 @@ export async function settleDays<T>(
       at,
       options,
     );
-    if (changed.length > 0) await options.onSealedChange?.(tx, touched.employeeId, changed);
+    if (changed.sealed.length > 0) await options.onSealedChange?.(tx, touched.employeeId, changed.sealed);
+    if (changed.all) options.onChange?.(touched.employeeId, changed.all);
     if (options.records !== false) alerts.push(...(await refreshComplianceAlerts(tx, tenant, touched, now)));
   }
   await recordEvents(tx, tenant.companyId, at, [...outcome.events, ...alerts]);

@@ -238,7 +238,14 @@ describe('approving a correction', () => {
     expect(events).toEqual([
       {
         type: 'check_in_correction.applied',
-        data: { correction_id: correction.id, employee_id: employee.id, status: 'applied' },
+        data: {
+          correction_id: correction.id,
+          employee_id: employee.id,
+          status: 'applied',
+          // The one day whose figures changed, and its month (issue 41).
+          affected_dates: ['2026-10-05'],
+          affected_months: ['2026-10'],
+        },
       },
       ...added.map((row: { id: string }) => ({
         type: 'checkin.created',
