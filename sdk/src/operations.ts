@@ -339,9 +339,14 @@ export class Operations extends Transport {
     return this.json({ method: 'GET', path: `/v1/webhook-endpoints/${segment(id)}/deliveries/${segment(deliveryId)}`, options });
   }
 
-  /** Retry a webhook delivery (`POST /v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry`). */
+  /** Retry a webhook delivery now (`POST /v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry`). */
   retryWebhookDelivery(id: string, deliveryId: string, options?: IdempotentOptions): Promise<operations['retryWebhookDelivery']['responses'][202]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/webhook-endpoints/${segment(id)}/deliveries/${segment(deliveryId)}/retry`, idempotent: true, options });
+  }
+
+  /** Send the events of a time range again (`POST /v1/webhook-endpoints/{id}/replay`). */
+  replayWebhookEvents(id: string, body: operations['replayWebhookEvents']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['replayWebhookEvents']['responses'][202]['content']['application/json']> {
+    return this.json({ method: 'POST', path: `/v1/webhook-endpoints/${segment(id)}/replay`, body, idempotent: true, options });
   }
 
   /** Send a sample event to the sandbox’s endpoints (`POST /v1/sandbox/events`). */

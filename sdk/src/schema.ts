@@ -535,12 +535,21 @@ export interface paths {
   };
   "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry": {
     /**
-     * Retry a webhook delivery
-     * @description Queues one more attempt of a succeeded or failed delivery, due now, with the same `webhook-id`. It is a single attempt: if it fails, the delivery is failed again. A pending delivery, or a disabled endpoint, is 409 conflict.
+     * Retry a webhook delivery now
+     * @description Makes the delivery’s next attempt due now, whatever its state, with the same `webhook-id`; the delivery workers send it within a second or two. A succeeded or failed delivery gets one more attempt (if it fails, the delivery is failed again). A pending delivery waiting for a scheduled retry has that retry brought forward (if it fails, its schedule goes on). A first attempt not yet sent, or an attempt being sent, is answered as it is. A disabled endpoint is 409 conflict.
      *
      * Required scope: `webhooks:manage`.
      */
     post: operations["retryWebhookDelivery"];
+  };
+  "/v1/webhook-endpoints/{id}/replay": {
+    /**
+     * Send the events of a time range again
+     * @description Sends every event of the company created in [`from`, `to`) again to this endpoint, of the types it subscribes to (and of `types`, when given), due now with the usual retries: an event's delivery to this endpoint is sent again (its attempts go on counting; one being sent is left to finish), and an event it never had (subscribed later) gets one. Each keeps its event's `webhook-id`, so a receiver that deduplicates by it sees nothing twice. Events are kept 30 days after their deliveries end. At most 10000 events: a larger range is 422 (narrow it, or name fewer types). A disabled endpoint is 409 conflict.
+     *
+     * Required scope: `webhooks:manage`.
+     */
+    post: operations["replayWebhookEvents"];
   };
   "/v1/sandbox/events": {
     /**
@@ -1507,6 +1516,20 @@ export interface components {
       /** @description Why the correction is rejected. 1 to 500 characters. */
       reason: string;
     };
+    ReplayWebhookEventsBody: {
+      /**
+       * Format: date-time
+       * @description The first instant of the range (inclusive).
+       */
+      from: string;
+      /**
+       * Format: date-time
+       * @description The end of the range (exclusive); after `from`.
+       */
+      to: string;
+      /** @description Only these event types (of those the endpoint subscribes to). Left out: every type it subscribes to. */
+      types?: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "registry_month.closed" | "report.completed")[];
+    };
     Report: {
       id: components["schemas"]["Uuid"];
       /** @enum {unknown} */
@@ -1819,6 +1842,16 @@ export interface components {
     };
     /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
     WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "registry_month.closed" | "report.completed")[];
+    WebhookReplay: {
+      /** @description How many events are sent again, each on its delivery to this endpoint, due now. */
+      deliveries: number;
+      /** Format: date-time */
+      from: string;
+      /** Format: date-time */
+      to: string;
+      /** @description The event types replayed. */
+      types: string[];
+    };
     /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
     WebhookUrl: string;
     /** @description Contracted minutes a week; default: work_schedule's sum. */
@@ -4486,8 +4519,8 @@ export interface operations {
     };
   };
   /**
-   * Retry a webhook delivery
-   * @description Queues one more attempt of a succeeded or failed delivery, due now, with the same `webhook-id`. It is a single attempt: if it fails, the delivery is failed again. A pending delivery, or a disabled endpoint, is 409 conflict.
+   * Retry a webhook delivery now
+   * @description Makes the delivery’s next attempt due now, whatever its state, with the same `webhook-id`; the delivery workers send it within a second or two. A succeeded or failed delivery gets one more attempt (if it fails, the delivery is failed again). A pending delivery waiting for a scheduled retry has that retry brought forward (if it fails, its schedule goes on). A first attempt not yet sent, or an attempt being sent, is answered as it is. A disabled endpoint is 409 conflict.
    *
    * Required scope: `webhooks:manage`.
    */
@@ -4512,6 +4545,49 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["WebhookDelivery"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Send the events of a time range again
+   * @description Sends every event of the company created in [`from`, `to`) again to this endpoint, of the types it subscribes to (and of `types`, when given), due now with the usual retries: an event's delivery to this endpoint is sent again (its attempts go on counting; one being sent is left to finish), and an event it never had (subscribed later) gets one. Each keeps its event's `webhook-id`, so a receiver that deduplicates by it sees nothing twice. Events are kept 30 days after their deliveries end. At most 10000 events: a larger range is 422 (narrow it, or name fewer types). A disabled endpoint is 409 conflict.
+   *
+   * Required scope: `webhooks:manage`.
+   */
+  replayWebhookEvents: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: components["parameters"]["Id"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ReplayWebhookEventsBody"];
+      };
+    };
+    responses: {
+      /** @description What is sent again. */
+      202: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookReplay"];
         };
       };
       401: components["responses"]["Problem401Unmetered"];

@@ -10,6 +10,7 @@ import { deleteExpiredDownloadNonces } from '../modules/reports/reports.repo.ts'
 import { FILE_RETENTION_DAYS } from '../modules/reports/reports.service.ts';
 import type { ReportStore } from '../modules/reports/store.ts';
 import { deleteFinishedDeliveries } from '../modules/webhooks/deliveries.repo.ts';
+import { DELIVERY_RETENTION_DAYS } from '../modules/webhooks/deliveries.service.ts';
 import { settleOnCallFigures } from '../modules/workdays/consolidation.ts';
 import { claimEmployeesBehind, employeesWithUnsettledOnCall } from '../modules/workdays/workdays.repo.ts';
 import { extendCalendar } from '../modules/workdays/write-days.ts';
@@ -20,7 +21,6 @@ import type { Job } from './runner.ts';
 
 const HORIZON_BATCH = 50;
 /** Finished webhook deliveries, and events with no delivery left, are kept this long (docs/operations.md). */
-export const DELIVERY_RETENTION_DAYS = 30;
 const SWEEP_BATCH = 1_000;
 /** A partial report file not written to for this long belongs to a generation that died. */
 const ABANDONED_PARTIAL_HOURS = 1;

@@ -433,6 +433,17 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     events: ['employee.created', 'absence.approved'],
     description: 'HR system',
   },
+  ReplayWebhookEventsBody: {
+    from: '2026-11-02T00:00:00Z',
+    to: '2026-11-03T00:00:00Z',
+    types: ['check_in_correction.applied', 'registry_month.closed'],
+  },
+  WebhookReplay: {
+    deliveries: 12,
+    from: '2026-11-02T00:00:00Z',
+    to: '2026-11-03T00:00:00Z',
+    types: ['check_in_correction.applied', 'registry_month.closed'],
+  },
   UpdateWebhookEndpointBody: { events: ['employee.created', 'employee.updated', 'absence.approved'] },
   WebhookEndpoint: webhookEndpoint,
 

@@ -182,21 +182,102 @@ export async function countEventDeliveries(
   return Number(row.count);
 }
 
-/** Queues a finished delivery for one manual attempt, due now; false when it is still pending. */
-export async function requeueFinishedDelivery(
+/**
+ * Makes deliveries' next attempts due now: one delivery (a manual retry, issue 41) or an endpoint's deliveries of
+ * some events (a replay). A finished delivery gets one more attempt, with the automatic schedule after it for a
+ * replay and without for a retry; a pending one waiting for a scheduled retry has it brought forward (its schedule
+ * goes on). A delivery already due at once or in flight is left as it is: a first attempt its tenant's cursor
+ * takes, or an attempt whose lease runs. Returns how many were made due.
+ */
+export async function makeDeliveriesDue(
   db: Executor,
   companyId: string,
-  id: string,
+  which: { id: string } | { endpointId: string; eventIds: readonly string[] },
   at: Date,
-): Promise<boolean> {
-  const queued = await db
+  after: 'single_attempt' | 'retries',
+): Promise<number> {
+  if ('eventIds' in which && which.eventIds.length === 0) return 0;
+  let query = db
     .updateTable('webhook_deliveries')
-    .set({ status: 'pending', next_attempt_at: at, automatic_retries: false, updated_at: at })
-    .where('company_id', '=', companyId)
-    .where('id', '=', id)
-    .where('status', '<>', 'pending')
+    .set({
+      status: 'pending',
+      next_attempt_at: at,
+      // SET reads the row as it was.
+      automatic_retries: after === 'retries' ? true : sql<boolean>`status = 'pending' and automatic_retries`,
+      updated_at: at,
+    })
+    .where('company_id', '=', companyId);
+  query =
+    'id' in which
+      ? query.where('id', '=', which.id)
+      : query.where('endpoint_id', '=', which.endpointId).where('event_id', 'in', which.eventIds);
+  const queued = await query
+    .where((eb) =>
+      eb.or([
+        eb('status', '<>', 'pending'),
+        eb.and([
+          eb('next_attempt_at', 'is not', null),
+          eb.or([eb('leased_until', 'is', null), eb('leased_until', '<=', at)]),
+        ]),
+      ]),
+    )
     .executeTakeFirst();
-  return queued.numUpdatedRows > 0n;
+  return Number(queued.numUpdatedRows);
+}
+
+/**
+ * The ids of a tenant's events in [from, to) of the given types, oldest first, at most `limit` (a replay, issue
+ * 41). Event ids are UUIDv7 of their instant, so the range is a range of the primary key.
+ */
+export async function eventIdsBetween(
+  db: Executor,
+  companyId: string,
+  range: { fromId: string; toId: string },
+  types: readonly string[],
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('id', '>=', range.fromId)
+    .where('id', '<', range.toId)
+    .where('type', 'in', types)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * New deliveries of these events to one endpoint, due now, with automatic retries, for the events that have none
+ * to it (one delivery per event and endpoint); returns how many were made.
+ */
+export async function insertReplayDeliveries(
+  db: Executor,
+  companyId: string,
+  endpointId: string,
+  events: Array<{ eventId: string; id: string }>,
+  at: Date,
+): Promise<number> {
+  if (events.length === 0) return 0;
+  const result = await db
+    .insertInto('webhook_deliveries')
+    .values(
+      events.map((event) => ({
+        company_id: companyId,
+        id: event.id,
+        endpoint_id: endpointId,
+        event_id: event.eventId,
+        status: 'pending' as const,
+        next_attempt_at: at,
+        created_at: at,
+        updated_at: at,
+      })),
+    )
+    .onConflict((conflict) => conflict.columns(['company_id', 'event_id', 'endpoint_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n);
 }
 
 /** A delivery claimed for one attempt, with what the attempt needs. */

@@ -3,7 +3,8 @@ import type { Db, Executor } from '../../db/database.ts';
 import type { WebhookDeliveryStatus } from '../../db/schema.ts';
 import { readSyncHorizon, syncStamp, withSyncStamp } from '../../db/sync-stamp.ts';
 import type { AppDeps } from '../../platform/deps.ts';
-import { ApiError, notFound } from '../../platform/errors.ts';
+import { ApiError, invalid, notFound } from '../../platform/errors.ts';
+import { firstIdAt, idsAt } from '../../platform/ids.ts';
 import { webhookDeliveries, webhookEndpointsAutoDisabled } from '../../platform/metrics.ts';
 import { keysetPage, mapPage, type Page, timestampKey } from '../../platform/pagination.ts';
 import type { CompanyScope } from '../../platform/tenant.ts';
@@ -15,10 +16,12 @@ import {
   claimDue,
   type DeliveryRow,
   endExpiredClaims,
+  eventIdsBetween,
   findDeliveryDetail,
   insertDelivery,
+  insertReplayDeliveries,
+  makeDeliveriesDue,
   recordSuccesses,
-  requeueFinishedDelivery,
   type Success,
   selectDeliveries,
   updateOwnedDelivery,
@@ -144,6 +147,7 @@ async function requireActiveEndpoint(db: Executor, companyId: string, endpointId
       },
     );
   }
+  return endpoint;
 }
 
 /** POST …/test: a ping event, delivered to this endpoint alone. */
@@ -164,8 +168,10 @@ export async function sendPing(
 }
 
 /**
- * POST …/retry: one more attempt of a finished delivery, due now. It is a single attempt: if it fails, the
- * delivery is failed again (no automatic schedule). A pending delivery is already queued: 409.
+ * POST …/retry (issue 41): the delivery's next attempt, due now, whatever its state, with the same `webhook-id`. A
+ * finished delivery gets one more attempt (if it fails, it is failed again); a pending one waiting for a scheduled
+ * retry has it brought forward. A first attempt not yet sent, or an attempt in flight, is already being sent: the
+ * delivery is answered as it is. A disabled endpoint is 409.
  */
 export async function retryDelivery(
   deps: Pick<AppDeps, 'db' | 'clock'>,
@@ -178,17 +184,66 @@ export async function retryDelivery(
   const at = toDate(clock.now());
   return await db.transaction().execute(async (tx) => {
     await requireActiveEndpoint(tx, companyId, endpointId);
-    const current = await getDelivery(tx, companyId, endpointId, id);
-    if (!(await requeueFinishedDelivery(tx, companyId, id, at))) {
-      throw new ApiError(
-        'conflict',
-        'The delivery is still pending: it is already queued for its next attempt.',
-        {
-          errors: { status: [current.status] },
-        },
-      );
-    }
+    // Read first: a delivery of another endpoint (or tenant) is 404 before anything changes.
+    await getDelivery(tx, companyId, endpointId, id);
+    await makeDeliveriesDue(tx, companyId, { id }, at, 'single_attempt');
     return await getDelivery(tx, companyId, endpointId, id);
+  });
+}
+
+/** How long finished deliveries, and then their events, are kept (the maintenance job's sweep). */
+export const DELIVERY_RETENTION_DAYS = 30;
+
+/** At most this many events a replay sends (narrow the range or the types past it). */
+export const MAX_REPLAY_EVENTS = 10_000;
+
+/**
+ * POST …/replay (issue 41): every event of the tenant in [from, to) of the types the endpoint subscribes to (and
+ * of `types`, when given) sent again to this endpoint, due now with the usual retries (an attempt already in
+ * flight is that event's); each keeps its event's `webhook-id`, so a receiver that deduplicates sees nothing twice. Events are kept for
+ * DELIVERY_RETENTION_DAYS after their deliveries end.
+ */
+export async function replayEvents(
+  deps: Pick<AppDeps, 'db' | 'clock'>,
+  tenant: CompanyScope,
+  endpointId: string,
+  body: { from: string; to: string; types?: string[] | undefined },
+): Promise<{ deliveries: number; from: string; to: string; types: string[] }> {
+  const { db, clock } = deps;
+  const { companyId } = tenant;
+  const from = Date.parse(body.from);
+  const to = Date.parse(body.to);
+  if (!(from < to)) throw invalid({ to: 'must be after from' });
+  // Sync-stamped, as every write of deliveries (sendPing): the new deliveries' ids carry the stamp.
+  return await withSyncStamp(db, clock, companyId, async (tx, stamp) => {
+    const at = toDate(stamp);
+    const endpoint = await requireActiveEndpoint(tx, companyId, endpointId);
+    const types = endpoint.events.filter((type) => body.types === undefined || body.types.includes(type));
+    const eventIds = await eventIdsBetween(
+      tx,
+      companyId,
+      { fromId: firstIdAt(from), toId: firstIdAt(to) },
+      types,
+      MAX_REPLAY_EVENTS + 1,
+    );
+    if (eventIds.length > MAX_REPLAY_EVENTS) {
+      throw invalid({
+        to: `the range holds more than ${MAX_REPLAY_EVENTS} events of these types: narrow it, or name fewer types`,
+      });
+    }
+    // An event already sent to this endpoint is sent again on its delivery (one per event and endpoint); one
+    // it never had (subscribed later, or its delivery swept) gets a new one.
+    await makeDeliveriesDue(tx, companyId, { endpointId, eventIds }, at, 'retries');
+    const ids = idsAt(at, 0, eventIds.length);
+    await insertReplayDeliveries(
+      tx,
+      companyId,
+      endpointId,
+      eventIds.map((eventId, index) => ({ eventId, id: ids[index] as string })),
+      at,
+    );
+    const deliveries = eventIds.length;
+    return { deliveries, from: formatInstant(new Date(from)), to: formatInstant(new Date(to)), types };
   });
 }
 

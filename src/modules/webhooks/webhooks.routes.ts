@@ -5,7 +5,15 @@ import type { AppDeps } from '../../platform/deps.ts';
 import { route } from '../../platform/operation.ts';
 import { ListOf } from '../../platform/pagination.ts';
 import { readRoutes } from '../../platform/read-routes.ts';
-import { getDeliveryDetail, listDeliveries, retryDelivery, sendPing } from './deliveries.service.ts';
+import {
+  DELIVERY_RETENTION_DAYS,
+  getDeliveryDetail,
+  listDeliveries,
+  MAX_REPLAY_EVENTS,
+  replayEvents,
+  retryDelivery,
+  sendPing,
+} from './deliveries.service.ts';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -19,10 +27,12 @@ import {
   DeliveryParams,
   ListDeliveriesQuery,
   ListWebhookEndpointsQuery,
+  ReplayWebhookEventsBody,
   UpdateWebhookEndpointBody,
   WebhookDelivery,
   WebhookDeliveryDetail,
   WebhookEndpoint,
+  WebhookReplay,
 } from './webhooks.schemas.ts';
 
 const tag = 'Webhooks';
@@ -165,9 +175,9 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       method: 'POST',
       url: '/v1/webhook-endpoints/:id/deliveries/:deliveryId/retry',
       operationId: 'retryWebhookDelivery',
-      summary: 'Retry a webhook delivery',
+      summary: 'Retry a webhook delivery now',
       description:
-        'Queues one more attempt of a succeeded or failed delivery, due now, with the same `webhook-id`. It is a single attempt: if it fails, the delivery is failed again. A pending delivery, or a disabled endpoint, is 409 conflict.',
+        'Makes the delivery’s next attempt due now, whatever its state, with the same `webhook-id`; the delivery workers send it within a second or two. A succeeded or failed delivery gets one more attempt (if it fails, the delivery is failed again). A pending delivery waiting for a scheduled retry has that retry brought forward (if it fails, its schedule goes on). A first attempt not yet sent, or an attempt being sent, is answered as it is. A disabled endpoint is 409 conflict.',
       tag,
       scope,
       params: DeliveryParams,
@@ -178,6 +188,26 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       const { id, deliveryId } = request.params;
       const delivery = await retryDelivery(deps, requireTenant(request), id, deliveryId);
       return reply.code(202).send(delivery);
+    },
+  );
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/v1/webhook-endpoints/:id/replay',
+      operationId: 'replayWebhookEvents',
+      summary: 'Send the events of a time range again',
+      description: `Sends every event of the company created in [\`from\`, \`to\`) again to this endpoint, of the types it subscribes to (and of \`types\`, when given), due now with the usual retries: an event's delivery to this endpoint is sent again (its attempts go on counting; one being sent is left to finish), and an event it never had (subscribed later) gets one. Each keeps its event's \`webhook-id\`, so a receiver that deduplicates by it sees nothing twice. Events are kept ${DELIVERY_RETENTION_DAYS} days after their deliveries end. At most ${MAX_REPLAY_EVENTS} events: a larger range is 422 (narrow it, or name fewer types). A disabled endpoint is 409 conflict.`,
+      tag,
+      scope,
+      params: IdParams,
+      body: ReplayWebhookEventsBody,
+      responses: { 202: { description: 'What is sent again.', schema: WebhookReplay } },
+      errors: ['conflict', 'validation_failed'],
+    },
+    async (request, reply) => {
+      const replay = await replayEvents(deps, requireTenant(request), request.params.id, request.body);
+      return reply.code(202).send(replay);
     },
   );
 }

@@ -156,6 +156,39 @@ export const DeliveryParams = Type.Object(
 
 export const ListDeliveriesQuery = Type.Object({ ...PageQuery }, { additionalProperties: false });
 
+export const ReplayWebhookEventsBody = named(
+  'ReplayWebhookEventsBody',
+  Type.Object(
+    {
+      from: Instant('The first instant of the range (inclusive).'),
+      to: Instant('The end of the range (exclusive); after `from`.'),
+      types: Type.Optional(
+        Type.Array(Type.Enum(SUBSCRIBABLE_EVENT_TYPES, { type: 'string' }), {
+          minItems: 1,
+          maxItems: SUBSCRIBABLE_EVENT_TYPES.length,
+          uniqueItems: true,
+          description:
+            'Only these event types (of those the endpoint subscribes to). Left out: every type it subscribes to.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const WebhookReplay = named(
+  'WebhookReplay',
+  Type.Object({
+    deliveries: Type.Integer({
+      minimum: 0,
+      description: 'How many events are sent again, each on its delivery to this endpoint, due now.',
+    }),
+    from: Instant(),
+    to: Instant(),
+    types: Type.Array(Type.String(), { description: 'The event types replayed.' }),
+  }),
+);
+
 /** What emits each event (the spec leaves it open; docs/decisions/0003 and 0004). */
 const EVENT_SOURCES: Record<EventType, string> = {
   'employee.created': 'An employee was created (`POST /v1/employees`).',

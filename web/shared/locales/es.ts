@@ -613,7 +613,7 @@ export const es: Record<string, string> = {
   Response: 'Respuesta',
   'Last attempt': 'Último intento',
   'No deliveries yet.': 'Aún no hay envíos.',
-  Retry: 'Reintentar',
+  'Retry now': 'Reintentar ahora',
   Details: 'Detalle',
   'Request and response': 'Petición y respuesta',
   'Request sent': 'Petición enviada',

@@ -311,11 +311,12 @@ describe('delivery', () => {
     );
     expect(retried.statusCode).toBe(202);
     expect(retried.json()).toMatchObject({ status: 'pending', attempts: 7 });
+    // Asked again before it was sent: still the one attempt, due now (issue 41: retry works in any state).
     const again = await company.live.post(
       `/v1/webhook-endpoints/${endpoint.id}/deliveries/${failed?.id}/retry`,
     );
-    expect(again.statusCode).toBe(409);
-    expect(again.json().code).toBe('conflict');
+    expect(again.statusCode).toBe(202);
+    expect(again.json()).toMatchObject({ status: 'pending', attempts: 7 });
     await deliverDue();
     expect(receiver.requests).toHaveLength(8);
     expect((await deliveriesOf(company, endpoint.id))[0]).toMatchObject({ status: 'failed', attempts: 8 });

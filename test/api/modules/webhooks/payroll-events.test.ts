@@ -76,7 +76,12 @@ describe('events for payroll (issue 41)', () => {
     const correction = requested.json();
     await approveCorrection(
       ctx.deps,
-      { companyId: company.id, accountId: company.id, timezone: ZONE, actor: { type: 'employee', id: worker.id } },
+      {
+        companyId: company.id,
+        accountId: company.id,
+        timezone: ZONE,
+        actor: { type: 'employee', id: worker.id },
+      },
       correction.id,
     );
     const approved = await company.live.post(`/v1/check-in-corrections/${correction.id}/approve`);

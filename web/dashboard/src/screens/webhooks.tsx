@@ -171,7 +171,8 @@ function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
               >
                 {t('Details')}
               </button>{' '}
-              {delivery.status !== 'pending' && (
+              {/* Any delivery but a first attempt not sent yet: a retry in backoff is brought forward (issue 41). */}
+              {(delivery.status !== 'pending' || delivery.attempts > 0) && (
                 <RunButton
                   action={action}
                   work={async () => {
@@ -182,7 +183,7 @@ function Deliveries({ mode, endpoint }: { mode: Mode; endpoint: Endpoint }) {
                     deliveries.reload();
                   }}
                 >
-                  {t('Retry')}
+                  {t('Retry now')}
                 </RunButton>
               )}
             </td>
