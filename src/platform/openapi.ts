@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { COMPONENT_KEYWORD, USE_DESCRIPTION } from './common.schemas.ts';
 import { localUrl } from './operation.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from './scopes.ts';
+import { lazyStaticEntity, sendStaticEntity } from './static-entity.ts';
 
 type Json = Record<string, unknown>;
 type OpenApiDocument = Json & { paths?: Record<string, Record<string, Json>>; components?: Json };
@@ -391,9 +392,14 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
       return decorated;
     },
   });
+  // The description is the same until the process restarts: serialized and compressed once, with an ETag and a
+  // lifetime of five minutes (issue 41: it was 169 KB a request, uncompressed and no-store).
+  const description = lazyStaticEntity('application/json; charset=utf-8', () =>
+    JSON.stringify(app.swagger()),
+  );
   app.get(
     localUrl(app, options.routePrefix),
     { schema: { hide: true }, config: { access: { scope: 'public' } } },
-    async () => app.swagger(),
+    async (request, reply) => sendStaticEntity(request, reply, await description(), 'public, max-age=300'),
   );
 }

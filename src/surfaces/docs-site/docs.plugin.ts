@@ -1,8 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Marked } from 'marked';
 import { ApiError, ERROR_CODES, type ErrorCode, problemBody } from '../../platform/errors.ts';
+import {
+  lazyStaticEntity,
+  type StaticEntity,
+  sendStaticEntity,
+  staticEntity,
+} from '../../platform/static-entity.ts';
 import { ERROR_PAGES, errorStatus, errorTitle } from './error-pages.ts';
 
 /**
@@ -75,6 +81,19 @@ const sendHtml = (reply: FastifyReply, html: string, csp = PAGE_CSP) =>
     .type('text/html; charset=utf-8')
     .send(html);
 
+const HTML = 'text/html; charset=utf-8';
+
+/** A page that is the same until the service restarts: compressed once, revalidated by its ETag (issue 41). */
+const sendPage = async (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: () => Promise<StaticEntity>,
+  csp = PAGE_CSP,
+) => {
+  reply.headers({ ...SITE_HEADERS, 'content-security-policy': csp });
+  return sendStaticEntity(request, reply, await page(), SITE_HEADERS['cache-control']);
+};
+
 const isCode = (code: string): code is ErrorCode => (ERROR_CODES as string[]).includes(code);
 
 /** An error code's page, as data: what the HTML page says, and the JSON answer to Accept: application/json. */
@@ -135,11 +154,13 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
-const guidePage = once(() =>
+const guidePage = lazyStaticEntity(HTML, () =>
   markdownPage('docs/api/getting-started.md', 'Getting started', '/docs/getting-started'),
 );
-const changelogPage = once(() => markdownPage('CHANGELOG.md', 'Changelog', '/docs/changelog'));
-const ERROR_INDEX = errorIndexPage();
+const changelogPage = lazyStaticEntity(HTML, () =>
+  markdownPage('CHANGELOG.md', 'Changelog', '/docs/changelog'),
+);
+const errorIndex = lazyStaticEntity(HTML, () => errorIndexPage());
 
 const REDOC_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
 const EMPTY_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>';
@@ -153,7 +174,7 @@ const siteAssets = once(async () => {
     '/docs/assets/redoc-logo.svg',
   );
   if (redoc.includes(REDOC_LOGO)) throw new Error('Redoc bundle: the CDN logo is still referenced');
-  const assets: Record<string, { type: string; body: Buffer | string }> = {
+  const sources: Record<string, { type: string; body: Buffer | string }> = {
     'redoc.standalone.js': { type: 'text/javascript; charset=utf-8', body: redoc },
     'reference.js': {
       type: 'text/javascript; charset=utf-8',
@@ -165,10 +186,14 @@ const siteAssets = once(async () => {
     },
     'redoc-logo.svg': { type: 'image/svg+xml', body: EMPTY_SVG },
   };
+  // Compressed once (Redoc's bundle is about 1 MB; brotli makes it about a quarter of that).
+  const assets: Record<string, StaticEntity> = {};
+  for (const [name, source] of Object.entries(sources))
+    assets[name] = await staticEntity(source.type, source.body);
   return assets;
 });
 
-const REFERENCE = layout(
+const REFERENCE_HTML = layout(
   'Reference',
   '/docs',
   `<main id="reference" aria-label="API reference"><p class="loading">Loading the reference…</p></main>
@@ -176,7 +201,7 @@ const REFERENCE = layout(
 <script src="/docs/assets/reference.js"></script>`,
 );
 
-const LANDING = layout(
+const LANDING_HTML = layout(
   'Jornada',
   '',
   `<main class="prose"><h1>Jornada</h1>
@@ -188,25 +213,26 @@ const LANDING = layout(
 </ul></main>`,
 );
 
+const landingPage = lazyStaticEntity(HTML, () => LANDING_HTML);
+const referencePage = lazyStaticEntity(HTML, () => REFERENCE_HTML);
+
 export async function docsPlugin(app: FastifyInstance, options: { docsUrl: string }): Promise<void> {
   const { docsUrl } = options;
   const hidden = { schema: { hide: true } };
 
-  app.get('/', hidden, async (_request, reply) => sendHtml(reply, LANDING));
-  app.get('/docs', hidden, async (_request, reply) => sendHtml(reply, REFERENCE, REFERENCE_CSP));
+  app.get('/', hidden, async (request, reply) => sendPage(request, reply, landingPage));
+  app.get('/docs', hidden, async (request, reply) => sendPage(request, reply, referencePage, REFERENCE_CSP));
   app.get<{ Params: { name: string } }>('/docs/assets/:name', hidden, async (request, reply) => {
     const assets = await siteAssets();
     const asset = assets[request.params.name];
     if (!asset || !Object.hasOwn(assets, request.params.name))
       throw new ApiError('not_found', 'No such file.');
-    return reply
-      .headers({ 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=3600' })
-      .type(asset.type)
-      .send(asset.body);
+    reply.header('x-content-type-options', 'nosniff');
+    return sendStaticEntity(request, reply, asset, 'public, max-age=3600');
   });
-  app.get('/docs/getting-started', hidden, async (_request, reply) => sendHtml(reply, await guidePage()));
-  app.get('/docs/changelog', hidden, async (_request, reply) => sendHtml(reply, await changelogPage()));
-  app.get('/docs/errors', hidden, async (_request, reply) => sendHtml(reply, ERROR_INDEX));
+  app.get('/docs/getting-started', hidden, async (request, reply) => sendPage(request, reply, guidePage));
+  app.get('/docs/changelog', hidden, async (request, reply) => sendPage(request, reply, changelogPage));
+  app.get('/docs/errors', hidden, async (request, reply) => sendPage(request, reply, errorIndex));
   app.get<{ Params: { code: string } }>('/docs/errors/:code', hidden, async (request, reply) => {
     const { code } = request.params;
     if (!isCode(code)) throw new ApiError('not_found', 'Unknown error code.');
