@@ -193,10 +193,38 @@ const siteAssets = once(async () => {
   return assets;
 });
 
+/**
+ * What a reader needs before the reference itself, written on the server so that it shows at once (issue 41: the
+ * first heading came after Redoc had parsed its bundle and the description, 1.4–2.2 s): how to authenticate,
+ * with a request to copy, and where the guide's pages on pagination, idempotency, limits and webhooks are.
+ */
+const AUTHENTICATION = `<section class="prose intro" aria-labelledby="reference-title">
+<h1 id="reference-title">Jornada API reference</h1>
+<p>The public REST API v1: employees, check-ins, absences, work summaries, the registry, reports and webhooks.
+New here? Start with <a href="/docs/getting-started">Getting started</a>.</p>
+<h2 id="authentication">Authentication</h2>
+<p>Every request to <code>/v1</code> carries an API key as a bearer token. A company's administrator creates keys
+in the dashboard (<em>Developers → API keys</em>); a key is shown once, when it is made.</p>
+<pre><code>curl https://jornada.example.com/v1/employees \\
+  -H "Authorization: Bearer $JORNADA_API_KEY"</code></pre>
+<ul>
+<li><code>jrn_live_…</code> keys act on the company's records; <code>jrn_test_…</code> keys on its sandbox, a copy
+that nothing else sees.</li>
+<li>A key holds scopes (listed on each operation below). Without a valid key the answer is
+<a href="/docs/errors/unauthenticated">401 <code>unauthenticated</code></a>; with a key that lacks the operation's
+scope, <a href="/docs/errors/invalid_scope">403 <code>invalid_scope</code></a>, naming the scope it needs.</li>
+<li>Keys can expire and be revoked; a revoked key is refused within a second on every node.</li>
+</ul>
+<p>The guide explains <a href="/docs/getting-started">pagination, idempotency, rate limits and quotas, and
+webhooks</a> (signing, retries, replay and <code>jornada listen</code>); every error has
+<a href="/docs/errors">its page</a>.</p>
+</section>`;
+
 const REFERENCE_HTML = layout(
   'Reference',
   '/docs',
-  `<main id="reference" aria-label="API reference"><p class="loading">Loading the reference…</p></main>
+  `${AUTHENTICATION}
+<main id="reference" aria-label="API reference"><p class="loading">Loading the reference…</p></main>
 <script src="/docs/assets/redoc.standalone.js"></script>
 <script src="/docs/assets/reference.js"></script>`,
 );
