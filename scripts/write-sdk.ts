@@ -21,7 +21,7 @@ type Operation = {
   operationId: string;
   summary?: string;
   parameters?: Array<Parameter | Ref>;
-  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
+  requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> } | Ref;
   responses: Record<string, { content?: Record<string, unknown> } | Ref>;
 };
 type Document = {
@@ -51,7 +51,9 @@ function method(document: Document, url: string, verb: string, operation: Operat
   if (status === undefined) throw new Error(`${id}: no success response`);
   const content = Object.keys(resolve(document, response)?.content ?? {});
   const json = content.includes('application/json');
-  const bodySchema = operation.requestBody?.content['application/json']?.schema;
+  // A shared body (components.requestBodies) is read where it is stated.
+  const requestBody = operation.requestBody && resolve(document, operation.requestBody);
+  const bodySchema = requestBody?.content['application/json']?.schema;
   // A body with no required field (such as an approval's `{}`) may be left out: `{}` is sent.
   const bodyOptional =
     bodySchema !== undefined && (resolve<Schema>(document, bodySchema).required ?? []).length === 0;
@@ -64,7 +66,8 @@ function method(document: Document, url: string, verb: string, operation: Operat
   }
   if (bodySchema !== undefined) {
     args.push(
-      `body${bodyOptional ? `: ${op}['requestBody']['content']['application/json'] = {}` : `: ${op}['requestBody']['content']['application/json']`}`,
+      // An optional body's requestBody is optional in the generated types (OpenAPI's required: false).
+      `body${bodyOptional ? `: NonNullable<${op}['requestBody']>['content']['application/json'] = {}` : `: ${op}['requestBody']['content']['application/json']`}`,
     );
   }
   args.push(`options?: ${idempotent ? 'IdempotentOptions' : 'RequestOptions'}`);

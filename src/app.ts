@@ -237,6 +237,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         {
           status: 405,
           headers: { Allow: allowed.join(', ') },
+          // The code stays not_found (v1 never renames one); errors.reason names the case (issue 41).
+          errors: { reason: 'method_not_allowed', allowed },
         },
       );
     }

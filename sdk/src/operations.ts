@@ -55,7 +55,7 @@ export class Operations extends Transport {
   }
 
   /** Update an employee (`PATCH /v1/employees/{id}`). */
-  updateEmployee(id: string, body: operations['updateEmployee']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['updateEmployee']['responses'][200]['content']['application/json']> {
+  updateEmployee(id: string, body: NonNullable<operations['updateEmployee']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['updateEmployee']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'PATCH', path: `/v1/employees/${segment(id)}`, body, idempotent: true, options });
   }
 
@@ -65,12 +65,12 @@ export class Operations extends Transport {
   }
 
   /** Terminate an employee (`POST /v1/employees/{id}/terminate`). */
-  terminateEmployee(id: string, body: operations['terminateEmployee']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['terminateEmployee']['responses'][200]['content']['application/json']> {
+  terminateEmployee(id: string, body: NonNullable<operations['terminateEmployee']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['terminateEmployee']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/employees/${segment(id)}/terminate`, body, idempotent: true, options });
   }
 
   /** Invite an employee to the workers’ portal (`POST /v1/employees/{id}/portal-invitation`). */
-  createPortalInvitation(id: string, body: operations['createPortalInvitation']['requestBody']['content']['application/json'] = {}, options?: RequestOptions): Promise<operations['createPortalInvitation']['responses'][201]['content']['application/json']> {
+  createPortalInvitation(id: string, body: NonNullable<operations['createPortalInvitation']['requestBody']>['content']['application/json'] = {}, options?: RequestOptions): Promise<operations['createPortalInvitation']['responses'][201]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/employees/${segment(id)}/portal-invitation`, body, options });
   }
 
@@ -105,7 +105,7 @@ export class Operations extends Transport {
   }
 
   /** Approve a correction for the company (`POST /v1/check-in-corrections/{id}/approve`). */
-  approveCheckInCorrection(id: string, body: operations['approveCheckInCorrection']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['approveCheckInCorrection']['responses'][200]['content']['application/json']> {
+  approveCheckInCorrection(id: string, body: NonNullable<operations['approveCheckInCorrection']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['approveCheckInCorrection']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/check-in-corrections/${segment(id)}/approve`, body, idempotent: true, options });
   }
 
@@ -135,17 +135,17 @@ export class Operations extends Transport {
   }
 
   /** Approve an absence (`POST /v1/absences/{id}/approve`). */
-  approveAbsence(id: string, body: operations['approveAbsence']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['approveAbsence']['responses'][200]['content']['application/json']> {
+  approveAbsence(id: string, body: NonNullable<operations['approveAbsence']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['approveAbsence']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/absences/${segment(id)}/approve`, body, idempotent: true, options });
   }
 
   /** Reject an absence (`POST /v1/absences/{id}/reject`). */
-  rejectAbsence(id: string, body: operations['rejectAbsence']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['rejectAbsence']['responses'][200]['content']['application/json']> {
+  rejectAbsence(id: string, body: NonNullable<operations['rejectAbsence']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['rejectAbsence']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/absences/${segment(id)}/reject`, body, idempotent: true, options });
   }
 
   /** Cancel an absence (`POST /v1/absences/{id}/cancel`). */
-  cancelAbsence(id: string, body: operations['cancelAbsence']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['cancelAbsence']['responses'][200]['content']['application/json']> {
+  cancelAbsence(id: string, body: NonNullable<operations['cancelAbsence']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['cancelAbsence']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/absences/${segment(id)}/cancel`, body, idempotent: true, options });
   }
 
@@ -170,7 +170,7 @@ export class Operations extends Transport {
   }
 
   /** Change a shift (`PATCH /v1/shifts/{id}`). */
-  updateShift(id: string, body: operations['updateShift']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['updateShift']['responses'][200]['content']['application/json']> {
+  updateShift(id: string, body: NonNullable<operations['updateShift']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['updateShift']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'PATCH', path: `/v1/shifts/${segment(id)}`, body, idempotent: true, options });
   }
 
@@ -245,7 +245,7 @@ export class Operations extends Transport {
   }
 
   /** Close a month of the time registry (`POST /v1/registry/months/{month}/close`). */
-  closeRegistryMonth(month: string, body: operations['closeRegistryMonth']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['closeRegistryMonth']['responses'][200]['content']['application/json']> {
+  closeRegistryMonth(month: string, body: NonNullable<operations['closeRegistryMonth']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['closeRegistryMonth']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'POST', path: `/v1/registry/months/${segment(month)}/close`, body, idempotent: true, options });
   }
 
@@ -315,7 +315,7 @@ export class Operations extends Transport {
   }
 
   /** Update a webhook endpoint (`PATCH /v1/webhook-endpoints/{id}`). */
-  updateWebhookEndpoint(id: string, body: operations['updateWebhookEndpoint']['requestBody']['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['updateWebhookEndpoint']['responses'][200]['content']['application/json']> {
+  updateWebhookEndpoint(id: string, body: NonNullable<operations['updateWebhookEndpoint']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['updateWebhookEndpoint']['responses'][200]['content']['application/json']> {
     return this.json({ method: 'PATCH', path: `/v1/webhook-endpoints/${segment(id)}`, body, idempotent: true, options });
   }
 

@@ -9,7 +9,7 @@ export interface paths {
   "/v1/organization": {
     /**
      * Introspect the calling tenant
-     * @description Required scope: any valid key.
+     * @description Scope: any valid key.
      */
     get: operations["getOrganization"];
   };
@@ -18,7 +18,7 @@ export interface paths {
      * List the API keys of the tenant
      * @description Keys are listed without their secrets.
      *
-     * Required scope: `api_keys:manage`.
+     * Scope: `api_keys:manage`.
      */
     get: operations["listApiKeys"];
   };
@@ -27,72 +27,72 @@ export interface paths {
      * Revoke an API key
      * @description Any key may revoke itself. Revoking another key of the tenant needs `api_keys:manage`. Works while the subscription is inactive.
      *
-     * Required scope: any valid key.
+     * Scope: any valid key.
      */
     delete: operations["revokeApiKey"];
   };
   "/v1/locations": {
     /**
      * List locations
-     * @description Required scope: `org:empleados:read`.
+     * @description Scope: `org:empleados:read`.
      */
     get: operations["listLocations"];
   };
   "/v1/locations/{id}": {
     /**
      * Get a location
-     * @description Required scope: `org:empleados:read`.
+     * @description Scope: `org:empleados:read`.
      */
     get: operations["getLocation"];
   };
   "/v1/units": {
     /**
      * List units
-     * @description Required scope: `org:empleados:read`.
+     * @description Scope: `org:empleados:read`.
      */
     get: operations["listUnits"];
   };
   "/v1/units/{id}": {
     /**
      * Get a unit
-     * @description Required scope: `org:empleados:read`.
+     * @description Scope: `org:empleados:read`.
      */
     get: operations["getUnit"];
   };
   "/v1/employees": {
     /**
      * List employees
-     * @description Required scope: `org:empleados:read`.
+     * @description Scope: `org:empleados:read`.
      */
     get: operations["listEmployees"];
     /**
      * Create an employee
-     * @description Takes a seat of the plan. With no free seat the answer is 402 billing_required, and retrying unchanged gives the same 402. A hire date in or before a closed month of the registry is 409 conflict. Emits `employee.created`.
+     * @description Takes a seat of the plan; with none free, 402 billing_required. A hire date in or before a closed month of the registry is 409 conflict. Emits `employee.created`.
      *
-     * Required scope: `org:empleados:write`.
+     * Scope: `org:empleados:write`.
      */
     post: operations["createEmployee"];
   };
   "/v1/employees/{id}": {
     /**
      * Get an employee
-     * @description Required scope: `org:empleados:read`.
+     * @description Scope: `org:empleados:read`.
      */
     get: operations["getEmployee"];
     /**
      * Update an employee
-     * @description Changes any writable field but `status` (see terminate). `work_schedule`, `vacation_days_per_year` and `timezone` apply from `effective_from` (default today); earlier days keep theirs. Emits `employee.updated`; changing nothing is a no-op. 409 conflict: a change reaching a closed month (`errors.closed_month`), or employment dates leaving an active check-in outside (`errors.check_in_id`).
+     * @description Changes any writable field but `status`. `work_schedule`, `vacation_days_per_year` and `timezone` apply from `effective_from` (default today); earlier days keep theirs. Emits `employee.updated`; changing nothing is a no-op. 409 conflict: a change reaching a closed month (`errors.closed_month`), or employment dates leaving an active check-in outside (`errors.check_in_id`).
      *
-     * Required scope: `org:empleados:write`.
+     * Scope: `org:empleados:write`.
      */
     patch: operations["updateEmployee"];
   };
   "/v1/employees/{id}/contract-history": {
     /**
      * List an employee's contract periods
-     * @description The effective-dated values of `work_schedule` and `vacation_days_per_year`, oldest first, each with who recorded it and when. Every period is on the one page.
+     * @description The effective-dated values of `work_schedule` and `vacation_days_per_year`, oldest first, each with who recorded it and when. All on one page.
      *
-     * Required scope: `org:empleados:read`.
+     * Scope: `org:empleados:read`.
      */
     get: operations["getEmployeeContractHistory"];
   };
@@ -101,7 +101,7 @@ export interface paths {
      * Terminate an employee
      * @description Sets `status` to `terminated`, which frees a seat, and emits `employee.terminated`. No check-in can be recorded after the termination date. Terminating again is 409 conflict, as is a termination date in a closed month (`errors.closed_month`) or before an active check-in (`errors.check_in_id`).
      *
-     * Required scope: `org:empleados:write`.
+     * Scope: `org:empleados:write`.
      */
     post: operations["terminateEmployee"];
   };
@@ -110,7 +110,7 @@ export interface paths {
      * Invite an employee to the workers’ portal
      * @description A single-use link, valid 7 days, with which the worker sets a portal password. For a worker who has a login it is a reset: their sessions end, their password stops working, and their documents print the reset. With mail (JORNADA_SMTP_URL) the link goes to the worker only; else it is in the answer, never replayed for an Idempotency-Key.
      *
-     * Required scope: `org:empleados:write`.
+     * Scope: `org:empleados:write`.
      */
     post: operations["createPortalInvitation"];
   };
@@ -119,21 +119,21 @@ export interface paths {
      * List check-ins
      * @description Ordered by (updated_at, id), the sync order. With from/to and no updated_since the order is the timeline: by timestamp. `from` is inclusive, `to` exclusive.
      *
-     * Required scope: `org:fichajes:read`.
+     * Scope: `org:fichajes:read`.
      */
     get: operations["listCheckIns"];
     /**
      * Record a check-in
-     * @description Check-ins are immutable. Out-of-order and late (offline) check-ins are accepted; an exact duplicate of the same employee, type and timestamp is 422. A check-in whose local day is in a closed month is 409 conflict (`errors.closed_month`): the change goes through a correction. Send an Idempotency-Key to retry safely. Emits `checkin.created`.
+     * @description Check-ins are immutable. Out-of-order and late (offline) check-ins are accepted; an exact duplicate of the same employee, type and timestamp is 422. A check-in whose local day is in a closed month is 409 conflict (`errors.closed_month`): the change goes through a correction. Emits `checkin.created`.
      *
-     * Required scope: `org:fichajes:write`.
+     * Scope: `org:fichajes:write`.
      */
     post: operations["createCheckIn"];
   };
   "/v1/check-ins/{id}": {
     /**
      * Get a check-in
-     * @description Required scope: `org:fichajes:read`.
+     * @description Scope: `org:fichajes:read`.
      */
     get: operations["getCheckIn"];
   };
@@ -142,30 +142,30 @@ export interface paths {
      * List check-in corrections
      * @description Ordered by (updated_at, id), the sync order; each approval or decision moves updated_at.
      *
-     * Required scope: `org:fichajes:read`.
+     * Scope: `org:fichajes:read`.
      */
     get: operations["listCheckInCorrections"];
     /**
      * Request a correction of check-ins
-     * @description The only way a recorded check-in changes: a correction voids active check-ins of one employee and adds new ones, with a reason. It stays `pending`, changing nothing, until the company approves it (`…/approve`) and the worker accepts it in the portal; then it is applied at once, also inside a closed month. Every step enters the employee’s registry chain. Send an Idempotency-Key to retry safely. Emits `check_in_correction.requested`.
+     * @description The only way a recorded check-in changes: a correction voids active check-ins of one employee and adds new ones, with a reason. It changes nothing until the company approves it (`…/approve`) and the worker accepts it in the portal; then it applies at once, in a closed month too. Every step enters the employee’s registry chain. Emits `check_in_correction.requested`.
      *
-     * Required scope: `org:fichajes:write`.
+     * Scope: `org:fichajes:write`.
      */
     post: operations["createCheckInCorrection"];
   };
   "/v1/check-in-corrections/{id}": {
     /**
      * Get a check-in correction
-     * @description Required scope: `org:fichajes:read`.
+     * @description Scope: `org:fichajes:read`.
      */
     get: operations["getCheckInCorrection"];
   };
   "/v1/check-in-corrections/{id}/approve": {
     /**
      * Approve a correction for the company
-     * @description Records the company’s approval (`company_approval`). If the worker has accepted it already, the correction is applied in the same request: its check-ins are voided and added, the days re-computed, and `check_in_correction.applied` and `checkin.created` emitted. A correction already decided, or already approved by the company, is 409 `conflict`; so is one that can no longer apply (a check-in it voids was voided meanwhile), which then stays pending.
+     * @description Records the company’s approval. If the worker has accepted it, the correction is applied at once (check-ins voided and added, days recomputed, `check_in_correction.applied` and `checkin.created` emitted). A correction already decided, or already approved by the company, is 409 `conflict`; so is one that can no longer apply (a check-in it voids was voided meanwhile), which then stays pending.
      *
-     * Required scope: `org:fichajes:write`.
+     * Scope: `org:fichajes:write`.
      */
     post: operations["approveCheckInCorrection"];
   };
@@ -174,7 +174,7 @@ export interface paths {
      * Reject a correction
      * @description Ends a pending correction as `rejected`, with the reason, and emits `check_in_correction.rejected`. Nothing in the record changes. A decided correction is 409 `conflict`.
      *
-     * Required scope: `org:fichajes:write`.
+     * Scope: `org:fichajes:write`.
      */
     post: operations["rejectCheckInCorrection"];
   };
@@ -183,7 +183,7 @@ export interface paths {
      * List absence types
      * @description The built-in `vacation` and `sick_leave`, and the company’s custom types.
      *
-     * Required scope: `org:ausencias:read`.
+     * Scope: `org:ausencias:read`.
      */
     get: operations["listAbsenceTypes"];
   };
@@ -192,21 +192,21 @@ export interface paths {
      * List absences
      * @description With `from` and `to`, the absences that overlap the range, in any status or the one given: `status=approved&from=…&to=…` gives the approved absences overlapping it.
      *
-     * Required scope: `org:ausencias:read`.
+     * Scope: `org:ausencias:read`.
      */
     get: operations["listAbsences"];
     /**
      * Request an absence
      * @description Creates an absence in status `requested` and emits `absence.requested` (and `vacation_balance.updated` for a vacation). An overlap with another requested or approved absence of the employee is 409 conflict.
      *
-     * Required scope: `org:ausencias:write`.
+     * Scope: `org:ausencias:write`.
      */
     post: operations["createAbsence"];
   };
   "/v1/absences/{id}": {
     /**
      * Get an absence
-     * @description Required scope: `org:ausencias:read`.
+     * @description Scope: `org:ausencias:read`.
      */
     get: operations["getAbsence"];
   };
@@ -215,25 +215,25 @@ export interface paths {
      * Approve an absence
      * @description Moves a requested absence to approved and emits `absence.approved` (and `vacation_balance.updated` for a vacation). An absence already decided is 409 conflict, and nothing changes; so is one whose dates touch a closed month (`errors.closed_month`).
      *
-     * Required scope: `org:ausencias:write`.
+     * Scope: `org:ausencias:write`.
      */
     post: operations["approveAbsence"];
   };
   "/v1/absences/{id}/reject": {
     /**
      * Reject an absence
-     * @description Moves a requested absence to denied, keeping the optional reason as `denial_reason`, and emits `absence.denied`. An absence already decided is 409 conflict.
+     * @description Moves a requested absence to denied, with the optional `denial_reason`, and emits `absence.denied`. An absence already decided is 409 conflict.
      *
-     * Required scope: `org:ausencias:write`.
+     * Scope: `org:ausencias:write`.
      */
     post: operations["rejectAbsence"];
   };
   "/v1/absences/{id}/cancel": {
     /**
      * Cancel an absence
-     * @description Moves a requested or approved absence to cancelled and emits `absence.cancelled`. A denied or cancelled absence is 409 conflict, and so is cancelling an approved one whose dates touch a closed month.
+     * @description Moves a requested or approved absence to cancelled and emits `absence.cancelled`. A denied or cancelled absence is 409 conflict, as is an approved one touching a closed month.
      *
-     * Required scope: `org:ausencias:write`.
+     * Scope: `org:ausencias:write`.
      */
     post: operations["cancelAbsence"];
   };
@@ -242,42 +242,42 @@ export interface paths {
      * List holidays
      * @description A year’s holidays by date: with `location_id`, its employees’ calendar; without, all of the company’s.
      *
-     * Required scope: `org:ausencias:read`.
+     * Scope: `org:ausencias:read`.
      */
     get: operations["listHolidays"];
   };
   "/v1/shifts": {
     /**
      * List shifts
-     * @description Required scope: `org:turnos:read`.
+     * @description Scope: `org:turnos:read`.
      */
     get: operations["listShifts"];
     /**
      * Plan a shift
      * @description A date that has passed is 409; an overlap or a date outside the employment, 422.
      *
-     * Required scope: `org:turnos:write`.
+     * Scope: `org:turnos:write`.
      */
     post: operations["createShift"];
   };
   "/v1/shifts/{id}": {
     /**
      * Get a shift
-     * @description Required scope: `org:turnos:read`.
+     * @description Scope: `org:turnos:read`.
      */
     get: operations["getShift"];
     /**
      * Delete a shift
      * @description Not of a date that has passed (409).
      *
-     * Required scope: `org:turnos:write`.
+     * Scope: `org:turnos:write`.
      */
     delete: operations["deleteShift"];
     /**
      * Change a shift
      * @description Not of or to a date that has passed (409).
      *
-     * Required scope: `org:turnos:write`.
+     * Scope: `org:turnos:write`.
      */
     patch: operations["updateShift"];
   };
@@ -286,7 +286,7 @@ export interface paths {
      * Create or replace shifts
      * @description All or nothing. An item with `id` replaces that shift; errors name the index (`shifts/3/end`).
      *
-     * Required scope: `org:turnos:write`.
+     * Scope: `org:turnos:write`.
      */
     post: operations["bulkShifts"];
   };
@@ -295,33 +295,33 @@ export interface paths {
      * Publish drafts
      * @description Drafts of a range (62 days at most), of `employee_ids` or all, not of past dates.
      *
-     * Required scope: `org:turnos:write`.
+     * Scope: `org:turnos:write`.
      */
     post: operations["publishShifts"];
   };
   "/v1/shift-templates": {
     /**
      * List shift templates
-     * @description Required scope: `org:turnos:read`.
+     * @description Scope: `org:turnos:read`.
      */
     get: operations["listShiftTemplates"];
     /**
      * Create a shift template
-     * @description Required scope: `org:turnos:write`.
+     * @description Scope: `org:turnos:write`.
      */
     post: operations["createShiftTemplate"];
   };
   "/v1/rota-patterns": {
     /**
      * List rota patterns
-     * @description Required scope: `org:turnos:read`.
+     * @description Scope: `org:turnos:read`.
      */
     get: operations["listRotaPatterns"];
     /**
      * Create a rota pattern
      * @description With `apply`, applied at once.
      *
-     * Required scope: `org:turnos:write`.
+     * Scope: `org:turnos:write`.
      */
     post: operations["createRotaPattern"];
   };
@@ -330,16 +330,16 @@ export interface paths {
      * Apply a rota pattern
      * @description `from` is the cycle’s first day; each working day becomes a draft, replacing drafts; dates with a published shift, past or outside the employment are skipped.
      *
-     * Required scope: `org:turnos:write`.
+     * Scope: `org:turnos:write`.
      */
     post: operations["applyRotaPattern"];
   };
   "/v1/work-summaries": {
     /**
      * List work summaries
-     * @description Closed-workday aggregates per employee and day or calendar month, ordered by employee and period. Days not yet closed and incomplete days are left out of the minute fields (see incomplete_days). Data of the current day is never included; close payroll on completed periods. The rules are in docs/time-rules.md.
+     * @description Closed-workday aggregates per employee and day or calendar month, ordered by employee and period. Days not yet closed and incomplete days are left out of the minute fields (see incomplete_days). Data of the current day is never included; close payroll on completed periods.
      *
-     * Required scope: `org:fichajes:read`.
+     * Scope: `org:fichajes:read`.
      */
     get: operations["listWorkSummaries"];
   };
@@ -348,44 +348,44 @@ export interface paths {
      * List legal-limit alerts
      * @description Kept current as the records change.
      *
-     * Required scope: `org:fichajes:read`.
+     * Scope: `org:fichajes:read`.
      */
     get: operations["listComplianceAlerts"];
   };
   "/v1/force-majeure-days": {
     /**
      * List days marked force majeure
-     * @description Required scope: `org:fichajes:read`.
+     * @description Scope: `org:fichajes:read`.
      */
     get: operations["listForceMajeureDays"];
     /**
      * Mark a day’s overtime force majeure
-     * @description Required scope: `org:fichajes:write`.
+     * @description Scope: `org:fichajes:write`.
      */
     post: operations["createForceMajeureDay"];
   };
   "/v1/force-majeure-days/{id}": {
     /**
      * Remove a force majeure mark
-     * @description Required scope: `org:fichajes:write`.
+     * @description Scope: `org:fichajes:write`.
      */
     delete: operations["deleteForceMajeureDay"];
   };
   "/v1/vacation-balances": {
     /**
      * List vacation balances
-     * @description One row per employee employed during the year, ordered by employee. The rules are in docs/time-rules.md.
+     * @description One row per employee employed during the year, ordered by employee.
      *
-     * Required scope: `org:saldos:read`.
+     * Scope: `org:saldos:read`.
      */
     get: operations["listVacationBalances"];
   };
   "/v1/registry/months/{month}/close": {
     /**
      * Close a month of the time registry
-     * @description Closes a month (YYYY-MM) that has ended in the company zone (else 422), once (else 409): nothing but a correction changes its figures from then on, and its documents are sealed. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).
+     * @description Closes a month (YYYY-MM) that has ended in the company zone (else 422), once (else 409): nothing but a correction changes its figures from then on, and its documents are sealed. Until 2027-11-30 `org:fichajes:write` works too, with Deprecation and Sunset.
      *
-     * Required scope: `org:registro:write`.
+     * Scope: `org:registro:write`.
      */
     post: operations["closeRegistryMonth"];
   };
@@ -394,7 +394,7 @@ export interface paths {
      * List closed months
      * @description The closed months of the time registry, newest first.
      *
-     * Required scope: `org:fichajes:read`.
+     * Scope: `org:fichajes:read`.
      */
     get: operations["listClosedRegistryMonths"];
   };
@@ -403,28 +403,28 @@ export interface paths {
      * List registry access grants
      * @description Oldest first. The secret link is shown only when a grant is created.
      *
-     * Required scope: `org:informes:read`.
+     * Scope: `org:informes:read`.
      */
     get: operations["listRegistryAccessGrants"];
     /**
      * Grant read-only access to the registry (Inspección, representatives)
-     * @description A secret link to a read-only view of the registry for some days and, optionally, workers: `inspection` sees their full registry, `representatives` per-worker totals by name only. Expires at `expires_at` (≤ 90 days), revocable, every use logged. Never replayed for an Idempotency-Key. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).
+     * @description A secret link to a read-only view of the registry for some days and, optionally, workers: `inspection` sees their full registry, `representatives` per-worker totals by name only. Expires at `expires_at` (≤ 90 days), revocable, every use logged. Never replayed for an Idempotency-Key. Until 2027-11-30 `org:fichajes:write` works too, with Deprecation and Sunset.
      *
-     * Required scope: `org:registro:write`.
+     * Scope: `org:registro:write`.
      */
     post: operations["createRegistryAccessGrant"];
   };
   "/v1/registry/access-grants/{id}": {
     /**
      * Get a registry access grant
-     * @description Required scope: `org:informes:read`.
+     * @description Scope: `org:informes:read`.
      */
     get: operations["getRegistryAccessGrant"];
     /**
      * Revoke a registry access grant
      * @description The link answers 404 from now on (and each try is logged). Revoking again changes nothing.
      *
-     * Required scope: `org:registro:write`.
+     * Scope: `org:registro:write`.
      */
     delete: operations["revokeRegistryAccessGrant"];
   };
@@ -433,7 +433,7 @@ export interface paths {
      * Who has acknowledged a closed month
      * @description Every employee employed in the closed month, in id order, with `acknowledged_at` (null: not yet). A month not closed is 404.
      *
-     * Required scope: `org:fichajes:read`.
+     * Scope: `org:fichajes:read`.
      */
     get: operations["listRegistryMonthAcknowledgements"];
   };
@@ -442,16 +442,16 @@ export interface paths {
      * List the uses of a registry access grant
      * @description Every page view and download through the link, oldest first, with its time and address.
      *
-     * Required scope: `org:informes:read`.
+     * Scope: `org:informes:read`.
      */
     get: operations["listRegistryAccesses"];
   };
   "/v1/reports": {
     /**
      * Request a report
-     * @description Queues the generation of a file: `time_registry_monthly` (the legal monthly time registry, csv) or `check_ins_export` (csv or xlsx). Poll `GET /v1/reports/{id}` or subscribe to `report.completed`. A company may have 10 reports processing at once (an operator setting); past that the request is refused with 429 `rate_limited` and Retry-After.
+     * @description Queues the generation of a file: `time_registry_monthly` (the legal monthly time registry, csv) or `check_ins_export` (csv or xlsx). Poll `GET /v1/reports/{id}` or subscribe to `report.completed`. A company may have 10 reports processing at once (an operator setting); past that, 429 `rate_limited` with Retry-After.
      *
-     * Required scope: `org:informes:read`.
+     * Scope: `org:informes:read`.
      */
     post: operations["createReport"];
   };
@@ -460,49 +460,49 @@ export interface paths {
      * Get a report
      * @description A completed report carries a `download_url` minted fresh by each GET: valid 5 minutes, for one download.
      *
-     * Required scope: `org:informes:read`.
+     * Scope: `org:informes:read`.
      */
     get: operations["getReport"];
   };
   "/v1/reports/{id}/download": {
     /**
      * Download a report file
-     * @description Authenticated by the signed address alone (an Authorization header is ignored): single use, valid 5 minutes. An expired, used or tampered address is 403 with `code: unauthenticated`; an unknown report is 404. Not rate limited and not counted.
+     * @description Authenticated by the signed address alone (an Authorization header is ignored): single use, valid 5 minutes. An expired, used or altered address is 403 `unauthenticated` (`errors.reason` says which); an unknown report is 404. Not rate limited and not counted.
      */
     get: operations["downloadReport"];
   };
   "/v1/webhook-endpoints": {
     /**
      * List webhook endpoints
-     * @description Required scope: `webhooks:manage`.
+     * @description Scope: `webhooks:manage`.
      */
     get: operations["listWebhookEndpoints"];
     /**
      * Create a webhook endpoint
      * @description Subscribes an https:// URL to event types. The response carries the signing `secret`, shown this once; it is never kept by idempotency, so a replayed request creates another endpoint. At most 5 active endpoints per company: the sixth is 409 conflict.
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     post: operations["createWebhookEndpoint"];
   };
   "/v1/webhook-endpoints/{id}": {
     /**
      * Get a webhook endpoint
-     * @description Required scope: `webhooks:manage`.
+     * @description Scope: `webhooks:manage`.
      */
     get: operations["getWebhookEndpoint"];
     /**
      * Delete a webhook endpoint
      * @description Deletes the endpoint with its deliveries; pending deliveries are never sent. Works while the company has no active service.
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     delete: operations["deleteWebhookEndpoint"];
     /**
      * Update a webhook endpoint
      * @description Changes `url`, `events`, `description` or `status`. Disabling ends the pending deliveries as failed; re-enabling clears `disabled_reason` and the failure streak, and is 409 conflict when 5 endpoints are already active. A body that changes nothing is a no-op.
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     patch: operations["updateWebhookEndpoint"];
   };
@@ -511,7 +511,7 @@ export interface paths {
      * Send a ping to a webhook endpoint
      * @description Records a `ping` event and queues its delivery to this endpoint alone. A disabled endpoint is 409 conflict.
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     post: operations["testWebhookEndpoint"];
   };
@@ -520,50 +520,50 @@ export interface paths {
      * List the deliveries of a webhook endpoint
      * @description Newest first.
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     get: operations["listWebhookDeliveries"];
   };
   "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}": {
     /**
      * Get a delivery with what it sent and got back
-     * @description The delivery, the request its last attempt sent (URL, headers, the signed body) and the answer it got (status and the first 4 KB of the body), to see what a receiver saw.
+     * @description The delivery, the request its last attempt sent (URL, headers, signed body) and the answer (status, the body’s first 4 KB).
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     get: operations["getWebhookDelivery"];
   };
   "/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry": {
     /**
      * Retry a webhook delivery now
-     * @description Makes the delivery’s next attempt due now, whatever its state, with the same `webhook-id`; the delivery workers send it within a second or two. A succeeded or failed delivery gets one more attempt (if it fails, the delivery is failed again). A pending delivery waiting for a scheduled retry has that retry brought forward (if it fails, its schedule goes on). A first attempt not yet sent, or an attempt being sent, is answered as it is. A disabled endpoint is 409 conflict.
+     * @description Makes the next attempt due now, whatever the state, with the same `webhook-id`: a finished delivery gets one more; a scheduled retry is brought forward (its schedule goes on). A first attempt not yet sent, or one being sent, is answered as is. A disabled endpoint is 409 conflict.
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     post: operations["retryWebhookDelivery"];
   };
   "/v1/webhook-endpoints/{id}/replay": {
     /**
      * Send the events of a time range again
-     * @description Sends every event of the company created in [`from`, `to`) again to this endpoint, of the types it subscribes to (and of `types`, when given), due now with the usual retries: an event's delivery to this endpoint is sent again (its attempts go on counting; one being sent is left to finish), and an event it never had (subscribed later) gets one. Each keeps its event's `webhook-id`, so a receiver that deduplicates by it sees nothing twice. Events are kept 30 days after their deliveries end. At most 10000 events: a larger range is 422 (narrow it, or name fewer types). A disabled endpoint is 409 conflict.
+     * @description Sends the company's events of [`from`, `to`) again to this endpoint, due now with the usual retries: those of the types it subscribes to, narrowed by `types`. Each keeps its `webhook-id`. Events are kept 30 days after their deliveries end; at most 10000 a call (more is 422). A disabled endpoint is 409 conflict.
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     post: operations["replayWebhookEvents"];
   };
   "/v1/sandbox/events": {
     /**
      * Wait for the sandbox’s next events (what `jornada listen` forwards)
-     * @description Test keys only (a live key gets 404). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written. A development tool: deliveries to registered endpoints are the at-least-once channel.
+     * @description Test keys only (404 for a live key). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written.
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     get: operations["listenSandboxEvents"];
     /**
      * Send a sample event to the sandbox’s endpoints
-     * @description Test keys only (a live key gets 404). Records a sample event of `type`, with `data` naming the sandbox’s newest matching records where there are some, and queues it like a real one for the active endpoints subscribed to that type (every active endpoint for `ping`): signed, retried and listed in the deliveries.
+     * @description Test keys only (404 for a live key). Records a sample event of `type` (its `data` names the sandbox’s newest matching records, if any) and delivers it like a real one to the active endpoints subscribed to it (all of them for `ping`).
      *
-     * Required scope: `webhooks:manage`.
+     * Scope: `webhooks:manage`.
      */
     post: operations["emitSampleEvent"];
   };
@@ -608,7 +608,7 @@ export interface webhooks {
   "check_in_correction.applied": {
     /**
      * check_in_correction.applied event
-     * @description Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added. `affected_dates` and `affected_months` name what a payroll integration reads again.
+     * @description Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added.
      */
     post: operations["checkInCorrectionAppliedEvent"];
   };
@@ -650,7 +650,7 @@ export interface webhooks {
   "absence.updated": {
     /**
      * absence.updated event
-     * @description A requested or approved absence counts a new `days_count`, because the calendar under it changed: a holiday added or removed, a contract period’s schedule, a move to another work centre, a termination or a corrected employment date. Its `vacation_balance.updated` events follow for a vacation.
+     * @description A requested or approved absence counts a new `days_count`: a holiday, a contract’s schedule, the work centre, a termination or the employment dates changed the calendar under it. A vacation’s `vacation_balance.updated` events follow.
      */
     post: operations["absenceUpdatedEvent"];
   };
@@ -692,7 +692,7 @@ export interface webhooks {
   "registry_month.closed": {
     /**
      * registry_month.closed event
-     * @description A month of the registry was closed (`POST /v1/registry/months/{month}/close`, or from the dashboard): its figures are final, and its seal is given.
+     * @description A month of the registry was closed: its figures are final.
      */
     post: operations["registryMonthClosedEvent"];
   };
@@ -727,9 +727,9 @@ export interface components {
       end_date: string;
       /** @description Only when start_date equals end_date. */
       half_day: boolean;
-      /** @enum {unknown} */
+      /** @enum {string} */
       status: "requested" | "approved" | "denied" | "cancelled";
-      /** @description The employee's scheduled working days in the range (schedule above 0, not a holiday of the company or of the employee's work centre); a half day counts 0.5. Counted again, with a new updated_at, when a holiday, the schedule, the work centre or the employment dates change days in the open period (days after a termination count none); days in a closed month keep their count. */
+      /** @description The employee's scheduled working days in the range, holidays of the company or work centre left out; a half day counts 0.5. Recounted (a new updated_at) when a holiday, the schedule, the work centre or the employment dates change a day in the open period; a closed month's days keep their count. */
       days_count: number;
       note: string | null;
       denial_reason: string | null;
@@ -756,7 +756,7 @@ export interface components {
       meta: components["schemas"]["PageMeta"];
     };
     Actor: {
-      /** @enum {unknown} */
+      /** @enum {string} */
       type: "api_key" | "admin" | "employee" | "system";
       /** @description The API key, administrator or employee id; for `system`, what wrote it. */
       id: string;
@@ -831,13 +831,13 @@ export interface components {
       timestamp: string;
       /**
        * @description Where the check-in was recorded: `api` (an API key), `dashboard` (an administrator), `portal` (the worker), `kiosk` (the worker, on a shared kiosk: see device_id), `correction` (added by an applied correction), `import`. Extensible.
-       * @enum {unknown}
+       * @enum {string}
        */
       source: "api" | "dashboard" | "portal" | "correction" | "kiosk" | "import";
       work_mode: components["schemas"]["WorkMode"] | null;
       /**
        * @description A voided check-in (by an applied correction) stays in the registry but counts in no figure.
-       * @enum {unknown}
+       * @enum {string}
        */
       status: "active" | "voided";
       voided_by_correction_id: components["schemas"]["Uuid"] | null;
@@ -883,7 +883,7 @@ export interface components {
       employee_id: components["schemas"]["Uuid"];
       /**
        * @description `pending` until both the company and the worker approve (then `applied`, in the same transaction) or either rejects (`rejected`).
-       * @enum {unknown}
+       * @enum {string}
        */
       status: "pending" | "applied" | "rejected";
       /** @description Why the record is corrected, as the requester wrote it. */
@@ -1013,7 +1013,7 @@ export interface components {
     };
     /**
      * @description part_time (ET 12): minutes beyond a day's contracted ones are complementary_minutes, never overtime. Default full_time.
-     * @enum {unknown}
+     * @enum {string}
      */
     ContractType: "full_time" | "part_time";
     CreateAbsenceBody: {
@@ -1069,7 +1069,7 @@ export interface components {
       url: string;
       events: string[];
       description: string | null;
-      /** @enum {unknown} */
+      /** @enum {string} */
       status: "active" | "disabled";
       disabled_reason: components["schemas"]["WebhookDisabledReason"];
       /** Format: date-time */
@@ -1118,7 +1118,7 @@ export interface components {
       reason: string;
     };
     CreateRegistryAccessGrantBody: {
-      /** @enum {unknown} */
+      /** @enum {string} */
       kind: "inspection" | "representatives";
       label: string;
       /** Format: date */
@@ -1138,13 +1138,13 @@ export interface components {
     };
     CreateReportBody: {
       /**
-       * @description `time_registry_monthly` (params `{ month: "YYYY-MM", employee_id?, locale? }`, csv only), `check_ins_export` (params `{ from, to, employee_id?, locale? }`, dates, at most one year; csv or xlsx) or `time_registry_worker_monthly` (params `{ month, employee_id?, locale? }`: one document per worker to sign, pdf or xlsx). An export's `locale`: `en` (default, column keys, commas) or `es` (Spanish headers, `;`, sí/no, decimal commas).
-       * @enum {unknown}
+       * @description `time_registry_monthly` (params `{ month, employee_id?, locale? }`, csv), `check_ins_export` (`{ from, to, employee_id?, locale? }`, at most a year; csv or xlsx) or `time_registry_worker_monthly` (`{ month, employee_id?, locale? }`: a document per worker, pdf or xlsx). `locale`: `en` (default) or `es` (Spanish headers, `;`, decimal commas).
+       * @enum {string}
        */
       type: "time_registry_monthly" | "check_ins_export" | "time_registry_worker_monthly";
       /**
        * @description `csv` for `time_registry_monthly` and `check_ins_export`; `xlsx` for `check_ins_export` and `time_registry_worker_monthly`; `pdf` for `time_registry_worker_monthly`.
-       * @enum {unknown}
+       * @enum {string}
        */
       format: "csv" | "xlsx" | "pdf";
       /** @description Depends on the type. */
@@ -1194,7 +1194,7 @@ export interface components {
       /** @description Unique per company, case-insensitively. */
       email: string;
       external_id: string | null;
-      /** @enum {unknown} */
+      /** @enum {string} */
       status: "active" | "terminated";
       /** Format: date */
       hire_date: string;
@@ -1254,7 +1254,7 @@ export interface components {
       /** @description Pass it as `after` for the events that follow. */
       next_after: string;
     };
-    /** @enum {unknown} */
+    /** @enum {string} */
     EventType: "employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "registry_month.closed" | "report.completed" | "ping";
     /** @description Overtime worked on this day to prevent or repair damage (ET 35.3): compensated as any other, it does not count towards the 80 hours a year. */
     ForceMajeureDay: {
@@ -1423,7 +1423,7 @@ export interface components {
       what: string;
       /**
        * @description `revoked` and `expired` were answered 404 and are logged all the same.
-       * @enum {unknown}
+       * @enum {string}
        */
       outcome: "ok" | "revoked" | "expired";
       /** @description The same refusal repeated within a minute, counted here. */
@@ -1433,7 +1433,7 @@ export interface components {
       id: components["schemas"]["Uuid"];
       /**
        * @description `inspection`: full registry; `representatives`: totals per worker by name only.
-       * @enum {unknown}
+       * @enum {string}
        */
       kind: "inspection" | "representatives";
       /** @description Who it is for, e.g. the inspector’s reference or the works council. */
@@ -1466,7 +1466,7 @@ export interface components {
       id: components["schemas"]["Uuid"];
       /**
        * @description `inspection`: full registry; `representatives`: totals per worker by name only.
-       * @enum {unknown}
+       * @enum {string}
        */
       kind: "inspection" | "representatives";
       /** @description Who it is for, e.g. the inspector’s reference or the works council. */
@@ -1519,29 +1519,29 @@ export interface components {
     ReplayWebhookEventsBody: {
       /**
        * Format: date-time
-       * @description The first instant of the range (inclusive).
+       * @description Inclusive.
        */
       from: string;
       /**
        * Format: date-time
-       * @description The end of the range (exclusive); after `from`.
+       * @description Exclusive; after `from`.
        */
       to: string;
-      /** @description Only these event types (of those the endpoint subscribes to). Left out: every type it subscribes to. */
+      /** @description Only these of the types the endpoint subscribes to (left out: all of them). */
       types?: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "registry_month.closed" | "report.completed")[];
     };
     Report: {
       id: components["schemas"]["Uuid"];
-      /** @enum {unknown} */
+      /** @enum {string} */
       type: "time_registry_monthly" | "check_ins_export" | "time_registry_worker_monthly";
-      /** @enum {unknown} */
+      /** @enum {string} */
       format: "csv" | "xlsx" | "pdf";
       params: {
         [key: string]: unknown;
       };
       /**
        * @description `processing`, then `completed` or `failed`; a completed report becomes `expired` when its file is deleted, 7 days after completion.
-       * @enum {unknown}
+       * @enum {string}
        */
       status: "processing" | "completed" | "failed" | "expired";
       /** Format: date-time */
@@ -1760,7 +1760,7 @@ export interface components {
       description?: string | null;
       /**
        * @description `disabled` stops deliveries (pending ones end as failed); `active` re-enables the endpoint and clears its failure streak.
-       * @enum {unknown}
+       * @enum {string}
        */
       status?: "active" | "disabled";
     };
@@ -1791,7 +1791,7 @@ export interface components {
       /** @description The `evt_…` id, sent as `webhook-id` on every attempt. */
       event_id: string;
       event_type: string;
-      /** @enum {unknown} */
+      /** @enum {string} */
       status: "pending" | "succeeded" | "failed";
       /** @description Attempts started so far. */
       attempts: number;
@@ -1828,7 +1828,7 @@ export interface components {
       url: string;
       events: string[];
       description: string | null;
-      /** @enum {unknown} */
+      /** @enum {string} */
       status: "active" | "disabled";
       disabled_reason: components["schemas"]["WebhookDisabledReason"];
       /** Format: date-time */
@@ -1843,13 +1843,12 @@ export interface components {
     /** @description The event types to receive, without duplicates. `ping` is implicit and is not listed. */
     WebhookEventTypes: ("employee.created" | "employee.updated" | "employee.terminated" | "checkin.created" | "check_in_correction.requested" | "check_in_correction.applied" | "check_in_correction.rejected" | "absence.requested" | "absence.approved" | "absence.denied" | "absence.cancelled" | "absence.updated" | "vacation_balance.updated" | "shift.published" | "shift.updated" | "shift.deleted" | "compliance_alert.created" | "registry_month.closed" | "report.completed")[];
     WebhookReplay: {
-      /** @description How many events are sent again, each on its delivery to this endpoint, due now. */
+      /** @description How many events are sent again. */
       deliveries: number;
       /** Format: date-time */
       from: string;
       /** Format: date-time */
       to: string;
-      /** @description The event types replayed. */
       types: string[];
     };
     /** @description An https:// URL. It must not resolve to a loopback, private, link-local, CGNAT, multicast, reserved or unspecified address; it is checked again at every delivery. Credentials and fragments are refused. */
@@ -2019,6 +2018,18 @@ export interface components {
         "application/problem+json": components["schemas"]["Problem"];
       };
     };
+    /** @description validation_failed with errors.reason payload_too_large: the request body is larger than the operation takes (1 MiB unless it says more). */
+    Problem413: {
+      headers: {
+        "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+        "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+        "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+        "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+      };
+      content: {
+        "application/problem+json": components["schemas"]["Problem"];
+      };
+    };
     /** @description invalid_scope, addon_disabled or subscription_inactive. */
     Problem403Unmetered: {
       content: {
@@ -2107,7 +2118,13 @@ export interface components {
     /** @description `v1,<base64 HMAC-SHA256>` over `webhook-id.webhook-timestamp.raw_body`, keyed by the base64-decoded part of the endpoint's secret after `whsec_` (Standard Webhooks). Compare in constant time. */
     WebhookSignature: string;
   };
-  requestBodies: never;
+  requestBodies: {
+    EmptyBody?: {
+      content: {
+        "application/json": components["schemas"]["EmptyBody"];
+      };
+    };
+  };
   headers: {
     /** @description The key's per-minute limit. */
     "X-RateLimit-Limit": number;
@@ -2135,7 +2152,7 @@ export interface operations {
 
   /**
    * Introspect the calling tenant
-   * @description Required scope: any valid key.
+   * @description Scope: any valid key.
    */
   getOrganization: {
     responses: {
@@ -2162,7 +2179,7 @@ export interface operations {
    * List the API keys of the tenant
    * @description Keys are listed without their secrets.
    *
-   * Required scope: `api_keys:manage`.
+   * Scope: `api_keys:manage`.
    */
   listApiKeys: {
     parameters: {
@@ -2197,7 +2214,7 @@ export interface operations {
    * Revoke an API key
    * @description Any key may revoke itself. Revoking another key of the tenant needs `api_keys:manage`. Works while the subscription is inactive.
    *
-   * Required scope: any valid key.
+   * Scope: any valid key.
    */
   revokeApiKey: {
     parameters: {
@@ -2222,7 +2239,7 @@ export interface operations {
   };
   /**
    * List locations
-   * @description Required scope: `org:empleados:read`.
+   * @description Scope: `org:empleados:read`.
    */
   listLocations: {
     parameters: {
@@ -2255,7 +2272,7 @@ export interface operations {
   };
   /**
    * Get a location
-   * @description Required scope: `org:empleados:read`.
+   * @description Scope: `org:empleados:read`.
    */
   getLocation: {
     parameters: {
@@ -2287,7 +2304,7 @@ export interface operations {
   };
   /**
    * List units
-   * @description Required scope: `org:empleados:read`.
+   * @description Scope: `org:empleados:read`.
    */
   listUnits: {
     parameters: {
@@ -2320,7 +2337,7 @@ export interface operations {
   };
   /**
    * Get a unit
-   * @description Required scope: `org:empleados:read`.
+   * @description Scope: `org:empleados:read`.
    */
   getUnit: {
     parameters: {
@@ -2352,7 +2369,7 @@ export interface operations {
   };
   /**
    * List employees
-   * @description Required scope: `org:empleados:read`.
+   * @description Scope: `org:empleados:read`.
    */
   listEmployees: {
     parameters: {
@@ -2388,9 +2405,9 @@ export interface operations {
   };
   /**
    * Create an employee
-   * @description Takes a seat of the plan. With no free seat the answer is 402 billing_required, and retrying unchanged gives the same 402. A hire date in or before a closed month of the registry is 409 conflict. Emits `employee.created`.
+   * @description Takes a seat of the plan; with none free, 402 billing_required. A hire date in or before a closed month of the registry is 409 conflict. Emits `employee.created`.
    *
-   * Required scope: `org:empleados:write`.
+   * Scope: `org:empleados:write`.
    */
   createEmployee: {
     parameters: {
@@ -2420,6 +2437,7 @@ export interface operations {
       402: components["responses"]["Problem402"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -2428,7 +2446,7 @@ export interface operations {
   };
   /**
    * Get an employee
-   * @description Required scope: `org:empleados:read`.
+   * @description Scope: `org:empleados:read`.
    */
   getEmployee: {
     parameters: {
@@ -2460,9 +2478,9 @@ export interface operations {
   };
   /**
    * Update an employee
-   * @description Changes any writable field but `status` (see terminate). `work_schedule`, `vacation_days_per_year` and `timezone` apply from `effective_from` (default today); earlier days keep theirs. Emits `employee.updated`; changing nothing is a no-op. 409 conflict: a change reaching a closed month (`errors.closed_month`), or employment dates leaving an active check-in outside (`errors.check_in_id`).
+   * @description Changes any writable field but `status`. `work_schedule`, `vacation_days_per_year` and `timezone` apply from `effective_from` (default today); earlier days keep theirs. Emits `employee.updated`; changing nothing is a no-op. 409 conflict: a change reaching a closed month (`errors.closed_month`), or employment dates leaving an active check-in outside (`errors.check_in_id`).
    *
-   * Required scope: `org:empleados:write`.
+   * Scope: `org:empleados:write`.
    */
   updateEmployee: {
     parameters: {
@@ -2473,7 +2491,7 @@ export interface operations {
         id: components["parameters"]["Id"];
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": components["schemas"]["UpdateEmployeeBody"];
       };
@@ -2495,6 +2513,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -2503,9 +2522,9 @@ export interface operations {
   };
   /**
    * List an employee's contract periods
-   * @description The effective-dated values of `work_schedule` and `vacation_days_per_year`, oldest first, each with who recorded it and when. Every period is on the one page.
+   * @description The effective-dated values of `work_schedule` and `vacation_days_per_year`, oldest first, each with who recorded it and when. All on one page.
    *
-   * Required scope: `org:empleados:read`.
+   * Scope: `org:empleados:read`.
    */
   getEmployeeContractHistory: {
     parameters: {
@@ -2539,7 +2558,7 @@ export interface operations {
    * Terminate an employee
    * @description Sets `status` to `terminated`, which frees a seat, and emits `employee.terminated`. No check-in can be recorded after the termination date. Terminating again is 409 conflict, as is a termination date in a closed month (`errors.closed_month`) or before an active check-in (`errors.check_in_id`).
    *
-   * Required scope: `org:empleados:write`.
+   * Scope: `org:empleados:write`.
    */
   terminateEmployee: {
     parameters: {
@@ -2550,7 +2569,7 @@ export interface operations {
         id: components["parameters"]["Id"];
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": components["schemas"]["TerminateEmployeeBody"];
       };
@@ -2572,6 +2591,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -2582,7 +2602,7 @@ export interface operations {
    * Invite an employee to the workers’ portal
    * @description A single-use link, valid 7 days, with which the worker sets a portal password. For a worker who has a login it is a reset: their sessions end, their password stops working, and their documents print the reset. With mail (JORNADA_SMTP_URL) the link goes to the worker only; else it is in the answer, never replayed for an Idempotency-Key.
    *
-   * Required scope: `org:empleados:write`.
+   * Scope: `org:empleados:write`.
    */
   createPortalInvitation: {
     parameters: {
@@ -2590,11 +2610,7 @@ export interface operations {
         id: components["parameters"]["Id"];
       };
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["EmptyBody"];
-      };
-    };
+    requestBody: components["requestBodies"]["EmptyBody"];
     responses: {
       /** @description The invitation link. */
       201: {
@@ -2611,6 +2627,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -2621,7 +2638,7 @@ export interface operations {
    * List check-ins
    * @description Ordered by (updated_at, id), the sync order. With from/to and no updated_since the order is the timeline: by timestamp. `from` is inclusive, `to` exclusive.
    *
-   * Required scope: `org:fichajes:read`.
+   * Scope: `org:fichajes:read`.
    */
   listCheckIns: {
     parameters: {
@@ -2663,9 +2680,9 @@ export interface operations {
   };
   /**
    * Record a check-in
-   * @description Check-ins are immutable. Out-of-order and late (offline) check-ins are accepted; an exact duplicate of the same employee, type and timestamp is 422. A check-in whose local day is in a closed month is 409 conflict (`errors.closed_month`): the change goes through a correction. Send an Idempotency-Key to retry safely. Emits `checkin.created`.
+   * @description Check-ins are immutable. Out-of-order and late (offline) check-ins are accepted; an exact duplicate of the same employee, type and timestamp is 422. A check-in whose local day is in a closed month is 409 conflict (`errors.closed_month`): the change goes through a correction. Emits `checkin.created`.
    *
-   * Required scope: `org:fichajes:write`.
+   * Scope: `org:fichajes:write`.
    */
   createCheckIn: {
     parameters: {
@@ -2694,6 +2711,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -2702,7 +2720,7 @@ export interface operations {
   };
   /**
    * Get a check-in
-   * @description Required scope: `org:fichajes:read`.
+   * @description Scope: `org:fichajes:read`.
    */
   getCheckIn: {
     parameters: {
@@ -2736,7 +2754,7 @@ export interface operations {
    * List check-in corrections
    * @description Ordered by (updated_at, id), the sync order; each approval or decision moves updated_at.
    *
-   * Required scope: `org:fichajes:read`.
+   * Scope: `org:fichajes:read`.
    */
   listCheckInCorrections: {
     parameters: {
@@ -2771,9 +2789,9 @@ export interface operations {
   };
   /**
    * Request a correction of check-ins
-   * @description The only way a recorded check-in changes: a correction voids active check-ins of one employee and adds new ones, with a reason. It stays `pending`, changing nothing, until the company approves it (`…/approve`) and the worker accepts it in the portal; then it is applied at once, also inside a closed month. Every step enters the employee’s registry chain. Send an Idempotency-Key to retry safely. Emits `check_in_correction.requested`.
+   * @description The only way a recorded check-in changes: a correction voids active check-ins of one employee and adds new ones, with a reason. It changes nothing until the company approves it (`…/approve`) and the worker accepts it in the portal; then it applies at once, in a closed month too. Every step enters the employee’s registry chain. Emits `check_in_correction.requested`.
    *
-   * Required scope: `org:fichajes:write`.
+   * Scope: `org:fichajes:write`.
    */
   createCheckInCorrection: {
     parameters: {
@@ -2802,6 +2820,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -2810,7 +2829,7 @@ export interface operations {
   };
   /**
    * Get a check-in correction
-   * @description Required scope: `org:fichajes:read`.
+   * @description Scope: `org:fichajes:read`.
    */
   getCheckInCorrection: {
     parameters: {
@@ -2842,9 +2861,9 @@ export interface operations {
   };
   /**
    * Approve a correction for the company
-   * @description Records the company’s approval (`company_approval`). If the worker has accepted it already, the correction is applied in the same request: its check-ins are voided and added, the days re-computed, and `check_in_correction.applied` and `checkin.created` emitted. A correction already decided, or already approved by the company, is 409 `conflict`; so is one that can no longer apply (a check-in it voids was voided meanwhile), which then stays pending.
+   * @description Records the company’s approval. If the worker has accepted it, the correction is applied at once (check-ins voided and added, days recomputed, `check_in_correction.applied` and `checkin.created` emitted). A correction already decided, or already approved by the company, is 409 `conflict`; so is one that can no longer apply (a check-in it voids was voided meanwhile), which then stays pending.
    *
-   * Required scope: `org:fichajes:write`.
+   * Scope: `org:fichajes:write`.
    */
   approveCheckInCorrection: {
     parameters: {
@@ -2855,11 +2874,7 @@ export interface operations {
         id: components["parameters"]["Id"];
       };
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["EmptyBody"];
-      };
-    };
+    requestBody: components["requestBodies"]["EmptyBody"];
     responses: {
       /** @description The correction. */
       200: {
@@ -2877,6 +2892,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -2887,7 +2903,7 @@ export interface operations {
    * Reject a correction
    * @description Ends a pending correction as `rejected`, with the reason, and emits `check_in_correction.rejected`. Nothing in the record changes. A decided correction is 409 `conflict`.
    *
-   * Required scope: `org:fichajes:write`.
+   * Scope: `org:fichajes:write`.
    */
   rejectCheckInCorrection: {
     parameters: {
@@ -2920,6 +2936,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -2930,7 +2947,7 @@ export interface operations {
    * List absence types
    * @description The built-in `vacation` and `sick_leave`, and the company’s custom types.
    *
-   * Required scope: `org:ausencias:read`.
+   * Scope: `org:ausencias:read`.
    */
   listAbsenceTypes: {
     parameters: {
@@ -2965,7 +2982,7 @@ export interface operations {
    * List absences
    * @description With `from` and `to`, the absences that overlap the range, in any status or the one given: `status=approved&from=…&to=…` gives the approved absences overlapping it.
    *
-   * Required scope: `org:ausencias:read`.
+   * Scope: `org:ausencias:read`.
    */
   listAbsences: {
     parameters: {
@@ -3007,7 +3024,7 @@ export interface operations {
    * Request an absence
    * @description Creates an absence in status `requested` and emits `absence.requested` (and `vacation_balance.updated` for a vacation). An overlap with another requested or approved absence of the employee is 409 conflict.
    *
-   * Required scope: `org:ausencias:write`.
+   * Scope: `org:ausencias:write`.
    */
   createAbsence: {
     parameters: {
@@ -3036,6 +3053,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3044,7 +3062,7 @@ export interface operations {
   };
   /**
    * Get an absence
-   * @description Required scope: `org:ausencias:read`.
+   * @description Scope: `org:ausencias:read`.
    */
   getAbsence: {
     parameters: {
@@ -3067,7 +3085,7 @@ export interface operations {
    * Approve an absence
    * @description Moves a requested absence to approved and emits `absence.approved` (and `vacation_balance.updated` for a vacation). An absence already decided is 409 conflict, and nothing changes; so is one whose dates touch a closed month (`errors.closed_month`).
    *
-   * Required scope: `org:ausencias:write`.
+   * Scope: `org:ausencias:write`.
    */
   approveAbsence: {
     parameters: {
@@ -3078,17 +3096,14 @@ export interface operations {
         id: components["parameters"]["Id"];
       };
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["EmptyBody"];
-      };
-    };
+    requestBody: components["requestBodies"]["EmptyBody"];
     responses: {
       200: components["responses"]["Absence200"];
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3097,9 +3112,9 @@ export interface operations {
   };
   /**
    * Reject an absence
-   * @description Moves a requested absence to denied, keeping the optional reason as `denial_reason`, and emits `absence.denied`. An absence already decided is 409 conflict.
+   * @description Moves a requested absence to denied, with the optional `denial_reason`, and emits `absence.denied`. An absence already decided is 409 conflict.
    *
-   * Required scope: `org:ausencias:write`.
+   * Scope: `org:ausencias:write`.
    */
   rejectAbsence: {
     parameters: {
@@ -3110,7 +3125,7 @@ export interface operations {
         id: components["parameters"]["Id"];
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": components["schemas"]["RejectAbsenceBody"];
       };
@@ -3121,6 +3136,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3129,9 +3145,9 @@ export interface operations {
   };
   /**
    * Cancel an absence
-   * @description Moves a requested or approved absence to cancelled and emits `absence.cancelled`. A denied or cancelled absence is 409 conflict, and so is cancelling an approved one whose dates touch a closed month.
+   * @description Moves a requested or approved absence to cancelled and emits `absence.cancelled`. A denied or cancelled absence is 409 conflict, as is an approved one touching a closed month.
    *
-   * Required scope: `org:ausencias:write`.
+   * Scope: `org:ausencias:write`.
    */
   cancelAbsence: {
     parameters: {
@@ -3142,17 +3158,14 @@ export interface operations {
         id: components["parameters"]["Id"];
       };
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["EmptyBody"];
-      };
-    };
+    requestBody: components["requestBodies"]["EmptyBody"];
     responses: {
       200: components["responses"]["Absence200"];
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3163,7 +3176,7 @@ export interface operations {
    * List holidays
    * @description A year’s holidays by date: with `location_id`, its employees’ calendar; without, all of the company’s.
    *
-   * Required scope: `org:ausencias:read`.
+   * Scope: `org:ausencias:read`.
    */
   listHolidays: {
     parameters: {
@@ -3196,7 +3209,7 @@ export interface operations {
   };
   /**
    * List shifts
-   * @description Required scope: `org:turnos:read`.
+   * @description Scope: `org:turnos:read`.
    */
   listShifts: {
     parameters: {
@@ -3237,7 +3250,7 @@ export interface operations {
    * Plan a shift
    * @description A date that has passed is 409; an overlap or a date outside the employment, 422.
    *
-   * Required scope: `org:turnos:write`.
+   * Scope: `org:turnos:write`.
    */
   createShift: {
     parameters: {
@@ -3267,6 +3280,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3275,7 +3289,7 @@ export interface operations {
   };
   /**
    * Get a shift
-   * @description Required scope: `org:turnos:read`.
+   * @description Scope: `org:turnos:read`.
    */
   getShift: {
     parameters: {
@@ -3298,7 +3312,7 @@ export interface operations {
    * Delete a shift
    * @description Not of a date that has passed (409).
    *
-   * Required scope: `org:turnos:write`.
+   * Scope: `org:turnos:write`.
    */
   deleteShift: {
     parameters: {
@@ -3325,7 +3339,7 @@ export interface operations {
    * Change a shift
    * @description Not of or to a date that has passed (409).
    *
-   * Required scope: `org:turnos:write`.
+   * Scope: `org:turnos:write`.
    */
   updateShift: {
     parameters: {
@@ -3336,7 +3350,7 @@ export interface operations {
         id: components["parameters"]["Id"];
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": components["schemas"]["UpdateShiftBody"];
       };
@@ -3347,6 +3361,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3357,7 +3372,7 @@ export interface operations {
    * Create or replace shifts
    * @description All or nothing. An item with `id` replaces that shift; errors name the index (`shifts/3/end`).
    *
-   * Required scope: `org:turnos:write`.
+   * Scope: `org:turnos:write`.
    */
   bulkShifts: {
     parameters: {
@@ -3386,6 +3401,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3396,7 +3412,7 @@ export interface operations {
    * Publish drafts
    * @description Drafts of a range (62 days at most), of `employee_ids` or all, not of past dates.
    *
-   * Required scope: `org:turnos:write`.
+   * Scope: `org:turnos:write`.
    */
   publishShifts: {
     parameters: {
@@ -3425,6 +3441,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3433,7 +3450,7 @@ export interface operations {
   };
   /**
    * List shift templates
-   * @description Required scope: `org:turnos:read`.
+   * @description Scope: `org:turnos:read`.
    */
   listShiftTemplates: {
     parameters: {
@@ -3466,7 +3483,7 @@ export interface operations {
   };
   /**
    * Create a shift template
-   * @description Required scope: `org:turnos:write`.
+   * @description Scope: `org:turnos:write`.
    */
   createShiftTemplate: {
     parameters: {
@@ -3495,6 +3512,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3503,7 +3521,7 @@ export interface operations {
   };
   /**
    * List rota patterns
-   * @description Required scope: `org:turnos:read`.
+   * @description Scope: `org:turnos:read`.
    */
   listRotaPatterns: {
     parameters: {
@@ -3538,7 +3556,7 @@ export interface operations {
    * Create a rota pattern
    * @description With `apply`, applied at once.
    *
-   * Required scope: `org:turnos:write`.
+   * Scope: `org:turnos:write`.
    */
   createRotaPattern: {
     parameters: {
@@ -3567,6 +3585,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3577,7 +3596,7 @@ export interface operations {
    * Apply a rota pattern
    * @description `from` is the cycle’s first day; each working day becomes a draft, replacing drafts; dates with a published shift, past or outside the employment are skipped.
    *
-   * Required scope: `org:turnos:write`.
+   * Scope: `org:turnos:write`.
    */
   applyRotaPattern: {
     parameters: {
@@ -3610,6 +3629,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3618,9 +3638,9 @@ export interface operations {
   };
   /**
    * List work summaries
-   * @description Closed-workday aggregates per employee and day or calendar month, ordered by employee and period. Days not yet closed and incomplete days are left out of the minute fields (see incomplete_days). Data of the current day is never included; close payroll on completed periods. The rules are in docs/time-rules.md.
+   * @description Closed-workday aggregates per employee and day or calendar month, ordered by employee and period. Days not yet closed and incomplete days are left out of the minute fields (see incomplete_days). Data of the current day is never included; close payroll on completed periods.
    *
-   * Required scope: `org:fichajes:read`.
+   * Scope: `org:fichajes:read`.
    */
   listWorkSummaries: {
     parameters: {
@@ -3668,7 +3688,7 @@ export interface operations {
    * List legal-limit alerts
    * @description Kept current as the records change.
    *
-   * Required scope: `org:fichajes:read`.
+   * Scope: `org:fichajes:read`.
    */
   listComplianceAlerts: {
     parameters: {
@@ -3708,7 +3728,7 @@ export interface operations {
   };
   /**
    * List days marked force majeure
-   * @description Required scope: `org:fichajes:read`.
+   * @description Scope: `org:fichajes:read`.
    */
   listForceMajeureDays: {
     parameters: {
@@ -3742,7 +3762,7 @@ export interface operations {
   };
   /**
    * Mark a day’s overtime force majeure
-   * @description Required scope: `org:fichajes:write`.
+   * @description Scope: `org:fichajes:write`.
    */
   createForceMajeureDay: {
     parameters: {
@@ -3771,6 +3791,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3779,7 +3800,7 @@ export interface operations {
   };
   /**
    * Remove a force majeure mark
-   * @description Required scope: `org:fichajes:write`.
+   * @description Scope: `org:fichajes:write`.
    */
   deleteForceMajeureDay: {
     parameters: {
@@ -3813,9 +3834,9 @@ export interface operations {
   };
   /**
    * List vacation balances
-   * @description One row per employee employed during the year, ordered by employee. The rules are in docs/time-rules.md.
+   * @description One row per employee employed during the year, ordered by employee.
    *
-   * Required scope: `org:saldos:read`.
+   * Scope: `org:saldos:read`.
    */
   listVacationBalances: {
     parameters: {
@@ -3856,9 +3877,9 @@ export interface operations {
   };
   /**
    * Close a month of the time registry
-   * @description Closes a month (YYYY-MM) that has ended in the company zone (else 422), once (else 409): nothing but a correction changes its figures from then on, and its documents are sealed. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).
+   * @description Closes a month (YYYY-MM) that has ended in the company zone (else 422), once (else 409): nothing but a correction changes its figures from then on, and its documents are sealed. Until 2027-11-30 `org:fichajes:write` works too, with Deprecation and Sunset.
    *
-   * Required scope: `org:registro:write`.
+   * Scope: `org:registro:write`.
    */
   closeRegistryMonth: {
     parameters: {
@@ -3870,11 +3891,7 @@ export interface operations {
         month: string;
       };
     };
-    requestBody: {
-      content: {
-        "application/json": components["schemas"]["EmptyBody"];
-      };
-    };
+    requestBody: components["requestBodies"]["EmptyBody"];
     responses: {
       /** @description The closed month. */
       200: {
@@ -3892,6 +3909,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -3902,7 +3920,7 @@ export interface operations {
    * List closed months
    * @description The closed months of the time registry, newest first.
    *
-   * Required scope: `org:fichajes:read`.
+   * Scope: `org:fichajes:read`.
    */
   listClosedRegistryMonths: {
     parameters: {
@@ -3936,7 +3954,7 @@ export interface operations {
    * List registry access grants
    * @description Oldest first. The secret link is shown only when a grant is created.
    *
-   * Required scope: `org:informes:read`.
+   * Scope: `org:informes:read`.
    */
   listRegistryAccessGrants: {
     parameters: {
@@ -3968,9 +3986,9 @@ export interface operations {
   };
   /**
    * Grant read-only access to the registry (Inspección, representatives)
-   * @description A secret link to a read-only view of the registry for some days and, optionally, workers: `inspection` sees their full registry, `representatives` per-worker totals by name only. Expires at `expires_at` (≤ 90 days), revocable, every use logged. Never replayed for an Idempotency-Key. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).
+   * @description A secret link to a read-only view of the registry for some days and, optionally, workers: `inspection` sees their full registry, `representatives` per-worker totals by name only. Expires at `expires_at` (≤ 90 days), revocable, every use logged. Never replayed for an Idempotency-Key. Until 2027-11-30 `org:fichajes:write` works too, with Deprecation and Sunset.
    *
-   * Required scope: `org:registro:write`.
+   * Scope: `org:registro:write`.
    */
   createRegistryAccessGrant: {
     requestBody: {
@@ -3993,6 +4011,7 @@ export interface operations {
       };
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -4001,7 +4020,7 @@ export interface operations {
   };
   /**
    * Get a registry access grant
-   * @description Required scope: `org:informes:read`.
+   * @description Scope: `org:informes:read`.
    */
   getRegistryAccessGrant: {
     parameters: {
@@ -4035,7 +4054,7 @@ export interface operations {
    * Revoke a registry access grant
    * @description The link answers 404 from now on (and each try is logged). Revoking again changes nothing.
    *
-   * Required scope: `org:registro:write`.
+   * Scope: `org:registro:write`.
    */
   revokeRegistryAccessGrant: {
     parameters: {
@@ -4062,7 +4081,7 @@ export interface operations {
    * Who has acknowledged a closed month
    * @description Every employee employed in the closed month, in id order, with `acknowledged_at` (null: not yet). A month not closed is 404.
    *
-   * Required scope: `org:fichajes:read`.
+   * Scope: `org:fichajes:read`.
    */
   listRegistryMonthAcknowledgements: {
     parameters: {
@@ -4101,7 +4120,7 @@ export interface operations {
    * List the uses of a registry access grant
    * @description Every page view and download through the link, oldest first, with its time and address.
    *
-   * Required scope: `org:informes:read`.
+   * Scope: `org:informes:read`.
    */
   listRegistryAccesses: {
     parameters: {
@@ -4137,9 +4156,9 @@ export interface operations {
   };
   /**
    * Request a report
-   * @description Queues the generation of a file: `time_registry_monthly` (the legal monthly time registry, csv) or `check_ins_export` (csv or xlsx). Poll `GET /v1/reports/{id}` or subscribe to `report.completed`. A company may have 10 reports processing at once (an operator setting); past that the request is refused with 429 `rate_limited` and Retry-After.
+   * @description Queues the generation of a file: `time_registry_monthly` (the legal monthly time registry, csv) or `check_ins_export` (csv or xlsx). Poll `GET /v1/reports/{id}` or subscribe to `report.completed`. A company may have 10 reports processing at once (an operator setting); past that, 429 `rate_limited` with Retry-After.
    *
-   * Required scope: `org:informes:read`.
+   * Scope: `org:informes:read`.
    */
   createReport: {
     parameters: {
@@ -4168,6 +4187,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -4178,7 +4198,7 @@ export interface operations {
    * Get a report
    * @description A completed report carries a `download_url` minted fresh by each GET: valid 5 minutes, for one download.
    *
-   * Required scope: `org:informes:read`.
+   * Scope: `org:informes:read`.
    */
   getReport: {
     parameters: {
@@ -4210,7 +4230,7 @@ export interface operations {
   };
   /**
    * Download a report file
-   * @description Authenticated by the signed address alone (an Authorization header is ignored): single use, valid 5 minutes. An expired, used or tampered address is 403 with `code: unauthenticated`; an unknown report is 404. Not rate limited and not counted.
+   * @description Authenticated by the signed address alone (an Authorization header is ignored): single use, valid 5 minutes. An expired, used or altered address is 403 `unauthenticated` (`errors.reason` says which); an unknown report is 404. Not rate limited and not counted.
    */
   downloadReport: {
     parameters: {
@@ -4240,7 +4260,7 @@ export interface operations {
   };
   /**
    * List webhook endpoints
-   * @description Required scope: `webhooks:manage`.
+   * @description Scope: `webhooks:manage`.
    */
   listWebhookEndpoints: {
     parameters: {
@@ -4275,7 +4295,7 @@ export interface operations {
    * Create a webhook endpoint
    * @description Subscribes an https:// URL to event types. The response carries the signing `secret`, shown this once; it is never kept by idempotency, so a replayed request creates another endpoint. At most 5 active endpoints per company: the sixth is 409 conflict.
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   createWebhookEndpoint: {
     requestBody: {
@@ -4299,6 +4319,7 @@ export interface operations {
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -4307,7 +4328,7 @@ export interface operations {
   };
   /**
    * Get a webhook endpoint
-   * @description Required scope: `webhooks:manage`.
+   * @description Scope: `webhooks:manage`.
    */
   getWebhookEndpoint: {
     parameters: {
@@ -4341,7 +4362,7 @@ export interface operations {
    * Delete a webhook endpoint
    * @description Deletes the endpoint with its deliveries; pending deliveries are never sent. Works while the company has no active service.
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   deleteWebhookEndpoint: {
     parameters: {
@@ -4368,7 +4389,7 @@ export interface operations {
    * Update a webhook endpoint
    * @description Changes `url`, `events`, `description` or `status`. Disabling ends the pending deliveries as failed; re-enabling clears `disabled_reason` and the failure streak, and is 409 conflict when 5 endpoints are already active. A body that changes nothing is a no-op.
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   updateWebhookEndpoint: {
     parameters: {
@@ -4379,7 +4400,7 @@ export interface operations {
         id: components["parameters"]["Id"];
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": components["schemas"]["UpdateWebhookEndpointBody"];
       };
@@ -4401,6 +4422,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -4411,7 +4433,7 @@ export interface operations {
    * Send a ping to a webhook endpoint
    * @description Records a `ping` event and queues its delivery to this endpoint alone. A disabled endpoint is 409 conflict.
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   testWebhookEndpoint: {
     parameters: {
@@ -4449,7 +4471,7 @@ export interface operations {
    * List the deliveries of a webhook endpoint
    * @description Newest first.
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   listWebhookDeliveries: {
     parameters: {
@@ -4485,9 +4507,9 @@ export interface operations {
   };
   /**
    * Get a delivery with what it sent and got back
-   * @description The delivery, the request its last attempt sent (URL, headers, the signed body) and the answer it got (status and the first 4 KB of the body), to see what a receiver saw.
+   * @description The delivery, the request its last attempt sent (URL, headers, signed body) and the answer (status, the body’s first 4 KB).
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   getWebhookDelivery: {
     parameters: {
@@ -4520,9 +4542,9 @@ export interface operations {
   };
   /**
    * Retry a webhook delivery now
-   * @description Makes the delivery’s next attempt due now, whatever its state, with the same `webhook-id`; the delivery workers send it within a second or two. A succeeded or failed delivery gets one more attempt (if it fails, the delivery is failed again). A pending delivery waiting for a scheduled retry has that retry brought forward (if it fails, its schedule goes on). A first attempt not yet sent, or an attempt being sent, is answered as it is. A disabled endpoint is 409 conflict.
+   * @description Makes the next attempt due now, whatever the state, with the same `webhook-id`: a finished delivery gets one more; a scheduled retry is brought forward (its schedule goes on). A first attempt not yet sent, or one being sent, is answered as is. A disabled endpoint is 409 conflict.
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   retryWebhookDelivery: {
     parameters: {
@@ -4559,9 +4581,9 @@ export interface operations {
   };
   /**
    * Send the events of a time range again
-   * @description Sends every event of the company created in [`from`, `to`) again to this endpoint, of the types it subscribes to (and of `types`, when given), due now with the usual retries: an event's delivery to this endpoint is sent again (its attempts go on counting; one being sent is left to finish), and an event it never had (subscribed later) gets one. Each keeps its event's `webhook-id`, so a receiver that deduplicates by it sees nothing twice. Events are kept 30 days after their deliveries end. At most 10000 events: a larger range is 422 (narrow it, or name fewer types). A disabled endpoint is 409 conflict.
+   * @description Sends the company's events of [`from`, `to`) again to this endpoint, due now with the usual retries: those of the types it subscribes to, narrowed by `types`. Each keeps its `webhook-id`. Events are kept 30 days after their deliveries end; at most 10000 a call (more is 422). A disabled endpoint is 409 conflict.
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   replayWebhookEvents: {
     parameters: {
@@ -4594,6 +4616,7 @@ export interface operations {
       403: components["responses"]["Problem403"];
       404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -4602,9 +4625,9 @@ export interface operations {
   };
   /**
    * Wait for the sandbox’s next events (what `jornada listen` forwards)
-   * @description Test keys only (a live key gets 404). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written. A development tool: deliveries to registered endpoints are the at-least-once channel.
+   * @description Test keys only (404 for a live key). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written.
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   listenSandboxEvents: {
     parameters: {
@@ -4630,6 +4653,7 @@ export interface operations {
       };
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -4638,9 +4662,9 @@ export interface operations {
   };
   /**
    * Send a sample event to the sandbox’s endpoints
-   * @description Test keys only (a live key gets 404). Records a sample event of `type`, with `data` naming the sandbox’s newest matching records where there are some, and queues it like a real one for the active endpoints subscribed to that type (every active endpoint for `ping`): signed, retried and listed in the deliveries.
+   * @description Test keys only (404 for a live key). Records a sample event of `type` (its `data` names the sandbox’s newest matching records, if any) and delivers it like a real one to the active endpoints subscribed to it (all of them for `ping`).
    *
-   * Required scope: `webhooks:manage`.
+   * Scope: `webhooks:manage`.
    */
   emitSampleEvent: {
     parameters: {
@@ -4668,7 +4692,9 @@ export interface operations {
       };
       401: components["responses"]["Problem401Unmetered"];
       403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
       409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
       422: components["responses"]["Problem422"];
       429: components["responses"]["Problem429"];
       500: components["responses"]["Problem500Unmetered"];
@@ -4810,7 +4836,7 @@ export interface operations {
   };
   /**
    * check_in_correction.applied event
-   * @description Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added. `affected_dates` and `affected_months` name what a payroll integration reads again.
+   * @description Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added.
    */
   checkInCorrectionAppliedEvent: {
     parameters: {
@@ -4830,9 +4856,9 @@ export interface operations {
             employee_id: components["schemas"]["Uuid"];
             /** @constant */
             status: "applied";
-            /** @description The worker’s dates (in their time zone) whose figures the correction changed, with the dates of the check-ins it voided and added, in order: what a payroll integration reads again. Absent on events recorded before 2026-11-28. */
+            /** @description The worker’s dates whose figures it changed, and its check-ins’ dates. Absent on events before 2026-11-28. */
             affected_dates?: string[];
-            /** @description The months of `affected_dates` (`YYYY-MM`), in order. Absent on events recorded before 2026-11-28. */
+            /** @description The months of `affected_dates`. */
             affected_months?: string[];
           };
         };
@@ -4994,7 +5020,7 @@ export interface operations {
   };
   /**
    * absence.updated event
-   * @description A requested or approved absence counts a new `days_count`, because the calendar under it changed: a holiday added or removed, a contract period’s schedule, a move to another work centre, a termination or a corrected employment date. Its `vacation_balance.updated` events follow for a vacation.
+   * @description A requested or approved absence counts a new `days_count`: a holiday, a contract’s schedule, the work centre, a termination or the employment dates changed the calendar under it. A vacation’s `vacation_balance.updated` events follow.
    */
   absenceUpdatedEvent: {
     parameters: {
@@ -5159,7 +5185,7 @@ export interface operations {
   };
   /**
    * registry_month.closed event
-   * @description A month of the registry was closed (`POST /v1/registry/months/{month}/close`, or from the dashboard): its figures are final, and its seal is given.
+   * @description A month of the registry was closed: its figures are final.
    */
   registryMonthClosedEvent: {
     parameters: {
@@ -5175,11 +5201,10 @@ export interface operations {
           /** @constant */
           type: "registry_month.closed";
           data: {
-            /** @description The month closed (`YYYY-MM`). */
             month: string;
-            /** @description The month’s seal (hex SHA-256), as `GET /v1/registry/months` answers it. */
+            /** @description As `GET /v1/registry/months` gives it. */
             seal: string;
-            /** @description How many workers the month holds (each got its closing). */
+            /** @description The workers the month holds. */
             workers: number;
             /** Format: date-time */
             closed_at: string;

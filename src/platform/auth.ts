@@ -93,6 +93,24 @@ export function rateLimited(
   });
 }
 
+/**
+ * The monthly quota is spent: it resets at the next month's start (UTC, as quotaMonth counts), which the answer
+ * gives as `Retry-After` and `errors.resets_at` (issue 41: it said nothing of when).
+ */
+export function quotaExceeded(quota: number, now: Temporal.Instant): ApiError {
+  const resets = Temporal.PlainYearMonth.from(quotaMonth(now).slice(0, 7))
+    .add({ months: 1 })
+    .toPlainDate({ day: 1 })
+    .toZonedDateTime('UTC')
+    .toInstant();
+  const seconds = Math.max(1, Math.ceil((resets.epochMilliseconds - now.epochMilliseconds) / 1000));
+  return new ApiError(
+    'quota_exceeded',
+    `The monthly quota of ${quota} requests is exhausted; it resets at ${resets.toString()}.`,
+    { headers: { 'Retry-After': String(seconds) }, errors: { resets_at: resets.toString() } },
+  );
+}
+
 /** A tenant with its mode's limits: the rate limit per key and the monthly quota of its active employees. */
 export function tenantOf(caller: Omit<Tenant, 'rateLimitPerMinute' | 'monthlyQuota'>): Tenant {
   return {
@@ -165,12 +183,7 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
       throw serviceRefusal(key, access) ?? new Error('jornada_authenticate refused an open service');
     }
     if (key.outcome === 'rate_limited') throw rateLimited(tenant.rateLimitPerMinute, window, now);
-    if (key.outcome === 'quota_exceeded') {
-      throw new ApiError(
-        'quota_exceeded',
-        `The monthly quota of ${tenant.monthlyQuota} requests is exhausted.`,
-      );
-    }
+    if (key.outcome === 'quota_exceeded') throw quotaExceeded(tenant.monthlyQuota, now);
     request.tenant = tenant;
     if (access.scope !== null && !tenant.scopes.has(access.scope)) {
       const legacy =

@@ -284,9 +284,11 @@ export function toApiError(error: unknown): ApiError {
   const code = typeof fastifyError?.code === 'string' ? fastifyError.code : '';
   const status = fastifyError?.statusCode;
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
-    return new ApiError('validation_failed', 'The request body is too large (1 MiB at most).', {
+    // The code stays validation_failed (v1 never renames one); errors.reason names the case (issue 41). The
+    // limit is the operation's (1 MiB, or 8 MiB for a bulk one; docs/errors/validation_failed).
+    return new ApiError('validation_failed', 'The request body is larger than this operation takes.', {
       status: 413,
-      errors: { body: ['is too large'] },
+      errors: { body: ['is too large'], reason: 'payload_too_large' },
     });
   }
   if (code === 'FST_ERR_BAD_URL' || code === 'FST_ERR_MAX_PARAM_LENGTH') {

@@ -140,6 +140,38 @@ function shareIdenticalResponses(document: OpenApiDocument): void {
 }
 
 /**
+ * A request body that several operations declare identically (the actions that take `{}` or nothing) is stated
+ * once in `components.requestBodies`, named after its schema, and referred to (issue 41: room in the size budget,
+ * docs/decisions/0027-openapi-size-budget.md).
+ */
+function shareIdenticalRequestBodies(document: OpenApiDocument): void {
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Json>>;
+  const groups = new Map<string, Json[]>();
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      const body = operation.requestBody as Json | undefined;
+      if (!body || body.$ref !== undefined) continue;
+      const key = JSON.stringify(body);
+      groups.set(key, [...(groups.get(key) ?? []), operation]);
+    }
+  }
+  document.components ??= {};
+  const components = document.components as Json & { requestBodies?: Record<string, Json> };
+  for (const uses of groups.values()) {
+    if (uses.length < 2) continue;
+    const body = (uses[0] as Json).requestBody as Json;
+    const schema = (body.content as Record<string, { schema?: Json }> | undefined)?.['application/json']
+      ?.schema;
+    if (typeof schema?.$ref !== 'string') continue;
+    const name = schema.$ref.split('/').at(-1) as string;
+    components.requestBodies ??= {};
+    if (components.requestBodies[name] !== undefined) continue;
+    components.requestBodies[name] = body;
+    for (const operation of uses) operation.requestBody = { $ref: `#/components/requestBodies/${name}` };
+  }
+}
+
+/**
  * A query parameter that several operations declare identically (limit, cursor, updated_since, …) is stated
  * once in `components.parameters` (named after it in PascalCase) and referred to.
  */
@@ -185,6 +217,28 @@ function sharedParameters(components: Json): Json {
  * rate-limit headers on every 2xx/4xx but 401, Retry-After on 429, deprecation of parameters and headers, one
  * shared `{id}` path parameter and Idempotency-Key header.
  */
+/**
+ * States `type: string` on every enumeration of strings that lacks it (TypeBox's Enum writes `enum` alone): a
+ * generator or a renderer reads a bare `enum` as any type (issue 41: 37 of them were shown as "any" and typed
+ * `unknown`).
+ */
+function typeStringEnums(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) typeStringEnums(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Json & { enum?: unknown; type?: unknown };
+  if (
+    Array.isArray(schema.enum) &&
+    schema.type === undefined &&
+    schema.enum.every((value) => typeof value === 'string')
+  ) {
+    schema.type = 'string';
+  }
+  for (const value of Object.values(schema)) typeStringEnums(value);
+}
+
 function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenApiDocument {
   document.components ??= {};
   const components = document.components as Json & { headers?: Json };
@@ -209,7 +263,7 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
       if (surface === 'public' && scope !== undefined) {
         operation.description = [
           operation.description,
-          `Required scope: ${scope === null ? 'any valid key' : `\`${String(scope)}\``}.`,
+          `Scope: ${scope === null ? 'any valid key' : `\`${String(scope)}\``}.`,
         ]
           .filter(Boolean)
           .join('\n\n');
@@ -236,6 +290,16 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
           description: 'The resource’s id.',
           schema: { type: 'string', format: 'uuid', maxLength: 36 },
         };
+      }
+      // A body without a required field may be left out: the server takes it as `{}` (operation.ts,
+      // bodyOptional), so the description says it is optional (issue 41: six operations said otherwise).
+      const body = operation.requestBody as
+        | (Json & { content?: Record<string, { schema?: Json & { required?: unknown[] } }> })
+        | undefined;
+      const bodySchema = body?.content?.['application/json']?.schema;
+      // (`required` left out: false is its default.)
+      if (body && bodySchema && !(Array.isArray(bodySchema.required) && bodySchema.required.length > 0)) {
+        delete body.required;
       }
       let deprecatedParameter = false;
       for (const parameter of operation.parameters ?? []) {
@@ -387,8 +451,10 @@ export async function registerOpenApi(app: FastifyInstance, options: OpenApiOpti
         components.responses = { ...(components.responses ?? {}), ...options.webhookResponses };
       }
       extractComponents(decorated);
+      typeStringEnums(decorated);
       if (options.examples) addExamples(decorated, options.examples);
       shareIdenticalResponses(decorated);
+      shareIdenticalRequestBodies(decorated);
       return decorated;
     },
   });

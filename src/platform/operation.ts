@@ -66,7 +66,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'not_found: the resource does not exist or belongs to another company.',
   405: 'The method is not allowed on this path.',
   409: 'conflict or idempotency_conflict.',
-  413: 'validation_failed: the request body is too large.',
+  413: 'validation_failed with errors.reason payload_too_large: the request body is larger than the operation takes (1 MiB unless it says more).',
   422: 'validation_failed: errors maps each field path to its messages.',
   429: 'rate_limited (see Retry-After) or quota_exceeded.',
   500: 'internal_error.',
@@ -211,6 +211,8 @@ function operationOptions(
   if (idempotent) codes.add('idempotency_conflict');
   const statuses = new Set<number>([...codes].map((code) => ERROR_CATALOG[code].status));
   for (const status of spec.problemStatuses ?? []) statuses.add(status);
+  // A body past the operation's limit is 413 validation_failed (errors.reason payload_too_large; issue 41).
+  if (spec.body) statuses.add(413);
   // Every operation reads the database, which can be unavailable.
   statuses.add(503);
   for (const status of [...statuses].sort()) {

@@ -138,7 +138,12 @@ describe('OpenAPI description', () => {
       );
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
       for (const [method, operation] of Object.entries(item)) {
-        const body = (operation as { requestBody?: { content: Media } }).requestBody?.content;
+        // A shared body ($ref to components.requestBodies) is checked as stated there.
+        const stated = (operation as { requestBody?: { content?: Media; $ref?: string } }).requestBody;
+        const body = stated?.$ref
+          ? (document.components.requestBodies[stated.$ref.replace('#/components/requestBodies/', '')]
+              ?.content as Media | undefined)
+          : stated?.content;
         if (body) expect(Object.values(body).some(shown), `${method} ${path} request`).toBe(true);
         // A shared response ($ref to components.responses) is checked where it is stated.
         const resolve = (response: { $ref?: string; content?: unknown }) =>

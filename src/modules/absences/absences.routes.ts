@@ -43,14 +43,14 @@ const DECISIONS: Array<{
     operationId: 'rejectAbsence',
     summary: 'Reject an absence',
     description:
-      'Moves a requested absence to denied, keeping the optional reason as `denial_reason`, and emits `absence.denied`. An absence already decided is 409 conflict.',
+      'Moves a requested absence to denied, with the optional `denial_reason`, and emits `absence.denied`. An absence already decided is 409 conflict.',
   },
   {
     decision: 'cancel',
     operationId: 'cancelAbsence',
     summary: 'Cancel an absence',
     description:
-      'Moves a requested or approved absence to cancelled and emits `absence.cancelled`. A denied or cancelled absence is 409 conflict, and so is cancelling an approved one whose dates touch a closed month.',
+      'Moves a requested or approved absence to cancelled and emits `absence.cancelled`. A denied or cancelled absence is 409 conflict, as is an approved one touching a closed month.',
   },
 ];
 

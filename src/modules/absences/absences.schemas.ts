@@ -28,7 +28,7 @@ export const Absence = named(
     status: AbsenceStatus,
     days_count: Type.Number({
       description:
-        "The employee's scheduled working days in the range (schedule above 0, not a holiday of the company or of the employee's work centre); a half day counts 0.5. Counted again, with a new updated_at, when a holiday, the schedule, the work centre or the employment dates change days in the open period (days after a termination count none); days in a closed month keep their count.",
+        "The employee's scheduled working days in the range, holidays of the company or work centre left out; a half day counts 0.5. Recounted (a new updated_at) when a holiday, the schedule, the work centre or the employment dates change a day in the open period; a closed month's days keep their count.",
     }),
     note: Nullable(Type.String()),
     denial_reason: Nullable(Type.String({ description: 'The reason given when the absence was denied.' })),

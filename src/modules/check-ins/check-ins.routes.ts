@@ -53,7 +53,7 @@ export function checkInsRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'createCheckIn',
       summary: 'Record a check-in',
       description:
-        'Check-ins are immutable. Out-of-order and late (offline) check-ins are accepted; an exact duplicate of the same employee, type and timestamp is 422. A check-in whose local day is in a closed month is 409 conflict (`errors.closed_month`): the change goes through a correction. Send an Idempotency-Key to retry safely. Emits `checkin.created`.',
+        'Check-ins are immutable. Out-of-order and late (offline) check-ins are accepted; an exact duplicate of the same employee, type and timestamp is 422. A check-in whose local day is in a closed month is 409 conflict (`errors.closed_month`): the change goes through a correction. Emits `checkin.created`.',
       tag,
       scope: 'org:fichajes:write',
       body: CreateCheckInBody,

@@ -51,7 +51,7 @@ export function correctionsRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'createCheckInCorrection',
       summary: 'Request a correction of check-ins',
       description:
-        'The only way a recorded check-in changes: a correction voids active check-ins of one employee and adds new ones, with a reason. It stays `pending`, changing nothing, until the company approves it (`…/approve`) and the worker accepts it in the portal; then it is applied at once, also inside a closed month. Every step enters the employee’s registry chain. Send an Idempotency-Key to retry safely. Emits `check_in_correction.requested`.',
+        'The only way a recorded check-in changes: a correction voids active check-ins of one employee and adds new ones, with a reason. It changes nothing until the company approves it (`…/approve`) and the worker accepts it in the portal; then it applies at once, in a closed month too. Every step enters the employee’s registry chain. Emits `check_in_correction.requested`.',
       tag,
       scope: 'org:fichajes:write',
       body: CreateCorrectionBody,
@@ -71,7 +71,7 @@ export function correctionsRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'approveCheckInCorrection',
       summary: 'Approve a correction for the company',
       description:
-        'Records the company’s approval (`company_approval`). If the worker has accepted it already, the correction is applied in the same request: its check-ins are voided and added, the days re-computed, and `check_in_correction.applied` and `checkin.created` emitted. A correction already decided, or already approved by the company, is 409 `conflict`; so is one that can no longer apply (a check-in it voids was voided meanwhile), which then stays pending.',
+        'Records the company’s approval. If the worker has accepted it, the correction is applied at once (check-ins voided and added, days recomputed, `check_in_correction.applied` and `checkin.created` emitted). A correction already decided, or already approved by the company, is 409 `conflict`; so is one that can no longer apply (a check-in it voids was voided meanwhile), which then stays pending.',
       tag,
       scope: 'org:fichajes:write',
       params: IdParams,

@@ -46,7 +46,7 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'getEmployeeContractHistory',
       summary: "List an employee's contract periods",
       description:
-        'The effective-dated values of `work_schedule` and `vacation_days_per_year`, oldest first, each with who recorded it and when. Every period is on the one page.',
+        'The effective-dated values of `work_schedule` and `vacation_days_per_year`, oldest first, each with who recorded it and when. All on one page.',
       tag,
       scope: 'org:empleados:read',
       params: IdParams,
@@ -63,7 +63,7 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'createEmployee',
       summary: 'Create an employee',
       description:
-        'Takes a seat of the plan. With no free seat the answer is 402 billing_required, and retrying unchanged gives the same 402. A hire date in or before a closed month of the registry is 409 conflict. Emits `employee.created`.',
+        'Takes a seat of the plan; with none free, 402 billing_required. A hire date in or before a closed month of the registry is 409 conflict. Emits `employee.created`.',
       tag,
       scope: 'org:empleados:write',
       body: CreateEmployeeBody,
@@ -84,7 +84,7 @@ export function employeesRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'updateEmployee',
       summary: 'Update an employee',
       description:
-        'Changes any writable field but `status` (see terminate). `work_schedule`, `vacation_days_per_year` and `timezone` apply from `effective_from` (default today); earlier days keep theirs. Emits `employee.updated`; changing nothing is a no-op. 409 conflict: a change reaching a closed month (`errors.closed_month`), or employment dates leaving an active check-in outside (`errors.check_in_id`).',
+        'Changes any writable field but `status`. `work_schedule`, `vacation_days_per_year` and `timezone` apply from `effective_from` (default today); earlier days keep theirs. Emits `employee.updated`; changing nothing is a no-op. 409 conflict: a change reaching a closed month (`errors.closed_month`), or employment dates leaving an active check-in outside (`errors.check_in_id`).',
       tag,
       scope: 'org:empleados:write',
       params: IdParams,

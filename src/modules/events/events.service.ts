@@ -46,13 +46,12 @@ export const EVENT_DATA = {
       affected_dates: Type.Optional(
         Type.Array(Type.String({ format: 'date' }), {
           description:
-            'The worker’s dates (in their time zone) whose figures the correction changed, with the dates of the check-ins it voided and added, in order: what a payroll integration reads again. Absent on events recorded before 2026-11-28.',
+            'The worker’s dates whose figures it changed, and its check-ins’ dates. Absent on events before 2026-11-28.',
         }),
       ),
       affected_months: Type.Optional(
         Type.Array(Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' }), {
-          description:
-            'The months of `affected_dates` (`YYYY-MM`), in order. Absent on events recorded before 2026-11-28.',
+          description: 'The months of `affected_dates`.',
         }),
       ),
     },
@@ -87,18 +86,9 @@ export const EVENT_DATA = {
   ),
   'registry_month.closed': Type.Object(
     {
-      month: Type.String({
-        pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$',
-        description: 'The month closed (`YYYY-MM`).',
-      }),
-      seal: Type.String({
-        pattern: '^[0-9a-f]{64}$',
-        description: 'The month’s seal (hex SHA-256), as `GET /v1/registry/months` answers it.',
-      }),
-      workers: Type.Integer({
-        minimum: 0,
-        description: 'How many workers the month holds (each got its closing).',
-      }),
+      month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$' }),
+      seal: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'As `GET /v1/registry/months` gives it.' }),
+      workers: Type.Integer({ minimum: 0, description: 'The workers the month holds.' }),
       closed_at: Type.String({ format: 'date-time' }),
     },
     { additionalProperties: false },

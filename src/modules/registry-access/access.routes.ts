@@ -40,7 +40,7 @@ export function registryAccessRoutes(app: FastifyInstance, deps: AppDeps): void 
       operationId: 'createRegistryAccessGrant',
       summary: 'Grant read-only access to the registry (Inspección, representatives)',
       description:
-        'A secret link to a read-only view of the registry for some days and, optionally, workers: `inspection` sees their full registry, `representatives` per-worker totals by name only. Expires at `expires_at` (≤ 90 days), revocable, every use logged. Never replayed for an Idempotency-Key. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).',
+        'A secret link to a read-only view of the registry for some days and, optionally, workers: `inspection` sees their full registry, `representatives` per-worker totals by name only. Expires at `expires_at` (≤ 90 days), revocable, every use logged. Never replayed for an Idempotency-Key. Until 2027-11-30 `org:fichajes:write` works too, with Deprecation and Sunset.',
       tag,
       scope: 'org:registro:write',
       legacyScope: 'org:fichajes:write',

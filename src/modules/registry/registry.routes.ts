@@ -18,7 +18,7 @@ export function registryRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'closeRegistryMonth',
       summary: 'Close a month of the time registry',
       description:
-        'Closes a month (YYYY-MM) that has ended in the company zone (else 422), once (else 409): nothing but a correction changes its figures from then on, and its documents are sealed. Scope: org:registro:write (org:fichajes:write until 2027-11-30, with Deprecation and Sunset).',
+        'Closes a month (YYYY-MM) that has ended in the company zone (else 422), once (else 409): nothing but a correction changes its figures from then on, and its documents are sealed. Until 2027-11-30 `org:fichajes:write` works too, with Deprecation and Sunset.',
       tag,
       scope: 'org:registro:write',
       legacyScope: 'org:fichajes:write',

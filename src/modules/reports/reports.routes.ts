@@ -34,7 +34,7 @@ export function reportsRoutes(app: FastifyInstance, deps: AppDeps, surface: Rout
       operationId: 'createReport',
       summary: 'Request a report',
       description:
-        'Queues the generation of a file: `time_registry_monthly` (the legal monthly time registry, csv) or `check_ins_export` (csv or xlsx). Poll `GET /v1/reports/{id}` or subscribe to `report.completed`. A company may have 10 reports processing at once (an operator setting); past that the request is refused with 429 `rate_limited` and Retry-After.',
+        'Queues the generation of a file: `time_registry_monthly` (the legal monthly time registry, csv) or `check_ins_export` (csv or xlsx). Poll `GET /v1/reports/{id}` or subscribe to `report.completed`. A company may have 10 reports processing at once (an operator setting); past that, 429 `rate_limited` with Retry-After.',
       tag,
       scope: 'org:informes:read',
       body: CreateReportBody,
@@ -72,7 +72,7 @@ export function reportsRoutes(app: FastifyInstance, deps: AppDeps, surface: Rout
       operationId: 'downloadReport',
       summary: 'Download a report file',
       description:
-        'Authenticated by the signed address alone (an Authorization header is ignored): single use, valid 5 minutes. An expired, used or tampered address is 403 with `code: unauthenticated`; an unknown report is 404. Not rate limited and not counted.',
+        'Authenticated by the signed address alone (an Authorization header is ignored): single use, valid 5 minutes. An expired, used or altered address is 403 `unauthenticated` (`errors.reason` says which); an unknown report is 404. Not rate limited and not counted.',
       tag,
       scope: 'public',
       params: IdParams,

@@ -49,7 +49,7 @@ export const CreateReportBody = named(
     {
       type: Type.Enum([...REPORT_TYPES], {
         description:
-          '`time_registry_monthly` (params `{ month: "YYYY-MM", employee_id?, locale? }`, csv only), `check_ins_export` (params `{ from, to, employee_id?, locale? }`, dates, at most one year; csv or xlsx) or `time_registry_worker_monthly` (params `{ month, employee_id?, locale? }`: one document per worker to sign, pdf or xlsx). An export\'s `locale`: `en` (default, column keys, commas) or `es` (Spanish headers, `;`, sí/no, decimal commas).',
+          '`time_registry_monthly` (params `{ month, employee_id?, locale? }`, csv), `check_ins_export` (`{ from, to, employee_id?, locale? }`, at most a year; csv or xlsx) or `time_registry_worker_monthly` (`{ month, employee_id?, locale? }`: a document per worker, pdf or xlsx). `locale`: `en` (default) or `es` (Spanish headers, `;`, decimal commas).',
       }),
       format: Type.Enum([...REPORT_FORMATS], {
         description:

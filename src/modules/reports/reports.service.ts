@@ -238,16 +238,19 @@ export async function openDownload(
   const { db, clock, signer, reportStore: store } = deps;
   const report = await findReportForDownload(db, id);
   if (!report) throw notFound('Report');
-  const refused = (why: string) =>
-    new ApiError('unauthenticated', `This download address ${why}.`, { status: 403 });
+  // 403 `unauthenticated` (v1 never renames a code); errors.reason tells the three cases apart (issue 41).
+  const refused = (why: string, reason: 'download_invalid' | 'download_expired' | 'download_used') =>
+    new ApiError('unauthenticated', `This download address ${why}.`, { status: 403, errors: { reason } });
   const expires = /^[0-9]{1,12}$/.test(query.expires ?? '') ? Number(query.expires) : null;
   const [nonce, mac, extra] = (query.signature ?? '').split('.');
-  if (expires === null || !nonce || !mac || extra !== undefined) throw refused('is not valid');
+  if (expires === null || !nonce || !mac || extra !== undefined)
+    throw refused('is not valid', 'download_invalid');
   if (!safeEqual(Buffer.from(mac), Buffer.from(signatureOf(signer, id, expires, nonce)))) {
-    throw refused('is not valid');
+    throw refused('is not valid', 'download_invalid');
   }
   const now = clock.now();
-  if (now.epochMilliseconds >= expires * 1000) throw refused('has expired; GET the report for a fresh one');
+  if (now.epochMilliseconds >= expires * 1000)
+    throw refused('has expired; GET the report for a fresh one', 'download_expired');
   if (report.status !== 'completed' || !report.storage_key) {
     throw notFound('Report file');
   }
@@ -270,7 +273,7 @@ export async function openDownload(
   });
   if (!used) {
     stream.destroy();
-    throw refused('was already used; GET the report for a fresh one');
+    throw refused('was already used; GET the report for a fresh one', 'download_used');
   }
   return { stream, contentType: CONTENT_TYPES[report.format], fileName: fileNameOf(report) };
 }

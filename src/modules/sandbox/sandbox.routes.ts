@@ -14,11 +14,13 @@ export function sandboxRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'emitSampleEvent',
       summary: 'Send a sample event to the sandbox’s endpoints',
       description:
-        'Test keys only (a live key gets 404). Records a sample event of `type`, with `data` naming the sandbox’s newest matching records where there are some, and queues it like a real one for the active endpoints subscribed to that type (every active endpoint for `ping`): signed, retried and listed in the deliveries.',
+        'Test keys only (404 for a live key). Records a sample event of `type` (its `data` names the sandbox’s newest matching records, if any) and delivers it like a real one to the active endpoints subscribed to it (all of them for `ping`).',
       tag: 'Webhooks',
       scope: 'webhooks:manage',
       body: EmitSampleEventBody,
       responses: { 202: { description: 'The event, queued.', schema: SampleEvent } },
+      // A live key's answer (issue 41: it was undeclared).
+      errors: ['not_found'],
     },
     async (request, reply) =>
       reply.code(202).send(await emitSampleEvent(deps, requireTenant(request), request.body.type)),
@@ -31,11 +33,12 @@ export function sandboxRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'listenSandboxEvents',
       summary: 'Wait for the sandbox’s next events (what `jornada listen` forwards)',
       description:
-        'Test keys only (a live key gets 404). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written. A development tool: deliveries to registered endpoints are the at-least-once channel.',
+        'Test keys only (404 for a live key). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written.',
       tag: 'Webhooks',
       scope: 'webhooks:manage',
       querystring: ListenQuery,
       responses: { 200: { description: 'The events, and the cursor to go on from.', schema: EventFeed } },
+      errors: ['not_found'],
     },
     async (request, reply) => {
       // A client that goes away (the response closes before it was sent) stops the wait.

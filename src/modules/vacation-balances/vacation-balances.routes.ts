@@ -14,8 +14,7 @@ export function vacationBalancesRoutes(app: FastifyInstance, deps: AppDeps): voi
       url: '/v1/vacation-balances',
       operationId: 'listVacationBalances',
       summary: 'List vacation balances',
-      description:
-        'One row per employee employed during the year, ordered by employee. The rules are in docs/time-rules.md.',
+      description: 'One row per employee employed during the year, ordered by employee.',
       tag: 'Vacation balances',
       scope: 'org:saldos:read',
       querystring: ListVacationBalancesQuery,

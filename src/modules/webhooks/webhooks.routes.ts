@@ -160,7 +160,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'getWebhookDelivery',
       summary: 'Get a delivery with what it sent and got back',
       description:
-        'The delivery, the request its last attempt sent (URL, headers, the signed body) and the answer it got (status and the first 4 KB of the body), to see what a receiver saw.',
+        'The delivery, the request its last attempt sent (URL, headers, signed body) and the answer (status, the body’s first 4 KB).',
       tag,
       scope,
       params: DeliveryParams,
@@ -177,7 +177,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'retryWebhookDelivery',
       summary: 'Retry a webhook delivery now',
       description:
-        'Makes the delivery’s next attempt due now, whatever its state, with the same `webhook-id`; the delivery workers send it within a second or two. A succeeded or failed delivery gets one more attempt (if it fails, the delivery is failed again). A pending delivery waiting for a scheduled retry has that retry brought forward (if it fails, its schedule goes on). A first attempt not yet sent, or an attempt being sent, is answered as it is. A disabled endpoint is 409 conflict.',
+        'Makes the next attempt due now, whatever the state, with the same `webhook-id`: a finished delivery gets one more; a scheduled retry is brought forward (its schedule goes on). A first attempt not yet sent, or one being sent, is answered as is. A disabled endpoint is 409 conflict.',
       tag,
       scope,
       params: DeliveryParams,
@@ -197,7 +197,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: AppDeps): void {
       url: '/v1/webhook-endpoints/:id/replay',
       operationId: 'replayWebhookEvents',
       summary: 'Send the events of a time range again',
-      description: `Sends every event of the company created in [\`from\`, \`to\`) again to this endpoint, of the types it subscribes to (and of \`types\`, when given), due now with the usual retries: an event's delivery to this endpoint is sent again (its attempts go on counting; one being sent is left to finish), and an event it never had (subscribed later) gets one. Each keeps its event's \`webhook-id\`, so a receiver that deduplicates by it sees nothing twice. Events are kept ${DELIVERY_RETENTION_DAYS} days after their deliveries end. At most ${MAX_REPLAY_EVENTS} events: a larger range is 422 (narrow it, or name fewer types). A disabled endpoint is 409 conflict.`,
+      description: `Sends the company's events of [\`from\`, \`to\`) again to this endpoint, due now with the usual retries: those of the types it subscribes to, narrowed by \`types\`. Each keeps its \`webhook-id\`. Events are kept ${DELIVERY_RETENTION_DAYS} days after their deliveries end; at most ${MAX_REPLAY_EVENTS} a call (more is 422). A disabled endpoint is 409 conflict.`,
       tag,
       scope,
       params: IdParams,

@@ -160,15 +160,14 @@ export const ReplayWebhookEventsBody = named(
   'ReplayWebhookEventsBody',
   Type.Object(
     {
-      from: Instant('The first instant of the range (inclusive).'),
-      to: Instant('The end of the range (exclusive); after `from`.'),
+      from: Instant('Inclusive.'),
+      to: Instant('Exclusive; after `from`.'),
       types: Type.Optional(
         Type.Array(Type.Enum(SUBSCRIBABLE_EVENT_TYPES, { type: 'string' }), {
           minItems: 1,
           maxItems: SUBSCRIBABLE_EVENT_TYPES.length,
           uniqueItems: true,
-          description:
-            'Only these event types (of those the endpoint subscribes to). Left out: every type it subscribes to.',
+          description: 'Only these of the types the endpoint subscribes to (left out: all of them).',
         }),
       ),
     },
@@ -181,11 +180,11 @@ export const WebhookReplay = named(
   Type.Object({
     deliveries: Type.Integer({
       minimum: 0,
-      description: 'How many events are sent again, each on its delivery to this endpoint, due now.',
+      description: 'How many events are sent again.',
     }),
     from: Instant(),
     to: Instant(),
-    types: Type.Array(Type.String(), { description: 'The event types replayed.' }),
+    types: Type.Array(Type.String()),
   }),
 );
 
@@ -198,22 +197,21 @@ const EVENT_SOURCES: Record<EventType, string> = {
   'check_in_correction.requested':
     'A correction of check-ins was requested (`POST /v1/check-in-corrections`, or by the worker in the portal).',
   'check_in_correction.applied':
-    'Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added. `affected_dates` and `affected_months` name what a payroll integration reads again.',
+    'Both the company and the worker approved a correction, and it was applied: `checkin.created` follows for each check-in it added.',
   'check_in_correction.rejected': 'The company or the worker rejected a pending correction.',
   'absence.requested': 'An absence was requested (`POST /v1/absences`).',
   'absence.approved': 'A requested absence was approved.',
   'absence.denied': 'A requested absence was rejected.',
   'absence.cancelled': 'A requested or approved absence was cancelled.',
   'absence.updated':
-    'A requested or approved absence counts a new `days_count`, because the calendar under it changed: a holiday added or removed, a contract period’s schedule, a move to another work centre, a termination or a corrected employment date. Its `vacation_balance.updated` events follow for a vacation.',
+    'A requested or approved absence counts a new `days_count`: a holiday, a contract’s schedule, the work centre, a termination or the employment dates changed the calendar under it. A vacation’s `vacation_balance.updated` events follow.',
   'vacation_balance.updated':
     'A vacation absence that moves a balance was requested, approved, denied or cancelled, or counts a new number of days (`absence.updated`): one event per calendar year it touches.',
   'shift.published': 'A shift was published: its worker sees it, and it plans its day.',
   'shift.updated': 'A published shift changed.',
   'shift.deleted': 'A published shift was deleted.',
   'compliance_alert.created': 'A new legal-limit alert (`GET /v1/compliance-alerts`).',
-  'registry_month.closed':
-    'A month of the registry was closed (`POST /v1/registry/months/{month}/close`, or from the dashboard): its figures are final, and its seal is given.',
+  'registry_month.closed': 'A month of the registry was closed: its figures are final.',
   'report.completed': 'A report finished generating and can be downloaded.',
   ping: 'Sent by `POST /v1/webhook-endpoints/{id}/test` to that endpoint alone. Never subscribed explicitly.',
 };

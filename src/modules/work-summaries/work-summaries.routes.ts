@@ -16,7 +16,7 @@ export function workSummariesRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'listWorkSummaries',
       summary: 'List work summaries',
       description:
-        'Closed-workday aggregates per employee and day or calendar month, ordered by employee and period. Days not yet closed and incomplete days are left out of the minute fields (see incomplete_days). Data of the current day is never included; close payroll on completed periods. The rules are in docs/time-rules.md.',
+        'Closed-workday aggregates per employee and day or calendar month, ordered by employee and period. Days not yet closed and incomplete days are left out of the minute fields (see incomplete_days). Data of the current day is never included; close payroll on completed periods.',
       tag: 'Work summaries',
       scope: 'org:fichajes:read',
       querystring: ListWorkSummariesQuery,

@@ -11,6 +11,7 @@ export const ERROR_PAGES: Record<ErrorCode, ErrorPage> = {
     when: [
       'The request has no `Authorization: Bearer <key>` header, or the key is unknown, revoked or expired.',
       'On the dashboard and portal APIs: the session cookie is missing or has expired.',
+      'With status 403 (not 401), on a report’s download address: `errors.reason` says why. `download_invalid`: the address was altered or is not one; `download_expired`: its 5 minutes have passed; `download_used`: it was used once already. GET the report again for a fresh address.',
     ],
     action: [
       'Send a valid key. A key that used to work may have been revoked (the dashboard shows why) or have expired.',
@@ -37,8 +38,13 @@ export const ERROR_PAGES: Record<ErrorCode, ErrorPage> = {
     example: new ApiError('subscription_inactive', 'The company has no active service.'),
   },
   addon_disabled: {
-    when: ['The company has switched the public API addon off (its keys were revoked when it did).'],
-    action: ['The company switches it on again in the dashboard (Settings) and creates new keys.'],
+    when: [
+      'The company has switched the public API addon off. Switching it off revokes every key of the company and of its sandbox at once, so a client of `/v1` meets **401 `unauthenticated`** from then on, not this code.',
+      'This code is what the dashboard’s session answers on its developer operations (its keys and webhooks, in live or test mode) while the addon is off, and what creating or rotating a key answers then.',
+    ],
+    action: [
+      'The company switches the addon on again in the dashboard (Settings) and creates new keys: the revoked ones stay revoked.',
+    ],
     example: new ApiError('addon_disabled', 'The public API addon is not active for this company.'),
   },
   role_forbidden: {
@@ -55,7 +61,8 @@ export const ERROR_PAGES: Record<ErrorCode, ErrorPage> = {
   validation_failed: {
     when: [
       'A body, query or path parameter is missing, malformed or out of range, or the body has a field the operation does not know (unknown fields are refused, not ignored).',
-      'The body is not JSON, or larger than 1 MiB (then with status 413).',
+      'The body is not JSON.',
+      'With status 413: the body is larger than the operation takes (1 MiB; 8 MiB for the bulk operations, which say so). `errors.reason` is then `payload_too_large`.',
     ],
     action: [
       'Read `errors`: each invalid field (`email`, `params.month`, `query.limit`, `add[0].timestamp`) maps to its messages. Fix the request; retrying it unchanged fails the same way.',
@@ -71,7 +78,8 @@ export const ERROR_PAGES: Record<ErrorCode, ErrorPage> = {
   not_found: {
     when: [
       'The resource does not exist, or it belongs to another company (the API never tells the two apart).',
-      'The path names no operation (an unknown URL); the wrong method on a known path answers 405 with `Allow`.',
+      'The path names no operation (an unknown URL).',
+      'With status 405: the path is known but not with this method. The answer carries `Allow`, and `errors.reason` is `method_not_allowed` with `errors.allowed` listing the methods.',
     ],
     action: ['Check the id and the key: a live key sees live data only, a test key the sandbox only.'],
     example: new ApiError('not_found', 'Employee not found.'),
@@ -109,9 +117,13 @@ export const ERROR_PAGES: Record<ErrorCode, ErrorPage> = {
   quota_exceeded: {
     when: ['The company has used its monthly request quota (`X-Service-Quota-Remaining` reached 0).'],
     action: [
-      'Requests resume at the start of the next month (UTC). Cache what does not change and use `updated_since` to sync only what did.',
+      'Requests resume at the start of the next month (UTC): `errors.resets_at` gives that instant and `Retry-After` the seconds until it. Cache what does not change and use `updated_since` to sync only what did.',
     ],
-    example: new ApiError('quota_exceeded', 'The monthly quota of 12000 requests is exhausted.'),
+    example: new ApiError(
+      'quota_exceeded',
+      'The monthly quota of 12000 requests is exhausted; it resets at 2026-12-01T00:00:00Z.',
+      { errors: { resets_at: '2026-12-01T00:00:00Z' } },
+    ),
   },
   billing_required: {
     when: ['The plan does not allow the action: hiring an employee when every seat is taken.'],

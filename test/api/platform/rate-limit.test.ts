@@ -85,6 +85,19 @@ describe('monthly quota', () => {
     expect(refused.statusCode).toBe(429);
     expect(refused.json().code).toBe('quota_exceeded');
     expect(refused.headers['x-service-quota-remaining']).toBe('0');
+    // When it resets (issue 41): the next month's start in UTC, as errors.resets_at and Retry-After.
+    const now = ctx.clock.now();
+    const resets = now
+      .toZonedDateTimeISO('UTC')
+      .toPlainDate()
+      .toPlainYearMonth()
+      .add({ months: 1 })
+      .toPlainDate({ day: 1 })
+      .toZonedDateTime('UTC')
+      .toInstant();
+    expect(refused.json().errors).toEqual({ resets_at: resets.toString() });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(Math.abs(retryAfter - (resets.epochMilliseconds - now.epochMilliseconds) / 1000)).toBeLessThan(5);
     // The refused request gave its window slot back: 2 used of 30.
     expect(refused.headers['x-ratelimit-remaining']).toBe('28');
   });

@@ -155,6 +155,7 @@ const FIXTURES: Record<string, Record<string, string>> = {
   '/v1/webhook-endpoints/{id}': { id: 'webhookEndpoint' },
   '/v1/webhook-endpoints/{id}/test': { id: 'webhookEndpoint' },
   '/v1/webhook-endpoints/{id}/deliveries': { id: 'webhookEndpoint' },
+  '/v1/webhook-endpoints/{id}/replay': { id: 'webhookEndpoint' },
   '/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry': {
     id: 'webhookEndpoint',
     deliveryId: 'webhookDelivery',
@@ -169,6 +170,7 @@ const FIXTURES: Record<string, Record<string, string>> = {
 const BODIES: Record<string, unknown> = {
   updateEmployee: { first_name: 'Taken' },
   updateWebhookEndpoint: { status: 'disabled' },
+  replayWebhookEvents: { from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' },
   rejectCheckInCorrection: { reason: 'Not ours' },
   updateShift: { note: 'Not ours' },
   applyRotaPattern: {

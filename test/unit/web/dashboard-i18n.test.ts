@@ -110,9 +110,10 @@ describe('the service’s messages in Spanish', () => {
             : [],
       );
     // invalid({ field: 'message' }) and errors: { field: ['message'] }, a template's ${…} standing for a value.
-    // (Not the values some problems carry under `errors`: a scope's name, a month, an id, a role.)
+    // (Not the values some problems carry under `errors`: a scope's name, a month, an id, a role, a reason's code,
+    // an instant.)
     const pattern =
-      /(?:invalid\(\{|errors: \{)\s*(?!required_scope|closed_month|conflicting_absence_id|role\b)(?:'[^']+'|\w+): \[?\s*(['`])((?:(?!\1).)+)\1/g;
+      /(?:invalid\(\{|errors: \{)\s*(?!required_scope|closed_month|conflicting_absence_id|role\b|reason\b|resets_at\b)(?:'[^']+'|\w+): \[?\s*(['`])((?:(?!\1).)+)\1/g;
     const messages = files(root).flatMap((file) =>
       [...readFileSync(file, 'utf8').matchAll(pattern)].map((match) =>
         (match[2] ?? '').replace(/\$\{[^}]+\}/g, '12'),

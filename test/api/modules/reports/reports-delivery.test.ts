@@ -33,10 +33,11 @@ describe('the signed download', () => {
 
   it('gives one file and one refusal to two concurrent downloads of one address', async () => {
     const url = await freshUrl();
-    const statuses = (await Promise.all([download(url), download(url)])).map(
-      (response) => response.statusCode,
-    );
-    expect(statuses.sort()).toEqual([200, 403]);
+    const answers = await Promise.all([download(url), download(url)]);
+    expect(answers.map((response) => response.statusCode).sort()).toEqual([200, 403]);
+    // The code stays unauthenticated (v1); errors.reason names the case (issue 41).
+    const refused = answers.find((response) => response.statusCode === 403);
+    expect(refused?.json()).toMatchObject({ code: 'unauthenticated', errors: { reason: 'download_used' } });
   });
 
   it('refuses an address after 5 minutes (fake clock)', async () => {
@@ -44,7 +45,10 @@ describe('the signed download', () => {
     ctx.clock.advance(301);
     const response = await download(url);
     expect(response.statusCode).toBe(403);
-    expect(response.json().code).toBe('unauthenticated');
+    expect(response.json()).toMatchObject({
+      code: 'unauthenticated',
+      errors: { reason: 'download_expired' },
+    });
     for (const header of Object.keys(response.headers)) expect(header).not.toMatch(/^x-ratelimit/);
   });
 
@@ -53,7 +57,9 @@ describe('the signed download', () => {
     const signature = url.searchParams.get('signature') as string;
     const tampered = new URL(url);
     tampered.searchParams.set('signature', `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`);
-    expect((await download(tampered.toString())).statusCode).toBe(403);
+    const forged = await download(tampered.toString());
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().errors).toEqual({ reason: 'download_invalid' });
     const later = new URL(url);
     later.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
     expect((await download(later.toString())).statusCode).toBe(403);
