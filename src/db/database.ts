@@ -270,11 +270,11 @@ async function runPrepared(
  * Statements run through Kysely on a pooled connection are prepared by name too (issue 40's bench): once a text
  * has been sent twice by this process, each connection parses it once and PostgreSQL reuses its plan, instead of
  * planning every call. On the kiosk's punch, planning was about two thirds of the database's time (a primary-key
- * read: 316 of 393 µs; docs/performance.md, "Kiosks in the morning rush"). Bounded: a text is counted only while
- * fewer than MAX_COUNTED texts are, and a connection keeps at most MAX_NAMED_PER_CONNECTION statements; past
- * either, a statement is sent unnamed as before. A statement whose result columns a migration could change
- * (`select *`, `returning *`) is never named: PostgreSQL would refuse its cached plan ("cached plan must not change
- * result type") on a node that runs while the next release's migration adds a column.
+ * read: 316 of 393 µs; docs/performance.md, "Kiosks in the morning rush"). Bounded: at most MAX_COUNTED texts are
+ * counted (when full, those sent only once are forgotten), and a connection keeps at most MAX_NAMED_PER_CONNECTION
+ * statements; past that, a statement is sent unnamed as before. A statement whose result columns a migration
+ * could change (`select *`, `returning *`) is never named: PostgreSQL would refuse its cached plan ("cached plan
+ * must not change result type") on a node that runs while the next release's migration adds a column.
  */
 const MAX_COUNTED = 4_096;
 const MAX_NAMED_PER_CONNECTION = 256;
@@ -284,6 +284,11 @@ const STAR_COLUMNS = /(?:\bselect|\breturning|,)\s+(?:(?:"[^"]*"|\w+)\.)?\*/i;
 function statementName(text: string): string | undefined {
   const seen = sentTwice.get(text);
   if (seen === undefined) {
+    // Full: the texts sent only once go (one-off statements, a bulk insert's row count), so that a statement
+    // that becomes hot later is still counted.
+    if (sentTwice.size >= MAX_COUNTED) {
+      for (const [counted, times] of sentTwice) if (times === 1) sentTwice.delete(counted);
+    }
     if (sentTwice.size < MAX_COUNTED) sentTwice.set(text, STAR_COLUMNS.test(text) ? -1 : 1);
     return undefined;
   }

@@ -219,6 +219,7 @@ export async function replayEvents(
     const at = toDate(stamp);
     const endpoint = await requireActiveEndpoint(tx, companyId, endpointId);
     const types = endpoint.events.filter((type) => body.types === undefined || body.types.includes(type));
+    if (types.length === 0) throw invalid({ types: 'names no event type this endpoint subscribes to' });
     const eventIds = await eventIdsBetween(
       tx,
       companyId,

@@ -147,6 +147,14 @@ const FIELD_RULES: Rule[] = [
   ],
   [/^must not nest deeper than (\S+) levels$/, (n) => `no puede anidar más de ${n} niveles`],
   [/^must be after from$/, () => 'debe ser posterior a «desde»'],
+  [
+    /^names no event type this endpoint subscribes to$/,
+    () => 'no nombra ningún tipo de evento al que esté suscrito este destino',
+  ],
+  [
+    /^the range holds more than (\d+) events of these types: narrow it, or name fewer types$/,
+    (n) => `el intervalo tiene más de ${n} eventos de estos tipos: acórtelo o indique menos tipos`,
+  ],
   [/^must be at most (\d+) days after from$/, (n) => `debe ser como mucho ${n} días posterior a «desde»`],
   [/^has no working day$/, () => 'no tiene ningún día de trabajo'],
   [/^is a shift of a date that has passed$/, () => 'es un turno de una fecha que ya ha pasado'],

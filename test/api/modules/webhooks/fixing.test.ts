@@ -123,6 +123,14 @@ describe('replaying a range (issue 41)', () => {
       types: ['employee.exploded'],
     });
     expect(unknown.statusCode).toBe(422);
+    // A type the endpoint does not subscribe to names nothing to send.
+    const unsubscribed = await company.live.post(`/v1/webhook-endpoints/${endpoint.id}/replay`, {
+      from: now.subtract({ hours: 1 }).toString(),
+      to: now.toString(),
+      types: ['absence.approved'],
+    });
+    expect(unsubscribed.statusCode, unsubscribed.body).toBe(422);
+    expect(unsubscribed.json().errors).toHaveProperty('types');
     const other = await ctx.createCompany();
     const theirs = await other.live.post(`/v1/webhook-endpoints/${endpoint.id}/replay`, {
       from: now.subtract({ hours: 1 }).toString(),
