@@ -10,6 +10,7 @@ import { recordCheckIn } from '../../../src/modules/check-ins/check-ins.service.
 import { acknowledgeMonth } from '../../../src/modules/registry-access/acknowledgements.service.ts';
 import { verifyRegistry } from '../../../src/modules/verification/verification.service.ts';
 import { createTestContext, type TestCompany, type TestContext } from '../../helpers/context.ts';
+import { localInstant, MADRID } from '../../helpers/local-time.ts';
 import { hire } from '../../helpers/resources.ts';
 
 /**
@@ -19,12 +20,8 @@ import { hire } from '../../helpers/resources.ts';
 let ctx: TestContext;
 let company: TestCompany;
 
-const ZONE = 'Europe/Madrid';
-const at = (date: string, time: string) =>
-  Temporal.PlainDate.from(date)
-    .toZonedDateTime({ timeZone: ZONE, plainTime: time })
-    .toInstant()
-    .toString({ smallestUnit: 'second' });
+const ZONE = MADRID;
+const at = (date: string, time: string) => localInstant(date, time);
 
 /** SQL as a superuser who switched every trigger (append-only guards included) off for the transaction. */
 async function asSuperuser(statements: (tx: Tx) => Promise<unknown>) {

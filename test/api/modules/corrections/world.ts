@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { approveCorrection } from '../../../../src/modules/corrections/corrections.service.ts';
 import type { ActingTenant } from '../../../../src/platform/tenant.ts';
 import { createTestContext, type TestCompany, type TestContext } from '../../../helpers/context.ts';
+import { localInstant } from '../../../helpers/local-time.ts';
 import { hire } from '../../../helpers/resources.ts';
 
 /**
@@ -16,10 +17,7 @@ export let other: TestCompany;
 
 export const iso = (instant: Temporal.Instant) => instant.toString({ smallestUnit: 'second' });
 /** An instant on a local date in Madrid. */
-export const at = (date: string, time: string) =>
-  iso(
-    Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: 'Europe/Madrid', plainTime: time }).toInstant(),
-  );
+export const at = (date: string, time: string) => localInstant(date, time);
 
 /** The worker's side, as the portal gives it: the same service, acting as the employee. */
 export const asWorker = (employeeId: string): ActingTenant => ({

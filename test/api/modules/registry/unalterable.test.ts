@@ -7,6 +7,7 @@ import {
   type TestCompany,
   type TestContext,
 } from '../../../helpers/context.ts';
+import { localInstant, MADRID } from '../../../helpers/local-time.ts';
 import { hire } from '../../../helpers/resources.ts';
 
 /**
@@ -16,12 +17,8 @@ import { hire } from '../../../helpers/resources.ts';
  */
 let ctx: TestContext;
 
-const ZONE = 'Europe/Madrid';
-const at = (date: string, time: string) =>
-  Temporal.PlainDate.from(date)
-    .toZonedDateTime({ timeZone: ZONE, plainTime: time })
-    .toInstant()
-    .toString({ smallestUnit: 'second' });
+const ZONE = MADRID;
+const at = (date: string, time: string) => localInstant(date, time);
 
 beforeAll(async () => {
   ctx = await createTestContext();

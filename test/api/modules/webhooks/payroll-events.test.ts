@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { approveCorrection } from '../../../../src/modules/corrections/corrections.service.ts';
+import { localInstant, MADRID } from '../../../helpers/local-time.ts';
 import { hire } from '../../../helpers/resources.ts';
 import { company, ctx, deliverDue, receiver, subscribe, useWebhookWorld } from './world.ts';
 
@@ -11,12 +12,8 @@ import { company, ctx, deliverDue, receiver, subscribe, useWebhookWorld } from '
  */
 useWebhookWorld();
 
-const ZONE = 'Europe/Madrid';
-const at = (date: string, time: string) =>
-  Temporal.PlainDate.from(date)
-    .toZonedDateTime({ timeZone: ZONE, plainTime: time })
-    .toInstant()
-    .toString({ smallestUnit: 'second' });
+const ZONE = MADRID;
+const at = (date: string, time: string) => localInstant(date, time);
 
 async function punch(employeeId: string, type: string, timestamp: string) {
   const response = await company.live.post('/v1/check-ins', { employee_id: employeeId, type, timestamp });
