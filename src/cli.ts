@@ -200,6 +200,7 @@ async function serviceDatabase(command: string) {
   return createDb(url, {
     applicationName: `jornada ${command}`,
     max: 1,
+    preparedStatements: config.database.preparedStatements,
     connectTimeoutMs: config.database.connectTimeoutMs,
     statementTimeoutMs: config.database.statementTimeoutMs,
     lockTimeoutMs: config.database.lockTimeoutMs,

@@ -54,6 +54,8 @@ export type DatabaseSettings = {
   poolMax: number;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
+  /** JORNADA_DB_PREPARED_STATEMENTS: statements prepared by name on their connection (src/db/database.ts). */
+  preparedStatements: boolean;
   lockTimeoutMs: number;
   idleInTransactionTimeoutMs: number;
   /** How long a starting node retries an unreachable database before it gives up (issue 37); 0: no retry. */
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrateOnStart: flag(env, 'JORNADA_MIGRATE_ON_START', true),
     database: {
       poolMax: integer(env, 'JORNADA_DB_POOL_MAX', 20, 1, 1000),
+      preparedStatements: flag(env, 'JORNADA_DB_PREPARED_STATEMENTS', true),
       connectTimeoutMs: integer(env, 'JORNADA_DB_CONNECT_TIMEOUT_MS', 5_000, 0, HOUR_MS),
       statementTimeoutMs: integer(env, 'JORNADA_DB_STATEMENT_TIMEOUT_MS', 30_000, 0, HOUR_MS),
       lockTimeoutMs: integer(env, 'JORNADA_DB_LOCK_TIMEOUT_MS', 10_000, 0, HOUR_MS),

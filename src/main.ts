@@ -76,6 +76,7 @@ export async function openDatabase(
   const db = createDb(url, {
     applicationName: options.name ? `jornada ${options.name}` : 'jornada',
     max: settings.poolMax,
+    preparedStatements: settings.preparedStatements,
     connectTimeoutMs: settings.connectTimeoutMs,
     statementTimeoutMs: settings.statementTimeoutMs,
     lockTimeoutMs: settings.lockTimeoutMs,
@@ -85,6 +86,7 @@ export async function openDatabase(
     url,
     options: {
       max: 1,
+      preparedStatements: settings.preparedStatements,
       connectTimeoutMs: settings.connectTimeoutMs,
       lockTimeoutMs: settings.lockTimeoutMs,
       idleInTransactionTimeoutMs: settings.idleInTransactionTimeoutMs,

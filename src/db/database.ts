@@ -38,6 +38,11 @@ export type DbOptions = {
    * instead of running, or waiting for a lock, to its end.
    */
   clientConnectionCheckMs?: number;
+  /**
+   * false: every statement is sent unnamed, never prepared (JORNADA_DB_PREPARED_STATEMENTS=0, for a pooler that
+   * does not keep prepared statements: the first statement would otherwise fail once before the process notices).
+   */
+  preparedStatements?: boolean;
 };
 
 /**
@@ -108,8 +113,9 @@ export function createDb(connectionString: string, options: DbOptions = {}): Db 
   // and end the process.
   pool.on('connect', (client) => {
     client.on('error', connectionLost);
-    preparedByName(client);
+    if (options.preparedStatements !== false) preparedByName(client);
   });
+  if (options.preparedStatements === false) unpreparedPools.add(pool);
   const db = new Kysely<Database>({
     // Cursor lets query.stream() read large results in chunks (report generation) with flat memory.
     dialect: new PostgresDialect({ pool, cursor: StreamingCursor }),
@@ -211,6 +217,8 @@ const preparedNames = new Map<string, string>();
  * anything runs. The first such answer turns naming off for the process, and the statement is sent unnamed.
  */
 let preparing = true;
+/** The pools made with preparedStatements: false (executePrepared sends their statements unnamed too). */
+const unpreparedPools = new WeakSet<pg.Pool>();
 const UNPREPARABLE_SQLSTATES = new Set(['26000', '42P05']);
 
 /**
@@ -250,7 +258,7 @@ async function runPrepared(
   const text = compiled.sql;
   const values = compiled.parameters as unknown[];
   const mode = rowMode ? { rowMode } : {};
-  if (!preparing) return await pool.query({ text, values, ...mode });
+  if (!preparing || unpreparedPools.has(pool)) return await pool.query({ text, values, ...mode });
   let name = preparedNames.get(text);
   if (name === undefined) {
     name = `jornada_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;

@@ -72,6 +72,27 @@ describe('prepared statements', () => {
     expect(added[0]).toContain('select "nspname" from "pg_namespace"');
   });
 
+  it('prepares nothing on a pool made with preparedStatements: false (JORNADA_DB_PREPARED_STATEMENTS=0)', async () => {
+    const plain = createDb(database.url, { max: 1, preparedStatements: false });
+    try {
+      type Catalog = { pg_namespace: { oid: number; nspname: string } };
+      for (let round = 0; round < 4; round++) {
+        await (plain as unknown as Kysely<Catalog>)
+          .selectFrom('pg_namespace')
+          .select('nspname')
+          .where('nspname', '=', 'public')
+          .execute();
+        expect(await executePrepared(plain, square(round + 2))).toEqual([
+          { n: round + 2, square: (round + 2) ** 2 },
+        ]);
+      }
+      const prepared = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(plain);
+      expect(prepared.rows).toEqual([]);
+    } finally {
+      await plain.destroy();
+    }
+  });
+
   // Last: it turns naming off for the rest of this file's process.
   it('sends the statement unnamed from then on when the server no longer has it (a pooler that does not track them)', async () => {
     const square = (n: number) => sql<{ square: number }>`select ${n}::int * ${n}::int as square`;
