@@ -209,6 +209,16 @@ export function violatedConstraint(error: unknown, sqlState = '23505'): string |
 
 /** Statement names by text: the same text always has the same name, on every connection. */
 const preparedNames = new Map<string, string>();
+
+/** A statement's name: a hash of its text, made once per text. */
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    name = `jornada_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
 /**
  * Whether statements are still prepared by name in this process. A pooler that hands each transaction to any
  * server connection without tracking prepared statements (PgBouncer in transaction mode before 1.21, or with
@@ -259,11 +269,7 @@ async function runPrepared(
   const values = compiled.parameters as unknown[];
   const mode = rowMode ? { rowMode } : {};
   if (!preparing || unpreparedPools.has(pool)) return await pool.query({ text, values, ...mode });
-  let name = preparedNames.get(text);
-  if (name === undefined) {
-    name = `jornada_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    preparedNames.set(text, name);
-  }
+  const name = preparedName(text);
   try {
     return await pool.query({ name, text, values, ...mode });
   } catch (error) {
@@ -302,12 +308,7 @@ function statementName(text: string): string | undefined {
   }
   if (seen < 0) return undefined;
   if (seen === 1) sentTwice.set(text, 2);
-  let name = preparedNames.get(text);
-  if (name === undefined) {
-    name = `jornada_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    preparedNames.set(text, name);
-  }
-  return name;
+  return preparedName(text);
 }
 
 type Query = (...args: unknown[]) => unknown;

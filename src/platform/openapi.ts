@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { COMPONENT_KEYWORD, USE_DESCRIPTION } from './common.schemas.ts';
-import { localUrl } from './operation.ts';
+import { bodyIsOptional, localUrl } from './operation.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from './scopes.ts';
 import { lazyStaticEntity, sendStaticEntity } from './static-entity.ts';
 
@@ -213,11 +213,6 @@ function sharedParameters(components: Json): Json {
 }
 
 /**
- * Post-processing that is the same for every operation, kept here rather than repeated in each route:
- * rate-limit headers on every 2xx/4xx but 401, Retry-After on 429, deprecation of parameters and headers, one
- * shared `{id}` path parameter and Idempotency-Key header.
- */
-/**
  * States `type: string` on every enumeration of strings that lacks it (TypeBox's Enum writes `enum` alone): a
  * generator or a renderer reads a bare `enum` as any type (issue 41: 37 of them were shown as "any" and typed
  * `unknown`).
@@ -239,6 +234,11 @@ function typeStringEnums(node: unknown): void {
   for (const value of Object.values(schema)) typeStringEnums(value);
 }
 
+/**
+ * Post-processing that is the same for every operation, kept here rather than repeated in each route:
+ * rate-limit headers on every 2xx/4xx but 401, Retry-After on 429, deprecation of parameters and headers, one
+ * shared `{id}` path parameter and Idempotency-Key header.
+ */
 function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenApiDocument {
   document.components ??= {};
   const components = document.components as Json & { headers?: Json };
@@ -291,16 +291,12 @@ function decorate(document: OpenApiDocument, surface: 'public' | 'admin'): OpenA
           schema: { type: 'string', format: 'uuid', maxLength: 36 },
         };
       }
-      // A body without a required field may be left out: the server takes it as `{}` (operation.ts,
-      // bodyOptional), so the description says it is optional (issue 41: six operations said otherwise).
+      // A body the server takes as `{}` when left out (operation.ts, bodyIsOptional) is optional here too
+      // (issue 41: six operations said otherwise); `required` is left out, false being its default.
       const body = operation.requestBody as
-        | (Json & { content?: Record<string, { schema?: Json & { required?: unknown[] } }> })
+        | (Json & { content?: Record<string, { schema?: { required?: string[] } }> })
         | undefined;
-      const bodySchema = body?.content?.['application/json']?.schema;
-      // (`required` left out: false is its default.)
-      if (body && bodySchema && !(Array.isArray(bodySchema.required) && bodySchema.required.length > 0)) {
-        delete body.required;
-      }
+      if (body && bodyIsOptional(body.content?.['application/json']?.schema)) delete body.required;
       let deprecatedParameter = false;
       for (const parameter of operation.parameters ?? []) {
         const schema = parameter.schema as Json | undefined;

@@ -83,6 +83,14 @@ export function localUrl(app: FastifyInstance, url: string): string {
   return url.startsWith('/v1/') && !app.prefix.startsWith('/v1') ? url.slice('/v1'.length) : url;
 }
 
+/**
+ * Whether a body may be left out: it has no required field, so the server takes a missing body as `{}` (route's
+ * preValidation) and the description marks it optional (openapi.ts). One rule for both.
+ */
+export function bodyIsOptional(schema: { required?: string[] } | undefined): boolean {
+  return schema !== undefined && !schema.required?.length;
+}
+
 /** What every operator operation declares (/admin/v1, the admin token). */
 export const ADMIN_OPERATION = { tag: 'Admin', scope: null, surface: 'admin' } as const;
 
@@ -147,7 +155,7 @@ export function route<
   const { schema, config } = operationOptions(spec);
   // A body whose fields are all optional may be left out entirely (POST …/approve with no payload). A JSON null
   // is a body, and not an object: it stays null and fails validation (422).
-  const bodyOptional = spec.body !== undefined && !(spec.body as { required?: string[] }).required?.length;
+  const bodyOptional = bodyIsOptional(spec.body as { required?: string[] } | undefined);
   const url = localUrl(app, spec.url);
   const served = `${app.prefix}${url}`;
   declaredOperations.set(`${spec.method} ${served}`, {

@@ -540,13 +540,10 @@ async function applyCorrection(
       sealed: 'correction',
       onChange: (_employeeId, dates) => {
         for (const date of dates) affected.add(date);
-        const sorted = [...affected].sort();
-        applied.data.affected_dates.splice(0, Number.POSITIVE_INFINITY, ...sorted);
-        applied.data.affected_months.splice(
-          0,
-          Number.POSITIVE_INFINITY,
-          ...new Set(sorted.map((date) => date.slice(0, 7))),
-        );
+        applied.data.affected_dates = [...affected].sort();
+        applied.data.affected_months = [
+          ...new Set(applied.data.affected_dates.map((date) => date.slice(0, 7))),
+        ];
       },
       // Each closed month whose figures it changed gets a new version of the worker's month.
       onSealedChange: (within, employeeId, dates) =>

@@ -187,7 +187,7 @@ export async function countEventDeliveries(
  * some events (a replay). A finished delivery gets one more attempt, with the automatic schedule after it for a
  * replay and without for a retry; a pending one waiting for a scheduled retry has it brought forward (its schedule
  * goes on). A delivery already due at once or in flight is left as it is: a first attempt its tenant's cursor
- * takes, or an attempt whose lease runs. Returns how many were made due.
+ * takes, or an attempt whose lease runs.
  */
 export async function makeDeliveriesDue(
   db: Executor,
@@ -195,8 +195,8 @@ export async function makeDeliveriesDue(
   which: { id: string } | { endpointId: string; eventIds: readonly string[] },
   at: Date,
   after: 'single_attempt' | 'retries',
-): Promise<number> {
-  if ('eventIds' in which && which.eventIds.length === 0) return 0;
+): Promise<void> {
+  if ('eventIds' in which && which.eventIds.length === 0) return;
   let query = db
     .updateTable('webhook_deliveries')
     .set({
@@ -211,7 +211,7 @@ export async function makeDeliveriesDue(
     'id' in which
       ? query.where('id', '=', which.id)
       : query.where('endpoint_id', '=', which.endpointId).where('event_id', 'in', which.eventIds);
-  const queued = await query
+  await query
     .where((eb) =>
       eb.or([
         eb('status', '<>', 'pending'),
@@ -221,8 +221,7 @@ export async function makeDeliveriesDue(
         ]),
       ]),
     )
-    .executeTakeFirst();
-  return Number(queued.numUpdatedRows);
+    .execute();
 }
 
 /**
@@ -251,7 +250,7 @@ export async function eventIdsBetween(
 
 /**
  * New deliveries of these events to one endpoint, due now, with automatic retries, for the events that have none
- * to it (one delivery per event and endpoint); returns how many were made.
+ * to it (one delivery per event and endpoint).
  */
 export async function insertReplayDeliveries(
   db: Executor,
@@ -259,9 +258,9 @@ export async function insertReplayDeliveries(
   endpointId: string,
   events: Array<{ eventId: string; id: string }>,
   at: Date,
-): Promise<number> {
-  if (events.length === 0) return 0;
-  const result = await db
+): Promise<void> {
+  if (events.length === 0) return;
+  await db
     .insertInto('webhook_deliveries')
     .values(
       events.map((event) => ({
@@ -276,8 +275,7 @@ export async function insertReplayDeliveries(
       })),
     )
     .onConflict((conflict) => conflict.columns(['company_id', 'event_id', 'endpoint_id']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n);
+    .execute();
 }
 
 /** A delivery claimed for one attempt, with what the attempt needs. */

@@ -200,8 +200,8 @@ export const MAX_REPLAY_EVENTS = 10_000;
 /**
  * POST …/replay (issue 41): every event of the tenant in [from, to) of the types the endpoint subscribes to (and
  * of `types`, when given) sent again to this endpoint, due now with the usual retries (an attempt already in
- * flight is that event's); each keeps its event's `webhook-id`, so a receiver that deduplicates sees nothing twice. Events are kept for
- * DELIVERY_RETENTION_DAYS after their deliveries end.
+ * flight is that event's); each keeps its event's `webhook-id`, so a receiver that deduplicates sees nothing
+ * twice. Events are kept for DELIVERY_RETENTION_DAYS after their deliveries end.
  */
 export async function replayEvents(
   deps: Pick<AppDeps, 'db' | 'clock'>,
@@ -243,8 +243,12 @@ export async function replayEvents(
       eventIds.map((eventId, index) => ({ eventId, id: ids[index] as string })),
       at,
     );
-    const deliveries = eventIds.length;
-    return { deliveries, from: formatInstant(new Date(from)), to: formatInstant(new Date(to)), types };
+    return {
+      deliveries: eventIds.length,
+      from: formatInstant(new Date(from)),
+      to: formatInstant(new Date(to)),
+      types,
+    };
   });
 }
 

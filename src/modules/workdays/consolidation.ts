@@ -220,7 +220,12 @@ export async function consolidate(
   employeeId: string,
   dates: { from: string; to: string | 'horizon' },
   now: Date,
-  options: { sealed?: 'refuse' | 'correction'; what?: string; onChange?: unknown } = {},
+  options: {
+    sealed?: 'refuse' | 'correction';
+    what?: string;
+    /** Present when the writer wants every changed date (write-days.ts, DaysOptions.onChange). */
+    onChange?: ((employeeId: string, dates: string[]) => void) | undefined;
+  } = {},
 ): Promise<{ sealed: string[]; all?: string[] }> {
   const computed = await computeWorkdays(tx, companyId, companyTimeZone, employeeId, dates, now, {
     lock: true,
