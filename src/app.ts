@@ -78,6 +78,10 @@ const PUBLIC_TAGS = [
     description: 'The registry of record: closed months that nothing but a correction changes.',
   },
   { name: 'Reports', description: 'Files generated in the background: the monthly registry and exports.' },
+  {
+    name: 'Payroll',
+    description: 'Concept maps: the layout of the payroll variables report for your payroll program.',
+  },
   { name: 'Webhooks', description: 'Endpoints that receive signed events, and their deliveries.' },
   {
     name: 'Webhook events',

@@ -299,6 +299,31 @@ export class Operations extends Transport {
     return this.raw({ method: 'GET', path: `/v1/reports/${segment(id)}/download`, query, options });
   }
 
+  /** List payroll concept maps (`GET /v1/payroll/concept-maps`). */
+  listPayrollConceptMaps(query?: NonNullable<operations['listPayrollConceptMaps']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listPayrollConceptMaps']['responses'][200]['content']['application/json']>> {
+    return this.list({ method: 'GET', path: `/v1/payroll/concept-maps`, query, options });
+  }
+
+  /** Create a payroll concept map (`POST /v1/payroll/concept-maps`). */
+  createPayrollConceptMap(body: operations['createPayrollConceptMap']['requestBody']['content']['application/json'], options?: IdempotentOptions): Promise<operations['createPayrollConceptMap']['responses'][201]['content']['application/json']> {
+    return this.json({ method: 'POST', path: `/v1/payroll/concept-maps`, body, idempotent: true, options });
+  }
+
+  /** Get a payroll concept map (`GET /v1/payroll/concept-maps/{id}`). */
+  getPayrollConceptMap(id: string, options?: RequestOptions): Promise<operations['getPayrollConceptMap']['responses'][200]['content']['application/json']> {
+    return this.json({ method: 'GET', path: `/v1/payroll/concept-maps/${segment(id)}`, options });
+  }
+
+  /** Change a payroll concept map (`PATCH /v1/payroll/concept-maps/{id}`). */
+  updatePayrollConceptMap(id: string, body: NonNullable<operations['updatePayrollConceptMap']['requestBody']>['content']['application/json'] = {}, options?: IdempotentOptions): Promise<operations['updatePayrollConceptMap']['responses'][200]['content']['application/json']> {
+    return this.json({ method: 'PATCH', path: `/v1/payroll/concept-maps/${segment(id)}`, body, idempotent: true, options });
+  }
+
+  /** Delete a payroll concept map (`DELETE /v1/payroll/concept-maps/{id}`). */
+  deletePayrollConceptMap(id: string, options?: IdempotentOptions): Promise<void> {
+    return this.send({ method: 'DELETE', path: `/v1/payroll/concept-maps/${segment(id)}`, idempotent: true, options });
+  }
+
   /** List webhook endpoints (`GET /v1/webhook-endpoints`). */
   listWebhookEndpoints(query?: NonNullable<operations['listWebhookEndpoints']['parameters']['query']>, options?: RequestOptions): Listing<Item<operations['listWebhookEndpoints']['responses'][200]['content']['application/json']>> {
     return this.list({ method: 'GET', path: `/v1/webhook-endpoints`, query, options });

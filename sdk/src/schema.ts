@@ -471,6 +471,39 @@ export interface paths {
      */
     get: operations["downloadReport"];
   };
+  "/v1/payroll/concept-maps": {
+    /**
+     * List payroll concept maps
+     * @description Scope: `org:informes:read`.
+     */
+    get: operations["listPayrollConceptMaps"];
+    /**
+     * Create a payroll concept map
+     * @description Your payroll codes, worker identifier and columns for the `payroll_variables` report. Absence codes must name absence types the company has (422).
+     *
+     * Scope: `org:nomina:write`.
+     */
+    post: operations["createPayrollConceptMap"];
+  };
+  "/v1/payroll/concept-maps/{id}": {
+    /**
+     * Get a payroll concept map
+     * @description Scope: `org:informes:read`.
+     */
+    get: operations["getPayrollConceptMap"];
+    /**
+     * Delete a payroll concept map
+     * @description A report requested with it and not yet generated then fails.
+     *
+     * Scope: `org:nomina:write`.
+     */
+    delete: operations["deletePayrollConceptMap"];
+    /**
+     * Change a payroll concept map
+     * @description Scope: `org:nomina:write`.
+     */
+    patch: operations["updatePayrollConceptMap"];
+  };
   "/v1/webhook-endpoints": {
     /**
      * List webhook endpoints
@@ -772,7 +805,7 @@ export interface components {
       mode: "live" | "test";
       /** @description The tenant the key acts on: the company (live) or its sandbox (test). */
       company_id: components["schemas"]["Uuid"];
-      scopes: ("org:empleados:read" | "org:empleados:write" | "org:fichajes:read" | "org:fichajes:write" | "org:ausencias:read" | "org:ausencias:write" | "org:saldos:read" | "org:informes:read" | "org:registro:write" | "org:turnos:read" | "org:turnos:write" | "webhooks:manage" | "api_keys:manage")[];
+      scopes: ("org:empleados:read" | "org:empleados:write" | "org:fichajes:read" | "org:fichajes:write" | "org:ausencias:read" | "org:ausencias:write" | "org:saldos:read" | "org:informes:read" | "org:registro:write" | "org:nomina:write" | "org:turnos:read" | "org:turnos:write" | "webhooks:manage" | "api_keys:manage")[];
       /** @description The first characters of the secret, to recognise the key. */
       prefix: string;
       kind: components["schemas"]["ApiKeyKind"];
@@ -1117,6 +1150,19 @@ export interface components {
       /** @description The emergency. */
       reason: string;
     };
+    CreatePayrollConceptMapBody: {
+      name: string;
+      /**
+       * @description The starting layout; `generic` only.
+       * @enum {string}
+       */
+      preset?: "generic";
+      worker_identifier?: components["schemas"]["PayrollWorkerIdentifier"];
+      codes?: components["schemas"]["PayrollCodes"];
+      absence_codes?: components["schemas"]["PayrollAbsenceCodes"];
+      columns?: components["schemas"]["PayrollColumns"];
+      headers?: components["schemas"]["PayrollHeaders"];
+    };
     CreateRegistryAccessGrantBody: {
       /** @enum {string} */
       kind: "inspection" | "representatives";
@@ -1138,12 +1184,12 @@ export interface components {
     };
     CreateReportBody: {
       /**
-       * @description `time_registry_monthly` (params `{ month, employee_id?, locale? }`, csv), `check_ins_export` (`{ from, to, employee_id?, locale? }`, at most a year; csv or xlsx) or `time_registry_worker_monthly` (`{ month, employee_id?, locale? }`: a document per worker, pdf or xlsx). `locale`: `en` (default) or `es` (Spanish headers, `;`, decimal commas).
+       * @description `time_registry_monthly` (params `{ month, employee_id?, locale? }`, csv), `check_ins_export` (`{ from, to, employee_id?, locale? }`, at most a year; csv or xlsx), `time_registry_worker_monthly` (`{ month, employee_id?, locale? }`: a document per worker, pdf or xlsx) or `payroll_variables` (`{ month, concept_map_id?, locale? }`, csv or xlsx). `locale`: `en` (default) or `es` (Spanish headers, `;`, decimal commas).
        * @enum {string}
        */
-      type: "time_registry_monthly" | "check_ins_export" | "time_registry_worker_monthly";
+      type: "time_registry_monthly" | "check_ins_export" | "time_registry_worker_monthly" | "payroll_variables";
       /**
-       * @description `csv` for `time_registry_monthly` and `check_ins_export`; `xlsx` for `check_ins_export` and `time_registry_worker_monthly`; `pdf` for `time_registry_worker_monthly`.
+       * @description `csv`: all but `time_registry_worker_monthly`; `xlsx`: all but `time_registry_monthly`; `pdf`: `time_registry_worker_monthly`.
        * @enum {string}
        */
       format: "csv" | "xlsx" | "pdf";
@@ -1355,6 +1401,52 @@ export interface components {
       has_more: boolean;
     };
     PartTimePercentage: number | null;
+    /** @description Your payroll code per absence type key (e.g. `sick_leave`); others use `absence:<key>`. */
+    PayrollAbsenceCodes: {
+      [key: string]: string;
+    };
+    /** @description Your payroll code per time concept; a concept without one is written with its own key. */
+    PayrollCodes: {
+      ordinary?: string;
+      overtime_paid?: string;
+      overtime_time_off?: string;
+      complementary?: string;
+      night?: string;
+      holiday_worked?: string;
+      on_call?: string;
+    };
+    /** @enum {string} */
+    PayrollColumn: "worker_id" | "employee_id" | "employee_name" | "month" | "concept" | "code" | "concept_name" | "hours" | "minutes" | "days" | "from" | "to" | "provisional";
+    /** @description The file’s columns, in order (default: all, as listed in the generic preset). */
+    PayrollColumns: components["schemas"]["PayrollColumn"][];
+    PayrollConceptMap: {
+      id: components["schemas"]["Uuid"];
+      name: string;
+      /** @enum {string} */
+      preset: "generic";
+      worker_identifier: components["schemas"]["PayrollWorkerIdentifier"];
+      codes: components["schemas"]["PayrollCodes"];
+      absence_codes: components["schemas"]["PayrollAbsenceCodes"];
+      columns: components["schemas"]["PayrollColumns"];
+      headers: components["schemas"]["PayrollHeaders"];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    PayrollConceptMapList: {
+      data: components["schemas"]["PayrollConceptMap"][];
+      meta: components["schemas"]["PageMeta"];
+    };
+    /** @description A header of your own per column; others get the locale’s. */
+    PayrollHeaders: {
+      [key: string]: string;
+    };
+    /**
+     * @description What `worker_id` holds: `external_id`, `national_id` (DNI/NIE) or `naf` (social security number).
+     * @enum {string}
+     */
+    PayrollWorkerIdentifier: "external_id" | "national_id" | "naf";
     PortalInvitation: {
       /** @description The link for the worker; absent when emailed. */
       url?: string;
@@ -1533,7 +1625,7 @@ export interface components {
     Report: {
       id: components["schemas"]["Uuid"];
       /** @enum {string} */
-      type: "time_registry_monthly" | "check_ins_export" | "time_registry_worker_monthly";
+      type: "time_registry_monthly" | "check_ins_export" | "time_registry_worker_monthly" | "payroll_variables";
       /** @enum {string} */
       format: "csv" | "xlsx" | "pdf";
       params: {
@@ -1741,6 +1833,15 @@ export interface components {
       opening_banked_minutes?: number;
       national_id?: components["schemas"]["NationalId"];
       social_security_number?: components["schemas"]["SocialSecurityNumber"];
+    };
+    /** @description Each field given replaces the stored one whole. */
+    UpdatePayrollConceptMapBody: {
+      name?: string;
+      worker_identifier?: components["schemas"]["PayrollWorkerIdentifier"];
+      codes?: components["schemas"]["PayrollCodes"];
+      absence_codes?: components["schemas"]["PayrollAbsenceCodes"];
+      columns?: components["schemas"]["PayrollColumns"];
+      headers?: components["schemas"]["PayrollHeaders"];
     };
     UpdateShiftBody: {
       /** Format: date */
@@ -4255,6 +4356,181 @@ export interface operations {
       403: components["responses"]["Problem403Unmetered"];
       404: components["responses"]["Problem404Unmetered"];
       422: components["responses"]["Problem422Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * List payroll concept maps
+   * @description Scope: `org:informes:read`.
+   */
+  listPayrollConceptMaps: {
+    parameters: {
+      query?: {
+        limit?: components["parameters"]["Limit"];
+        cursor?: components["parameters"]["Cursor"];
+        updated_since?: components["parameters"]["UpdatedSince"];
+      };
+    };
+    responses: {
+      /** @description A page of payroll concept maps. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["PayrollConceptMapList"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Create a payroll concept map
+   * @description Your payroll codes, worker identifier and columns for the `payroll_variables` report. Absence codes must name absence types the company has (422).
+   *
+   * Scope: `org:nomina:write`.
+   */
+  createPayrollConceptMap: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CreatePayrollConceptMapBody"];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["PayrollConceptMap"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Get a payroll concept map
+   * @description Scope: `org:informes:read`.
+   */
+  getPayrollConceptMap: {
+    parameters: {
+      path: {
+        id: components["parameters"]["Id"];
+      };
+    };
+    responses: {
+      /** @description The payroll concept map. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["PayrollConceptMap"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Delete a payroll concept map
+   * @description A report requested with it and not yet generated then fails.
+   *
+   * Scope: `org:nomina:write`.
+   */
+  deletePayrollConceptMap: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: components["parameters"]["Id"];
+      };
+    };
+    responses: {
+      204: components["responses"]["NoContent204_2"];
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
+      503: components["responses"]["Problem503Unmetered"];
+    };
+  };
+  /**
+   * Change a payroll concept map
+   * @description Scope: `org:nomina:write`.
+   */
+  updatePayrollConceptMap: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+      };
+      path: {
+        id: components["parameters"]["Id"];
+      };
+    };
+    /** @description Each field given replaces the stored one whole. */
+    requestBody?: {
+      content: {
+        "application/json": components["schemas"]["UpdatePayrollConceptMapBody"];
+      };
+    };
+    responses: {
+      /** @description The map as changed. */
+      200: {
+        headers: {
+          "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+          "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+          "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+          "X-Service-Quota-Remaining": components["headers"]["X-Service-Quota-Remaining"];
+        };
+        content: {
+          "application/json": components["schemas"]["PayrollConceptMap"];
+        };
+      };
+      401: components["responses"]["Problem401Unmetered"];
+      403: components["responses"]["Problem403"];
+      404: components["responses"]["Problem404"];
+      409: components["responses"]["Problem409"];
+      413: components["responses"]["Problem413"];
+      422: components["responses"]["Problem422"];
+      429: components["responses"]["Problem429"];
+      500: components["responses"]["Problem500Unmetered"];
       503: components["responses"]["Problem503Unmetered"];
     };
   };

@@ -671,7 +671,26 @@ export type WebhookDeliveriesTable = {
   updated_at: Date;
 };
 
-export type ReportType = 'time_registry_monthly' | 'check_ins_export' | 'time_registry_worker_monthly';
+export type ReportType =
+  | 'time_registry_monthly'
+  | 'check_ins_export'
+  | 'time_registry_worker_monthly'
+  | 'payroll_variables';
+
+/** A company's layout of the payroll_variables report (migration 0056, issue 41). */
+export type PayrollConceptMapsTable = {
+  company_id: string;
+  id: string;
+  name: string;
+  preset: 'generic';
+  worker_identifier: 'external_id' | 'national_id' | 'naf';
+  codes: ColumnType<Record<string, string>, string, string>;
+  absence_codes: ColumnType<Record<string, string>, string, string>;
+  columns: ColumnType<string[], string, string>;
+  headers: ColumnType<Record<string, string>, string, string>;
+  created_at: Date;
+  updated_at: Date;
+};
 export type ReportFormat = 'csv' | 'xlsx' | 'pdf';
 export type ReportStatus = 'processing' | 'completed' | 'failed' | 'expired';
 
@@ -903,6 +922,7 @@ export type Database = {
   idempotency_keys: IdempotencyKeysTable;
   locations: LocationsTable;
   units: UnitsTable;
+  payroll_concept_maps: PayrollConceptMapsTable;
   absence_types: AbsenceTypesTable;
   holidays: HolidaysTable;
   shifts: ShiftsTable;

@@ -1,10 +1,12 @@
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../db/database.ts';
 import {
   sealedDocument,
   sealedMonthCompilation,
 } from '../modules/month-documents/month-documents.service.ts';
+import { payrollLayout } from '../modules/payroll/payroll.service.ts';
 import { xlsxDocumentsStream } from '../modules/reports/document-xlsx.ts';
 import {
   csvStream,
@@ -13,6 +15,7 @@ import {
   relaidCsv,
   xlsxStream,
 } from '../modules/reports/file-writers.ts';
+import { payrollColumns, payrollVariablesRows } from '../modules/reports/payroll-variables.ts';
 import { pdfStream } from '../modules/reports/pdf.ts';
 import {
   CHECK_INS_EXPORT_COLUMNS,
@@ -83,6 +86,7 @@ function madeReportFile(
     );
   }
   const locale = exportLocaleOf(report);
+  if (report.type === 'payroll_variables') return payrollVariablesFile(deps, report, clock, tenant, counter);
   if (report.type === 'time_registry_monthly') {
     return csvStream(
       TIME_REGISTRY_COLUMNS,
@@ -108,6 +112,38 @@ function madeReportFile(
     ),
     { sheetName: locale === 'es' ? 'Fichajes' : 'Check-ins', locale },
   );
+}
+
+/**
+ * payroll_variables (issue 41): the concept map is read when the file is made; a map deleted since the request
+ * fails the report (its codes cannot be guessed), and the message says so.
+ */
+function payrollVariablesFile(
+  deps: { streamDb: Db; cursors: CursorCodec },
+  report: ClaimedReport,
+  clock: FrozenClock,
+  tenant: TenantScope,
+  counter: { rows: number },
+): Readable {
+  const locale = exportLocaleOf(report);
+  const mapId = report.params.concept_map_id;
+  const output = new PassThrough();
+  (async () => {
+    const layout = await payrollLayout(deps.streamDb, tenant.companyId, mapId);
+    if (!layout) throw new Error(`the concept map ${mapId} was deleted after the report was requested`);
+    const rows = payrollVariablesRows(deps.streamDb, clock, deps.cursors, tenant, {
+      month: report.params.month as string,
+      locale,
+      layout,
+    });
+    const columns = payrollColumns(layout);
+    const file = (report.format === 'xlsx' ? xlsxStream : csvStream)(columns, counted(rows, counter), {
+      sheetName: locale === 'es' ? 'Variables de nómina' : 'Payroll variables',
+      locale,
+    });
+    await pipeline(file, output);
+  })().catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
+  return output;
 }
 
 /** The layout an export asks for (params.locale): `en`, v1's, unless `es` is asked. */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
 import { withSyncStamp } from '../db/sync-stamp.ts';
 import { recordEvents } from '../modules/events/events.service.ts';
+import { payrollLayout } from '../modules/payroll/payroll.service.ts';
 import {
   type ClaimedReport,
   claimDueReport,
@@ -86,6 +87,13 @@ export function reportGenerationJob(deps: ReportGenerationDeps): Job {
       });
     if (report.attempts > MAX_REPORT_ATTEMPTS) {
       await fail(`Generation did not finish in ${MAX_REPORT_ATTEMPTS} attempts.`);
+      return;
+    }
+    // A payroll report whose concept map was deleted since it was requested cannot be made: no attempt will
+    // change that, so it fails now and says why (the file's codes cannot be guessed).
+    const mapId = report.type === 'payroll_variables' ? report.params.concept_map_id : undefined;
+    if (mapId !== undefined && !(await payrollLayout(deps.db, report.company_id, mapId))) {
+      await fail('The concept map of this report was deleted after it was requested.');
       return;
     }
     const heartbeat = setInterval(() => {

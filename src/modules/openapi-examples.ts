@@ -32,6 +32,20 @@ const webhookEndpoint = {
   updated_at: '2026-10-01T10:20:00Z',
 };
 
+/** A payroll office's layout: its codes, workers by national id, five columns with two headers of its own. */
+const payrollMap = {
+  id: '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e40',
+  name: 'Nómina mensual',
+  preset: 'generic',
+  worker_identifier: 'national_id',
+  codes: { ordinary: '001', overtime_paid: '120', overtime_time_off: '121', night: '130' },
+  absence_codes: { sick_leave: 'IT', vacation: 'VAC' },
+  columns: ['worker_id', 'code', 'hours', 'days', 'from', 'to'],
+  headers: { worker_id: 'DNI', code: 'Concepto' },
+  created_at: '2026-11-02T09:00:00Z',
+  updated_at: '2026-11-02T09:00:00Z',
+};
+
 const workSchedule = { mon: 480, tue: 480, wed: 480, thu: 480, fri: 420, sat: 0, sun: 0 };
 
 const SHIFT_ID = '0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e20';
@@ -407,6 +421,23 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
     carry_over_expires_at: null,
   },
   CreateReportBody: { type: 'time_registry_monthly', format: 'csv', params: { month: '2026-10' } },
+  PayrollCodes: payrollMap.codes,
+  PayrollAbsenceCodes: payrollMap.absence_codes,
+  PayrollColumn: 'hours',
+  PayrollColumns: payrollMap.columns,
+  PayrollHeaders: payrollMap.headers,
+  PayrollWorkerIdentifier: 'national_id',
+  PayrollConceptMap: payrollMap,
+  CreatePayrollConceptMapBody: {
+    name: payrollMap.name,
+    worker_identifier: payrollMap.worker_identifier,
+    codes: payrollMap.codes,
+    absence_codes: payrollMap.absence_codes,
+    columns: payrollMap.columns,
+    headers: payrollMap.headers,
+  },
+  UpdatePayrollConceptMapBody: { codes: { ...payrollMap.codes, night: '131' } },
+  ListPayrollConceptMapsQuery: { limit: 50 },
   ReportAccepted: { id: '0192f3a4-5555-7aaa-8bbb-0c0d0e0f1015', status: 'processing' },
   Report: {
     id: '0192f3a4-5555-7aaa-8bbb-0c0d0e0f1015',

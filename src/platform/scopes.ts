@@ -8,6 +8,7 @@ export const SCOPES = [
   'org:saldos:read',
   'org:informes:read',
   'org:registro:write',
+  'org:nomina:write',
   'org:turnos:read',
   'org:turnos:write',
   'webhooks:manage',
@@ -27,6 +28,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'org:saldos:read': 'Read vacation balances.',
   'org:informes:read': 'Request and download reports; read registry access links and their log.',
   'org:registro:write': 'Close months; grant and revoke registry access links.',
+  'org:nomina:write':
+    'Create, change and delete payroll concept maps (the layouts of the payroll variables report).',
   'org:turnos:read': 'Read shifts, shift templates and rota patterns.',
   'org:turnos:write': 'Plan shifts: create, change, delete and publish them; templates and rota patterns.',
   'webhooks:manage': 'Create and manage webhook endpoints, send test pings, see and retry deliveries.',

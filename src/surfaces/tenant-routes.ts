@@ -8,6 +8,7 @@ import { employeesDashboardRoutes, employeesRoutes } from '../modules/employees/
 import { holidaysDashboardRoutes, holidaysRoutes } from '../modules/holidays/holidays.routes.ts';
 import { locationsRoutes } from '../modules/locations/locations.routes.ts';
 import { organizationRoutes } from '../modules/organization/organization.routes.ts';
+import { payrollRoutes } from '../modules/payroll/payroll.routes.ts';
 import { portalInvitationRoutes } from '../modules/portal/portal.routes.ts';
 import { registryRoutes } from '../modules/registry/registry.routes.ts';
 import { registryAccessRoutes } from '../modules/registry-access/access.routes.ts';
@@ -53,6 +54,7 @@ export const TENANT_ROUTE_MODULES: readonly TenantRouteModule[] = [
   registryRoutes,
   registryAccessRoutes,
   reportsRoutes,
+  payrollRoutes,
   webhooksRoutes,
   sandboxRoutes,
 ];

@@ -154,3 +154,30 @@ export async function approvedAbsencesOf(
     .where('absences.end_date', '>=', range.from)
     .execute();
 }
+
+/** The approved absences of some employees that overlap a range, by employee and start (payroll, issue 41). */
+export async function approvedAbsencesOfEmployees(
+  db: Executor,
+  companyId: string,
+  employeeIds: string[],
+  range: { from: string; to: string },
+): Promise<
+  Array<{ employee_id: string; key: string; start_date: string; end_date: string; half_day: boolean }>
+> {
+  if (employeeIds.length === 0) return [];
+  return await absencesWithType(db, companyId)
+    .select([
+      'absences.employee_id',
+      'absence_types.key',
+      'absences.start_date',
+      'absences.end_date',
+      'absences.half_day',
+    ])
+    .where('absences.employee_id', 'in', employeeIds)
+    .where('absences.status', '=', 'approved')
+    .where('absences.start_date', '<=', range.to)
+    .where('absences.end_date', '>=', range.from)
+    .orderBy('absences.employee_id')
+    .orderBy('absences.start_date')
+    .execute();
+}

@@ -31,6 +31,7 @@ import {
 } from './absences.repo.ts';
 import { type Absence, type CreateAbsenceBody, MAX_ABSENCE_DAYS } from './absences.schemas.ts';
 
+export { approvedAbsencesOfEmployees } from './absences.repo.ts';
 export type AbsenceView = Static<typeof Absence>;
 
 const toView = (row: AbsenceRow): AbsenceView => ({

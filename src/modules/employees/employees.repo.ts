@@ -138,6 +138,17 @@ export async function findEmployeesByIds(db: Executor, companyId: string, ids: s
     .execute();
 }
 
+/** Some employees of a tenant with the identifiers a payroll program knows them by (issue 41). */
+export async function findEmployeeIdentities(db: Executor, companyId: string, ids: string[]) {
+  if (ids.length === 0) return [];
+  return await db
+    .selectFrom('employees')
+    .select(['id', 'external_id', 'first_name', 'last_name', 'national_id', 'social_security_number'])
+    .where('company_id', '=', companyId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
 /** The earliest active check-in of an employee outside [start, end) (end null: open), or undefined. */
 export async function activeCheckInOutside(
   db: Executor,

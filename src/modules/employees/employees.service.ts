@@ -60,7 +60,12 @@ import {
   WEEKDAYS,
 } from './employees.schemas.ts';
 
-export { type EmployeeRow, findEmployee, lockEmployees } from './employees.repo.ts';
+export {
+  type EmployeeRow,
+  findEmployee,
+  findEmployeeIdentities,
+  lockEmployees,
+} from './employees.repo.ts';
 
 /** The calling tenant, as the services need it. `Tenant` from auth satisfies it. */
 

@@ -29,6 +29,7 @@ import {
 import type { ClosedMonth } from './registry.schemas.ts';
 import { appendToChain, appendToCompanyChain } from './registry.service.ts';
 
+export { isMonthClosed } from './registry.repo.ts';
 export type ClosedMonthView = Static<typeof ClosedMonth>;
 
 /**

@@ -9,9 +9,10 @@ import { excelJs } from './lazy-modules.ts';
  * File writers for reports: rows in (an async iterable, read from a database cursor), bytes out (a stream), with
  * flat memory. Column kinds decide how a value is written in each format.
  */
-export type ColumnKind = 'text' | 'integer' | 'boolean' | 'date' | 'instant' | 'local';
+export type ColumnKind = 'text' | 'integer' | 'decimal' | 'boolean' | 'date' | 'instant' | 'local';
 
-export type Column = { key: string; kind: ColumnKind; width?: number };
+/** `header`: a header of the caller's own (a payroll concept map's), instead of the locale's. */
+export type Column = { key: string; kind: ColumnKind; width?: number; header?: string };
 
 /** A row's values by column key. `date` is 'YYYY-MM-DD'; `instant` is a Date; `local` a 'YYYY-MM-DD HH:MM:SS' string. */
 export type Row = Record<string, string | number | boolean | Date | null>;
@@ -87,11 +88,23 @@ const SPANISH_HEADERS: Record<string, string> = {
   recorded_offline: 'hecho_sin_conexión',
   device_time_utc: 'hora_del_dispositivo_utc',
   offline_records: 'registros_sin_conexión',
+  // payroll_variables (issue 41)
+  worker_id: 'id_trabajador',
+  month: 'mes',
+  concept: 'concepto',
+  code: 'código',
+  concept_name: 'nombre_concepto',
+  hours: 'horas',
+  minutes: 'minutos',
+  days: 'días',
+  from: 'desde',
+  to: 'hasta',
+  provisional: 'provisional',
 };
 
-/** A column's header in an export's locale. */
-export const headerOf = (key: string, locale: ExportLocale) =>
-  locale === 'es' ? (SPANISH_HEADERS[key] ?? key) : key;
+/** A column's header in an export's locale (or its own). */
+export const headerOf = (column: Column, locale: ExportLocale) =>
+  column.header ?? (locale === 'es' ? (SPANISH_HEADERS[column.key] ?? column.key) : column.key);
 
 /** A number as the locale writes it: 7.5 or 7,5. */
 const numberText = (value: number, locale: ExportLocale) =>
@@ -117,7 +130,7 @@ export function csvStream(
     // With CRLF records, csv-stringify quotes a field only for a whole CRLF: a lone LF or CR would end the
     // record in a spreadsheet and start a forged one. Every field holding either is quoted.
     quoted_match: /[\r\n]/,
-    columns: columns.map((column) => ({ key: column.key, header: headerOf(column.key, locale) })),
+    columns: columns.map((column) => ({ key: column.key, header: headerOf(column, locale) })),
     cast: {
       boolean: (value) => booleanText(value, locale),
       date: (value) => instantText(value),
@@ -144,7 +157,11 @@ export function relaidCsv(columns: Column[], stored: Readable, locale: ExportLoc
       for (const [key, text] of Object.entries(record)) {
         const kind = kinds.get(key);
         row[key] =
-          kind === 'boolean' ? text === 'true' : kind === 'integer' && text !== '' ? Number(text) : text;
+          kind === 'boolean'
+            ? text === 'true'
+            : (kind === 'integer' || kind === 'decimal') && text !== ''
+              ? Number(text)
+              : text;
       }
       yield row;
     }
@@ -213,7 +230,7 @@ export function xlsxStream(
       const style = cellStyles[index] as Partial<ExcelJS.Style>;
       return { key: column.key, width: column.width ?? 16, ...(style.numFmt ? { style } : {}) };
     });
-    const header = sheet.addRow(columns.map((column) => headerOf(column.key, locale)));
+    const header = sheet.addRow(columns.map((column) => headerOf(column, locale)));
     header.font = { bold: true };
     header.commit();
     return sheet;

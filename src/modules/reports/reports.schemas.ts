@@ -5,6 +5,7 @@ export const REPORT_TYPES = [
   'time_registry_monthly',
   'check_ins_export',
   'time_registry_worker_monthly',
+  'payroll_variables',
 ] as const;
 export const REPORT_FORMATS = ['csv', 'xlsx', 'pdf'] as const;
 
@@ -32,6 +33,18 @@ export const REPORT_PARAMS = {
     },
     { additionalProperties: false },
   ),
+  payroll_variables: Type.Object(
+    {
+      month: Type.String({ pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', description: 'YYYY-MM' }),
+      concept_map_id: Type.Optional(Uuid('A concept map of the company (default: the generic layout).')),
+      locale: Type.Optional(
+        Type.Enum(['es', 'en'], {
+          description: 'Default: the company’s language (es in Spain), then stored.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
   check_ins_export: Type.Object(
     {
       from: CalendarDate('First date, in the company time zone.'),
@@ -49,11 +62,11 @@ export const CreateReportBody = named(
     {
       type: Type.Enum([...REPORT_TYPES], {
         description:
-          '`time_registry_monthly` (params `{ month, employee_id?, locale? }`, csv), `check_ins_export` (`{ from, to, employee_id?, locale? }`, at most a year; csv or xlsx) or `time_registry_worker_monthly` (`{ month, employee_id?, locale? }`: a document per worker, pdf or xlsx). `locale`: `en` (default) or `es` (Spanish headers, `;`, decimal commas).',
+          '`time_registry_monthly` (params `{ month, employee_id?, locale? }`, csv), `check_ins_export` (`{ from, to, employee_id?, locale? }`, at most a year; csv or xlsx), `time_registry_worker_monthly` (`{ month, employee_id?, locale? }`: a document per worker, pdf or xlsx) or `payroll_variables` (`{ month, concept_map_id?, locale? }`, csv or xlsx). `locale`: `en` (default) or `es` (Spanish headers, `;`, decimal commas).',
       }),
       format: Type.Enum([...REPORT_FORMATS], {
         description:
-          '`csv` for `time_registry_monthly` and `check_ins_export`; `xlsx` for `check_ins_export` and `time_registry_worker_monthly`; `pdf` for `time_registry_worker_monthly`.',
+          '`csv`: all but `time_registry_worker_monthly`; `xlsx`: all but `time_registry_monthly`; `pdf`: `time_registry_worker_monthly`.',
       }),
       params: Type.Record(Type.String(), Type.Unknown(), { description: 'Depends on the type.' }),
     },

@@ -9,12 +9,14 @@ import type { ReportFormat, ReportsTable, ReportType } from '../../db/schema.ts'
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound, validationErrors } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
+import { companyLanguage } from '../../platform/language.ts';
 import { hmac, safeEqual } from '../../platform/secrets.ts';
 import type { CompanyScope, TenantScope } from '../../platform/tenant.ts';
 import { withFormats } from '../../platform/validation.ts';
 import { yearRangeProblem } from '../../time/calendar.ts';
 import { formatInstant, toDate } from '../../time/clock.ts';
 import { findEmployee } from '../employees/employees.service.ts';
+import { payrollLayout } from '../payroll/payroll.service.ts';
 import {
   countProcessingReports,
   findReport,
@@ -40,6 +42,7 @@ const paramValidators: Record<ReportType, ValidateFunction> = {
   time_registry_monthly: ajv.compile(REPORT_PARAMS.time_registry_monthly),
   check_ins_export: ajv.compile(REPORT_PARAMS.check_ins_export),
   time_registry_worker_monthly: ajv.compile(REPORT_PARAMS.time_registry_worker_monthly),
+  payroll_variables: ajv.compile(REPORT_PARAMS.payroll_variables),
 };
 
 /** The formats each type is generated in. */
@@ -47,6 +50,7 @@ const FORMATS_OF: Record<ReportType, readonly ReportFormat[]> = {
   time_registry_monthly: ['csv'],
   check_ins_export: ['csv', 'xlsx'],
   time_registry_worker_monthly: ['pdf', 'xlsx'],
+  payroll_variables: ['csv', 'xlsx'],
 };
 
 /** The params' own rules, as per-field errors under `params.`. */
@@ -92,7 +96,19 @@ export async function createReport(
       errors['params.employee_id'] = ['is not an employee of this company'];
     }
   }
+  const conceptMapId = input.params.concept_map_id;
+  if (typeof conceptMapId === 'string' && !errors['params.concept_map_id']) {
+    if (!(await payrollLayout(db, tenant.companyId, conceptMapId))) {
+      errors['params.concept_map_id'] = ['is not a concept map of this company'];
+    }
+  }
   if (Object.keys(errors).length > 0) throw invalid(errors);
+  // Payroll variables are in the company's language unless asked otherwise; the language is kept with the
+  // params, so that the file, its name and the report's view say the same.
+  const params =
+    input.type === 'payroll_variables' && input.params.locale === undefined
+      ? { ...input.params, locale: companyLanguage(tenant.timezone) }
+      : input.params;
   const at = toDate(clock.now());
   const id = newId();
   await db.transaction().execute(async (tx) => {
@@ -110,7 +126,7 @@ export async function createReport(
       id,
       type: input.type,
       format: input.format,
-      params: JSON.stringify(input.params),
+      params: JSON.stringify(params),
       at,
     });
   });
@@ -214,11 +230,13 @@ export function fileNameOf(report: {
           time_registry_monthly: 'registro-jornada',
           time_registry_worker_monthly: 'registro-trabajador',
           check_ins_export: 'fichajes',
+          payroll_variables: 'variables-nomina',
         }
       : {
           time_registry_monthly: 'time-registry',
           time_registry_worker_monthly: 'worker-registry',
           check_ins_export: 'check-ins',
+          payroll_variables: 'payroll-variables',
         };
   const name = names[report.type];
   return `${name}-${span}${who}.${report.format}`;

@@ -95,6 +95,7 @@ beforeAll(async () => {
       reason: 'B flood',
     })
   ).json().id;
+  ids.conceptMap = (await b.live.post('/v1/payroll/concept-maps', { name: 'B payroll' })).json().id;
   ids.sandboxLocation = (
     await ctx.admin.post(`/admin/v1/companies/${a.sandboxId}/locations`, { name: 'A test site' })
   ).json().id;
@@ -153,6 +154,7 @@ const FIXTURES: Record<string, Record<string, string>> = {
   '/v1/registry/access-grants/{id}': { id: 'accessGrant' },
   '/v1/registry/access-grants/{id}/accesses': { id: 'accessGrant' },
   '/v1/webhook-endpoints/{id}': { id: 'webhookEndpoint' },
+  '/v1/payroll/concept-maps/{id}': { id: 'conceptMap' },
   '/v1/webhook-endpoints/{id}/test': { id: 'webhookEndpoint' },
   '/v1/webhook-endpoints/{id}/deliveries': { id: 'webhookEndpoint' },
   '/v1/webhook-endpoints/{id}/replay': { id: 'webhookEndpoint' },
@@ -173,6 +175,7 @@ const BODIES: Record<string, unknown> = {
   replayWebhookEvents: { from: '2026-01-01T00:00:00Z', to: '2027-01-01T00:00:00Z' },
   rejectCheckInCorrection: { reason: 'Not ours' },
   updateShift: { note: 'Not ours' },
+  updatePayrollConceptMap: { name: 'Not ours' },
   applyRotaPattern: {
     employee_ids: ['0195d2a0-7c41-7e2b-9a55-3c1f0b6d2e21'],
     from: '2027-06-07',
@@ -193,6 +196,7 @@ const LISTINGS = [
   '/v1/shifts',
   '/v1/shift-templates',
   '/v1/rota-patterns',
+  '/v1/payroll/concept-maps',
 ];
 
 describe('tenant isolation', () => {

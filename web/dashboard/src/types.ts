@@ -9,6 +9,7 @@ export type { CompanyView as Company } from '../../../src/modules/companies/comp
 export type { CorrectionView as Correction } from '../../../src/modules/corrections/corrections.service.ts';
 export type { EmployeeView as Employee } from '../../../src/modules/employees/employees.service.ts';
 export type { LocationView as Location } from '../../../src/modules/locations/locations.service.ts';
+export type { ConceptMapView as PayrollConceptMap } from '../../../src/modules/payroll/payroll.service.ts';
 export type { GrantView as AccessGrant } from '../../../src/modules/registry-access/access.service.ts';
 export type { AcknowledgementView as Acknowledgement } from '../../../src/modules/registry-access/acknowledgements.service.ts';
 export type { ReportView as Report } from '../../../src/modules/reports/reports.service.ts';

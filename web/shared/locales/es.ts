@@ -530,6 +530,12 @@ export const es: Record<string, string> = {
   'Monthly time registry': 'Registro de jornada mensual',
   'Check-in export': 'Exportación de fichajes',
   'Workers’ monthly documents': 'Documentos mensuales de los trabajadores',
+  'Payroll variables': 'Variables de nómina',
+  'concept map': 'mapa de conceptos',
+  'Concept map': 'Mapa de conceptos',
+  'Generic layout': 'Formato genérico',
+  'Your payroll program’s codes and columns; without one, every column under its own name.':
+    'Los códigos y columnas de su programa de nómina; sin mapa, todas las columnas con su propio nombre.',
   month: 'mes',
   from: 'desde',
   to: 'hasta',
@@ -793,6 +799,8 @@ export const es: Record<string, string> = {
   Acknowledge: 'Marcar como revisado',
   'Read shifts, shift templates and rota patterns.':
     'Leer turnos, plantillas de turno y patrones de rotación.',
+  'Create, change and delete payroll concept maps (the layouts of the payroll variables report).':
+    'Crear, cambiar y borrar mapas de conceptos de nómina (el formato del informe de variables de nómina).',
   'Plan shifts: create, change, delete and publish them; templates and rota patterns.':
     'Planificar turnos: crearlos, cambiarlos, borrarlos y publicarlos; plantillas y patrones de rotación.',
   'it would leave {{days}} vacation days; approve it on its own':

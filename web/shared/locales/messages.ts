@@ -102,6 +102,7 @@ const FIELD_RULES: Rule[] = [
   [/^is already used by another absence type of this company$/, () => 'ya lo usa otro tipo de ausencia'],
   [/^is already used$/, () => 'ya está en uso'],
   [/^is not an employee of this company$/, () => 'no es un empleado de esta empresa'],
+  [/^is not a concept map of this company$/, () => 'no es un mapa de conceptos de esta empresa'],
   [/^is not a work centre of this company$/, () => 'no es un centro de trabajo de esta empresa'],
   [/^is not a device of yours$/, () => 'no es un dispositivo tuyo'],
   [
@@ -452,6 +453,7 @@ export const SPANISH_FIELD_NAMES: Record<string, string> = {
   legal_name: 'Razón social',
   limit: 'Límite',
   locale: 'Idioma',
+  concept_map_id: 'Mapa de conceptos',
   location_id: 'Centro de trabajo',
   month: 'Mes',
   name: 'Nombre',

@@ -5,13 +5,14 @@ import { formatDate, formatMonth, formatNumber, i18n, msg, useT } from '../../..
 import { todayIn } from '../../../shared/zoned.ts';
 import { statusLabel } from '../labels.ts';
 import { orderedParams } from '../report-params.ts';
-import type { Company, Report } from '../types.ts';
+import type { Company, PayrollConceptMap, Report } from '../types.ts';
 import { DateRange, ErrorMessage, Field, Loading, Table, useAction, useLoad } from '../ui.tsx';
 
 const LABELS = {
   time_registry_monthly: msg('Monthly time registry'),
   check_ins_export: msg('Check-in export'),
   time_registry_worker_monthly: msg('Workers’ monthly documents'),
+  payroll_variables: msg('Payroll variables'),
 };
 
 /** A report's parameters as a reader names them: months and dates in the locale. */
@@ -20,6 +21,7 @@ const PARAMS: Record<string, string> = {
   from: msg('from'),
   to: msg('to'),
   locale: msg('language'),
+  concept_map_id: msg('concept map'),
 };
 
 const paramText = (key: string, value: string) =>
@@ -42,6 +44,15 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
   const [locale, setLocale] = useState<'es' | 'en'>(() =>
     companyLanguage(company.timezone) === 'es' || i18n.language === 'es' ? 'es' : 'en',
   );
+  const [conceptMap, setConceptMap] = useState('');
+  // The company's concept maps (issue 41), read when the payroll report is chosen.
+  const maps = useLoad(
+    async () =>
+      type === 'payroll_variables'
+        ? (await api<{ data: PayrollConceptMap[] }>('GET', `/${mode}/payroll/concept-maps?limit=100`)).data
+        : [],
+    [mode, type],
+  );
   const create = useAction();
   const download = useAction();
 
@@ -60,7 +71,13 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
         ? { type, format: 'csv', params: { month, locale } }
         : type === 'time_registry_worker_monthly'
           ? { type, format: format === 'csv' ? 'pdf' : format, params: { month, locale } }
-          : { type, format: format === 'pdf' ? 'csv' : format, params: { from, to, locale } };
+          : type === 'payroll_variables'
+            ? {
+                type,
+                format: format === 'pdf' ? 'csv' : format,
+                params: { month, locale, ...(conceptMap ? { concept_map_id: conceptMap } : {}) },
+              }
+            : { type, format: format === 'pdf' ? 'csv' : format, params: { from, to, locale } };
     if (await create.run(() => api('POST', `/${mode}/reports`, body))) reports.reload();
   };
   // Each GET mints a fresh single-use address valid 5 minutes: fetch one at the moment of the click.
@@ -85,8 +102,28 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
             <option value="time_registry_monthly">{t(LABELS.time_registry_monthly)} (CSV)</option>
             <option value="check_ins_export">{t(LABELS.check_ins_export)}</option>
             <option value="time_registry_worker_monthly">{t(LABELS.time_registry_worker_monthly)}</option>
+            <option value="payroll_variables">{t(LABELS.payroll_variables)}</option>
           </select>
         </Field>
+        {type === 'payroll_variables' && (
+          <Field
+            label={t('Concept map')}
+            hint={t(
+              'Your payroll program’s codes and columns; without one, every column under its own name.',
+            )}
+            name="params.concept_map_id"
+            error={create.error ?? maps.error}
+          >
+            <select value={conceptMap} onChange={(event) => setConceptMap(event.target.value)}>
+              <option value="">{t('Generic layout')}</option>
+              {maps.data?.map((map) => (
+                <option key={map.id} value={map.id}>
+                  {map.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
         {type === 'check_ins_export' ? (
           <DateRange
             from={from}
@@ -106,7 +143,7 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
           <Field label={t('Format')} name="format" error={create.error}>
             <select
               value={
-                type === 'check_ins_export'
+                type !== 'time_registry_worker_monthly'
                   ? format === 'pdf'
                     ? 'csv'
                     : format
@@ -116,7 +153,7 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
               }
               onChange={(event) => setFormat(event.target.value as Report['format'])}
             >
-              {type === 'check_ins_export' ? (
+              {type !== 'time_registry_worker_monthly' ? (
                 <option value="csv">CSV</option>
               ) : (
                 <option value="pdf">{t('PDF (to print and sign)')}</option>
