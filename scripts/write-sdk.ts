@@ -1,17 +1,22 @@
 /**
  * Regenerates the SDK's generated sources from openapi-v1.json (run by `npm run openapi`, after the description):
  * - sdk/src/schema.ts: the types, by openapi-typescript;
- * - sdk/src/operations.ts: one method per operation, named by its operationId.
+ * - sdk/src/operations.ts: one method per operation, named by its operationId;
+ * - sdk/src/types.ts: a named type per schema (`Employee`, `CheckIn`, each event…) and `ReportRequest`, the body
+ *   of createReport with its params typed per report type (from the server's own params schemas).
  * A drift test (test/sdk/generated.test.ts) fails when either differs from what the description gives.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import openapiTS from 'openapi-typescript';
+import { REPORT_PARAMS } from '../src/modules/reports/reports.schemas.ts';
+import { FORMATS_OF } from '../src/modules/reports/reports.service.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const SDK_GENERATED = {
   schema: path.join(ROOT, 'sdk/src/schema.ts'),
   operations: path.join(ROOT, 'sdk/src/operations.ts'),
+  types: path.join(ROOT, 'sdk/src/types.ts'),
 };
 
 type Ref = { $ref: string };
@@ -64,7 +69,10 @@ function method(document: Document, url: string, verb: string, operation: Operat
     const required = query.some((parameter) => parameter.required);
     args.push(`query${required ? '' : '?'}: NonNullable<${op}['parameters']['query']>`);
   }
-  if (bodySchema !== undefined) {
+  if (bodySchema !== undefined && id === 'createReport') {
+    // Its params typed per report type (types.ts): a misspelt param is a compile error, not a 422.
+    args.push('body: ReportRequest');
+  } else if (bodySchema !== undefined) {
     args.push(
       // An optional body's requestBody is optional in the generated types (OpenAPI's required: false).
       `body${bodyOptional ? `: NonNullable<${op}['requestBody']>['content']['application/json'] = {}` : `: ${op}['requestBody']['content']['application/json']`}`,
@@ -82,15 +90,61 @@ function method(document: Document, url: string, verb: string, operation: Operat
     'options',
   ].join(', ');
   const doc = `  /** ${operation.summary ?? id} (\`${verb.toUpperCase()} ${url}\`). */\n`;
+  if (id === 'downloadReport') {
+    // The report itself is enough (its download_url holds the signature); the file comes as a stream.
+    return `  /** ${operation.summary ?? id} (\`${verb.toUpperCase()} ${url}\`): give the completed report, or its id and the address's query; the file comes as a stream. */\n  ${id}(report: string | { id: string; download_url?: string | undefined }, query?: NonNullable<${op}['parameters']['query']>, options?: RequestOptions): Promise<ReportFile> {\n    return this.reportFile(report, query, options);\n  }\n`;
+  }
   if (paginated) {
     return `${doc}  ${id}(${args.join(', ')}): Listing<Item<${success}['content']['application/json']>> {\n    return this.list({ ${request} });\n  }\n`;
   }
-  const result = status === '204' ? 'void' : json ? `${success}['content']['application/json']` : 'Response';
+  const result =
+    status === '204' ? 'void' : json ? `WithResponse<${success}['content']['application/json']>` : 'Response';
   const call = status === '204' ? 'send' : json ? 'json' : 'raw';
   return `${doc}  ${id}(${args.join(', ')}): Promise<${result}> {\n    return this.${call}({ ${request} });\n  }\n`;
 }
 
-export async function renderSdk(openapi: string): Promise<{ schema: string; operations: string }> {
+/** A type name of a schema name: `Employee` stays; anything not an identifier is left out. */
+const typeName = (name: string) => (/^[A-Z][A-Za-z0-9]*$/.test(name) ? name : null);
+
+/** types.ts: the named schemas, `Page<T>`, and the report requests typed per report type. */
+async function renderTypes(document: Document): Promise<string> {
+  const names = Object.keys(document.components.schemas ?? {})
+    .map(typeName)
+    .filter((name): name is string => name !== null && name !== 'Page' && name !== 'ReportRequest');
+  // The params schemas of the server, typed by openapi-typescript as a document of their own.
+  const params = (
+    await openapiTS(
+      {
+        openapi: '3.1.0',
+        info: { title: 'report params', version: '1' },
+        paths: {},
+        components: { schemas: REPORT_PARAMS },
+      } as never,
+      { exportType: false },
+    )
+  ).replace('export interface components', 'interface ReportParamsDocument');
+  const reportTypes = Object.keys(REPORT_PARAMS) as Array<keyof typeof REPORT_PARAMS>;
+  const requests = reportTypes.map(
+    (type) =>
+      `  | { type: '${type}'; format: ${FORMATS_OF[type].map((format) => `'${format}'`).join(' | ')}; params: ReportParamsDocument['schemas']['${type}'] }`,
+  );
+  return `${HEADER}import type { components } from './schema.ts';
+
+/** A page of a listing: its items and the cursor to the next page. */
+export type Page<T> = { data: T[]; meta: { next_cursor: string | null; has_more: boolean } };
+
+${names.map((name) => `export type ${name} = components['schemas']['${name}'];`).join('\n')}
+
+/** createReport's body: each report type with its formats and its own params. */
+export type ReportRequest =
+${requests.join('\n')};
+
+${params}`;
+}
+
+export async function renderSdk(
+  openapi: string,
+): Promise<{ schema: string; operations: string; types: string }> {
   const document = JSON.parse(openapi) as Document;
   const schema = `${HEADER}${await openapiTS(JSON.parse(openapi), { exportType: false })}`;
   const methods: string[] = [];
@@ -100,19 +154,21 @@ export async function renderSdk(openapi: string): Promise<{ schema: string; oper
       methods.push(method(document, url, verb, operation));
     }
   }
-  const operations = `${HEADER}import { type IdempotentOptions, type Item, type Listing, type RequestOptions, Transport, segment } from './transport.ts';
+  const operations = `${HEADER}import { type IdempotentOptions, type Item, type Listing, type ReportFile, type RequestOptions, Transport, type WithResponse, segment } from './transport.ts';
 import type { operations } from './schema.ts';
+import type { ReportRequest } from './types.ts';
 
 /** One method per operation of the public API v1, named by its operationId. */
 export class Operations extends Transport {
 ${methods.join('\n')}}
 `;
-  return { schema, operations };
+  return { schema, operations, types: await renderTypes(document) };
 }
 
 if (import.meta.main) {
   const rendered = await renderSdk(await readFile(path.join(ROOT, 'openapi-v1.json'), 'utf8'));
   await writeFile(SDK_GENERATED.schema, rendered.schema);
   await writeFile(SDK_GENERATED.operations, rendered.operations);
-  process.stdout.write('wrote sdk/src/schema.ts and sdk/src/operations.ts\n');
+  await writeFile(SDK_GENERATED.types, rendered.types);
+  process.stdout.write('wrote sdk/src/schema.ts, sdk/src/operations.ts and sdk/src/types.ts\n');
 }

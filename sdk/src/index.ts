@@ -17,6 +17,8 @@ export class Jornada extends Operations {
 export type { components, operations, paths } from './schema.ts';
 export {
   type ErrorCode,
+  type ErrorDetails,
+  type ErrorsOf,
   type IdempotentOptions,
   type Item,
   JornadaConnectionError,
@@ -24,8 +26,13 @@ export {
   type JornadaOptions,
   Listing,
   type Problem,
+  type ReportFile,
   type RequestOptions,
+  type ResponseInfo,
+  SDK_VERSION,
+  type WithResponse,
 } from './transport.ts';
+export type * from './types.ts';
 export {
   type WebhookEvent,
   type WebhookEventType,

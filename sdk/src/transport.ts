@@ -4,6 +4,70 @@ export type Problem = components['schemas']['Problem'];
 /** The stable error codes of the API; a client programs against these, never against `title` or `detail`. */
 export type ErrorCode = Problem['code'];
 
+/** This SDK's version, sent in its User-Agent (a test keeps it equal to package.json's). */
+export const SDK_VERSION = '1.0.0';
+
+/** What `errors` holds for the codes that carry details; the others carry none that a client needs. */
+export type ErrorDetails = {
+  /** Each field path with its messages; `reason: payload_too_large` for a body over the limit (413). */
+  validation_failed: { [field: string]: string[] | string | undefined; reason?: 'payload_too_large' };
+  /** The scope the key lacks. */
+  invalid_scope: { required_scope: string };
+  /** When the month's quota starts again (an instant, UTC). */
+  quota_exceeded: { resets_at: string };
+  /** `method_not_allowed` (405) with the methods the path takes. */
+  not_found: { reason?: 'method_not_allowed'; allowed?: string[] };
+  /** Why a download address was refused (403). */
+  unauthenticated: { reason?: 'download_invalid' | 'download_expired' | 'download_used' };
+};
+export type ErrorsOf<C extends ErrorCode> = C extends keyof ErrorDetails
+  ? ErrorDetails[C]
+  : Record<string, unknown>;
+
+/**
+ * What came with a successful answer, on every result as its non-enumerable `lastResponse` (as stripe-node's):
+ * the request id to quote, the key's rate limit and the month's quota left, and whether an idempotent request was
+ * answered from its first attempt.
+ */
+export type ResponseInfo = {
+  status: number;
+  requestId: string | null;
+  headers: Headers;
+  rateLimit: { limit: number; remaining: number; reset: number } | null;
+  quotaRemaining: number | null;
+  idempotentReplayed: boolean;
+};
+/** A result with its `lastResponse`. */
+export type WithResponse<T> = T & { readonly lastResponse: ResponseInfo };
+
+const numberHeader = (headers: Headers, name: string) => {
+  const value = headers.get(name);
+  return value === null || !/^\d+$/.test(value) ? null : Number(value);
+};
+
+export function responseInfo(response: Response): ResponseInfo {
+  const { headers } = response;
+  const limit = numberHeader(headers, 'x-ratelimit-limit');
+  const remaining = numberHeader(headers, 'x-ratelimit-remaining');
+  const reset = numberHeader(headers, 'x-ratelimit-reset');
+  return {
+    status: response.status,
+    requestId: headers.get('x-request-id'),
+    headers,
+    rateLimit: limit !== null && remaining !== null && reset !== null ? { limit, remaining, reset } : null,
+    quotaRemaining: numberHeader(headers, 'x-service-quota-remaining'),
+    idempotentReplayed: headers.get('idempotent-replayed') === 'true',
+  };
+}
+
+/** Puts the response's information on a result, out of its enumerable fields (JSON.stringify leaves it out). */
+function withResponse<T>(result: T, response: Response): WithResponse<T> {
+  if (typeof result === 'object' && result !== null) {
+    Object.defineProperty(result, 'lastResponse', { value: responseInfo(response), enumerable: false });
+  }
+  return result as WithResponse<T>;
+}
+
 export type JornadaOptions = {
   /** A live (`jrn_live_…`) or test (`jrn_test_…`) key. */
   apiKey: string;
@@ -35,6 +99,14 @@ export type IdempotentOptions = RequestOptions & {
   idempotencyKey?: string;
 };
 
+/** A report's file: its bytes as a stream (pipe it to a file), its type and name. */
+export type ReportFile = {
+  stream: ReadableStream<Uint8Array>;
+  contentType: string | null;
+  fileName: string | null;
+  lastResponse: ResponseInfo;
+};
+
 /** A listing's item type, from its page type. */
 export type Item<PageType> = PageType extends { data: Array<infer T> } ? T : never;
 
@@ -50,10 +122,17 @@ type Call = {
   options?: IdempotentOptions | undefined;
 };
 
-/** The service answered with a problem (RFC 9457). `code` is the stable code to program against. */
-export class JornadaError extends Error {
+/**
+ * The service answered with a problem (RFC 9457). `code` is the stable code to program against; `is(code)` narrows
+ * the error so that `errors` has that code's details:
+ *
+ * ```ts
+ * if (error instanceof JornadaError && error.is('validation_failed')) console.log(error.errors.email);
+ * ```
+ */
+export class JornadaError<C extends ErrorCode = ErrorCode> extends Error {
   readonly status: number;
-  readonly code: ErrorCode;
+  readonly code: C;
   readonly problem: Problem;
   /** The request's `X-Request-Id`, to quote to the service's operator. */
   readonly requestId: string | null;
@@ -64,15 +143,20 @@ export class JornadaError extends Error {
     super(`${problem.status} ${problem.code}: ${problem.detail}`);
     this.name = 'JornadaError';
     this.status = problem.status;
-    this.code = problem.code;
+    this.code = problem.code as C;
     this.problem = problem;
     this.requestId = response.headers.get('x-request-id');
     this.retryAfter = retryAfterSeconds(response);
   }
 
-  /** For `validation_failed`: each field path with its messages. For `invalid_scope`: `required_scope`. */
-  get errors(): Problem['errors'] {
-    return this.problem.errors;
+  /** The code's details (ErrorDetails): each field's messages for `validation_failed`, `required_scope`, … */
+  get errors(): ErrorsOf<C> {
+    return (this.problem.errors ?? {}) as ErrorsOf<C>;
+  }
+
+  /** Whether this is the given code, narrowing `errors` to its details. */
+  is<K extends ErrorCode>(code: K): this is JornadaError<K> {
+    return (this.code as ErrorCode) === code;
   }
 }
 
@@ -135,6 +219,10 @@ export class Listing<T> implements AsyncIterable<T>, PromiseLike<Page<T>> {
 export function segment(value: string): string {
   return encodeURIComponent(value);
 }
+
+const nodeVersion = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+const runtime = nodeVersion ? `node/${nodeVersion}` : 'fetch';
+const USER_AGENT = `jornada-sdk/${SDK_VERSION} ${runtime}`;
 
 function retryAfterSeconds(response: Response): number | null {
   const header = response.headers.get('retry-after');
@@ -201,9 +289,10 @@ export class Transport {
     };
   }
 
-  /** An operation answered with JSON. */
-  protected async json<T>(call: Call): Promise<T> {
-    return (await (await this.raw(call)).json()) as T;
+  /** An operation answered with JSON, with its `lastResponse`. */
+  protected async json<T>(call: Call): Promise<WithResponse<T>> {
+    const response = await this.raw(call);
+    return withResponse((await response.json()) as T, response);
   }
 
   /** An operation answered with no content (204). */
@@ -218,6 +307,39 @@ export class Transport {
     );
   }
 
+  /**
+   * A report's file as a stream: from the report itself (its `download_url`, which holds the single-use signature)
+   * or from its id and the address's query.
+   */
+  protected async reportFile(
+    report: string | { id: string; download_url?: string | undefined },
+    query: { expires?: string; signature?: string } | undefined,
+    options: RequestOptions | undefined,
+  ): Promise<ReportFile> {
+    let id = typeof report === 'string' ? report : report.id;
+    let signed = query;
+    if (typeof report !== 'string' && report.download_url) {
+      const address = new URL(report.download_url);
+      id = decodeURIComponent(address.pathname.split('/').at(-2) ?? id);
+      signed = Object.fromEntries(address.searchParams);
+    }
+    if (!signed?.signature)
+      throw new TypeError('Jornada: downloadReport needs a completed report (its download_url)');
+    const response = await this.raw({
+      method: 'GET',
+      path: `/v1/reports/${segment(id)}/download`,
+      query: signed,
+      options: { ...options, maxRetries: 0 },
+    });
+    const disposition = response.headers.get('content-disposition') ?? '';
+    return {
+      stream: response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
+      contentType: response.headers.get('content-type'),
+      fileName: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null,
+      lastResponse: responseInfo(response),
+    };
+  }
+
   /** The successful response itself (for downloads, whose body a caller may stream). */
   protected async raw(call: Call): Promise<Response> {
     const options = this.#options;
@@ -228,6 +350,8 @@ export class Transport {
     const headers: Record<string, string> = {
       authorization: `Bearer ${options.apiKey}`,
       accept: 'application/json',
+      // Browsers keep their own (a page may not set it); elsewhere the service's logs see who called.
+      'user-agent': USER_AGENT,
     };
     if (call.body !== undefined) headers['content-type'] = 'application/json';
     if (call.idempotent) headers['idempotency-key'] = call.options?.idempotencyKey ?? crypto.randomUUID();

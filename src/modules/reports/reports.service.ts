@@ -46,7 +46,7 @@ const paramValidators: Record<ReportType, ValidateFunction> = {
 };
 
 /** The formats each type is generated in. */
-const FORMATS_OF: Record<ReportType, readonly ReportFormat[]> = {
+export const FORMATS_OF: Record<ReportType, readonly ReportFormat[]> = {
   time_registry_monthly: ['csv'],
   check_ins_export: ['csv', 'xlsx'],
   time_registry_worker_monthly: ['pdf', 'xlsx'],

@@ -11,6 +11,7 @@ describe('the SDK generated from openapi-v1.json', () => {
     const rendered = await renderSdk(await readFile(path.join(ROOT, 'openapi-v1.json'), 'utf8'));
     expect(await readFile(SDK_GENERATED.schema, 'utf8')).toBe(rendered.schema);
     expect(await readFile(SDK_GENERATED.operations, 'utf8')).toBe(rendered.operations);
+    expect(await readFile(SDK_GENERATED.types, 'utf8')).toBe(rendered.types);
   });
 
   it('has one method per operation of the description, named by its operationId', async () => {
