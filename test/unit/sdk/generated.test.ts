@@ -14,6 +14,12 @@ describe('the SDK generated from openapi-v1.json', () => {
     expect(await readFile(SDK_GENERATED.types, 'utf8')).toBe(rendered.types);
   });
 
+  it('says its own version in its User-Agent', async () => {
+    const { SDK_VERSION } = await import('@jornada/sdk');
+    const manifest = JSON.parse(await readFile(path.join(ROOT, 'sdk/package.json'), 'utf8'));
+    expect(SDK_VERSION).toBe(manifest.version);
+  });
+
   it('has one method per operation of the description, named by its operationId', async () => {
     const { Jornada } = await import('@jornada/sdk');
     const description = JSON.parse(await readFile(path.join(ROOT, 'openapi-v1.json'), 'utf8')) as {
