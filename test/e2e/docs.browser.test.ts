@@ -114,6 +114,29 @@ describe('the API reference', () => {
     await phone.close();
   }, 120_000);
 
+  it('shows each operation with a curl command and an SDK call (issue 41), at a desktop’s and a phone’s width', async () => {
+    for (const [name, viewport] of [
+      ['operation-samples', { width: 1440, height: 900 }],
+      ['operation-samples-phone', { width: 390, height: 844 }],
+    ] as const) {
+      const view = await (await browser.newContext({ viewport })).newPage();
+      await view.goto(`${base}/docs#tag/Employees/operation/createEmployee`);
+      await view.locator('#reference[data-ready="true"]').waitFor();
+      // Redoc shows an operation's samples in the panel beside it, as tabs: the payload, then curl and the SDK.
+      const operation = view.locator('[id="operation/createEmployee"]');
+      const samples = operation.locator('xpath=.//*[@role="tablist"][.//*[text()="curl"]]/..');
+      await samples.getByRole('tab', { name: 'curl' }).click();
+      await samples.getByText('curl -X POST "https://jornada.example.com/v1/employees"').waitFor();
+      await samples.getByText('Idempotency-Key: $(uuidgen)').waitFor();
+      await samples.getByRole('tab', { name: 'SDK' }).click();
+      await samples.getByText('await jornada.createEmployee({').waitFor();
+      await samples.getByRole('tab', { name: 'curl' }).click();
+      await samples.scrollIntoViewIfNeeded();
+      await view.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+      await view.close();
+    }
+  }, 120_000);
+
   it('shows the guide and an error page, accessible, linked from the reference', async () => {
     await page
       .getByRole('navigation', { name: 'Documentation' })

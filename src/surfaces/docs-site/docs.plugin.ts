@@ -9,6 +9,7 @@ import {
   sendStaticEntity,
   staticEntity,
 } from '../../platform/static-entity.ts';
+import { codeSamples } from './code-samples.ts';
 import { ERROR_PAGES, errorStatus, errorTitle } from './error-pages.ts';
 
 /**
@@ -185,6 +186,12 @@ const siteAssets = once(async () => {
       body: await readFile(new URL('./site.css', import.meta.url)),
     },
     'redoc-logo.svg': { type: 'image/svg+xml', body: EMPTY_SVG },
+    // A curl command and an SDK call per operation, from the committed description (the one the service
+    // serves: a test keeps the two equal).
+    'code-samples.json': {
+      type: 'application/json; charset=utf-8',
+      body: JSON.stringify(codeSamples(JSON.parse(await readFile(new URL('openapi-v1.json', ROOT), 'utf8')))),
+    },
   };
   // Compressed once (Redoc's bundle is about 1 MB; brotli makes it about a quarter of that).
   const assets: Record<string, StaticEntity> = {};
