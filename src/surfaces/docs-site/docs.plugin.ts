@@ -39,6 +39,7 @@ const REFERENCE_CSP =
 const NAV: Array<[string, string]> = [
   ['/docs', 'API reference'],
   ['/docs/getting-started', 'Getting started'],
+  ['/docs/guides', 'Guides'],
   ['/docs/errors', 'Errors'],
   ['/docs/changelog', 'Changelog'],
   ['/dashboard', 'Dashboard'],
@@ -155,6 +156,55 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
   };
 }
 
+/**
+ * The guides (issue 41): pagination, idempotency, limits and webhooks, each a page of its own. Each is its
+ * section of the getting-started guide (one text, so the two never say different things), under its own title.
+ */
+export const GUIDES: Record<string, { title: string; section: string }> = {
+  pagination: { title: 'Pagination and sync', section: '3. Page through listings' },
+  idempotency: { title: 'Idempotency', section: '4. Retry safely with an idempotency key' },
+  limits: { title: 'Rate limits and quotas', section: '6. Stay within the limits' },
+  webhooks: {
+    title: 'Webhooks: signing, retries, replay and listen',
+    section: '7. Receive webhooks, and verify them',
+  },
+};
+
+/** A `## ` section of a Markdown text, up to the next one; an error names a section the guide lost. */
+function markdownSection(text: string, heading: string): string {
+  const start = text.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`getting-started.md has no section "${heading}"`);
+  const next = text.indexOf('\n## ', start + 1);
+  return text.slice(start + `\n## ${heading}\n`.length, next < 0 ? undefined : next);
+}
+
+async function guideTopicPage(topic: string): Promise<string> {
+  const guide = GUIDES[topic] as { title: string; section: string };
+  const text = await readFile(new URL('docs/api/getting-started.md', ROOT), 'utf8');
+  const body = `<main class="prose"><p class="crumbs"><a href="/docs/guides">Guides</a></p>
+<h1>${escapeHtml(guide.title)}</h1>
+${await markdown.parse(markdownSection(text, guide.section))}</main>`;
+  return layout(guide.title, '/docs/guides', body);
+}
+
+function guideIndexPage(): string {
+  const items = Object.entries(GUIDES)
+    .map(([topic, guide]) => `<li><a href="/docs/guides/${topic}">${escapeHtml(guide.title)}</a></li>`)
+    .join('');
+  return layout(
+    'Guides',
+    '/docs/guides',
+    `<main class="prose"><h1>Guides</h1>
+<p>How the API behaves across operations. New here? The <a href="/docs/getting-started">getting-started guide</a>
+walks through all of it in order.</p><ul>${items}</ul></main>`,
+  );
+}
+
+const guideIndex = lazyStaticEntity(HTML, () => guideIndexPage());
+const guideTopics = Object.fromEntries(
+  Object.keys(GUIDES).map((topic) => [topic, lazyStaticEntity(HTML, () => guideTopicPage(topic))]),
+);
+
 const guidePage = lazyStaticEntity(HTML, () =>
   markdownPage('docs/api/getting-started.md', 'Getting started', '/docs/getting-started'),
 );
@@ -222,9 +272,11 @@ that nothing else sees.</li>
 scope, <a href="/docs/errors/invalid_scope">403 <code>invalid_scope</code></a>, naming the scope it needs.</li>
 <li>Keys can expire and be revoked; a revoked key is refused within a second on every node.</li>
 </ul>
-<p>The guide explains <a href="/docs/getting-started">pagination, idempotency, rate limits and quotas, and
-webhooks</a> (signing, retries, replay and <code>jornada listen</code>); every error has
-<a href="/docs/errors">its page</a>.</p>
+<p>The guides explain <a href="/docs/guides/pagination">pagination</a>,
+<a href="/docs/guides/idempotency">idempotency</a>, <a href="/docs/guides/limits">rate limits and quotas</a> and
+<a href="/docs/guides/webhooks">webhooks</a> (signing, retries, replay and <code>jornada listen</code>); every
+error has <a href="/docs/errors">its page</a>. Each operation below shows a curl command and the same call through
+the TypeScript SDK.</p>
 </section>`;
 
 const REFERENCE_HTML = layout(
@@ -266,6 +318,14 @@ export async function docsPlugin(app: FastifyInstance, options: { docsUrl: strin
     return sendStaticEntity(request, reply, asset, 'public, max-age=3600');
   });
   app.get('/docs/getting-started', hidden, async (request, reply) => sendPage(request, reply, guidePage));
+  app.get('/docs/guides', hidden, async (request, reply) => sendPage(request, reply, guideIndex));
+  app.get<{ Params: { topic: string } }>('/docs/guides/:topic', hidden, async (request, reply) => {
+    const page = Object.hasOwn(guideTopics, request.params.topic)
+      ? guideTopics[request.params.topic]
+      : undefined;
+    if (!page) throw new ApiError('not_found', 'No such guide.');
+    return sendPage(request, reply, page);
+  });
   app.get('/docs/changelog', hidden, async (request, reply) => sendPage(request, reply, changelogPage));
   app.get('/docs/errors', hidden, async (request, reply) => sendPage(request, reply, errorIndex));
   app.get<{ Params: { code: string } }>('/docs/errors/:code', hidden, async (request, reply) => {

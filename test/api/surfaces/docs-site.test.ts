@@ -59,6 +59,36 @@ describe('the site', () => {
     expect(guide.body).toContain('webhook.verify(rawBody, headers)');
   });
 
+  it('gives pagination, idempotency, limits and webhooks a page each, linked from the reference (issue 41)', async () => {
+    const index = await get('/docs/guides');
+    expect(index.statusCode).toBe(200);
+    const reference = (await get('/docs')).body;
+    for (const [topic, title, says] of [
+      ['pagination', 'Pagination and sync', 'next_cursor'],
+      ['idempotency', 'Idempotency', 'Idempotent-Replayed: true'],
+      ['limits', 'Rate limits and quotas', 'errors.resets_at'],
+      ['webhooks', 'Webhooks: signing, retries, replay and listen', 'jornada listen'],
+    ] as const) {
+      expect(index.body).toContain(`href="/docs/guides/${topic}"`);
+      expect(reference).toContain(`href="/docs/guides/${topic}"`);
+      const page = await get(`/docs/guides/${topic}`);
+      expect(page.statusCode, topic).toBe(200);
+      expect(page.body).toContain(`<h1>${title}</h1>`);
+      expect(page.body, topic).toContain(says);
+      // One section of the guide: not the others.
+      expect(page.body).not.toContain('Read errors');
+    }
+    expect((await get('/docs/guides/replay')).statusCode).toBe(404);
+    expect((await get('/docs/guides/constructor')).statusCode).toBe(404);
+    // The samples of every operation, as reference.js merges them.
+    const samples = await get('/docs/assets/code-samples.json');
+    expect(samples.statusCode).toBe(200);
+    expect(samples.json().createEmployee.map((sample: { label: string }) => sample.label)).toEqual([
+      'curl',
+      'SDK',
+    ]);
+  });
+
   it('serves the changelog with the deprecation of updated_since and its sunset date', async () => {
     const changelog = await get('/docs/changelog');
     expect(changelog.statusCode).toBe(200);
