@@ -1713,6 +1713,8 @@ export interface components {
       };
       /** @description How many endpoints it was queued for: the active ones subscribed to its type (every active one for `ping`). */
       deliveries: number;
+      /** @description How many `jornada listen` processes will forward it (callers that polled the feed in the last minute). */
+      listeners: number;
     };
     Shift: {
       id: components["schemas"]["Uuid"];

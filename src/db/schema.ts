@@ -677,6 +677,9 @@ export type ReportType =
   | 'time_registry_worker_monthly'
   | 'payroll_variables';
 
+/** Who polled a sandbox's event feed last, and when (migration 0056, issue 41). */
+export type SandboxListenersTable = { company_id: string; listener: string; last_poll_at: Date };
+
 /** A company's layout of the payroll_variables report (migration 0056, issue 41). */
 export type PayrollConceptMapsTable = {
   company_id: string;
@@ -923,6 +926,7 @@ export type Database = {
   locations: LocationsTable;
   units: UnitsTable;
   payroll_concept_maps: PayrollConceptMapsTable;
+  sandbox_listeners: SandboxListenersTable;
   absence_types: AbsenceTypesTable;
   holidays: HolidaysTable;
   shifts: ShiftsTable;

@@ -480,7 +480,7 @@ export const OPENAPI_EXAMPLES: Record<string, unknown> = {
 
   CreatedWebhookEndpoint: { ...webhookEndpoint, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
   EmitSampleEventBody: { type: 'absence.approved' },
-  SampleEvent: { ...sandboxEvent, deliveries: 1 },
+  SampleEvent: { ...sandboxEvent, deliveries: 1, listeners: 1 },
   EventType: 'absence.approved',
   Uuid: '0192f3a4-5b6c-7d8e-9f01-23456789abcd',
   CheckInType: 'in',

@@ -22,3 +22,12 @@ create index payroll_concept_maps_sync on payroll_concept_maps (company_id, upda
 alter table reports drop constraint reports_type_check;
 alter table reports add constraint reports_type_check
   check (type in ('time_registry_monthly', 'check_ins_export', 'time_registry_worker_monthly', 'payroll_variables'));
+
+-- Issue 41: who listens to a sandbox's event feed (`jornada listen`): each caller's last poll, so that a sample
+-- event can say how many listeners will forward it. One row per caller, updated by each poll.
+create table sandbox_listeners (
+  company_id uuid not null references companies (id) on delete cascade,
+  listener text not null,
+  last_poll_at timestamptz(3) not null,
+  primary key (company_id, listener)
+);

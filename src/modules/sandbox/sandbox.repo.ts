@@ -55,3 +55,23 @@ export async function newestEvent(
   if (before !== undefined) query = query.where('id', '<', before);
   return await query.orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
+
+/** A poll of the sandbox's feed by `listener` (a key or an administrator), at `at`. */
+export async function notePoll(db: Executor, companyId: string, listener: string, at: Date): Promise<void> {
+  await db
+    .insertInto('sandbox_listeners')
+    .values({ company_id: companyId, listener, last_poll_at: at })
+    .onConflict((conflict) => conflict.columns(['company_id', 'listener']).doUpdateSet({ last_poll_at: at }))
+    .execute();
+}
+
+/** How many listeners polled the sandbox's feed since `since`. */
+export async function countListeners(db: Executor, companyId: string, since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('sandbox_listeners')
+    .select((eb) => eb.fn.countAll<string>().as('listeners'))
+    .where('company_id', '=', companyId)
+    .where('last_poll_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.listeners);
+}

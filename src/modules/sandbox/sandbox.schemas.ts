@@ -26,6 +26,11 @@ export const SampleEvent = named(
       description:
         'How many endpoints it was queued for: the active ones subscribed to its type (every active one for `ping`).',
     }),
+    listeners: Type.Integer({
+      minimum: 0,
+      description:
+        'How many `jornada listen` processes will forward it (callers that polled the feed in the last minute).',
+    }),
   }),
 );
 

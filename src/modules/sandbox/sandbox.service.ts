@@ -17,7 +17,7 @@ import {
   recordEvents,
 } from '../events/events.service.ts';
 import { countEventDeliveries, insertDeliveriesToActiveEndpoints } from '../webhooks/deliveries.repo.ts';
-import { eventsAfter, newestEvent, newestSandboxRows } from './sandbox.repo.ts';
+import { countListeners, eventsAfter, newestEvent, newestSandboxRows, notePoll } from './sandbox.repo.ts';
 import type { EventFeed, SampleEvent } from './sandbox.schemas.ts';
 
 export type SampleEventView = Static<typeof SampleEvent>;
@@ -119,13 +119,19 @@ export async function emitSampleEvent(
     const id = eventId as string;
     if (type === 'ping') await insertDeliveriesToActiveEndpoints(tx, companyId, { eventId: id, at });
     const deliveries = await countEventDeliveries(tx, companyId, id);
+    // A listener polls at least every 20 s (the longest wait) while it runs: one seen in the last minute is there.
+    const listeners = await countListeners(
+      tx,
+      companyId,
+      toDate(now.subtract({ seconds: LISTENER_SECONDS })),
+    );
     const envelope = envelopeOf(companyId, {
       id,
       type,
       data: data as Record<string, unknown>,
       created_at: at,
     });
-    return { ...envelope, deliveries };
+    return { ...envelope, deliveries, listeners };
   });
 }
 
@@ -143,8 +149,11 @@ const uuidOf = (eventId: string) =>
  * answers no event and the cursor to start from now. The feed ends at the sync horizon (src/db/sync-stamp.ts):
  * an event's id carries its transaction's stamp, so one committed late is never passed by the cursor.
  */
+/** A caller that polled the feed this recently is a listener (`jornada listen` polls at least every 20 s). */
+const LISTENER_SECONDS = 60;
+
 export async function listenEvents(
-  deps: Pick<AppDeps, 'db' | 'syncHorizon'>,
+  deps: Pick<AppDeps, 'db' | 'syncHorizon' | 'clock'>,
   tenant: Pick<Tenant, 'companyId' | 'sandbox' | 'actor'>,
   query: { after: string; wait?: number | undefined },
   signal?: AbortSignal,
@@ -152,6 +161,12 @@ export async function listenEvents(
   if (!tenant.sandbox) {
     throw new ApiError('not_found', 'The event feed is the sandbox’s: call with a test key.');
   }
+  await notePoll(
+    deps.db,
+    tenant.companyId,
+    `${tenant.actor.type}:${tenant.actor.id}`,
+    toDate(deps.clock.now()),
+  );
   if (query.after === 'latest' || query.wait === 0) return await readEvents(deps, tenant, query, signal);
   // A wait holds a connection and a timer on this node: a caller (a key, an administrator) may hold a few at
   // once and a company a few more (issue 35: one dashboard session held 400).

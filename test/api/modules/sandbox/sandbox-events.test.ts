@@ -72,7 +72,8 @@ describe('sample events', () => {
         id: expect.stringMatching(/^evt_/),
       });
       // Its body is what the description documents for its type.
-      const { deliveries, ...body } = event;
+      const { deliveries, listeners, ...body } = event;
+      expect(listeners, type).toBe(0);
       const documented = ajv.compile({
         $ref: `openapi#/webhooks/${type}/post/requestBody/content/application~1json/schema`,
       });
@@ -120,6 +121,9 @@ describe('sample events', () => {
     const start = (await company.test.get('/v1/sandbox/events', { query: { after: 'latest' } })).json();
     expect(start.data).toEqual([]);
     const emitted = (await company.test.post('/v1/sandbox/events', { type: 'report.completed' })).json();
+    // The caller that polled the feed is a listener the sample reaches (issue 41: it said `deliveries: 0`);
+    // a minute after its last poll, it no longer counts.
+    expect(emitted.listeners).toBe(1);
     const page = (
       await company.test.get('/v1/sandbox/events', { query: { after: start.next_after, wait: 0 } })
     ).json();
@@ -136,6 +140,9 @@ describe('sample events', () => {
       await other.test.get('/v1/sandbox/events', { query: { after: start.next_after, wait: 0 } })
     ).json();
     expect(theirs.data).toEqual([]);
+    expect((await other.test.post('/v1/sandbox/events', { type: 'ping' })).json().listeners).toBe(1);
+    ctx.clock.advance(61);
+    expect((await company.test.post('/v1/sandbox/events', { type: 'ping' })).json().listeners).toBe(0);
   });
 
   it('lets one caller hold only a few waits at once (issue 35: one session held 400)', async () => {
