@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { typeCheck } from '../../helpers/typecheck.ts';
 
-const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /**
@@ -35,33 +33,6 @@ describe('the SDK README', () => {
       'declare function save(items: unknown[]): void;',
       ...bodies,
     ].join('\n');
-    // Inside the repository, so that '@jornada/sdk' resolves as it does for a user (its built types).
-    const dir = path.join(ROOT, 'node_modules/.cache/sdk-readme');
-    await mkdir(dir, { recursive: true });
-    try {
-      await writeFile(path.join(dir, 'readme.ts'), source);
-      await writeFile(
-        path.join(dir, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            target: 'es2022',
-            module: 'nodenext',
-            moduleResolution: 'nodenext',
-            strict: true,
-            noEmit: true,
-            skipLibCheck: true,
-            types: ['node'],
-            typeRoots: [path.join(ROOT, 'node_modules/@types')],
-          },
-          files: ['readme.ts'],
-        }),
-      );
-      const result = await run(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir]).catch(
-        (error: { stdout: string }) => ({ stdout: error.stdout }),
-      );
-      expect(result.stdout).toBe('');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    expect(await typeCheck('sdk-readme', source)).toBe('');
   }, 60_000);
 });

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { codeSamples } from '../../../src/surfaces/docs-site/code-samples.ts';
+import { typeCheck } from '../../helpers/typecheck.ts';
 
-const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 /**
@@ -42,32 +40,6 @@ describe('the code samples of /docs', () => {
         (id, index) => `export async function sample${index}() {\n${samples[id]?.[1]?.source ?? ''}\n}`,
       ),
     ].join('\n');
-    const dir = path.join(ROOT, 'node_modules/.cache/docs-samples');
-    await mkdir(dir, { recursive: true });
-    try {
-      await writeFile(path.join(dir, 'samples.ts'), source);
-      await writeFile(
-        path.join(dir, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            target: 'es2022',
-            module: 'nodenext',
-            moduleResolution: 'nodenext',
-            strict: true,
-            noEmit: true,
-            skipLibCheck: true,
-            types: ['node'],
-            typeRoots: [path.join(ROOT, 'node_modules/@types')],
-          },
-          files: ['samples.ts'],
-        }),
-      );
-      const result = await run(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', dir]).catch(
-        (error: { stdout: string }) => ({ stdout: error.stdout }),
-      );
-      expect(result.stdout).toBe('');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    expect(await typeCheck('docs-samples', source)).toBe('');
   }, 60_000);
 });
