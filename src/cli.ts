@@ -13,6 +13,7 @@ import { migrationStatus } from './db/migrator.ts';
 import { openDatabase, type Role, type RunningService, startService } from './main.ts';
 import { exportBundle, verifyBundle } from './modules/verification/bundle.ts';
 import { verifyRegistry } from './modules/verification/verification.service.ts';
+import { RETRY_DELAYS_SECONDS } from './modules/webhooks/deliveries.service.ts';
 import { readServiceRecord, serviceRecordPath } from './running-service-file.ts';
 import { systemClock } from './time/clock.ts';
 
@@ -248,6 +249,10 @@ async function verifyBundleCommand(file: string | undefined) {
   if (!result.ok) process.exitCode = 1;
 }
 
+/** The retries of `listen`: real deliveries' delays, 60 times shorter (1 s, 5 s, 30 s, 2 min, 12 min, 24 min). */
+const LISTEN_RETRY_SECONDS = RETRY_DELAYS_SECONDS.map((seconds) => seconds / 60);
+const delayText = (seconds: number) => (seconds < 60 ? `${seconds} s` : `${seconds / 60} min`);
+
 /**
  * `jornada listen --forward-to http://localhost:4000/hooks`: waits for the sandbox's events (long polling on
  * GET /v1/sandbox/events) and POSTs each to the local URL, signed per Standard Webhooks with a secret of its own
@@ -295,29 +300,40 @@ async function listenCommand(args: string[]): Promise<void> {
   process.stdout.write(
     `Ready: forwarding the sandbox's events from ${base} to ${forwardTo}\nSigning secret: ${secret}\n`,
   );
+  // An event the receiver failed (an answer other than 2xx, or none) is sent again on the schedule of real
+  // deliveries, 60 times sooner (issue 41): each attempt with the event's webhook-id and a fresh signature.
+  const forward = async (event: { id: string; type: string }, attempt: number): Promise<void> => {
+    const body = JSON.stringify(event);
+    const at = new Date();
+    let outcome: string;
+    let delivered = false;
+    try {
+      const answer = await fetch(forwardTo, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': event.id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': signer.sign(event.id, at, body),
+        },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await answer.body?.cancel();
+      outcome = String(answer.status);
+      delivered = answer.ok;
+    } catch (error) {
+      outcome = `not delivered (${(error as Error).message})`;
+    }
+    const delay = delivered ? undefined : LISTEN_RETRY_SECONDS[attempt - 1];
+    const next = delivered ? '' : delay === undefined ? '; given up' : `; again in ${delayText(delay)}`;
+    process.stdout.write(`${event.type} ${event.id} → ${outcome}${next}\n`);
+    if (delay !== undefined) setTimeout(() => void forward(event, attempt + 1), delay * 1000);
+  };
   for (;;) {
     const page = await feed(after);
     if (page.retryAfter > 0) await new Promise((resolve) => setTimeout(resolve, page.retryAfter * 1000));
-    for (const event of page.data) {
-      const body = JSON.stringify(event);
-      const at = new Date();
-      try {
-        const answer = await fetch(forwardTo, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'webhook-id': event.id,
-            'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-            'webhook-signature': signer.sign(event.id, at, body),
-          },
-          body,
-          signal: AbortSignal.timeout(10_000),
-        });
-        process.stdout.write(`${event.type} ${event.id} → ${answer.status}\n`);
-      } catch (error) {
-        process.stdout.write(`${event.type} ${event.id} → not delivered (${(error as Error).message})\n`);
-      }
-    }
+    for (const event of page.data) await forward(event, 1);
     after = page.next_after;
   }
 }

@@ -587,7 +587,7 @@ export interface paths {
   "/v1/sandbox/events": {
     /**
      * Wait for the sandbox’s next events (what `jornada listen` forwards)
-     * @description Test keys only (404 for a live key). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written.
+     * @description Test keys only (404 for a live key). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped. Not counted in the rate limit nor the quota: 60 a minute per key of its own.
      *
      * Scope: `webhooks:manage`.
      */
@@ -4903,7 +4903,7 @@ export interface operations {
   };
   /**
    * Wait for the sandbox’s next events (what `jornada listen` forwards)
-   * @description Test keys only (404 for a live key). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written.
+   * @description Test keys only (404 for a live key). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped. Not counted in the rate limit nor the quota: 60 a minute per key of its own.
    *
    * Scope: `webhooks:manage`.
    */

@@ -71,6 +71,33 @@ export async function authenticateMany(
 }
 
 /**
+ * A key found by the SHA-256 of its secret, with its company's state and the month's quota used, counting
+ * nothing (the listen budget counts its requests apart: auth.ts). Undefined when no key has that secret.
+ */
+export async function findKeyUncounted(
+  db: Db,
+  secretHash: Buffer,
+  month: string,
+): Promise<
+  (KeyRecord & { revoked_at: Date | null; expires_at: Date | null; quota_count: number }) | undefined
+> {
+  const result = await sql<
+    KeyRecord & { revoked_at: Date | null; expires_at: Date | null; quota_count: number }
+  >`
+    select k.id as api_key_id, k.company_id, a.id as account_id, k.mode::text as mode, k.scopes,
+           t.sandbox_of is not null as sandbox, a.timezone, t.active_employee_count,
+           a.company_status::text as company_status, a.subscription_status::text as subscription_status,
+           a.addon_enabled, k.revoked_at, k.expires_at,
+           coalesce((select q.request_count from quota_usage q
+                      where q.company_id = k.company_id and q.month = ${month}::date), 0)::int as quota_count
+      from api_keys k
+      join companies t on t.id = k.company_id
+      join companies a on a.id = coalesce(t.sandbox_of, t.id)
+     where k.secret_hash = ${secretHash}`.execute(db);
+  return result.rows[0];
+}
+
+/**
  * Counts one request in a per-minute window that is not a key's (a dashboard session's): the count, or null when
  * the window is already full. Such windows live in rate_limit_windows beside the keys' (the session id in
  * api_key_id) and are swept with them; they never touch the monthly quota.

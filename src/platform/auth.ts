@@ -2,7 +2,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.ts';
 import type { CompanyStatus, SubscriptionStatus } from '../db/schema.ts';
 import { type Clock, toDate } from '../time/clock.ts';
-import { type AuthenticationInput, authenticateMany, type KeyRecord } from './auth.repo.ts';
+import {
+  type AuthenticationInput,
+  admitToWindow,
+  authenticateMany,
+  findKeyUncounted,
+  type KeyRecord,
+} from './auth.repo.ts';
 import { groupAdmission } from './batched-authentication.ts';
 import { ApiError } from './errors.ts';
 import { admissionBatches } from './metrics.ts';
@@ -23,7 +29,22 @@ export type RouteAccess = {
    * month closes and access grants moved to org:registro:write from org:fichajes:write).
    */
   legacyScope?: Scope;
+  /**
+   * `listen`: the sandbox's event feed, which `jornada listen` long-polls for as long as it runs (issue 41: on the
+   * key's budget a listener left running spent a sandbox's monthly quota in about 30 hours). Its requests are not
+   * counted in the key's rate limit nor the monthly quota, but in a window of their own: LISTEN_PER_MINUTE.
+   */
+  budget?: 'listen';
 };
+
+/** The feed requests a key may make a minute (a listener makes 3 when idle, one per 100 events when busy). */
+export const LISTEN_PER_MINUTE = 60;
+
+/** The id of a key's listen window in rate_limit_windows: a uuid derived from the key's, never another key's. */
+export function listenWindowId(apiKeyId: string): string {
+  const hex = sha256(`listen-window:${apiKeyId}`).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
 
 /** Until when a legacy scope still admits a call (announced 12 months ahead, as the contract's deprecations). */
 export const LEGACY_SCOPE_SUNSET = 'Tue, 30 Nov 2027 00:00:00 GMT';
@@ -162,6 +183,10 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
     }
     const now = deps.clock.now();
     const window = windowOf(now);
+    if (access.budget === 'listen') {
+      await admitOnListenBudget(deps.db, request, reply, { secret, now, window });
+      return;
+    }
     // One round trip, shared with the requests admitted at the same time: the key, its company's state, and the
     // request counted when the service is open to it.
     const key = await authenticate({
@@ -200,6 +225,53 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
       reply.header('Sunset', LEGACY_SCOPE_SUNSET);
     }
   });
+}
+
+/**
+ * A request of the listen budget: the key authenticated as any other (401, then the service's state), then
+ * counted in its own minute window (exact across nodes: a row of rate_limit_windows), never in the key's window
+ * nor the quota; the headers show that window and the quota left. The scope is checked as for any request.
+ */
+async function admitOnListenBudget(
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: { secret: string; now: Temporal.Instant; window: ReturnType<typeof windowOf> },
+): Promise<void> {
+  const { secret, now, window } = input;
+  const key = await findKeyUncounted(db, sha256(secret), window.month);
+  const mode = secret.startsWith('jrn_live_') ? 'live' : 'test';
+  if (
+    !key ||
+    key.mode !== mode ||
+    key.revoked_at !== null ||
+    (key.expires_at !== null && key.expires_at.getTime() <= now.epochMilliseconds)
+  ) {
+    throw new ApiError('unauthenticated', 'The API key is invalid, revoked or expired.');
+  }
+  const tenant = toTenant(key);
+  request.caller = tenant;
+  const access = request.routeOptions.config.access ?? { scope: null };
+  const refusal = serviceRefusal(key, access);
+  const counted =
+    refusal === null
+      ? await admitToWindow(db, {
+          companyId: key.company_id,
+          subjectId: listenWindowId(key.api_key_id),
+          windowStart: window.windowStart,
+          limit: LISTEN_PER_MINUTE,
+        })
+      : 0;
+  const listenTenant = { ...tenant, rateLimitPerMinute: LISTEN_PER_MINUTE };
+  setUsageHeaders(reply, listenTenant, counted ?? LISTEN_PER_MINUTE, key.quota_count, window.resetSeconds);
+  if (refusal) throw refusal;
+  if (counted === null) throw rateLimited(LISTEN_PER_MINUTE, window, now);
+  request.tenant = tenant;
+  if (access.scope !== null && access.scope !== 'public' && !tenant.scopes.has(access.scope)) {
+    throw new ApiError('invalid_scope', `This operation requires the scope ${access.scope}.`, {
+      errors: { required_scope: access.scope },
+    });
+  }
 }
 
 /**

@@ -39,6 +39,8 @@ export type OperationSpec<
   problemStatuses?: number[];
   deprecated?: boolean;
   allowInactiveService?: boolean;
+  /** `listen`: admitted on a budget of its own, not the key's rate limit nor the monthly quota (auth.ts). */
+  budget?: 'listen';
   idempotency?: 'store' | 'never';
   /** The largest body it takes, in bytes, when more than the app's 1 MiB (a bulk write). */
   bodyLimit?: number;
@@ -259,5 +261,6 @@ function operationOptions(
   const access: RouteAccess = { scope: spec.scope };
   if (spec.allowInactiveService) access.allowInactiveService = true;
   if (spec.legacyScope) access.legacyScope = spec.legacyScope;
+  if (spec.budget) access.budget = spec.budget;
   return { schema, config: { access, idempotency: spec.idempotency ?? 'store' } };
 }

@@ -76,6 +76,48 @@ describe('jornada listen', () => {
     await expect.poll(output).toContain(`absence.approved ${sample.body.id} → 200`);
   }, 60_000);
 
+  it('sends an event its receiver failed again, on the deliveries’ schedule shortened (issue 41)', async () => {
+    // The receiver fails the first two attempts at /flaky, then mends.
+    receiver.respond = (request, index) =>
+      request.path === '/flaky' &&
+      receiver.requests.filter((r, i) => i <= index && r.path === '/flaky').length <= 2
+        ? 500
+        : 200;
+    const run = spawnCli(
+      ['listen', '--forward-to', `${receiver.url}/flaky`, '--url', base, '--secret', SECRET],
+      {
+        JORNADA_API_KEY: testKey,
+      },
+    );
+    try {
+      await expect.poll(run.output, { timeout: 15_000 }).toContain('Ready: forwarding');
+      const sample = await httpClient(base)('POST', '/v1/sandbox/events', { type: 'ping' }, testKey);
+      expect(sample.status, sample.text).toBe(202);
+      // The listener polled the feed: the sample says it will reach one.
+      expect(sample.body.listeners).toBeGreaterThanOrEqual(1);
+      await expect.poll(run.output, { timeout: 20_000 }).toContain(`ping ${sample.body.id} → 200`);
+      const output = run.output();
+      expect(output).toContain(`ping ${sample.body.id} → 500; again in 1 s`);
+      expect(output).toContain(`ping ${sample.body.id} → 500; again in 5 s`);
+      const attempts = receiver.requests.filter((request) => request.path === '/flaky');
+      expect(attempts).toHaveLength(3);
+      // Each attempt the same event and webhook-id, freshly signed, and verifying.
+      const webhook = new Webhook(SECRET);
+      for (const attempt of attempts) {
+        expect(attempt.headers['webhook-id']).toBe(sample.body.id);
+        expect((webhook.verify(attempt.body, attempt.headers) as { id: string }).id).toBe(sample.body.id);
+      }
+      const gaps = attempts
+        .slice(1)
+        .map((attempt, index) => attempt.receivedAt - (attempts[index]?.receivedAt ?? 0));
+      expect(gaps[0]).toBeGreaterThanOrEqual(900);
+      expect(gaps[1]).toBeGreaterThanOrEqual(4_500);
+    } finally {
+      run.child.kill('SIGTERM');
+      receiver.respond = () => 200;
+    }
+  }, 60_000);
+
   it('refuses a live key, and says which URL it could not reach', async () => {
     const refuse = async (args: string[], env: Record<string, string>) => {
       const run = spawnCli(['listen', ...args], env);

@@ -33,10 +33,12 @@ export function sandboxRoutes(app: FastifyInstance, deps: AppDeps): void {
       operationId: 'listenSandboxEvents',
       summary: 'Wait for the sandbox’s next events (what `jornada listen` forwards)',
       description:
-        'Test keys only (404 for a live key). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped: the feed ends before any event still being written.',
+        'Test keys only (404 for a live key). The sandbox’s events after `after`, oldest first, at most 100; with none yet, the answer waits up to `wait` seconds (long polling). Start with `after=latest`, then pass `next_after` back. No event is skipped. Not counted in the rate limit nor the quota: 60 a minute per key of its own.',
       tag: 'Webhooks',
       scope: 'webhooks:manage',
       querystring: ListenQuery,
+      // Its own budget (issue 41): a listener left running spends neither the key's rate limit nor the quota.
+      budget: 'listen',
       responses: { 200: { description: 'The events, and the cursor to go on from.', schema: EventFeed } },
       errors: ['not_found'],
     },
