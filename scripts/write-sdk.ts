@@ -2,6 +2,8 @@
  * Regenerates the SDK's generated sources from openapi-v1.json (run by `npm run openapi`, after the description):
  * - sdk/src/schema.ts: the types, by openapi-typescript;
  * - sdk/src/operations.ts: one method per operation, named by its operationId;
+ * - sdk/README.md's reference: each method with a call made from the description's examples (between its
+ *   reference markers; the rest of the README is written by hand);
  * - sdk/src/types.ts: a named type per schema (`Employee`, `CheckIn`, each event…) and `ReportRequest`, the body
  *   of createReport with its params typed per report type (from the server's own params schemas).
  * A drift test (test/sdk/generated.test.ts) fails when either differs from what the description gives.
@@ -11,12 +13,14 @@ import path from 'node:path';
 import openapiTS from 'openapi-typescript';
 import { REPORT_PARAMS } from '../src/modules/reports/reports.schemas.ts';
 import { FORMATS_OF } from '../src/modules/reports/reports.service.ts';
+import { codeSamples } from '../src/surfaces/docs-site/code-samples.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 export const SDK_GENERATED = {
   schema: path.join(ROOT, 'sdk/src/schema.ts'),
   operations: path.join(ROOT, 'sdk/src/operations.ts'),
   types: path.join(ROOT, 'sdk/src/types.ts'),
+  readme: path.join(ROOT, 'sdk/README.md'),
 };
 
 type Ref = { $ref: string };
@@ -142,6 +146,29 @@ ${requests.join('\n')};
 ${params}`;
 }
 
+const REFERENCE_START = '<!-- reference:start -->';
+const REFERENCE_END = '<!-- reference:end -->';
+
+/** The README with its reference section made again: each method under its tag, with its summary and a call. */
+export function renderReadme(document: Document, readme: string): string {
+  const start = readme.indexOf(REFERENCE_START);
+  const end = readme.indexOf(REFERENCE_END);
+  if (start < 0 || end < start) throw new Error('sdk/README.md: the reference markers are missing');
+  const samples = codeSamples(document as never);
+  const byTag = new Map<string, string[]>();
+  for (const [url, verbs] of Object.entries(document.paths)) {
+    for (const [verb, operation] of Object.entries(verbs)) {
+      if (typeof operation !== 'object' || operation.operationId === undefined) continue;
+      const tag = (operation as Operation & { tags?: string[] }).tags?.[0] ?? 'Other';
+      const sdk = samples[operation.operationId]?.find((sample) => sample.label === 'SDK')?.source ?? '';
+      const entry = `#### \`${operation.operationId}\`\n\n${operation.summary ?? ''} (\`${verb.toUpperCase()} ${url}\`).\n\n\`\`\`typescript\n${sdk}\n\`\`\`\n`;
+      byTag.set(tag, [...(byTag.get(tag) ?? []), entry]);
+    }
+  }
+  const sections = [...byTag].map(([tag, entries]) => `### ${tag}\n\n${entries.join('\n')}`).join('\n');
+  return `${readme.slice(0, start + REFERENCE_START.length)}\n\n${sections}\n${readme.slice(end)}`;
+}
+
 export async function renderSdk(
   openapi: string,
 ): Promise<{ schema: string; operations: string; types: string }> {
@@ -170,5 +197,12 @@ if (import.meta.main) {
   await writeFile(SDK_GENERATED.schema, rendered.schema);
   await writeFile(SDK_GENERATED.operations, rendered.operations);
   await writeFile(SDK_GENERATED.types, rendered.types);
-  process.stdout.write('wrote sdk/src/schema.ts, sdk/src/operations.ts and sdk/src/types.ts\n');
+  const readme = await readFile(SDK_GENERATED.readme, 'utf8');
+  await writeFile(
+    SDK_GENERATED.readme,
+    renderReadme(JSON.parse(await readFile(path.join(ROOT, 'openapi-v1.json'), 'utf8')), readme),
+  );
+  process.stdout.write(
+    'wrote sdk/src/schema.ts, sdk/src/operations.ts, sdk/src/types.ts and the reference of sdk/README.md\n',
+  );
 }
