@@ -62,27 +62,22 @@ export async function findDeviceById(db: Executor, id: string) {
 }
 
 /**
- * Takes a signed request's counter: true when it is above every counter the device used before (the request was
- * never seen), in which case it becomes the device's; false for a replay, a revoked or an unenrolled device.
+ * Takes a signed request's counter when it is above every counter the device used before (the request was never
+ * seen), by the device's id alone, answering the device as it is after the take (its company, centre,
+ * key and enrolment), or undefined for a replay, a revoked, unenrolled or unknown device: the check and the take
+ * of a signed request in one statement (issue 40: a punch is two signed requests).
  */
-export async function takeRequestCounter(
-  db: Executor,
-  companyId: string,
-  id: string,
-  counter: bigint,
-  at: Date,
-): Promise<boolean> {
-  const taken = await db
+export async function takeCounterOfDevice(db: Executor, id: string, counter: bigint, at: Date) {
+  return await db
     .updateTable('kiosk_devices')
     .set({ request_counter: counter.toString(), last_seen_at: at })
-    .where('company_id', '=', companyId)
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .where('public_key', 'is not', null)
+    .where('enrolled_at', 'is not', null)
     .where(sql<boolean>`request_counter < ${counter.toString()}::bigint`)
-    .returning('id')
+    .returning(['company_id', 'id', 'public_key', 'location_id', 'enrolled_at'])
     .executeTakeFirst();
-  return taken !== undefined;
 }
 
 /**
@@ -219,13 +214,16 @@ export async function insertTicket(
 
 /** Uses a ticket: deleted, and returned when it was this device's and still valid. Expired ones go too. */
 export async function useTicket(db: Executor, companyId: string, id: string, deviceId: string, at: Date) {
-  await db
-    .deleteFrom('kiosk_tickets')
-    .where('company_id', '=', companyId)
-    .where('device_id', '=', deviceId)
-    .where('expires_at', '<=', at)
-    .execute();
+  // One statement: the device's expired tickets go, and this one is spent if it is still valid.
   return await db
+    .with('expired', (q) =>
+      q
+        .deleteFrom('kiosk_tickets')
+        .where('company_id', '=', companyId)
+        .where('device_id', '=', deviceId)
+        .where('expires_at', '<=', at)
+        .returning('id'),
+    )
     .deleteFrom('kiosk_tickets')
     .where('company_id', '=', companyId)
     .where('id', '=', id)

@@ -37,7 +37,7 @@ import {
   selectLocationWorkers,
   setDeviceFailures,
   setPinFailures,
-  takeRequestCounter,
+  takeCounterOfDevice,
   upsertPin,
   useQrWindow,
   useTicket,
@@ -199,6 +199,14 @@ export function kioskSigningText(method: string, url: string, counter: string, b
   return `${method.toUpperCase()}\n${url}\n${counter}\n${digest}`;
 }
 
+/** Device keys imported on this node, by device id; bounded (the oldest forgotten first). */
+const deviceKeys = new Map<string, { jwk: string; key: KeyObject }>();
+const DEVICE_KEYS_KEPT = 10_000;
+function rememberDeviceKey(id: string, entry: { jwk: string; key: KeyObject }) {
+  if (deviceKeys.size >= DEVICE_KEYS_KEPT) deviceKeys.delete(deviceKeys.keys().next().value as string);
+  deviceKeys.set(id, entry);
+}
+
 const refused = () =>
   new ApiError(
     'unauthenticated',
@@ -222,25 +230,44 @@ export async function verifyKioskRequest(
   },
 ): Promise<KioskCaller> {
   if (!/^[0-9]{1,18}$/.test(request.counter) || !/^[0-9a-f-]{36}$/.test(request.deviceId)) throw refused();
-  const device = await findDeviceById(deps.db, request.deviceId);
-  if (!device || device.public_key === null || device.enrolled_at === null || device.revoked_at !== null) {
-    throw refused();
+  // The device's key, imported once per process (a key is set once, at enrolment, and never changes); the first
+  // request of a device on this node reads it.
+  let known = deviceKeys.get(request.deviceId);
+  if (!known) {
+    const found = await findDeviceById(deps.db, request.deviceId);
+    if (!found || found.public_key === null || found.enrolled_at === null || found.revoked_at !== null) {
+      throw refused();
+    }
+    known = {
+      jwk: JSON.stringify(found.public_key),
+      key: createPublicKey({ key: found.public_key, format: 'jwk' }),
+    };
+    rememberDeviceKey(request.deviceId, known);
   }
-  const signature = Buffer.from(request.signature, 'base64url');
   let valid = false;
   try {
     valid = verify(
       'sha256',
       Buffer.from(kioskSigningText(request.method, request.url, request.counter, request.body)),
-      { key: createPublicKey({ key: device.public_key, format: 'jwk' }), dsaEncoding: 'ieee-p1363' },
-      signature,
+      { key: known.key, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(request.signature, 'base64url'),
     );
   } catch {
     valid = false;
   }
   if (!valid) throw refused();
-  const now = toDate(deps.clock.now());
-  if (!(await takeRequestCounter(deps.db, device.company_id, device.id, BigInt(request.counter), now))) {
+  // Only a request signed by the device takes its counter (a forged one must not burn the device's counters);
+  // revocation, enrolment and replays are checked by the same statement, on every request.
+  const device = await takeCounterOfDevice(
+    deps.db,
+    request.deviceId,
+    BigInt(request.counter),
+    toDate(deps.clock.now()),
+  );
+  if (!device || device.public_key === null || device.enrolled_at === null) throw refused();
+  if (JSON.stringify(device.public_key) !== known.jwk) {
+    // The stored key is not the one this node verified with (changed outside the service): verify again.
+    deviceKeys.delete(request.deviceId);
     throw refused();
   }
   return {

@@ -137,6 +137,8 @@ describe('signed requests', () => {
     forger.device = tablet.device;
     forger.counter = tablet.counter + 100;
     expect((await forger.call('GET', '/kiosk/api/device')).statusCode).toBe(401);
+    // …and burned none of the device's counters: its next request, far below the forger's counter, is answered.
+    expect((await tablet.call('GET', '/kiosk/api/device')).statusCode).toBe(200);
     // A signature over another body.
     const signed = await tablet.headers('POST', '/kiosk/api/identify', JSON.stringify({ a: 1 }));
     const swapped = await ctx.app.inject({
