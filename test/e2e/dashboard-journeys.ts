@@ -117,6 +117,7 @@ export function dashboardJourneys(variants: Variant[]): void {
             'org:fichajes:write',
             'org:turnos:write',
             'org:turnos:read',
+            'org:nomina:write',
           ],
         },
         E2E_ADMIN_TOKEN,
@@ -1121,6 +1122,36 @@ export function dashboardJourneys(variants: Variant[]): void {
       const bytes = await readFile(await download.path());
       expect(bytes.subarray(0, 2).toString()).toBe('PK');
       expect(await row.textContent()).toContain(`${T('month')} ${month('2026-10')}, ${T('language')} en`);
+    }, 120_000);
+
+    it('requests the payroll variables laid out by the company’s concept map (issue 41)', async () => {
+      // The payroll office's map, made through the API as an integration makes it.
+      const map = await http(
+        'POST',
+        '/v1/payroll/concept-maps',
+        { name: `Nómina ${variant.key}`, codes: { ordinary: '001' } },
+        liveKey,
+      );
+      expect(map.status, map.text).toBe(201);
+      await open('reports', T('Reports'));
+      await page.getByLabel(T('Report'), { exact: true }).selectOption('payroll_variables');
+      await page.getByLabel(T('Concept map'), { exact: true }).selectOption(map.body.id);
+      await page.getByLabel(T('Month'), { exact: true }).fill('2026-10');
+      await page.getByLabel(T('Format'), { exact: true }).selectOption('xlsx');
+      await page.getByLabel(T('Language of the file'), { exact: true }).selectOption('es');
+      expect(await axeViolations(page)).toEqual([]);
+      await shot('payroll');
+      await page.getByRole('button', { name: T('Request report') }).click();
+      const row = page.getByRole('row', { name: new RegExp(literally(`${T('Payroll variables')} (XLSX)`)) });
+      await row.getByRole('cell', { name: T('completed'), exact: true }).waitFor({ timeout: 60_000 });
+      expect(await row.textContent()).toContain(`${T('concept map')} Nómina ${variant.key}`);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        row.getByRole('button', { name: T('Download') }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('variables-nomina-2026-10.xlsx');
+      const bytes = await readFile(await download.path());
+      expect(bytes.subarray(0, 2).toString()).toBe('PK');
     }, 120_000);
 
     it('shows the integration settings and warns before switching the addon off', async () => {

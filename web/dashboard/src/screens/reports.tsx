@@ -45,14 +45,14 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
     companyLanguage(company.timezone) === 'es' || i18n.language === 'es' ? 'es' : 'en',
   );
   const [conceptMap, setConceptMap] = useState('');
-  // The company's concept maps (issue 41), read when the payroll report is chosen.
+  // The company's concept maps (issue 41): named in the list of reports, and read again when the payroll report is
+  // chosen, so that a map made meanwhile is offered.
   const maps = useLoad(
     async () =>
-      type === 'payroll_variables'
-        ? (await api<{ data: PayrollConceptMap[] }>('GET', `/${mode}/payroll/concept-maps?limit=100`)).data
-        : [],
-    [mode, type],
+      (await api<{ data: PayrollConceptMap[] }>('GET', `/${mode}/payroll/concept-maps?limit=100`)).data,
+    [mode, type === 'payroll_variables'],
   );
+  const mapName = (id: string) => maps.data?.find((map) => map.id === id)?.name ?? id;
   const create = useAction();
   const download = useAction();
 
@@ -200,7 +200,10 @@ export function ReportsScreen({ mode, company }: { mode: Mode; company: Company 
             </td>
             <td>
               {orderedParams(report.params)
-                .map(([key, value]) => `${t(PARAMS[key] ?? key)} ${paramText(key, String(value))}`)
+                .map(
+                  ([key, value]) =>
+                    `${t(PARAMS[key] ?? key)} ${key === 'concept_map_id' ? mapName(String(value)) : paramText(key, String(value))}`,
+                )
                 .join(', ')}
             </td>
             <td className={`status-${report.status}`}>
