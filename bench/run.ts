@@ -7,6 +7,7 @@ import { operationsSuite } from './suites/operations.ts';
 import { platformSuite } from './suites/platform.ts';
 import { reportsSuite } from './suites/reports.ts';
 import { shiftsSuite } from './suites/shifts.ts';
+import { startupSuite } from './suites/startup.ts';
 import { verifySuite } from './suites/verify.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
 import { workSummariesSuite } from './suites/work-summaries.ts';
@@ -27,6 +28,7 @@ const SUITES = {
   shifts: shiftsSuite,
   'month-close': monthCloseSuite,
   kiosks: kiosksSuite,
+  startup: startupSuite,
 } as const;
 
 const requested = process.argv.slice(2);

@@ -325,6 +325,8 @@ export async function startService(
   }
 
   if (embedded?.created && config.demo) {
+    // Seeding a month of records takes a while on a slow machine: say what is happening (issue 42).
+    print('First start: seeding the demo company and its month of records…');
     const demo = await seedDemo(db, clock);
     print(demoBanner(config, demo, admin.created ? admin.token : null));
   } else if (admin.created && admin.token) {

@@ -59,15 +59,19 @@ export async function seedDemo(db: Db, clock: Clock): Promise<DemoSeed> {
     'owner',
   );
   const actor = { type: 'admin' as const, id: admin.id };
-  for (const [index, tenantId] of [company.id, company.sandbox_company_id].entries()) {
-    if (tenantId === null) continue;
-    await seedDemoMonth(
-      db,
-      clock,
-      { companyId: tenantId, accountId: company.id, timezone, actor },
-      { seed: index + 1 },
-    );
-  }
+  // The live company and its sandbox at once (two tenants: nothing shared), so the first start waits half as long.
+  await Promise.all(
+    [company.id, company.sandbox_company_id].map((tenantId, index) =>
+      tenantId === null
+        ? undefined
+        : seedDemoMonth(
+            db,
+            clock,
+            { companyId: tenantId, accountId: company.id, timezone, actor },
+            { seed: index + 1 },
+          ),
+    ),
+  );
   return {
     companyId: company.id,
     liveKey: live.secret,
