@@ -18,12 +18,17 @@ Promise.all([
   fetch('/docs/assets/code-samples.json')
     .then((response) => (response.ok ? response.json() : {}))
     .catch(() => ({})),
-]).then(([description, samples]) => {
-  for (const verbs of Object.values(description.paths ?? {})) {
-    for (const operation of Object.values(verbs)) {
-      const own = operation && samples[operation.operationId];
-      if (own) operation['x-codeSamples'] = own;
+])
+  .then(([description, samples]) => {
+    for (const verbs of Object.values(description.paths ?? {})) {
+      for (const operation of Object.values(verbs)) {
+        const own = operation && samples[operation.operationId];
+        if (own) operation['x-codeSamples'] = own;
+      }
     }
-  }
-  Redoc.init(description, options, element, () => element.setAttribute('data-ready', 'true'));
-});
+    Redoc.init(description, options, element, () => element.setAttribute('data-ready', 'true'));
+  })
+  .catch((error) => {
+    // Said on the page rather than left at "Loading…".
+    element.textContent = `The reference could not be loaded (${error.message}). Reload the page to try again.`;
+  });
