@@ -24,6 +24,7 @@ import {
   registerInputGuards,
   registerResponseHeaders,
 } from './platform/input-guard.ts';
+import { lazySerializerBuilder, warmCompilersWhenReady } from './platform/lazy-compilers.ts';
 import { requestLogSerializers } from './platform/log-redaction.ts';
 import { registerMetricsRoute, registerRequestMetrics, schemaUnknownMigrations } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
@@ -170,6 +171,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   // A number of proxies: the nearest that many are believed (proxy-addr counts hops from 0).
   const trust = options.trustProxy;
   const app = Fastify({
+    // Each route's serializer compiled on first use or in the background after start (issue 42).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerBuilder() as never } },
     logger: typeof logger === 'object' ? { ...logger, serializers: requestLogSerializers } : logger,
     bodyLimit: 1024 * 1024,
     // Behind a reverse proxy the client's address (last_used_ip, logs, login throttling) comes from
@@ -207,6 +210,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     request.log.info({ req: request }, 'request aborted by the client');
   });
   registerValidators(app);
+  warmCompilersWhenReady(app);
   registerErrorHandler(app, docsUrl);
   registerRequestMetrics(app);
   registerInputGuards(app);

@@ -1,6 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { lazyValidator } from './lazy-compilers.ts';
 
 const common: Options = {
   allErrors: true,
@@ -40,6 +41,7 @@ export function registerValidators(app: FastifyInstance): void {
   const text = withFormats(new Ajv({ ...common, coerceTypes: 'array' }));
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? body : text;
-    return ajv.compile(schema as FastifySchema & object);
+    // Compiled on first use or in the background after start (lazy-compilers.ts, issue 42).
+    return lazyValidator(() => ajv.compile(schema as FastifySchema & object));
   });
 }

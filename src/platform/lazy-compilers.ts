@@ -1,0 +1,65 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Route validators and serializers compiled on first use, and in the background once the server is ready
+ * (issue 42): compiling every route's Ajv validators and fast-json-stringify serializers at registration was most
+ * of a start's CPU (a later `npm start` spent about half of its 5–7 s there). A request that comes before the
+ * background has reached its route compiles that route's function itself, once.
+ */
+const waiting: Array<() => void> = [];
+
+function deferred<F extends (...args: never[]) => unknown>(make: () => F): F & { compiled: () => F } {
+  let made: F | undefined;
+  const compiled = () => {
+    made ??= make();
+    return made;
+  };
+  waiting.push(compiled);
+  return Object.assign(compiled, { compiled }) as unknown as F & { compiled: () => F };
+}
+
+/** A validator made on its first call; Fastify reads `errors` off the function after calling it. */
+export function lazyValidator<V extends ((data: unknown) => boolean | unknown) & { errors?: unknown }>(
+  make: () => V,
+): V {
+  const holder = deferred(make);
+  const validate = ((data: unknown) => {
+    const real = holder.compiled();
+    const result = real(data);
+    validate.errors = real.errors;
+    return result;
+  }) as V;
+  return validate;
+}
+
+/** Fastify's own serializer builder (fast-json-stringify), each route's serializer made on its first use. */
+export function lazySerializerBuilder() {
+  const build = SerializerSelector();
+  return (externalSchemas: unknown, serializerOpts: unknown) => {
+    const compiler = build(externalSchemas as never, serializerOpts as never);
+    return (route: Parameters<typeof compiler>[0]) => {
+      const holder = deferred(() => compiler(route));
+      return (data: unknown) => holder.compiled()(data as never);
+    };
+  };
+}
+
+/** Compiles what no request has needed yet, a little at a time, after the server is ready. */
+export function warmCompilersWhenReady(app: FastifyInstance): void {
+  app.addHook('onReady', async () => {
+    const next = () => {
+      const started = performance.now();
+      while (waiting.length > 0 && performance.now() - started < 10) {
+        const compile = waiting.shift() as () => void;
+        try {
+          compile();
+        } catch (error) {
+          app.log.error({ err: error }, 'a route schema does not compile');
+        }
+      }
+      if (waiting.length > 0) setTimeout(next, 1).unref();
+    };
+    setTimeout(next, 1).unref();
+  });
+}
