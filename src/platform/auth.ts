@@ -183,15 +183,40 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
     }
     const now = deps.clock.now();
     const window = windowOf(now);
-    if (access.budget === 'listen') {
-      await admitOnListenBudget(deps.db, request, reply, { secret, now, window });
-      return;
+    const tenant =
+      access.budget === 'listen'
+        ? await admitOnListenBudget(deps.db, request, reply, access, { secret, now, window })
+        : await admitCounted(request, reply, access, { secret, now, window });
+    request.tenant = tenant;
+    if (access.scope !== null && !tenant.scopes.has(access.scope)) {
+      const legacy =
+        access.legacyScope !== undefined &&
+        tenant.scopes.has(access.legacyScope) &&
+        now.epochMilliseconds < Date.parse(LEGACY_SCOPE_SUNSET);
+      if (!legacy) {
+        throw new ApiError('invalid_scope', `This operation requires the scope ${access.scope}.`, {
+          errors: { required_scope: access.scope },
+        });
+      }
+      // Admitted by the scope it used to need, until the sunset: the headers tell the client to move.
+      reply.header('Deprecation', `@${LEGACY_SCOPE_DEPRECATED_AT}`);
+      reply.header('Sunset', LEGACY_SCOPE_SUNSET);
     }
+  });
+
+  /** The usual admission: the key, its company's state, and the request counted in its window and the quota. */
+  async function admitCounted(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    access: RouteAccess,
+    input: Presented,
+  ): Promise<Tenant> {
+    const { secret, now, window } = input;
     // One round trip, shared with the requests admitted at the same time: the key, its company's state, and the
     // request counted when the service is open to it.
     const key = await authenticate({
       secretHash: sha256(secret),
-      mode: secret.startsWith('jrn_live_') ? 'live' : 'test',
+      mode: modeOf(secret),
       now: toDate(now),
       windowStart: window.windowStart,
       month: window.month,
@@ -209,41 +234,32 @@ export function registerAuth(app: FastifyInstance, deps: { db: Db; clock: Clock 
     }
     if (key.outcome === 'rate_limited') throw rateLimited(tenant.rateLimitPerMinute, window, now);
     if (key.outcome === 'quota_exceeded') throw quotaExceeded(tenant.monthlyQuota, now);
-    request.tenant = tenant;
-    if (access.scope !== null && !tenant.scopes.has(access.scope)) {
-      const legacy =
-        access.legacyScope !== undefined &&
-        tenant.scopes.has(access.legacyScope) &&
-        now.epochMilliseconds < Date.parse(LEGACY_SCOPE_SUNSET);
-      if (!legacy) {
-        throw new ApiError('invalid_scope', `This operation requires the scope ${access.scope}.`, {
-          errors: { required_scope: access.scope },
-        });
-      }
-      // Admitted by the scope it used to need, until the sunset: the headers tell the client to move.
-      reply.header('Deprecation', `@${LEGACY_SCOPE_DEPRECATED_AT}`);
-      reply.header('Sunset', LEGACY_SCOPE_SUNSET);
-    }
-  });
+    return tenant;
+  }
 }
+
+/** A presented key and the instant and window its request is admitted in. */
+type Presented = { secret: string; now: Temporal.Instant; window: ReturnType<typeof windowOf> };
+
+const modeOf = (secret: string) => (secret.startsWith('jrn_live_') ? ('live' as const) : ('test' as const));
 
 /**
  * A request of the listen budget: the key authenticated as any other (401, then the service's state), then
  * counted in its own minute window (exact across nodes: a row of rate_limit_windows), never in the key's window
- * nor the quota; the headers show that window and the quota left. The scope is checked as for any request.
+ * nor the quota; the headers show that window and the quota left. The scope is checked after, as for any request.
  */
 async function admitOnListenBudget(
   db: Db,
   request: FastifyRequest,
   reply: FastifyReply,
-  input: { secret: string; now: Temporal.Instant; window: ReturnType<typeof windowOf> },
-): Promise<void> {
+  access: RouteAccess,
+  input: Presented,
+): Promise<Tenant> {
   const { secret, now, window } = input;
   const key = await findKeyUncounted(db, sha256(secret), window.month);
-  const mode = secret.startsWith('jrn_live_') ? 'live' : 'test';
   if (
     !key ||
-    key.mode !== mode ||
+    key.mode !== modeOf(secret) ||
     key.revoked_at !== null ||
     (key.expires_at !== null && key.expires_at.getTime() <= now.epochMilliseconds)
   ) {
@@ -251,7 +267,6 @@ async function admitOnListenBudget(
   }
   const tenant = toTenant(key);
   request.caller = tenant;
-  const access = request.routeOptions.config.access ?? { scope: null };
   const refusal = serviceRefusal(key, access);
   const counted =
     refusal === null
@@ -266,12 +281,7 @@ async function admitOnListenBudget(
   setUsageHeaders(reply, listenTenant, counted ?? LISTEN_PER_MINUTE, key.quota_count, window.resetSeconds);
   if (refusal) throw refusal;
   if (counted === null) throw rateLimited(LISTEN_PER_MINUTE, window, now);
-  request.tenant = tenant;
-  if (access.scope !== null && access.scope !== 'public' && !tenant.scopes.has(access.scope)) {
-    throw new ApiError('invalid_scope', `This operation requires the scope ${access.scope}.`, {
-      errors: { required_scope: access.scope },
-    });
-  }
+  return tenant;
 }
 
 /**
