@@ -12,6 +12,7 @@ import {
 } from 'node:crypto';
 import { tenantScopeOf } from '../../db/companies.ts';
 import type { Executor } from '../../db/database.ts';
+import { keep } from '../../platform/bounded-cache.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError, invalid, notFound } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
@@ -199,13 +200,8 @@ export function kioskSigningText(method: string, url: string, counter: string, b
   return `${method.toUpperCase()}\n${url}\n${counter}\n${digest}`;
 }
 
-/** Device keys imported on this node, by device id; bounded (the oldest forgotten first). */
+/** Device keys imported on this node, by device id (platform/bounded-cache.ts). */
 const deviceKeys = new Map<string, { jwk: string; key: KeyObject }>();
-const DEVICE_KEYS_KEPT = 10_000;
-function rememberDeviceKey(id: string, entry: { jwk: string; key: KeyObject }) {
-  if (deviceKeys.size >= DEVICE_KEYS_KEPT) deviceKeys.delete(deviceKeys.keys().next().value as string);
-  deviceKeys.set(id, entry);
-}
 
 const refused = () =>
   new ApiError(
@@ -238,11 +234,10 @@ export async function verifyKioskRequest(
     if (!found || found.public_key === null || found.enrolled_at === null || found.revoked_at !== null) {
       throw refused();
     }
-    known = {
+    known = keep(deviceKeys, request.deviceId, {
       jwk: JSON.stringify(found.public_key),
       key: createPublicKey({ key: found.public_key, format: 'jwk' }),
-    };
-    rememberDeviceKey(request.deviceId, known);
+    });
   }
   let valid = false;
   try {

@@ -1,6 +1,7 @@
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import net from 'node:net';
 import { Agent, buildConnector, Client, type Dispatcher, errors } from 'undici';
+import { cachedIn } from '../../platform/bounded-cache.ts';
 import {
   hostOf,
   portProblem,
@@ -40,23 +41,6 @@ export type AttemptOutcome = {
   /** What only the log shows: the network error's code, for the operator. */
   detail?: string;
 };
-
-/**
- * What an attempt derives from one of its endpoint's strings (a secret, a URL), computed once and kept for the
- * next attempts: up to KEPT_PER_CACHE entries, then the cache starts over (endpoints are few; a flood of new ones
- * costs a recomputation, never memory).
- */
-const KEPT_PER_CACHE = 10_000;
-
-function cachedIn<T>(cache: Map<string, T>, key: string, derive: (key: string) => T): T {
-  let value = cache.get(key);
-  if (value === undefined) {
-    if (cache.size >= KEPT_PER_CACHE) cache.clear();
-    value = derive(key);
-    cache.set(key, value);
-  }
-  return value;
-}
 
 /** The decoded signing keys, by secret (as key objects: createHmac takes one without copying its bytes again). */
 const SIGNING_KEYS = new Map<string, KeyObject>();
