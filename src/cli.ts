@@ -14,6 +14,7 @@ import { openDatabase, type Role, type RunningService, startService } from './ma
 import { exportBundle, verifyBundle } from './modules/verification/bundle.ts';
 import { verifyRegistry } from './modules/verification/verification.service.ts';
 import { RETRY_DELAYS_SECONDS } from './modules/webhooks/deliveries.service.ts';
+import { signatureHeaders } from './modules/webhooks/sender.ts';
 import { readServiceRecord, serviceRecordPath } from './running-service-file.ts';
 import { systemClock } from './time/clock.ts';
 
@@ -277,9 +278,9 @@ async function listenCommand(args: string[]): Promise<void> {
     throw new UserError('listen: give a test key (jrn_test_…) with --key or JORNADA_API_KEY', 2);
   }
   const secret = values.secret ?? `whsec_${randomBytes(24).toString('base64')}`;
-  let signer: Webhook;
   try {
-    signer = new Webhook(secret);
+    // The library refuses a secret that is not whsec_ and base64; the signing is the service's own (sender.ts).
+    new Webhook(secret);
   } catch {
     throw new UserError('listen: --secret must be a whsec_… secret (base64 after whsec_)', 2);
   }
@@ -312,9 +313,7 @@ async function listenCommand(args: string[]): Promise<void> {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          'webhook-id': event.id,
-          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-          'webhook-signature': signer.sign(event.id, at, body),
+          ...signatureHeaders({ eventId: event.id, timestamp: at, body, secret }),
         },
         body,
         signal: AbortSignal.timeout(10_000),
