@@ -4,7 +4,7 @@
  * it. Redoc shows them from each operation's `x-codeSamples`; reference.js puts them there.
  */
 type Json = Record<string, unknown>;
-type Parameter = { name: string; in: string; required?: boolean; schema?: Json };
+export type Parameter = { name: string; in: string; required?: boolean; schema?: Json };
 type Operation = {
   operationId?: string;
   parameters?: Array<Parameter | { $ref: string }>;
@@ -15,12 +15,30 @@ export type CodeSample = { lang: string; label: string; source: string };
 
 const BASE = 'https://jornada.example.com';
 
-function resolve<T>(document: Json, value: unknown): T {
+/** A value of the description, its `$ref` followed (to the end of a chain of them). */
+export function resolve<T>(document: object, value: unknown): T {
   if (typeof value !== 'object' || value === null || !('$ref' in value)) return value as T;
   const [, ...segments] = String((value as { $ref: string }).$ref).split('/');
   let node: unknown = document;
   for (const segment of segments) node = (node as Json | undefined)?.[segment];
   return resolve<T>(document, node);
+}
+
+/**
+ * What a call of an operation is made of, as the SDK's methods and the samples both read it: the path's
+ * parameters, the query's, whether it takes an Idempotency-Key, and whether it is a listing (it takes a cursor).
+ */
+export function callShape(document: object, url: string, operation: { parameters?: unknown[] }) {
+  const parameters = (operation.parameters ?? []).map((parameter) => resolve<Parameter>(document, parameter));
+  const query = parameters.filter((parameter) => parameter.in === 'query');
+  return {
+    pathNames: [...url.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string),
+    query,
+    idempotent: parameters.some(
+      (parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key',
+    ),
+    paginated: query.some((parameter) => parameter.name === 'cursor'),
+  };
 }
 
 /** A shell variable for a path parameter: `{deliveryId}` is `$DELIVERY_ID`. */
@@ -62,13 +80,8 @@ export function operationSamples(
   operation: Operation,
 ): CodeSample[] {
   const id = operation.operationId ?? '';
-  const parameters = (operation.parameters ?? []).map((parameter) => resolve<Parameter>(document, parameter));
-  const pathNames = [...url.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
-  const required = parameters.filter((parameter) => parameter.in === 'query' && parameter.required);
-  const idempotent = parameters.some(
-    (parameter) => parameter.in === 'header' && parameter.name === 'Idempotency-Key',
-  );
-  const paginated = parameters.some((parameter) => parameter.in === 'query' && parameter.name === 'cursor');
+  const { pathNames, query: queryParameters, idempotent, paginated } = callShape(document, url, operation);
+  const required = queryParameters.filter((parameter) => parameter.required);
   const body = bodyExample(document, operation);
   const isPublic = id === 'downloadReport';
 
