@@ -1,5 +1,4 @@
-import { PassThrough, Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../db/database.ts';
 import {
@@ -127,23 +126,25 @@ function payrollVariablesFile(
 ): Readable {
   const locale = exportLocaleOf(report);
   const mapId = report.params.concept_map_id;
-  const output = new PassThrough();
-  (async () => {
-    const layout = await payrollLayout(deps.streamDb, tenant.companyId, mapId);
-    if (!layout) throw new Error(`the concept map ${mapId} was deleted after the report was requested`);
-    const rows = payrollVariablesRows(deps.streamDb, clock, deps.cursors, tenant, {
-      month: report.params.month as string,
-      locale,
-      layout,
-    });
-    const columns = payrollColumns(layout);
-    const file = (report.format === 'xlsx' ? xlsxStream : csvStream)(columns, counted(rows, counter), {
-      sheetName: locale === 'es' ? 'Variables de nómina' : 'Payroll variables',
-      locale,
-    });
-    await pipeline(file, output);
-  })().catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
-  return output;
+  return Readable.from(
+    (async function* () {
+      const layout = await payrollLayout(deps.streamDb, tenant.companyId, mapId);
+      if (!layout) throw new Error(`the concept map ${mapId} was deleted after the report was requested`);
+      const rows = payrollVariablesRows(deps.streamDb, clock, deps.cursors, tenant, {
+        month: report.params.month as string,
+        locale,
+        layout,
+      });
+      yield* (report.format === 'xlsx' ? xlsxStream : csvStream)(
+        payrollColumns(layout),
+        counted(rows, counter),
+        {
+          sheetName: locale === 'es' ? 'Variables de nómina' : 'Payroll variables',
+          locale,
+        },
+      );
+    })(),
+  );
 }
 
 /** The layout an export asks for (params.locale): `en`, v1's, unless `es` is asked. */

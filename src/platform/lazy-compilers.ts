@@ -9,23 +9,24 @@ import type { FastifyInstance } from 'fastify';
  */
 const waiting: Array<() => void> = [];
 
-function deferred<F extends (...args: never[]) => unknown>(make: () => F): F & { compiled: () => F } {
+/** The value `make` gives, made on the first call (or by the background warm-up), then kept. */
+function deferred<F>(make: () => F): () => F {
   let made: F | undefined;
   const compiled = () => {
     made ??= make();
     return made;
   };
   waiting.push(compiled);
-  return Object.assign(compiled, { compiled }) as unknown as F & { compiled: () => F };
+  return compiled;
 }
 
 /** A validator made on its first call; Fastify reads `errors` off the function after calling it. */
 export function lazyValidator<V extends ((data: unknown) => boolean | unknown) & { errors?: unknown }>(
   make: () => V,
 ): V {
-  const holder = deferred(make);
+  const compiled = deferred(make);
   const validate = ((data: unknown) => {
-    const real = holder.compiled();
+    const real = compiled();
     const result = real(data);
     validate.errors = real.errors;
     return result;
@@ -39,8 +40,8 @@ export function lazySerializerBuilder() {
   return (externalSchemas: unknown, serializerOpts: unknown) => {
     const compiler = build(externalSchemas as never, serializerOpts as never);
     return (route: Parameters<typeof compiler>[0]) => {
-      const holder = deferred(() => compiler(route));
-      return (data: unknown) => holder.compiled()(data as never);
+      const compiled = deferred(() => compiler(route));
+      return (data: unknown) => compiled()(data as never);
     };
   };
 }

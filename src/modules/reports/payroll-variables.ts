@@ -157,11 +157,10 @@ export async function* payrollVariablesRows(
       const totals = new Map<string, number>();
       for (const absence of absencesOf.get(employee.id) ?? []) {
         const days = daysWithin(absence, from, to);
-        const concept = `absence:${absence.key}`;
-        const name = absenceName(absence.key, locale, labels);
         // A spell's own dates, even where they lie outside the month: its start decides how it is paid.
         if (SPELL_TYPES.has(absence.key)) {
-          yield row(concept, layout.absenceCodes[absence.key], name, {
+          const name = absenceName(absence.key, locale, labels);
+          yield row(`absence:${absence.key}`, layout.absenceCodes[absence.key], name, {
             days,
             from: absence.start_date,
             to: absence.end_date,
