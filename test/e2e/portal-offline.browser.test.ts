@@ -10,7 +10,7 @@ import { companyWithInvitedWorker, type httpClient } from '../helpers/service.ts
  * The portal as an installable app that works without a connection (issue 40, decisions 0030 and 0031), at phone
  * width in Chromium against a real `jornada serve`: the service worker keeps the app, so it opens offline; the
  * worker clocks in and out offline, sees both pending, and when the connection returns they are sent and shown
- * with the phone's times, recorded as made offline. The same queue sent again is refused and the worker is told.
+ * with the phone's times, recorded as made offline (a first send lost on the way is retried). The same queue sent again is refused and the worker is told.
  * axe-core on the offline screens; screenshots in test-results/portal-offline/.
  */
 const SHOTS = path.resolve(import.meta.dirname, '../../test-results/portal-offline');
@@ -119,8 +119,18 @@ describe('the portal without a connection', () => {
     );
     expect(copy).toHaveLength(2);
 
+    // The connection returns but the first send is lost on the way (a flaky network): the punches stay pending,
+    // and the portal's retry while punches wait (every 10 s) sends them without another "online" event.
+    let lost = 0;
+    await page.route('**/portal/api/check-ins/batch', async (route) => {
+      lost += 1;
+      await route.abort('connectionreset');
+    });
     await context.setOffline(false);
-    await expect.poll(() => pending().count()).toBe(0);
+    await expect.poll(() => lost, { timeout: 10_000 }).toBe(1);
+    expect(await pending().count()).toBe(2);
+    await page.unroute('**/portal/api/check-ins/batch');
+    await expect.poll(() => pending().count(), { timeout: 20_000 }).toBe(0);
     await expect.poll(() => page.locator('.records li').count()).toBe(2);
     await expect
       .poll(() => page.locator('.records li').first().textContent())

@@ -7,11 +7,22 @@ import { AccountScreen } from './Account.tsx';
 import { type Me, portalApi, setPortalCsrf, whenPortalSessionLost } from './api.ts';
 import { CorrectionsScreen } from './Corrections.tsx';
 import { switchLanguage } from './i18n.ts';
-import { ensureDevice, forgetMe, rememberedMe, rememberMe, type SentQueue, sendPending } from './offline.ts';
+import {
+  ensureDevice,
+  forgetMe,
+  pendingPunches,
+  rememberedMe,
+  rememberMe,
+  type SentQueue,
+  sendPending,
+} from './offline.ts';
 import { RecordScreen } from './Record.tsx';
 import { ShiftsScreen, unseenShifts } from './Shifts.tsx';
 import { TimeOffScreen } from './TimeOff.tsx';
 import { TodayScreen } from './Today.tsx';
+
+/** How often punches kept offline are offered again while the device believes it is online. */
+const RETRY_MS = 10_000;
 
 type Tab = 'today' | 'shifts' | 'absences' | 'record' | 'corrections' | 'account';
 const TABS: Tab[] = ['today', 'shifts', 'absences', 'record', 'corrections', 'account'];
@@ -77,11 +88,21 @@ export function PortalApp() {
     void refresh();
     const back = () => void refresh();
     window.addEventListener('online', back);
+    // The connection's return is not always announced (a captive portal, a flaky network that never "went"
+    // offline, a send that failed half-way): while punches wait on this device, try again every few seconds.
+    const retry = window.setInterval(() => {
+      const employeeId = rememberedMe()?.employee.id;
+      if (!navigator.onLine || !employeeId) return;
+      void pendingPunches(employeeId).then((kept) => {
+        if (kept.length > 0) back();
+      });
+    }, RETRY_MS);
     const onHash = () => setTab(tabOfHash());
     window.addEventListener('hashchange', onHash);
     return () => {
       window.removeEventListener('hashchange', onHash);
       window.removeEventListener('online', back);
+      window.clearInterval(retry);
     };
   }, [refresh]);
 

@@ -63,8 +63,20 @@ export type SentQueue = {
   refused: Array<{ at: string; type: string; code: string; detail: string }>;
 };
 
-/** Sends the worker's queue; every punch answered leaves it. Null when nothing waits or the service is away. */
-export async function sendPending(employeeId: string): Promise<SentQueue | null> {
+/**
+ * Sends the worker's queue; every punch answered leaves it. Null when nothing waits or the service is away. One
+ * send at a time: the connection's return and the retry timer can both ask, and the second must not send the same
+ * punches again (the service would refuse them as replays and the worker would be told of a refusal that is none).
+ */
+let sending: Promise<SentQueue | null> | null = null;
+export function sendPending(employeeId: string): Promise<SentQueue | null> {
+  sending ??= sendQueue(employeeId).finally(() => {
+    sending = null;
+  });
+  return sending;
+}
+
+async function sendQueue(employeeId: string): Promise<SentQueue | null> {
   const device = await store.load(employeeId);
   const entries = (await store.queued()).filter(({ value }) => value.employee === employeeId);
   if (!device || entries.length === 0) return null;
