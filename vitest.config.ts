@@ -29,7 +29,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/global-setup.ts'] },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/global-setup.ts'],
+          // A browser or a served process on two loaded cores can take more than the default second to show what
+          // a test waits for; a poll still ends as soon as its condition holds.
+          expect: { poll: { timeout: 5_000 } },
+        },
       },
     ],
   },
