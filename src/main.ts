@@ -26,6 +26,7 @@ import type { ReportStoreConfig } from './modules/reports/store.ts';
 import { systemResolver } from './modules/webhooks/target.ts';
 import { withinDeadline } from './platform/deadline.ts';
 import type { AppDeps } from './platform/deps.ts';
+import { holdCompilerWarmUp } from './platform/lazy-compilers.ts';
 import { cursorKey } from './platform/pagination.ts';
 import { localUrl, removeServiceRecord, writeServiceRecord } from './running-service-file.ts';
 import { type Clock, FakeClock, systemClock } from './time/clock.ts';
@@ -288,6 +289,9 @@ export async function startService(
   let app: FastifyInstance | null = null;
   let runner: Runner | null = null;
   const lifecycle: Lifecycle = { draining: false };
+  const seeding = embedded?.created === true && config.demo;
+  // The demo month is seeded right after the server is ready: the compilers' warm-up waits for it (issue 42).
+  const releaseWarmUp = seeding ? holdCompilerWarmUp() : () => undefined;
   try {
     if (options.role !== 'worker') {
       app = await buildApp(deps, {
@@ -319,15 +323,16 @@ export async function startService(
     });
     if (jobs.length > 0) runner = startJobs(jobs, log);
   } catch (error) {
+    releaseWarmUp();
     await app?.close();
     await database.close();
     throw error;
   }
 
-  if (embedded?.created && config.demo) {
+  if (seeding) {
     // Seeding a month of records takes a while on a slow machine: say what is happening (issue 42).
     print('First start: seeding the demo company and its month of records…');
-    const demo = await seedDemo(db, clock);
+    const demo = await seedDemo(db, clock).finally(releaseWarmUp);
     print(demoBanner(config, demo, admin.created ? admin.token : null));
   } else if (admin.created && admin.token) {
     print(`Admin token (shown once, kept in ${path.join(config.dataDir, 'admin-token')}):\n  ${admin.token}`);

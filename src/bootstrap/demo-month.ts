@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.ts';
 import type { CheckInType, WorkMode } from '../db/schema.ts';
 import { decideAbsence, requestAbsence } from '../modules/absences/absences.service.ts';
-import { recordCheckIn } from '../modules/check-ins/check-ins.service.ts';
+import { recordWorkerPunches } from '../modules/check-ins/check-ins.service.ts';
 import { requestCorrection } from '../modules/corrections/corrections.service.ts';
 import { createEmployee, type EmployeeView } from '../modules/employees/employees.service.ts';
 import { createHoliday } from '../modules/holidays/holidays.service.ts';
@@ -82,6 +82,8 @@ class ReplayClock implements Clock {
 }
 
 type Event = { type: CheckInType; at: Temporal.ZonedDateTime; mode?: WorkMode };
+
+const earliest = (a: Temporal.Instant, b: Temporal.Instant) => (Temporal.Instant.compare(a, b) <= 0 ? a : b);
 
 /** A small deterministic generator (mulberry32), so every demo is the same month, shifted to its dates. */
 function random(seed: number) {
@@ -259,33 +261,31 @@ export async function seedDemoMonth(
       event.type === 'out' &&
       Temporal.PlainDate.compare(event.at.toPlainDate(), today.subtract({ days: 7 })) >= 0,
   );
-  // Each worker's events in their order, the workers side by side (issue 42: one after the other, the first start
-  // waited some 45 s on these round trips). Each worker's writes have their own replayed clock.
+  // Each worker's month in one write of days, the workers side by side (issue 42: one write per punch, one worker
+  // after the other, kept the first start waiting some 45 s). Each punch is recorded a few seconds after it
+  // happened, in the portal by the worker: the registry's own records (docs/registry.md).
   const byWorker = Map.groupBy(
     events.filter((event) => event !== forgotten && Temporal.Instant.compare(event.at.toInstant(), now) <= 0),
     (event) => event.employeeId,
   );
   await Promise.all(
-    [...byWorker.values()].map(async (own) => {
-      const ownClock = new ReplayClock(clock.now());
-      for (const event of own) {
-        const instant = event.at.toInstant();
-        // Recorded a few seconds after it happened.
-        ownClock.set(instant.add({ seconds: 5 }));
-        // Each worker clocks in the portal, at the moment: the registry's own records (docs/registry.md).
-        await recordCheckIn(
-          { db, clock: ownClock },
-          { ...tenant, actor: { type: 'employee', id: event.employeeId } },
-          {
-            employee_id: event.employeeId,
+    [...byWorker].map(([employeeId, own]) =>
+      recordWorkerPunches(
+        { db, clock: realClock },
+        { ...tenant, actor: { type: 'employee', id: employeeId } },
+        employeeId,
+        own.map((event) => {
+          const timestamp = Temporal.Instant.from(event.at.toInstant().toString({ smallestUnit: 'second' }));
+          return {
             type: event.type,
-            timestamp: instant.toString({ smallestUnit: 'second' }),
+            timestamp,
             ...(event.mode ? { work_mode: event.mode } : {}),
-          },
-          'portal',
-        );
-      }
-    }),
+            recorded_at: earliest(timestamp.add({ seconds: 5 }), now),
+          };
+        }),
+        'portal',
+      ),
+    ),
   );
   clock.set(now);
   if (forgotten) {

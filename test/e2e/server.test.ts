@@ -160,6 +160,23 @@ describe('npm start', () => {
       expect(new Set(rows.map((row) => row.employee_id)).size).toBe(12);
       expect(rows.some((row) => (row.overtime_minutes as number) > 0)).toBe(true);
       expect(rows.some((row) => (row.night_minutes as number) > 0)).toBe(true);
+      // Each worker's month is written at once (issue 42), yet the registry verifies: every chain, fact and figure,
+      // the check-ins recorded by the worker at the moment they were made (none late).
+      const verified = await fetch(`${base}/admin/v1/registry/verify`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      expect(await verified.json()).toMatchObject({ ok: true, problems: [] });
+      const ins = await fetch(`${base}/v1/check-ins?limit=100`, {
+        headers: { authorization: `Bearer ${testKey}` },
+      });
+      const punches = ((await ins.json()) as { data: Array<Record<string, unknown>> }).data;
+      expect(punches.length).toBeGreaterThan(50);
+      for (const punch of punches) {
+        expect(punch).toMatchObject({ source: 'portal', late: false, worker_confirmed: true });
+        const delay = Date.parse(punch.recorded_at as string) - Date.parse(punch.timestamp as string);
+        expect(delay).toBeGreaterThanOrEqual(0);
+        expect(delay).toBeLessThanOrEqual(5_000);
+      }
 
       // `jornada admin create-admin`, with the password on stdin (kept out of the shell history).
       const companyId = ((await company.json()) as { id: string }).id;

@@ -172,7 +172,10 @@ export async function storeCheckIn(
     source: CheckInSource;
     actor: Actor;
     correctionId: string | null;
+    /** When it was recorded. */
     now: Temporal.Instant;
+    /** The write's sync stamp (`updated_at`), when it is later than `now` (a replayed month, demo-month.ts). */
+    stamp?: Temporal.Instant;
     /** The operator's late threshold (JORNADA_LATE_RECORD_HOURS), which the company's may only lower. */
     lateCeilingHours: number;
     /** The kiosk it was punched on (source `kiosk`). */
@@ -226,7 +229,7 @@ export async function storeCheckIn(
     device_time: record.offline === undefined ? null : new Date(fact.timestamp.epochMilliseconds),
     offline_device_id: record.offline?.deviceId ?? null,
     device_sequence: record.offline === undefined ? null : String(record.offline.sequence),
-    updated_at: at,
+    updated_at: record.stamp === undefined ? at : toDate(record.stamp),
   };
   if (!(await insertCheckIn(tx, companyId, row))) return null;
   await appendToChain(tx, companyId, employeeId, {
@@ -280,6 +283,49 @@ export async function recordCheckIn(
   );
 }
 
+/**
+ * A worker's punches written in one write of days (the demo's month, issue 42): each under the rules of every
+ * check-in and recorded at its own `recorded_at` (the moment it was made, so none is late), in order, with every
+ * day they reach recomputed once. All or nothing: the first refusal rolls the whole write back.
+ */
+export async function recordWorkerPunches(
+  deps: RecordingDeps,
+  tenant: ActingTenant,
+  employeeId: string,
+  punches: ReadonlyArray<{
+    type: CheckInType;
+    timestamp: Temporal.Instant;
+    work_mode?: WorkMode | undefined;
+    recorded_at: Temporal.Instant;
+  }>,
+  source: CheckInSource,
+): Promise<void> {
+  await writeDays(
+    deps,
+    { companyId: tenant.companyId, timezone: tenant.timezone },
+    [employeeId],
+    async (tx, now) => {
+      const touched = [];
+      const events = [];
+      for (const { recorded_at, ...punch } of punches) {
+        const stored = await storePunch(
+          tx,
+          deps,
+          tenant,
+          { ...punch, employee_id: employeeId },
+          source,
+          { recordedAt: recorded_at },
+          now,
+        );
+        touched.push(stored.touched);
+        events.push(stored.event);
+      }
+      return { result: undefined, touched, events };
+    },
+    { what: 'these check-ins' },
+  );
+}
+
 /** Where and on what a worker punched: the kiosk and its work centre, the position, a device's queue. */
 export type PunchOrigin = {
   deviceId?: string;
@@ -287,6 +333,8 @@ export type PunchOrigin = {
   position?: PunchPosition;
   /** A punch sent from a device's queue: the device that signed it and its sequence there (issue 40). */
   offline?: { deviceId: string; sequence: bigint };
+  /** When the punch was made, before the write that records it (the demo's replayed month). */
+  recordedAt?: Temporal.Instant;
 };
 
 /**
@@ -309,9 +357,10 @@ export async function storePunch(
   now: Temporal.Instant,
 ) {
   const { timestamp } = input;
+  const recorded = at.recordedAt ?? now;
   const employee = await findEmployee(tx, tenant.companyId, input.employee_id);
   if (!employee) throw invalid({ employee_id: 'is not an employee of this company' });
-  const timingError = checkInTimingError(employee, tenant.timezone, timestamp, now);
+  const timingError = checkInTimingError(employee, tenant.timezone, timestamp, recorded);
   if (timingError) throw invalid({ timestamp: timingError });
   const zone = employeeTimeZone(employee, tenant.timezone);
   const day = localDate(timestamp, zone).toString();
@@ -322,7 +371,8 @@ export async function storePunch(
     source,
     actor: tenant.actor,
     correctionId: null,
-    now,
+    now: recorded,
+    stamp: now,
     lateCeilingHours: deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
     ...(at.deviceId ? { deviceId: at.deviceId } : {}),
     ...(at.offline ? { offline: at.offline } : {}),

@@ -90,7 +90,7 @@ export async function settleDays<T>(
 ): Promise<T> {
   const at = toDate(now);
   const alerts: PendingEvent[] = [];
-  for (const touched of outcome.touched) {
+  for (const touched of joinedRanges(outcome.touched)) {
     const changed = await consolidate(
       tx,
       tenant.companyId,
@@ -106,6 +106,40 @@ export async function settleDays<T>(
   }
   await recordEvents(tx, tenant.companyId, at, [...outcome.events, ...alerts]);
   return outcome.result;
+}
+
+/**
+ * The touched ranges with each employee's overlapping or adjacent ones joined, so that a write of many punches
+ * (a device's queue, a worker's month) recomputes and checks each stretch of days once instead of once per punch.
+ * Ranges with days between them stay apart: a day no write reached is never recomputed (its stored figures, which
+ * a closed month may hold, are not the write's business).
+ */
+export function joinedRanges(touched: readonly DaysTouched[]): DaysTouched[] {
+  const byEmployee = Map.groupBy(touched, (range) => range.employeeId);
+  const joined: DaysTouched[] = [];
+  for (const ranges of byEmployee.values()) {
+    const sorted = [...ranges].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+    let current: DaysTouched | undefined;
+    for (const range of sorted) {
+      if (current !== undefined && reaches(current.to, range.from)) {
+        current = { ...current, to: later(current.to, range.to) };
+      } else {
+        if (current !== undefined) joined.push(current);
+        current = { ...range };
+      }
+    }
+    if (current !== undefined) joined.push(current);
+  }
+  return joined;
+}
+
+/** Whether a range ending at `to` overlaps or touches one starting at `from`. */
+function reaches(to: string | 'horizon', from: string): boolean {
+  return to === 'horizon' || Temporal.PlainDate.from(to).add({ days: 1 }).toString() >= from;
+}
+
+function later(a: string | 'horizon', b: string | 'horizon'): string | 'horizon' {
+  return a === 'horizon' || b === 'horizon' ? 'horizon' : a > b ? a : b;
 }
 
 /**
