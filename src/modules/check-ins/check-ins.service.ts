@@ -25,9 +25,15 @@ import { type EmployeeRow, findEmployee } from '../employees/employees.service.t
 import { captureOf, type PunchPosition, punchLocation } from '../locations/locations.service.ts';
 import { notify } from '../notifications/notifications.service.ts';
 import { approvalSignature, approvalToSign } from '../passkeys/passkeys.service.ts';
-import { assertMonthsOpen, latestSeal, recordMonthVersions } from '../registry/months.service.ts';
+import {
+  assertMonthOpenIn,
+  assertMonthsOpen,
+  latestSeal,
+  recordMonthVersions,
+} from '../registry/months.service.ts';
 import {
   appendToChain,
+  type ChainTip,
   canonicalJson,
   checkInFactContent,
   responseFactContent,
@@ -184,12 +190,18 @@ export async function storeCheckIn(
     location?: PunchLocation | null;
     /** A punch sent from a device's queue: the device that signed it and its sequence there (issue 40). */
     offline?: { deviceId: string; sequence: bigint };
+    /** What this transaction already read for the punches before this one (PunchBatch). */
+    batch?: PunchBatch;
   },
 ): Promise<CheckInRow | null> {
   const { companyId } = tenant;
   const at = toDate(record.now);
+  const { batch } = record;
   // The account's setting governs its sandbox too.
-  const company = await findCompanyOf(tx, tenant.accountId);
+  const company = batch?.accounts.has(tenant.accountId)
+    ? batch.accounts.get(tenant.accountId)
+    : await findCompanyOf(tx, tenant.accountId);
+  batch?.accounts.set(tenant.accountId, company);
   const keyKind =
     record.actor.type === 'api_key'
       ? ((await apiKeyKind(tx, companyId, record.actor.id)) ?? 'integration')
@@ -232,12 +244,14 @@ export async function storeCheckIn(
     updated_at: record.stamp === undefined ? at : toDate(record.stamp),
   };
   if (!(await insertCheckIn(tx, companyId, row))) return null;
-  await appendToChain(tx, companyId, employeeId, {
-    kind: 'check_in',
-    subjectId: row.id,
-    content: checkInFactContent(row),
-    recordedAt: at,
-  });
+  const tip = await appendToChain(
+    tx,
+    companyId,
+    employeeId,
+    { kind: 'check_in', subjectId: row.id, content: checkInFactContent(row), recordedAt: at },
+    batch?.tips.get(employeeId),
+  );
+  batch?.tips.set(employeeId, tip);
   // A record someone else made for the worker waits for their answer: they are told, once a day (issue 39).
   if (!row.worker_confirmed && record.correctionId === null) {
     const date = localDate(fact.timestamp, tenant.timezone).toString();
@@ -254,6 +268,27 @@ export async function storeCheckIn(
   }
   return row;
 }
+
+/**
+ * What one write of several punches has read so far, so that each punch does not read it again: the employees
+ * (locked by the write for its whole transaction), the company's settings, and each employee chain's last entry
+ * as this transaction wrote it. Made inside the write's transaction and dropped with it: a retried transaction
+ * starts a new one.
+ */
+export type PunchBatch = {
+  employees: Map<string, EmployeeRow>;
+  /** The company whose settings govern, by account (a sandbox follows its account's). */
+  accounts: Map<string, Awaited<ReturnType<typeof findCompanyOf>>>;
+  tips: Map<string, ChainTip>;
+  /** Each company's latest closed month (assertMonthOpenIn). */
+  closed: Map<string, string | null>;
+};
+export const newPunchBatch = (): PunchBatch => ({
+  employees: new Map(),
+  accounts: new Map(),
+  tips: new Map(),
+  closed: new Map(),
+});
 
 /** What recording a check-in needs: the operator's late threshold is the default one unless given. */
 export type RecordingDeps = Pick<AppDeps, 'db' | 'clock'> & Partial<Pick<AppDeps, 'lateRecordHours'>>;
@@ -307,6 +342,7 @@ export async function recordWorkerPunches(
     async (tx, now) => {
       const touched = [];
       const events = [];
+      const batch = newPunchBatch();
       for (const { recorded_at, ...punch } of punches) {
         const stored = await storePunch(
           tx,
@@ -316,6 +352,7 @@ export async function recordWorkerPunches(
           source,
           { recordedAt: recorded_at },
           now,
+          batch,
         );
         touched.push(stored.touched);
         events.push(stored.event);
@@ -355,16 +392,20 @@ export async function storePunch(
   source: CheckInSource,
   at: PunchOrigin,
   now: Temporal.Instant,
+  batch?: PunchBatch,
 ) {
   const { timestamp } = input;
   const recorded = at.recordedAt ?? now;
-  const employee = await findEmployee(tx, tenant.companyId, input.employee_id);
+  const employee =
+    batch?.employees.get(input.employee_id) ?? (await findEmployee(tx, tenant.companyId, input.employee_id));
   if (!employee) throw invalid({ employee_id: 'is not an employee of this company' });
+  batch?.employees.set(employee.id, employee);
   const timingError = checkInTimingError(employee, tenant.timezone, timestamp, recorded);
   if (timingError) throw invalid({ timestamp: timingError });
   const zone = employeeTimeZone(employee, tenant.timezone);
   const day = localDate(timestamp, zone).toString();
-  await assertMonthsOpen(tx, tenant.companyId, { from: day, to: day }, 'a check-in on that day');
+  if (batch) await assertMonthOpenIn(tx, tenant.companyId, day, 'a check-in on that day', batch.closed);
+  else await assertMonthsOpen(tx, tenant.companyId, { from: day, to: day }, 'a check-in on that day');
 
   const fact = { type: input.type, timestamp, work_mode: input.work_mode ?? null };
   const row = await storeCheckIn(tx, tenant, employee.id, fact, {
@@ -373,6 +414,7 @@ export async function storePunch(
     correctionId: null,
     now: recorded,
     stamp: now,
+    ...(batch ? { batch } : {}),
     lateCeilingHours: deps.lateRecordHours ?? DEFAULT_LATE_RECORD_HOURS,
     ...(at.deviceId ? { deviceId: at.deviceId } : {}),
     ...(at.offline ? { offline: at.offline } : {}),

@@ -8,7 +8,12 @@ import { newId } from '../../platform/ids.ts';
 import type { ActingTenant, TenantScope } from '../../platform/tenant.ts';
 import { toDate } from '../../time/clock.ts';
 import { PunchPositionBody } from '../check-ins/check-ins.schemas.ts';
-import { type CheckInView, type PunchOrigin, storePunch } from '../check-ins/check-ins.service.ts';
+import {
+  type CheckInView,
+  newPunchBatch,
+  type PunchOrigin,
+  storePunch,
+} from '../check-ins/check-ins.service.ts';
 import {
   identifyQueued,
   type KioskCaller,
@@ -258,6 +263,7 @@ async function writeQueued(
         const results: QueuedResult[] = [];
         const touched = [];
         const events = [];
+        const batch = newPunchBatch();
         for (const punch of punches) {
           if (!(await takeSequence(tx, ledgerRow(ledger, punch, punch.employeeId, null)))) {
             results.push(replayed(punch));
@@ -277,6 +283,7 @@ async function writeQueued(
               source,
               punch.origin,
               now,
+              batch,
             );
             await settleSequence(tx, scope.companyId, deviceId, punch.sequence, {
               check_in_id: stored.view.id,

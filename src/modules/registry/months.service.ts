@@ -185,6 +185,28 @@ export async function assertMonthsOpen(
 }
 
 /**
+ * assertMonthsOpen for the many dates of one write (a batch of punches) under the employees' row locks, which a
+ * month's close must take too: the company's latest closed month is read once into `memo`, and a date is sealed
+ * when its month is not after it. Only a sealed date reads again, for the refusal's month.
+ */
+export async function assertMonthOpenIn(
+  db: Executor,
+  companyId: string,
+  date: string,
+  what: string,
+  memo: Map<string, string | null>,
+): Promise<void> {
+  let latest = memo.get(companyId);
+  if (latest === undefined) {
+    latest = (await latestClosedMonth(db, companyId)) ?? null;
+    memo.set(companyId, latest);
+  }
+  if (latest !== null && `${date.slice(0, 7)}-01` <= latest) {
+    await assertMonthsOpen(db, companyId, { from: date, to: date }, what);
+  }
+}
+
+/**
  * A correction applied into closed months, or the worker's answer to a record in one, makes a new version of
  * each month whose figures it changed (issue 34): the earlier version stays (the chain and the acknowledgements
  * keep it), the new one names its cause and reason, enters the worker's chain, and asks the worker to acknowledge

@@ -59,11 +59,16 @@ export async function appendToChain(
   companyId: string,
   employeeId: string,
   fact: RegistryFact,
-): Promise<void> {
-  const last = await lastEntry(tx, companyId, employeeId);
+  /**
+   * The chain's last entry as this transaction last wrote it (a write of many punches of one employee, under the
+   * employee's row lock for the whole transaction): saves reading it again. Never carried across transactions.
+   */
+  tip?: ChainTip,
+): Promise<ChainTip> {
+  const last = tip ?? (await lastEntry(tx, companyId, employeeId));
   const previous = last ? last.hash : GENESIS;
   const content = canonicalJson({ kind: fact.kind, ...fact.content });
-  await insertEntry(tx, {
+  const entry = {
     company_id: companyId,
     employee_id: employeeId,
     seq: (last ? Number(last.seq) : 0) + 1,
@@ -73,8 +78,13 @@ export async function appendToChain(
     recorded_at: fact.recordedAt,
     previous_hash: previous,
     hash: chainHash(previous, content),
-  });
+  };
+  await insertEntry(tx, entry);
+  return { seq: entry.seq, hash: entry.hash };
 }
+
+/** An employee chain's last entry: its sequence number and hash. */
+export type ChainTip = { seq: number; hash: Buffer };
 
 /**
  * Appends a company-wide fact (a holiday, an access grant, an access, a month's seal) to the company's own chain,
