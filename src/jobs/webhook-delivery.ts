@@ -13,11 +13,21 @@ import {
   sentEventOf,
   signedRequestOf,
 } from '../modules/webhooks/deliveries.service.ts';
-import { attemptDelivery } from '../modules/webhooks/sender.ts';
+import type { attemptDelivery } from '../modules/webhooks/sender.ts';
 import type { TargetPolicy } from '../modules/webhooks/target.ts';
 import { eventToDelivery } from '../platform/metrics.ts';
 import { type Clock, toDate } from '../time/clock.ts';
 import type { Job } from './runner.ts';
+
+/**
+ * The sender and its HTTP client (undici: a hundred modules, some 25 MB resident) are loaded at the first
+ * delivery, not at start (issue 42: a node that has not delivered yet, or an API node, does not carry them).
+ */
+let sender: typeof attemptDelivery | null = null;
+async function loadSender(): Promise<typeof attemptDelivery> {
+  sender ??= (await import('../modules/webhooks/sender.ts')).attemptDelivery;
+  return sender;
+}
 
 export type WebhookDeliveryDeps = { db: Db; clock: Clock; targets: TargetPolicy; log?: Logger };
 
@@ -128,7 +138,8 @@ export function webhookDeliveryJob(
       settle(delivery);
       return;
     }
-    const outcome = await attemptDelivery(signedRequestOf(delivery, attemptInstant(), event), deps.targets);
+    const send = sender ?? (await loadSender());
+    const outcome = await send(signedRequestOf(delivery, attemptInstant(), event), deps.targets);
     if (outcome.detail) {
       deps.log?.info({ delivery: delivery.id, detail: outcome.detail }, `webhook attempt: ${outcome.error}`);
     }
