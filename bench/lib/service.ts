@@ -54,7 +54,7 @@ export async function startService(
   const profile = process.env.BENCH_CPU_PROF
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(process.execPath, [...profile, 'src/cli.ts', 'serve', `--role=${role}`], {
+  const child = spawn(process.execPath, [...profile, 'src/cli.js', 'serve', `--role=${role}`], {
     cwd: ROOT,
     env: {
       ...process.env,

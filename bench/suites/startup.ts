@@ -24,7 +24,7 @@ const SETTLE_MS = 10_000;
 function serve(dataDir: string, port: number): { child: ChildProcess; output: () => string } {
   const env: Record<string, string | undefined> = { ...process.env };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['src/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, ['src/cli.js', 'serve'], {
     cwd: ROOT,
     env: { ...env, JORNADA_DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

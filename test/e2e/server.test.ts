@@ -13,7 +13,7 @@ let port: number;
 
 /** `jornada <args>` on this data dir, with no URL or token of its own (they come from the data dir). */
 function jornadaCli(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['src/cli.ts', ...args], {
+  return spawnSync(process.execPath, ['src/cli.js', ...args], {
     env: {
       ...process.env,
       JORNADA_DATA_DIR: dataDir,
@@ -183,7 +183,7 @@ describe('npm start', () => {
       const cli = spawnSync(
         process.execPath,
         [
-          'src/cli.ts',
+          'src/cli.js',
           'admin',
           'create-admin',
           companyId,

@@ -13,9 +13,9 @@ export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdef';
 
 export { freePort } from '../../src/db/embedded.ts';
 
-/** `src/cli.ts <args>` as a child process, its stdout and stderr gathered in one output. */
+/** `src/cli.js <args>` as a child process, its stdout and stderr gathered in one output. */
 export function spawnCli(args: string[], env: Record<string, string> = {}) {
-  return spawnNode('src/cli.ts', args, env);
+  return spawnNode('src/cli.js', args, env);
 }
 
 /** A Node.js script as a child process, its stdout and stderr gathered in one output. */
@@ -35,14 +35,14 @@ export function spawnNode(script: string, args: string[], env: Record<string, st
   return { child, output: () => output, exited };
 }
 
-/** Starts `src/cli.ts serve --role=…` with JORNADA_FAKE_CLOCK=1 on the given database; resolves once it started. */
+/** Starts `src/cli.js serve --role=…` with JORNADA_FAKE_CLOCK=1 on the given database; resolves once it started. */
 export async function startServiceNode(
   databaseUrl: string,
   role: 'api' | 'worker' | 'all',
   options: { port?: number; env?: Record<string, string>; cli?: string } = {},
 ): Promise<ServiceNode> {
   // Another release's CLI (the upgrade test) or this one's.
-  const { child, output } = spawnNode(options.cli ?? 'src/cli.ts', ['serve', `--role=${role}`], {
+  const { child, output } = spawnNode(options.cli ?? 'src/cli.js', ['serve', `--role=${role}`], {
     DATABASE_URL: databaseUrl,
     PORT: String(options.port ?? 0),
     JORNADA_ADMIN_TOKEN: E2E_ADMIN_TOKEN,

@@ -38,7 +38,7 @@ function layerOf(file: string): Layer {
   const top = file.split('/')[0] ?? '';
   if (top === 'time' || top === 'db' || top === 'platform' || top === 'modules' || top === 'jobs') return top;
   if (top === 'surfaces') return 'surfaces';
-  return 'root'; // app.ts, main.ts, cli.ts, commands.ts, config.ts, deps.ts, docs/, bootstrap/
+  return 'root'; // app.ts, main.ts, cli.js, commands.ts, config.ts, deps.ts, docs/, bootstrap/
 }
 
 function upwardImports(files: SourceFile[]): string[] {

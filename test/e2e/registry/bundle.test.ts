@@ -19,7 +19,7 @@ const file = path.join(dir, 'registro-2026-10.jsonl.gz');
 let seal = '';
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, ['src/cli.ts', 'registry', ...args], {
+  spawnSync(process.execPath, ['src/cli.js', 'registry', ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
   });
@@ -81,7 +81,7 @@ describe('a closed month’s bundle', () => {
 
     await ctx.database.drop();
     const { DATABASE_URL: _url, ...env } = process.env;
-    const verified = spawnSync(process.execPath, ['src/cli.ts', 'registry', 'verify-bundle', file], {
+    const verified = spawnSync(process.execPath, ['src/cli.js', 'registry', 'verify-bundle', file], {
       env: { ...env, JORNADA_DATA_DIR: dir, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
     });

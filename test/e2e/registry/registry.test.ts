@@ -216,7 +216,7 @@ describe('the per-employee hash chain', () => {
     expect(verified.json().broken.expected).toContain(`${second?.timestamp.toISOString().slice(0, 19)}Z`);
     expect(verified.json().broken.found).not.toContain(`${second?.timestamp.toISOString().slice(0, 19)}Z`);
     // The same from the command line, on the database directly.
-    const cli = spawnSync(process.execPath, ['src/cli.ts', 'registry', 'verify', '--company', other.id], {
+    const cli = spawnSync(process.execPath, ['src/cli.js', 'registry', 'verify', '--company', other.id], {
       env: { ...process.env, DATABASE_URL: ctx.database.url, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
     });

@@ -235,7 +235,7 @@ describe('verification after tampering', () => {
     // The command line, given the seal the worker kept, names the rewrite too.
     const cli = spawnSync(
       process.execPath,
-      ['src/cli.ts', 'registry', 'verify', '--company', company.id, '--seal', `2026-10=${seal}`],
+      ['src/cli.js', 'registry', 'verify', '--company', company.id, '--seal', `2026-10=${seal}`],
       { env: { ...process.env, DATABASE_URL: ctx.database.url, LOG_LEVEL: 'silent' }, encoding: 'utf8' },
     );
     expect(cli.status, cli.stderr).toBe(1);
@@ -279,7 +279,7 @@ describe('the verify command', () => {
   it('never creates or starts a cluster: an empty data directory is an error, and nothing is made there', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'jornada-verify-'));
     const { DATABASE_URL: _url, ...env } = process.env;
-    const cli = spawnSync(process.execPath, ['src/cli.ts', 'registry', 'verify'], {
+    const cli = spawnSync(process.execPath, ['src/cli.js', 'registry', 'verify'], {
       env: { ...env, JORNADA_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
     });
