@@ -34,14 +34,26 @@ export function lazyValidator<V extends ((data: unknown) => boolean | unknown) &
   return validate;
 }
 
-/** Fastify's own serializer builder (fast-json-stringify), each route's serializer made on its first use. */
+/**
+ * Fastify's own serializer builder (fast-json-stringify), each serializer made on its first use, and made once per
+ * response schema: every operation answers its problems (400, 401, 403, 404, 409, 422, 429, 503…) with the same
+ * Problem schema object, which Fastify hands over once per route and status; compiled each time, those copies were
+ * most of the memory a warmed-up node held (issue 42). A serializer depends only on the schema and the shared
+ * schemas and options this builder was made with, so routes with the same schema object share one.
+ */
 export function lazySerializerBuilder() {
   const build = SerializerSelector();
   return (externalSchemas: unknown, serializerOpts: unknown) => {
     const compiler = build(externalSchemas as never, serializerOpts as never);
+    const bySchema = new WeakMap<object, (data: unknown) => string>();
     return (route: Parameters<typeof compiler>[0]) => {
+      const schema = route.schema as object;
+      const known = bySchema.get(schema);
+      if (known) return known;
       const compiled = deferred(() => compiler(route));
-      return (data: unknown) => compiled()(data as never);
+      const serialize = (data: unknown) => compiled()(data as never);
+      bySchema.set(schema, serialize);
+      return serialize;
     };
   };
 }
