@@ -8,8 +8,8 @@ import { type LoadResult, runLoad } from '../lib/load.ts';
 import { ratioLine, summarize } from '../lib/ratios.ts';
 import { startService, stopChild } from '../lib/service.ts';
 
-/** Issue 19: the platform's cost per request, against the same listing on a bare route. */
-const GOAL = 0.6;
+/** Issues 19 and 42: the platform's cost per request, against the same listing on a bare route (0.6, raised to 0.75). */
+const GOAL = 0.75;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CONNECTIONS = 16;
 const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 8_000);
