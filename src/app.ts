@@ -48,6 +48,13 @@ export type BuildOptions = {
   trustProxy?: TrustProxy;
   /** JORNADA_METRICS_TOKEN: GET /metrics answers with it only; null or absent, there is no /metrics. */
   metricsToken?: string | null;
+  /**
+   * Whether every route's validators and serializers are compiled in the background once ready (the default;
+   * lazy-compilers.ts). The tests' in-process apps say false: each file builds its own app and calls few of its
+   * routes, which compile on first use as always, and the background compiling of the rest was a fifth of the API
+   * tier's CPU, taken from the other test worker. Served processes (`jornada serve`, the e2e tier) warm up.
+   */
+  warmUp?: boolean;
 };
 
 /** /readyz answers within this, even when the database does not. */
@@ -210,7 +217,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     request.log.info({ req: request }, 'request aborted by the client');
   });
   registerValidators(app);
-  warmCompilersWhenReady(app);
+  if (options.warmUp !== false) warmCompilersWhenReady(app);
   registerErrorHandler(app, docsUrl);
   registerRequestMetrics(app);
   registerInputGuards(app);

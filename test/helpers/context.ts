@@ -145,6 +145,8 @@ export async function createTestContext(options: TestOptions = {}): Promise<Test
   const app = await buildApp(deps, {
     trustProxy: options.trustProxy ?? false,
     metricsToken: options.metricsToken ?? null,
+    // Routes compile on first use; compiling every other one in the background only slows the suite (app.ts).
+    warmUp: false,
   });
   await app.ready();
   const admin = client(app, ADMIN_TOKEN);
