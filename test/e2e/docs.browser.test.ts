@@ -102,9 +102,14 @@ describe('the API reference', () => {
     expect(outside).toEqual([]);
     expect(problems.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, 'reference.png') });
-    // Our part of the page passes axe; Redoc's own markup is printed (two findings in its code samples' toggles).
+    // Our part of the page passes axe. Redoc's own markup has two known findings (decision 0013); reading them
+    // takes axe most of a minute on the whole reference, so they are printed only when asked for
+    // (JORNADA_AXE_REDOC=1): they assert nothing.
     expect(await axeViolations(page, ['header.site', '.intro'])).toEqual([]);
-    console.log(`axe on Redoc's part of /docs: ${JSON.stringify(await axeViolations(page, ['#reference']))}`);
+    if (process.env.JORNADA_AXE_REDOC === '1')
+      console.log(
+        `axe on Redoc's part of /docs: ${JSON.stringify(await axeViolations(page, ['#reference']))}`,
+      );
     // At a phone's width: the introduction and its Authentication section first.
     const phone = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
     await phone.goto(`${base}/docs`);
