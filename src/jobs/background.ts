@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import module from 'node:module';
 import os from 'node:os';
 import type { DbOptions } from '../db/database.ts';
 import { type Clock, systemClock } from '../time/clock.ts';
@@ -72,10 +73,14 @@ let killedOnExit = false;
  * idle priority on a saturated machine it may not run for seconds (test/e2e/report-process-stop.test.ts).
  */
 export function forkBackground(entry: string): ChildProcess {
+  // The service's compile cache (src/cli.js), passed on so that a report's process does not strip and compile
+  // every module it loads again: the environment variable turns it on before the entry loads.
+  const cache = module.getCompileCacheDir?.();
   const child = fork(entry, [], {
     execArgv: BACKGROUND_PROCESS_FLAGS,
     serialization: 'advanced',
     stdio: 'inherit',
+    ...(cache ? { env: { ...process.env, NODE_COMPILE_CACHE: cache } } : {}),
   });
   child.unref();
   child.channel?.unref();
