@@ -1,11 +1,12 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { Type } from 'typebox';
-import { Compile } from 'typebox/compile';
+import { Ajv } from 'ajv';
+import { type Static, Type } from 'typebox';
 import { tenantScopeOf } from '../../db/companies.ts';
 import type { AppDeps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import { newId } from '../../platform/ids.ts';
 import type { ActingTenant, TenantScope } from '../../platform/tenant.ts';
+import { withFormats } from '../../platform/validation.ts';
 import { toDate } from '../../time/clock.ts';
 import { PunchPositionBody } from '../check-ins/check-ins.schemas.ts';
 import {
@@ -46,32 +47,41 @@ export const WORKER_DEVICES_KEPT = 5;
 const BEFORE_DEVICE_TOLERANCE_MS = 5 * 60_000;
 
 /** A queued punch, as the device wrote and signed it (the text of `punch`). */
-const QueuedPunch = Compile(
-  Type.Object(
-    {
-      device_id: Type.String({ format: 'uuid' }),
-      sequence: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
-      type: Type.Enum(['in', 'out', 'break_start', 'break_end']),
-      device_time: Type.String({ maxLength: 40 }),
-      work_mode: Type.Optional(Type.Enum(['on_site', 'remote'])),
-      location: Type.Optional(PunchPositionBody),
-      // A kiosk's: who punched, by the PIN sealed to the service or the QR code read.
-      employee_id: Type.Optional(Type.String({ format: 'uuid' })),
-      pin_sealed: Type.Optional(
-        Type.Object(
-          {
-            epk: Type.Record(Type.String(), Type.Unknown()),
-            iv: Type.String({ maxLength: 64 }),
-            ct: Type.String({ maxLength: 256 }),
-          },
-          { additionalProperties: false },
-        ),
+const QueuedPunchSchema = Type.Object(
+  {
+    device_id: Type.String({ format: 'uuid' }),
+    sequence: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+    type: Type.Enum(['in', 'out', 'break_start', 'break_end']),
+    device_time: Type.String({ maxLength: 40 }),
+    work_mode: Type.Optional(Type.Enum(['on_site', 'remote'])),
+    location: Type.Optional(PunchPositionBody),
+    // A kiosk's: who punched, by the PIN sealed to the service or the QR code read.
+    employee_id: Type.Optional(Type.String({ format: 'uuid' })),
+    pin_sealed: Type.Optional(
+      Type.Object(
+        {
+          epk: Type.Record(Type.String(), Type.Unknown()),
+          iv: Type.String({ maxLength: 64 }),
+          ct: Type.String({ maxLength: 256 }),
+        },
+        { additionalProperties: false },
       ),
-      qr: Type.Optional(Type.String({ maxLength: 200 })),
-    },
-    { additionalProperties: false },
-  ),
+    ),
+    qr: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
 );
+
+/**
+ * Whether a parsed punch has the fields it needs: checked by Ajv, as the routes' bodies are, compiled at the first
+ * queue (issue 42: TypeBox's own compiler brought ~10 MB of modules into every API process at start for this one
+ * schema).
+ */
+let queuedPunchCheck: ((value: unknown) => boolean) | null = null;
+function isQueuedPunch(value: unknown): value is Static<typeof QueuedPunchSchema> {
+  queuedPunchCheck ??= withFormats(new Ajv({ strict: false })).compile(QueuedPunchSchema);
+  return queuedPunchCheck(value);
+}
 
 /** One punch of a batch, as sent: the punch's JSON text and the device's signature of that text. */
 export type QueuedPunchItem = { punch: string; signature: string };
@@ -164,7 +174,7 @@ function parseBatch(
       refused.push(refusal({ index, sequence: null }, 'malformed', 'The punch is not JSON.'));
       return;
     }
-    if (!QueuedPunch.Check(value)) {
+    if (!isQueuedPunch(value)) {
       refused.push(
         refusal({ index, sequence: null }, 'malformed', 'The punch does not have the fields it needs.'),
       );
