@@ -271,6 +271,14 @@ function testSqlWriters(files: SourceFile[]): string[] {
     .sort();
 }
 
+/** The files that call recordWorkerPunches (the one writer whose recorded_at comes from its caller). */
+function backdatedRecorders(files: readonly SourceFile[]): string[] {
+  return files
+    .filter((source) => /import \{[^}]*\brecordWorkerPunches\b[^}]*\} from/.test(source.text))
+    .map((source) => source.file)
+    .sort();
+}
+
 describe('the shape of the code', () => {
   const files = sources();
 
@@ -302,6 +310,12 @@ describe('the shape of the code', () => {
       )
       .map((source) => source.file);
     expect(callers).toEqual(['modules/workdays/write-days.ts']);
+  });
+
+  it("records a check-in at a moment of the caller's choosing only when seeding the demo", () => {
+    // recordWorkerPunches takes each punch's recorded_at from its caller (the demo's month, replayed): reached
+    // from a request, it would let a company date its own records as timely (docs/registry.md).
+    expect(backdatedRecorders(files)).toEqual(['bootstrap/demo-month.ts']);
   });
 
   it('writes SQL only in repositories and src/db, but for the listed exceptions', () => {
@@ -339,6 +353,14 @@ describe('the shape of the code', () => {
   });
 
   describe('each guard fails on a planted violation', () => {
+    it('a back-dated recording reached from a route', () => {
+      const planted = {
+        file: 'modules/imports/imports.service.ts',
+        text: "import { recordWorkerPunches } from '../check-ins/check-ins.service.ts';",
+      };
+      expect(backdatedRecorders([planted])).toEqual(['modules/imports/imports.service.ts']);
+    });
+
     it('a test writing the schema with SQL', () => {
       const planted = {
         file: 'api/modules/units/units.test.ts',

@@ -322,6 +322,10 @@ export async function recordCheckIn(
  * A worker's punches written in one write of days (the demo's month, issue 42): each under the rules of every
  * check-in and recorded at its own `recorded_at` (the moment it was made, so none is late), in order, with every
  * day they reach recomputed once. All or nothing: the first refusal rolls the whole write back.
+ *
+ * The recording moment comes from the caller, so this is for seeding the demo only: reached from a request, it
+ * would let a company date its own late records as timely. test/unit/architecture.test.ts keeps it to
+ * bootstrap/demo-month.ts, and a moment after the write's own is refused.
  */
 export async function recordWorkerPunches(
   deps: RecordingDeps,
@@ -344,6 +348,8 @@ export async function recordWorkerPunches(
       const events = [];
       const batch = newPunchBatch();
       for (const { recorded_at, ...punch } of punches) {
+        if (Temporal.Instant.compare(recorded_at, now) > 0)
+          throw new Error('a punch recorded after its write');
         const stored = await storePunch(
           tx,
           deps,
