@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { es } from '../../web/shared/locales/es.ts';
 import { axeViolations } from '../helpers/axe.ts';
@@ -293,6 +293,14 @@ export function dashboardJourneys(variants: Variant[]): void {
     let absenceId = '';
     const shot = (name: string) =>
       page.screenshot({ path: path.join(SHOTS, `${variant.key}-job-${name}.png`), fullPage: true });
+    /** The file behind a report's Download button (the report's row, or the page when there is one). */
+    const downloadFrom = async (scope: Page | Locator) => {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        scope.getByRole('button', { name: T('Download') }).click(),
+      ]);
+      return download;
+    };
     const open = async (screen: string, heading: string) => {
       // The shell first (after a reload the session loads before the menu exists: its button was not there yet
       // to be seen, and the folded link never appeared).
@@ -660,10 +668,7 @@ export function dashboardJourneys(variants: Variant[]): void {
       // bench measures the speed).
       await page.getByRole('cell', { name: T('completed'), exact: true }).waitFor({ timeout: 60_000 });
       await shot('reports');
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: T('Download') }).click(),
-      ]);
+      const download = await downloadFrom(page);
       // A company in Spain gets its files as Spanish Excel opens them (issue 39): Spanish headers and name, `;`.
       expect(download.suggestedFilename()).toBe(`fichajes-${day}_${day}.csv`);
       const file = await download.path();
@@ -1114,10 +1119,7 @@ export function dashboardJourneys(variants: Variant[]): void {
       });
       // A report process of its own, as the check-in export's: on a loaded machine a minute, not a race.
       await row.getByRole('cell', { name: T('completed'), exact: true }).waitFor({ timeout: 60_000 });
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        row.getByRole('button', { name: T('Download') }).click(),
-      ]);
+      const download = await downloadFrom(row);
       expect(download.suggestedFilename()).toBe('worker-registry-2026-10.xlsx');
       const bytes = await readFile(await download.path());
       expect(bytes.subarray(0, 2).toString()).toBe('PK');
@@ -1145,10 +1147,7 @@ export function dashboardJourneys(variants: Variant[]): void {
       const row = page.getByRole('row', { name: new RegExp(literally(`${T('Payroll variables')} (XLSX)`)) });
       await row.getByRole('cell', { name: T('completed'), exact: true }).waitFor({ timeout: 60_000 });
       expect(await row.textContent()).toContain(`${T('concept map')} Nómina ${variant.key}`);
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        row.getByRole('button', { name: T('Download') }).click(),
-      ]);
+      const download = await downloadFrom(row);
       expect(download.suggestedFilename()).toBe('variables-nomina-2026-10.xlsx');
       const bytes = await readFile(await download.path());
       expect(bytes.subarray(0, 2).toString()).toBe('PK');
