@@ -24,7 +24,7 @@ import {
   registerInputGuards,
   registerResponseHeaders,
 } from './platform/input-guard.ts';
-import { lazySerializerBuilder, warmCompilersWhenReady } from './platform/lazy-compilers.ts';
+import { lazyCompilers } from './platform/lazy-compilers.ts';
 import { requestLogSerializers } from './platform/log-redaction.ts';
 import { registerMetricsRoute, registerRequestMetrics, schemaUnknownMigrations } from './platform/metrics.ts';
 import { registerOpenApi } from './platform/openapi.ts';
@@ -177,9 +177,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const logger = options.logger ?? false;
   // A number of proxies: the nearest that many are believed (proxy-addr counts hops from 0).
   const trust = options.trustProxy;
+  // Each route's validators and serializers compiled on first use or in the background after start (issue 42).
+  const compilers = lazyCompilers({ warmUp: options.warmUp !== false });
   const app = Fastify({
-    // Each route's serializer compiled on first use or in the background after start (issue 42).
-    schemaController: { compilersFactory: { buildSerializer: lazySerializerBuilder() as never } },
+    schemaController: { compilersFactory: { buildSerializer: compilers.serializerBuilder() as never } },
     logger: typeof logger === 'object' ? { ...logger, serializers: requestLogSerializers } : logger,
     bodyLimit: 1024 * 1024,
     // Behind a reverse proxy the client's address (last_used_ip, logs, login throttling) comes from
@@ -216,8 +217,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addHook('onRequestAbort', async (request) => {
     request.log.info({ req: request }, 'request aborted by the client');
   });
-  registerValidators(app);
-  if (options.warmUp !== false) warmCompilersWhenReady(app);
+  registerValidators(app, compilers.validator);
+  compilers.warmWhenReady(app);
   registerErrorHandler(app, docsUrl);
   registerRequestMetrics(app);
   registerInputGuards(app);

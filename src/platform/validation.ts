@@ -1,7 +1,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { lazyValidator } from './lazy-compilers.ts';
+import type { lazyCompilers } from './lazy-compilers.ts';
 
 const common: Options = {
   allErrors: true,
@@ -36,7 +36,10 @@ export function isInstantText(text: string): boolean {
  * JSON bodies are validated as sent (a string is not an integer). Query strings and path parameters are text
  * on the wire, so those validators coerce "25" to 25.
  */
-export function registerValidators(app: FastifyInstance): void {
+export function registerValidators(
+  app: FastifyInstance,
+  lazyValidator: ReturnType<typeof lazyCompilers>['validator'],
+): void {
   const body = withFormats(new Ajv({ ...common, coerceTypes: false }));
   const text = withFormats(new Ajv({ ...common, coerceTypes: 'array' }));
   app.setValidatorCompiler(({ schema, httpPart }) => {
