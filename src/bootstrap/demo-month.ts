@@ -154,19 +154,20 @@ export async function seedDemoMonth(
     location_id: (centres[0] as LocationView).id,
   });
 
-  // The dozen employees at once (issue 42: each materialises its calendar; one after the other took over a second).
-  const employees: EmployeeView[] = await Promise.all(
-    PEOPLE.map((person, index) =>
-      createEmployee(deps, tenant, {
+  const employees: EmployeeView[] = [];
+  for (const [index, person] of PEOPLE.entries()) {
+    const schedule =
+      person.shape === 'part'
+        ? { mon: 240, tue: 240, wed: 240, thu: 240, fri: 240, sat: 0, sun: 0 }
+        : { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 };
+    employees.push(
+      await createEmployee(deps, tenant, {
         first_name: person.first,
         last_name: person.last,
         email: `${person.first.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '')}.${index + 1}@demo.jornada.test`,
         hire_date: first.subtract({ years: 1 + (index % 4) }).toString(),
         location_id: (centres[person.centre] as LocationView).id,
-        work_schedule:
-          person.shape === 'part'
-            ? { mon: 240, tue: 240, wed: 240, thu: 240, fri: 240, sat: 0, sun: 0 }
-            : { mon: 480, tue: 480, wed: 480, thu: 480, fri: 480, sat: 0, sun: 0 },
+        work_schedule: schedule,
         vacation_days_per_year: 23,
         national_id: dni(20_000_000 + index * 1_234_567),
         social_security_number: socialSecurity(
@@ -175,8 +176,8 @@ export async function seedDemoMonth(
           8,
         ),
       }),
-    ),
-  );
+    );
+  }
   const id = (first: string) =>
     (employees.find((employee) => employee.first_name === first) as EmployeeView).id;
 
@@ -274,7 +275,7 @@ export async function seedDemoMonth(
         { ...tenant, actor: { type: 'employee', id: employeeId } },
         employeeId,
         own.map((event) => {
-          const timestamp = Temporal.Instant.from(event.at.toInstant().toString({ smallestUnit: 'second' }));
+          const timestamp = event.at.toInstant().round({ smallestUnit: 'second', roundingMode: 'trunc' });
           return {
             type: event.type,
             timestamp,
